@@ -1,0 +1,327 @@
+"""``extends:``: building a variant on another one, and merging the two.
+
+:func:`resolve` reads a variant file, follows its ``extends:`` chain to the root
+ancestor, and merges the chain into one tree, remembering for every key path which
+file the node came from (:class:`MergedPositions`), so that a problem in an
+inherited key is reported in the parent file and an overridden one in the child.
+
+Finding the parent
+------------------
+The value of ``extends`` must be a string (``extends-type``):
+
+* a *path* if it contains ``/`` or ``\\`` or ends with ``.yaml`` or ``.yml``: the
+  file at that path relative to the folder of the extending file (an absolute
+  path is used as it is);
+* otherwise a *shipped variant id* (``[a-z][a-z0-9_]*``): the file ``<id>.yaml`` in
+  :func:`rummydsl.resources.variants_dir`. To extend a file beside yours, write it
+  as a path: ``extends: ./base.yaml``.
+
+A parent that cannot be found is ``extends-missing``, with a suggestion among the
+shipped ids (or the YAML files of the folder, for a path). A file that reaches
+itself again is ``extends-cycle``. A chain may hold at most
+:data:`MAX_EXTENDS_DEPTH` (16) parents (``extends-depth``). Problems inside a
+parent file are reported with the parent's path.
+
+Merge rules
+-----------
+The chain is merged from the root ancestor down; each file is merged onto the
+result of its ancestors:
+
+1. Mappings merge key by key, at every depth: a key the child does not mention
+   keeps the parent's value; a key both have is merged by these same rules.
+2. Lists and scalars replace: the child's value is used whole (a list is never
+   merged item by item or appended to).
+3. A mapping, list or scalar may replace a value of another kind (a mapping
+   replaces a list or a scalar whole, and the other way round).
+4. ``null`` deletes: a key whose value is ``null`` in the child is absent from the
+   result, at any depth of mappings (not inside lists, whose items are kept as
+   written). Deleting a key the parent does not have is allowed and does
+   nothing; so in a file that extends another, ``key: null`` and leaving ``key``
+   out of a new mapping mean the same. (A file that extends nothing is not
+   merged: its nulls stay.)
+5. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
+   result has exactly the child's own (``id`` and ``name`` are required, so a
+   child must write them; the schema says so at the child's top level).
+6. ``rummydsl`` (the language version) is inherited when the child leaves it out;
+   if the child writes it, it must equal the parent's (``extends-version``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from rummydsl import resources
+from rummydsl.errors import Diagnostic, Location, VariantError
+from rummydsl.variant.load import Document, KeyPath, Positions, load_document
+
+__all__ = [
+    "MAX_EXTENDS_DEPTH",
+    "NOT_INHERITED",
+    "MergedPositions",
+    "Resolved",
+    "merge",
+    "resolve",
+    "shipped_ids",
+]
+
+MAX_EXTENDS_DEPTH = 16
+"""The most ancestors a variant may have (the length of its ``extends`` chain)."""
+
+NOT_INHERITED = ("id", "name", "description", "extends")
+"""Top-level keys a child never takes from its parent."""
+
+_ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+class MergedPositions:
+    """Positions of a merged tree: each key path's :class:`Location` is in the file
+    its node came from (the child-most file of the chain that has that path).
+
+    Same methods as :class:`~rummydsl.variant.load.Positions`; a path that is not
+    in the merged tree falls back to its nearest ancestor that is.
+    """
+
+    def __init__(self, data: Any, positions: Sequence[Positions]) -> None:
+        self._data = data
+        self._positions = tuple(positions)  # child first
+
+    def _owner(self, path: Sequence[Any]) -> tuple[KeyPath, Positions]:
+        path = tuple(path)
+        node, depth = self._data, 0
+        for step in path:
+            if isinstance(node, dict) and isinstance(step, str) and step in node:
+                node = node[step]
+            elif (isinstance(node, list) and isinstance(step, int)
+                  and not isinstance(step, bool) and 0 <= step < len(node)):
+                node = node[step]
+            else:
+                break
+            depth += 1
+        for k in range(depth, -1, -1):
+            prefix = path[:k]
+            for positions in self._positions:
+                if prefix in positions:
+                    return prefix, positions
+        return (), self._positions[0]
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, tuple) and self._owner(path)[0] == path
+
+    def __iter__(self) -> Iterator[KeyPath]:
+        return (path for path in self._all_paths())
+
+    def _all_paths(self) -> Iterator[KeyPath]:
+        stack: list[tuple[KeyPath, Any]] = [((), self._data)]
+        while stack:
+            path, node = stack.pop()
+            yield path
+            if isinstance(node, dict):
+                stack.extend((path + (k,), v) for k, v in reversed(list(node.items())))
+            elif isinstance(node, list):
+                stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(node))))
+
+    def source(self, path: Sequence[Any]) -> str:
+        """The file the node at ``path`` comes from."""
+        return self._owner(path)[1].path
+
+    def value(self, path: Sequence[Any]) -> Location:
+        prefix, positions = self._owner(path)
+        return positions.value(prefix)
+
+    def key(self, path: Sequence[Any]) -> Location:
+        prefix, positions = self._owner(path)
+        return positions.key(prefix)
+
+    def scalar_style(self, path: Sequence[Any]) -> str | None:
+        prefix, positions = self._owner(path)
+        return positions.scalar_style(prefix)
+
+    def scalar_start(self, path: Sequence[Any]) -> tuple[Location, str | None]:
+        prefix, positions = self._owner(path)
+        return positions.scalar_start(prefix)
+
+    def inside_scalar(self, path: Sequence[Any], line: int, column: int) -> Location:
+        prefix, positions = self._owner(path)
+        return positions.inside_scalar(prefix, line, column)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A variant with its ``extends`` chain merged in.
+
+    ``data`` is the merged tree; ``positions`` places each of its nodes in the file
+    it came from; ``chain`` is the files from the child to the root ancestor (as
+    shown in messages); ``parent_data`` is the merged tree of the parent alone
+    (``None`` without a parent); ``documents`` are the files read, child first.
+    """
+
+    data: Any
+    positions: MergedPositions = field(repr=False, compare=False)
+    chain: tuple[str, ...]
+    parent_data: Any = None
+    documents: tuple[Document, ...] = field(default=(), repr=False, compare=False)
+
+    def source_line(self, location: Location) -> str | None:
+        """The source line a location points at, from whichever file of the chain."""
+        for document in self.documents:
+            if document.path == location.path:
+                return document.line(location.line)
+        return None
+
+
+def shipped_ids() -> list[str]:
+    """The ids of the shipped variants (the ``<id>.yaml`` files of variants_dir())."""
+    try:
+        return sorted(
+            entry.name[: -len(".yaml")]
+            for entry in resources.variants_dir().iterdir()
+            if entry.name.endswith(".yaml") and _ID_RE.match(entry.name[: -len(".yaml")])
+        )
+    except (OSError, ValueError):
+        return []
+
+
+def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
+    """Read the variant ``path`` (or ``text``, shown as ``path``) and merge its
+    ``extends`` chain. Raises :class:`VariantError` for every problem."""
+    document = load_document(path, text)
+    documents = [document]
+    seen = {_identity(document.path): document.path}
+    while "extends" in documents[-1].data:
+        child = documents[-1]
+        if len(documents) > MAX_EXTENDS_DEPTH:
+            raise _error(child, ("extends",),
+                         f"the extends chain is too long: a variant may have at most "
+                         f"{MAX_EXTENDS_DEPTH} ancestors", "extends-depth", value=True)
+        parent = _load_parent(child)
+        key = _identity(parent.path)
+        if key in seen:
+            names = [d.path for d in documents]
+            start = names.index(seen[key])
+            cycle = " -> ".join(names[start:] + [parent.path])
+            raise _error(child, ("extends",), f"extends cycle: {cycle}", "extends-cycle",
+                         value=True)
+        seen[key] = parent.path
+        documents.append(parent)
+    return _merge_chain(documents)
+
+
+def _identity(path: str) -> str:
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
+
+
+def _error(document: Document, path: KeyPath, message: str, rule: str,
+           value: bool = True) -> VariantError:
+    positions = document.positions
+    where = positions.value(path) if value else positions.key(path)
+    return VariantError([Diagnostic(where, message, rule,
+                                    snippet=document.line(where.line))])
+
+
+def _load_parent(child: Document) -> Document:
+    target = child.data["extends"]
+    if not isinstance(target, str) or not target.strip():
+        shown = "empty" if target is None or target == "" else f"{target!r}"
+        raise _error(child, ("extends",),
+                     f"'extends' must name a shipped variant id or a file path, got "
+                     f"{shown}", "extends-type")
+    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")):
+        parent_path = os.path.normpath(os.path.join(os.path.dirname(child.path), target))
+        if not os.path.isfile(parent_path):
+            raise _error(child, ("extends",), _missing_file(target, parent_path),
+                         "extends-missing")
+        return load_document(parent_path)
+    ids = shipped_ids()
+    if _ID_RE.match(target):
+        shipped = resources.variants_dir() / f"{target}.yaml"
+        try:
+            found = shipped.is_file()
+        except OSError:
+            found = False
+        if found:
+            if isinstance(shipped, Path) or isinstance(shipped, os.PathLike):
+                return load_document(os.fspath(shipped))
+            try:
+                data = shipped.read_bytes()
+            except OSError as exc:
+                raise VariantError([Diagnostic(Location(str(shipped)),
+                                               f"cannot read the file: {exc}", "io")]) from None
+            return load_document(str(shipped), data)
+    message = f"cannot find parent {target!r}: no shipped variant or file of that name"
+    if not _ID_RE.match(target):
+        message = (f"cannot find parent {target!r}: a shipped variant id is written "
+                   "[a-z][a-z0-9_]*, and a file path ends in .yaml")
+    close = difflib.get_close_matches(target.lower(), ids, n=1, cutoff=0.6)
+    if close:
+        message += f"; did you mean {close[0]!r}?"
+    elif os.path.isfile(os.path.join(os.path.dirname(child.path), target + ".yaml")):
+        message += f"; for the file beside this one, write 'extends: ./{target}.yaml'"
+    raise _error(child, ("extends",), message, "extends-missing")
+
+
+def _missing_file(target: str, parent_path: str) -> str:
+    message = f"cannot find parent {target!r}: there is no file {parent_path!r}"
+    folder = os.path.dirname(parent_path) or "."
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))]
+    except (OSError, ValueError):
+        names = []
+    close = difflib.get_close_matches(os.path.basename(parent_path), names, n=1)
+    if close:
+        suggestion = os.path.join(os.path.dirname(target), close[0])
+        message += f"; did you mean {suggestion!r}?"
+    return message
+
+
+def merge(parent: Any, child: Any) -> Any:
+    """Merge ``child`` onto ``parent`` by rules 1-4 of the module docstring (without
+    the top-level rules 5 and 6). Neither argument is changed."""
+    if isinstance(child, dict):
+        base = parent if isinstance(parent, dict) else {}
+        result = dict(base)
+        for key, value in child.items():
+            if value is None:
+                result.pop(key, None)
+            else:
+                result[key] = merge(base.get(key), value)
+        return result
+    return child
+
+
+def _merge_chain(documents: list[Document]) -> Resolved:
+    merged: Any = documents[-1].data
+    parent_data: Any = None
+    for index in range(len(documents) - 2, -1, -1):
+        child = documents[index]
+        parent = documents[index + 1]
+        _check_version(child, parent, merged)
+        parent_data = merged
+        inherited = {k: v for k, v in merged.items() if k not in NOT_INHERITED}
+        merged = merge(inherited, child.data)
+    positions = MergedPositions(merged, [d.positions for d in documents])
+    return Resolved(
+        data=merged,
+        positions=positions,
+        chain=tuple(d.path for d in documents),
+        parent_data=parent_data,
+        documents=tuple(documents),
+    )
+
+
+def _check_version(child: Document, parent: Document, parent_data: dict[str, Any]) -> None:
+    if "rummydsl" not in child.data or child.data["rummydsl"] is None:
+        return
+    mine, theirs = child.data["rummydsl"], parent_data.get("rummydsl")
+    if theirs is not None and (mine != theirs or type(mine) is not type(theirs)):
+        raise _error(child, ("rummydsl",),
+                     f"this file is written in rummydsl {mine!r} but its parent "
+                     f"{parent.path!r} in rummydsl {theirs!r}; a variant can only extend "
+                     "one of the same language version", "extends-version")
