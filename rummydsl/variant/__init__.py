@@ -1,0 +1,101 @@
+"""Variant files: find, load, merge, check and build them.
+
+>>> from rummydsl.variant import load_variant
+>>> load_variant("gin_rummy").deal.hand_size
+10
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import Diagnostic, Location, VariantError
+from ..resources import variants_dir
+from .model import Variant
+
+__all__ = [
+    "Variant",
+    "load_variant",
+    "check_file",
+    "find_variant",
+    "shipped_variant_ids",
+    "source_line",
+]
+
+_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def shipped_variant_ids() -> list[str]:
+    """The ids of the variants shipped with the package, sorted."""
+    return sorted(entry.name[: -len(".yaml")] for entry in variants_dir().iterdir()
+                  if entry.name.endswith(".yaml"))
+
+
+def find_variant(name: str) -> str:
+    """The file of a variant given as a shipped id or a path.
+
+    :raises VariantError: if there is no such shipped variant or file.
+    """
+    path = Path(name)
+    if path.is_file():
+        return str(path)
+    if _ID.fullmatch(name):
+        shipped = variants_dir() / f"{name}.yaml"
+        if shipped.is_file():
+            return str(shipped)
+    import difflib
+
+    ids = shipped_variant_ids()
+    close = difflib.get_close_matches(name, ids, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else f" (shipped variants: {', '.join(ids)})"
+    raise VariantError([Diagnostic(Location(name), f"no shipped variant or file {name!r}{hint}", "io")])
+
+
+def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
+    from .build import build_variant
+    from .extends import resolve
+
+    try:
+        resolved = resolve(path)
+    except VariantError as problem:
+        return None, list(problem.diagnostics)
+    return build_variant(resolved.data, resolved.positions, path=path, chain=resolved.chain,
+                         parent_data=resolved.parent_data)
+
+
+def check_file(path: str) -> list[Diagnostic]:
+    """Every problem (errors and warnings) of one variant file, in file order."""
+    _, diagnostics = _build(path)
+    files = list(dict.fromkeys(d.location.path for d in diagnostics))
+    return sorted(diagnostics, key=lambda d: (files.index(d.location.path), d.location.line, d.location.column))
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: str, mtime_ns: int) -> Variant:
+    variant, diagnostics = _build(path)
+    if variant is None:
+        raise VariantError(diagnostics)
+    return variant
+
+
+def load_variant(name: str) -> Variant:
+    """Load a variant by shipped id or path, checked and compiled.
+
+    :raises VariantError: with every error found, if the variant has any.
+    """
+    path = find_variant(name)
+    return _load_cached(path, Path(path).stat().st_mtime_ns)
+
+
+def source_line(path: str, line: int) -> str | None:
+    """The text of line ``line`` (1-based) of a file, or None if it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, start=1):
+                if number == line:
+                    return text
+    except OSError:
+        return None
+    return None

@@ -1,0 +1,377 @@
+"""From a merged YAML tree to a :class:`Variant`: schema, deck, expressions, semantics.
+
+Checking runs in stages, and every stage collects all of its problems before the
+next one starts:
+
+1. the JSON Schema (structure and types; a tree that fails it is not built further);
+2. the deck (symbols, packs, wild cards);
+3. options, then every expression, each in its own context (names and types);
+4. semantic checks that need the whole variant: the deck holds the deal, every meld
+   kind can be formed, the contract can be met, the turn can end, and warnings for
+   valid but odd choices.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..cards import Deck, DeckError
+from ..errors import Diagnostic, ExpressionError
+from . import exprs
+from .model import (
+    Contract,
+    Deal,
+    DiscardStep,
+    DrawStep,
+    Game,
+    Knock,
+    Layoff,
+    MeldKind,
+    MeldStep,
+    OfferStep,
+    Option,
+    ScoreCase,
+    Scoring,
+    Step,
+    Stock,
+    UpcardOffer,
+    Variant,
+)
+from .schema import schema_diagnostics
+
+__all__ = ["build_variant"]
+
+KeyPath = tuple[str | int, ...]
+
+
+class _Builder:
+    """Collects diagnostics while building; ``ok`` says whether any error was seen."""
+
+    def __init__(self, data: Mapping[str, Any], positions: Any) -> None:
+        self.data = data
+        self.positions = positions
+        self.diagnostics: list[Diagnostic] = []
+
+    # -- reporting -------------------------------------------------------------
+
+    def error(self, path: KeyPath, message: str, rule: str, *, at_key: bool = False) -> None:
+        where = self.positions.key(path) if at_key else self.positions.value(path)
+        self.diagnostics.append(Diagnostic(where, message, rule))
+
+    def warn(self, path: KeyPath, message: str, rule: str) -> None:
+        self.diagnostics.append(Diagnostic(self.positions.value(path), message, rule, "warning"))
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def get(self, *path: str | int, default: Any = None) -> Any:
+        node: Any = self.data
+        for part in path:
+            if isinstance(node, Mapping) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+                node = node[part]
+            else:
+                return default
+        return default if node is None else node
+
+    # -- expressions -------------------------------------------------------------
+
+    def compile(self, path: KeyPath, text: Any, env: Any, expect: str) -> Any:
+        """Compile the expression at ``path``; on failure record it and return None."""
+        if isinstance(text, bool):
+            text = "true" if text else "false"
+        if isinstance(text, int):
+            text = str(text)
+        try:
+            return exprs.compile_field(str(text), env, expect)
+        except ExpressionError as problem:
+            where = self.positions.inside_scalar(path, problem.line, problem.column)
+            self.diagnostics.append(Diagnostic(where, f"{problem.message}", problem.rule))
+            return None
+
+
+def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
+                  chain: Sequence[str] = (), parent_data: Mapping[str, Any] | None = None
+                  ) -> tuple[Variant | None, list[Diagnostic]]:
+    """Check a merged tree and build its Variant; returns (variant or None, diagnostics)."""
+    builder = _Builder(data, positions)
+    builder.diagnostics.extend(schema_diagnostics(data, positions))
+    if not builder.ok:
+        return None, builder.diagnostics
+
+    deck = _build_deck(builder)
+    options = _build_options(builder)
+    if deck is None or not builder.ok:
+        return None, builder.diagnostics
+
+    deal = Deal(**{k: v for k, v in builder.get("deal", default={}).items()})
+    has_upcard = deal.upcard
+    kinds = tuple(builder.get("melds", default={}))
+    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard,
+                      players=int(builder.get("players")))
+
+    card_value, card_values = _build_card_values(builder, deck, envs)
+    meld_kinds = _build_melds(builder, envs)
+    contract = _build_contract(builder, envs)
+    turn = _build_turn(builder, envs)
+    knock = _build_knock(builder, envs)
+    scoring = _build_scoring(builder, envs)
+    game_data = dict(builder.get("game", default={}))
+    hollywood = game_data.pop("hollywood", None)
+    match = game_data.pop("match", None)
+    game = Game(**game_data,
+                hollywood_games=hollywood["games"] if hollywood else None,
+                match_games_to_win=match["games_to_win"] if match else None)
+    upcard_data = data.get("upcard_offer")
+    upcard_offer = UpcardOffer(**upcard_data) if isinstance(upcard_data, Mapping) else None
+    meld_options = builder.get("meld_options", default={})
+    stock_data = dict(builder.get("stock", default={}))
+    stock_data["final_turn_skip"] = tuple(stock_data.get("final_turn_skip", ()))
+    if not builder.ok:
+        return None, builder.diagnostics
+
+    variant = Variant(
+        id=data["id"],
+        name=data["name"],
+        path=path,
+        description=str(data.get("description", "")).strip(),
+        rules=tuple(data.get("rules", ())),
+        parent=_parent_id(data, chain),
+        chain=tuple(chain),
+        players=int(data["players"]),
+        deck=deck,
+        card_value=card_value,
+        card_values=card_values,
+        deal=deal,
+        meld_kinds=meld_kinds,
+        kind_locked=bool(meld_options.get("kind_locked", False)),
+        wild_unique_card=bool(meld_options.get("wild_unique_card", False)),
+        contract=contract,
+        upcard_offer=upcard_offer,
+        turn=turn,
+        knock=knock,
+        layoff=Layoff(**builder.get("layoff", default={})),
+        stock=Stock(**stock_data),
+        deadwood_excludes_concealed_melds=bool(
+            builder.get("deadwood", "excludes_concealed_melds", default=True)),
+        options=options,
+        scoring=scoring,
+        game=game,
+        data=data,
+        parent_data=parent_data,
+    )
+    from .semantics import semantic_diagnostics
+
+    builder.diagnostics.extend(semantic_diagnostics(variant, positions))
+    if not builder.ok:
+        return None, builder.diagnostics
+    return variant, builder.diagnostics
+
+
+def _parent_id(data: Mapping[str, Any], chain: Sequence[str]) -> str | None:
+    if "extends" not in data and len(chain) < 2:
+        return None
+    parent = data.get("extends")
+    if isinstance(parent, str):
+        stem = parent.rsplit("/", 1)[-1]
+        for suffix in (".yaml", ".yml"):
+            if stem.endswith(suffix):
+                stem = stem[: -len(suffix)]
+        return stem
+    return None
+
+
+def _build_deck(builder: _Builder) -> Deck | None:
+    try:
+        return Deck.from_spec(builder.get("deck", default={}))
+    except DeckError as problem:
+        path: KeyPath = ("deck", *problem.path)
+        builder.error(path, str(problem.message if hasattr(problem, "message") else problem), "deck")
+        return None
+
+
+def _build_options(builder: _Builder) -> dict[str, Option]:
+    options: dict[str, Option] = {}
+    reserved = exprs.reserved_names()
+    for name, raw in builder.get("options", default={}).items():
+        path: KeyPath = ("options", name)
+        if name in reserved:
+            builder.error(path, f"option {name!r} shadows the built-in name {name!r}; choose another name",
+                          "option-name", at_key=True)
+            continue
+        if isinstance(raw, Mapping):
+            value = raw["value"]
+            one_of = tuple(raw["one_of"]) if "one_of" in raw else None
+            if isinstance(value, str):
+                if one_of is None:
+                    builder.error(path + ("value",), f"string option {name!r} needs 'one_of', the list of "
+                                  "values it may take", "option-one-of")
+                    continue
+                if value not in one_of:
+                    import difflib
+
+                    close = difflib.get_close_matches(value, one_of, n=1)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    builder.error(path + ("value",), f"option {name!r} is {value!r}, not one of "
+                                  f"{', '.join(one_of)}{hint}", "option-value")
+                    continue
+            elif one_of is not None:
+                builder.error(path + ("one_of",), f"'one_of' is for string options; {name!r} is "
+                              f"{'a boolean' if isinstance(value, bool) else 'an integer'}", "option-one-of")
+                continue
+            options[name] = Option(name, value, one_of, raw.get("rule"), raw.get("description"))
+        else:
+            options[name] = Option(name, raw)
+    # A value of one string option must not be read as another option's name.
+    for option in options.values():
+        for value in option.one_of or ():
+            if value in options:
+                builder.error(("options", option.name, "one_of"), f"{value!r} is both a value of option "
+                              f"{option.name!r} and an option's name; rename one", "option-name")
+    return options
+
+
+def _build_card_values(builder: _Builder, deck: Deck, envs: Any) -> tuple[Any, tuple[int, ...]]:
+    raw = builder.data.get("card_value")
+    if isinstance(raw, Mapping):
+        return raw, _card_values_from_table(builder, deck, raw)
+    compiled = builder.compile(("card_value",), raw, envs.card, "int")
+    if compiled is None:
+        return None, ()
+    values = []
+    for card in deck.cards:
+        try:
+            values.append(int(compiled(card)))
+        except ExpressionError as problem:
+            builder.error(("card_value",), f"card {card}: {problem.message}", problem.rule)
+            return None, ()
+    return compiled, tuple(values)
+
+
+def _card_values_from_table(builder: _Builder, deck: Deck, table: Mapping[str, Any]) -> tuple[int, ...]:
+    by_order: dict[int, int] = {}
+    for key, value in table.items():
+        if key in ("default", "wild"):
+            continue
+        rank = deck.rank_by_symbol(str(key))
+        if rank is None:
+            symbols = " ".join(r.symbol for r in deck.ranks)
+            builder.error(("card_value", key), f"no rank {key!r} in this deck (ranks: {symbols})",
+                          "card-value", at_key=True)
+            continue
+        by_order[rank.order] = int(value)
+    default = table.get("default", "pips")
+    if deck.wilds and "wild" not in table:
+        builder.error(("card_value",), "the deck has wild cards: give their value as 'wild: N'", "card-value")
+    values = []
+    for card in deck.cards:
+        if card.wild:
+            values.append(int(table.get("wild", 0)))
+        elif card.rank is not None and card.rank.order in by_order:
+            values.append(by_order[card.rank.order])
+        elif default == "pips":
+            values.append(card.rank.order if card.rank is not None else 0)
+        else:
+            values.append(int(default))
+    return tuple(values)
+
+
+def _build_melds(builder: _Builder, envs: Any) -> tuple[MeldKind, ...]:
+    kinds = []
+    for name, raw in builder.get("melds", default={}).items():
+        if isinstance(raw, Mapping):
+            path: KeyPath = ("melds", name, "pattern")
+            text, description = raw["pattern"], raw.get("description")
+        else:
+            path, text, description = ("melds", name), raw, None
+        compiled = builder.compile(path, text, envs.meld, "bool")
+        if compiled is not None:
+            kinds.append(MeldKind(name, compiled, description))
+    return tuple(kinds)
+
+
+def _build_contract(builder: _Builder, envs: Any) -> Contract | None:
+    raw = builder.data.get("contract")
+    if not isinstance(raw, Mapping):
+        return None
+    compiled = builder.compile(("contract", "melds"), raw["melds"], envs.contract, "bool")
+    return Contract(compiled, bool(raw.get("then_meld_same_turn", True)),
+                    bool(raw.get("concealed_until_met", True)))
+
+
+def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(builder.get("turn", default=[])):
+        if isinstance(raw, str):
+            name, settings = raw, {}
+        else:
+            name, settings = next(iter(raw.items()))
+            settings = settings or {}
+        if name in seen:
+            builder.error(("turn", index), f"step {name!r} appears twice in the turn (first at item "
+                          f"{seen[name] + 1}); a turn has each step at most once", "turn-step")
+            continue
+        seen[name] = index
+        step: Step
+        if name == "draw":
+            skip = settings.get("skip_after_accepting")
+            compiled = None
+            if skip is not None:
+                compiled = builder.compile(("turn", index, "draw", "skip_after_accepting"), skip,
+                                           envs.card, "bool")
+            step = DrawStep(tuple(settings.get("from", ("stock",))), compiled)
+        elif name == "meld":
+            step = MeldStep(**settings)
+        elif name == "discard":
+            step = DiscardStep(**settings)
+        else:
+            step = OfferStep(**settings)
+        steps.append(step)
+    return tuple(steps)
+
+
+def _build_knock(builder: _Builder, envs: Any) -> Knock | None:
+    raw = builder.data.get("knock")
+    if not isinstance(raw, Mapping):
+        return None
+    compiled = builder.compile(("knock", "limit"), raw["limit"], envs.round, "int")
+    return Knock(compiled, bool(raw.get("big_gin", True)))
+
+
+def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
+    raw = builder.get("scoring", default={})
+    scope = envs.score_scope()
+    for name, text in (raw.get("let") or {}).items():
+        path: KeyPath = ("scoring", "let", name)
+        if name in exprs.reserved_names() or name in envs.option_names():
+            builder.error(path, f"'let' name {name!r} shadows a built-in name or an option; choose another",
+                          "let-name", at_key=True)
+            continue
+        try:
+            scope = scope.add(name, str(text))
+        except ExpressionError as problem:
+            where = builder.positions.inside_scalar(path, problem.line, problem.column)
+            builder.diagnostics.append(Diagnostic(where, problem.message, problem.rule))
+    multiplier = None
+    if raw.get("multiplier") is not None:
+        multiplier = builder.compile(("scoring", "multiplier"), raw["multiplier"],
+                                     scope.env_for(False), "int")
+    cases = []
+    for index, case in enumerate(raw.get("round") or []):
+        base: KeyPath = ("scoring", "round", index)
+        when = builder.compile(base + ("when",), case["when"], scope.env_for(False), "bool")
+        points = ender = others = None
+        if "points" in case:
+            points = builder.compile(base + ("points",), case["points"], scope.env_for(True), "int")
+        if "ender" in case:
+            ender = builder.compile(base + ("ender",), case["ender"], scope.env_for(False), "int")
+        if "others" in case:
+            others = builder.compile(base + ("others",), case["others"], scope.env_for(True), "int")
+        if "points" not in case and "ender" not in case and "others" not in case:
+            builder.warn(base, "this case gives no points ('points', 'ender' or 'others'): when it holds, "
+                         "nobody scores", "score-case")
+        cases.append(ScoreCase(when, points, ender, others, case.get("rule")))
+    return Scoring(tuple(cases), scope.lets, multiplier)

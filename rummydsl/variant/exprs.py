@@ -1,0 +1,82 @@
+"""The bridge from variant fields to the expression language: one environment per
+context, built once per variant from its deck, options and meld kinds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..cards import Deck
+from ..errors import ExpressionError
+from ..expr import RESERVED_NAMES, Compiled, Context, Env, LetScope, SimpleRoundView, compile_expression
+
+__all__ = ["Envs", "compile_field", "reserved_names", "probe_round_values"]
+
+
+def reserved_names() -> frozenset[str]:
+    """Names that options and lets may not take."""
+    return RESERVED_NAMES
+
+
+def compile_field(text: str, env: Env, expect: str) -> Compiled:
+    """Compile one field's expression; ``expect`` is its result type name."""
+    return compile_expression(text, env, None if expect == "any" else expect)
+
+
+@dataclass(frozen=True)
+class Envs:
+    """The environments of one variant's expression fields."""
+
+    deck: Deck
+    options: Mapping[str, Any]
+    meld_kinds: tuple[str, ...]
+    has_upcard: bool
+    players: int
+    _cache: dict[Context, Env] = field(default_factory=dict, compare=False, repr=False)
+
+    def _env(self, context: Context) -> Env:
+        if context not in self._cache:
+            self._cache[context] = Env(context, self.deck, options=self.options,
+                                       meld_kinds=self.meld_kinds, has_upcard=self.has_upcard)
+        return self._cache[context]
+
+    @property
+    def card(self) -> Env:
+        return self._env(Context.CARD)
+
+    @property
+    def meld(self) -> Env:
+        return self._env(Context.MELD)
+
+    @property
+    def contract(self) -> Env:
+        return self._env(Context.CONTRACT)
+
+    @property
+    def round(self) -> Env:
+        return self._env(Context.ROUND)
+
+    def score_scope(self) -> LetScope:
+        """An empty ``scoring.let`` scope in the score context."""
+        return LetScope(self._env(Context.SCORE))
+
+    def option_names(self) -> frozenset[str]:
+        return frozenset(self.options)
+
+
+def probe_round_values(variant: Any, compiled: Compiled) -> list[int]:
+    """The values a round-context integer takes over every possible upcard (or none)."""
+    players = tuple(f"P{i}" for i in range(1, variant.players + 1))
+    upcards = [None]
+    if variant.deal.upcard and "upcard" in compiled.names:
+        upcards = list({variant.deck.face_key(c): c for c in variant.deck.cards}.values())
+    values = []
+    for upcard in upcards:
+        view = SimpleRoundView(players=players, upcard=upcard, dealer=players[-1],
+                               hand_size=variant.deal.hand_size,
+                               card_value=lambda card: variant.card_values[card.id])
+        try:
+            values.append(int(compiled(view)))
+        except (ExpressionError, TypeError, AttributeError):
+            continue
+    return values

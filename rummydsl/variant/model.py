@@ -1,0 +1,249 @@
+"""The typed, immutable in-memory form of a variant.
+
+A :class:`Variant` is built from a checked YAML tree by :mod:`rummydsl.variant.build`;
+every expression in it is already compiled. Nothing here can be changed after
+building: house rules are new files, not mutations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping, Union
+
+from ..cards import Card, Deck
+
+__all__ = [
+    "Option",
+    "MeldKind",
+    "Deal",
+    "UpcardOffer",
+    "Contract",
+    "DrawStep",
+    "MeldStep",
+    "DiscardStep",
+    "OfferStep",
+    "Step",
+    "Knock",
+    "Layoff",
+    "Stock",
+    "ScoreCase",
+    "Scoring",
+    "Game",
+    "Variant",
+]
+
+OptionValue = Union[int, bool, str]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named constant the expressions use (``options:`` in YAML)."""
+
+    name: str
+    value: OptionValue
+    one_of: tuple[str, ...] | None = None
+    """The allowed values of a string option."""
+    rule: str | None = None
+    """The RULES.md id the option implements."""
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    """A declared meld kind: its name and compiled pattern (meld context)."""
+
+    name: str
+    pattern: Any
+    """The compiled pattern: ``pattern(cards) -> bool``; ``pattern.text`` is the source."""
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Deal:
+    """How cards are dealt and who deals (GR-2, SK-2, GS-2)."""
+
+    hand_size: int
+    upcard: bool = False
+    first_dealer: Literal["random"] = "random"
+    rotation: Literal["next", "winner_deals", "loser_deals"] = "next"
+    void_redeal: Literal["same_dealer", "rotate"] = "same_dealer"
+
+
+@dataclass(frozen=True)
+class UpcardOffer:
+    """The first-turn upcard round (GR-4, GS-4)."""
+
+    after_all_pass: Literal["stock_only", "either"] = "stock_only"
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a player's first lay-down must be (SK-5)."""
+
+    melds: Any
+    """Compiled contract-context predicate over ``[(kind, cards), ...]``."""
+    then_meld_same_turn: bool = True
+    concealed_until_met: bool = True
+
+
+@dataclass(frozen=True)
+class DrawStep:
+    """Take one card from one of ``sources``."""
+
+    sources: tuple[Literal["stock", "discard"], ...] = ("stock",)
+    skip_after_accepting: Any = None
+    """Compiled card predicate, or None (SK-7.3 accepted_ace_skips_draw)."""
+    name: Literal["draw"] = "draw"
+
+
+@dataclass(frozen=True)
+class MeldStep:
+    """Put melds on the table and add cards to table melds."""
+
+    optional: bool = True
+    add_to_own: bool = True
+    add_to_opponents: bool = False
+    name: Literal["meld"] = "meld"
+
+
+@dataclass(frozen=True)
+class DiscardStep:
+    """Discard one card face up, ending the turn."""
+
+    taken_card: Literal["forbidden", "allowed"] = "forbidden"
+    name: Literal["discard"] = "discard"
+
+
+@dataclass(frozen=True)
+class OfferStep:
+    """Offer one card to the next player, who takes or declines it (SK-7)."""
+
+    mandatory: bool = True
+    min_hand: int = 2
+    no_reoffer_accepted: bool = False
+    name: Literal["offer"] = "offer"
+
+
+Step = Union[DrawStep, MeldStep, DiscardStep, OfferStep]
+
+
+@dataclass(frozen=True)
+class Knock:
+    """Ending the round by knocking (GR-6)."""
+
+    limit: Any
+    """Compiled round-context integer expression."""
+    big_gin: bool = True
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """Lay-offs by defenders after a knock (GR-7, GS-6.4)."""
+
+    onto: Literal["ender_melds", "none"] = "ender_melds"
+    after_gin: bool = False
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The stock running low (GR-8, SK-9, GS-6.5)."""
+
+    floor: int = 2
+    at_floor: Literal["void", "stock_end"] = "void"
+    final_turn_skip: tuple[str, ...] = ()
+    last_discard_claim: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreCase:
+    """One scoring case: when ``when`` holds, who scores what."""
+
+    when: Any
+    points: Any = None
+    """Per-player points (``p`` bound), or None."""
+    ender: Any = None
+    others: Any = None
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Points for a round (GR-9, SK-10, GS-7)."""
+
+    cases: tuple[ScoreCase, ...]
+    lets: tuple[tuple[str, Any], ...] = ()
+    multiplier: Any = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """Rounds to a target and bonuses at the end of a game (GR-10)."""
+
+    target: int
+    game_bonus: int = 0
+    box_bonus: int = 0
+    shutout: Literal["double_total", "double_hand_points", "flat_100", "none"] = "none"
+    hollywood_games: int | None = None
+    """GR-13: the number of games on one score sheet, or None."""
+    match_games_to_win: int | None = None
+    """GR-11: the game wins that take a match, or None."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A checked variant, every expression compiled."""
+
+    id: str
+    name: str
+    path: str
+    players: int
+    deck: Deck
+    card_value: Any
+    """The compiled card-value expression (card context) or the table as given."""
+    card_values: tuple[int, ...]
+    """The deadwood value of every card, by card id."""
+    deal: Deal
+    meld_kinds: tuple[MeldKind, ...]
+    turn: tuple[Step, ...]
+    scoring: Scoring
+    game: Game
+    description: str = ""
+    rules: tuple[str, ...] = ()
+    parent: str | None = None
+    """The id of the variant this one extends, if any."""
+    chain: tuple[str, ...] = ()
+    """The files read, from this file to its oldest ancestor."""
+    kind_locked: bool = False
+    wild_unique_card: bool = False
+    contract: Contract | None = None
+    upcard_offer: UpcardOffer | None = None
+    knock: Knock | None = None
+    layoff: Layoff = field(default_factory=Layoff)
+    stock: Stock = field(default_factory=Stock)
+    deadwood_excludes_concealed_melds: bool = True
+    options: Mapping[str, Option] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The merged YAML tree the variant was built from."""
+    parent_data: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    """The merged YAML tree of the parent, for `explain`'s differences."""
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player."""
+        return self.deal.hand_size
+
+    def step(self, name: str) -> Step | None:
+        """The turn step called ``name``, or None."""
+        for step in self.turn:
+            if step.name == name:
+                return step
+        return None
+
+    def option(self, name: str) -> OptionValue:
+        """The value of option ``name``; KeyError if the variant has none."""
+        return self.options[name].value
+
+    @property
+    def has_discard_pile(self) -> bool:
+        """Whether a discard pile exists (an upcard, or a discard step)."""
+        return self.deal.upcard or self.step("discard") is not None

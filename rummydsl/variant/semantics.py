@@ -1,0 +1,257 @@
+"""Checks that need the whole variant: beyond what the schema and the types can say.
+
+Errors are variants that cannot be played (the deck cannot hold the deal, a meld
+kind can never be formed, the contract can never be met, a turn cannot end).
+Warnings are valid but odd choices (a meld kind no hand is big enough for, a knock
+limit no hand can reach, settings that have no effect).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..cards import Card, Deck
+from ..errors import Diagnostic, ExpressionError
+from .model import Variant
+
+__all__ = ["semantic_diagnostics", "sample_melds"]
+
+KeyPath = tuple[str | int, ...]
+
+#: The largest meld size the formability probe tries.
+MAX_PROBE_SIZE = 14
+
+
+@dataclass
+class _Report:
+    positions: Any
+    found: list[Diagnostic]
+
+    def error(self, path: KeyPath, message: str, rule: str) -> None:
+        self.found.append(Diagnostic(self.positions.value(path), message, rule))
+
+    def warn(self, path: KeyPath, message: str, rule: str) -> None:
+        self.found.append(Diagnostic(self.positions.value(path), message, rule, "warning"))
+
+
+def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
+    """Every semantic problem of a built variant."""
+    report = _Report(positions, [])
+    _check_deal(variant, report)
+    _check_turn(variant, report)
+    samples = _check_melds(variant, report)
+    _check_contract(variant, report, samples)
+    _check_knock(variant, report)
+    _check_scoring(variant, report)
+    _check_game(variant, report)
+    return report.found
+
+
+def _check_deal(variant: Variant, report: _Report) -> None:
+    deck, deal, players = variant.deck, variant.deal, variant.players
+    dealt = players * deal.hand_size + (1 if deal.upcard else 0)
+    needed = dealt + variant.stock.floor + 1
+    if needed > deck.size:
+        upcard = " and an upcard" if deal.upcard else ""
+        report.error(("deal", "hand_size"),
+                     f"the deck has {deck.size} cards, too few to deal {players} × {deal.hand_size}"
+                     f"{upcard} and keep a stock above its floor of {variant.stock.floor} "
+                     f"(needs at least {needed})", "deal-size")
+    if variant.upcard_offer is not None and not deal.upcard:
+        report.error(("upcard_offer",), "an upcard round needs 'deal.upcard: true'", "upcard")
+
+
+def _check_turn(variant: Variant, report: _Report) -> None:
+    names = [step.name for step in variant.turn]
+    draw = variant.step("draw")
+    if draw is not None and "discard" in draw.sources and not variant.has_discard_pile:
+        index = names.index("draw")
+        report.error(("turn", index, "draw", "from"),
+                     "draws from the discard pile, but this variant has none (no upcard and no "
+                     "'discard' step)", "turn-pile")
+    if "discard" in names and "offer" in names:
+        report.error(("turn",), "a turn ends with 'discard' or with 'offer', not both", "turn-end")
+    elif "discard" not in names and "offer" not in names:
+        report.error(("turn",), "a turn needs a 'discard' or an 'offer' step to end it", "turn-end")
+    for later, earlier in (("discard", "draw"), ("offer", "draw"), ("meld", "draw")):
+        if later in names and earlier in names and names.index(later) < names.index(earlier):
+            report.warn(("turn", names.index(later)), f"'{later}' comes before '{earlier}' in the turn",
+                        "turn-order")
+    for step in ("discard", "offer"):
+        if step in names and names.index(step) != len(names) - 1:
+            report.error(("turn", names.index(step)), f"'{step}' ends the turn, so it must be the last step",
+                         "turn-end")
+    if variant.knock is not None and "discard" not in names:
+        report.error(("knock",), "knocking discards a card face down: the turn needs a 'discard' step",
+                     "knock-discard")
+    if variant.knock is None and "meld" not in names:
+        report.warn(("turn",), "no 'knock' and no 'meld' step: a round can only end at the stock floor",
+                    "round-end")
+    for skipped in variant.stock.final_turn_skip:
+        if skipped not in names:
+            report.warn(("stock", "final_turn_skip"), f"'{skipped}' is not a step of this variant's turn",
+                        "stock-skip")
+    offer = variant.step("offer")
+    if offer is not None and offer.min_hand > variant.hand_size + 1:
+        report.warn(("turn", names.index("offer"), "offer", "min_hand"),
+                    f"min_hand {offer.min_hand} is more than a hand ever holds ({variant.hand_size + 1}): "
+                    "no offer is ever made", "offer-min-hand")
+    if variant.contract is not None and "meld" not in names:
+        report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
+    if variant.knock is None and "layoff" in variant.data:
+        report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
+
+
+def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
+    """Groups of ``size`` cards shaped like the usual melds, with and without wilds.
+
+    Same-rank groups, same-suit sequences, mixed-suit sequences (suits cycling, or
+    all one but the last), each also with wild cards in the place of naturals.
+    """
+    naturals = [c for c in deck.cards if not c.wild]
+    wilds = [c for c in deck.cards if c.wild]
+    by_face: dict[tuple[int, int], list[Card]] = {}
+    for card in naturals:
+        assert card.rank is not None and card.suit is not None
+        by_face.setdefault((card.rank.order, card.suit.index), []).append(card)
+    n_suits, n_ranks = len(deck.suits), len(deck.ranks)
+    shapes: list[list[tuple[int, int]]] = []
+    for order in range(1, n_ranks + 1):  # same rank, suits cycling (then packs)
+        shapes.append([(order, i % n_suits) for i in range(size)])
+    positions = range(1, deck.max_sequence_position + 1)
+    for start in positions:  # sequences
+        window = [start + i for i in range(size)]
+        orders = []
+        for position in window:
+            if deck.wrap:
+                position = (position - 1) % n_ranks + 1
+            elif position > deck.max_sequence_position:
+                break
+            orders.append(1 if position == n_ranks + 1 else position)
+        if len(orders) != size or len(set(orders)) != size:
+            continue
+        for suit in range(n_suits):
+            shapes.append([(o, suit) for o in orders])
+        shapes.append([(o, i % n_suits) for i, o in enumerate(orders)])
+        shapes.append([(o, 0 if i < size - 1 else 1 % n_suits) for i, o in enumerate(orders)])
+    for shape in shapes:
+        used: dict[tuple[int, int], int] = {}
+        group: list[Card] = []
+        for face in shape:
+            copies = by_face.get(face, [])
+            taken = used.get(face, 0)
+            if taken >= len(copies):
+                break
+            used[face] = taken + 1
+            group.append(copies[taken])
+        else:
+            yield tuple(group)
+            for count in range(1, min(len(wilds), size) + 1):
+                for spots in itertools.combinations(range(size), count):
+                    replaced = list(group)
+                    for spot, wild in zip(spots, wilds):
+                        replaced[spot] = wild
+                    yield tuple(replaced)
+    if len(wilds) >= size:
+        yield tuple(wilds[:size])
+
+
+def sample_melds(variant: Variant) -> dict[str, dict[int, tuple[Card, ...]]]:
+    """For each meld kind, a sample group of every size the probe could form."""
+    samples: dict[str, dict[int, tuple[Card, ...]]] = {kind.name: {} for kind in variant.meld_kinds}
+    biggest = min(MAX_PROBE_SIZE, variant.deck.size)
+    for size in range(1, biggest + 1):
+        groups = list(sample_groups(variant.deck, size))
+        for kind in variant.meld_kinds:
+            for group in groups:
+                try:
+                    if kind.pattern(group):
+                        samples[kind.name][size] = group
+                        break
+                except ExpressionError:
+                    break
+    return samples
+
+
+def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple[Card, ...]]]:
+    samples = sample_melds(variant)
+    most = variant.hand_size + 1
+    for kind in variant.meld_kinds:
+        path: KeyPath = ("melds", kind.name)
+        if isinstance(variant.data.get("melds", {}).get(kind.name), dict):
+            path += ("pattern",)
+        sizes = sorted(samples[kind.name])
+        if not sizes:
+            report.error(path, f"meld kind {kind.name!r} can never be formed from this deck "
+                         f"(no group of up to {MAX_PROBE_SIZE} cards matches its pattern)", "meld-impossible")
+        elif sizes[0] > most:
+            report.warn(path, f"meld kind {kind.name!r} needs at least {sizes[0]} cards, but a hand holds "
+                        f"at most {most}: no hand can use it", "meld-unusable")
+        elif sizes[0] < 3:
+            report.warn(path, f"meld kind {kind.name!r} allows {sizes[0]}-card melds; melds usually have "
+                        "at least 3 cards (add 'size >= 3')", "meld-small")
+    return samples
+
+
+def _check_contract(variant: Variant, report: _Report,
+                    samples: dict[str, dict[int, tuple[Card, ...]]]) -> None:
+    contract = variant.contract
+    if contract is None or contract.melds is None:
+        return
+    most = variant.hand_size + 1
+    pieces = [(kind, size, group) for kind, by_size in samples.items()
+              for size, group in by_size.items() if size <= most]
+    for count in range(1, 6):
+        for combo in itertools.combinations_with_replacement(pieces, count):
+            if sum(size for _, size, _ in combo) > most:
+                continue
+            try:
+                if contract.melds([(kind, group) for kind, _, group in combo]):
+                    return
+            except ExpressionError:
+                continue
+    report.error(("contract", "melds"), f"the contract can never be met: no set of up to 5 melds of this "
+                 f"variant fitting in a hand of {most} cards satisfies it", "contract-impossible")
+
+
+def _check_knock(variant: Variant, report: _Report) -> None:
+    knock = variant.knock
+    if knock is None or knock.limit is None:
+        return
+    from .exprs import probe_round_values
+
+    limits = probe_round_values(variant, knock.limit)
+    if limits and max(limits) < 0:
+        report.warn(("knock", "limit"), f"the knock limit is always below 0 ({max(limits)}): no hand can knock",
+                    "knock-unreachable")
+    worst = sum(sorted(variant.card_values, reverse=True)[: variant.hand_size])
+    if limits and min(limits) >= worst:
+        report.warn(("knock", "limit"), f"the knock limit ({min(limits)}) is at least the most deadwood a "
+                    f"hand can hold ({worst}): every hand can knock at once", "knock-always")
+
+
+def _check_scoring(variant: Variant, report: _Report) -> None:
+    if not variant.scoring.cases:
+        report.warn(("scoring", "round"), "no scoring case: nobody ever scores", "score-none")
+    used: set[str] = set()
+    for case in variant.scoring.cases:
+        used |= set(getattr(case.when, "names", ()) or ())
+    for _, compiled in variant.scoring.lets:
+        used |= set(getattr(compiled, "names", ()) or ())
+    if variant.stock.at_floor == "stock_end" and "stock_end" not in used:
+        report.warn(("stock", "at_floor"), "the round ends at the stock floor, but no scoring case tests "
+                    "'stock_end': such rounds score nothing", "score-stock-end")
+    if variant.knock is None:
+        for index, case in enumerate(variant.scoring.cases):
+            names = set(getattr(case.when, "names", ()) or ())
+            if names & {"knock", "gin", "big_gin"} and not names & {"out", "stock_end"}:
+                report.warn(("scoring", "round", index, "when"), "this case tests a knock, but the variant "
+                            "has no 'knock': it never applies", "score-unused")
+
+
+def _check_game(variant: Variant, report: _Report) -> None:
+    game = variant.game
+    if game.hollywood_games and game.match_games_to_win:
+        report.error(("game", "hollywood"), "'hollywood' and 'match' cannot both be set", "game-mode")
