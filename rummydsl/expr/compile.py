@@ -1,0 +1,655 @@
+"""Compile checked expressions into Python closures (no ``eval``, no ``exec``).
+
+Each AST node becomes a function of one *frame* argument; what the frame is
+depends on the context, and :func:`compile_checked` wraps the tree in the call
+form of its context:
+
+========== ============================================ ===========================
+context    call                                         frame the nodes see
+========== ============================================ ===========================
+card       ``fn(card) -> int | bool``                   the card
+meld       ``fn(cards) -> bool``                        ``(size, natural ids, wilds)``
+contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
+round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+========== ============================================ ===========================
+
+Runtime values: an int, a bool, a player or card as the caller gives them, a
+string for a string option's value or a meld kind. A *rank* is its order (an
+int, 0 for a wild card), a *suit* its index (-1 for a wild card), a *colour* its
+name (``None`` for a wild card); so ``rank == A`` and ``rank <= 10`` are integer
+comparisons. Options are constants, folded at compile time.
+
+Meld predicates read per-deck tables (rank order, suit, colour and sequence
+positions by card id) built once per deck. Each predicate makes its own choice of
+wild cards (docs/language.md, "melds"):
+
+- ``same(a)``: the natural cards share ``a``;
+- ``distinct(a)``: the natural cards differ pairwise in ``a``, and the wild cards
+  can take values of ``a`` not used (values in the deck − values used ≥ wilds);
+- ``consecutive(rank)``: the natural cards' ranks differ, and some window of
+  ``size`` consecutive sequence positions holds a position of each (the lowest
+  rank takes one of its positions, per ``deck.ace``; with ``deck.wrap`` the
+  positions go round). No window is longer than the number of ranks, so a meld
+  never uses the ace twice.
+
+Integer ``//`` and ``%`` round down (Python's rules); by zero they raise
+:class:`~rummydsl.errors.ExpressionError` with rule ``expr-runtime``. ``min`` and
+``max`` over an empty list give 0, ``sum`` and ``count`` 0, ``any`` false, ``all`` true.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, NamedTuple, Sequence
+
+from rummydsl.errors import ExpressionError
+from rummydsl.expr import ast
+from rummydsl.expr.check import Checked, Context, Type
+from rummydsl.expr.runtime import ContractFrame, ScoreFrame
+
+__all__ = ["Compiled", "compile_checked", "DeckTables", "deck_tables"]
+
+Fn = Callable[[Any], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    """A compiled expression: callable in its context's call form (module docstring).
+
+    ``fn`` is the bare closure (call it directly on hot paths).
+    """
+
+    text: str
+    """The source text."""
+    type: Type
+    """The type of the result."""
+    context: Context
+    """The context it was compiled for."""
+    names: frozenset[str]
+    """The context names, options, lets and functions it uses."""
+    options: frozenset[str]
+    """The options it uses (for the "options used" report)."""
+    ast: ast.Expr
+    """The checked syntax tree."""
+    fn: Callable[..., Any]
+    """The closure: ``fn(card)``, ``fn(cards)``, ``fn(melds)`` or ``fn(view, p=None, lets=None)``."""
+    constant: bool = False
+    """Whether the value does not depend on its input (options only)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Compiled {self.context.value} {self.type} {self.text!r}>"
+
+
+# -- per-deck tables ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckTables:
+    """Lookups by card id, built once per deck for the closures."""
+
+    order: tuple[int, ...]
+    """Rank order by card id (0 for a wild card)."""
+    suit: tuple[int, ...]
+    """Suit index by card id (-1 for a wild card)."""
+    colour: tuple[str | None, ...]
+    """Colour name by card id (``None`` for a wild card)."""
+    colour_index: tuple[int, ...]
+    """Colour number by card id (-1 for a wild card)."""
+    pips: tuple[int, ...]
+    """Pips by card id: the number a rank's symbol or an alias spells (``T`` → 10), else its order."""
+    wild: tuple[bool, ...]
+    positions: tuple[tuple[int, ...], ...]
+    """Sequence positions by rank order (index 0 unused)."""
+    ranks: int
+    suits: int
+    colours: int
+    wrap: bool
+
+
+def _pips(rank: Any) -> int:
+    for spelling in (rank.symbol, *getattr(rank, "aliases", ())):
+        if spelling.isdigit():
+            return int(spelling)
+    return int(rank.order)
+
+
+def deck_tables(deck: Any) -> DeckTables:
+    """The :class:`DeckTables` of ``deck`` (cached per deck).
+
+    >>> from rummydsl.cards import Deck
+    >>> tables = deck_tables(Deck.from_spec({"preset": "standard52", "ace": "both"}))
+    >>> tables.order[:3], tables.positions[1], tables.pips[9]
+    ((1, 2, 3), (1, 14), 10)
+    """
+    try:
+        return _cached_tables(deck)
+    except TypeError:  # an unhashable deck-like object
+        return _build_tables(deck)
+
+
+@lru_cache(maxsize=64)
+def _cached_tables(deck: Any) -> DeckTables:
+    return _build_tables(deck)
+
+
+def _build_tables(deck: Any) -> DeckTables:
+    cards = deck.cards
+    size = max((c.id for c in cards), default=-1) + 1
+    order = [0] * size
+    suit = [-1] * size
+    colour: list[str | None] = [None] * size
+    colour_index = [-1] * size
+    pips = [0] * size
+    wild = [True] * size
+    colours: list[str] = []
+    for s in deck.suits:
+        if s.colour not in colours:
+            colours.append(s.colour)
+    for card in cards:
+        if card.wild or card.rank is None or card.suit is None:
+            continue
+        i = card.id
+        order[i] = card.rank.order
+        suit[i] = card.suit.index
+        colour[i] = card.suit.colour
+        colour_index[i] = colours.index(card.suit.colour)
+        pips[i] = _pips(card.rank)
+        wild[i] = False
+    positions: list[tuple[int, ...]] = [()]
+    positions += [tuple(deck.sequence_positions(rank)) for rank in deck.ranks]
+    return DeckTables(tuple(order), tuple(suit), tuple(colour), tuple(colour_index), tuple(pips),
+                      tuple(wild), tuple(positions), len(deck.ranks), len(deck.suits), len(colours),
+                      bool(deck.wrap))
+
+
+# -- compilation ------------------------------------------------------------------
+
+
+class _Code(NamedTuple):
+    fn: Fn
+    const: bool = False
+    value: Any = None
+
+
+def _const(value: Any) -> _Code:
+    return _Code(lambda x: value, True, value)
+
+
+def _runtime_error(node: ast.Node, message: str) -> ExpressionError:
+    return ExpressionError(message, node.line, node.column, "expr-runtime")
+
+
+def compile_checked(checked: Checked, text: str = "") -> Compiled:
+    """Compile a :class:`~rummydsl.expr.check.Checked` expression into its context's call form."""
+    compiler = _Compiler(checked)
+    code = compiler.compile(checked.ast)
+    body = code.fn
+    context = checked.env.context
+    options = frozenset(n for n in checked.names if n in checked.env.options)
+    fn: Callable[..., Any]
+    if context is Context.CARD:
+        fn = body
+    elif context is Context.MELD:
+        def fn(cards: Sequence[Any]) -> Any:
+            nat = [c.id for c in cards if not c.wild]
+            size = len(cards)
+            return body((size, nat, size - len(nat)))
+    elif context is Context.CONTRACT:
+        def fn(melds: Sequence[tuple[str, Sequence[Any]]]) -> Any:
+            return body(ContractFrame(melds))
+    else:
+        uses_p = compiler.uses_p
+        uses_lets = compiler.uses_lets
+        empty: dict[str, Any] = {}
+        where = checked.ast
+
+        def fn(view: Any, p: Any = None, lets: Any = None) -> Any:
+            if uses_p and p is None:
+                raise _runtime_error(where, "this expression uses 'p' but no player was given")
+            if lets is None:
+                if uses_lets:
+                    raise _runtime_error(where, "this expression uses 'let' names but no values were given")
+                lets = empty
+            return body(ScoreFrame(view, p, lets))
+    return Compiled(text, checked.type, context, checked.names, options, checked.ast, fn, code.const)
+
+
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _compare_constant(op: str, lf: Fn, rv: Any) -> Fn:
+    """``left op constant`` without an operator call (the common case: ``size >= 3``)."""
+    if op == "==":
+        return lambda x: lf(x) == rv
+    if op == "!=":
+        return lambda x: lf(x) != rv
+    if op == "<":
+        return lambda x: lf(x) < rv
+    if op == "<=":
+        return lambda x: lf(x) <= rv
+    if op == ">":
+        return lambda x: lf(x) > rv
+    return lambda x: lf(x) >= rv
+
+
+class _Compiler:
+    def __init__(self, checked: Checked) -> None:
+        self.checked = checked
+        self.env = checked.env
+        self.context = checked.env.context
+        self.tables = deck_tables(checked.env.deck)
+        self.uses_p = False
+        self.uses_lets = False
+
+    def compile(self, node: ast.Expr) -> _Code:
+        method: Callable[[Any], _Code] = getattr(self, "c_" + type(node).__name__)
+        code = method(node)
+        return code
+
+    def fold(self, node: ast.Node, fn: Fn, parts: Sequence[_Code]) -> _Code:
+        """``fn`` as a constant when all its parts are (and it evaluates without error)."""
+        if all(part.const for part in parts):
+            try:
+                return _const(fn(None))
+            except ExpressionError:
+                pass
+        return _Code(fn)
+
+    # -- leaves -------------------------------------------------------------------
+
+    def c_IntLit(self, node: ast.IntLit) -> _Code:
+        return _const(node.value)
+
+    def c_BoolLit(self, node: ast.BoolLit) -> _Code:
+        return _const(node.value)
+
+    def c_Name(self, node: ast.Name) -> _Code:
+        kind, what = self.checked.bindings[id(node)]
+        if kind in ("symbol", "option"):
+            return _const(what)
+        if kind == "let":
+            self.uses_lets = True
+            return _Code(lambda x: x.lets[what])
+        if kind == "loop":
+            return _Code(lambda x: x.vars[what])
+        return self.context_name(node, what)
+
+    def context_name(self, node: ast.Node, name: str) -> _Code:
+        context = self.context
+        if context is Context.CARD:
+            table = self.card_table(name)
+            return _Code(lambda card: table[card.id])
+        if context is Context.MELD:
+            if name == "size":
+                return _Code(lambda x: x[0])
+            if name == "naturals":
+                return _Code(lambda x: len(x[1]))
+            return _Code(lambda x: x[2])
+        if context is Context.CONTRACT:
+            getter = {"count": lambda x: len(x.melds), "cards": lambda x: x.total,
+                      "size": lambda x: x.size, "kind": lambda x: x.kind}[name]
+            return _Code(getter)
+        if name == "p":
+            self.uses_p = True
+            return _Code(lambda x: x.p)
+        if name in ("gin", "big_gin", "knock", "out", "stock_end"):
+            return _Code(lambda x: x.view.ending == name)
+        get = operator.attrgetter(name)
+        return _Code(lambda x: get(x.view))
+
+    def card_table(self, name: str) -> Sequence[Any]:
+        tables = self.tables
+        return {
+            "rank": tables.order,
+            "order": tables.order,
+            "suit": tables.suit,
+            "colour": tables.colour,
+            "pips": tables.pips,
+            "wild": tables.wild,
+        }[name]
+
+    def c_Attribute(self, node: ast.Attribute) -> _Code:
+        obj = self.compile(node.obj).fn
+        table = self.card_table(node.name)
+        attr = node.name
+
+        def attribute(x: Any) -> Any:
+            card = obj(x)
+            if card is None:
+                raise _runtime_error(node, f"there is no card to take {attr!r} of")
+            return table[card.id]
+
+        return _Code(attribute)
+
+    # -- operators ----------------------------------------------------------------
+
+    def c_Neg(self, node: ast.Neg) -> _Code:
+        inner = self.compile(node.operand)
+        f = inner.fn
+        return self.fold(node, lambda x: -f(x), [inner])
+
+    def c_Not(self, node: ast.Not) -> _Code:
+        inner = self.compile(node.operand)
+        f = inner.fn
+        return self.fold(node, lambda x: not f(x), [inner])
+
+    def c_BinOp(self, node: ast.BinOp) -> _Code:
+        left, right = self.compile(node.left), self.compile(node.right)
+        lf, rf = left.fn, right.fn
+        fn: Fn
+        if node.op in _ARITH:
+            op = _ARITH[node.op]
+            if right.const:
+                rv = right.value
+                fn = lambda x: op(lf(x), rv)  # noqa: E731
+            else:
+                fn = lambda x: op(lf(x), rf(x))  # noqa: E731
+        else:
+            op = operator.floordiv if node.op == "//" else operator.mod
+
+            def fn(x: Any) -> Any:
+                divisor = rf(x)
+                if divisor == 0:
+                    raise _runtime_error(node, "division by zero")
+                return op(lf(x), divisor)
+
+        return self.fold(node, fn, [left, right])
+
+    def c_BoolOp(self, node: ast.BoolOp) -> _Code:
+        left, right = self.compile(node.left), self.compile(node.right)
+        lf, rf = left.fn, right.fn
+        if node.op == "and":
+            if left.const:
+                return right if left.value else _const(False)
+            return self.fold(node, lambda x: lf(x) and rf(x), [left, right])
+        if left.const:
+            return _const(True) if left.value else right
+        return self.fold(node, lambda x: lf(x) or rf(x), [left, right])
+
+    def c_Conditional(self, node: ast.Conditional) -> _Code:
+        test = self.compile(node.test)
+        then, otherwise = self.compile(node.then), self.compile(node.otherwise)
+        if test.const:
+            return then if test.value else otherwise
+        tf, af, bf = test.fn, then.fn, otherwise.fn
+        return _Code(lambda x: af(x) if tf(x) else bf(x))
+
+    def c_Compare(self, node: ast.Compare) -> _Code:
+        left, right = self.compile(node.left), self.compile(node.right)
+        op = _COMPARE[node.op]
+        lf, rf = left.fn, right.fn
+        fn: Fn
+        if right.const:
+            fn = _compare_constant(node.op, lf, right.value)
+        elif left.const:
+            lv = left.value
+            fn = lambda x: op(lv, rf(x))  # noqa: E731
+        else:
+            fn = lambda x: op(lf(x), rf(x))  # noqa: E731
+        return self.fold(node, fn, [left, right])
+
+    def c_InOp(self, node: ast.InOp) -> _Code:
+        element = self.compile(node.left)
+        ef = element.fn
+        container = node.right
+        negated = node.op == "not in"
+        fn: Fn
+        parts = [element]
+        if isinstance(container, ast.Range):
+            low, high = self.compile(container.low), self.compile(container.high)
+            parts += [low, high]
+            if low.const and high.const:
+                lo, hi = low.value, high.value
+                fn = lambda x: lo <= ef(x) <= hi  # noqa: E731
+            else:
+                lf, hf = low.fn, high.fn
+                fn = lambda x: lf(x) <= ef(x) <= hf(x)  # noqa: E731
+        else:
+            items = self.compile(container)
+            parts.append(items)
+            if items.const:
+                values = items.value
+                try:
+                    values = frozenset(values)
+                except TypeError:  # pragma: no cover - constants are ints, bools and strings
+                    pass
+                fn = lambda x: ef(x) in values  # noqa: E731
+            else:
+                cf = items.fn
+                fn = lambda x: ef(x) in cf(x)  # noqa: E731
+        if negated:
+            inner = fn
+            fn = lambda x: not inner(x)  # noqa: E731
+        return self.fold(node, fn, parts)
+
+    def c_ListExpr(self, node: ast.ListExpr) -> _Code:
+        items = [self.compile(item) for item in node.items]
+        if all(item.const for item in items):
+            return _const(tuple(item.value for item in items))
+        fns = [item.fn for item in items]
+        return _Code(lambda x: [f(x) for f in fns])
+
+    def c_Range(self, node: ast.Range) -> _Code:  # pragma: no cover - handled by c_InOp
+        raise _runtime_error(node, "a range 'a..b' can only follow 'in'")
+
+    # -- calls --------------------------------------------------------------------
+
+    def c_Call(self, node: ast.Call) -> _Code:
+        name = node.func
+        if name in ("same", "distinct", "consecutive"):
+            selector = node.args[0].id  # type: ignore[union-attr]
+            return _Code(self.meld_predicate(name, selector, node))
+        if name in ("all", "any", "count_where"):
+            return _Code(self.per_meld(name, self.compile(node.args[0]).fn))
+        args = [self.compile(arg) for arg in node.args]
+        fns = [a.fn for a in args]
+        fn: Fn
+        if name in ("min", "max"):
+            pick = min if name == "min" else max
+            if len(fns) == 1:
+                fn = fns[0]
+            elif len(fns) == 2:
+                a, b = fns
+                fn = lambda x: pick(a(x), b(x))  # noqa: E731
+            else:
+                fn = lambda x: pick([f(x) for f in fns])  # noqa: E731
+            return self.fold(node, fn, args)
+        if name == "abs":
+            f = fns[0]
+            return self.fold(node, lambda x: abs(f(x)), args)
+        # value, score, deadwood, others: the view's methods
+        f = fns[0]
+        if name == "value":
+            return _Code(lambda x: x.view.value(f(x)))
+        if name == "score":
+            return _Code(lambda x: x.view.score(f(x)))
+        if name == "deadwood":
+            return _Code(lambda x: x.view.deadwood(f(x)))
+        return _Code(lambda x: x.view.others(f(x)))
+
+    def per_meld(self, name: str, test: Fn) -> Fn:
+        if name == "all":
+            def run(x: ContractFrame) -> bool:
+                for kind, cards in x.melds:
+                    x.kind, x.size = kind, len(cards)
+                    if not test(x):
+                        return False
+                return True
+        elif name == "any":
+            def run(x: ContractFrame) -> bool:
+                for kind, cards in x.melds:
+                    x.kind, x.size = kind, len(cards)
+                    if test(x):
+                        return True
+                return False
+        else:
+            def run(x: ContractFrame) -> int:
+                total = 0
+                for kind, cards in x.melds:
+                    x.kind, x.size = kind, len(cards)
+                    if test(x):
+                        total += 1
+                return total
+        return run
+
+    def c_Aggregate(self, node: ast.Aggregate) -> _Code:
+        name, var = node.func, node.var
+        it = self.compile(node.iterable).fn
+        el = self.compile(node.element).fn
+
+        if name == "sum" or name == "count":
+            def run(x: ScoreFrame) -> Any:
+                variables = x.vars
+                total = 0
+                for item in it(x):
+                    variables[var] = item
+                    value = el(x)
+                    total += (1 if value else 0) if name == "count" else value
+                variables.pop(var, None)
+                return total
+        elif name in ("min", "max"):
+            pick = min if name == "min" else max
+
+            def run(x: ScoreFrame) -> Any:
+                variables = x.vars
+                values = []
+                for item in it(x):
+                    variables[var] = item
+                    values.append(el(x))
+                variables.pop(var, None)
+                return pick(values) if values else 0
+        else:
+            want = name == "any"
+
+            def run(x: ScoreFrame) -> Any:
+                variables = x.vars
+                try:
+                    for item in it(x):
+                        variables[var] = item
+                        if bool(el(x)) is want:
+                            return want
+                    return not want
+                finally:
+                    variables.pop(var, None)
+        return _Code(run)
+
+    # -- meld predicates ------------------------------------------------------------
+
+    def meld_predicate(self, name: str, selector: str, node: ast.Node) -> Fn:
+        tables = self.tables
+        table: Sequence[Any]
+        count: int
+        if selector == "rank":
+            table, count = tables.order, tables.ranks
+        elif selector == "suit":
+            table, count = tables.suit, tables.suits
+        else:
+            table, count = tables.colour_index, tables.colours
+        if name == "same":
+            def same(x: Any) -> bool:
+                nat = x[1]
+                if not nat:
+                    return True
+                first = table[nat[0]]
+                for i in nat:
+                    if table[i] != first:
+                        return False
+                return True
+            return same
+        if name == "distinct":
+            def distinct(x: Any) -> bool:
+                seen = 0
+                nat = x[1]
+                for i in nat:
+                    bit = 1 << table[i]
+                    if seen & bit:
+                        return False
+                    seen |= bit
+                return count - len(nat) >= x[2]
+            return distinct
+        return self.consecutive()
+
+    def consecutive(self) -> Fn:
+        tables = self.tables
+        order = tables.order
+        positions = tables.positions
+        n = tables.ranks
+        single = tuple(ps[0] if len(ps) == 1 else 0 for ps in positions[1:])
+        single = (0,) + single  # index by order
+
+        if tables.wrap:
+            def consecutive_wrap(x: Any) -> bool:
+                size = x[0]
+                if size > n:
+                    return False
+                seen = 0
+                for i in x[1]:
+                    bit = 1 << order[i]
+                    if seen & bit:
+                        return False
+                    seen |= bit
+                if not seen:
+                    return True
+                present = [o for o in range(1, n + 1) if seen >> o & 1]
+                gap = present[0] + n - present[-1] - 1
+                for a, b in zip(present, present[1:]):
+                    if b - a - 1 > gap:
+                        gap = b - a - 1
+                return n - gap <= size
+            return consecutive_wrap
+
+        def consecutive(x: Any) -> bool:
+            size = x[0]
+            if size > n:
+                return False
+            seen = 0
+            lo = 1 << 30
+            hi = -1
+            several: list[tuple[int, ...]] | None = None
+            for i in x[1]:
+                o = order[i]
+                bit = 1 << o
+                if seen & bit:
+                    return False
+                seen |= bit
+                p = single[o]
+                if p:
+                    if p < lo:
+                        lo = p
+                    if p > hi:
+                        hi = p
+                elif several is None:
+                    several = [positions[o]]
+                else:
+                    several.append(positions[o])
+            if several is None:
+                return hi - lo < size
+            if len(several) == 1:  # the usual case: one ace, low or high
+                for p in several[0]:
+                    a = p if p < lo else lo
+                    b = p if p > hi else hi
+                    if b - a < size:
+                        return True
+                return False
+            for choice in itertools.product(*several):
+                a = min(lo, *choice)
+                b = max(hi, *choice)
+                if b - a < size:
+                    return True
+            return False
+        return consecutive

@@ -1,0 +1,159 @@
+"""What compiled round and score expressions read: the :class:`RoundView` protocol.
+
+A compiled ROUND or SCORE expression is called as ``fn(view, p=None, lets=None)``.
+``view`` is any object with the attributes and methods below, named as the
+expression names are; the engine supplies one, tests use :class:`SimpleRoundView`.
+A ROUND-context view needs only the round names (``upcard`` ... ``score``); the
+score names are read only by SCORE-context expressions.
+
+Values are passed through as they are: a player is whatever the view uses for
+players (a seat number, ``"P1"``...), compared with ``==``; a card is a
+:class:`~rummydsl.cards.Card` of the variant's deck.
+
+>>> view = SimpleRoundView(players=("A", "B", "C"), ender="B", ending="knock",
+...                        deadwoods={"A": 26, "B": 2, "C": 48})
+>>> view.opponents, view.others("A"), view.deadwood("C")
+(('C', 'A'), ('B', 'C'), 48)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+__all__ = ["RoundView", "SimpleRoundView", "ENDINGS"]
+
+ENDINGS: tuple[str, ...] = ("gin", "big_gin", "knock", "out", "stock_end")
+"""The values of :attr:`RoundView.ending` (each is a boolean name in the score context)."""
+
+
+@runtime_checkable
+class RoundView(Protocol):
+    """The round as expressions see it (round and score contexts)."""
+
+    @property
+    def upcard(self) -> Any:
+        """The card dealt face up at the start of the round (``None`` if none)."""
+
+    @property
+    def dealer(self) -> Any:
+        """The player who dealt this round."""
+
+    @property
+    def round(self) -> int:
+        """The number of this round in the game, from 1."""
+
+    @property
+    def hand_size(self) -> int:
+        """The number of cards dealt to each player."""
+
+    @property
+    def players(self) -> Sequence[Any]:
+        """Every player, in seat order."""
+
+    def value(self, card: Any) -> int:
+        """The deadwood value of ``card`` (the variant's card_value)."""
+
+    def score(self, player: Any) -> int:
+        """``player``'s game total before this round."""
+
+    # -- score context only --
+
+    @property
+    def ender(self) -> Any:
+        """The player who ended the round (knocked, went gin or out)."""
+
+    @property
+    def opponents(self) -> Sequence[Any]:
+        """Every player but the ender, in seat order from the ender's left."""
+
+    @property
+    def ending(self) -> str:
+        """How the round ended: one of :data:`ENDINGS`."""
+
+    def others(self, player: Any) -> Sequence[Any]:
+        """Every player but ``player``."""
+
+    def deadwood(self, player: Any) -> int:
+        """``player``'s deadwood at the end of the round (after lay-offs)."""
+
+
+@dataclass
+class SimpleRoundView:
+    """A plain :class:`RoundView` made of values: for tests, examples and ``explain``.
+
+    >>> SimpleRoundView(players=("P1", "P2"), ender="P1").opponents
+    ('P2',)
+    """
+
+    players: Sequence[Any] = ("P1", "P2")
+    dealer: Any = None
+    round: int = 1
+    hand_size: int = 10
+    upcard: Any = None
+    ender: Any = None
+    ending: str = ""
+    deadwoods: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → deadwood, for :meth:`deadwood`."""
+    scores: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → game total, for :meth:`score` (absent players have 0)."""
+    card_value: Callable[[Any], int] | None = None
+    """The card values, for :meth:`value`."""
+
+    def __post_init__(self) -> None:
+        self.players = tuple(self.players)
+        if self.dealer is None and self.players:
+            self.dealer = self.players[0]
+        if self.ending and self.ending not in ENDINGS:
+            raise ValueError(f"ending must be one of {', '.join(ENDINGS)}, got {self.ending!r}")
+
+    @property
+    def opponents(self) -> tuple[Any, ...]:
+        """The players other than the ender, from the ender's left."""
+        if self.ender not in self.players:
+            return tuple(self.players)
+        at = self.players.index(self.ender)
+        order = self.players[at + 1:] + self.players[:at]
+        return tuple(order)
+
+    def others(self, player: Any) -> tuple[Any, ...]:
+        """The players other than ``player``, in seat order."""
+        return tuple(q for q in self.players if q != player)
+
+    def value(self, card: Any) -> int:
+        """``card_value(card)``."""
+        if self.card_value is None:
+            raise ValueError("this SimpleRoundView has no card_value")
+        return self.card_value(card)
+
+    def score(self, player: Any) -> int:
+        """``scores[player]``, 0 if absent."""
+        return self.scores.get(player, 0)
+
+    def deadwood(self, player: Any) -> int:
+        """``deadwoods[player]``."""
+        return self.deadwoods[player]
+
+
+class ScoreFrame:
+    """One evaluation of a round/score expression: the view, ``p``, the lets, loop variables."""
+
+    __slots__ = ("view", "p", "lets", "vars")
+
+    def __init__(self, view: Any, p: Any, lets: Mapping[str, Any]) -> None:
+        self.view = view
+        self.p = p
+        self.lets = lets
+        self.vars: dict[str, Any] = {}
+
+
+class ContractFrame:
+    """One evaluation of a contract: the melds, and the meld a per-meld test is looking at."""
+
+    __slots__ = ("melds", "total", "size", "kind")
+
+    def __init__(self, melds: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        self.melds = melds
+        self.total = sum(len(cards) for _, cards in melds)
+        self.size = 0
+        self.kind = ""
