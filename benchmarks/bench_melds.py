@@ -1,0 +1,206 @@
+"""Benchmark the least-deadwood solver against OpenSpiel and RLCard (issue 3).
+
+A plain script, not a test: ``python benchmarks/bench_melds.py [--hands N] [--seed S]``.
+It prints a Markdown table of microseconds per hand, the ratios to the peers, and
+how often the three disagree on the deadwood of the same hands.
+
+Gin Rummy hands (standard52, set 3..4, run >= 3, ace low, values A=1..K=10):
+
+- 10 cards: the least deadwood of the hand.
+- 11 cards: the knock question, the least deadwood after the best discard
+  (rummydsl ``best_discard``; OpenSpiel ``min_deadwood`` of 11 cards; RLCard's own
+  way, as in ``judge.get_going_out_cards``: every meld cluster of the 11 cards,
+  minus the most valuable unmatched card).
+
+``uniform`` hands are random; ``meld-rich`` hands take their cards from a window of
+5 consecutive ranks (20 cards), so many melds overlap.
+
+Skarney Gin (ace both, poker sequences, the 3x3 contract flag computed) and Ginski
+(Rumski deck, 0 to 3 wild cards) run for rummydsl alone: the peers have no such rules.
+
+The peers are optional: ``pip install open-spiel rlcard`` (benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import timeit
+from typing import Any, Callable, Sequence
+
+from rummydsl.cards import Deck
+from rummydsl.melds import MeldRules
+
+GIN_MELDS = {"set": "size in 3..4 and same(rank)", "run": "size >= 3 and same(suit) and consecutive(rank)"}
+SKARNEY_MELDS = {**GIN_MELDS, "poker": "size >= 3 and consecutive(rank) and not same(suit)"}
+GINSKI_MELDS = {
+    "run": "size >= 3 and naturals >= 1 and same(suit) and consecutive(rank)",
+    "set": "size in 3..5 and naturals >= 1 and same(rank) and distinct(suit)",
+}
+
+
+def rules_for(variant_id: str) -> MeldRules:
+    """The shipped variant's rules; falls back to compiling the same patterns here."""
+    try:
+        from rummydsl.variant import load_variant
+
+        return MeldRules.from_variant(load_variant(variant_id))
+    except Exception:  # the loader is optional for this script
+        pass
+    from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
+
+    spec, melds, value, contract = {
+        "gin_rummy": ("standard52", GIN_MELDS, "min(order, 10)", None),
+        "skarney_gin": ({"preset": "standard52", "ace": "both"}, SKARNEY_MELDS,
+                        "rank == A ? 15 : min(order, 10)", "count == 3 and all(size == 3)"),
+        "ginski": ("rumski70", GINSKI_MELDS, "wild ? 25 : order", None),
+    }[variant_id]
+    deck = Deck.from_spec(spec)
+    kinds = {k: compile_expression(t, Env(Context.MELD, deck), BOOL) for k, t in melds.items()}
+    pred = compile_expression(contract, Env(Context.CONTRACT, deck), BOOL) if contract else None
+    return MeldRules(deck, kinds, compile_expression(value, Env(Context.CARD, deck), INT), pred)
+
+
+def make_hands(deck: Deck, rng: random.Random, count: int, size: int, rich: bool,
+               wilds: int = 0) -> list[tuple[Any, ...]]:
+    naturals = [c for c in deck.cards if not c.wild]
+    wild_cards = [c for c in deck.cards if c.wild]
+    n = len(deck.ranks)
+    out = []
+    for _ in range(count):
+        w = rng.randint(0, wilds)
+        if rich:
+            lo = rng.randint(1, n - 4)
+            pool = [c for c in naturals if lo <= c.rank.order < lo + 5]
+        else:
+            pool = naturals
+        out.append(tuple(rng.sample(pool, size - w)) + tuple(wild_cards[:w]))
+    return out
+
+
+# --------------------------------------------------------------------------- peers
+
+# OpenSpiel numbers cards suit * 13 + rank with suits s c d h; rummydsl's
+# standard52 (and RLCard) use S H D C.
+_OS_SUIT = {0: 0, 1: 3, 2: 2, 3: 1}
+
+
+def openspiel_solver() -> tuple[Callable[[Sequence[int]], int], Callable[[Any], list[int]]] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def convert(hand: Sequence[Any]) -> list[int]:
+        return [_OS_SUIT[c.id // 13] * 13 + c.id % 13 for c in hand]
+
+    return utils.min_deadwood, convert
+
+
+def rlcard_solver() -> tuple[Callable[[Sequence[Any]], int], Callable[[Any], list[Any]]] | None:
+    try:
+        from rlcard.games.gin_rummy.utils import melding
+        from rlcard.games.gin_rummy.utils import utils as rl
+    except ImportError:
+        return None
+
+    def deadwood(hand: list[Any]) -> int:
+        if len(hand) == 10:
+            best = melding.get_best_meld_clusters(hand)
+            if not best:
+                return sum(rl.get_deadwood_value(c) for c in hand)
+            return rl.get_deadwood_count(hand, best[0])
+        values = [rl.get_deadwood_value(c) for c in hand]
+        result = sum(values) - max(values)  # no meld at all
+        for cluster in melding.get_meld_clusters(hand):
+            melded = {id(c) for meld in cluster for c in meld}
+            left = [v for c, v in zip(hand, values) if id(c) not in melded]
+            result = min(result, sum(left) - max(left) if left else 0)
+        return result
+
+    def convert(hand: Sequence[Any]) -> list[Any]:
+        return [rl.get_card(c.id) for c in hand]  # RLCard ids are S H D C like ours
+
+    return deadwood, convert
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def per_hand(fn: Callable[[Any], Any], hands: Sequence[Any], repeat: int) -> float:
+    """Microseconds per hand: the best of ``repeat`` passes over all hands."""
+    timer = timeit.Timer(lambda: [fn(h) for h in hands])
+    return min(timer.repeat(repeat=repeat, number=1)) / len(hands) * 1e6
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands per row (default 1000)")
+    parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
+    parser.add_argument("--repeat", type=int, default=5, help="timing passes, best taken (default 5)")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+
+    gin = rules_for("gin_rummy")
+    os_peer = openspiel_solver()
+    rl_peer = rlcard_solver()
+    print(f"python {sys.version.split()[0]}; hands per row: {args.hands}; seed {args.seed}")
+    print(f"OpenSpiel: {'yes' if os_peer else 'not installed'}; RLCard: {'yes' if rl_peer else 'not installed'}")
+    print()
+    print("| Gin hands | rummydsl solve | rummydsl deadwood only | OpenSpiel (C++) | RLCard "
+          "| solve / OpenSpiel | solve / RLCard | disagree OpenSpiel | disagree RLCard |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for size in (10, 11):
+        for rich in (False, True):
+            hands = make_hands(gin.deck, rng, args.hands, size, rich)
+            if size == 10:
+                ours = [gin.solve(h).deadwood for h in hands]
+                t_solve = per_hand(gin.solve, hands, args.repeat)
+                t_num = per_hand(gin.min_deadwood, hands, args.repeat)
+            else:
+                ours = [gin.best_discard(h)[1] for h in hands]
+                t_solve = per_hand(gin.best_discard, hands, args.repeat)
+                t_num = per_hand(lambda h: gin.min_deadwood(h, discard=True), hands, args.repeat)
+            cells = [f"{size} {'meld-rich' if rich else 'uniform'}", f"{t_solve:.1f}", f"{t_num:.1f}"]
+            t_os = t_rl = None
+            dis_os = dis_rl = "-"
+            if os_peer:
+                fn, convert = os_peer
+                os_hands = [convert(h) for h in hands]
+                theirs = [fn(h) for h in os_hands]
+                t_os = per_hand(fn, os_hands, args.repeat)
+                higher = sum(t > o for t, o in zip(theirs, ours))
+                lower = sum(t < o for t, o in zip(theirs, ours))
+                dis_os = f"{higher + lower} ({higher} higher, {lower} lower)"
+            if rl_peer:
+                fn, convert = rl_peer
+                rl_hands = [convert(h) for h in hands]
+                theirs = [fn(h) for h in rl_hands]
+                t_rl = per_hand(fn, rl_hands, args.repeat)
+                dis_rl = str(sum(t != o for t, o in zip(theirs, ours)))
+            cells += [f"{t_os:.1f}" if t_os else "-", f"{t_rl:.1f}" if t_rl else "-",
+                      f"{t_solve / t_os:.1f}x" if t_os else "-", f"{t_solve / t_rl:.2f}x" if t_rl else "-",
+                      dis_os, dis_rl]
+            print("| " + " | ".join(cells) + " |")
+
+    print()
+    print("| rummydsl alone | solve (µs) | deadwood only (µs) | knock question (µs) | first pass, cold solver (µs) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for variant_id, label, wilds in (("skarney_gin", "Skarney Gin", 0), ("ginski", "Ginski, 0-3 wilds", 3)):
+        for size in (10, 11):
+            for rich in (False, True):
+                rules = rules_for(variant_id)
+                hands = make_hands(rules.deck, rng, args.hands, size, rich, wilds)
+                cold = per_hand(rules.solve, hands, 1)
+                t_solve = per_hand(rules.solve, hands, args.repeat)
+                t_num = per_hand(rules.min_deadwood, hands, args.repeat)
+                t_knock = per_hand(rules.best_discard, hands, args.repeat) if size == 11 else None
+                print(f"| {label}, {size} {'meld-rich' if rich else 'uniform'} | {t_solve:.1f} | {t_num:.1f} "
+                      f"| {f'{t_knock:.1f}' if t_knock else '-'} | {cold:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

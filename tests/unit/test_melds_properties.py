@@ -1,0 +1,378 @@
+"""The meld solver against a plain brute-force reference (RULES.md C-5, C-6).
+
+The reference lists every subset of the hand that forms a meld, then finds the
+best packing by exhaustive search; it shares no code with rummydsl.melds. The
+rules are written here as plain Python predicates (the wild-card semantics of
+docs/language.md "melds"), and, where the expression compiler is installed, also
+compiled from the variant pattern strings.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rummydsl.cards import Deck
+from rummydsl.melds import KindShape, MeldRules
+
+Pred = Callable[[Sequence[Any]], bool]
+
+# --------------------------------------------------------------------------- plain rules
+
+
+def naturals(cards: Sequence[Any]) -> list[Any]:
+    return [c for c in cards if not c.wild]
+
+
+def same_rank(cards: Sequence[Any]) -> bool:
+    return len({c.rank.order for c in naturals(cards)}) <= 1
+
+
+def same_suit(cards: Sequence[Any]) -> bool:
+    return len({c.suit.index for c in naturals(cards)}) <= 1
+
+
+def consecutive(deck: Deck, cards: Sequence[Any]) -> bool:
+    """Natural ranks distinct, and wilds can fill the gaps and ends inside the rank range."""
+    nat = naturals(cards)
+    size = len(cards)
+    if size > len(deck.ranks):
+        return False
+    orders = [c.rank.order for c in nat]
+    if len(set(orders)) != len(orders):
+        return False
+    if not nat:
+        return True
+    for choice in itertools.product(*(deck.sequence_positions(c.rank) for c in nat)):
+        if max(choice) - min(choice) + 1 <= size:
+            return True
+    return False
+
+
+def gin_kinds(deck: Deck) -> dict[str, Pred]:
+    return {
+        "set": lambda cs: 3 <= len(cs) <= 4 and same_rank(cs),
+        "run": lambda cs: len(cs) >= 3 and same_suit(cs) and consecutive(deck, cs),
+    }
+
+
+def skarney_kinds(deck: Deck, poker: str = "not_all_same") -> dict[str, Pred]:
+    kinds = gin_kinds(deck)
+    if poker == "not_all_same":
+        kinds["poker"] = lambda cs: len(cs) >= 3 and consecutive(deck, cs) and not same_suit(cs)
+    else:  # all_different
+        kinds["poker"] = lambda cs: (len(cs) >= 3 and consecutive(deck, cs)
+                                     and len({c.suit.index for c in cs}) == len(cs))
+    return kinds
+
+
+def ginski_kinds(deck: Deck) -> dict[str, Pred]:
+    def has_natural(cs: Sequence[Any]) -> bool:
+        return len(naturals(cs)) >= 1
+
+    def distinct_colours(cs: Sequence[Any]) -> bool:
+        nat = naturals(cs)
+        return len({c.suit.index for c in nat}) == len(nat)
+
+    return {
+        "run": lambda cs: len(cs) >= 3 and has_natural(cs) and same_suit(cs) and consecutive(deck, cs),
+        "set": lambda cs: (3 <= len(cs) <= 5 and has_natural(cs) and same_rank(cs)
+                           and distinct_colours(cs)),
+    }
+
+
+GIN_SHAPES = {"set": KindShape("same_rank", 3, 4), "run": KindShape("sequence", 3, same_suit=True)}
+SKARNEY_SHAPES = {**GIN_SHAPES, "poker": KindShape("sequence", 3)}
+GINSKI_SHAPES = {"set": KindShape("same_rank", 3, 5), "run": KindShape("sequence", 3, same_suit=True)}
+
+STANDARD = Deck.preset("standard52")
+SKARNEY_DECK = Deck.from_spec({"preset": "standard52", "ace": "both"})
+RUMSKI = Deck.preset("rumski70")
+
+
+def gin_value(card: Any) -> int:
+    return min(card.rank.order, 10)
+
+
+def skarney_value(card: Any) -> int:
+    return 15 if card.rank.order == 1 else min(card.rank.order, 10)
+
+
+def ginski_value(card: Any) -> int:
+    return 25 if card.wild else card.rank.order
+
+
+def three_by_three(melds: Sequence[tuple[str, Sequence[Any]]]) -> bool:
+    """The Skarney Gin contract: exactly three melds of exactly three cards (SK-5.2)."""
+    return len(melds) == 3 and all(len(cards) == 3 for _, cards in melds)
+
+
+def make(name: str, *, shapes: bool = True, **kw: Any) -> tuple[MeldRules, dict[str, Pred], Callable[[Any], int]]:
+    if name == "gin":
+        deck, kinds, value, sh = STANDARD, gin_kinds(STANDARD), gin_value, GIN_SHAPES
+    elif name == "skarney":
+        deck, kinds, value, sh = SKARNEY_DECK, skarney_kinds(SKARNEY_DECK), skarney_value, SKARNEY_SHAPES
+    else:
+        deck, kinds, value, sh = RUMSKI, ginski_kinds(RUMSKI), ginski_value, GINSKI_SHAPES
+    rules = MeldRules(deck, kinds, value, shapes=sh if shapes else None, **kw)
+    return rules, kinds, value
+
+
+GIN, GIN_KINDS, _ = make("gin")
+SKARNEY, SKARNEY_KINDS, _ = make("skarney")
+SKARNEY_C, _, _ = make("skarney", contract=three_by_three, contract_max_melds=3)
+GINSKI, GINSKI_KINDS, _ = make("ginski")
+VALUES = {"gin": gin_value, "skarney": skarney_value, "ginski": ginski_value}
+KINDS = {"gin": GIN_KINDS, "skarney": SKARNEY_KINDS, "ginski": GINSKI_KINDS}
+
+# --------------------------------------------------------------------------- reference
+
+
+def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
+    """Every subset of the hand (as a bitmask over hand positions) that forms some kind."""
+    out = []
+    n = len(hand)
+    for mask in range(1, 1 << n):
+        group = [hand[i] for i in range(n) if mask >> i & 1]
+        if any(pred(group) for pred in kinds.values()):
+            out.append(mask)
+    return out
+
+
+def brute_best(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> int:
+    """The least deadwood by exhaustive search over packings of the meld subsets."""
+    melds = brute_melds(kinds, hand)
+    vals = [value(c) for c in hand]
+
+    @lru_cache(maxsize=None)
+    def best(mask: int) -> int:
+        if not mask:
+            return 0
+        i = (mask & -mask).bit_length() - 1
+        result = vals[i] + best(mask & ~(1 << i))
+        for m in melds:
+            if m >> i & 1 and m & mask == m:
+                result = min(result, best(mask & ~m))
+        return result
+
+    return best((1 << len(hand)) - 1)
+
+
+def brute_discard(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> tuple[Any, int]:
+    """One brute-force solve per discard; ties to the highest value, then highest id."""
+    results = []
+    for i, card in enumerate(hand):
+        rest = [c for j, c in enumerate(hand) if j != i]
+        results.append((brute_best(kinds, value, rest), -value(card), -card.id, card))
+    after, _, _, card = min(results, key=lambda r: r[:3])
+    return card, after
+
+
+def brute_contract(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any],
+                   contract: Callable[..., bool]) -> int | None:
+    """Least deadwood of the cards left after some collection of disjoint melds that meets the contract."""
+    melds = brute_melds(kinds, hand)
+    n = len(hand)
+    best: int | None = None
+    for count in range(1, n // 3 + 1):
+        for combo in itertools.combinations(melds, count):
+            union = 0
+            ok = True
+            for m in combo:
+                if union & m:
+                    ok = False
+                    break
+                union |= m
+            if not ok:
+                continue
+            groups = [[hand[i] for i in range(n) if m >> i & 1] for m in combo]
+            names = [[k for k, p in kinds.items() if p(g)] for g in groups]
+            if not any(contract(list(zip(pick, groups))) for pick in itertools.product(*names)):
+                continue
+            rest = [hand[i] for i in range(n) if not union >> i & 1]
+            d = brute_best(kinds, value, rest) if rest else 0
+            best = d if best is None else min(best, d)
+    return best
+
+
+# --------------------------------------------------------------------------- hands
+
+
+def uniform_hands(deck: Deck, size: int) -> st.SearchStrategy[list[Any]]:
+    naturals_ = [c for c in deck.cards if not c.wild]
+    return st.permutations(naturals_).map(lambda p: list(p[:size]))
+
+
+def rich_hands(deck: Deck, size: int, width: int = 5) -> st.SearchStrategy[list[Any]]:
+    """Cards from a narrow window of ranks: many overlapping melds."""
+    n = len(deck.ranks)
+
+    def window(lo: int) -> st.SearchStrategy[list[Any]]:
+        pool = [c for c in deck.cards if not c.wild and lo <= c.rank.order < lo + width]
+        return st.permutations(pool).map(lambda p: list(p[:size]))
+
+    return st.integers(1, n - width + 1).flatmap(window)
+
+
+def wild_hands(size: int, rich: bool) -> st.SearchStrategy[list[Any]]:
+    wilds = [c for c in RUMSKI.cards if c.wild]
+    base = rich_hands(RUMSKI, size, width=4) if rich else uniform_hands(RUMSKI, size)
+    return st.tuples(base, st.integers(0, 3)).map(lambda t: t[0][: size - t[1]] + wilds[: t[1]])
+
+
+FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_arrangement(rules: MeldRules, hand: Sequence[Any], arrangement: Any, discard: bool = False) -> None:
+    """The arrangement itself is legal and adds up (C-5: melds never overlap)."""
+    used = [c for meld in arrangement.melds for c in meld] + list(arrangement.unmatched)
+    if discard:
+        used.append(arrangement.discard)
+    assert sorted(c.id for c in used) == sorted(c.id for c in hand)
+    for meld, kinds in zip(arrangement.melds, arrangement.kinds):
+        assert kinds and rules.kinds_of(meld) == kinds
+    assert arrangement.deadwood == sum(rules.values[c.id] for c in arrangement.unmatched)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@pytest.mark.parametrize("size", [10, 11])
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("name", ["gin", "skarney"])
+@FEW
+@given(data=st.data())
+def test_least_deadwood_matches_brute_force(name: str, rich: bool, size: int, data: st.DataObject) -> None:
+    rules = {"gin": GIN, "skarney": SKARNEY}[name]
+    hand = data.draw(rich_hands(rules.deck, size) if rich else uniform_hands(rules.deck, size))
+    best = rules.solve(hand)
+    assert best.deadwood == brute_best(KINDS[name], VALUES[name], hand)
+    assert rules.min_deadwood(hand) == best.deadwood
+    check_arrangement(rules, hand, best)
+
+
+@pytest.mark.parametrize("name", ["gin", "skarney"])
+@SLOW
+@given(data=st.data())
+def test_fourteen_card_hands(name: str, data: st.DataObject) -> None:
+    rules = {"gin": GIN, "skarney": SKARNEY}[name]
+    hand = data.draw(rich_hands(rules.deck, 14))
+    assert rules.solve(hand).deadwood == brute_best(KINDS[name], VALUES[name], hand)
+
+
+@pytest.mark.parametrize("size", [10, 11])
+@pytest.mark.parametrize("rich", [False, True])
+@SOME
+@given(data=st.data())
+def test_ginski_with_wilds_matches_brute_force(rich: bool, size: int, data: st.DataObject) -> None:
+    hand = data.draw(wild_hands(size, rich))
+    best = GINSKI.solve(hand)
+    assert best.deadwood == brute_best(GINSKI_KINDS, ginski_value, hand)
+    check_arrangement(GINSKI, hand, best)
+
+
+@SLOW
+@given(data=st.data())
+def test_ginski_fourteen_cards_with_wilds(data: st.DataObject) -> None:
+    hand = data.draw(wild_hands(14, rich=True))
+    assert GINSKI.solve(hand).deadwood == brute_best(GINSKI_KINDS, ginski_value, hand)
+
+
+@pytest.mark.parametrize("name", ["gin", "skarney", "ginski"])
+@pytest.mark.parametrize("rich", [False, True])
+@FEW
+@given(data=st.data())
+def test_best_discard_matches_brute_force(name: str, rich: bool, data: st.DataObject) -> None:
+    rules = {"gin": GIN, "skarney": SKARNEY, "ginski": GINSKI}[name]
+    if name == "ginski":
+        hand = data.draw(wild_hands(11, rich))
+    else:
+        hand = data.draw(rich_hands(rules.deck, 11) if rich else uniform_hands(rules.deck, 11))
+    card, after = rules.best_discard(hand)
+    ref_card, ref_after = brute_discard(KINDS[name], VALUES[name], hand)
+    assert after == ref_after
+    if not (card.wild and ref_card.wild):  # wild cards are interchangeable
+        assert card == ref_card
+    arrangement = rules.solve_discard(hand)
+    check_arrangement(rules, hand, arrangement, discard=True)
+    assert rules.min_deadwood(hand, discard=True) == after
+
+
+@pytest.mark.parametrize("rich", [False, True])
+@SOME
+@given(data=st.data())
+def test_skarney_contract_matches_brute_force(rich: bool, data: st.DataObject) -> None:
+    deck = SKARNEY_DECK
+    hand = data.draw(rich_hands(deck, 10, width=4) if rich else uniform_hands(deck, 10))
+    ref = brute_contract(SKARNEY_KINDS, skarney_value, hand, three_by_three)
+    assert SKARNEY_C.holds_contract(hand) == (ref is not None)
+    got = SKARNEY_C.solve(hand, contract=True)
+    assert got.contract == (ref is not None)
+    if ref is not None:
+        assert got.deadwood == ref
+        assert len(got.contract_melds) == 3 and all(len(m) == 3 for m in got.contract_melds)
+
+
+@SOME
+@given(data=st.data())
+def test_unknown_shapes_give_the_same_answers(data: st.DataObject) -> None:
+    """Without shape hints every subset is tried: slower, the same minimum."""
+    hand = data.draw(rich_hands(STANDARD, 10))
+    plain, _, _ = make("gin", shapes=False)
+    assert plain.solve(hand).deadwood == GIN.solve(hand).deadwood
+
+
+@FEW
+@given(data=st.data())
+def test_concealed_melds_counted(data: st.DataObject) -> None:
+    """SK-10.1 with excludes false: every card left in hand counts."""
+    rules, _, value = make("skarney", excludes_concealed_melds=False)
+    hand = data.draw(rich_hands(SKARNEY_DECK, 11))
+    assert rules.solve(hand).deadwood == sum(value(c) for c in hand)
+
+
+# --------------------------------------------------------------------------- compiled patterns
+
+
+def compiled(deck: Deck, melds: dict[str, str], value: str) -> MeldRules:
+    from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
+
+    kinds = {k: compile_expression(t, Env(Context.MELD, deck), BOOL) for k, t in melds.items()}
+    return MeldRules(deck, kinds, compile_expression(value, Env(Context.CARD, deck), INT))
+
+
+PATTERNS = {
+    "gin": (STANDARD, {"set": "size in 3..4 and same(rank)",
+                       "run": "size >= 3 and same(suit) and consecutive(rank)"}, "min(order, 10)"),
+    "skarney": (SKARNEY_DECK, {"set": "size in 3..4 and same(rank)",
+                               "run": "size >= 3 and same(suit) and consecutive(rank)",
+                               "poker": "size >= 3 and consecutive(rank) and not same(suit)"},
+                "rank == A ? 15 : min(order, 10)"),
+    "ginski": (RUMSKI, {"run": "size >= 3 and naturals >= 1 and same(suit) and consecutive(rank)",
+                        "set": "size in 3..5 and naturals >= 1 and same(rank) and distinct(suit)"},
+               "wild ? 25 : order"),
+}
+
+
+@pytest.mark.parametrize("name", ["gin", "skarney", "ginski"])
+@FEW
+@given(data=st.data())
+def test_compiled_patterns_agree_with_plain_rules(name: str, data: st.DataObject) -> None:
+    """The solver gives the same answers from the pattern strings (shapes read from the AST)."""
+    pytest.importorskip("rummydsl.expr")
+    deck, melds, value = PATTERNS[name]
+    rules = _COMPILED.setdefault(name, compiled(deck, melds, value))
+    plain = {"gin": GIN, "skarney": SKARNEY, "ginski": GINSKI}[name]
+    hand = data.draw(wild_hands(11, True) if name == "ginski" else rich_hands(deck, 11))
+    assert rules.solve(hand).deadwood == plain.solve(hand).deadwood
+    assert rules.best_discard(hand)[1] == plain.best_discard(hand)[1]
+
+
+_COMPILED: dict[str, MeldRules] = {}
