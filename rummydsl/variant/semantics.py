@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from functools import lru_cache
+from typing import Any
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
@@ -104,11 +105,14 @@ def _check_turn(variant: Variant, report: _Report) -> None:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
 
 
-def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
+@lru_cache(maxsize=256)
+def sample_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
     """Groups of ``size`` cards shaped like the usual melds, with and without wilds.
 
     Same-rank groups, same-suit sequences, mixed-suit sequences (suits cycling, or
-    all one but the last), each also with wild cards in the place of naturals.
+    all one suit but the last), each also with wild cards in the place of some
+    naturals (the first, the last, or spread out). A probe, not every group: the
+    shapes are those meld patterns test (same, distinct, consecutive).
     """
     naturals = [c for c in deck.cards if not c.wild]
     wilds = [c for c in deck.cards if c.wild]
@@ -120,11 +124,9 @@ def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
     shapes: list[list[tuple[int, int]]] = []
     for order in range(1, n_ranks + 1):  # same rank, suits cycling (then packs)
         shapes.append([(order, i % n_suits) for i in range(size)])
-    positions = range(1, deck.max_sequence_position + 1)
-    for start in positions:  # sequences
-        window = [start + i for i in range(size)]
+    for start in range(1, deck.max_sequence_position + 1):  # sequences
         orders = []
-        for position in window:
+        for position in range(start, start + size):
             if deck.wrap:
                 position = (position - 1) % n_ranks + 1
             elif position > deck.max_sequence_position:
@@ -136,6 +138,7 @@ def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
             shapes.append([(o, suit) for o in orders])
         shapes.append([(o, i % n_suits) for i, o in enumerate(orders)])
         shapes.append([(o, 0 if i < size - 1 else 1 % n_suits) for i, o in enumerate(orders)])
+    groups: list[tuple[Card, ...]] = []
     for shape in shapes:
         used: dict[tuple[int, int], int] = {}
         group: list[Card] = []
@@ -147,32 +150,50 @@ def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
             used[face] = taken + 1
             group.append(copies[taken])
         else:
-            yield tuple(group)
+            groups.append(tuple(group))
             for count in range(1, min(len(wilds), size) + 1):
-                for spots in itertools.combinations(range(size), count):
+                spread = tuple(round(i * (size - 1) / max(count - 1, 1)) for i in range(count))
+                for spots in {tuple(range(count)), tuple(range(size - count, size)), spread}:
+                    if len(set(spots)) != count:
+                        continue
                     replaced = list(group)
                     for spot, wild in zip(spots, wilds):
                         replaced[spot] = wild
-                    yield tuple(replaced)
+                    groups.append(tuple(replaced))
     if len(wilds) >= size:
-        yield tuple(wilds[:size])
+        groups.append(tuple(wilds[:size]))
+    return tuple(groups)
+
+
+_KIND_SAMPLES: dict[tuple[Any, ...], dict[int, tuple[Card, ...]]] = {}
+
+
+def _kind_samples(variant: Variant, pattern: Any) -> dict[int, tuple[Card, ...]]:
+    """A sample group of every size up to a full hand that ``pattern`` accepts; past
+    that, the smallest size it accepts (for the warning), up to MAX_PROBE_SIZE."""
+    most = variant.hand_size + 1
+    used = tuple(sorted((name, variant.options[name].value) for name in getattr(pattern, "options", ())))
+    key = (variant.deck, getattr(pattern, "text", id(pattern)), used, most)
+    if key in _KIND_SAMPLES:
+        return _KIND_SAMPLES[key]
+    found: dict[int, tuple[Card, ...]] = {}
+    for size in range(1, min(MAX_PROBE_SIZE, variant.deck.size) + 1):
+        if size > most and found:
+            break
+        for group in sample_groups(variant.deck, size):
+            try:
+                if pattern(group):
+                    found[size] = group
+                    break
+            except ExpressionError:
+                break
+    _KIND_SAMPLES[key] = found
+    return found
 
 
 def sample_melds(variant: Variant) -> dict[str, dict[int, tuple[Card, ...]]]:
     """For each meld kind, a sample group of every size the probe could form."""
-    samples: dict[str, dict[int, tuple[Card, ...]]] = {kind.name: {} for kind in variant.meld_kinds}
-    biggest = min(MAX_PROBE_SIZE, variant.deck.size)
-    for size in range(1, biggest + 1):
-        groups = list(sample_groups(variant.deck, size))
-        for kind in variant.meld_kinds:
-            for group in groups:
-                try:
-                    if kind.pattern(group):
-                        samples[kind.name][size] = group
-                        break
-                except ExpressionError:
-                    break
-    return samples
+    return {kind.name: _kind_samples(variant, kind.pattern) for kind in variant.meld_kinds}
 
 
 def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple[Card, ...]]]:

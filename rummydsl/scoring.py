@@ -1,0 +1,96 @@
+"""Scoring a round and settling a game, by a variant's formulas and game settings.
+
+The engine builds a :class:`~rummydsl.expr.RoundView` of a finished round (who
+ended it, how, everyone's deadwood after lay-offs) and asks :func:`score_round`
+for the points; at the end of a game :func:`final_figures` adds the game bonus,
+the boxes and any shutout (GR-10.5). Both are generic: everything
+variant-specific comes from the variant file.
+
+>>> from rummydsl.variant import load_variant
+>>> from rummydsl.expr import SimpleRoundView
+>>> gin = load_variant("gin_rummy")
+>>> score_round(gin, SimpleRoundView(ender="P1", ending="knock", deadwoods={"P1": 7, "P2": 17}))
+{'P1': 10, 'P2': 0}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Mapping
+
+from .variant.model import ScoreCase, Variant
+
+__all__ = ["score_round", "matching_case", "final_figures"]
+
+
+def _lets(variant: Variant, view: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, compiled in variant.scoring.lets:
+        values[name] = compiled.fn(view, None, values)
+    return values
+
+
+def matching_case(variant: Variant, view: Any) -> ScoreCase | None:
+    """The first scoring case whose ``when`` holds for this round, or None."""
+    lets = _lets(variant, view)
+    for case in variant.scoring.cases:
+        if case.when.fn(view, None, lets):
+            return case
+    return None
+
+
+def score_round(variant: Variant, view: Any) -> dict[Any, int]:
+    """Points each player wins this round (GR-9, SK-10, GS-7): the first case that
+    holds, times the multiplier; nobody scores when no case holds."""
+    lets = _lets(variant, view)
+    players = tuple(view.players)
+    points = {player: 0 for player in players}
+    for case in variant.scoring.cases:
+        if not case.when.fn(view, None, lets):
+            continue
+        if case.points is not None:
+            for player in players:
+                points[player] = int(case.points.fn(view, player, lets))
+        if case.ender is not None:
+            points[view.ender] = int(case.ender.fn(view, None, lets))
+        if case.others is not None:
+            for player in players:
+                if player != view.ender:
+                    points[player] = int(case.others.fn(view, player, lets))
+        multiplier = variant.scoring.multiplier
+        factor = 1 if multiplier is None else int(multiplier.fn(view, None, lets))
+        return {player: value * factor for player, value in points.items()}
+    return points
+
+
+def final_figures(variant: Variant, points: Mapping[Hashable, int],
+                  wins: Mapping[Hashable, int]) -> dict[Hashable, int]:
+    """Each player's final figure at game end (GR-10.5).
+
+    The winner is the highest total of hand points; everyone gets the box bonus per
+    won hand, the winner the game bonus, and a shutout (every other player scored
+    nothing) changes the winner's figure as ``game.shutout`` says (GR-10.4).
+
+    >>> from rummydsl.variant import load_variant
+    >>> final_figures(load_variant("gin_rummy"), {"P1": 104, "P2": 27}, {"P1": 4, "P2": 1})
+    {'P1': 304, 'P2': 52}
+    >>> final_figures(load_variant("gin_rummy"), {"P1": 104, "P2": 0}, {"P1": 4, "P2": 0})
+    {'P1': 608, 'P2': 0}
+    """
+    game = variant.game
+    winner = max(points, key=lambda player: points[player])
+    shutout = all(points[player] == 0 for player in points if player != winner)
+    figures: dict[Hashable, int] = {}
+    for player, hand_points in points.items():
+        boxes = game.box_bonus * wins.get(player, 0)
+        if player != winner:
+            figures[player] = hand_points + boxes
+            continue
+        if shutout and game.shutout == "double_hand_points":
+            hand_points *= 2
+        figure = hand_points + game.game_bonus + boxes
+        if shutout and game.shutout == "double_total":
+            figure *= 2
+        elif shutout and game.shutout == "flat_100":
+            figure += 100
+        figures[player] = figure
+    return figures

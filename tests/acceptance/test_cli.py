@@ -1,0 +1,138 @@
+"""The command line, called as ``main(argv)`` with captured streams: exit codes
+(0 fine, 1 the input is wrong, 2 usage), the text and JSON forms of ``check``, and
+``explain``/``schema``/``variants`` on every shipped variant."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from rummydsl.cli import main
+from rummydsl.variant import shipped_variant_ids
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_check_shipped_variants_is_clean() -> None:
+    code, out, err = run("check", str(REPO / "variants"))
+    assert code == 0, out + err
+    assert out.strip().endswith("0 errors, 0 warnings")
+
+
+def test_check_bad_file_exits_1_with_place_line_and_caret(tmp_path: Path) -> None:
+    bad = tmp_path / "house.yaml"
+    bad.write_text('rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\n'
+                   'melds:\n  run: "size >= 3 and same(sute) and consecutive(rank)"\n')
+    code, out, _ = run("check", str(bad))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{bad}:6:28: ")
+    assert "'sute'" in lines[0]
+    assert lines[1] == '      run: "size >= 3 and same(sute) and consecutive(rank)"'
+    assert lines[2] == "    " + " " * 27 + "^"
+    assert lines[-1] == "1 file checked: 1 error, 0 warnings"
+
+
+def test_check_reports_every_problem_of_every_file() -> None:
+    code, out, _ = run("check", "-q", str(EXAMPLES / "bad" / "unknown_keys.yaml"),
+                       str(EXAMPLES / "bad" / "wrong_types.yaml"))
+    assert code == 1
+    assert out.count("unknown key") == 3
+    assert out.count("must be") >= 3
+    assert "<" not in out.splitlines()[0]  # no tracebacks or reprs
+
+
+def test_check_json_is_a_list_of_located_objects() -> None:
+    code, out, _ = run("check", "--json", str(EXAMPLES / "bad" / "unknown_keys.yaml"))
+    assert code == 1
+    problems = json.loads(out)
+    assert {tuple(sorted(p)) for p in problems} == {
+        ("column", "line", "message", "path", "rule", "severity")}
+    first = problems[0]
+    assert (first["line"], first["column"], first["rule"]) == (5, 1, "schema-unknown-key")
+    assert first["message"] == "unknown key 'knok' in the top level; did you mean 'knock'?"
+
+
+def test_check_json_clean_is_an_empty_list() -> None:
+    code, out, _ = run("check", "--json", str(REPO / "variants" / "gin_rummy.yaml"))
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_warnings_do_not_fail_the_check() -> None:
+    code, out, _ = run("check", str(EXAMPLES / "bad" / "warnings_only.yaml"))
+    assert code == 0
+    assert "warning:" in out
+    code, out, _ = run("check", "--no-warnings", str(EXAMPLES / "bad" / "warnings_only.yaml"))
+    assert code == 0 and "warning:" not in out
+
+
+def test_check_missing_path_and_empty_folder(tmp_path: Path) -> None:
+    code, out, _ = run("check", str(tmp_path / "nope.yaml"), str(tmp_path))
+    assert code == 1
+    assert f"{tmp_path / 'nope.yaml'}: no such file or folder" in out
+    assert f"{tmp_path}: no .yaml files in this folder" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["check"], ["frobnicate"], ["check", "--nope", "x.yaml"],
+                                  ["explain"], ["melds"]])
+def test_usage_errors_exit_2(argv: list[str]) -> None:
+    code, out, err = run(*argv)
+    assert code == 2
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+def test_explain_every_shipped_variant(variant_id: str) -> None:
+    code, out, err = run("explain", variant_id)
+    assert code == 0, err
+    for heading in ("Players and cards", "Deal", "Melds", "A turn", "Ending a round", "Scoring", "The game"):
+        assert f"\n{heading}\n" in out
+    if variant_id not in ("gin_rummy", "skarney_gin", "ginski"):
+        assert "Changed from " in out
+
+
+def test_explain_house_rule_lists_only_its_changes() -> None:
+    code, out, _ = run("explain", "straight_gin")
+    assert code == 0
+    changes = out.split("Changed from gin_rummy\n")[1].split("\n\n")[0]
+    assert changes.splitlines()[1:] == ["- knock.limit: 10 -> 0"]
+
+
+def test_explain_unknown_variant_suggests() -> None:
+    code, _, err = run("explain", "skarny_gin")
+    assert code == 1
+    assert "did you mean 'skarney_gin'?" in err
+
+
+def test_explain_bad_file_reports_its_problems() -> None:
+    code, _, err = run("explain", str(EXAMPLES / "bad" / "expr_syntax.yaml"))
+    assert code == 1
+    assert "expr_syntax.yaml:5:17: unclosed '('" in err
+
+
+def test_schema_prints_the_json_schema() -> None:
+    code, out, _ = run("schema")
+    assert code == 0
+    schema = json.loads(out)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_variants_lists_the_shipped_ids() -> None:
+    code, out, _ = run("variants")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == shipped_variant_ids()
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("rummydsl ")

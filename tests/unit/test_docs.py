@@ -1,0 +1,104 @@
+"""docs/ stays true: the language reference covers every key of the schema and every
+name and function of the expression checker, and every YAML example in docs/ and
+the README checks clean (a full variant as it is, a fragment as a house rule)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from rummydsl.cli import main
+from rummydsl.expr import Context, context_functions, context_names
+from rummydsl.resources import read_spec_text
+from rummydsl.variant import check_file
+
+REPO = Path(__file__).resolve().parents[2]
+DOCS = sorted((REPO / "docs").glob("*.md")) + [REPO / "README.md"]
+LANGUAGE = (REPO / "docs" / "language.md").read_text(encoding="utf-8")
+
+
+def schema_keys(node: Any) -> Iterator[str]:
+    """Every property name the variant schema accepts, at any depth."""
+    if isinstance(node, dict):
+        for name in node.get("properties", {}):
+            yield name
+        for value in node.values():
+            yield from schema_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from schema_keys(value)
+
+
+SCHEMA_KEYS = sorted(set(schema_keys(json.loads(read_spec_text("variant.schema.json")))))
+
+
+@pytest.mark.parametrize("key", SCHEMA_KEYS)
+def test_language_reference_covers_schema_key(key: str) -> None:
+    assert f"`{key}`" in LANGUAGE or f"`{key}:" in LANGUAGE, f"docs/language.md never mentions `{key}`"
+
+
+EXPRESSION_NAMES = sorted({(context.value, name) for context in Context
+                           for name in context_names(context, True) + context_functions(context)})
+
+
+@pytest.mark.parametrize("context,name", EXPRESSION_NAMES)
+def test_language_reference_covers_expression_name(context: str, name: str) -> None:
+    assert re.search(rf"`{re.escape(name)}[`(]", LANGUAGE), f"docs/language.md never mentions `{name}`"
+
+
+def yaml_blocks() -> Iterator[tuple[str, str, str]]:
+    """(doc name and block number, the block, the variant it extends if a fragment)."""
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        parent = "gin_rummy"
+        number = 0
+        for match in re.finditer(r"<!-- extends: (\w+) -->|```yaml\n(.*?)```", text, re.S):
+            if match.group(1):
+                parent = match.group(1)
+                continue
+            number += 1
+            yield f"{doc.name}#{number}", match.group(2), parent
+
+
+BLOCKS = list(yaml_blocks())
+
+
+@pytest.mark.parametrize("name,block,parent", BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_docs_yaml_example_checks_clean(name: str, block: str, parent: str, tmp_path: Path) -> None:
+    if re.search(r"^rummydsl:", block, re.M):
+        text = block
+    else:
+        text = f"rummydsl: 1\nid: doc_example\nextends: {parent}\nname: Doc example\n{block}"
+    path = tmp_path / "example.yaml"
+    path.write_text(text, encoding="utf-8")
+    errors = [str(d) for d in check_file(str(path)) if d.severity == "error"]
+    assert errors == [], f"{name} does not check:\n{text}"
+
+
+def test_tutorial_error_example_is_what_check_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tutorial = (REPO / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    final = [block for name, block, _ in BLOCKS if name.startswith("tutorial.md")][-1]
+    (tmp_path / "kitchen_gin.yaml").write_text(final.replace("rank ==", "rnak =="), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert main(["check", "kitchen_gin.yaml"], stdout=out, stderr=io.StringIO()) == 1
+    shown = tutorial.split("$ rummydsl check kitchen_gin.yaml\n")[2].split("```")[0]
+    assert out.getvalue() == shown
+
+
+def test_readme_error_example_is_what_check_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ rummydsl check my_house_rule.yaml\n")[1].split("```")[0]
+    source_line = shown.splitlines()[1].strip()
+    (tmp_path / "my_house_rule.yaml").write_text(
+        "rummydsl: 1\nid: my_house_rule\nextends: gin_rummy\nname: Mine\n\n\n\nmelds:\n  " + source_line + "\n",
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert main(["check", "my_house_rule.yaml"], stdout=out, stderr=io.StringIO()) == 1
+    assert out.getvalue() == shown
