@@ -22,11 +22,27 @@ from .variant.model import ScoreCase, Variant
 __all__ = ["score_round", "matching_case", "final_figures"]
 
 
+class _Lets(dict):  # type: ignore[type-arg]
+    """The round's ``let`` values, each worked out on first use.
+
+    Lazy, so a formula that a round never reaches costs nothing and cannot fail:
+    a stock-end round has no knock, and a let such as ``deadwood(ender)`` that only
+    the knock cases use is never evaluated for it.
+    """
+
+    def __init__(self, variant: Variant, view: Any) -> None:
+        super().__init__()
+        self._formulas = dict(variant.scoring.lets)
+        self._view = view
+
+    def __missing__(self, name: str) -> Any:
+        value = self._formulas[name].fn(self._view, None, self)
+        self[name] = value
+        return value
+
+
 def _lets(variant: Variant, view: Any) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for name, compiled in variant.scoring.lets:
-        values[name] = compiled.fn(view, None, values)
-    return values
+    return _Lets(variant, view)
 
 
 def matching_case(variant: Variant, view: Any) -> ScoreCase | None:

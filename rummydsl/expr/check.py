@@ -779,7 +779,11 @@ class _Checker:
             if not isinstance(arg, ast.Name) or arg.id not in allowed:
                 written = f"{arg.id!r}" if isinstance(arg, ast.Name) else "an expression"
                 choices = "rank" if len(allowed) == 1 else "rank, suit or colour"
-                raise _error(arg, f"{name}(...) takes {choices}, got {written}")
+                message = f"{name}(...) takes {choices}, got {written}"
+                close = _suggest(arg.id, allowed) if isinstance(arg, ast.Name) else None
+                if close:
+                    message += f"; did you mean {close!r}?"
+                raise _error(arg, message)
             self.types[id(arg)] = Type("selector")
             return BOOL
         if name in ("all", "any", "count_where"):  # the contract's per-meld tests

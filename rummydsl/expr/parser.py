@@ -126,6 +126,7 @@ def get_parser() -> Lark:
         lexer="basic",
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=True,  # the built LALR tables are kept in the temp folder between runs
     )
 
 

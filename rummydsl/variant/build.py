@@ -129,8 +129,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     meld_options = builder.get("meld_options", default={})
     stock_data = dict(builder.get("stock", default={}))
     stock_data["final_turn_skip"] = tuple(stock_data.get("final_turn_skip", ()))
-    if not builder.ok:
-        return None, builder.diagnostics
+    # Build the variant even if an expression failed (that part is left out), so the
+    # semantic checks still report their problems in the same run.
 
     variant = Variant(
         id=data["id"],

@@ -18,9 +18,24 @@ def reserved_names() -> frozenset[str]:
     return RESERVED_NAMES
 
 
+_COMPILED: dict[tuple[Any, ...], Compiled] = {}
+
+
 def compile_field(text: str, env: Env, expect: str) -> Compiled:
-    """Compile one field's expression; ``expect`` is its result type name."""
-    return compile_expression(text, env, None if expect == "any" else expect)
+    """Compile one field's expression; ``expect`` is its result type name.
+
+    A house rule repeats most of its parent's expressions: each (text, environment)
+    is compiled once per process. Compiled expressions are immutable, so sharing
+    them is safe.
+    """
+    key = (text, env.context, env.deck, tuple(sorted(env.options.items())), env.lets,
+           env.meld_kinds, env.per_player, env.has_upcard, expect)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = compile_expression(text, env, None if expect == "any" else expect)
+        if len(_COMPILED) < 4096:
+            _COMPILED[key] = compiled
+    return compiled
 
 
 @dataclass(frozen=True)

@@ -239,7 +239,7 @@ def _check_contract(variant: Variant, report: _Report,
 
 def _check_knock(variant: Variant, report: _Report) -> None:
     knock = variant.knock
-    if knock is None or knock.limit is None:
+    if knock is None or knock.limit is None or not variant.card_values:
         return
     from .exprs import probe_round_values
 

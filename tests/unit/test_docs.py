@@ -102,3 +102,21 @@ def test_readme_error_example_is_what_check_prints(tmp_path: Path, monkeypatch: 
     out = io.StringIO()
     assert main(["check", "my_house_rule.yaml"], stdout=out, stderr=io.StringIO()) == 1
     assert out.getvalue() == shown
+
+
+ERRORS = (REPO / "docs" / "errors.md").read_text(encoding="utf-8")
+CATALOGUED = set(re.findall(r"^\| `([a-z-]+)` \|", ERRORS, re.M))
+SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "rummydsl").rglob("*.py"))
+
+
+def test_error_catalogue_covers_every_golden_rule() -> None:
+    emitted = set()
+    for golden in (REPO / "tests" / "examples" / "bad").glob("*.expected"):
+        emitted |= set(re.findall(r"\[([a-z-]+)\]$", golden.read_text(encoding="utf-8"), re.M))
+    assert emitted, "no golden files found"
+    assert emitted - CATALOGUED == set()
+
+
+@pytest.mark.parametrize("rule", sorted(CATALOGUED))
+def test_catalogued_rule_exists_in_the_code(rule: str) -> None:
+    assert f'"{rule}"' in SOURCE, f"docs/errors.md lists {rule!r}, which the code never reports"
