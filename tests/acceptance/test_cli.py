@@ -136,3 +136,49 @@ def test_variants_lists_the_shipped_ids() -> None:
 def test_version() -> None:
     code, out, _ = run("--version")
     assert code == 0 and out.startswith("rummydsl ")
+
+
+def test_melds_json_follows_the_contract() -> None:
+    """DESIGN.md: {deadwood, melds, unmatched, contract} and, one card over the hand
+    size, best_discard and deadwood_after_discard (GR-15: the knocker keeps 7)."""
+    code, out, _ = run("melds", "gin_rummy", "5H", "6H", "7H", "8H", "9C", "9D", "9S", "AC", "2D", "4S",
+                       "KC", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert set(report) == {"deadwood", "melds", "unmatched", "contract", "best_discard",
+                           "deadwood_after_discard"}
+    assert (report["best_discard"], report["deadwood_after_discard"]) == ("KC", 7)
+    assert sorted(map(sorted, report["melds"])) == [["5H", "6H", "7H", "8H"], ["9C", "9D", "9S"]]
+
+
+def test_melds_hand_of_hand_size_has_no_discard() -> None:
+    code, out, _ = run("melds", "skarney_gin", "3S", "4C", "5C", "JH", "JD", "JC", "8C", "9C", "TC", "2H",
+                       "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert "best_discard" not in report
+    assert (report["deadwood"], report["contract"]) == (0, True)  # SK-3.3: 2H 3S 4C 5C is a poker
+
+
+def test_melds_batch_one_json_line_per_hand_in_order() -> None:
+    code, out, _ = run("melds", "ginski", "--batch", stdin="4R 5R 6R\n\n9G 9B *\n1R 2R\n")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["deadwood"] for line in lines] == [0, 0, 3]
+
+
+def test_melds_batch_bad_line_is_reported_in_place_and_exits_1() -> None:
+    code, out, _ = run("melds", "gin_rummy", "--batch", stdin="AS 2S 3S\nAS ZZ\n")
+    assert code == 1
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["deadwood"] == 0
+    assert second["error"].startswith("line 2: unknown card 'ZZ'")
+
+
+@pytest.mark.parametrize("cards,fragment", [(["AS", "AS"], "duplicate card 'AS'"),
+                                             (["AS", "1X"], "unknown card '1X'"),
+                                             (["4R"], "unknown card '4R'")])
+def test_melds_bad_cards_exit_1_with_a_message(cards: list[str], fragment: str) -> None:
+    code, out, err = run("melds", "gin_rummy", *cards)
+    assert code == 1
+    assert fragment in err and "Traceback" not in err
