@@ -10,9 +10,8 @@ folders beside the package.
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 from functools import lru_cache
-from importlib.resources.abc import Traversable
 from pathlib import Path
 
 __all__ = ["spec_file", "read_spec_text", "variants_dir"]
@@ -20,17 +19,22 @@ __all__ = ["spec_file", "read_spec_text", "variants_dir"]
 _SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
-def _resource_dir(package: str, folder: str) -> Traversable:
+@lru_cache(maxsize=None)
+def _resource_dir(package: str, folder: str) -> Path:
+    # The data folders have no __init__.py, so they are namespace packages: take
+    # their folder on disk (importlib.resources would give a MultiplexedPath).
     try:
-        root = importlib.resources.files(package)
-        if root.is_dir():
-            return root
+        spec = importlib.util.find_spec(package)
     except ModuleNotFoundError:
-        pass
+        spec = None
+    for location in (spec.submodule_search_locations or ()) if spec is not None else ():
+        path = Path(location)
+        if path.is_dir():
+            return path
     return _SOURCE_ROOT / folder
 
 
-def spec_file(name: str) -> Traversable:
+def spec_file(name: str) -> Path:
     """The file ``name`` of spec/ (``variant.schema.json``, ``expr.lark``, ...)."""
     return _resource_dir("rummydsl.spec", "spec") / name
 
@@ -41,6 +45,6 @@ def read_spec_text(name: str) -> str:
     return spec_file(name).read_text(encoding="utf-8")
 
 
-def variants_dir() -> Traversable:
+def variants_dir() -> Path:
     """The folder of shipped variant files."""
     return _resource_dir("rummydsl.variants", "variants")
