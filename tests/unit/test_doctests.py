@@ -1,0 +1,21 @@
+"""The examples in docstrings run: every module of the installed package."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import rummydsl
+
+MODULES = sorted(["rummydsl"] + [m.name for m in pkgutil.walk_packages(rummydsl.__path__, "rummydsl.")
+                                 if not m.name.startswith(("rummydsl.spec", "rummydsl.variants"))])
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
