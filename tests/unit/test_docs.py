@@ -120,3 +120,19 @@ def test_error_catalogue_covers_every_golden_rule() -> None:
 @pytest.mark.parametrize("rule", sorted(CATALOGUED))
 def test_catalogued_rule_exists_in_the_code(rule: str) -> None:
     assert f'"{rule}"' in SOURCE, f"docs/errors.md lists {rule!r}, which the code never reports"
+
+
+RULES_MD = REPO.parent / "shared" / "RULES.md"
+
+
+@pytest.mark.skipif(not RULES_MD.exists(), reason="../shared/RULES.md is not beside the repository")
+def test_options_doc_maps_every_option_of_the_index() -> None:
+    index = RULES_MD.read_text(encoding="utf-8").split("## Option index")[1].split("\n## ")[0]
+    doc = (REPO / "docs" / "options.md").read_text(encoding="utf-8")
+    for prefix in ("GR", "SK", "GS"):
+        listed = re.search(rf"^{prefix}: (.*?)\.$", index, re.M | re.S)
+        assert listed, prefix
+        names = [n.strip() for n in listed.group(1).replace("\n", " ").split(",")]
+        section = doc.split(f"({prefix})")[1].split("\n## ")[0]
+        documented = set(re.findall(r"^\| (\w+) \|", section, re.M))
+        assert set(names) <= documented, f"{prefix}: not in docs/options.md: {set(names) - documented}"
