@@ -13,6 +13,7 @@ next one starts:
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ..cards import Deck, DeckError
@@ -156,7 +157,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         stock=Stock(**stock_data),
         deadwood_excludes_concealed_melds=bool(
             builder.get("deadwood", "excludes_concealed_melds", default=True)),
-        options=options,
+        options=MappingProxyType(options),
         scoring=scoring,
         game=game,
         data=data,
