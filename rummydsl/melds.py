@@ -33,8 +33,14 @@ How it works (docs/performance.md, "Meld solver", has the numbers):
    already extended, discard used). Every arrangement is reachable, so the
    result is the true minimum (C-6), never an approximation.
 
+4. *Per-suit tables* (``rummydsl._meldtables``). When the deck's wild-free melds
+   all lie in one suit or hold one rank across suits, a hand without wild cards
+   (and without lay-offs, contract search or counted concealed melds) is solved
+   from per-suit tables over rank masks plus a choice of sets; see that module.
+
 Ties: the melds reported are the first minimum found (melding is tried before
-leaving a card unmatched). :meth:`MeldRules.best_discard` breaks ties between
+leaving a card unmatched; on the per-suit tables, sets come first, then runs
+suit by suit). :meth:`MeldRules.best_discard` breaks ties between
 discards that leave the same deadwood by the *highest card value, then the
 highest card id* (the most valuable card goes; among equals, the last in deck
 order).
@@ -63,6 +69,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._meldtables import SuitTables
 from .errors import CardError
 
 __all__ = [
@@ -359,6 +366,7 @@ class MeldRules:
         cards = tuple(deck.cards)
         self._cards = cards
         self._size = len(cards)
+        self._bits = tuple(1 << i for i in range(len(cards)))
         if callable(card_value):
             values = tuple(int(card_value(c)) for c in cards)
         else:
@@ -382,6 +390,7 @@ class MeldRules:
         self._memo: dict[int, int] = {}
         self._memo_limit = 1 << 21
         self._table_state: list[tuple[tuple[int, int, int], ...]] | None = None
+        self._suit_state: SuitTables | None | bool = None  # False: the tables do not apply
 
     # ------------------------------------------------------------------ building
 
@@ -432,6 +441,10 @@ class MeldRules:
         ...
         rummydsl.errors.CardError: duplicate card 'AS' (this deck has one pack)
         """
+        return self._check(cards, limit)[0]
+
+    def _check(self, cards: Iterable[Any] | str, limit: int = MAX_HAND) -> tuple[tuple[Any, ...], int]:
+        """:meth:`check_hand`, also returning the hand's card-id bitmask."""
         if isinstance(cards, str):
             cards = cards.split()
         items = tuple(cards)
@@ -440,6 +453,18 @@ class MeldRules:
         if len(items) > limit:
             raise CardError(f"too many cards: at most {limit}, got {len(items)}")
         deck_cards = self._cards
+        bits = self._bits
+        seen = 0
+        try:
+            for card in items:
+                cid = card.id
+                if deck_cards[cid] is not card:
+                    raise LookupError  # not this deck's own object: the careful loop decides
+                seen |= bits[cid]
+            if seen.bit_count() == len(items):
+                return items, seen
+        except (AttributeError, LookupError, TypeError):
+            pass
         size = self._size
         seen = 0
         for card in items:
@@ -453,14 +478,14 @@ class MeldRules:
             if seen & bit:
                 raise CardError(f"duplicate card {str(card)!r} in the hand")
             seen |= bit
-        return items
+        return items, seen
 
-    def _check_mixed(self, items: tuple[Any, ...]) -> tuple[Any, ...]:
+    def _check_mixed(self, items: tuple[Any, ...]) -> tuple[tuple[Any, ...], int]:
         if all(isinstance(c, str) for c in items):
-            return tuple(self.deck.parse_cards(list(items)))
-        out = tuple(self.deck.parse_card(c) if isinstance(c, str) else c for c in items)
-        return self.check_hand(out, limit=len(out))
-        return out
+            out = tuple(self.deck.parse_cards(list(items)))
+        else:
+            out = tuple(self.deck.parse_card(c) if isinstance(c, str) else c for c in items)
+        return self._check(out, limit=len(out))
 
     # ------------------------------------------------------------------ recognition
 
@@ -669,9 +694,15 @@ class MeldRules:
             contract.
         :raises CardError: for bad cards.
         """
-        hand = self.check_hand(cards)
+        hand, mask = self._check(cards)
+        if not table and (self.contract is None or not (contract or check_contract)):
+            tables = self._suit_state
+            if tables is None:
+                tables = self._suit_tables()
+            if tables and not mask >> tables.F:
+                return self._table_arrangement(tables, mask, False)
         return self._solve(hand, contract=contract, table=table, discard=False,
-                           check_contract=check_contract)
+                           check_contract=check_contract, mask=mask)
 
     def best_discard(
         self,
@@ -688,6 +719,14 @@ class MeldRules:
         :returns: ``(card, deadwood after discarding it)``.
         :raises CardError: for bad cards.
         """
+        if not table and not (contract and self.contract is not None):
+            hand, mask = self._check(cards)
+            tables = self._suit_state
+            if tables is None:
+                tables = self._suit_tables()
+            if tables and not mask >> tables.F:
+                key = tables.knock_key(mask, self)[0]
+                return self._cards[tables.by_penalty[key % tables.K]], key // tables.K
         arrangement = self.solve_discard(cards, contract=contract, table=table)
         return arrangement.discard, arrangement.deadwood
 
@@ -700,9 +739,9 @@ class MeldRules:
         check_contract: bool = False,
     ) -> Arrangement:
         """Like :meth:`best_discard`, returning the whole arrangement of the kept cards."""
-        hand = self.check_hand(cards)
+        hand, mask = self._check(cards)
         return self._solve(hand, contract=contract, table=table, discard=True,
-                           check_contract=check_contract)
+                           check_contract=check_contract, mask=mask)
 
     def holds_contract(self, cards: Iterable[Any] | str) -> bool:
         """Whether the hand can meet the contract (true for a variant with none)."""
@@ -719,7 +758,14 @@ class MeldRules:
 
         :raises CardError: for bad cards.
         """
-        hand = self.check_hand(cards)
+        hand, mask = self._check(cards)
+        tables = self._suit_state
+        if tables is None:
+            tables = self._suit_tables()
+        if tables and not mask >> tables.F:
+            if discard:
+                return tables.knock_key(mask, self)[0] // tables.K
+            return tables.deadwood(mask)
         fast = self._fast(hand, discard, build=False)
         if fast is not None:
             return fast  # type: ignore[return-value]
@@ -727,9 +773,14 @@ class MeldRules:
         return int(ctx.plain()[0] // ctx.A)
 
     def _solve(self, hand: tuple[Any, ...], *, contract: bool, table: Sequence[Any],
-               discard: bool, check_contract: bool) -> Arrangement:
+               discard: bool, check_contract: bool, mask: int) -> Arrangement:
         if not table and not (contract and self.contract is not None) and (
                 self.contract is None or not check_contract):
+            tables = self._suit_state
+            if tables is None:
+                tables = self._suit_tables()
+            if tables and not mask >> tables.F:
+                return self._table_arrangement(tables, mask, discard)
             fast = self._fast(hand, discard, build=True)
             if fast is not None:
                 return fast  # type: ignore[return-value]
@@ -745,7 +796,18 @@ class MeldRules:
         return ctx.arrangement(ctx.plain(), holds)
 
 
-    # ------------------------------------------------------------------ the fast path
+    # ------------------------------------------------------------------ the fast paths
+
+    def _suit_tables(self) -> SuitTables | bool:
+        """The per-suit tables (rummydsl._meldtables), or ``False`` when they do not apply."""
+        if self._suit_state is None:
+            self._suit_state = SuitTables.build(self) or False
+        return self._suit_state
+
+    def _table_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
+        deadwood, melds, kinds, unmatched, disc = tables.arrange(mask, discard, self)
+        return Arrangement(deadwood, melds, kinds, unmatched, self.contract is None,
+                           (), self._cards[disc] if disc >= 0 else None)
 
     _DECK_TABLE_LIMIT = 200_000
 

@@ -376,3 +376,121 @@ def test_compiled_patterns_agree_with_plain_rules(name: str, data: st.DataObject
 
 
 _COMPILED: dict[str, MeldRules] = {}
+
+
+# --------------------------------------------------------------------------- the per-suit table path
+
+# Rules whose melds split into same-suit runs and same-rank sets, for hands without
+# wild cards, go through rummydsl._meldtables; these check that path against the
+# brute-force reference and against the general search, on several deck and size
+# rules (ace both, wrap, five suits, pairs that let one rank hold two sets).
+
+WRAP_DECK = Deck.from_spec({"preset": "standard52", "wrap": True})
+
+
+def table_rules(name: str, **kw: Any) -> tuple[MeldRules, dict[str, Pred], Callable[[Any], int]]:
+    if name == "gin":
+        return make("gin", **kw)
+    if name == "ginski":
+        return make("ginski", **kw)
+    if name == "ace_both":
+        deck, value = SKARNEY_DECK, skarney_value
+        kinds, shapes = gin_kinds(deck), GIN_SHAPES
+    elif name == "wrap":
+        deck, value = WRAP_DECK, gin_value
+        kinds, shapes = gin_kinds(deck), GIN_SHAPES
+    elif name == "pairs_short_runs":
+        deck, value = STANDARD, gin_value
+        kinds = {
+            "pair": lambda cs: 2 <= len(cs) <= 4 and same_rank(cs),
+            "run": lambda cs: 3 <= len(cs) <= 4 and same_suit(cs) and consecutive(deck, cs),
+        }
+        shapes = {"pair": KindShape("same_rank", 2, 4), "run": KindShape("sequence", 3, 4, same_suit=True)}
+    else:
+        raise ValueError(name)
+    return MeldRules(deck, kinds, value, shapes=shapes, **kw), kinds, value
+
+
+TABLE_NAMES = ["gin", "ginski", "ace_both", "wrap", "pairs_short_runs"]
+TABLE_RULES = {name: table_rules(name) for name in TABLE_NAMES}
+
+
+def general_deadwood(rules: MeldRules, hand: Sequence[Any], discard: bool = False) -> int:
+    """The least deadwood by the general search, bypassing every fast path."""
+    from rummydsl.melds import _Context
+
+    ctx = _Context(rules, tuple(hand), (), discard)
+    return int(ctx.plain()[0] // ctx.A)
+
+
+def test_table_path_applies_only_to_its_structure() -> None:
+    for name in TABLE_NAMES:
+        assert TABLE_RULES[name][0]._suit_tables(), name
+    assert not SKARNEY._suit_tables()  # poker sequences mix suits
+    concealed, _, _ = make("gin", excludes_concealed_melds=False)
+    assert not concealed._suit_tables()
+    two_packs = MeldRules(Deck.from_spec({"preset": "standard52", "packs": 2}), gin_kinds(STANDARD),
+                          gin_value, shapes=GIN_SHAPES)
+    assert not two_packs._suit_tables()
+    colour_deck = STANDARD
+    colour = MeldRules(colour_deck, {
+        "run": lambda cs: (len(cs) >= 3 and len({c.suit.colour for c in cs}) == 1
+                           and consecutive(colour_deck, cs)),
+    }, gin_value, shapes={"run": KindShape("sequence", 3)})
+    assert not colour._suit_tables()
+    hand = colour_deck.parse_cards("4H 5D 6H 9C 9S KC")
+    assert colour.solve(hand).deadwood == 9 + 9 + 10
+    # a wild card in the hand leaves the tables for the general search
+    assert GINSKI._suit_tables()
+    assert GINSKI.solve(RUMSKI.parse_cards("4R 5R * 9G")).deadwood == 9
+
+
+@pytest.mark.parametrize("size", [10, 11])
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("name", TABLE_NAMES)
+@SOME
+@given(data=st.data())
+def test_table_path_matches_brute_force(name: str, rich: bool, size: int, data: st.DataObject) -> None:
+    rules, kinds, value = TABLE_RULES[name]
+    deck = rules.deck
+    hand = data.draw(rich_hands(deck, size) if rich else uniform_hands(deck, size))
+    ref = brute_best(kinds, value, hand)
+    best = rules.solve(hand)
+    assert best.deadwood == ref == rules.min_deadwood(hand) == general_deadwood(rules, hand)
+    check_arrangement(rules, hand, best)
+    ref_card, ref_after = brute_discard(kinds, value, hand)
+    assert rules.best_discard(hand) == (ref_card, ref_after)
+    assert rules.min_deadwood(hand, discard=True) == ref_after == general_deadwood(rules, hand, True)
+    arrangement = rules.solve_discard(hand)
+    assert arrangement.discard == ref_card and arrangement.deadwood == ref_after
+    check_arrangement(rules, hand, arrangement, discard=True)
+
+
+@pytest.mark.parametrize("name", TABLE_NAMES)
+@SLOW
+@given(data=st.data())
+def test_table_path_fourteen_cards(name: str, data: st.DataObject) -> None:
+    rules, kinds, value = TABLE_RULES[name]
+    hand = data.draw(rich_hands(rules.deck, 14))
+    best = rules.solve(hand)
+    assert best.deadwood == brute_best(kinds, value, hand) == general_deadwood(rules, hand)
+    check_arrangement(rules, hand, best)
+    card, after = rules.best_discard(hand)
+    assert after == general_deadwood(rules, hand, True)
+    assert rules.solve_discard(hand).discard == card
+
+
+@pytest.mark.parametrize("name", TABLE_NAMES)
+@FEW
+@given(data=st.data())
+def test_table_path_agrees_with_general_search_on_big_hands(name: str, data: st.DataObject) -> None:
+    """Up to 20 cards (too many for the brute force): the two searches agree."""
+    rules, _, _ = TABLE_RULES[name]
+    size = data.draw(st.integers(1, 20))
+    hand = data.draw(rich_hands(rules.deck, size, width=6) if size > 8 else uniform_hands(rules.deck, size))
+    best = rules.solve(hand)
+    assert best.deadwood == rules.min_deadwood(hand) == general_deadwood(rules, hand)
+    check_arrangement(rules, hand, best)
+    after = rules.solve_discard(hand)
+    assert after.deadwood == rules.best_discard(hand)[1] == general_deadwood(rules, hand, True)
+    check_arrangement(rules, hand, after, discard=True)
