@@ -182,3 +182,17 @@ def test_melds_bad_cards_exit_1_with_a_message(cards: list[str], fragment: str) 
     code, out, err = run("melds", "gin_rummy", *cards)
     assert code == 1
     assert fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+def test_melds_answers_for_every_shipped_variant(variant_id: str) -> None:
+    from rummydsl.variant import load_variant
+
+    variant = load_variant(variant_id)
+    cards = [str(card) for card in variant.deck.cards[: variant.hand_size + 1]]
+    code, out, err = run("melds", variant_id, *cards, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["best_discard"] in cards
+    placed = [c for meld in report["melds"] for c in meld] + report["unmatched"]
+    assert sorted(placed) == sorted(cards)
