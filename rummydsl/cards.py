@@ -40,7 +40,6 @@ every face comes before copy 1.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
@@ -448,7 +447,7 @@ class Deck:
             raise DeckError(f"a deck must be a mapping or a preset name, not {spec!r}")
         for key in spec:
             if key not in _DECK_KEYS:
-                near = difflib.get_close_matches(str(key), _DECK_KEYS, n=1)
+                near = _close_matches(str(key), _DECK_KEYS, n=1)
                 hint = f"did you mean {near[0]!r}? " if near else ""
                 raise DeckError(
                     f"unknown deck key {key!r} ({hint}keys: {', '.join(_DECK_KEYS)})", (key,)
@@ -894,7 +893,7 @@ _PRESET_CACHE: dict[str, Deck] = {}
 
 def _preset(name: object, path: KeyPath) -> Deck:
     if not isinstance(name, str) or name not in PRESETS:
-        near = difflib.get_close_matches(str(name), PRESETS, n=1, cutoff=0.5)
+        near = _close_matches(str(name), PRESETS, n=1, cutoff=0.5)
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise DeckError(
             f"unknown deck preset {name!r} ({hint}presets: {', '.join(PRESETS)})", path
@@ -903,3 +902,10 @@ def _preset(name: object, path: KeyPath) -> Deck:
     if deck is None:
         deck = _PRESET_CACHE[name] = _build_preset(name)
     return deck
+
+
+def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib.get_close_matches, imported only when a suggestion is wanted."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

@@ -14,7 +14,7 @@ BinOp(line=1, column=1, op='+', left=Name(line=1, column=1, id='order'), right=I
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Iterator, Literal, Union
 
 __all__ = [
@@ -43,7 +43,7 @@ ArithOp = Literal["+", "-", "*", "//", "%"]
 CompareOp = Literal["==", "!=", "<", "<=", ">", ">="]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Node:
     """The base of every node: its place in the expression text."""
 
@@ -52,29 +52,57 @@ class Node:
     column: int = 1
     """The 1-based column where the node starts."""
 
+    # Every node is a frozen dataclass. Its __repr__, __eq__ and __hash__ are these
+    # shared ones, which do exactly what @dataclass would write for each class
+    # (fields in order; equal only to the same class): generating them for every
+    # class cost several milliseconds of import time.
 
-@dataclass(frozen=True)
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in _field_names(type(self))) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            names = _field_names(type(self))
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in _field_names(type(self))))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    return names
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class IntLit(Node):
     """An integer literal: ``42`` (also a numeric rank symbol such as ``10``)."""
 
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BoolLit(Node):
     """``true`` or ``false``."""
 
     value: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Name(Node):
     """A bare name: a context name, an option, a ``let``, a loop variable, or a symbol."""
 
     id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Attribute(Node):
     """``obj.name``: an attribute of a card (``upcard.rank``)."""
 
@@ -82,7 +110,7 @@ class Attribute(Node):
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Call(Node):
     """``func(arg, ...)``: a function call."""
 
@@ -90,7 +118,7 @@ class Call(Node):
     args: tuple["Expr", ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Aggregate(Node):
     """``func(element for var in iterable)``: sum, min, max, count, any or all over a list."""
 
@@ -103,28 +131,28 @@ class Aggregate(Node):
     var_column: int = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ListExpr(Node):
     """``[a, b, ...]``: a list literal."""
 
     items: tuple["Expr", ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Neg(Node):
     """``-operand``: integer negation."""
 
     operand: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Not(Node):
     """``not operand``: boolean negation."""
 
     operand: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BinOp(Node):
     """``left op right`` for the integer operators ``+ - * // %``."""
 
@@ -133,7 +161,7 @@ class BinOp(Node):
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class BoolOp(Node):
     """``left and right`` / ``left or right`` (short-circuit)."""
 
@@ -142,7 +170,7 @@ class BoolOp(Node):
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Compare(Node):
     """``left op right`` for ``== != < <= > >=`` (comparisons do not chain)."""
 
@@ -151,7 +179,7 @@ class Compare(Node):
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class InOp(Node):
     """``left in right`` / ``left not in right``: membership in a list or a range."""
 
@@ -165,7 +193,7 @@ class InOp(Node):
         return self.op == "not in"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Range(Node):
     """``low..high``: an inclusive range, only on the right of ``in``."""
 
@@ -173,7 +201,7 @@ class Range(Node):
     high: "Expr"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Conditional(Node):
     """``test ? then : otherwise`` (right-associative)."""
 

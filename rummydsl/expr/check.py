@@ -27,7 +27,6 @@ rummydsl.errors.ExpressionError: 1:1: unknown name 'sute'; did you mean 'suit'?
 
 from __future__ import annotations
 
-import difflib
 import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -393,7 +392,7 @@ def _an(t: Type) -> str:
 
 
 def _suggest(word: str, candidates: Iterable[str]) -> str | None:
-    matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
+    matches = _close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
     return matches[0] if matches else None
 
 
@@ -823,3 +822,10 @@ class _Checker:
         finally:
             self.loops.pop()
         return BOOL if name in ("any", "all") else INT
+
+
+def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib.get_close_matches, imported only when a suggestion is wanted."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

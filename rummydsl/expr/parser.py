@@ -28,7 +28,6 @@ rummydsl.errors.ExpressionError: 1:6: '=' is not an operator: write '=='
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -145,6 +144,13 @@ def parse(text: str) -> ast.Expr:
     """
     if not isinstance(text, str):
         raise ExpressionError(f"an expression must be text, got {type(text).__name__}", 1, 1, "expr-syntax")
+    return _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> ast.Expr:
+    # The AST is immutable, so one per text is shared: a house rule repeats most of
+    # its parent's expressions, in other contexts. Errors are raised, never cached.
     if len(text) > MAX_LENGTH:
         raise ExpressionError(
             f"expression is {len(text)} characters long; the limit is {MAX_LENGTH}",
@@ -173,14 +179,18 @@ def parse(text: str) -> ast.Expr:
 # -- limits -------------------------------------------------------------------
 
 
-@dataclass
 class _Brackets:
-    too_deep: int | None = None
-    """Offset of the first bracket deeper than MAX_DEPTH."""
-    stack_at: dict[int, tuple[tuple[str, int], ...]] | None = None
-    """For each closing bracket's offset: the open brackets just before it."""
-    unclosed: tuple[tuple[str, int], ...] = ()
-    """The brackets still open at the end (character, offset)."""
+    __slots__ = ("too_deep", "stack_at", "unclosed")
+
+    def __init__(self, too_deep: int | None = None,
+                 stack_at: dict[int, tuple[tuple[str, int], ...]] | None = None,
+                 unclosed: tuple[tuple[str, int], ...] = ()) -> None:
+        self.too_deep = too_deep
+        """Offset of the first bracket deeper than MAX_DEPTH."""
+        self.stack_at = stack_at
+        """For each closing bracket's offset: the open brackets just before it."""
+        self.unclosed = unclosed
+        """The brackets still open at the end (character, offset)."""
 
 
 def _scan_brackets(text: str) -> _Brackets:
@@ -231,14 +241,17 @@ def _end_position(text: str) -> tuple[int, int]:
 # -- syntax errors --------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Example:
-    message: str
-    lexical: bool
-    state: Any
-    token_type: str
-    token_value: str
-    accepts: frozenset[str]
+    __slots__ = ("message", "lexical", "state", "token_type", "token_value", "accepts")
+
+    def __init__(self, message: str, lexical: bool, state: Any, token_type: str,
+                 token_value: str, accepts: frozenset[str]) -> None:
+        self.message = message
+        self.lexical = lexical
+        self.state = state
+        self.token_type = token_type
+        self.token_value = token_value
+        self.accepts = accepts
 
 
 def _error_key(text: str, exc: UnexpectedInput) -> tuple[bool, Any, str, str, frozenset[str]]:

@@ -48,7 +48,6 @@ result of its ancestors:
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -259,7 +258,7 @@ def _load_parent(child: Document) -> Document:
     if not _ID_RE.match(target):
         message = (f"cannot find parent {target!r}: a shipped variant id is written "
                    "[a-z][a-z0-9_]*, and a file path ends in .yaml")
-    close = difflib.get_close_matches(target.lower(), ids, n=1, cutoff=0.6)
+    close = _close_matches(target.lower(), ids, n=1, cutoff=0.6)
     if close:
         message += f"; did you mean {close[0]!r}?"
     elif os.path.isfile(os.path.join(os.path.dirname(child.path), target + ".yaml")):
@@ -274,7 +273,7 @@ def _missing_file(target: str, parent_path: str) -> str:
         names = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))]
     except (OSError, ValueError):
         names = []
-    close = difflib.get_close_matches(os.path.basename(parent_path), names, n=1)
+    close = _close_matches(os.path.basename(parent_path), names, n=1)
     if close:
         suggestion = os.path.join(os.path.dirname(target), close[0])
         message += f"; did you mean {suggestion!r}?"
@@ -325,3 +324,10 @@ def _check_version(child: Document, parent: Document, parent_data: dict[str, Any
                      f"this file is written in rummydsl {mine!r} but its parent "
                      f"{parent.path!r} in rummydsl {theirs!r}; a variant can only extend "
                      "one of the same language version", "extends-version")
+
+
+def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib.get_close_matches, imported only when a suggestion is wanted."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

@@ -73,13 +73,24 @@ from typing import Any, Iterator, Sequence
 import yaml
 from yaml.events import (
     AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
     MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
     SequenceStartEvent,
     StreamEndEvent,
+    StreamStartEvent,
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rummydsl.errors import Diagnostic, Location, VariantError
+
+try:  # libyaml's parser, when PyYAML was built with it (the pure-Python one otherwise)
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - depends on how PyYAML was installed
+    _CParser = None
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -158,22 +169,26 @@ class _Refused(Exception):
 # --------------------------------------------------------------------------- positions
 
 
-@dataclass(frozen=True)
 class _Scalar:
     """Where a scalar's token lies in the text, for :meth:`Positions.inside_scalar`."""
 
-    start: int  # index of the token's first character (quote, '|' or '>', or the text)
-    end: int  # index just after the token
-    style: str  # '', "'", '"', '|', '>'
-    block_indent: int  # the scanner's indentation when a block scalar was read
-    value: str
+    __slots__ = ("start", "end", "style", "block_indent", "value")
+
+    def __init__(self, start: int, end: int, style: str, block_indent: int, value: str) -> None:
+        self.start = start  # index of the token's first character (quote, '|' or '>', or the text)
+        self.end = end  # index just after the token
+        self.style = style  # '', "'", '"', '|', '>'
+        self.block_indent = block_indent  # the scanner's indentation when a block scalar was read
+        self.value = value
 
 
-@dataclass(frozen=True)
 class _Entry:
-    value: Location
-    key: Location | None
-    scalar: _Scalar | None
+    __slots__ = ("value", "key", "scalar")
+
+    def __init__(self, value: Location, key: Location | None, scalar: _Scalar | None) -> None:
+        self.value = value
+        self.key = key
+        self.scalar = scalar
 
 
 class Positions:
@@ -185,12 +200,25 @@ class Positions:
     not exist falls back to its nearest existing ancestor, so asking never raises.
     """
 
-    def __init__(self, path: str, text: str, entries: dict[KeyPath, _Entry]) -> None:
+    def __init__(self, path: str, text: str, entries: dict[KeyPath, Any],
+                 exact: bool = True) -> None:
         self._path = path
         self._text = text
+        # Exact entries are _Entry objects. Entries from the libyaml fast path are
+        # (value line, value column, key line, key column, is_scalar) tuples: Locations
+        # are made when asked for, and the scalar details (token start, style, block
+        # indentation) by re-reading the text with the pure-Python loader, on first
+        # use only (expression errors are rare).
         self._entries = entries
-        self._line_starts = _line_starts(text)
+        self._exact = exact
+        self._starts: list[int] | None = None
         self._maps: dict[KeyPath, list[int] | None] = {}
+
+    @property
+    def _line_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = _line_starts(self._text)
+        return self._starts
 
     @property
     def path(self) -> str:
@@ -208,11 +236,38 @@ class Positions:
 
     def _entry(self, path: Sequence[Any]) -> tuple[KeyPath, _Entry]:
         path = tuple(path)
+        entries = self._entries
         for k in range(len(path), -1, -1):
-            entry = self._entries.get(path[:k])
+            prefix = path[:k]
+            entry = entries.get(prefix)
             if entry is not None:
-                return path[:k], entry
+                if type(entry) is tuple:  # a fast-path entry: make its Locations now
+                    line, column, key_line, key_column, _ = entry
+                    entry = entries[prefix] = _Entry(
+                        Location(self._path, line, column),
+                        Location(self._path, key_line, key_column) if key_line else None,
+                        None,
+                    )
+                return prefix, entry
         return (), _Entry(Location(self._path, 1, 1), None, None)
+
+    def _scalar_entry(self, path: Sequence[Any]) -> tuple[KeyPath, _Entry]:
+        """Like :meth:`_entry`, with the scalar details filled in."""
+        if not self._exact:
+            self._make_exact()
+        return self._entry(path)
+
+    def _make_exact(self) -> None:
+        self._exact = True
+        try:
+            exact = _load_python(self._path, self._text).positions._entries
+        except (VariantError, _Refused, RecursionError):  # not expected: libyaml read it
+            exact = {}
+        if exact.keys() == self._entries.keys():
+            self._entries = exact
+        else:  # not expected either: keep the places known, without scalar details
+            for path in self._entries:
+                self._entry(path)
 
     def source(self, path: Sequence[Any]) -> str:
         """The file the node at ``path`` comes from (always this document's path)."""
@@ -232,14 +287,14 @@ class Positions:
     def scalar_style(self, path: Sequence[Any]) -> str | None:
         """The YAML style of the scalar at ``path``: ``''`` (plain), ``"'"``,
         ``'"'``, ``'|'`` or ``'>'``; ``None`` for a mapping or a sequence."""
-        scalar = self._entry(path)[1].scalar
+        scalar = self._scalar_entry(path)[1].scalar
         return None if scalar is None else scalar.style
 
     def scalar_start(self, path: Sequence[Any]) -> tuple[Location, str | None]:
         """Where the scalar's token starts (its opening quote, its ``|``/``>``
         indicator, or its first character) and its style; for a collection, its
         value location and ``None``."""
-        entry = self._entry(path)[1]
+        entry = self._scalar_entry(path)[1]
         if entry.scalar is None:
             return entry.value, None
         return self._location(entry.scalar.start), entry.scalar.style
@@ -249,7 +304,7 @@ class Positions:
         string scalar at ``path``: line 1 is the value's first line, lines split at
         ``\\n`` of the value. Out-of-range positions are clamped into the scalar; a
         column one past a line's end is the place just after it."""
-        key, entry = self._entry(path)
+        key, entry = self._scalar_entry(path)
         scalar = entry.scalar
         if scalar is None:
             return entry.value
@@ -844,9 +899,28 @@ def load_document(path: str | Path, text: str | bytes | None = None) -> Document
     """
     shown = str(path)
     if text is None:
-        raw: str | bytes = _read_file(shown)
-    else:
-        raw = text
+        # A parent is read once per process however many files extend it.
+        try:
+            stat = os.stat(shown)
+            key: tuple[str, int, int] | None = (shown, stat.st_mtime_ns, stat.st_size)
+        except (OSError, ValueError):  # ValueError: a NUL in the path; reported when read
+            key = None
+        if key is not None and key in _DOCUMENTS:
+            return _DOCUMENTS[key]
+        document = _load_document(shown, _read_file(shown))
+        if key is not None:
+            if len(_DOCUMENTS) >= _DOCUMENT_CACHE_SIZE:
+                _DOCUMENTS.pop(next(iter(_DOCUMENTS)))
+            _DOCUMENTS[key] = document
+        return document
+    return _load_document(shown, text)
+
+
+_DOCUMENT_CACHE_SIZE = 64
+_DOCUMENTS: dict[tuple[str, int, int], Document] = {}
+
+
+def _load_document(shown: str, raw: str | bytes) -> Document:
     source = _decode(shown, raw)
     lines = tuple(_LINE_BREAK_RE.split(source))
     try:
@@ -965,6 +1039,166 @@ def _bytes_position(raw: bytes, offset: int) -> tuple[int, int]:
 
 
 def _load_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
+    if _CParser is not None:
+        document = _load_fast(path, text, lines)
+        if document is not None:
+            return document
+    return _load_python_text(path, text, lines)
+
+
+def _load_python(path: str, text: str) -> Document:
+    """The document read by the pure-Python loader alone (the exact positions)."""
+    return _load_python_text(path, text, tuple(_LINE_BREAK_RE.split(text)))
+
+
+def _load_fast(path: str, text: str, lines: tuple[str, ...]) -> Document | None:
+    """The document read with libyaml's parser, or None to read it the slow way.
+
+    The fast path takes only the plain case: one document whose top level is a
+    mapping, no tags, anchors, aliases or directives, string keys each once, no merge
+    keys, numbers Python can convert, nesting and size within the limits. Anything
+    else (every error included) returns None, and the pure-Python loader reads the
+    file again and reports exactly as it always has. libyaml's parser is not
+    recursive: events arrive flat, and the depth is checked on each one.
+    """
+    if "\t" in text or "\ufeff" in text:  # where PyYAML and libyaml disagree
+        return None
+    parser = _CParser(text)
+    try:
+        return _compose_fast(parser.get_event, path, text, lines)
+    except yaml.YAMLError:
+        return None
+    finally:
+        parser.dispose()
+
+
+def _compose_fast(get: Any, path: str, text: str,
+                  lines: tuple[str, ...]) -> Document | None:
+    if type(get()) is not StreamStartEvent:
+        return None
+    event = get()
+    if type(event) is not DocumentStartEvent or event.version is not None or event.tags:
+        return None
+    event = get()
+    if type(event) is not MappingStartEvent or event.anchor is not None or event.tag is not None:
+        return None
+    mark = event.start_mark
+    root: dict[str, Any] = {}
+    entries: dict[KeyPath, Any] = {(): (mark.line + 1, mark.column + 1, 0, 0, False)}
+    stack: list[tuple[Any, KeyPath, bool]] = []
+    container: Any = root
+    here: KeyPath = ()
+    in_map = True
+    key: str | None = None
+    key_line = key_column = 0
+    count = 1
+    while True:
+        event = get()
+        cls = type(event)
+        if cls is ScalarEvent:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            count += 1
+            text_value = event.value
+            plain = event.implicit[0]
+            if in_map and key is None:  # a key: a string, once per mapping, not '<<'
+                if plain and (_resolve_plain(text_value) != _STR or text_value == "<<"):
+                    return None
+                if text_value in container:
+                    return None
+                key = text_value
+                mark = event.start_mark
+                key_line, key_column = mark.line + 1, mark.column + 1
+                continue
+            if plain and not text_value:
+                # An empty value is placed just after its ':' by both parsers; other
+                # empty values (after '? key', '- ', in flow) may be placed apart.
+                index = event.start_mark.index
+                if index < 1 or text[index - 1] != ":":
+                    return None
+            if plain:
+                tag = _resolve_plain(text_value)
+                if tag == _STR:
+                    value: Any = text_value
+                else:
+                    value = _plain_value(tag, text_value)
+                    if value is _INVALID:
+                        return None
+            else:
+                value = text_value
+                if event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(
+                        text, event.start_mark.index):
+                    return None  # a header libyaml allows and PyYAML refuses ('|#')
+            mark = event.start_mark
+            if in_map:
+                entries[here + (key,)] = (mark.line + 1, mark.column + 1, key_line, key_column, True)
+                container[key] = value
+                key = None
+            else:
+                entries[here + (len(container),)] = (mark.line + 1, mark.column + 1, 0, 0, True)
+                container.append(value)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            if in_map and key is None:  # a mapping or a list as a key
+                return None
+            count += 1
+            if len(stack) + 2 > MAX_DEPTH:
+                return None
+            new: Any = {} if cls is MappingStartEvent else []
+            mark = event.start_mark
+            if in_map:
+                child = here + (key,)
+                entries[child] = (mark.line + 1, mark.column + 1, key_line, key_column, False)
+                container[key] = new
+                key = None
+            else:
+                child = here + (len(container),)
+                entries[child] = (mark.line + 1, mark.column + 1, 0, 0, False)
+                container.append(new)
+            stack.append((container, here, in_map))
+            container, here, in_map = new, child, cls is MappingStartEvent
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            if not stack:
+                break
+            container, here, in_map = stack.pop()
+        else:  # an alias, or anything unexpected
+            return None
+        if count > MAX_NODES:
+            return None
+    if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
+        return None
+    return Document(path, root, Positions(path, text, entries, exact=False), lines)
+
+
+_INVALID = object()
+# A block scalar's indicators as PyYAML's scanner accepts them.
+_BLOCK_HEADER_RE = re.compile("[|>](?:[+-][1-9]?|[1-9][+-]?)?(?:[ \r\n\x85\u2028\u2029]|\\Z)")
+
+
+def _plain_value(tag: str, text: str) -> Any:
+    """A plain scalar's value by its resolved core tag (as :meth:`_Builder.scalar`);
+    _INVALID where the builder would report a problem."""
+    try:
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            return text.lower() == "true"
+        if tag == _INT:
+            if text.startswith(("0o", "0x")):
+                return int(text[2:], 8 if text[1] == "o" else 16)
+            return int(text)
+        lowered = text.lower()
+        if lowered.endswith(".inf"):
+            return float("-inf") if lowered.startswith("-") else float("inf")
+        if lowered == ".nan":
+            return float("nan")
+        return float(text)
+    except ValueError:
+        return _INVALID
+
+
+def _load_python_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
     loader = _Loader(text, path)
     try:
         try:

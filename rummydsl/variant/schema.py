@@ -9,11 +9,10 @@ allowed key as a suggestion, an ``enum`` lists the allowed values, and for
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from functools import lru_cache
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from ..errors import Diagnostic, Location
 from ..resources import read_spec_text
@@ -48,6 +47,8 @@ def validator() -> Any:
 
 def schema_diagnostics(data: Any, positions: PositionLookup) -> list[Diagnostic]:
     """Every schema problem of ``data``, each placed and worded for a person."""
+    if _fast_valid(data):  # the usual case: no problem, so no need to look for one
+        return []
     from jsonschema.exceptions import best_match
 
     found: list[Diagnostic] = []
@@ -101,7 +102,7 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
             if pattern_allowed:
                 continue
             message = f"unknown key {key!r} in {where}"
-            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            close = _close_matches(str(key), allowed, n=1, cutoff=0.6)
             if close:
                 message += f"; did you mean {close[0]!r}?"
             elif allowed:
@@ -121,7 +122,7 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         choices = ", ".join(_show(v) for v in error.validator_value)
         message = f"{where} is {_show(instance)}; expected one of: {choices}"
         if isinstance(instance, str):
-            close = difflib.get_close_matches(instance, [str(v) for v in error.validator_value], n=1)
+            close = _close_matches(instance, [str(v) for v in error.validator_value], n=1)
             if close:
                 message += f" (did you mean {close[0]!r}?)"
         elif isinstance(instance, bool):
@@ -233,3 +234,233 @@ def _article(expected: str) -> str:
     names = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
              "boolean": "a boolean", "null": "null", "number": "a number"}
     return " or ".join(names.get(part.strip(), part) for part in expected.split(" or "))
+
+
+# -- a fast yes/no check ------------------------------------------------------------
+#
+# jsonschema walks the schema anew for every instance (about 2 ms a variant). The
+# schema is compiled here once into closures that only answer "valid?", for the
+# keywords spec/variant.schema.json uses, with jsonschema's Draft 2020-12 meaning
+# (booleans are not numbers, 1.0 is an integer, enum/const/uniqueItems compare as
+# JSON does). A schema keyword this compiler does not know disables it; an instance
+# it does not model (a value of another Python type, containers inside enum or
+# uniqueItems) raises _Unknown. Either way jsonschema decides, as it does whenever
+# the answer is "not valid", so the messages always come from jsonschema.
+
+
+class _Unknown(Exception):
+    """Internal: this instance is outside what the fast check models."""
+
+
+_Check = Callable[[Any], bool]
+_IGNORED = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description",
+                      "default", "examples"})
+_PLAIN_TYPES = (str, int, float, bool, type(None))
+
+
+def _fast_valid(data: Any) -> bool:
+    check = _fast_check()
+    if check is None:
+        return False
+    try:
+        return check(data)
+    except (_Unknown, RecursionError):
+        return False
+
+
+@lru_cache(maxsize=1)
+def _fast_check() -> _Check | None:
+    schema = variant_schema()
+    try:
+        return _Compiler(schema).compile(schema)
+    except _Unknown:
+        return None
+
+
+def _json_equal(one: Any, two: Any) -> bool:
+    """jsonschema's ``equal`` for plain values (booleans equal only booleans)."""
+    if one is two:
+        return True
+    one_plain, two_plain = isinstance(one, _PLAIN_TYPES), isinstance(two, _PLAIN_TYPES)
+    if not one_plain or not two_plain:
+        if one_plain and isinstance(two, (dict, list)) or two_plain and isinstance(one, (dict, list)):
+            return False  # a container never equals a plain value
+        raise _Unknown
+    if isinstance(one, str) or isinstance(two, str):
+        return bool(one == two)
+    if isinstance(one, bool) or isinstance(two, bool):
+        return isinstance(one, bool) and isinstance(two, bool) and one == two
+    return bool(one == two)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _type_check(name: str) -> _Check:
+    if name == "object":
+        return lambda v: isinstance(v, dict)
+    if name == "array":
+        return lambda v: isinstance(v, list)
+    if name == "string":
+        return lambda v: isinstance(v, str)
+    if name == "boolean":
+        return lambda v: isinstance(v, bool)
+    if name == "null":
+        return lambda v: v is None
+    if name == "number":
+        return _is_number
+    if name == "integer":
+        return lambda v: (isinstance(v, int) and not isinstance(v, bool)
+                          or isinstance(v, float) and v.is_integer())
+    raise _Unknown
+
+
+class _Compiler:
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.refs: dict[str, list[_Check]] = {}
+
+    def ref(self, target: str) -> _Check:
+        if not target.startswith("#/$defs/") or "/" in target[len("#/$defs/"):]:
+            raise _Unknown
+        if target not in self.refs:
+            cell: list[_Check] = []
+            self.refs[target] = cell
+            defs = self.root.get("$defs", {})
+            name = target[len("#/$defs/"):]
+            if name not in defs:
+                raise _Unknown
+            cell.append(self.compile(defs[name]))
+        cell = self.refs[target]
+        return lambda v: cell[0](v)
+
+    def compile(self, schema: Any) -> _Check:
+        if schema is True:
+            return lambda v: True
+        if schema is False:
+            return lambda v: False
+        if not isinstance(schema, dict):
+            raise _Unknown
+        checks: list[_Check] = []
+        for keyword, value in schema.items():
+            if keyword in _IGNORED or keyword in ("properties", "additionalProperties"):
+                continue
+            checks.append(self.keyword(keyword, value, schema))
+        if "properties" in schema or "additionalProperties" in schema:
+            checks.append(self.properties(schema.get("properties", {}),
+                                          schema.get("additionalProperties", True)))
+        if not checks:
+            return lambda v: True
+        if len(checks) == 1:
+            return checks[0]
+        checks_tuple = tuple(checks)
+        return lambda v: all(check(v) for check in checks_tuple)
+
+    def properties(self, properties: dict[str, Any], additional: Any) -> _Check:
+        compiled = {name: self.compile(sub) for name, sub in properties.items()}
+        extra = None if additional is True else self.compile(additional)
+
+        def check(v: Any) -> bool:
+            if not isinstance(v, dict):
+                return True
+            for key, item in v.items():
+                if not isinstance(key, str):
+                    raise _Unknown
+                sub = compiled.get(key)
+                if sub is not None:
+                    if not sub(item):
+                        return False
+                elif extra is not None and not extra(item):
+                    return False
+            return True
+
+        return check
+
+    def keyword(self, keyword: str, value: Any, schema: dict[str, Any]) -> _Check:
+        if keyword == "type":
+            names = value if isinstance(value, list) else [value]
+            type_checks = tuple(_type_check(name) for name in names)
+            return lambda v: any(check(v) for check in type_checks)
+        if keyword == "$ref":
+            return self.ref(value)
+        if keyword == "required":
+            required = tuple(value)
+            return lambda v: not isinstance(v, dict) or all(k in v for k in required)
+        if keyword == "enum":
+            choices = tuple(value)
+            for choice in choices:
+                if not isinstance(choice, _PLAIN_TYPES):
+                    raise _Unknown
+            return lambda v: any(_json_equal(choice, v) for choice in choices)
+        if keyword == "const":
+            if not isinstance(value, _PLAIN_TYPES):
+                raise _Unknown
+            return lambda v: _json_equal(v, value)
+        if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if not _is_number(value):
+                raise _Unknown
+            bound = value
+            if keyword == "minimum":
+                return lambda v: not _is_number(v) or not v < bound
+            if keyword == "maximum":
+                return lambda v: not _is_number(v) or not v > bound
+            if keyword == "exclusiveMinimum":
+                return lambda v: not _is_number(v) or not v <= bound
+            return lambda v: not _is_number(v) or not v >= bound
+        if keyword in ("minLength", "maxLength", "minItems", "maxItems",
+                       "minProperties", "maxProperties"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _Unknown
+            limit = value
+            kind = {"Length": str, "Items": list, "Properties": dict}[keyword[3:]]
+            if keyword.startswith("min"):
+                return lambda v: not isinstance(v, kind) or len(v) >= limit
+            return lambda v: not isinstance(v, kind) or len(v) <= limit
+        if keyword == "pattern":
+            pattern = re.compile(value)
+            return lambda v: not isinstance(v, str) or pattern.search(v) is not None
+        if keyword == "uniqueItems":
+            if value is False:
+                return lambda v: True
+            if value is not True:
+                raise _Unknown
+            return _unique
+        if keyword == "items":
+            item_check = self.compile(value)
+            return lambda v: not isinstance(v, list) or all(item_check(item) for item in v)
+        if keyword == "propertyNames":
+            name_check = self.compile(value)
+            return lambda v: not isinstance(v, dict) or all(name_check(k) for k in v)
+        if keyword == "oneOf":
+            branches = tuple(self.compile(sub) for sub in value)
+            return lambda v: sum(1 for branch in branches if branch(v)) == 1
+        if keyword == "anyOf":
+            branches = tuple(self.compile(sub) for sub in value)
+            return lambda v: any(branch(v) for branch in branches)
+        if keyword == "allOf":
+            branches = tuple(self.compile(sub) for sub in value)
+            return lambda v: all(branch(v) for branch in branches)
+        if keyword == "not":
+            inner = self.compile(value)
+            return lambda v: not inner(v)
+        raise _Unknown
+
+
+def _unique(v: Any) -> bool:
+    if not isinstance(v, list):
+        return True
+    for i, one in enumerate(v):
+        if isinstance(one, float) and one != one:
+            raise _Unknown  # NaN: jsonschema's sort-based check is not pairwise here
+        for two in v[i + 1:]:
+            if _json_equal(one, two):
+                return False
+    return True
+
+
+def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib.get_close_matches, imported only when a suggestion is wanted."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

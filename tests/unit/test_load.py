@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import assume, HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummydsl.errors import Location, VariantError
@@ -610,6 +610,9 @@ def test_inside_scalar_round_trips_every_style(value: str, style, width: int) ->
     text = yaml.dump({"k": value, "n": [{"x": value}]}, default_style=style, width=width,
                      allow_unicode=True)
     document = load_document("v.yaml", text)
+    # PyYAML sometimes misreads its own folded output (' :::: :' at width 8 comes
+    # back with a line break): no position can round-trip then.
+    assume(document.data == {"k": value, "n": [{"x": value}]})
     for path in [("k",), ("n", 0, "x")]:
         for number, line_text in enumerate(value.split("\n"), 1):
             for column, char in enumerate(line_text, 1):

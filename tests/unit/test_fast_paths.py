@@ -1,0 +1,113 @@
+"""The fast paths agree with the authoritative slow ones.
+
+``check`` reads YAML with libyaml when it can (falling back to the pure-Python
+loader, whose positions are exact) and answers "is this tree valid?" with a
+schema compiled to closures (falling back to jsonschema for every message). A
+fast path that disagreed would silently change positions, or let an invalid
+variant through; these properties pin them to the slow paths.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rummydsl.variant import load as load_module
+from rummydsl.variant.load import load_document
+from rummydsl.variant.schema import _fast_valid, validator
+
+REPO = Path(__file__).resolve().parents[2]
+YAML_FILES = sorted(p for p in REPO.rglob("*.yaml") if ".venv" not in p.parts and "bad" not in p.parts)
+
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text("ab_ -:#'\"\n", max_size=12),
+                         st.sampled_from(["stock", "discard", "next", "void", "low", "both", "gin_rummy",
+                                          "size >= 3", "standard52", "none", "GR-9.2"]))
+json_values = st.recursive(json_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.sampled_from(["limit", "from", "value", "one_of", "pattern", "x", "games",
+                                     "target", "draw", "offer", "rule"]), inner, max_size=4)),
+    max_leaves=12)
+
+
+def same_document(text: str) -> None:
+    fast = load_document("v.yaml", text)
+    slow = load_module._load_python("v.yaml", text)
+    assert fast.data == slow.data
+    for path in slow.positions:
+        assert fast.positions.value(path) == slow.positions.value(path), path
+        assert fast.positions.key(path) == slow.positions.key(path), path
+
+
+@pytest.mark.skipif(load_module._CParser is None, reason="PyYAML was built without libyaml")
+@pytest.mark.parametrize("path", YAML_FILES, ids=[p.name for p in YAML_FILES])
+def test_repository_yaml_reads_the_same_both_ways(path: Path) -> None:
+    try:
+        same_document(path.read_text(encoding="utf-8"))
+    except Exception as problem:  # a file the loader refuses must be refused both ways
+        from rummydsl.errors import VariantError
+
+        assert isinstance(problem, VariantError)
+
+
+@pytest.mark.skipif(load_module._CParser is None, reason="PyYAML was built without libyaml")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["id", "name", "deck", "melds", "turn", "k"]), json_values,
+                       min_size=1, max_size=5),
+       st.sampled_from([None, "'", '"', "|", ">"]), st.booleans(), st.sampled_from([12, 80]))
+def test_generated_yaml_reads_the_same_both_ways(data: dict[str, Any], style: Any, flow: bool,
+                                                 width: int) -> None:
+    text = yaml.dump(data, default_style=style, default_flow_style=flow, width=width, allow_unicode=True)
+    try:
+        same_document(text)
+    except Exception as problem:
+        from rummydsl.errors import VariantError
+
+        assert isinstance(problem, VariantError)
+
+
+SHIPPED = [json.loads(json.dumps(load_document(str(p)).data))
+           for p in sorted((REPO / "variants").glob("*.yaml")) if "extends" not in load_document(str(p)).data]
+
+
+def paths_of(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += paths_of(value, prefix + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += paths_of(value, prefix + (index,))
+    return found
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SHIPPED), st.data())
+def test_fast_schema_check_agrees_with_jsonschema(variant: dict[str, Any], data: st.DataObject) -> None:
+    tree = copy.deepcopy(variant)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths_of(tree)[1:]))
+        parent = tree
+        for part in path[:-1]:
+            parent = parent[part]
+        action = data.draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            parent[path[-1]] = data.draw(json_values)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif isinstance(parent, dict):
+            parent[data.draw(st.sampled_from(["limit", "extra", "from", "value"]))] = data.draw(json_values)
+        else:
+            parent.append(data.draw(json_values))
+    assert _fast_valid(tree) == validator().is_valid(tree)
+
+
+@pytest.mark.parametrize("variant", SHIPPED, ids=[v["id"] for v in SHIPPED])
+def test_fast_schema_check_accepts_the_shipped_variants(variant: dict[str, Any]) -> None:
+    assert _fast_valid(variant) and validator().is_valid(variant)
