@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
@@ -105,21 +105,8 @@ def _check_turn(variant: Variant, report: _Report) -> None:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
 
 
-@lru_cache(maxsize=256)
-def sample_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
-    """Groups of ``size`` cards shaped like the usual melds, with and without wilds.
-
-    Same-rank groups, same-suit sequences, mixed-suit sequences (suits cycling, or
-    all one suit but the last), each also with wild cards in the place of some
-    naturals (the first, the last, or spread out). A probe, not every group: the
-    shapes are those meld patterns test (same, distinct, consecutive).
-    """
-    naturals = [c for c in deck.cards if not c.wild]
-    wilds = [c for c in deck.cards if c.wild]
-    by_face: dict[tuple[int, int], list[Card]] = {}
-    for card in naturals:
-        assert card.rank is not None and card.suit is not None
-        by_face.setdefault((card.rank.order, card.suit.index), []).append(card)
+def _shapes(deck: Deck, size: int) -> list[list[tuple[int, int]]]:
+    """Faces (rank order, suit index) of the usual meld shapes of ``size`` cards."""
     n_suits, n_ranks = len(deck.suits), len(deck.ranks)
     shapes: list[list[tuple[int, int]]] = []
     for order in range(1, n_ranks + 1):  # same rank, suits cycling (then packs)
@@ -138,8 +125,23 @@ def sample_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
             shapes.append([(o, suit) for o in orders])
         shapes.append([(o, i % n_suits) for i, o in enumerate(orders)])
         shapes.append([(o, 0 if i < size - 1 else 1 % n_suits) for i, o in enumerate(orders)])
+    return shapes
+
+
+@lru_cache(maxsize=256)
+def natural_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
+    """Groups of ``size`` natural cards shaped like the usual melds.
+
+    Same-rank groups, same-suit sequences, and mixed-suit sequences (suits cycling,
+    or all one suit but the last). A probe, not every group: the shapes are those
+    meld patterns test (same, distinct, consecutive).
+    """
+    by_face: dict[tuple[int, int], list[Card]] = {}
+    for card in deck.cards:
+        if card.rank is not None and card.suit is not None:
+            by_face.setdefault((card.rank.order, card.suit.index), []).append(card)
     groups: list[tuple[Card, ...]] = []
-    for shape in shapes:
+    for shape in _shapes(deck, size):
         used: dict[tuple[int, int], int] = {}
         group: list[Card] = []
         for face in shape:
@@ -151,18 +153,63 @@ def sample_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
             group.append(copies[taken])
         else:
             groups.append(tuple(group))
-            for count in range(1, min(len(wilds), size) + 1):
-                spread = tuple(round(i * (size - 1) / max(count - 1, 1)) for i in range(count))
-                for spots in {tuple(range(count)), tuple(range(size - count, size)), spread}:
-                    if len(set(spots)) != count:
-                        continue
-                    replaced = list(group)
-                    for spot, wild in zip(spots, wilds):
-                        replaced[spot] = wild
-                    groups.append(tuple(replaced))
+    return tuple(groups)
+
+
+@lru_cache(maxsize=256)
+def wild_groups(deck: Deck, size: int) -> tuple[tuple[Card, ...], ...]:
+    """The natural groups with wild cards in place of some naturals (the first, the
+    last, or spread out), and ``size`` wild cards alone."""
+    wilds = [c for c in deck.cards if c.wild]
+    if not wilds:
+        return ()
+    groups: list[tuple[Card, ...]] = []
+    for group in natural_groups(deck, size):
+        for count in range(1, min(len(wilds), size) + 1):
+            spread = tuple(round(i * (size - 1) / max(count - 1, 1)) for i in range(count))
+            for spots in {tuple(range(count)), tuple(range(size - count, size)), spread}:
+                if len(set(spots)) != count:
+                    continue
+                replaced = list(group)
+                for spot, wild in zip(spots, wilds):
+                    replaced[spot] = wild
+                groups.append(tuple(replaced))
     if len(wilds) >= size:
         groups.append(tuple(wilds[:size]))
     return tuple(groups)
+
+
+def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
+    """Probe groups of ``size`` cards: the natural ones, then those with wild cards
+    (built only if asked for: most patterns accept a natural group first)."""
+    yield from natural_groups(deck, size)
+    yield from wild_groups(deck, size)
+
+
+def size_bounds(pattern: Any) -> tuple[int, int]:
+    """The sizes a meld pattern can accept at most, read from its top-level ``and``s
+    (``size >= 3``, ``size in 3..4``, ``size == 3``...): a necessary condition only,
+    so the probe can skip sizes no group could pass. Anything else: no bound."""
+    from ..expr import ast
+
+    low, high = 1, MAX_PROBE_SIZE
+    stack = [getattr(pattern, "ast", None)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.BoolOp) and node.op == "and":
+            stack += [node.left, node.right]
+        elif (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "size"
+              and isinstance(node.right, ast.IntLit)):
+            value = node.right.value
+            if node.op in (">=", ">", "=="):
+                low = max(low, value + (node.op == ">"))
+            if node.op in ("<=", "<", "=="):
+                high = min(high, value - (node.op == "<"))
+        elif (isinstance(node, ast.InOp) and node.op == "in" and isinstance(node.left, ast.Name)
+              and node.left.id == "size" and isinstance(node.right, ast.Range)
+              and isinstance(node.right.low, ast.IntLit) and isinstance(node.right.high, ast.IntLit)):
+            low, high = max(low, node.right.low.value), min(high, node.right.high.value)
+    return low, high
 
 
 _KIND_SAMPLES: dict[tuple[Any, ...], dict[int, tuple[Card, ...]]] = {}
@@ -177,7 +224,8 @@ def _kind_samples(variant: Variant, pattern: Any) -> dict[int, tuple[Card, ...]]
     if key in _KIND_SAMPLES:
         return _KIND_SAMPLES[key]
     found: dict[int, tuple[Card, ...]] = {}
-    for size in range(1, min(MAX_PROBE_SIZE, variant.deck.size) + 1):
+    low, high = size_bounds(pattern)
+    for size in range(low, min(high, MAX_PROBE_SIZE, variant.deck.size) + 1):
         if size > most and found:
             break
         for group in sample_groups(variant.deck, size):

@@ -1,0 +1,41 @@
+"""The semantic checks' meld probe: the size bounds it reads from a pattern, and the
+groups it tries, which must include a witness for every shipped meld kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummydsl.cards import Deck
+from rummydsl.expr import BOOL, Context, Env, compile_expression
+from rummydsl.variant import load_variant, shipped_variant_ids
+from rummydsl.variant.semantics import MAX_PROBE_SIZE, natural_groups, sample_melds, size_bounds, wild_groups
+
+STANDARD = Deck.preset("standard52")
+
+
+@pytest.mark.parametrize("pattern,bounds", [
+    ("size >= 3 and same(rank)", (3, MAX_PROBE_SIZE)),
+    ("size in 3..4 and same(rank)", (3, 4)),
+    ("size == 3 and same(suit)", (3, 3)),
+    ("same(rank) and size < 5 and size > 2", (3, 4)),
+    ("size >= 3 or same(rank)", (1, MAX_PROBE_SIZE)),      # 'or' bounds nothing
+    ("not (size < 3) and same(rank)", (1, MAX_PROBE_SIZE)),  # only plain comparisons are read
+])
+def test_size_bounds(pattern: str, bounds: tuple[int, int]) -> None:
+    assert size_bounds(compile_expression(pattern, Env(Context.MELD, STANDARD), BOOL)) == bounds
+
+
+def test_wild_groups_only_for_decks_with_wilds() -> None:
+    assert wild_groups(STANDARD, 3) == ()
+    rumski = Deck.preset("rumski70")
+    assert any(card.wild for group in wild_groups(rumski, 3) for card in group)
+    assert all(not card.wild for group in natural_groups(rumski, 3) for card in group)
+
+
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+def test_every_shipped_kind_has_witnesses_from_3_to_its_largest(variant_id: str) -> None:
+    variant = load_variant(variant_id)
+    for kind, by_size in sample_melds(variant).items():
+        assert 3 in by_size, kind
+        for group in by_size.values():
+            assert next(k for k in variant.meld_kinds if k.name == kind).pattern(group)
