@@ -494,3 +494,39 @@ def test_table_path_agrees_with_general_search_on_big_hands(name: str, data: st.
     after = rules.solve_discard(hand)
     assert after.deadwood == rules.best_discard(hand)[1] == general_deadwood(rules, hand, True)
     check_arrangement(rules, hand, after, discard=True)
+
+
+# --------------------------------------------------------------------------- every shipped variant
+
+from rummydsl.variant import load_variant, shipped_variant_ids  # noqa: E402
+
+
+def shipped_hands(deck: Deck, size: int, rich: bool) -> st.SearchStrategy[list[Any]]:
+    """Uniform or meld-rich hands of the deck, with 0 to 3 wild cards where it has them."""
+    base = rich_hands(deck, size, width=4) if rich else uniform_hands(deck, size)
+    wilds = [c for c in deck.cards if c.wild]
+    if not wilds:
+        return base
+    return st.tuples(base, st.integers(0, min(3, len(wilds)))).map(
+        lambda t: t[0][: size - t[1]] + wilds[: t[1]])
+
+
+@pytest.mark.parametrize("size", [10, 11, 14])
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_shipped_variant_matches_brute_force(variant_id: str, rich: bool, size: int,
+                                                   data: st.DataObject) -> None:
+    """The solver built from the variant file agrees with the brute force over the same
+    file's compiled patterns and card values (C-6), and for a hand one card over the
+    hand size, on the best discard (the knock question)."""
+    variant = load_variant(variant_id)
+    rules = MeldRules.from_variant(variant)
+    kinds = {kind.name: kind.pattern for kind in variant.meld_kinds}
+    value = lambda card: variant.card_values[card.id]  # noqa: E731
+    hand = data.draw(shipped_hands(variant.deck, size, rich))
+    assert rules.solve(hand).deadwood == brute_best(kinds, value, hand)
+    if size == variant.hand_size + 1:
+        card, after = rules.best_discard(hand)
+        assert (card, after) == brute_discard(kinds, value, hand)
