@@ -76,11 +76,38 @@ def _cards(variant: Variant) -> list[str]:
 
 
 def _value_summary(variant: Variant) -> str:
-    seen: dict[str, int] = {}
+    """Card values in short: runs of ranks worth their order, and ranks of one value.
+
+    >>> from rummydsl.variant import load_variant
+    >>> _value_summary(load_variant("gin_rummy"))
+    'A-T: their number, J Q K = 10'
+    >>> _value_summary(load_variant("skarney_gin"))
+    'A = 15, 2-T: their number, J Q K = 10'
+    """
+    values: dict[str, int] = {}
     for card, value in zip(variant.deck.cards, variant.card_values):
         key = "wild" if card.wild else card.rank.symbol if card.rank else "?"
-        seen.setdefault(key, value)
-    return ", ".join(f"{k} = {v}" for k, v in seen.items())
+        values.setdefault(key, value)
+    ranks = variant.deck.ranks
+    parts: list[str] = []
+    i = 0
+    while i < len(ranks):
+        j = i
+        if values.get(ranks[i].symbol) == ranks[i].order:
+            while j + 1 < len(ranks) and values.get(ranks[j + 1].symbol) == ranks[j + 1].order:
+                j += 1
+            if j - i >= 2:
+                parts.append(f"{ranks[i].symbol}-{ranks[j].symbol}: their number")
+                i = j + 1
+                continue
+        j = i
+        while j + 1 < len(ranks) and values.get(ranks[j + 1].symbol) == values.get(ranks[i].symbol):
+            j += 1
+        parts.append(" ".join(r.symbol for r in ranks[i:j + 1]) + f" = {values.get(ranks[i].symbol)}")
+        i = j + 1
+    if "wild" in values:
+        parts.append(f"wild = {values['wild']}")
+    return ", ".join(parts)
 
 
 def _deal(variant: Variant) -> list[str]:
