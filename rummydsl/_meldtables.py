@@ -25,7 +25,14 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rummydsl.cards import Card
+    from rummydsl.melds import MeldRules
+
+#: One suit's part of an arrangement: (melds, kinds, unmatched cards).
+_Walk = tuple[tuple[tuple["Card", ...], ...], tuple[frozenset[str], ...], tuple["Card", ...]]
 
 __all__ = ["SuitTables"]
 
@@ -41,17 +48,32 @@ class SuitTables:
         "options", "packings", "kmin", "meld_info", "by_penalty", "W", "_four",
     )
 
+    # set by build() (and by_penalty by _discard_tables())
+    R: int
+    S: int
+    F: int
+    K: int
+    full: int
+    shifts: tuple[int, ...]
+    rank_bits: tuple[int, ...]
+    options: tuple[dict[int, tuple[int, ...]], ...]
+    packings: tuple[dict[int, dict[int, tuple[int, ...]]], ...]
+    kmin: int
+    meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]]
+    by_penalty: tuple[int, ...]
+    _four: bool
+
     def __init__(self) -> None:
         self.T: list[list[int]] = []
         self.CH: list[list[int]] = []
-        self.W: list[list[Any]] = []
+        self.W: list[list[_Walk | None]] = []
         self.DK: list[list[int]] | None = None
         self.DC: list[list[int]] | None = None
 
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def build(cls, rules: Any) -> SuitTables | None:
+    def build(cls, rules: MeldRules) -> SuitTables | None:
         """The tables for ``rules`` (a :class:`MeldRules`), or ``None`` when they do not apply."""
         deck = rules.deck
         if not rules.excludes_concealed_melds or getattr(deck, "packs", 1) != 1:
@@ -74,7 +96,7 @@ class SuitTables:
         full = (1 << R) - 1
         suit_melds: list[set[int]] = [set() for _ in range(S)]
         rank_melds: list[list[int]] = [[] for _ in range(R)]
-        meld_info: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = {}
+        meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]] = {}
         for per_low in deck_table:
             for gmask, _value, bits in per_low:
                 slices = [(gmask >> (s * R)) & full for s in range(S)]
@@ -95,7 +117,7 @@ class SuitTables:
         self.shifts = tuple(s * R for s in range(S))
         self.meld_info = meld_info
         values = rules.values
-        shared: dict[tuple[Any, ...], tuple[list[int], list[int]]] = {}
+        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
         for s in range(S):
             vals = tuple(values[s * R + r] for r in range(R))
             key = (tuple(sorted(suit_melds[s])), vals)
@@ -132,7 +154,7 @@ class SuitTables:
         self.W = [[None] * (1 << R) for _ in range(S)]
         return self
 
-    def _discard_tables(self, rules: Any) -> None:
+    def _discard_tables(self, rules: MeldRules) -> None:
         """Build the knock-question tables (on first use)."""
         values = rules.values
         F, R, S, K = self.F, self.R, self.S, self.K
@@ -221,7 +243,7 @@ class SuitTables:
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
                 if best is None or v < best:
                     best, best_u = v, u
-            return best, best_u  # type: ignore[return-value]
+            return best, best_u  # type: ignore[return-value]  # choices is never empty: best is set
         pairs = tuple(zip(self.shifts, T))
         for u in choices:
             m = H ^ u
@@ -230,9 +252,9 @@ class SuitTables:
                 v += t[(m >> sh) & full]
             if best is None or v < best:
                 best, best_u = v, u
-        return best, best_u  # type: ignore[return-value]
+        return best, best_u  # type: ignore[return-value]  # choices is never empty: best is set
 
-    def knock_key(self, H: int, rules: Any) -> tuple[int, int]:
+    def knock_key(self, H: int, rules: MeldRules) -> tuple[int, int]:
         """``(deadwood * K + penalty, set union)`` of the best discard from ``H``."""
         if self.DK is None:
             self._discard_tables(rules)
@@ -258,14 +280,14 @@ class SuitTables:
                 v = (T0[a] + T1[b] + T2[c] + T3[d]) * K + min(D0[a], D1[b], D2[c], D3[d])
                 if best is None or v < best:
                     best, best_u = v, u
-            return best, best_u  # type: ignore[return-value]
+            return best, best_u  # type: ignore[return-value]  # choices is never empty: best is set
         for u in choices:
             m = H ^ u
             parts = [(m >> sh) & full for sh in self.shifts]
             v = sum(t[p] for t, p in zip(T, parts)) * K + min(dk[p] for dk, p in zip(DK, parts))
             if best is None or v < best:
                 best, best_u = v, u
-        return best, best_u  # type: ignore[return-value]
+        return best, best_u  # type: ignore[return-value]  # choices is never empty: best is set
 
     # ------------------------------------------------------------------ arrangements
 
@@ -286,11 +308,11 @@ class SuitTables:
             out.extend(packings[r][H & rb][u & rb])
         return out
 
-    def _walk(self, s: int, m: int, rules: Any) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    def _walk(self, s: int, m: int, rules: MeldRules) -> _Walk:
         """Suit ``s``'s part of an arrangement for its rank mask ``m``: (melds, kinds, unmatched)."""
-        melds: list[Any] = []
-        kinds: list[Any] = []
-        unmatched: list[Any] = []
+        melds: list[tuple[Card, ...]] = []
+        kinds: list[frozenset[str]] = []
+        unmatched: list[Card] = []
         cards = rules._cards
         info = self.meld_info
         sh = self.shifts[s]
@@ -311,8 +333,8 @@ class SuitTables:
         self.W[s][key] = entry
         return entry
 
-    def arrange(self, H: int, discard: bool, rules: Any) -> tuple[int, tuple[Any, ...], tuple[Any, ...],
-                                                                  tuple[Any, ...], int]:
+    def arrange(self, H: int, discard: bool, rules: MeldRules) -> tuple[
+            int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...], int]:
         """One best arrangement: ``(deadwood, melds, kinds, unmatched, discard id or -1)``.
 
         Melds come sets first, then runs suit by suit; unmatched cards by id.
@@ -336,15 +358,15 @@ class SuitTables:
             deadwood, u = self.best(H)
             rest = H ^ u
             disc = -1
-        melds: tuple[Any, ...] = ()
-        kinds: tuple[Any, ...] = ()
+        melds: tuple[tuple[Card, ...], ...] = ()
+        kinds: tuple[frozenset[str], ...] = ()
         if u:
             info = self.meld_info
             for m in self._sets_of(H, u):
                 group, names = info[m]
                 melds += (group,)
                 kinds += (names,)
-        unmatched: tuple[Any, ...] = ()
+        unmatched: tuple[Card, ...] = ()
         W = self.W
         for s, sh in enumerate(self.shifts):
             m = (rest >> sh) & full

@@ -385,7 +385,7 @@ class Deck:
         }
         if self.wilds:
             spellings[WILD_TEXT] = faces
-        positions = [(rank.order,) for rank in self.ranks]
+        positions: list[tuple[int, ...]] = [(rank.order,) for rank in self.ranks]
         positions[0] = {"low": (1,), "high": (n_ranks + 1,), "both": (1, n_ranks + 1)}[self.ace]
         setattr_(self, "cards", tuple(cards))
         setattr_(self, "natural_faces", faces)
@@ -464,13 +464,13 @@ class Deck:
         bare_ranks: set[int] = set()
         suits = (
             _suits_from_spec(spec["suits"], bare_suits)
-            if "suits" in spec
-            else base.suits  # type: ignore[union-attr]
+            if "suits" in spec or base is None  # without a preset both keys are present
+            else base.suits
         )
         ranks = (
             _ranks_from_spec(spec["ranks"], bare_ranks)
-            if "ranks" in spec
-            else base.ranks  # type: ignore[union-attr]
+            if "ranks" in spec or base is None
+            else base.ranks
         )
         packs = spec.get("packs", base.packs if base else 1)
         wilds = spec.get("wilds", base.wilds if base else 0)
@@ -760,9 +760,9 @@ class Deck:
         # A suit drawn as a symbol ("10\u2665").
         letter = _UNICODE_SUITS.get(suit_text)
         if letter is not None and self.rank_by_symbol(rank_text) is not None:
-            card = self._try(rank_text + letter)
-            if card is not None:
-                return f"write the suit as a letter: {str(card)!r}"
+            lettered = self._try(rank_text + letter)
+            if lettered is not None:
+                return f"write the suit as a letter: {str(lettered)!r}"
         # A suit of another shipped deck ("7R" in a standard deck).
         for name in PRESETS:
             other = _preset(name, ())
@@ -867,6 +867,7 @@ _NUMBER_NAMES = (
 
 
 def _build_preset(name: str) -> Deck:
+    suits: tuple[Suit, ...]
     if name == "standard52":
         suits = (
             Suit("S", "spades", "black", 0),

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterable, Sequence, TextIO
+from typing import Callable, Iterable, NoReturn, Sequence, TextIO
 
 from .errors import CardError, Diagnostic, RummyDslError, VariantError
 
@@ -28,7 +28,7 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so ``main`` returns the code."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
 
 

@@ -67,7 +67,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from ._meldtables import SuitTables
 from .errors import CardError
@@ -244,7 +244,7 @@ def _shape_from_ast(ast: Any) -> KindShape:
         if "call" in kind:
             func = getattr(part, "func", None) or getattr(part, "function", None) or _name_of(part)
             func = _name_of(func) if func is not None and not isinstance(func, str) else func
-            args = getattr(part, "args", None) or getattr(part, "arguments", None) or ()
+            args: Sequence[Any] = getattr(part, "args", None) or getattr(part, "arguments", None) or ()
             arg = _name_of(args[0]) if len(args) == 1 else None
             if func == "same" and arg == "suit":
                 same_suit = True
@@ -266,11 +266,12 @@ def _shape_from_ast(ast: Any) -> KindShape:
                 stop = getattr(right, "stop", None) or getattr(right, "high", None)
                 if start is not None and stop is not None:
                     bounds = [_int_of(start), _int_of(stop)]
-                if len(bounds) == 2 and None not in bounds and "range" in _node_kind(right):
-                    lo, hi = max(lo, bounds[0]), bounds[1] if hi is None else min(hi, bounds[1])
-                elif bounds and None not in bounds:
-                    lo = max(lo, min(bounds))
-                    hi = max(bounds) if hi is None else min(hi, max(bounds))
+                known = [b for b in bounds if b is not None]
+                if len(known) == len(bounds) == 2 and "range" in _node_kind(right):
+                    lo, hi = max(lo, known[0]), known[1] if hi is None else min(hi, known[1])
+                elif known and len(known) == len(bounds):
+                    lo = max(lo, min(known))
+                    hi = max(known) if hi is None else min(hi, max(known))
                 continue
             n = _int_of(right)
             if n is None:
@@ -390,7 +391,7 @@ class MeldRules:
         self._memo: dict[int, int] = {}
         self._memo_limit = 1 << 21
         self._table_state: list[tuple[tuple[int, int, int], ...]] | None = None
-        self._suit_state: SuitTables | None | bool = None  # False: the tables do not apply
+        self._suit_state: SuitTables | Literal[False] | None = None  # False: the tables do not apply
 
     # ------------------------------------------------------------------ building
 
@@ -618,10 +619,10 @@ class MeldRules:
         if wrap:
             longest = period if hi is None else min(period, hi)
 
-        def at(p: int) -> list[int]:
+        def at(p: int) -> Sequence[int]:
             if wrap:
                 p = (p - 1) % period + 1
-            return by_pos.get(p, ())  # type: ignore[return-value]
+            return by_pos.get(p, ())
 
         def grow(start: int, last: int, lmask: int, gmask: int, count: int, gaps: int) -> None:
             # emit this natural set with every wild count that can fill it
@@ -768,7 +769,7 @@ class MeldRules:
             return tables.deadwood(mask)
         fast = self._fast(hand, discard, build=False)
         if fast is not None:
-            return fast  # type: ignore[return-value]
+            return fast
         ctx = _Context(self, hand, (), discard)
         return int(ctx.plain()[0] // ctx.A)
 
@@ -783,7 +784,7 @@ class MeldRules:
                 return self._table_arrangement(tables, mask, discard)
             fast = self._fast(hand, discard, build=True)
             if fast is not None:
-                return fast  # type: ignore[return-value]
+                return fast
         ctx = _Context(self, hand, table, discard)
         if contract and self.contract is not None:
             found = ctx.contract_search(existence=False)
@@ -798,7 +799,7 @@ class MeldRules:
 
     # ------------------------------------------------------------------ the fast paths
 
-    def _suit_tables(self) -> SuitTables | bool:
+    def _suit_tables(self) -> SuitTables | Literal[False]:
         """The per-suit tables (rummydsl._meldtables), or ``False`` when they do not apply."""
         if self._suit_state is None:
             self._suit_state = SuitTables.build(self) or False
@@ -868,6 +869,11 @@ class MeldRules:
             table[(gmask & -gmask).bit_length() - 1].append((gmask, total, bits))
         self._table_state = [tuple(x) for x in table]
         return self._table_state
+
+    @overload
+    def _fast(self, hand: tuple[Any, ...], discard: bool, build: Literal[True]) -> Arrangement | None: ...
+    @overload
+    def _fast(self, hand: tuple[Any, ...], discard: bool, build: Literal[False]) -> int | None: ...
 
     def _fast(self, hand: tuple[Any, ...], discard: bool, build: bool) -> Arrangement | int | None:
         """The search for a hand without wild cards, table melds or contract search, on deck tables."""
@@ -1319,7 +1325,7 @@ class _Context:
         depth_limit = rules.contract_max_melds
         hand_wilds = self.wild_cards
         kind_names = rules.kind_names
-        best: list[Any] = [None]
+        best: list[tuple[float, int, int, int, int, tuple[int, ...]] | None] = [None]
         full = (1 << self.n) - 1
         chosen: list[int] = []
         order = range(len(cands))

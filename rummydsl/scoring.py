@@ -22,7 +22,7 @@ from .variant.model import ScoreCase, Variant
 __all__ = ["score_round", "matching_case", "final_figures"]
 
 
-class _Lets(dict):  # type: ignore[type-arg]
+class _Lets(dict[str, Any]):
     """The round's ``let`` values, each worked out on first use.
 
     Lazy, so a formula that a round never reaches costs nothing and cannot fail:

@@ -129,6 +129,12 @@ def range_of(item: Type) -> Type:
     return Type("range", item)
 
 
+def _item(container: Type) -> Type:
+    """The item type of a list or range type (which always has one)."""
+    assert container.item is not None
+    return container.item
+
+
 def enum_of(label: str, values: Iterable[str]) -> Type:
     """An enum: the values of a string option (``label`` is its name) or the meld kinds."""
     return Type("enum", values=tuple(values), label=label)
@@ -419,7 +425,7 @@ class _Checker:
             elif not self.same_type(found, expect):
                 raise _error(node, f"this expression must give {_an(expect)}, got {_an(found)}")
         elif found == SYMBOL:
-            raise self.unknown(node)  # type: ignore[arg-type]
+            raise self.unknown(node)
         return Checked(node, found, self.env, self.types, self.bindings, frozenset(self.names))
 
     def visit(self, node: ast.Expr) -> Type:
@@ -432,7 +438,7 @@ class _Checker:
         """Visit a node whose value is used as is: a bare symbol is an error."""
         found = self.visit(node)
         if found == SYMBOL:
-            raise self.unknown(node)  # type: ignore[arg-type]
+            raise self.unknown(node)
         return found
 
     def expect(self, node: ast.Expr, want: Type, what: str) -> Type:
@@ -441,7 +447,7 @@ class _Checker:
             self.resolve(node, want)
             return want
         if found == SYMBOL:
-            raise self.unknown(node)  # type: ignore[arg-type]
+            raise self.unknown(node)
         if not self.same_type(found, want):
             hint = " (a rank's number is 'order')" if found == RANK and want == INT else ""
             raise _error(node, f"{what} needs {_WORDS.get(want.name, str(want))}, got {found}{hint}")
@@ -510,7 +516,7 @@ class _Checker:
         names += [n for n, _ in self.loops] + list(self.lets) + list(self.env.options)
         return names
 
-    def unknown(self, node: ast.Name, kind: str | None = None) -> ExpressionError:
+    def unknown(self, node: ast.Expr, kind: str | None = None) -> ExpressionError:
         """The error for a bare name that is not a known name (nor a fitting symbol)."""
         name = getattr(node, "id", None)
         if name is None:
@@ -619,7 +625,7 @@ class _Checker:
     def unify(self, a: ast.Expr, b: ast.Expr, what: str) -> Type:
         ta, tb = self.visit(a), self.visit(b)
         if ta == SYMBOL and tb == SYMBOL:
-            raise self.unknown(a)  # type: ignore[arg-type]
+            raise self.unknown(a)
         if ta == SYMBOL:
             self.resolve(a, tb)
             return tb
@@ -634,7 +640,7 @@ class _Checker:
         left, right = self.visit(node.left), self.visit(node.right)
         ordered = node.op not in ("==", "!=")
         if left == SYMBOL and right == SYMBOL:
-            raise self.unknown(node.left)  # type: ignore[arg-type]
+            raise self.unknown(node.left)
         if left == SYMBOL:
             left = self.resolve_against(node.left, right)
         elif right == SYMBOL:
@@ -646,7 +652,7 @@ class _Checker:
         if other.name in ("rank", "suit", "colour", "enum"):
             self.resolve(node, other)
             return other
-        raise self.unknown(node)  # type: ignore[arg-type]
+        raise self.unknown(node)
 
     def comparable(self, node: ast.Node, op: str, left: Type, right: Type, ordered: bool) -> None:
         numeric = (INT, RANK)
@@ -669,7 +675,7 @@ class _Checker:
             known = [t for t in ends if t != SYMBOL]
             if element == SYMBOL:
                 if not known:
-                    raise self.unknown(node.left)  # type: ignore[arg-type]
+                    raise self.unknown(node.left)
                 element = self.resolve_against(node.left, RANK if RANK in known else known[0])
             if element not in (INT, RANK):
                 raise _error(node.left, f"a range 'a..b' holds numbers or ranks, got {element}")
@@ -686,7 +692,7 @@ class _Checker:
             known = [t for t in items if t != SYMBOL]
             if element == SYMBOL:
                 if not known:
-                    raise self.unknown(node.left)  # type: ignore[arg-type]
+                    raise self.unknown(node.left)
                 element = self.resolve_against(node.left, known[0])
             for item, item_type in zip(container.items, items):
                 if item_type == SYMBOL:
@@ -698,10 +704,11 @@ class _Checker:
         found = self.value(container)
         if found.name != "list":
             raise _error(container, f"{node.op!r} needs a list or a range on the right, got {found}")
+        found_item = _item(found)
         if element == SYMBOL:
-            element = self.resolve_against(node.left, found.item)  # type: ignore[arg-type]
-        if found.item != EMPTY:
-            self.comparable(node, node.op, element, found.item, False)  # type: ignore[arg-type]
+            element = self.resolve_against(node.left, found_item)
+        if found_item != EMPTY:
+            self.comparable(node, node.op, element, found_item, False)
         return BOOL
 
     def visit_Range(self, node: ast.Range) -> Type:  # pragma: no cover - the grammar puts ranges after 'in'
@@ -713,7 +720,7 @@ class _Checker:
         if not items:
             return list_of(EMPTY)
         if not known:
-            raise self.unknown(node.items[0])  # type: ignore[arg-type]
+            raise self.unknown(node.items[0])
         item_type = RANK if RANK in known else known[0]
         for item, found in zip(node.items, items):
             if found == SYMBOL:
@@ -813,7 +820,8 @@ class _Checker:
                 or any(var == n for n, _ in self.loops):
             raise ExpressionError(f"loop variable {var!r} hides the name {var!r}; choose another name",
                                   node.var_line, node.var_column, "expr-name")
-        self.loops.append((var, iterable.item if iterable.item != EMPTY else PLAYER))  # type: ignore[arg-type]
+        item = _item(iterable)
+        self.loops.append((var, item if item != EMPTY else PLAYER))
         try:
             if name in ("sum", "min", "max"):
                 self.expect(node.element, INT, f"{name!r}")

@@ -44,7 +44,7 @@ import itertools
 import operator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, cast
 
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
@@ -54,6 +54,7 @@ from rummydsl.expr.runtime import ContractFrame, ScoreFrame
 __all__ = ["Compiled", "compile_checked", "DeckTables", "deck_tables"]
 
 Fn = Callable[[Any], Any]
+_MeldFrame = tuple[int, list[int], int]  # a meld's frame: (size, natural card ids, wilds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -452,7 +453,7 @@ class _Compiler:
     def c_Call(self, node: ast.Call) -> _Code:
         name = node.func
         if name in ("same", "distinct", "consecutive"):
-            selector = node.args[0].id  # type: ignore[union-attr]
+            selector = cast(ast.Name, node.args[0]).id  # the checker allows only a bare name here
             return _Code(self.meld_predicate(name, selector, node))
         if name in ("all", "any", "count_where"):
             return _Code(self.per_meld(name, self.compile(node.args[0]).fn))
@@ -484,28 +485,30 @@ class _Compiler:
 
     def per_meld(self, name: str, test: Fn) -> Fn:
         if name == "all":
-            def run(x: ContractFrame) -> bool:
+            def run_all(x: ContractFrame) -> bool:
                 for kind, cards in x.melds:
                     x.kind, x.size = kind, len(cards)
                     if not test(x):
                         return False
                 return True
-        elif name == "any":
-            def run(x: ContractFrame) -> bool:
+            return run_all
+        if name == "any":
+            def run_any(x: ContractFrame) -> bool:
                 for kind, cards in x.melds:
                     x.kind, x.size = kind, len(cards)
                     if test(x):
                         return True
                 return False
-        else:
-            def run(x: ContractFrame) -> int:
-                total = 0
-                for kind, cards in x.melds:
-                    x.kind, x.size = kind, len(cards)
-                    if test(x):
-                        total += 1
-                return total
-        return run
+            return run_any
+
+        def count_where(x: ContractFrame) -> int:
+            total = 0
+            for kind, cards in x.melds:
+                x.kind, x.size = kind, len(cards)
+                if test(x):
+                    total += 1
+            return total
+        return count_where
 
     def c_Aggregate(self, node: ast.Aggregate) -> _Code:
         name, var = node.func, node.var
@@ -561,7 +564,7 @@ class _Compiler:
         else:
             table, count = tables.colour_index, tables.colours
         if name == "same":
-            def same(x: Any) -> bool:
+            def same(x: _MeldFrame) -> bool:
                 nat = x[1]
                 if not nat:
                     return True
@@ -572,7 +575,7 @@ class _Compiler:
                 return True
             return same
         if name == "distinct":
-            def distinct(x: Any) -> bool:
+            def distinct(x: _MeldFrame) -> bool:
                 seen = 0
                 nat = x[1]
                 for i in nat:
@@ -593,7 +596,7 @@ class _Compiler:
         single = (0,) + single  # index by order
 
         if tables.wrap:
-            def consecutive_wrap(x: Any) -> bool:
+            def consecutive_wrap(x: _MeldFrame) -> bool:
                 size = x[0]
                 if size > n:
                     return False
@@ -613,7 +616,7 @@ class _Compiler:
                 return n - gap <= size
             return consecutive_wrap
 
-        def consecutive(x: Any) -> bool:
+        def consecutive(x: _MeldFrame) -> bool:
             size = x[0]
             if size > n:
                 return False

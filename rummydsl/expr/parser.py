@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -254,11 +254,17 @@ class _Example:
         self.accepts = accepts
 
 
+def _char_offset(exc: UnexpectedCharacters) -> int:
+    """Where the lexer stopped: always an int here (lark types the base attribute as None)."""
+    return cast(int, exc.pos_in_stream)
+
+
 def _error_key(text: str, exc: UnexpectedInput) -> tuple[bool, Any, str, str, frozenset[str]]:
     """(lexical?, parser state, token type, token text, accepted token types)."""
     if isinstance(exc, UnexpectedCharacters):
-        match = _BAD_CHARS.match(text, exc.pos_in_stream)
-        bad = match.group(0) if match else text[exc.pos_in_stream]
+        at = _char_offset(exc)
+        match = _BAD_CHARS.match(text, at)
+        bad = match.group(0) if match else text[at]
         if match and bad[0] in "'\"":
             bad = bad[0]
         return True, None, "", bad, frozenset()
@@ -353,7 +359,7 @@ def _by_rule(text: str, offset: int, exc: UnexpectedToken) -> str | None:
 
 def _syntax_error(text: str, exc: UnexpectedInput, brackets: _Brackets) -> ExpressionError:
     if isinstance(exc, UnexpectedCharacters):
-        offset = exc.pos_in_stream
+        offset = _char_offset(exc)
     elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         offset = exc.token.start_pos or 0
     else:
@@ -421,6 +427,14 @@ def _int(token: Token) -> int:
     return value
 
 
+def _arith(op: ast.ArithOp) -> Callable[[_ToAst, Any, ast.Expr, ast.Expr], ast.Expr]:
+    """The transformer method for one arithmetic operator."""
+    def method(self: _ToAst, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp(op, left, right, **_pos(meta))
+
+    return method
+
+
 @v_args(meta=True, inline=True)
 class _ToAst(Transformer[Token, ast.Expr]):
     """Lark tree → typed AST (safe: the tree depth is checked first)."""
@@ -440,7 +454,7 @@ class _ToAst(Transformer[Token, ast.Expr]):
     def attribute(self, meta: Any, obj: ast.Expr, token: Token) -> ast.Expr:
         return ast.Attribute(obj, str(token), **_pos(meta))
 
-    def arguments(self, meta: Any, *items: ast.Expr) -> tuple[ast.Expr, ...]:  # type: ignore[override]
+    def arguments(self, meta: Any, *items: ast.Expr) -> tuple[ast.Expr, ...]:
         return items
 
     def call(self, meta: Any, func: Token, args: Sequence[ast.Expr] | None) -> ast.Expr:
@@ -461,12 +475,6 @@ class _ToAst(Transformer[Token, ast.Expr]):
     def not_op(self, meta: Any, operand: ast.Expr) -> ast.Expr:
         return ast.Not(operand, **_pos(meta))
 
-    def _arith(op: str) -> Any:  # type: ignore[misc]
-        def method(self: "_ToAst", meta: Any, left: ast.Expr, right: ast.Expr) -> ast.Expr:
-            return ast.BinOp(op, left, right, **_pos(meta))  # type: ignore[arg-type]
-
-        return method
-
     add = _arith("+")
     sub = _arith("-")
     mul = _arith("*")
@@ -480,7 +488,8 @@ class _ToAst(Transformer[Token, ast.Expr]):
         return ast.BoolOp("or", left, right, **_pos(meta))
 
     def compare(self, meta: Any, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Expr:
-        return ast.Compare(str(op), left, right, **_pos(meta))  # type: ignore[arg-type]
+        # the grammar's COMP_OP terminal matches only these operators
+        return ast.Compare(cast(ast.CompareOp, str(op)), left, right, **_pos(meta))
 
     def in_op(self, meta: Any, element: ast.Expr, container: ast.Expr) -> ast.Expr:
         return ast.InOp("in", element, container, **_pos(meta))

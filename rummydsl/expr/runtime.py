@@ -113,8 +113,7 @@ class SimpleRoundView:
         if self.ender not in self.players:
             return tuple(self.players)
         at = self.players.index(self.ender)
-        order = self.players[at + 1:] + self.players[:at]
-        return tuple(order)
+        return (*self.players[at + 1:], *self.players[:at])
 
     def others(self, player: Any) -> tuple[Any, ...]:
         """The players other than ``player``, in seat order."""

@@ -68,7 +68,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 import yaml
 from yaml.events import (
@@ -87,8 +87,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rummydsl.errors import Diagnostic, Location, VariantError
 
+_CParser: type[CParser] | None
 try:  # libyaml's parser, when PyYAML was built with it (the pure-Python one otherwise)
-    from yaml._yaml import CParser as _CParser
+    from yaml._yaml import CParser
+    _CParser = CParser
 except ImportError:  # pragma: no cover - depends on how PyYAML was installed
     _CParser = None
 
@@ -113,7 +115,8 @@ MAX_ALIASES = 100
 MAX_NODES = 100_000
 """The most values (keys, scalars, collections) a file may expand to, aliases included."""
 
-KeyPath = tuple  # tuple[str | int, ...]: mapping keys and sequence indices from the root
+KeyPath = tuple[str | int, ...]
+"""Mapping keys and sequence indices from the root."""
 
 _CORE = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (_CORE + t for t in ("str", "int", "float", "bool", "null"))
@@ -531,6 +534,12 @@ class _AliasNode:
 class _Loader(yaml.SafeLoader):
     """PyYAML's safe scanner/parser/composer, with limits and position records."""
 
+    if TYPE_CHECKING:
+        # Unannotated in types-PyYAML. The pure-Python parser's events always carry
+        # marks (an alias event its anchor), which the stubs' Event cannot say.
+        def peek_event(self) -> Any: ...
+        def get_event(self) -> Any: ...
+
     def __init__(self, stream: str, path: str) -> None:
         super().__init__(stream)
         self.path = path
@@ -540,7 +549,7 @@ class _Loader(yaml.SafeLoader):
         self.depth = 0
 
     # The YAML 1.2 core schema instead of PyYAML's 1.1 resolvers.
-    def resolve(self, kind: type, value: Any, implicit: Any) -> str:  # type: ignore[override]
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         if kind is ScalarNode:
             if implicit[0]:
                 return _resolve_plain(value)
@@ -579,7 +588,8 @@ class _Loader(yaml.SafeLoader):
                     f"too many aliases: a variant file may use at most {MAX_ALIASES}",
                     "limit-aliases",
                 ))
-            target = super().compose_node(parent, index)
+            # an alias composes to the node its anchor names, never None
+            target = cast(Node, super().compose_node(parent, index))
             return _AliasNode(target, event.start_mark, event.anchor)
         if self.check_event(SequenceStartEvent, MappingStartEvent):
             self.depth += 1
@@ -796,7 +806,7 @@ class _Builder:
                     "yaml-merge",
                 ))
                 return None
-            return node.value
+            return cast(str, node.value)  # a scalar node's value is its text
         if isinstance(node, ScalarNode):
             value = self.scalar(node)
             shown = node.value if node.value else "(empty)"
@@ -1040,7 +1050,7 @@ def _bytes_position(raw: bytes, offset: int) -> tuple[int, int]:
 
 def _load_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
     if _CParser is not None:
-        document = _load_fast(path, text, lines)
+        document = _load_fast(_CParser, path, text, lines)
         if document is not None:
             return document
     return _load_python_text(path, text, lines)
@@ -1051,7 +1061,8 @@ def _load_python(path: str, text: str) -> Document:
     return _load_python_text(path, text, tuple(_LINE_BREAK_RE.split(text)))
 
 
-def _load_fast(path: str, text: str, lines: tuple[str, ...]) -> Document | None:
+def _load_fast(parser_class: type[CParser], path: str, text: str,
+               lines: tuple[str, ...]) -> Document | None:
     """The document read with libyaml's parser, or None to read it the slow way.
 
     The fast path takes only the plain case: one document whose top level is a
@@ -1063,7 +1074,7 @@ def _load_fast(path: str, text: str, lines: tuple[str, ...]) -> Document | None:
     """
     if "\t" in text or "\ufeff" in text:  # where PyYAML and libyaml disagree
         return None
-    parser = _CParser(text)
+    parser = parser_class(text)
     try:
         return _compose_fast(parser.get_event, path, text, lines)
     except yaml.YAMLError:
@@ -1083,6 +1094,7 @@ def _compose_fast(get: Any, path: str, text: str,
     if type(event) is not MappingStartEvent or event.anchor is not None or event.tag is not None:
         return None
     mark = event.start_mark
+    assert mark is not None  # libyaml's events always carry marks
     root: dict[str, Any] = {}
     entries: dict[KeyPath, Any] = {(): (mark.line + 1, mark.column + 1, 0, 0, False)}
     stack: list[tuple[Any, KeyPath, bool]] = []
@@ -1131,6 +1143,7 @@ def _compose_fast(get: Any, path: str, text: str,
                     return None  # a header libyaml allows and PyYAML refuses ('|#')
             mark = event.start_mark
             if in_map:
+                assert key is not None  # a missing key was read as the key above
                 entries[here + (key,)] = (mark.line + 1, mark.column + 1, key_line, key_column, True)
                 container[key] = value
                 key = None
@@ -1148,6 +1161,7 @@ def _compose_fast(get: Any, path: str, text: str,
             new: Any = {} if cls is MappingStartEvent else []
             mark = event.start_mark
             if in_map:
+                assert key is not None  # a missing key returned above
                 child = here + (key,)
                 entries[child] = (mark.line + 1, mark.column + 1, key_line, key_column, False)
                 container[key] = new
@@ -1206,6 +1220,7 @@ def _load_python_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
             if loader.check_event(StreamEndEvent):
                 raise _empty(path)
             root = loader.compose_document()
+            assert root is not None  # a document started, so it has a node
             if not loader.check_event(StreamEndEvent):
                 event = loader.get_event()
                 raise _Refused(Diagnostic(

@@ -8,7 +8,7 @@ building: house rules are new files, not mutations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Union
+from typing import Any, Literal, Mapping, Union, overload
 
 from ..cards import Card, Deck
 
@@ -231,6 +231,21 @@ class Variant:
     def hand_size(self) -> int:
         """Cards dealt to each player."""
         return self.deal.hand_size
+
+    @overload
+    def step(self, name: Literal["draw"]) -> DrawStep | None: ...
+
+    @overload
+    def step(self, name: Literal["meld"]) -> MeldStep | None: ...
+
+    @overload
+    def step(self, name: Literal["discard"]) -> DiscardStep | None: ...
+
+    @overload
+    def step(self, name: Literal["offer"]) -> OfferStep | None: ...
+
+    @overload
+    def step(self, name: str) -> Step | None: ...
 
     def step(self, name: str) -> Step | None:
         """The turn step called ``name``, or None."""

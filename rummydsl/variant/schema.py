@@ -73,7 +73,7 @@ def _relevance(error: Any) -> tuple[int, int]:
 def _where(path: Sequence[str | int]) -> str:
     if not path:
         return "the top level"
-    parts = []
+    parts: list[str] = []
     for part in path:
         parts.append(f"[{part}]" if isinstance(part, int) else (("." if parts else "") + str(part)))
     return "'" + "".join(parts) + "'"
