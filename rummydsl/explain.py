@@ -56,7 +56,9 @@ def _cards(variant: Variant) -> list[str]:
     deck = variant.deck
     suits = ", ".join(f"{s.name} ({s.symbol})" for s in deck.suits)
     ranks = " ".join(r.symbol for r in deck.ranks)
-    out = _bullet(f"{variant.players} players.")
+    low, high = variant.players_range
+    allowed = f" (the rules allow {low} to {high})" if (low, high) != (variant.players, variant.players) else ""
+    out = _bullet(f"{variant.players} players{allowed}.")
     packs = f"{deck.packs} packs of " if deck.packs > 1 else ""
     out += _bullet(f"{deck.size} cards: {packs}ranks {ranks} in the suits {suits}"
                    + (f", and {deck.wilds} wild cards (*)." if deck.wilds else "."))

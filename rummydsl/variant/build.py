@@ -111,7 +111,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     has_upcard = deal.upcard
     kinds = tuple(builder.get("melds", default={}))
     envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard,
-                      players=int(builder.get("players")))
+                      players=_players(data)[0])
 
     card_value, card_values = _build_card_values(builder, deck, envs)
     meld_kinds = _build_melds(builder, envs)
@@ -141,7 +141,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         rules=tuple(data.get("rules", ())),
         parent=_parent_id(data, chain),
         chain=tuple(chain),
-        players=int(data["players"]),
+        players=_players(data)[0],
+        players_range=_players(data)[1],
         deck=deck,
         card_value=card_value,
         card_values=card_values,
@@ -169,6 +170,15 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     if not builder.ok:
         return None, builder.diagnostics
     return variant, builder.diagnostics
+
+
+def _players(data: Mapping[str, Any]) -> tuple[int, tuple[int, int]]:
+    """The seats played and the range the rules allow (an integer means exactly it)."""
+    raw = data["players"]
+    if isinstance(raw, Mapping):
+        count = int(raw["count"])
+        return count, (int(raw.get("min", count)), int(raw.get("max", count)))
+    return int(raw), (int(raw), int(raw))
 
 
 def _parent_id(data: Mapping[str, Any], chain: Sequence[str]) -> str | None:

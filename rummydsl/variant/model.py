@@ -213,6 +213,8 @@ class Variant:
     """The id of the variant this one extends, if any."""
     chain: tuple[str, ...] = ()
     """The files read, from this file to its oldest ancestor."""
+    players_range: tuple[int, int] = (2, 2)
+    """The fewest and most players the rules are written for (GS-2.1)."""
     kind_locked: bool = False
     wild_unique_card: bool = False
     contract: Contract | None = None

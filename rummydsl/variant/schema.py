@@ -191,6 +191,21 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         )
         return
     if keyword in ("oneOf", "anyOf"):
+        # A value of a type no branch takes: say which types would do.
+        types: list[str] = []
+        for sub in error.context or ():
+            if sub.validator == "type" and tuple(sub.absolute_path) == path:
+                for name in sub.validator_value if isinstance(sub.validator_value, list) else [sub.validator_value]:
+                    if name not in types:
+                        types.append(name)
+        if types and len(types) == sum(1 for sub in error.context if tuple(sub.absolute_path) == path
+                                       and sub.validator == "type"):
+            yield Diagnostic(
+                positions.value(path),
+                f"{where} must be {_article(' or '.join(types))}, got {_type_name(instance)} {_show(instance)}",
+                "schema-type",
+            )
+            return
         described = schema.get("description")
         message = f"{where} has the wrong form"
         if described:

@@ -60,6 +60,18 @@ def _check_deal(variant: Variant, report: _Report) -> None:
                      f"the deck has {deck.size} cards, too few to deal {players} × {deal.hand_size}"
                      f"{upcard} and keep a stock above its floor of {variant.stock.floor} "
                      f"(needs at least {needed})", "deal-size")
+    low, high = variant.players_range
+    if low > high:
+        report.error(("players", "min"), f"players.min ({low}) is more than players.max ({high})", "players")
+    elif not low <= players <= high:
+        report.error(("players", "count"), f"{players} players, but the rules allow {low} to {high}",
+                     "players")
+    elif high > players:
+        most = high * deal.hand_size + (1 if deal.upcard else 0) + variant.stock.floor + 1
+        if most > deck.size:
+            report.warn(("players", "max"), f"the rules allow {high} players, but the deck of {deck.size} "
+                        f"cards cannot deal {high} × {deal.hand_size} and keep a stock (needs {most})",
+                        "players")
     if variant.upcard_offer is not None and not deal.upcard:
         report.error(("upcard_offer",), "an upcard round needs 'deal.upcard: true'", "upcard")
 
