@@ -317,6 +317,27 @@ def _merge_shapes(shapes: Iterable[KindShape]) -> list[tuple[Family, bool, int, 
 # --------------------------------------------------------------------------- rules
 
 
+def _emit_subsets(pool: Sequence[int], nat_ids: Sequence[int], wilds: int, lo: int, hi: int | None,
+                  emit: Callable[[int, int, int], None]) -> None:
+    """Emit every subset of ``pool`` (hand positions) with each wild count that keeps
+    its size within ``lo``..``hi``: ``emit(hand mask, card-id mask, wilds)``."""
+    n = len(pool)
+    top = n if hi is None else min(n, hi)
+    for r in range(1, top + 1):
+        kmin = max(0, lo - r)
+        kmax = wilds if hi is None else min(wilds, hi - r)
+        if kmin > kmax:
+            continue
+        for combo in itertools.combinations(pool, r):
+            lmask = 0
+            gmask = 0
+            for i in combo:
+                lmask |= 1 << i
+                gmask |= 1 << nat_ids[i]
+            for k in range(kmin, kmax + 1):
+                emit(lmask, gmask, k)
+
+
 class MeldRules:
     """A variant's meld rules, and the exact least-deadwood solver for them.
 
@@ -589,21 +610,7 @@ class MeldRules:
         for i in members_:
             by_rank.setdefault(order[nat_ids[i]], []).append(i)
         for members in by_rank.values():
-            n = len(members)
-            top = n if hi is None else min(n, hi)
-            for r in range(1, top + 1):
-                kmin = max(0, lo - r)
-                kmax = wilds if hi is None else min(wilds, hi - r)
-                if kmin > kmax:
-                    continue
-                for combo in itertools.combinations(members, r):
-                    lmask = 0
-                    gmask = 0
-                    for i in combo:
-                        lmask |= 1 << i
-                        gmask |= 1 << nat_ids[i]
-                    for k in range(kmin, kmax + 1):
-                        emit(lmask, gmask, k)
+            _emit_subsets(members, nat_ids, wilds, lo, hi, emit)
 
     def _gen_sequence(self, nat_ids: Sequence[int], members_: Iterable[int], wilds: int, lo: int,
                       hi: int | None, emit: Callable[[int, int, int], None]) -> None:
@@ -654,22 +661,7 @@ class MeldRules:
 
     def _gen_any(self, nat_ids: Sequence[int], members_: Iterable[int], wilds: int, lo: int,
                  hi: int | None, emit: Callable[[int, int, int], None]) -> None:
-        pool = list(members_)
-        n = len(pool)
-        top = n if hi is None else min(n, hi)
-        for r in range(1, top + 1):
-            kmin = max(0, lo - r)
-            kmax = wilds if hi is None else min(wilds, hi - r)
-            if kmin > kmax:
-                continue
-            for combo in itertools.combinations(pool, r):
-                lmask = 0
-                gmask = 0
-                for i in combo:
-                    lmask |= 1 << i
-                    gmask |= 1 << nat_ids[i]
-                for k in range(kmin, kmax + 1):
-                    emit(lmask, gmask, k)
+        _emit_subsets(list(members_), nat_ids, wilds, lo, hi, emit)
 
     # ------------------------------------------------------------------ solving
 
