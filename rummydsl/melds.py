@@ -689,9 +689,7 @@ class MeldRules:
         """
         hand, mask = self._check(cards)
         if not table and (self.contract is None or not (contract or check_contract)):
-            tables = self._suit_state
-            if tables is None:
-                tables = self._suit_tables()
+            tables = self._suit_state or self._suit_tables()
             if tables and not mask >> tables.F:
                 return self._table_arrangement(tables, mask, False)
         return self._solve(hand, contract=contract, table=table, discard=False,
@@ -714,9 +712,7 @@ class MeldRules:
         """
         if not table and not (contract and self.contract is not None):
             hand, mask = self._check(cards)
-            tables = self._suit_state
-            if tables is None:
-                tables = self._suit_tables()
+            tables = self._suit_state or self._suit_tables()
             if tables and not mask >> tables.F:
                 key = tables.knock_key(mask, self)[0]
                 return self._cards[tables.by_penalty[key % tables.K]], key // tables.K
@@ -752,9 +748,7 @@ class MeldRules:
         :raises CardError: for bad cards.
         """
         hand, mask = self._check(cards)
-        tables = self._suit_state
-        if tables is None:
-            tables = self._suit_tables()
+        tables = self._suit_state or self._suit_tables()
         if tables and not mask >> tables.F:
             if discard:
                 return tables.knock_key(mask, self)[0] // tables.K
@@ -769,9 +763,7 @@ class MeldRules:
                discard: bool, check_contract: bool, mask: int) -> Arrangement:
         if not table and not (contract and self.contract is not None) and (
                 self.contract is None or not check_contract):
-            tables = self._suit_state
-            if tables is None:
-                tables = self._suit_tables()
+            tables = self._suit_state or self._suit_tables()
             if tables and not mask >> tables.F:
                 return self._table_arrangement(tables, mask, discard)
             fast = self._fast(hand, discard, build=True)
