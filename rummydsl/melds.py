@@ -71,6 +71,7 @@ from typing import Any, Literal, overload
 
 from ._meldtables import SuitTables
 from .errors import CardError
+from .expr.facts import ContractFacts, PatternFacts
 
 __all__ = [
     "MAX_HAND",
@@ -168,125 +169,18 @@ class Arrangement:
 
 
 def shape_of_pattern(predicate: Any) -> KindShape:
-    """The :class:`KindShape` of a compiled meld pattern, read from its AST.
+    """The :class:`KindShape` of a compiled meld pattern, from its
+    :class:`~rummydsl.expr.PatternFacts` (the pattern's top-level ``and``s:
+    ``same(rank)``, ``consecutive(rank)``, ``same(suit)``, bounds on ``size``).
 
-    Reads top-level ``and`` conjuncts: ``same(rank)`` gives ``same_rank``,
-    ``consecutive(rank)`` gives ``sequence``, and ``size >= n``, ``size == n``,
-    ``size in a..b``, ``size <= n`` give the bounds. Anything else (a plain
-    Python function, an unfamiliar tree) gives ``KindShape("any")``, which is
+    Anything else (a plain Python function) gives ``KindShape("any")``, which is
     always correct but slower.
     """
-    ast = _find_ast(predicate)
-    if ast is None:
+    facts = getattr(predicate, "facts", None)
+    if not isinstance(facts, PatternFacts):
         return KindShape("any")
-    try:
-        return _shape_from_ast(ast)
-    except Exception:  # an AST of a form this reader does not know: stay safe
-        return KindShape("any")
-
-
-def _find_ast(predicate: Any) -> Any:
-    for name in ("ast", "tree", "node", "root"):
-        value = getattr(predicate, name, None)
-        if value is not None and not callable(value):
-            return value
-    return None
-
-
-def _node_kind(node: Any) -> str:
-    return type(node).__name__.lower()
-
-
-def _conjuncts(node: Any) -> list[Any]:
-    kind = _node_kind(node)
-    if kind in ("and_op", "andop", "and", "boolop", "binop", "binary", "logical"):
-        op = getattr(node, "op", "and")
-        if str(op).lower() in ("and", "and_op"):
-            out: list[Any] = []
-            for part in _children(node):
-                out.extend(_conjuncts(part))
-            return out
-    return [node]
-
-
-def _children(node: Any) -> list[Any]:
-    for names in (("left", "right"), ("lhs", "rhs"), ("a", "b")):
-        if all(hasattr(node, n) for n in names):
-            return [getattr(node, n) for n in names]
-    for name in ("operands", "args", "items", "children", "values"):
-        value = getattr(node, name, None)
-        if isinstance(value, (list, tuple)):
-            return list(value)
-    return []
-
-
-def _name_of(node: Any) -> str | None:
-    for attr in ("name", "id", "value", "text"):
-        value = getattr(node, attr, None)
-        if isinstance(value, str):
-            return value
-    return None
-
-
-def _int_of(node: Any) -> int | None:
-    value = getattr(node, "value", None)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _shape_from_ast(ast: Any) -> KindShape:
-    family: Family = "any"
-    same_suit = False
-    lo, hi = 1, None
-    for part in _conjuncts(ast):
-        kind = _node_kind(part)
-        if "call" in kind:
-            func = getattr(part, "func", None) or getattr(part, "function", None) or _name_of(part)
-            func = _name_of(func) if func is not None and not isinstance(func, str) else func
-            args: Sequence[Any] = getattr(part, "args", None) or getattr(part, "arguments", None) or ()
-            arg = _name_of(args[0]) if len(args) == 1 else None
-            if func == "same" and arg == "suit":
-                same_suit = True
-            elif func == "same" and arg == "rank" and family == "any":
-                family = "same_rank"
-            elif func == "consecutive" and arg == "rank":
-                family = "sequence"
-        elif "compare" in kind or "in" == kind or "in_op" in kind or "inop" in kind:
-            left = getattr(part, "left", None)
-            right = getattr(part, "right", None)
-            if left is None or _name_of(left) != "size":
-                continue
-            op = str(getattr(part, "op", "in"))
-            if "range" in _node_kind(right) or kind.startswith("in"):
-                if "not" in op or "not" in kind:
-                    continue
-                bounds = [_int_of(x) for x in _children(right)]
-                start = getattr(right, "start", None) or getattr(right, "low", None)
-                stop = getattr(right, "stop", None) or getattr(right, "high", None)
-                if start is not None and stop is not None:
-                    bounds = [_int_of(start), _int_of(stop)]
-                known = [b for b in bounds if b is not None]
-                if len(known) == len(bounds) == 2 and "range" in _node_kind(right):
-                    lo, hi = max(lo, known[0]), known[1] if hi is None else min(hi, known[1])
-                elif known and len(known) == len(bounds):
-                    lo = max(lo, min(known))
-                    hi = max(known) if hi is None else min(hi, max(known))
-                continue
-            n = _int_of(right)
-            if n is None:
-                continue
-            if op == ">=":
-                lo = max(lo, n)
-            elif op == ">":
-                lo = max(lo, n + 1)
-            elif op == "==":
-                lo, hi = max(lo, n), n if hi is None else min(hi, n)
-            elif op == "<=":
-                hi = n if hi is None else min(hi, n)
-            elif op == "<":
-                hi = n - 1 if hi is None else min(hi, n - 1)
-    return KindShape(family, lo, hi, same_suit)
+    family: Family = "sequence" if facts.consecutive else "same_rank" if facts.same_rank else "any"
+    return KindShape(family, facts.min_size, facts.max_size, facts.same_suit)
 
 
 def _merge_shapes(shapes: Iterable[KindShape]) -> list[tuple[Family, bool, int, int | None]]:
@@ -1461,34 +1355,9 @@ class _Context:
 
 
 def _contract_max_melds(contract: Any) -> int | None:
-    """An upper bound on ``count`` read from a compiled contract's AST, if any."""
-    ast = _find_ast(contract)
-    if ast is None:
-        return None
-    try:
-        for part in _conjuncts(ast):
-            kind = _node_kind(part)
-            left = getattr(part, "left", None)
-            if left is None or _name_of(left) != "count":
-                continue
-            right = getattr(part, "right", None)
-            op = str(getattr(part, "op", ""))
-            n = _int_of(right)
-            if "compare" in kind and n is not None:
-                if op in ("==", "<="):
-                    return n
-                if op == "<":
-                    return n - 1
-            if kind.startswith("in") and "range" in _node_kind(right):
-                hi = getattr(right, "stop", None) or getattr(right, "high", None)
-                if hi is None:
-                    kids = _children(right)
-                    hi = kids[1] if len(kids) == 2 else None
-                if hi is not None and _int_of(hi) is not None:
-                    return _int_of(hi)
-    except Exception:
-        return None
-    return None
+    """An upper bound on the melds a compiled contract takes (``count == 3``), if any."""
+    facts = getattr(contract, "facts", None)
+    return facts.max_melds if isinstance(facts, ContractFacts) else None
 
 
 # --------------------------------------------------------------------------- CLI

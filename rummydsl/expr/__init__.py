@@ -43,6 +43,7 @@ from rummydsl.expr.check import (
     type_named,
 )
 from rummydsl.expr.compile import Compiled, compile_checked
+from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.parser import MAX_DEPTH, MAX_LENGTH, parse
 from rummydsl.expr.runtime import ENDINGS, RoundView, SimpleRoundView
 
@@ -55,6 +56,10 @@ __all__ = [
     "compile_lets",
     "LetScope",
     "Compiled",
+    "PatternFacts",
+    "ContractFacts",
+    "pattern_facts",
+    "contract_facts",
     "Checked",
     "Env",
     "Choice",

@@ -49,6 +49,7 @@ from typing import Any, Callable, NamedTuple, Sequence, cast
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
 from rummydsl.expr.check import Checked, Context, Type
+from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.runtime import ContractFrame, ScoreFrame
 
 __all__ = ["Compiled", "compile_checked", "DeckTables", "deck_tables"]
@@ -80,6 +81,9 @@ class Compiled:
     """The closure: ``fn(card)``, ``fn(cards)``, ``fn(melds)`` or ``fn(view, p=None, lets=None)``."""
     constant: bool = False
     """Whether the value does not depend on its input (options only)."""
+    facts: PatternFacts | ContractFacts | None = None
+    """For a meld pattern, what every group it accepts has (size bounds, shape); for a
+    contract, how many melds it can take."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
@@ -219,7 +223,12 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
                     raise _runtime_error(where, "this expression uses 'let' names but no values were given")
                 lets = empty
             return body(ScoreFrame(view, p, lets))
-    return Compiled(text, checked.type, context, checked.names, options, checked.ast, fn, code.const)
+    facts: PatternFacts | ContractFacts | None = None
+    if context is Context.MELD:
+        facts = pattern_facts(checked.ast, checked.bindings)
+    elif context is Context.CONTRACT:
+        facts = contract_facts(checked.ast, checked.bindings)
+    return Compiled(text, checked.type, context, checked.names, options, checked.ast, fn, code.const, facts)
 
 
 _COMPARE = {

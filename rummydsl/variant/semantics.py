@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
+from ..expr.facts import PatternFacts
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -199,29 +200,13 @@ def sample_groups(deck: Deck, size: int) -> Iterator[tuple[Card, ...]]:
 
 
 def size_bounds(pattern: Any) -> tuple[int, int]:
-    """The sizes a meld pattern can accept at most, read from its top-level ``and``s
-    (``size >= 3``, ``size in 3..4``, ``size == 3``...): a necessary condition only,
-    so the probe can skip sizes no group could pass. Anything else: no bound."""
-    from ..expr import ast
-
-    low, high = 1, MAX_PROBE_SIZE
-    stack = [getattr(pattern, "ast", None)]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.BoolOp) and node.op == "and":
-            stack += [node.left, node.right]
-        elif (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "size"
-              and isinstance(node.right, ast.IntLit)):
-            value = node.right.value
-            if node.op in (">=", ">", "=="):
-                low = max(low, value + (node.op == ">"))
-            if node.op in ("<=", "<", "=="):
-                high = min(high, value - (node.op == "<"))
-        elif (isinstance(node, ast.InOp) and node.op == "in" and isinstance(node.left, ast.Name)
-              and node.left.id == "size" and isinstance(node.right, ast.Range)
-              and isinstance(node.right.low, ast.IntLit) and isinstance(node.right.high, ast.IntLit)):
-            low, high = max(low, node.right.low.value), min(high, node.right.high.value)
-    return low, high
+    """The sizes the probe tries for a compiled meld pattern: the bounds its
+    :class:`~rummydsl.expr.PatternFacts` give, within 1..MAX_PROBE_SIZE."""
+    facts = getattr(pattern, "facts", None)
+    if not isinstance(facts, PatternFacts):
+        return 1, MAX_PROBE_SIZE
+    high = MAX_PROBE_SIZE if facts.max_size is None else min(facts.max_size, MAX_PROBE_SIZE)
+    return facts.min_size, high
 
 
 _KIND_SAMPLES: dict[tuple[Any, ...], dict[int, tuple[Card, ...]]] = {}

@@ -20,9 +20,12 @@ STANDARD = Deck.preset("standard52")
     ("same(rank) and size < 5 and size > 2", (3, 4)),
     ("size >= 3 or same(rank)", (1, MAX_PROBE_SIZE)),      # 'or' bounds nothing
     ("not (size < 3) and same(rank)", (1, MAX_PROBE_SIZE)),  # only plain comparisons are read
+    ("size in 3..set_max and same(rank)", (3, 5)),           # an option is read at its value
+    ("size >= 3 and size <= 20", (3, MAX_PROBE_SIZE)),       # the probe stops at its own limit
 ])
 def test_size_bounds(pattern: str, bounds: tuple[int, int]) -> None:
-    assert size_bounds(compile_expression(pattern, Env(Context.MELD, STANDARD), BOOL)) == bounds
+    env = Env(Context.MELD, STANDARD, options={"set_max": 5})
+    assert size_bounds(compile_expression(pattern, env, BOOL)) == bounds
 
 
 def test_wild_groups_only_for_decks_with_wilds() -> None:
