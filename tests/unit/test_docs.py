@@ -136,3 +136,19 @@ def test_options_doc_maps_every_option_of_the_index() -> None:
         section = doc.split(f"({prefix})")[1].split("\n## ")[0]
         documented = set(re.findall(r"^\| (\w+) \|", section, re.M))
         assert set(names) <= documented, f"{prefix}: not in docs/options.md: {set(names) - documented}"
+
+
+def test_readme_lists_every_shipped_variant() -> None:
+    from rummydsl.variant import shipped_variant_ids
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    listed = readme.split("VARIANT is a shipped variant id (")[1].split(")")[0]
+    assert sorted(re.findall(r"`(\w+)`", listed)) == shipped_variant_ids()
+
+
+def test_readme_melds_example_is_what_melds_prints() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command, shown = readme.split("$ rummydsl melds ")[1].split("```")[0].split("\n", 1)
+    out = io.StringIO()
+    assert main(["melds", *command.split()], stdout=out, stderr=io.StringIO()) == 0
+    assert out.getvalue() == shown
