@@ -65,6 +65,7 @@ order).
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
@@ -91,6 +92,10 @@ MeldPredicate = Callable[[Sequence[Any]], bool]
 ContractPredicate = Callable[[Sequence[tuple[str, Sequence[Any]]]], bool]
 
 _INF = float("inf")
+
+# A search result: (cost, naturals left, wilds left, table melds joined, discard used,
+# contract melds as (candidate, meaning faces, kinds bits), meaning faces used).
+_Found = tuple[float, int, int, int, int, tuple[tuple[int, tuple[int, ...], int], ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -163,6 +168,10 @@ class Arrangement:
     """The card discarded, for the knock question; otherwise ``None``."""
     contract_melds: tuple[tuple[Any, ...], ...] = ()
     """With ``solve(..., contract=True)``: the melds that meet the contract."""
+    meanings: tuple[tuple[Any, Any], ...] = ()
+    """With ``wild_unique_card``: ``(wild card, meaning)`` for every wild card of the
+    melds formed or extended (a table meld's wild cards included), the meaning being
+    the deck's first-pack card of the face the wild stands for; otherwise empty."""
 
 
 # --------------------------------------------------------------------------- shapes
@@ -250,6 +259,34 @@ class MeldRules:
     :param contract_max_melds: an upper bound on the number of melds the
         contract can need (read from the contract's AST when not given; without
         one the contract search tries every collection of disjoint melds).
+    :param wild_unique_card: GS-3.3: each wild card stands for a card not
+        otherwise in play (below).
+
+    **wild_unique_card.** With it, every wild card in a meld of an arrangement
+    (a meld of the hand, or a table meld the hand's cards join, the wild cards
+    already on it included) must be given a *meaning*, a natural face of the
+    deck, such that
+
+    1. the meld with its wild cards replaced by their meanings satisfies the
+       kind's predicate, judged on concrete natural cards of the deck (and the
+       meld as it is, wild cards and all, satisfies it too, so that ``naturals``
+       and ``wilds`` in a pattern keep counting the real cards: an all-wild meld
+       stays illegal under ``naturals >= 1``);
+    2. no meaning is the face of a natural card held in the hand (in a meld or
+       not) or lying in a table meld the hand's cards join;
+    3. no two wild cards of the arrangement have the same meaning.
+
+    With more than one pack, 2 and 3 read: a face is used by those natural cards
+    and the meanings together at most ``deck.packs`` times. Wild cards left
+    unmelded (or discarded) have no meaning. The solver's answer is the least
+    deadwood over the arrangements legal under 1-3 (C-6), still exact: a search
+    that carries the meanings already used, bounded by the search without
+    rule 3 (which is usually already legal). :attr:`Arrangement.meanings` gives
+    the meanings of the answer, and :attr:`Arrangement.kinds` the kinds each meld
+    forms with them. :meth:`kinds_of` judges a group alone under 1-3 (its own
+    wild cards distinct, no meaning the face of one of its natural cards or of a
+    card of ``hand=``). Without wild cards in the hand or on the joined table
+    melds nothing changes, and the per-suit tables still apply.
     """
 
     def __init__(
@@ -263,6 +300,7 @@ class MeldRules:
         kind_locked: bool = False,
         shapes: Mapping[str, KindShape] | None = None,
         contract_max_melds: int | None = None,
+        wild_unique_card: bool = False,
     ) -> None:
         self.deck = deck
         self.kinds: dict[str, MeldPredicate] = dict(kinds)
@@ -271,6 +309,7 @@ class MeldRules:
         self.contract = contract
         self.excludes_concealed_melds = bool(excludes_concealed_melds)
         self.kind_locked = bool(kind_locked)
+        self.wild_unique_card = bool(wild_unique_card)
         shapes = dict(shapes or {})
         self.shapes: dict[str, KindShape] = {
             name: shapes.get(name) or shape_of_pattern(pred) for name, pred in self.kinds.items()
@@ -307,6 +346,11 @@ class MeldRules:
         self._memo_limit = 1 << 21
         self._table_state: list[tuple[tuple[int, int, int], ...]] | None = None
         self._suit_state: SuitTables | Literal[False] | None = None  # False: the tables do not apply
+        # wild_unique_card: natural faces (id % F), packs, and the meaning memos
+        self._faces = int(getattr(deck, "natural_faces", 0)) or sum(1 for c in cards if not c.wild and c.copy == 0)
+        self._packs = int(getattr(deck, "packs", 1))
+        self._domain_memo: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+        self._meaning_memo: dict[tuple[Any, ...], tuple[tuple[tuple[int, ...], int], ...]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -319,8 +363,9 @@ class MeldRules:
         ``variant.card_values`` (a tuple by card id); ``variant.contract`` (a
         compiled contract predicate, an object whose ``melds`` is one, or
         ``None``); ``variant.deadwood_excludes_concealed_melds`` (default true);
-        and ``variant.kind_locked`` or ``variant.meld_kind_locked`` (default false).
-        Search shapes and the contract's meld count come from the compiled ASTs.
+        ``variant.kind_locked`` or ``variant.meld_kind_locked`` (default false);
+        and ``variant.wild_unique_card`` (default false). Search shapes and the
+        contract's meld count come from the compiled ASTs.
         """
         kinds_in = variant.meld_kinds
         if isinstance(kinds_in, Mapping):
@@ -340,6 +385,7 @@ class MeldRules:
             contract,
             bool(getattr(variant, "deadwood_excludes_concealed_melds", True)),
             kind_locked=bool(locked),
+            wild_unique_card=bool(getattr(variant, "wild_unique_card", False)),
         )
 
     # ------------------------------------------------------------------ inputs
@@ -405,8 +451,14 @@ class MeldRules:
 
     # ------------------------------------------------------------------ recognition
 
-    def kinds_of(self, cards: Iterable[Any] | str) -> frozenset[str]:
+    def kinds_of(self, cards: Iterable[Any] | str, *, hand: Iterable[Any] | str | None = None) -> frozenset[str]:
         """Every kind the group of cards forms (an empty set: not a meld).
+
+        With ``wild_unique_card`` and wild cards in the group, a kind counts only
+        if the group's wild cards can take distinct meanings that form it (rules
+        1-3 of the class docs, for this group alone): no meaning the face of a
+        natural card of the group or of ``hand`` (other cards held, or the hand
+        the group comes from; optional). Without the option ``hand`` is ignored.
 
         :raises CardError: for bad cards.
         """
@@ -419,7 +471,122 @@ class MeldRules:
             else:
                 nat |= 1 << card.id
         bits = self._judge(nat, wilds, group)
+        if bits and wilds and self.wild_unique_card:
+            held_ids = nat
+            if hand is not None:
+                for card in self.check_hand(hand, limit=self._size):
+                    if not card.wild:
+                        held_ids |= 1 << card.id
+            held = Counter(cid % self._faces for cid in _ids(held_ids))
+            unique = 0
+            for _faces, got in self._meanings(nat, wilds, bits, held):
+                unique |= got
+            bits = unique
         return frozenset(name for i, name in enumerate(self.kind_names) if bits >> i & 1)
+
+    # ------------------------------------------------------------------ wild meanings
+
+    def _meaning_domains(self, gmask: int, k: int, bits: int) -> tuple[tuple[int, ...], ...]:
+        """Faces the ``k`` wild cards of a group may stand for, from the shapes of the kinds
+        in ``bits``: alternatives (all meanings of one group come from one of them).
+
+        Only necessary conditions (one rank, one suit, within reach of the natural
+        cards' sequence positions); the predicates decide.
+        """
+        key = (gmask, k, bits)
+        got = self._domain_memo.get(key)
+        if got is not None:
+            return got
+        n_r = self._n_ranks
+        nat = list(_ids(gmask))
+        size = len(nat) + k
+        orders = {self._order[c] for c in nat}
+        suits = {self._suit[c] for c in nat}
+        all_orders = set(range(1, n_r + 1))
+        all_suits = {self._suit[f] for f in range(self._faces)}
+        nat_pos = [p for c in nat for p in self._positions[c]]
+        period = n_r
+        alts: set[tuple[int, ...]] = set()
+        for i, name in enumerate(self.kind_names):
+            if not bits >> i & 1:
+                continue
+            shape = self.shapes[name]
+            rank_alts: list[set[int]]
+            if shape.family == "same_rank":
+                rank_alts = [orders] if len(orders) == 1 else [] if orders else [{r} for r in all_orders]
+            elif shape.family == "sequence" and nat:
+                reach = size - 1
+
+                def near(q: int) -> bool:
+                    for p in nat_pos:
+                        d = abs(p - q)
+                        if self._wrap:
+                            d = min(d % period, period - d % period)
+                        if d <= reach:
+                            return True
+                    return False
+
+                rank_alts = [{r for r in all_orders if any(near(q) for q in self._positions[r - 1])}]
+            else:
+                rank_alts = [all_orders]
+            if shape.same_suit:
+                suit_alts = [suits] if len(suits) == 1 else [] if suits else [{x} for x in all_suits]
+            else:
+                suit_alts = [all_suits]
+            for ro in rank_alts:
+                for so in suit_alts:
+                    alts.add(tuple(sorted(x * n_r + r - 1 for x in so for r in ro)))
+        out = tuple(sorted(alts))
+        self._domain_memo[key] = out
+        return out
+
+    def _meanings(self, gmask: int, k: int, bits: int,
+                  held: Mapping[int, int]) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """Every way to give the ``k`` wild cards of a group (natural cards ``gmask``,
+        kinds ``bits`` judged with the wild cards) meanings under rules 1-3 for the
+        group alone: ``(faces, kinds bits)`` pairs, ``faces`` sorted (wild cards are
+        interchangeable). ``held[face]``: natural cards of that face in play (the
+        hand, a joined table meld; the group's own included).
+        """
+        alts = self._meaning_domains(gmask, k, bits)
+        packs = self._packs
+        faces = sorted({f for alt in alts for f in alt})
+        sig = tuple((f, held[f]) for f in faces if held.get(f))
+        key = (gmask, k, bits, sig)
+        got = self._meaning_memo.get(key)
+        if got is not None:
+            return got
+        F = self._faces
+        seen: set[tuple[int, ...]] = set()
+        out: list[tuple[tuple[int, ...], int]] = []
+        for alt in alts:
+            free = [f for f in alt if held.get(f, 0) < packs]
+            combos: Iterable[tuple[int, ...]] = (
+                itertools.combinations(free, k) if packs == 1 else itertools.combinations_with_replacement(free, k))
+            for combo in combos:
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                concrete = gmask
+                fits = True
+                for f in combo:
+                    if packs > 1 and held.get(f, 0) + combo.count(f) > packs:
+                        fits = False
+                        break
+                    cid = f
+                    while concrete >> cid & 1:
+                        cid += F
+                    concrete |= 1 << cid
+                if not fits:
+                    continue
+                got_bits = bits & self._judge(concrete, 0)
+                if got_bits:
+                    out.append((combo, got_bits))
+        result = tuple(out)
+        if len(self._meaning_memo) >= self._memo_limit:
+            self._meaning_memo.clear()
+        self._meaning_memo[key] = result
+        return result
 
     def _judge(self, gmask: int, wilds: int, cards: Sequence[Any] | None = None) -> int:
         """The kinds bitmask of a group (natural cards ``gmask``, ``wilds`` wild cards), memoised."""
@@ -1085,10 +1252,12 @@ class _Context:
         ext_by_low: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
         ext_wild: list[tuple[int, int, int]] = []
         self.exts: list[tuple[int, int, int]] = []  # (table index, local mask, wilds)
+        self.ext_groups: list[tuple[int, int, int]] = []  # (global natural mask, all wilds, kinds bits)
         for t, group in enumerate(self.table):
-            for lmask, k in self._extensions(group):
+            for lmask, k, gmask, total_k, bits in self._extensions(group):
                 e = len(self.exts)
                 self.exts.append((t, lmask, k))
+                self.ext_groups.append((gmask, total_k, bits))
                 if lmask:
                     ext_by_low[(lmask & -lmask).bit_length() - 1].append((lmask, k, t, e))
                 else:
@@ -1097,9 +1266,14 @@ class _Context:
         self.ext_wild = ext_wild
         self.memo: dict[int, float] = {}
         self.nbits = n + 6  # room for the wild count (at most 20)
+        self.unique = rules.wild_unique_card and (
+            self.w > 0 or any(c.wild for group in self.table for c in group.cards))
+        if self.unique:
+            self._setup_unique()
 
-    def _extensions(self, group: TableMeld) -> list[tuple[int, int]]:
-        """Every (hand natural mask, hand wild count) that can be added to ``group``."""
+    def _extensions(self, group: TableMeld) -> list[tuple[int, int, int, int, int]]:
+        """Every (hand natural mask, hand wild count) that can be added to ``group``,
+        with the extended group's global natural mask, wild count and kinds bits."""
         rules = self.rules
         t_cards = tuple(group.cards)
         t_nat = sorted(c.id for c in t_cards if not c.wild)
@@ -1125,8 +1299,160 @@ class _Context:
                 continue
             if need is not None and not bits & need:
                 continue
-            out.append((hmask, hk))
+            out.append((hmask, hk, _gmask, k, bits if need is None else bits & need))
         return out
+
+    # wild_unique_card ----------------------------------------------------------
+
+    def _setup_unique(self) -> None:
+        """The meanings each candidate can take (rules 1-2 within the hand, and the
+        table meld for a lay-off); candidates with none are dropped, so :meth:`f`
+        becomes the search without rule 3 and the cross-meld part of rule 2: a
+        lower bound that :meth:`fu` uses to prune."""
+        rules = self.rules
+        F = rules._faces
+        self.packs = rules._packs
+        self.held: Counter[int] = Counter(cid % F for cid in self.nat_ids)
+        no_meanings: tuple[tuple[tuple[int, ...], int], ...] = ()
+        self.opts: list[tuple[tuple[tuple[int, ...], int], ...]] = []
+        for _lmask, k, gmask, bits in self.cands:
+            self.opts.append(rules._meanings(gmask, k, bits, self.held) if k else (((), bits),))
+        self.by_low = [[m for m in lst if self.opts[m[3]]] for lst in self.by_low]
+        self.wild_only = [m for m in self.wild_only if self.opts[m[2]]]
+        self.tface: list[Counter[int]] = [Counter(c.id % F for c in group.cards if not c.wild)
+                                          for group in self.table]
+        self.twilds: list[list[Any]] = [[c for c in group.cards if c.wild] for group in self.table]
+        self.ext_opts: list[tuple[tuple[tuple[int, ...], int], ...]] = []
+        for (t, _lmask, _k), (gmask, total_k, bits) in zip(self.exts, self.ext_groups):
+            if total_k:
+                self.ext_opts.append(rules._meanings(gmask, total_k, bits, self.held + self.tface[t]))
+            else:
+                self.ext_opts.append((((), bits),) if bits else no_meanings)
+        self.ext_by_low = [[x for x in lst if self.ext_opts[x[3]]] for lst in self.ext_by_low]
+        self.ext_wild = [x for x in self.ext_wild if self.ext_opts[x[2]]]
+        self.umemo: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[float, bool]] = {}
+
+    def _in_play(self, face: int, tbl: int) -> int:
+        """Natural cards of ``face`` in the hand and in the table melds ``tbl`` joins."""
+        count = self.held[face]
+        t = 0
+        while tbl >> t:
+            if tbl >> t & 1:
+                count += self.tface[t][face]
+            t += 1
+        return count
+
+    def _fits(self, faces: tuple[int, ...], used: tuple[int, ...], tbl: int) -> bool:
+        """Meanings ``faces`` may be added to ``used`` with the table melds ``tbl`` joined."""
+        packs = self.packs
+        for face in set(faces):
+            if self._in_play(face, tbl) + used.count(face) + faces.count(face) > packs:
+                return False
+        return True
+
+    def _join_ok(self, used: tuple[int, ...], t: int, tbl: int) -> bool:
+        """Joining table meld ``t`` (``tbl`` already including it) breaks no meaning in ``used``."""
+        tface = self.tface[t]
+        for face in set(used):
+            if tface[face] and self._in_play(face, tbl) + used.count(face) > self.packs:
+                return False
+        return True
+
+    def moves(self, mask: int, w: int, tbl: int, disc: int,
+              used: tuple[int, ...]) -> list[tuple[float, float, tuple[int, int, int, int, tuple[int, ...]], Any]]:
+        """The steps from a state of :meth:`fu`: ``(step cost, bound of the rest, next
+        state, what was done)``, the rest bounded by :meth:`f`."""
+        out: list[tuple[float, float, tuple[int, int, int, int, tuple[int, ...]], Any]] = []
+        f = self.f
+        fits = self._fits
+
+        def merge(faces: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(used + faces)) if faces else used
+
+        if mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            for lmask, k, cost, idx in self.by_low[c]:
+                if lmask & mask == lmask and k <= w:
+                    nm, nw = mask ^ lmask, w - k
+                    rest = f(nm, nw, tbl, disc)
+                    if rest == _INF:
+                        continue
+                    for faces, bits in self.opts[idx]:
+                        if not faces or fits(faces, used, tbl):
+                            out.append((cost, rest, (nm, nw, tbl, disc, merge(faces)), ("meld", idx, faces, bits)))
+            for lmask, k, t, e in self.ext_by_low[c]:
+                if lmask & mask == lmask and k <= w and not tbl >> t & 1:
+                    nm, nw, nt = mask ^ lmask, w - k, tbl | 1 << t
+                    rest = f(nm, nw, nt, disc)
+                    if rest == _INF or not self._join_ok(used, t, nt):
+                        continue
+                    for faces, _bits in self.ext_opts[e]:
+                        if not faces or fits(faces, used, nt):
+                            out.append((0, rest, (nm, nw, nt, disc, merge(faces)), ("ext", e, faces, 0)))
+            rest_mask = mask ^ low
+            out.append((self.dead_cost[c], f(rest_mask, w, tbl, disc), (rest_mask, w, tbl, disc, used),
+                        ("dead", c, (), 0)))
+            if self.discard and not disc:
+                out.append((self.disc_cost[c], f(rest_mask, w, tbl, 1), (rest_mask, w, tbl, 1, used),
+                            ("discard", c, (), 0)))
+        elif w:
+            for k, cost, idx in self.wild_only:
+                if k <= w:
+                    rest = f(0, w - k, tbl, disc)
+                    if rest == _INF:
+                        continue
+                    for faces, bits in self.opts[idx]:
+                        if not faces or fits(faces, used, tbl):
+                            out.append((cost, rest, (0, w - k, tbl, disc, merge(faces)), ("meld", idx, faces, bits)))
+            for k, t, e in self.ext_wild:
+                if k <= w and not tbl >> t & 1:
+                    nt = tbl | 1 << t
+                    rest = f(0, w - k, nt, disc)
+                    if rest == _INF or not self._join_ok(used, t, nt):
+                        continue
+                    for faces, _bits in self.ext_opts[e]:
+                        if not faces or fits(faces, used, nt):
+                            out.append((0, rest, (0, w - k, nt, disc, merge(faces)), ("ext", e, faces, 0)))
+            out.append((self.wild_dead, f(0, w - 1, tbl, disc), (0, w - 1, tbl, disc, used), ("dead", -1, (), 0)))
+            if self.discard and not disc:
+                out.append((self.wild_disc, f(0, w - 1, tbl, 1), (0, w - 1, tbl, 1, used), ("discard", -1, (), 0)))
+        out.sort(key=lambda m: m[0] + m[1])
+        return out
+
+    def fu(self, mask: int, w: int, tbl: int, disc: int, used: tuple[int, ...], budget: float = _INF) -> float:
+        """The least cost of placing the naturals ``mask`` and ``w`` wilds with the
+        meanings ``used`` already given (rules 1-3): exact when below ``budget``,
+        otherwise some lower bound of it that is at least ``budget``.
+
+        A branch and bound over :meth:`moves`, best bound first, with :meth:`f`
+        (the search without the cross-meld rules) as the bound; exact results and
+        lower bounds are memoised."""
+        bound = self.f(mask, w, tbl, disc)
+        if bound >= budget or not (mask or w):
+            return bound
+        key = (mask, w, tbl, disc, used)
+        got = self.umemo.get(key)
+        if got is not None and (got[1] or got[0] >= budget):
+            return got[0]
+        best = _INF
+        low = _INF
+        for step, rest, nxt, _what in self.moves(mask, w, tbl, disc, used):
+            limit = best if best < budget else budget
+            if step + rest >= limit:
+                low = min(low, step + rest)
+                break
+            v = step + self.fu(*nxt, limit - step)
+            if v < limit:
+                best = v
+            elif v < low:
+                low = v
+        if best < budget:
+            self.umemo[key] = (best, True)
+            return best
+        value = max(low, bound)
+        self.umemo[key] = (value, value == _INF)
+        return value
 
     # the memoised recursion ------------------------------------------------
 
@@ -1183,18 +1509,20 @@ class _Context:
         memo[key] = best
         return best
 
-    def plain(self) -> tuple[float, int, int, int, int, tuple[int, ...]]:
-        """The unconstrained best: (cost, mask, wilds, tbl, disc, contract cand ids)."""
+    def plain(self) -> _Found:
+        """The unconstrained best: (cost, mask, wilds, tbl, disc, contract melds, meanings used)."""
         full = (1 << self.n) - 1
-        return self.f(full, self.w, 0, 0), full, self.w, 0, 0, ()
+        cost = self.fu(full, self.w, 0, 0, ()) if self.unique else self.f(full, self.w, 0, 0)
+        return cost, full, self.w, 0, 0, (), ()
 
     # the contract ------------------------------------------------------------
 
-    def contract_search(self, existence: bool) -> tuple[float, int, int, int, int, tuple[int, ...]] | None:
+    def contract_search(self, existence: bool) -> _Found | None:
         """Collections of disjoint melds that meet the contract.
 
         With ``existence``, the first one found; otherwise the one whose
-        remaining cards arrange with the least cost.
+        remaining cards arrange with the least cost. With ``wild_unique_card``
+        each meld also takes one of its sets of meanings (``(cand, faces, kinds)``).
         """
         rules = self.rules
         pred = rules.contract
@@ -1203,16 +1531,17 @@ class _Context:
         depth_limit = rules.contract_max_melds
         hand_wilds = self.wild_cards
         kind_names = rules.kind_names
-        best: list[tuple[float, int, int, int, int, tuple[int, ...]] | None] = [None]
+        unique = self.unique
+        best: list[_Found | None] = [None]
         full = (1 << self.n) - 1
-        chosen: list[int] = []
+        chosen: list[tuple[int, tuple[int, ...], int]] = []
         order = range(len(cands))
 
         def meets() -> bool:
             groups = []
             used = 0
-            for i in chosen:
-                lmask, k, _g, bits = cands[i]
+            for i, _faces, bits in chosen:
+                lmask, k, _g, _bits = cands[i]
                 cards = [self.naturals[j] for j in range(self.n) if lmask >> j & 1]
                 cards.extend(hand_wilds[used:used + k])
                 used += k
@@ -1223,37 +1552,45 @@ class _Context:
                     return True
             return False
 
-        def visit(start: int, used: int, wused: int) -> bool:
+        def visit(start: int, used: int, wused: int, faces_used: tuple[int, ...]) -> bool:
             for pos in range(start, len(order)):
                 i = order[pos]
-                lmask, k, _g, _bits = cands[i]
+                lmask, k, _g, cbits = cands[i]
                 if lmask & used or wused + k > self.w:
                     continue
-                chosen.append(i)
-                nu, nw = used | lmask, wused + k
-                if meets():
-                    if existence:
-                        best[0] = (0.0, full ^ nu, self.w - nw, 0, 0, tuple(chosen))
-                        chosen.pop()
-                        return True
-                    # contract melds are played: they cost nothing
-                    cost = self.f(full ^ nu, self.w - nw, 0, 0)
-                    if cost < _INF and (best[0] is None or cost < best[0][0]):
-                        best[0] = (cost, full ^ nu, self.w - nw, 0, 0, tuple(chosen))
-                if depth_limit is None or len(chosen) < depth_limit:
-                    if visit(pos + 1, nu, nw):
-                        chosen.pop()
-                        return True
-                chosen.pop()
+                options = self.opts[i] if unique else (((), cbits),)
+                for faces, bits in options:
+                    if faces and not self._fits(faces, faces_used, 0):
+                        continue
+                    now_used = tuple(sorted(faces_used + faces)) if faces else faces_used
+                    chosen.append((i, faces, bits))
+                    nu, nw = used | lmask, wused + k
+                    if meets():
+                        if existence:
+                            best[0] = (0.0, full ^ nu, self.w - nw, 0, 0, tuple(chosen), now_used)
+                            chosen.pop()
+                            return True
+                        # contract melds are played: they cost nothing
+                        if unique:
+                            cost = self.fu(full ^ nu, self.w - nw, 0, 0, now_used)
+                        else:
+                            cost = self.f(full ^ nu, self.w - nw, 0, 0)
+                        if cost < _INF and (best[0] is None or cost < best[0][0]):
+                            best[0] = (cost, full ^ nu, self.w - nw, 0, 0, tuple(chosen), now_used)
+                    if depth_limit is None or len(chosen) < depth_limit:
+                        if visit(pos + 1, nu, nw, now_used):
+                            chosen.pop()
+                            return True
+                    chosen.pop()
             return False
 
-        visit(0, 0, 0)
+        visit(0, 0, 0, ())
         return best[0]
 
     # reading the result ------------------------------------------------------
 
-    def arrangement(self, found: tuple[float, int, int, int, int, tuple[int, ...]], holds: bool) -> Arrangement:
-        cost, mask, w, tbl, disc, contract_ids = found
+    def arrangement(self, found: _Found, holds: bool) -> Arrangement:
+        cost, mask, w, tbl, disc, contract_choices, used = found
         rules = self.rules
         values = rules.values
         wild_pool = list(self.wild_cards)
@@ -1263,6 +1600,8 @@ class _Context:
         layoffs: list[tuple[int, tuple[Any, ...]]] = []
         unmatched: list[Any] = []
         discard: Any = None
+        meanings: list[tuple[Any, Any]] = []
+        face_cards = rules._cards
 
         def take_wilds(k: int) -> list[Any]:
             taken = wild_pool[:k]
@@ -1272,9 +1611,11 @@ class _Context:
         def local_cards(lmask: int) -> list[Any]:
             return [self.naturals[j] for j in range(self.n) if lmask >> j & 1]
 
-        for i in contract_ids:
-            lmask, k, _g, bits = self.cands[i]
-            group = tuple(local_cards(lmask) + take_wilds(k))
+        for i, faces, bits in contract_choices:
+            lmask, k, _g, _bits = self.cands[i]
+            wilds = take_wilds(k)
+            meanings.extend((card, face_cards[face]) for card, face in zip(wilds, faces))
+            group = tuple(local_cards(lmask) + wilds)
             melds.append(group)
             contract_melds.append(group)
             kinds.append(rules._names(bits))
@@ -1282,6 +1623,33 @@ class _Context:
         assert len(wild_pool) == w
         # walk the memoised recursion along a best path
         f = self.f
+        while self.unique and (mask or w):
+            target = self.fu(mask, w, tbl, disc, used)
+            for step, rest, nxt, what in self.moves(mask, w, tbl, disc, used):
+                if step + rest <= target and step + self.fu(*nxt, target - step + 1) == target:
+                    break
+            else:
+                raise AssertionError("no step reaches the best cost")
+            how, ref, faces, bits = what
+            nm, nw, ntbl, ndisc, used = nxt
+            if how == "meld":
+                lmask, k, _g, _bits = self.cands[ref]
+                wilds = take_wilds(k)
+                meanings.extend((card, face_cards[face]) for card, face in zip(wilds, faces))
+                melds.append(tuple(local_cards(lmask) + wilds))
+                kinds.append(rules._names(bits))
+            elif how == "ext":
+                t, lmask, k = self.exts[ref]
+                wilds = take_wilds(k)
+                meanings.extend((card, face_cards[face]) for card, face in zip(wilds + self.twilds[t], faces))
+                layoffs.append((t, tuple(local_cards(lmask) + wilds)))
+            elif how == "dead":
+                unmatched.append(self.naturals[ref] if ref >= 0 else wild_pool.pop(0))
+            elif ref >= 0:
+                discard = self.naturals[ref]
+            else:
+                discard = wild_pool.pop()  # the highest-id wild: the tie-break's choice
+            mask, w, tbl, disc = nm, nw, ntbl, ndisc
         while mask or w:
             target = f(mask, w, tbl, disc)
             if mask:
@@ -1351,7 +1719,16 @@ class _Context:
             layoffs=tuple((t, tuple(sorted(cs, key=lambda c: c.id))) for t, cs in layoffs),
             discard=discard,
             contract_melds=tuple(tuple(sorted(m, key=lambda c: c.id)) for m in contract_melds),
+            meanings=tuple(sorted(meanings, key=lambda pair: pair[0].id)),
         )
+
+
+def _ids(mask: int) -> Iterable[int]:
+    """The bit positions set in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _contract_max_melds(contract: Any) -> int | None:

@@ -244,10 +244,6 @@ def sample_melds(variant: Variant) -> dict[str, dict[int, tuple[Card, ...]]]:
 def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple[Card, ...]]]:
     samples = sample_melds(variant)
     most = variant.hand_size + 1
-    if variant.wild_unique_card and variant.deck.wilds:
-        report.warn(("meld_options", "wild_unique_card"), "wild_unique_card is read, but the meld solver "
-                    "does not apply it yet: a wild may still stand for a card held elsewhere (GS-3.3)",
-                    "not-applied")
     for kind in variant.meld_kinds:
         path: KeyPath = ("melds", kind.name)
         if isinstance(variant.data.get("melds", {}).get(kind.name), dict):

@@ -269,6 +269,99 @@ def test_ginski_wild_choice_matters() -> None:
     assert best.deadwood == 0 and len(best.melds) == 2
 
 
+# --------------------------------------------------------------------------- GS-3.3 wild_unique_card
+
+GINSKI_U = build("rumski70", GINSKI_MELDS, "wild ? 25 : order", wild_unique_card=True)
+
+
+def meanings(rules: MeldRules, best: Arrangement) -> set[str]:
+    return {str(meaning) for _wild, meaning in best.meanings}
+
+
+def test_gs33_unique_wild_never_stands_for_a_held_card() -> None:
+    """4R * 6R with 5R held: the wild may not be 5R, so the run takes 5R and the wild an end."""
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "4R * 6R")) == {"run"}
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "4R * 6R"), hand=cards(GINSKI_U, "5R 9G")) == frozenset()
+    assert GINSKI.kinds_of(cards(GINSKI, "4R * 6R"), hand=cards(GINSKI, "5R")) == {"run"}  # option off
+    best = GINSKI_U.solve(cards(GINSKI_U, "4R 6R * 5R 9G 9B"))
+    assert best.deadwood == 0 and not meanings(GINSKI_U, best) & {"4R", "5R", "6R", "9G", "9B"}
+    # without a third 9 the wild ends the run (3R or 7R), never 5R, and the 9s stay out
+    best = GINSKI_U.solve(cards(GINSKI_U, "4R 6R * 5R 9G"))
+    assert best.deadwood == 9 and meanings(GINSKI_U, best) <= {"3R", "7R"}
+    assert GINSKI.solve(cards(GINSKI, "4R 6R * 5R 9G")).meanings == ()  # option off: no meanings
+
+
+def test_gs33_unique_two_wilds_cannot_share_a_meaning() -> None:
+    """B's set 9G 9P * on the table; C holds 9R 9B 8Y 10Y *. Laying 9R 9B off makes the
+    table's wild 9Y (the one 9 left), and 8Y * 10Y needs its wild to be 9Y too."""
+    table = [TableMeld(cards(GINSKI_U, "9G 9P *")[:2] + (GINSKI_U.deck.cards[-1],), kind="set")]
+    hand = cards(GINSKI_U, "9R 9B 8Y 10Y *")
+    off = GINSKI.solve(hand, table=table)
+    assert off.deadwood == 0 and off.layoffs
+    best = GINSKI_U.solve(hand, table=table)
+    assert best.deadwood == 18 and not best.layoffs and texts(GINSKI_U, best.unmatched) == {"9R", "9B"}
+    assert meanings(GINSKI_U, best) == {"9Y"}
+    # two wilds of one set need two free colours
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "9R 9B * *")) == {"set"}
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "9R 9B * *"), hand=cards(GINSKI_U, "9G")) == {"set"}
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "9R 9B * *"), hand=cards(GINSKI_U, "9G 9P")) == frozenset()
+    # 9R 9B * and 9G 9P * would both be 9Y: the hand melds otherwise (9R * * is a run)
+    best = GINSKI_U.solve(cards(GINSKI_U, "9R 9B * 9G 9P *"))
+    assert best.deadwood == 0 and len(meanings(GINSKI_U, best)) == 2
+
+
+def test_gs33_unique_set_with_only_held_colours_left() -> None:
+    """All five 9s held: a wild can be no 9, so it stays out (25)."""
+    hand = "9R 9B 9G 9P 9Y *"
+    assert GINSKI.solve(cards(GINSKI, hand)).deadwood == 0
+    best = GINSKI_U.solve(cards(GINSKI_U, hand))
+    assert best.deadwood == 25 and texts(GINSKI_U, best.unmatched) == {"*"}
+    assert best.meanings == ()  # an unmelded wild has no meaning
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "9R 9B *"), hand=cards(GINSKI_U, "9G 9P 9Y")) == frozenset()
+    assert GINSKI_U.min_deadwood(cards(GINSKI_U, hand)) == 25
+    card, after = GINSKI_U.best_discard(cards(GINSKI_U, hand + " 2G"))
+    assert (str(card), after) == ("*", 2)
+
+
+def test_gs33_unique_run_end() -> None:
+    """12R 13R * can only mean 11R (no wrap); with 11R held the wild ends the run below."""
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "12R 13R *")) == {"run"}
+    assert GINSKI_U.kinds_of(cards(GINSKI_U, "12R 13R *"), hand=cards(GINSKI_U, "11R")) == frozenset()
+    best = GINSKI_U.solve(cards(GINSKI_U, "12R 13R * 11R"))
+    assert best.deadwood == 0 and meanings(GINSKI_U, best) == {"10R"}
+    best = GINSKI_U.solve(cards(GINSKI_U, "1R 2R * 3R 3B 3G 3P 3Y"))
+    assert best.deadwood == 0 and meanings(GINSKI_U, best) == {"4R"}
+
+
+def test_gs33_unique_layoff_onto_a_wild() -> None:
+    """B's run 4B * 6B on the table: laying 7B off makes its wild 5B, which C holds."""
+    run = TableMeld(cards(GINSKI_U, "4B * 6B"), kind="run", owner="B")
+    hand = cards(GINSKI_U, "5B 5G 5P 7B")
+    assert GINSKI.solve(hand, table=[run]).deadwood == 0       # 5B 5G 5P, 7B laid off
+    best = GINSKI_U.solve(hand, table=[run])
+    assert best.deadwood == 7 and texts(GINSKI_U, best.unmatched) == {"7B"}
+    # 3G instead of 5B: 7B goes on, the table's wild means 5B
+    best = GINSKI_U.solve(cards(GINSKI_U, "7B 3G"), table=[run])
+    assert best.deadwood == 3 and meanings(GINSKI_U, best) == {"5B"}
+    # a hand wild laid off takes a meaning apart from the table's naturals and wilds
+    best = GINSKI_U.solve(cards(GINSKI_U, "* 9Y 5B"), table=[run])
+    assert best.deadwood == 9 and best.layoffs and len(best.meanings) == 2
+    assert len(meanings(GINSKI_U, best)) == 2 and not meanings(GINSKI_U, best) & {"4B", "5B", "6B"}
+
+
+def test_gs33_unique_from_variant_and_default() -> None:
+    """from_variant reads variant.wild_unique_card; the default changes nothing."""
+    from types import SimpleNamespace
+
+    base = dict(deck=GINSKI.deck, meld_kinds=GINSKI.kinds, card_values=GINSKI.values)
+    assert MeldRules.from_variant(SimpleNamespace(**base)).wild_unique_card is False
+    rules = MeldRules.from_variant(SimpleNamespace(**base, wild_unique_card=True))
+    assert rules.wild_unique_card is True
+    assert rules.solve(cards(rules, "9R 9B 9G 9P 9Y *")).deadwood == 25
+    # hands without wild cards still take the per-suit tables
+    assert rules._suit_tables() and rules.solve(cards(rules, "1R 2R 3R 9B")).deadwood == 9
+
+
 # --------------------------------------------------------------------------- wrap and shapes
 
 

@@ -530,3 +530,202 @@ def test_every_shipped_variant_matches_brute_force(variant_id: str, rich: bool, 
     if size == variant.hand_size + 1:
         card, after = rules.best_discard(hand)
         assert (card, after) == brute_discard(kinds, value, hand)
+
+
+# --------------------------------------------------------------------------- wild_unique_card (GS-3.3)
+
+# With wild_unique_card every wild card of a meld (a table meld it joins included) is
+# given a meaning, a natural face: the group with its meanings is a meld judged on
+# natural cards (and the group as it is, wild cards and all, too); no meaning is the
+# face of a natural card in the hand or in a joined table meld; no two meanings are
+# equal (one pack). The reference below follows that text directly: every subset of
+# the hand (and of the hand with the table meld), every set of meanings over all 65
+# faces, then the best packing whose meanings never collide.
+
+FACES = [c for c in RUMSKI.cards if not c.wild]  # one pack: a face is a card id
+WILDS = [c for c in RUMSKI.cards if c.wild]
+GINSKI_U, _, _ = make("ginski", wild_unique_card=True)
+
+
+def unique_meanings(kinds: dict[str, Pred], nat: list[Any], wilds: list[Any],
+                    banned: frozenset[int]) -> list[frozenset[int]]:
+    """Every set of distinct meanings for the wild cards of a group (natural cards
+    ``nat``), none in ``banned``, that makes it a meld both ways.
+
+    Meanings are tried over all faces, one wild card at a time; a partial choice is
+    dropped when the group with the other wild cards still wild forms no kind (for
+    these rules a part of a good choice always passes that test, so nothing is lost).
+    """
+    k = len(wilds)
+    out: list[frozenset[int]] = []
+    group = nat + wilds
+
+    def rec(chosen: list[int], start: int) -> None:
+        if len(chosen) == k:
+            concrete = nat + [FACES[f] for f in chosen]
+            if any(p(group) and p(concrete) for p in kinds.values()):
+                out.append(frozenset(chosen))
+            return
+        for f in range(start, len(FACES)):
+            if f in banned:
+                continue
+            partial = nat + [FACES[g] for g in chosen] + [FACES[f]] + wilds[: k - len(chosen) - 1]
+            if any(p(partial) for p in kinds.values()):
+                rec(chosen + [f], f + 1)
+
+    rec([], 0)
+    return out
+
+
+def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any],
+                 table: Sequence[Any] = ()) -> int:
+    """The least deadwood over arrangements legal under wild_unique_card, with lay-offs
+    onto at most one table meld ``table``."""
+    n = len(hand)
+    held = frozenset(c.id for c in hand if not c.wild)
+    t_faces = frozenset(c.id for c in table if not c.wild)
+    vals = [value(c) for c in hand]
+
+    def options(cards: list[Any], banned: frozenset[int]) -> list[frozenset[int]]:
+        if not any(p(cards) for p in kinds.values()):
+            return []
+        nat = [c for c in cards if not c.wild]
+        wilds = [c for c in cards if c.wild]
+        return unique_meanings(kinds, nat, wilds, banned) if wilds else [frozenset()]
+
+    melds = []
+    lays = []
+    for mask in range(1, 1 << n):
+        part = [hand[i] for i in range(n) if mask >> i & 1]
+        opts = options(part, held)
+        if opts:
+            melds.append((mask, opts))
+        if table:
+            opts = options(list(table) + part, held | t_faces)
+            if opts:
+                lays.append((mask, opts))
+
+    @lru_cache(maxsize=None)
+    def best(mask: int, used: frozenset[int], joined: bool) -> int:
+        if not mask:
+            return 0
+        i = (mask & -mask).bit_length() - 1
+        result = vals[i] + best(mask & ~(1 << i), used, joined)
+        for m, opts in melds:
+            if m >> i & 1 and m & mask == m:
+                for o in opts:
+                    if not o & used and not (joined and o & t_faces):
+                        result = min(result, best(mask & ~m, used | o, joined))
+        if not joined and not used & t_faces:
+            for m, opts in lays:
+                if m >> i & 1 and m & mask == m:
+                    for o in opts:
+                        if not o & used:
+                            result = min(result, best(mask & ~m, used | o, True))
+        return result
+
+    return best((1 << n) - 1, frozenset(), False)
+
+
+def check_meanings(kinds: dict[str, Pred], hand: Sequence[Any], arrangement: Any, table: Sequence[Any] = ()) -> None:
+    """The arrangement's meanings obey rules 1-3, and it adds up."""
+    meaning = {w.id: m for w, m in arrangement.meanings}
+    groups = [list(m) for m in arrangement.melds]
+    if arrangement.layoffs:
+        groups.append(list(table) + list(arrangement.layoffs[0][1]))
+    in_play = {c.id for c in hand if not c.wild}
+    if arrangement.layoffs:
+        in_play |= {c.id for c in table if not c.wild}
+    wilds = [c for g in groups for c in g if c.wild]
+    assert sorted(meaning) == sorted(c.id for c in wilds)
+    faces = [m.id for m in meaning.values()]
+    assert len(set(faces)) == len(faces) and not set(faces) & in_play
+    for group in groups:
+        concrete = [meaning[c.id] if c.wild else c for c in group]
+        assert any(p(group) and p(concrete) for p in kinds.values())
+    assert arrangement.deadwood == sum(ginski_value(c) for c in arrangement.unmatched)
+
+
+def unique_hands(rich: bool, exclude: Sequence[Any] = ()) -> st.SearchStrategy[list[Any]]:
+    """Rumski hands of 6 to 10 cards with 1 to 3 wild cards (uniform or meld-rich)."""
+    gone = {c.id for c in exclude}
+
+    def build(size: int, wilds: int) -> st.SearchStrategy[list[Any]]:
+        if rich:
+            pool_of = lambda lo: [c for c in FACES if lo <= c.rank.order < lo + 4 and c.id not in gone]  # noqa: E731
+            base = st.integers(1, 10).flatmap(lambda lo: st.permutations(pool_of(lo)))
+        else:
+            base = st.permutations([c for c in FACES if c.id not in gone])
+        return base.map(lambda p: list(p[: size - wilds]) + WILDS[:wilds])
+
+    return st.tuples(st.integers(6, 10), st.integers(1, 3)).flatmap(lambda t: build(*t))
+
+
+@pytest.mark.parametrize("rich", [False, True])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_wild_unique_card_matches_brute_force(rich: bool, data: st.DataObject) -> None:
+    hand = data.draw(unique_hands(rich))
+    best = GINSKI_U.solve(hand)
+    assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand)
+    check_meanings(GINSKI_KINDS, hand, best)
+    assert GINSKI_U.min_deadwood(hand) == best.deadwood
+    # the option only ever takes arrangements away
+    assert best.deadwood >= GINSKI.solve(hand).deadwood
+    for meld, kinds in zip(best.melds, best.kinds):
+        assert kinds and kinds <= GINSKI_U.kinds_of(meld, hand=hand)
+
+
+UNIQUE_TABLES = ["4B 6B", "7G 8G 9G", "5R 5B", "10Y 11Y", "3P 3G 3Y"]
+
+
+@pytest.mark.parametrize("table_text", UNIQUE_TABLES)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_wild_unique_card_layoffs_match_brute_force(table_text: str, data: st.DataObject) -> None:
+    """Lay-offs onto one table meld (with the last wild card of the deck on it, if it is
+    short of three cards): its wild card needs a meaning too."""
+    from rummydsl.melds import TableMeld
+
+    table = list(RUMSKI.parse_cards(table_text))
+    if len(table) < 3:
+        table.append(WILDS[-1])
+    hand = data.draw(unique_hands(data.draw(st.booleans()), exclude=table))
+    best = GINSKI_U.solve(hand, table=[TableMeld(tuple(table))])
+    assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand, table)
+    check_meanings(GINSKI_KINDS, hand, best, table)
+
+
+def test_wild_unique_card_compiled_patterns_agree() -> None:
+    """The compiled Ginski patterns give the plain rules' answers with the option on."""
+    pytest.importorskip("rummydsl.expr")
+    deck, melds, value = PATTERNS["ginski"]
+    from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
+
+    kinds = {k: compile_expression(t, Env(Context.MELD, deck), BOOL) for k, t in melds.items()}
+    rules = MeldRules(deck, kinds, compile_expression(value, Env(Context.CARD, deck), INT), wild_unique_card=True)
+    for text in ("9R 9B 9G 9P 9Y *", "9R 9B * 9G 9P *", "4R * 6R 5R 9G 9B", "1R 2R * * 5R 7G 7B",
+                 "12R 13R * 11R 11B 11G 11P 11Y"):
+        hand = deck.parse_cards(text)
+        assert rules.solve(hand).deadwood == GINSKI_U.solve(hand).deadwood == brute_unique(
+            GINSKI_KINDS, ginski_value, hand), text
+
+
+@pytest.mark.parametrize("hand_text, table_text", [
+    ("9R 9B 8Y 10Y *", "9G 9P"),             # the table's wild and the hand's both want 9Y
+    ("11Y 9R 8Y 9B * *", "9G 9P"),
+    ("9Y 8B 10B 8G 9R *", "9G 9P"),
+    ("11G 8G 8B 9R * *", "9G 9P"),           # 9G lies in the joined table meld
+    ("13R 10R 11G 10Y 11Y *", "12Y 13Y"),    # the table's wild would be 11Y, which is held
+    ("10Y 12B 11P 11Y 11G * *", "12Y 13Y"),
+])
+def test_wild_unique_card_table_conflicts(hand_text: str, table_text: str) -> None:
+    """Hands found by search where the option changes the answer through a table meld."""
+    from rummydsl.melds import TableMeld
+
+    hand = list(RUMSKI.parse_cards(hand_text))
+    table = list(RUMSKI.parse_cards(table_text)) + [WILDS[-1]]
+    best = GINSKI_U.solve(hand, table=[TableMeld(tuple(table))])
+    assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand, table)
+    assert best.deadwood > GINSKI.solve(hand, table=[TableMeld(tuple(table))]).deadwood
+    check_meanings(GINSKI_KINDS, hand, best, table)

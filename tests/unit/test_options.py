@@ -107,6 +107,31 @@ def melds(kind: str, expected: Mapping[str, bool]) -> Check:
     return check
 
 
+def deadwoods(expected: Mapping[str, int]) -> Check:
+    """The variant's meld solver gives each hand the least deadwood ``expected[hand]``."""
+
+    def check(variant: Variant) -> None:
+        from rummydsl.melds import MeldRules
+
+        rules = MeldRules.from_variant(variant)
+        got = {hand: rules.solve(variant.deck.parse_cards(hand)).deadwood for hand in expected}
+        assert got == dict(expected)
+
+    return check
+
+
+def kinds_with(group: str, hand: str, expected: set[str]) -> Check:
+    """The group forms the kinds ``expected`` beside the other cards ``hand``."""
+
+    def check(variant: Variant) -> None:
+        from rummydsl.melds import MeldRules
+
+        rules = MeldRules.from_variant(variant)
+        assert rules.kinds_of(variant.deck.parse_cards(group), hand=variant.deck.parse_cards(hand)) == expected
+
+    return check
+
+
 def view_for(variant: Variant, **kwargs: Any) -> SimpleRoundView:
     upcard = kwargs.pop("upcard", None)
     if isinstance(upcard, str):
@@ -346,7 +371,13 @@ ROWS: list[Row] = [
           melds("set", {"9R * *": n <= 1, "9R 9B *": True, "* * *": False}))
       for n in (1, 2)],
     *[row("GS", "wild_unique_card", value, "GS-3.3", f"meld_options: {{wild_unique_card: {value}}}\n",
-          attr("wild_unique_card", value == "true"))
+          attr("wild_unique_card", value == "true"),
+          # With the option a wild may not stand for a held card: 4R * 6R is no run beside
+          # 5R (the wild ends 4R 5R 6R instead, 9G left: 9); all five 9s held leave the
+          # wild no set to join (25); 9R 9B * with 9G 9P held must be 9Y, which is free (0).
+          deadwoods({"4R 6R * 5R 9G": 9, "9R 9B 9G 9P 9Y *": 25 if value == "true" else 0,
+                     "9R 9B * 9G 9P": 0}),
+          kinds_with("4R * 6R", "5R", set() if value == "true" else {"run"}))
       for value in ("false", "true")],
     *[row("GS", "first_draw_after_all_pass", value, "GS-4.3", f"upcard_offer: {{after_all_pass: {value}}}\n",
           attr("upcard_offer.after_all_pass", value))
