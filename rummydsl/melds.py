@@ -68,7 +68,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, overload
+from typing import Any, Literal, NamedTuple, overload
 
 from ._meldtables import SuitTables
 from .errors import CardError
@@ -142,14 +142,17 @@ class TableMeld:
     """Who laid it (for the caller's bookkeeping; the solver does not read it)."""
 
 
-@dataclass(frozen=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     """A best arrangement of a hand (C-6).
 
     ``melds`` are the hand's own melds; ``layoffs`` are ``(table index, cards)``
     pairs, the cards added to ``table[index]``; ``unmatched`` is what is left
     (the deadwood cards, or with ``excludes_concealed_melds`` false the cards not
     in any meld). ``discard`` is set by :meth:`MeldRules.best_discard`.
+
+    Immutable; a named tuple rather than a frozen dataclass because it is built on
+    every solve, and a frozen dataclass's ``__init__`` costs about 1.2 µs more
+    (a fifth of a 10-card Gin solve).
     """
 
     deadwood: int
