@@ -145,6 +145,9 @@ def _melds(variant: Variant) -> list[str]:
                    "by the arrangement that leaves the least.")
     if not variant.deadwood_excludes_concealed_melds:
         out += _bullet("At the end of a round every card still in the hand counts as deadwood, melded or not.")
+    if variant.wild_unique_card and variant.deck.wilds:
+        out += _bullet("A wild card in a meld stands for a card that no other card in the hand or in the "
+                       "melds it joins is, and no other wild stands for.")
     if variant.kind_locked:
         out += _bullet("A meld on the table keeps the kind it was laid as when cards are added.")
     if variant.contract is not None:
