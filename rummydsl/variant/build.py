@@ -38,7 +38,7 @@ from .model import (
     UpcardOffer,
     Variant,
 )
-from .schema import schema_diagnostics
+from .schema import invalid_roots, schema_diagnostics
 
 __all__ = ["build_variant"]
 
@@ -100,6 +100,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     builder = _Builder(data, positions)
     builder.diagnostics.extend(schema_diagnostics(data, positions))
     if not builder.ok:
+        _check_expressions_of_valid_parts(builder, invalid_roots(data))
         return None, builder.diagnostics
 
     deck = _build_deck(builder)
@@ -170,6 +171,44 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     if not builder.ok:
         return None, builder.diagnostics
     return variant, builder.diagnostics
+
+
+def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str]) -> None:
+    """With schema errors there is no variant to build, but the expressions of the
+    parts the schema accepts can still be checked, so one run reports them too.
+
+    A part is checked only when it and everything its expressions depend on (the
+    deck, the options, and for some the deal and the meld kinds) passed the schema,
+    so no problem is reported that only follows from another.
+    """
+    if "" in broken or broken & {"deck", "options"}:
+        return
+    deck = _build_deck(builder)
+    if deck is None:
+        return
+    before = len(builder.diagnostics)
+    options = _build_options(builder)
+    if len(builder.diagnostics) > before:
+        return
+    data = builder.data
+    kinds = tuple(data["melds"]) if "melds" not in broken and isinstance(data.get("melds"), Mapping) else ()
+    deal = data.get("deal")
+    upcard = deal.get("upcard", False) if isinstance(deal, Mapping) else None
+    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=upcard is not False,
+                      players=2)
+    if "card_value" not in broken and "card_value" in data:
+        _build_card_values(builder, deck, envs)
+    if "melds" not in broken and "melds" in data:
+        _build_melds(builder, envs)
+    if "contract" not in broken and "melds" not in broken:
+        _build_contract(builder, envs)
+    if "turn" not in broken and "turn" in data:
+        _build_turn(builder, envs)
+    if isinstance(upcard, bool):  # whether 'upcard' exists is known
+        if "knock" not in broken:
+            _build_knock(builder, envs)
+        if "scoring" not in broken and "scoring" in data:
+            _build_scoring(builder, envs)
 
 
 def _players(data: Mapping[str, Any]) -> tuple[int, tuple[int, int]]:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 from ..errors import Diagnostic, Location
 from ..resources import read_spec_text
 
-__all__ = ["variant_schema", "validator", "schema_diagnostics", "PositionLookup"]
+__all__ = ["variant_schema", "validator", "schema_diagnostics", "invalid_roots", "PositionLookup"]
 
 KeyPath = tuple[str | int, ...]
 
@@ -61,6 +61,26 @@ def schema_diagnostics(data: Any, positions: PositionLookup) -> list[Diagnostic]
     for diagnostic in found:
         unique.setdefault((diagnostic.location, diagnostic.message), diagnostic)
     return sorted(unique.values(), key=lambda d: (d.location.line, d.location.column, d.message))
+
+
+def invalid_roots(data: Any) -> frozenset[str]:
+    """The top-level keys whose values break the schema (a missing required key
+    counts as broken), so checking can go on with the others."""
+    if _fast_valid(data):
+        return frozenset()
+    roots: set[str] = set()
+    for error in validator().iter_errors(data):
+        path = list(error.absolute_path)
+        if path:
+            roots.add(str(path[0]))
+        elif error.validator == "required" and isinstance(data, dict):
+            roots.update(str(key) for key in error.validator_value if key not in data)
+        elif error.validator == "additionalProperties" and isinstance(data, dict):
+            allowed = variant_schema().get("properties", {})
+            roots.update(str(key) for key in data if key not in allowed)
+        else:
+            roots.add("")  # the whole tree: nothing can be trusted
+    return frozenset(roots)
 
 
 def _relevance(error: Any) -> tuple[int, int]:
