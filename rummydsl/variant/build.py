@@ -140,7 +140,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         path=path,
         description=str(data.get("description", "")).strip(),
         rules=tuple(data.get("rules", ())),
-        parent=_parent_id(data, chain),
+        parent=_parent_id(data),
         chain=tuple(chain),
         players=_players(data)[0],
         players_range=_players(data)[1],
@@ -220,17 +220,15 @@ def _players(data: Mapping[str, Any]) -> tuple[int, tuple[int, int]]:
     return int(raw), (int(raw), int(raw))
 
 
-def _parent_id(data: Mapping[str, Any], chain: Sequence[str]) -> str | None:
-    if "extends" not in data and len(chain) < 2:
-        return None
+def _parent_id(data: Mapping[str, Any]) -> str | None:
+    """What the variant extends, as written, without a folder or a .yaml suffix."""
     parent = data.get("extends")
-    if isinstance(parent, str):
-        stem = parent.rsplit("/", 1)[-1]
-        for suffix in (".yaml", ".yml"):
-            if stem.endswith(suffix):
-                stem = stem[: -len(suffix)]
-        return stem
-    return None
+    if not isinstance(parent, str):
+        return None
+    stem = parent.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in (".yaml", ".yml"):
+        stem = stem.removesuffix(suffix)
+    return stem
 
 
 def _build_deck(builder: _Builder) -> Deck | None:
