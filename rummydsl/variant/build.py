@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from ..cards import Deck, DeckError
 from ..errors import Diagnostic, ExpressionError
+from ..expr import RESERVED_NAMES
 from . import exprs
 from .model import (
     Contract,
@@ -111,8 +112,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     deal = Deal(**{k: v for k, v in builder.get("deal", default={}).items()})
     has_upcard = deal.upcard
     kinds = tuple(builder.get("melds", default={}))
-    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard,
-                      players=_players(data)[0])
+    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard)
 
     card_value, card_values = _build_card_values(builder, deck, envs)
     meld_kinds = _build_melds(builder, envs)
@@ -194,8 +194,7 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
     kinds = tuple(data["melds"]) if "melds" not in broken and isinstance(data.get("melds"), Mapping) else ()
     deal = data.get("deal")
     upcard = deal.get("upcard", False) if isinstance(deal, Mapping) else None
-    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=upcard is not False,
-                      players=2)
+    envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=upcard is not False)
     if "card_value" not in broken and "card_value" in data:
         _build_card_values(builder, deck, envs)
     if "melds" not in broken and "melds" in data:
@@ -242,7 +241,7 @@ def _build_deck(builder: _Builder) -> Deck | None:
 
 def _build_options(builder: _Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
-    reserved = exprs.reserved_names()
+    reserved = RESERVED_NAMES
     for name, raw in builder.get("options", default={}).items():
         path: KeyPath = ("options", name)
         if name in reserved:
@@ -394,7 +393,7 @@ def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
     scope = envs.score_scope()
     for name, text in (raw.get("let") or {}).items():
         path: KeyPath = ("scoring", "let", name)
-        if name in exprs.reserved_names() or name in envs.option_names():
+        if name in RESERVED_NAMES or name in envs.option_names():
             builder.error(path, f"'let' name {name!r} shadows a built-in name or an option; choose another",
                           "let-name", at_key=True)
             continue

@@ -8,14 +8,9 @@ from typing import Any, Mapping
 
 from ..cards import Deck
 from ..errors import ExpressionError
-from ..expr import RESERVED_NAMES, Compiled, Context, Env, LetScope, SimpleRoundView, compile_expression
+from ..expr import Compiled, Context, Env, LetScope, SimpleRoundView, compile_expression
 
-__all__ = ["Envs", "compile_field", "reserved_names", "probe_round_values"]
-
-
-def reserved_names() -> frozenset[str]:
-    """Names that options and lets may not take."""
-    return RESERVED_NAMES
+__all__ = ["Envs", "compile_field", "probe_round_values"]
 
 
 _COMPILED: dict[tuple[Any, ...], Compiled] = {}
@@ -46,7 +41,6 @@ class Envs:
     options: Mapping[str, Any]
     meld_kinds: tuple[str, ...]
     has_upcard: bool
-    players: int
     _cache: dict[Context, Env] = field(default_factory=dict, compare=False, repr=False)
 
     def _env(self, context: Context) -> Env:
