@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rummydsl.variant import check_file
 from rummydsl.variant.load import load_document
+from tree_edits import edited
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = {p.stem: load_document(str(p)).data for p in sorted((REPO / "variants").glob("*.yaml"))}
@@ -33,42 +34,21 @@ values = st.recursive(scalars, lambda inner: st.one_of(
                     inner, max_size=3)), max_leaves=8)
 
 
-def paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += paths(value, prefix + (key,))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += paths(value, prefix + (index,))
-    return found
+def check_never_raises(tmp_path_factory: Any, name: str, tree: Any) -> None:
+    """Write the tree as a variant file and check it: only located diagnostics."""
+    path = tmp_path_factory.mktemp("fuzz") / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
+    for diagnostic in check_file(str(path)):
+        assert diagnostic.message
+        assert diagnostic.location.path
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(sorted(SHIPPED)), st.data())
 def test_check_never_raises(tmp_path_factory: Any, name: str, data: st.DataObject) -> None:
-    tree = copy.deepcopy(SHIPPED[name])
-    for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(paths(tree)[1:]))
-        parent = tree
-        for part in path[:-1]:
-            parent = parent[part]
-        action = data.draw(st.sampled_from(["replace", "replace", "delete", "add"]))
-        if action == "replace":
-            parent[path[-1]] = data.draw(values)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[data.draw(st.sampled_from(["limit", "count", "min", "max", "wilds", "ace"]))] = data.draw(values)
-        else:
-            parent.append(data.draw(values))
-    folder = tmp_path_factory.mktemp("fuzz")
-    path = folder / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
-    for diagnostic in check_file(str(path)):
-        assert diagnostic.message
-        assert diagnostic.location.path
+    tree = edited(SHIPPED[name], data, values, ["limit", "count", "min", "max", "wilds", "ace"])
+    check_never_raises(tmp_path_factory, name, tree)
 
 
 # Schema-valid edits, so the deck, expression and semantic stages run too.
@@ -117,9 +97,4 @@ def test_check_never_raises_on_schema_valid_edits(tmp_path_factory: Any, name: s
         for part in key[:-1]:
             node = node.setdefault(part, {})
         node[key[-1]] = data.draw(EDITS[key])
-    folder = tmp_path_factory.mktemp("fuzz")
-    path = folder / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
-    for diagnostic in check_file(str(path)):
-        assert diagnostic.message
-        assert diagnostic.location.path
+    check_never_raises(tmp_path_factory, name, tree)

@@ -9,7 +9,6 @@ variant through; these properties pin them to the slow paths.
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from rummydsl.variant import load as load_module
 from rummydsl.variant.load import load_document
 from rummydsl.variant.schema import _fast_valid, validator
+from tree_edits import edited
 
 REPO = Path(__file__).resolve().parents[2]
 YAML_FILES = sorted(p for p in REPO.rglob("*.yaml") if ".venv" not in p.parts and "bad" not in p.parts)
@@ -76,35 +76,10 @@ SHIPPED = [json.loads(json.dumps(load_document(str(p)).data))
            for p in sorted((REPO / "variants").glob("*.yaml")) if "extends" not in load_document(str(p)).data]
 
 
-def paths_of(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += paths_of(value, prefix + (key,))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += paths_of(value, prefix + (index,))
-    return found
-
-
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SHIPPED), st.data())
 def test_fast_schema_check_agrees_with_jsonschema(variant: dict[str, Any], data: st.DataObject) -> None:
-    tree = copy.deepcopy(variant)
-    for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(paths_of(tree)[1:]))
-        parent = tree
-        for part in path[:-1]:
-            parent = parent[part]
-        action = data.draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace":
-            parent[path[-1]] = data.draw(json_values)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[data.draw(st.sampled_from(["limit", "extra", "from", "value"]))] = data.draw(json_values)
-        else:
-            parent.append(data.draw(json_values))
+    tree = edited(variant, data, json_values, ["limit", "extra", "from", "value"])
     assert _fast_valid(tree) == validator().is_valid(tree)
 
 
