@@ -283,7 +283,7 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood"),
+    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract"),
 }
 _HAS_LISTS = (Context.ROUND, Context.SCORE)
 _SELECTORS = ("rank", "suit", "colour")
@@ -802,9 +802,11 @@ class _Checker:
             finally:
                 self.in_meld = False
             return INT if name == "count_where" else BOOL
-        if name in ("value", "score", "deadwood", "others"):
+        if name in ("value", "score", "deadwood", "others", "met_contract"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
+            if name == "met_contract":
+                return BOOL
             return list_of(PLAYER) if name == "others" else INT
         # sum/count used without 'for'
         raise _error(node, f"{name!r} works on a list: write {name}(e for x in xs)")

@@ -77,6 +77,9 @@ class RoundView(Protocol):
     def deadwood(self, player: Any) -> int:
         """``player``'s deadwood at the end of the round (after lay-offs)."""
 
+    def met_contract(self, player: Any) -> bool:
+        """Whether ``player`` has met the contract this round (true where the variant has none)."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -99,6 +102,8 @@ class SimpleRoundView:
     """``player`` → game total, for :meth:`score` (absent players have 0)."""
     card_value: Callable[[Any], int] | None = None
     """The card values, for :meth:`value`."""
+    contracts: Mapping[Any, bool] = field(default_factory=dict)
+    """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -132,6 +137,10 @@ class SimpleRoundView:
     def deadwood(self, player: Any) -> int:
         """``deadwoods[player]``."""
         return self.deadwoods[player]
+
+    def met_contract(self, player: Any) -> bool:
+        """``contracts[player]``, true if absent."""
+        return self.contracts.get(player, True)
 
 
 class ScoreFrame:

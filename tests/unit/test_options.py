@@ -152,13 +152,13 @@ def knock_limit(expected: Mapping[str, int]) -> Check:
 
 def scores(expected: Mapping[str, int], *, ender: str | None, ending: str,
            deadwoods: Mapping[str, int], players: Sequence[str] | None = None,
-           upcard: str | None = None) -> Check:
-    """``score_round`` of a round with these deadwoods gives ``expected``."""
+           upcard: str | None = None, contracts: Mapping[str, bool] | None = None) -> Check:
+    """``score_round`` of a round with these deadwoods (and contracts met) gives ``expected``."""
     seats = tuple(players) if players is not None else tuple(deadwoods)
 
     def check(variant: Variant) -> None:
         view = view_for(variant, players=seats, ender=ender, ending=ending,
-                        deadwoods=dict(deadwoods), upcard=upcard)
+                        deadwoods=dict(deadwoods), upcard=upcard, contracts=dict(contracts or {}))
         assert score_round(variant, view) == dict(expected)
 
     return check
@@ -339,6 +339,19 @@ ROWS: list[Row] = [
           scores({"P1": n + 37, "P2": 0}, ender="P1", ending="out", deadwoods={"P1": 0, "P2": 37},
                  upcard=None))
       for label, n in (("25", 25), ("n=50", 50))],
+    # SK-10.3 stock_end_contract: the comparison is unchanged; with `required` the lower
+    # deadwood scores only if its player met the contract (SK-11's stock-low end: 21 vs 7).
+    *[row("SK", "stock_end_contract", value, "SK-10.3",
+          f"options: {{stock_end_contract: {{value: {value}}}}}\n",
+          option_is("stock_end_contract", value),
+          scores({"P1": 0, "P2": 14}, ender=None, ending="stock_end", deadwoods={"P1": 21, "P2": 7},
+                 contracts={"P1": True, "P2": True}),
+          scores({"P1": 0, "P2": 14 if value == "any" else 0}, ender=None, ending="stock_end",
+                 deadwoods={"P1": 21, "P2": 7}, contracts={"P1": True, "P2": False}),
+          # The player with more deadwood never scores, contract or not.
+          scores({"P1": 0, "P2": 0 if value == "required" else 14}, ender=None, ending="stock_end",
+                 deadwoods={"P1": 21, "P2": 7}, contracts={"P1": True, "P2": False}))
+      for value in ("any", "required")],
     *[row("SK", "game_target", label, "SK-10.4", f"game: {{target: {n}}}\n", attr("game.target", n))
       for label, n in (("200", 200), ("n=300", 300))],
     *[row("SK", "game_bonus", label, "SK-10.4", f"game: {{game_bonus: {n}}}\n",
@@ -435,6 +448,12 @@ ROWS: list[Row] = [
         "options: {undercut_penalty: {value: deduct_from_ender}}\n",
         option_is("undercut_penalty", "deduct_from_ender"),
         scores({"A": 1, "B": -25, "C": 0}, **GS_KNOCK, deadwoods={"A": 1, "B": 2, "C": 48})),
+    row("GS", "undercut_penalty", "both", "GS-7.4",
+        "options: {undercut_penalty: {value: both}}\n",
+        option_is("undercut_penalty", "both"),
+        scores({"A": 26, "B": -25, "C": 0}, **GS_KNOCK, deadwoods={"A": 1, "B": 2, "C": 48}),
+        # Two tied undercutters each score e - m + 25; the ender loses the bonus once.
+        scores({"A": 26, "B": -25, "C": 26}, **GS_KNOCK, deadwoods={"A": 1, "B": 2, "C": 1})),
     *[row("GS", "game_target", label, "GS-7.5", f"game: {{target: {n}}}\n", attr("game.target", n))
       for label, n in (("100", 100), ("n=150", 150))],
 ]
@@ -502,7 +521,7 @@ def test_table_covers_exactly_the_option_index() -> None:
     index = option_index(rules_text())
     assert sorted(index) == ["GR", "GS", "SK"]
     listed = {(prefix, name) for prefix, names in index.items() for name in names}
-    assert len(listed) == 49, f"the option index lists {len(listed)} options"
+    assert len(listed) == 50, f"the option index lists {len(listed)} options"
     table = {(r.prefix, r.option) for r in ROWS}
     assert table - listed == set(), "rows for options the index does not list"
     assert listed - table == set(), "options of the index with no row"

@@ -151,7 +151,7 @@ def test_gr15_game_end(tmp_path: Path, shutout: str | None, points: dict, wins: 
 # ================================================================= SK-11 (Skarney Gin)
 
 SKARNEY = "skarney_gin"
-P2_HAND = "AS KD JH 5C 5D 5S 9H 2C 6C 7H 8S"
+P2_HAND = "AS KD KH 5C 5D 5S 9H 2C 6C 7H 8S"   # SK-11 as corrected: K♥, not a second J♥
 
 
 def test_sk11_hands() -> None:
@@ -165,7 +165,7 @@ def test_sk11_hands() -> None:
     assert is_meld(skarney, "poker", "3H 4S 5H 6D")
     assert is_meld(skarney, "set", "5C 5D 5S")
     assert is_meld(skarney, "poker", "6C 7H 8S 9H")
-    assert value(skarney, "AS KD JH 2C") == 37
+    assert value(skarney, "AS KD KH 2C") == 37
     assert value(skarney, P2_HAND) == 82
     assert value(skarney, "KS 8D 3C") == 21
     assert value(skarney, "7C") == 7
