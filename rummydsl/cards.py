@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from .errors import CardError
+from .errors import CardError, DeckError, format_path
 
 __all__ = [
     "Suit",
@@ -82,44 +82,6 @@ MAX_SYMBOL = 8
 _DECK_KEYS = ("preset", "suits", "ranks", "packs", "wilds", "ace", "wrap")
 _SUIT_KEYS = ("symbol", "name", "colour")
 _RANK_KEYS = ("symbol", "name", "aliases")
-
-
-class DeckError(CardError):
-    """A deck definition that cannot be built.
-
-    ``path`` is the key path inside the deck mapping where the problem is (for
-    example ``("suits", 2, "symbol")``; empty for the deck as a whole), so the
-    variant loader can point at the line. ``message`` is the message without the
-    path; ``str()`` puts the path in front.
-
-    >>> err = DeckError("duplicate suit symbol 'S'", ("suits", 2, "symbol"))
-    >>> err.path, err.message
-    (('suits', 2, 'symbol'), "duplicate suit symbol 'S'")
-    >>> str(err)
-    "suits[2].symbol: duplicate suit symbol 'S'"
-    """
-
-    def __init__(self, message: str, path: Iterable[str | int] = ()) -> None:
-        self.message = message
-        self.path: tuple[str | int, ...] = tuple(path)
-        super().__init__(message)
-
-    def __str__(self) -> str:
-        if not self.path:
-            return self.message
-        return f"{format_path(self.path)}: {self.message}"
-
-
-def format_path(path: Iterable[str | int]) -> str:
-    """Write a key path the way messages show it.
-
-    >>> format_path(("ranks", 3, "aliases", 0))
-    'ranks[3].aliases[0]'
-    """
-    out = ""
-    for item in path:
-        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else str(item))
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +375,7 @@ class Deck:
         >>> Deck.preset("standard")
         Traceback (most recent call last):
         ...
-        rummydsl.cards.DeckError: unknown deck preset 'standard' (did you mean 'standard52'? presets: standard52, rumski70)
+        rummydsl.errors.DeckError: unknown deck preset 'standard' (did you mean 'standard52'? presets: standard52, rumski70)
         """
         return _preset(name, ())
 
@@ -439,7 +401,7 @@ class Deck:
         >>> Deck.from_spec({"preset": "standard52", "packs": 9})
         Traceback (most recent call last):
         ...
-        rummydsl.cards.DeckError: packs: packs must be an integer from 1 to 8, not 9
+        rummydsl.errors.DeckError: packs: packs must be an integer from 1 to 8, not 9
         """
         if isinstance(spec, str):
             spec = {"preset": spec}

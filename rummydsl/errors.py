@@ -5,6 +5,26 @@ column; lines and columns count from 1) and prints as ``path:line:col: message``
 
 Checking collects problems instead of stopping at the first one: a
 :class:`Diagnostic` is one problem, and :class:`VariantError` carries all of them.
+
+The family (every error rummydsl raises on purpose derives from
+:class:`RummyDslError`, and each is also a :class:`ValueError`)::
+
+    RummyDslError
+    ├── VariantError          a variant file is wrong (every problem, located)
+    ├── ExpressionError       an expression is malformed, unknown or mistyped
+    ├── CardError             card notation is wrong, or a hand is not a hand
+    │   └── DeckError         a deck definition cannot be built
+    ├── MeldError             a group or table meld that the meld rules refuse
+    ├── ActionError           an action of a game (the reason, the action text)
+    │   ├── MalformedActionError  cannot be read at all
+    │   ├── IllegalActionError    read, but not allowed now
+    │   └── AmbiguousActionError  reads several ways; say which
+    ├── AgentError            an agent (a program) answered badly or not at all
+    └── RecordError           a game record or suite file cannot be used
+
+Like python-chess's ``InvalidMoveError`` / ``IllegalMoveError`` /
+``AmbiguousMoveError``, the three action errors let a caller tell a typo from a
+rule: ``except IllegalActionError`` catches only the second.
 """
 
 from __future__ import annotations
@@ -19,7 +39,14 @@ __all__ = [
     "VariantError",
     "ExpressionError",
     "CardError",
+    "DeckError",
+    "MeldError",
+    "ActionError",
+    "MalformedActionError",
     "IllegalActionError",
+    "AmbiguousActionError",
+    "AgentError",
+    "RecordError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -93,7 +120,13 @@ class Diagnostic:
 
 
 class RummyDslError(Exception):
-    """The root of every error rummydsl raises on purpose."""
+    """The root of every error rummydsl raises on purpose.
+
+    ``location`` says where, when a place is known: a file position, or for errors
+    of play the game record or suite case being run (``Location("suite.yaml", 12)``).
+    """
+
+    location: Location | None = None
 
 
 class VariantError(RummyDslError, ValueError):
@@ -128,5 +161,117 @@ class CardError(RummyDslError, ValueError):
     """Card notation that is malformed, unknown to the deck, or repeated."""
 
 
-class IllegalActionError(RummyDslError, ValueError):
-    """An action that is well formed but not allowed in this state."""
+def format_path(path: Iterable[str | int]) -> str:
+    """Write a key path the way messages show it.
+
+    >>> format_path(("ranks", 3, "aliases", 0))
+    'ranks[3].aliases[0]'
+    """
+    out = ""
+    for item in path:
+        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else str(item))
+    return out
+
+
+class DeckError(CardError):
+    """A deck definition that cannot be built.
+
+    ``path`` is the key path inside the deck mapping where the problem is (for
+    example ``("suits", 2, "symbol")``; empty for the deck as a whole), so the
+    variant loader can point at the line. ``message`` is the message without the
+    path; ``str()`` puts the path in front.
+
+    >>> err = DeckError("duplicate suit symbol 'S'", ("suits", 2, "symbol"))
+    >>> err.path, err.message
+    (('suits', 2, 'symbol'), "duplicate suit symbol 'S'")
+    >>> str(err)
+    "suits[2].symbol: duplicate suit symbol 'S'"
+    """
+
+    def __init__(self, message: str, path: Iterable[str | int] = ()) -> None:
+        self.message = message
+        self.path: tuple[str | int, ...] = tuple(path)
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        if not self.path:
+            return self.message
+        return f"{format_path(self.path)}: {self.message}"
+
+
+class MeldError(RummyDslError, ValueError):
+    """Meld rules that cannot be built, or a table meld the rules refuse.
+
+    >>> str(MeldError("a card is both in the hand and in a table meld"))
+    'a card is both in the hand and in a table meld'
+    """
+
+
+class ActionError(RummyDslError, ValueError):
+    """An action of a game that cannot be played: the root of the three below.
+
+    ``action`` is the action as written (``"P1 discard 7H"``) or as printed from
+    its value; ``reason`` says why in plain words; ``str()`` gives both.
+
+    >>> err = IllegalActionError("P1 discard 7H", "P1 does not hold 7H")
+    >>> str(err)
+    "'P1 discard 7H': P1 does not hold 7H"
+    >>> isinstance(err, ActionError), isinstance(err, ValueError)
+    (True, True)
+    """
+
+    def __init__(self, action: str, reason: str, location: Location | None = None) -> None:
+        self.action = action
+        self.reason = reason
+        self.location = location
+        super().__init__(action, reason)
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location is not None else ""
+        return f"{where}{self.action!r}: {self.reason}"
+
+
+class MalformedActionError(ActionError):
+    """Action text that cannot be read: an unknown verb, player or card, a bad list."""
+
+
+class IllegalActionError(ActionError):
+    """An action that is well formed but not allowed in this state (the reason says which rule)."""
+
+
+class AmbiguousActionError(ActionError):
+    """Action text that reads as more than one legal action (e.g. a card in two melds)."""
+
+
+class AgentError(RummyDslError, ValueError):
+    """An agent failed to play: a program that answered garbage, too late, or exited.
+
+    ``seat`` is the player whose agent failed (``"P2"``).
+
+    >>> str(AgentError("P2", "answered 'hello', which is not an action"))
+    "P2: answered 'hello', which is not an action"
+    """
+
+    def __init__(self, seat: str, reason: str) -> None:
+        self.seat = seat
+        self.reason = reason
+        super().__init__(seat, reason)
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.reason}"
+
+
+class RecordError(RummyDslError, ValueError):
+    """A game record, log or suite file that cannot be read or no longer replays.
+
+    >>> str(RecordError("line 3: expected 'P2 take', the engine played 'P2 decline'", Location("game.jsonl", 3)))
+    "game.jsonl:3: line 3: expected 'P2 take', the engine played 'P2 decline'"
+    """
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        self.message = message
+        self.location = location
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location is not None else self.message

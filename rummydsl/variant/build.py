@@ -16,7 +16,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from ..cards import Deck, DeckError
+from ..cards import Deck
+from ..errors import DeckError
 from ..errors import Diagnostic, ExpressionError
 from ..expr import RESERVED_NAMES
 from . import exprs
