@@ -1,0 +1,38 @@
+"""The generic interpreter: play any declared variant, round by round, game by game.
+
+- :mod:`~rummydsl.engine.actions`: one value type per verb, and the notation;
+- :mod:`~rummydsl.engine.round`: a round's state and the rules that move it;
+- :mod:`~rummydsl.engine.observe`: what one player may know;
+- :mod:`~rummydsl.engine.game`: rounds to the target, dealers, final figures.
+
+Nothing here names a game: the variant decides everything.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Action,
+    Decline,
+    Discard,
+    Done,
+    Draw,
+    Knock,
+    Layoff,
+    Meld,
+    Offer,
+    Pass,
+    Take,
+    parse_action,
+    player_name,
+)
+from .game import Game, GameResult, Sheet, play_game, play_round
+from .observe import Observation
+from .round import LegalActions, Phase, Round, RoundResult, TableMeld
+
+__all__ = [
+    "Action", "Draw", "Pass", "Discard", "Knock", "Meld", "Layoff", "Offer", "Take", "Decline", "Done",
+    "parse_action", "player_name",
+    "Round", "RoundResult", "Phase", "TableMeld", "LegalActions",
+    "Observation",
+    "Game", "GameResult", "Sheet", "play_round", "play_game",
+]

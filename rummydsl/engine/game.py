@@ -1,0 +1,293 @@
+"""A whole game of a variant: rounds to the target, the dealer's rotation, the final figures.
+
+:class:`Game` deals rounds with one ``random.Random`` (the same seed gives the
+same game everywhere), adds each round's points, rotates the deal by
+``deal.rotation`` and ``deal.void_redeal``, and ends as ``game`` says: the
+first total to reach the target (a tie for highest plays on, GS-7.5), with the
+game bonus, boxes and shutout of GR-10 settled by
+:func:`rummydsl.scoring.final_figures`. Two settings change what "a game" is:
+
+- ``game.hollywood`` (GR-13): several games run on one score sheet; each
+  round's points go into every open game where the player already has an
+  entry, plus the lowest-numbered open game where they have none; each game
+  closes at its target and is settled on its own entries; play stops when all
+  are closed.
+- ``game.match`` (GR-11): games are played until a player has won
+  ``games_to_win`` of them; the match is the unit played.
+
+>>> import random
+>>> from rummydsl.variant import load_variant
+>>> game = Game(load_variant("gin_rummy"), random.Random(1))
+>>> game.round.number, game.over
+(1, False)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Hashable, Sequence
+
+from ..scoring import final_figures
+from .actions import player_name
+from .round import Round, RoundResult
+
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+
+__all__ = ["Sheet", "Game", "GameResult", "play_round", "play_game"]
+
+
+@dataclass
+class Sheet:
+    """One game's column of a score sheet: totals, won hands, closed or not."""
+
+    points: list[int]
+    wins: list[int]
+    entries: list[bool]
+    """Whether each player has an entry in this game (Hollywood, GR-13)."""
+    closed: bool = False
+    winner: int | None = None
+    figures: tuple[int, ...] = ()
+    """The final figures once closed (GR-10.5)."""
+
+    @classmethod
+    def empty(cls, players: int) -> Sheet:
+        return cls([0] * players, [0] * players, [False] * players)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "points": {player_name(p): v for p, v in enumerate(self.points)},
+            "wins": {player_name(p): v for p, v in enumerate(self.wins)},
+            "closed": self.closed,
+            "winner": None if self.winner is None else player_name(self.winner),
+            "figures": {player_name(p): v for p, v in enumerate(self.figures)},
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a finished game (or match, or Hollywood sheet) came out."""
+
+    winner: int
+    """The winner: of the game, the match, or the most games of a Hollywood sheet."""
+    figures: tuple[int, ...]
+    """Each player's final figure (summed over a Hollywood sheet's games; a match: its last game)."""
+    points: tuple[int, ...]
+    """Each player's hand points (summed likewise)."""
+    rounds: int
+    games_won: tuple[int, ...] = ()
+    """Games won by each player (a match or a Hollywood sheet; one game: 1 for the winner)."""
+    shutout: bool = False
+
+    @property
+    def margin(self) -> int:
+        """The winner's figure less the best other figure (GR-10.5)."""
+        others = [f for p, f in enumerate(self.figures) if p != self.winner]
+        return self.figures[self.winner] - (max(others) if others else 0)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "winner": player_name(self.winner),
+            "figures": {player_name(p): v for p, v in enumerate(self.figures)},
+            "points": {player_name(p): v for p, v in enumerate(self.points)},
+            "rounds": self.rounds,
+            "games_won": {player_name(p): v for p, v in enumerate(self.games_won)},
+            "margin": self.margin,
+            "shutout": self.shutout,
+        }
+
+
+@dataclass
+class Game:
+    """A game in play. :attr:`round` is the round being played; call
+    :meth:`next_round` once it is over (or let :func:`play_game` drive)."""
+
+    variant: Variant
+    rng: random.Random
+    players: int = 0
+    dealer: int = -1
+    round: Round = field(init=False)
+    sheets: list[Sheet] = field(init=False)
+    results: list[RoundResult] = field(init=False, default_factory=list)
+    games_won: list[int] = field(init=False)
+    finished_games: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(init=False, default_factory=list)
+    """For a match: (winner, figures, points) of each game played."""
+    result: GameResult | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            self.players = self.variant.players
+        if self.dealer < 0:
+            self.dealer = self.rng.randrange(self.players)  # GR-2.1: first dealer at random
+        self.games_won = [0] * self.players
+        self._new_sheets()
+        self.round = self._deal()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def over(self) -> bool:
+        """Whether the whole game (match, Hollywood sheet) has ended."""
+        return self.result is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The totals of the first open game (the game total for a plain game)."""
+        for sheet in self.sheets:
+            if not sheet.closed:
+                return tuple(sheet.points)
+        return tuple(self.sheets[-1].points)
+
+    # ------------------------------------------------------------------ flow
+
+    def _new_sheets(self) -> None:
+        count = self.variant.game.hollywood_games or 1
+        self.sheets = [Sheet.empty(self.players) for _ in range(count)]
+
+    def _deal(self) -> Round:
+        return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
+                          scores=self.scores, number=len(self.results) + 1)
+
+    def next_round(self) -> None:
+        """Record the finished round, settle what it closes, and deal the next (if any).
+
+        :raises RuntimeError: if the round is not over or the game is.
+        """
+        result = self.round.result
+        if result is None or self.over:
+            raise RuntimeError("next_round() needs a finished round of a game still in play")
+        self.results.append(result)
+        self._enter(result)
+        self._settle()
+        if self.over:
+            return
+        self.dealer = self._next_dealer(result)
+        self.round = self._deal()
+
+    def _enter(self, result: RoundResult) -> None:
+        """Add the round's points: to the one game, or Hollywood-style (GR-13)."""
+        hollywood = self.variant.game.hollywood_games is not None
+        for player, points in enumerate(result.points):
+            if not points:
+                continue
+            won = 1 if points > 0 else 0
+            if not hollywood:
+                sheet = self.sheets[0]
+                sheet.points[player] += points
+                sheet.wins[player] += won
+                sheet.entries[player] = sheet.entries[player] or points > 0
+                continue
+            opened = False
+            for sheet in self.sheets:
+                if sheet.closed:
+                    continue
+                if sheet.entries[player] or (points > 0 and not opened):
+                    opened = opened or not sheet.entries[player]
+                    sheet.entries[player] = True
+                    sheet.points[player] += points
+                    sheet.wins[player] += won
+
+    def _settle(self) -> None:
+        game = self.variant.game
+        for sheet in self.sheets:
+            if sheet.closed:
+                continue
+            best = max(sheet.points)
+            if best < game.target:
+                continue
+            leaders = [p for p, v in enumerate(sheet.points) if v == best]
+            if len(leaders) > 1:
+                continue  # a tie for highest plays on (GS-7.5)
+            sheet.closed = True
+            sheet.winner = leaders[0]
+            points: dict[Hashable, int] = {p: v for p, v in enumerate(sheet.points)}
+            wins: dict[Hashable, int] = {p: v for p, v in enumerate(sheet.wins)}
+            figures = final_figures(self.variant, points, wins)
+            sheet.figures = tuple(int(figures[p]) for p in range(self.players))
+        if not all(sheet.closed for sheet in self.sheets):
+            return
+        if game.match_games_to_win is None:
+            self._finish_sheet_game()
+            return
+        sheet = self.sheets[0]
+        assert sheet.winner is not None
+        self.games_won[sheet.winner] += 1
+        self.finished_games.append((sheet.winner, sheet.figures, tuple(sheet.points)))
+        if self.games_won[sheet.winner] >= game.match_games_to_win:
+            self.result = GameResult(sheet.winner, sheet.figures, tuple(sheet.points), len(self.results),
+                                     tuple(self.games_won), self._shutout(sheet))
+            return
+        self._new_sheets()  # the next game of the match
+
+    def _finish_sheet_game(self) -> None:
+        n = self.players
+        games_won = [0] * n
+        for sheet in self.sheets:
+            assert sheet.winner is not None
+            games_won[sheet.winner] += 1
+        figures = tuple(sum(sheet.figures[p] for sheet in self.sheets) for p in range(n))
+        points = tuple(sum(sheet.points[p] for sheet in self.sheets) for p in range(n))
+        top = max(games_won)
+        contenders = [p for p in range(n) if games_won[p] == top]
+        winner = max(contenders, key=lambda p: (figures[p], -p))
+        self.games_won = games_won
+        self.result = GameResult(winner, figures, points, len(self.results), tuple(games_won),
+                                 any(self._shutout(sheet) for sheet in self.sheets))
+
+    def _shutout(self, sheet: Sheet) -> bool:
+        return all(sheet.points[p] == 0 for p in range(self.players) if p != sheet.winner)
+
+    def _next_dealer(self, result: RoundResult) -> int:
+        """GR-2.2, GR-2.3, SK-2.2, GS-2.2: who deals the next round.
+
+        ``next``: the next seat, except after a void round with ``same_dealer``.
+        ``winner_deals`` / ``loser_deals``: the round's winner (who scored most) or
+        loser (who scored least, nearest the winner's left); a round nobody won
+        (void, or a tie that scores nothing) follows ``void_redeal``.
+        """
+        deal = self.variant.deal
+        n = self.players
+        nobody = result.void if deal.rotation == "next" else result.winner is None
+        if nobody:
+            return self.dealer if deal.void_redeal == "same_dealer" else (self.dealer + 1) % n
+        if deal.rotation == "next":
+            return (self.dealer + 1) % n
+        winner = result.winner
+        assert winner is not None
+        if deal.rotation == "winner_deals":
+            return winner
+        order = [(winner + k) % n for k in range(1, n)]
+        least = min(result.points[p] for p in order)
+        return next(p for p in order if result.points[p] == least)
+
+
+def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000) -> RoundResult:
+    """Play ``rnd`` to its end, each agent seeing only its own observation.
+
+    :raises RuntimeError: if the round runs past ``max_actions`` actions.
+    """
+    from .observe import Observation
+
+    views = [Observation(rnd, seat) for seat in range(rnd.players)]
+    count = 0
+    while rnd.result is None:
+        player = rnd.to_move
+        assert player is not None
+        rnd.apply(agents[player].act(views[player]))
+        count += 1
+        if count > max_actions:
+            raise RuntimeError(f"round {rnd.number} ran past {max_actions} actions")
+    return rnd.result
+
+
+def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = 100_000) -> GameResult:
+    """Play ``game`` to its end with one agent per seat (see :mod:`rummydsl.agents`).
+
+    :raises RuntimeError: if a round runs past ``max_actions`` actions.
+    """
+    while not game.over:
+        play_round(game.round, agents, max_actions=max_actions)
+        game.next_round()
+    assert game.result is not None
+    return game.result

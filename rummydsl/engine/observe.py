@@ -1,0 +1,191 @@
+"""What one player may know of a round, and nothing more.
+
+An :class:`Observation` is a read-only window on a :class:`~rummydsl.engine.round.Round`
+for one seat: their own hand; every table meld; the discard pile (every card
+in it was seen face up) and the dealt upcard (GR-12.4); the cards of other
+hands that everyone has seen (taken from the discard pile, offered in an
+offer); each hand's size, the stock's size, the scores; whose move it is and
+in which phase; after a knock the knocker's melds and deadwood, and the melds
+each defender shows. A card another player holds face down never appears.
+
+Agents get an observation and the legal actions, never the round itself, so a
+program cannot peek; :meth:`Observation.as_json` is what the agent protocol sends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..cards import Card
+from .actions import Action, player_name
+
+if TYPE_CHECKING:
+    from ..melds import MeldRules
+    from ..variant.model import Variant
+    from .round import LegalActions, Round, TableMeld
+
+__all__ = ["Observation"]
+
+
+class Observation:
+    """Seat ``player``'s view of ``rnd`` (live: it follows the round as it is played)."""
+
+    __slots__ = ("_round", "player")
+
+    def __init__(self, rnd: Round, player: int) -> None:
+        self._round = rnd
+        self.player = player
+
+    # -- the game -----------------------------------------------------------------
+
+    @property
+    def variant(self) -> Variant:
+        return self._round.variant
+
+    @property
+    def rules(self) -> MeldRules:
+        """The variant's meld solver (public knowledge)."""
+        return self._round.rules
+
+    @property
+    def players(self) -> int:
+        return self._round.players
+
+    @property
+    def phase(self) -> str:
+        return self._round.phase.value
+
+    @property
+    def to_move(self) -> int | None:
+        return self._round.to_move
+
+    @property
+    def dealer(self) -> int:
+        return self._round.dealer
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._round.scores
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood a knock may keep this round (-1: no knocking)."""
+        return self._round.knock_limit
+
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the player to move (empty for the others)."""
+        return self._round.legal_actions()
+
+    def parse(self, text: str) -> Action:
+        return self._round.parse(text)
+
+    # -- the cards ----------------------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This player's own hand."""
+        return tuple(self._round.hands[self.player])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._round.hands)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._round.stock)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (the top card is last)."""
+        return tuple(self._round.discards)
+
+    @property
+    def top_discard(self) -> Card | None:
+        pile = self._round.discards
+        return pile[-1] if pile else None
+
+    @property
+    def upcard(self) -> Card | None:
+        """The card dealt face up at the start of the round (public all round)."""
+        return self._round.upcard
+
+    @property
+    def table(self) -> tuple[tuple[TableMeld, ...], ...]:
+        """Every player's table melds, by seat."""
+        return tuple(tuple(melds) for melds in self._round.table)
+
+    def known(self, player: int) -> tuple[Card, ...]:
+        """The cards of ``player``'s hand everyone has seen (all of it for oneself)."""
+        if player == self.player:
+            return self.hand
+        return tuple(self._round.known[player])
+
+    @property
+    def offered(self) -> Card | None:
+        """The card being offered, face up."""
+        return self._round.offered
+
+    @property
+    def taken(self) -> Card | None:
+        """The card this player took from the discard pile this turn, if it is their turn."""
+        rnd = self._round
+        return rnd.taken if rnd.turn_player == self.player else None
+
+    @property
+    def met_contract(self) -> tuple[bool, ...]:
+        return tuple(self._round.met_contract)
+
+    @property
+    def ender(self) -> int | None:
+        return self._round.ender
+
+    @property
+    def ender_deadwood(self) -> int | None:
+        """After a knock: the knocker's deadwood (shown)."""
+        rnd = self._round
+        return rnd.ender_deadwood if rnd.ender is not None else None
+
+    def shown(self, player: int) -> tuple[tuple[Card, ...], ...] | None:
+        """The melds ``player`` showed after a knock (None: not shown yet)."""
+        declared = self._round.declared[player]
+        return None if declared is None else tuple(declared)
+
+    # -- JSON ------------------------------------------------------------------------
+
+    def as_json(self) -> dict[str, Any]:
+        """The observation as plain JSON, with the legal actions when it is this player's move."""
+        rnd = self._round
+
+        def cards(seq: Sequence[Card]) -> list[str]:
+            return [str(c) for c in seq]
+
+        out: dict[str, Any] = {
+            "variant": rnd.variant.id,
+            "you": player_name(self.player),
+            "round": rnd.number,
+            "dealer": player_name(rnd.dealer),
+            "phase": self.phase,
+            "to_move": None if rnd.to_move is None else player_name(rnd.to_move),
+            "hand": cards(sorted(self.hand, key=lambda c: c.id)),
+            "hand_sizes": {player_name(p): n for p, n in enumerate(self.hand_sizes)},
+            "stock_size": self.stock_size,
+            "discards": cards(self.discards),
+            "upcard": None if rnd.upcard is None else str(rnd.upcard),
+            "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
+                      for p, melds in enumerate(rnd.table)},
+            "known": {player_name(p): cards(rnd.known[p]) for p in range(rnd.players) if p != self.player},
+            "offered": None if rnd.offered is None else str(rnd.offered),
+            "met_contract": {player_name(p): m for p, m in enumerate(rnd.met_contract)},
+            "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
+            "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
+        }
+        if rnd.ender is not None:
+            out["ender"] = player_name(rnd.ender)
+            out["ender_deadwood"] = rnd.ender_deadwood
+            out["shown"] = {player_name(p): [cards(m) for m in d]
+                            for p, d in enumerate(rnd.declared) if d is not None}
+        if rnd.to_move == self.player:
+            out["legal"] = [str(a) for a in rnd.legal_actions()]
+        if rnd.result is not None:
+            out["result"] = rnd.result.as_json()
+        return out
