@@ -125,9 +125,10 @@ class ProgramAgent:
                 message = json.loads(line)
             except json.JSONDecodeError:
                 raise AgentError(self.name, f"answered {line[:80]!r}, which is not valid JSON") from None
-            text = message.get("action") if isinstance(message, dict) else None
-            if not isinstance(text, str):
+            answer = message.get("action") if isinstance(message, dict) else None
+            if not isinstance(answer, str):
                 raise AgentError(self.name, f"answered {line[:80]!r}: a JSON answer needs an \"action\" string")
+            text = answer
         try:
             action = observation.parse(text)
         except RummyDslError as problem:

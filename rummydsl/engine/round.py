@@ -811,13 +811,14 @@ class Round:
                 return f"{player_name(player)} must draw first"
             sources = self._draw_sources()
             if action.source not in sources:
+                allowed = getattr(self.variant.turn[self.step], "sources", ("stock",))
+                if action.source not in allowed:
+                    return f"this variant draws only from the {' or '.join(allowed)}"
                 if action.source == "stock":
                     return f"the stock is at its floor of {self.variant.stock.floor} cards"
                 if self.stock_only:
                     return "after everyone passed the upcard, the first draw is from the stock"
-                if not self.discards:
-                    return "the discard pile is empty"
-                return f"this variant draws only from the {' or '.join(sources) or 'stock'}"
+                return "the discard pile is empty"
             return None
         if phase is Phase.MELD:
             if isinstance(action, Meld):

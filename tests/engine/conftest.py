@@ -1,0 +1,52 @@
+"""Helpers for engine tests: fixed positions written in card notation."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from rummydsl.engine import Round
+from rummydsl.variant import load_variant
+
+
+def position(variant_id: str, *, dealer: str, hands: Mapping[str, str], stock: str,
+             upcard: str | None = None, scores: Sequence[int] | None = None) -> Round:
+    """A round at a fixed position: seats P1.., cards as text, the stock top card first."""
+    variant = load_variant(variant_id)
+    deck = variant.deck
+    seats = sorted(hands, key=lambda name: int(name[1:]))
+    parsed = deck.parse_cards(" ".join(
+        [*(hands[s] for s in seats), stock, upcard or ""]))
+    at = 0
+    dealt = []
+    for seat in seats:
+        size = len(hands[seat].split())
+        dealt.append(parsed[at:at + size])
+        at += size
+    stock_cards = parsed[at:at + len(stock.split())]
+    at += len(stock.split())
+    up = parsed[at] if upcard else None
+    return Round.from_setup(variant, dealer=int(dealer[1:]) - 1, hands=dealt, stock=stock_cards,
+                            upcard=up, scores=scores)
+
+
+def play(rnd: Round, *actions: str) -> Round:
+    for action in actions:
+        rnd.apply(action)
+    return rnd
+
+
+_HOUSES: dict[str, str] = {}
+
+
+def house(name: str, parent: str, body: str) -> str:
+    """A house-rule file extending ``parent`` (written once per session), returned as a path."""
+    import tempfile
+    from pathlib import Path
+
+    key = f"{name}|{parent}|{body}"
+    if key not in _HOUSES:
+        folder = Path(tempfile.mkdtemp(prefix="rummydsl-house-"))
+        path = folder / f"{name}.yaml"
+        path.write_text(f"rummydsl: 1\nid: {name}\nname: {name}\nextends: {parent}\n{body}", encoding="utf-8")
+        _HOUSES[key] = str(path)
+    return _HOUSES[key]
