@@ -40,6 +40,7 @@ _EXPORTS = {
     "AmbiguousActionError": "rummydsl.errors",
     "AgentError": "rummydsl.errors",
     "RecordError": "rummydsl.errors",
+    "SuiteError": "rummydsl.errors",
     "Variant": "rummydsl.variant",
     "load_variant": "rummydsl.variant",
     "check_file": "rummydsl.variant",

@@ -20,7 +20,8 @@ The family (every error rummydsl raises on purpose derives from
     │   ├── IllegalActionError    read, but not allowed now
     │   └── AmbiguousActionError  reads several ways; say which
     ├── AgentError            an agent (a program) answered badly or not at all
-    └── RecordError           a game record or suite file cannot be used
+    ├── RecordError           a game record cannot be used or no longer replays
+    └── SuiteError            a conformance suite file is malformed (every problem, located)
 
 Like python-chess's ``InvalidMoveError`` / ``IllegalMoveError`` /
 ``AmbiguousMoveError``, the three action errors let a caller tell a typo from a
@@ -47,6 +48,7 @@ __all__ = [
     "AmbiguousActionError",
     "AgentError",
     "RecordError",
+    "SuiteError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -275,3 +277,11 @@ class RecordError(RummyDslError, ValueError):
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location is not None else self.message
+
+
+class SuiteError(RummyDslError, ValueError):
+    """A conformance suite file is malformed; carries every problem, like :class:`VariantError`."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))

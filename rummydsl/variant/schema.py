@@ -17,7 +17,8 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 from ..errors import Diagnostic, Location
 from ..resources import read_spec_text
 
-__all__ = ["variant_schema", "validator", "schema_diagnostics", "invalid_roots", "PositionLookup"]
+__all__ = ["variant_schema", "validator", "schema_diagnostics", "located_errors", "invalid_roots",
+           "PositionLookup"]
 
 KeyPath = tuple[str | int, ...]
 
@@ -49,10 +50,18 @@ def schema_diagnostics(data: Any, positions: PositionLookup) -> list[Diagnostic]
     """Every schema problem of ``data``, each placed and worded for a person."""
     if _fast_valid(data):  # the usual case: no problem, so no need to look for one
         return []
+    return located_errors(validator(), data, positions)
+
+
+def located_errors(checker: Any, data: Any, positions: PositionLookup) -> list[Diagnostic]:
+    """Every problem a jsonschema validator finds in ``data``, placed and worded for a person.
+
+    Used for variant files and for other YAML files with a schema (conformance suites).
+    """
     from jsonschema.exceptions import best_match
 
     found: list[Diagnostic] = []
-    for error in sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(checker.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.context:
             error = best_match([error, *error.context], key=_relevance)
         found.extend(_explain(error, positions))
