@@ -57,12 +57,24 @@ def yaml_blocks() -> Iterator[tuple[str, str, str]]:
         text = doc.read_text(encoding="utf-8")
         parent = "gin_rummy"
         number = 0
-        for match in re.finditer(r"<!-- extends: (\w+) -->|```yaml\n(.*?)```", text, re.S):
+        suite = False
+        for match in re.finditer(r"<!-- extends: (\w+) -->|<!-- (suite) -->|```yaml\n(.*?)```", text, re.S):
             if match.group(1):
                 parent = match.group(1)
                 continue
+            if match.group(2):
+                suite = True
+                continue
             number += 1
-            yield f"{doc.name}#{number}", match.group(2), parent
+            if suite:
+                SUITE_BLOCKS.append((f"{doc.name}#{number}", match.group(3)))
+                suite = False
+                continue
+            yield f"{doc.name}#{number}", match.group(3), parent
+
+
+SUITE_BLOCKS: list[tuple[str, str]] = []
+"""``yaml`` blocks marked ``<!-- suite -->``: conformance suites, run as suites."""
 
 
 BLOCKS = list(yaml_blocks())
@@ -78,6 +90,23 @@ def test_docs_yaml_example_checks_clean(name: str, block: str, parent: str, tmp_
     path.write_text(text, encoding="utf-8")
     errors = [str(d) for d in check_file(str(path)) if d.severity == "error"]
     assert errors == [], f"{name} does not check:\n{text}"
+
+
+@pytest.mark.parametrize("name,block", SUITE_BLOCKS, ids=[b[0] for b in SUITE_BLOCKS])
+def test_docs_suite_example_passes(name: str, block: str, tmp_path: Path) -> None:
+    from rummydsl.conformance import load_suite, run_case
+
+    path = tmp_path / "example.suite.yaml"
+    path.write_text(block, encoding="utf-8")
+    failures = [r.report() for r in map(run_case, load_suite(str(path)).cases) if not r.passed]
+    assert failures == [], f"{name}:\n" + "\n".join(failures)
+
+
+def test_conformance_doc_covers_every_suite_key() -> None:
+    doc = (REPO / "docs" / "conformance.md").read_text(encoding="utf-8")
+    keys = sorted(set(schema_keys(json.loads(read_spec_text("conformance.schema.json")))))
+    missing = [key for key in keys if f"`{key}`" not in doc]
+    assert missing == [], f"docs/conformance.md never mentions {missing}"
 
 
 def test_tutorial_error_example_is_what_check_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
