@@ -216,3 +216,38 @@ def test_pytest_plugin_reports_a_malformed_suite(pytester: pytest.Pytester) -> N
     result = pytester.runpytest()
     result.stdout.fnmatch_lines(["*malformed suite file*", "*broken.suite.yaml:2:8:*"])
     assert result.ret != 0
+
+
+# ------------------------------------------------------------------ suite strength (--mutants)
+
+
+def test_mutations_of_gin_rummy() -> None:
+    from rummydsl.conformance.mutants import mutations
+    from rummydsl.variant import load_variant
+
+    labels = {m.label for m in mutations(load_variant("gin_rummy").data)}
+    assert {"options.gin_bonus=26", "options.undercut_on_tie=False", "deal.rotation=loser_deals",
+            "knock.limit=11", "stock.at_floor=stock_end", "game.shutout=flat_100",
+            "scoring.round[1] removed (GR-9.3)"} <= labels
+    assert not any(label.startswith(("deck", "players", "melds", "deal.hand_size")) for label in labels)
+
+
+def test_mutants_noticed_and_survived(tmp_path: Path) -> None:
+    gin = GR15 + (
+        "  - id: gin-55\n"
+        "    rule: GR-9.3\n"
+        "    setup:\n"
+        "      dealer: P2\n"
+        "      hands:\n"
+        "        P1: 5H 6H 7H 8H 9C 9D 9S 2S 3S 4S\n"
+        "        P2: KS KH KD 2C 3C 4C 9H 4H QC 7D\n"
+        "      stock: KC 3D 4D 5D 6D 8D TD JD 2H 3H TH\n"
+        "      upcard: QD\n"
+        "    actions: [P1 pass, P2 pass, P1 draw stock, P1 knock KC]\n"
+        "    expect: {ending: gin, round_score: {P1: 55}}\n")
+    write(tmp_path, gin)
+    code, out, _ = run("test", "--mutants", str(tmp_path))
+    assert code == 1
+    assert "not noticed: options.gin_bonus=26" not in out
+    assert "not noticed: options.undercut_bonus=26" in out
+    assert out.splitlines()[-1].strip().endswith("invalid, not counted)")
