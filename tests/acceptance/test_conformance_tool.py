@@ -251,3 +251,19 @@ def test_mutants_noticed_and_survived(tmp_path: Path) -> None:
     assert "not noticed: options.gin_bonus=26" not in out
     assert "not noticed: options.undercut_bonus=26" in out
     assert out.splitlines()[-1].strip().endswith("invalid, not counted)")
+
+
+# ------------------------------------------------------------------ golden playthroughs
+
+
+def test_golden_playthroughs_are_current(tmp_path: Path) -> None:
+    """tests/conformance/golden is what the generator writes now (else: regenerate and read the diff)."""
+    from rummydsl.conformance.golden import write_golden
+    from rummydsl.variant import shipped_variant_ids
+
+    folder = REPO / "tests" / "conformance" / "golden"
+    written = write_golden(tmp_path, shipped_variant_ids(), seed=2026, rounds=3)
+    stale = [path.name for path in written
+             if path.read_text(encoding="utf-8") != (folder / path.name).read_text(encoding="utf-8")]
+    assert stale == [], (f"golden playthroughs changed: {stale}; if a rule changed on purpose, run "
+                         "'python -m rummydsl.conformance.golden tests/conformance/golden' and review the diff")
