@@ -181,3 +181,46 @@ def test_readme_melds_example_is_what_melds_prints() -> None:
     out = io.StringIO()
     assert main(["melds", *command.split()], stdout=out, stderr=io.StringIO()) == 0
     assert out.getvalue() == shown
+
+
+def schema_paths(node: Any, defs: dict[str, Any], path: str = "") -> Iterator[str]:
+    """Every key path of the variant schema (``deal.hand_size``, ``turn[].draw.from``)."""
+    if "$ref" in node:
+        yield from schema_paths(defs[node["$ref"].split("/")[-1]], defs, path)
+        return
+    for key in ("oneOf", "anyOf"):
+        for sub in node.get(key, []):
+            yield from schema_paths(sub, defs, path)
+    for name, sub in node.get("properties", {}).items():
+        here = f"{path}.{name}" if path else name
+        yield here
+        yield from schema_paths(sub, defs, here)
+    if isinstance(node.get("items"), dict):
+        yield from schema_paths(node["items"], defs, path + "[]")
+
+
+def test_engine_doc_maps_every_schema_key_to_a_test_that_exists() -> None:
+    """docs/engine.md: a row per key of the schema, each naming a test that exists."""
+    schema = json.loads(read_spec_text("variant.schema.json"))
+    keys = set(schema_paths(schema, schema["$defs"]))
+    doc = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \| [^|]+ \| (.+) \|$", doc, re.M))
+    assert sorted(keys - set(rows)) == [], "schema keys with no row in docs/engine.md"
+    assert sorted(set(rows) - keys) == [], "rows of docs/engine.md for keys the schema does not have"
+    for key, refs in rows.items():
+        for ref in re.findall(r"`([^`]+)`", refs):
+            file, _, name = ref.partition("::")
+            source = REPO / file
+            assert source.is_file(), f"{key}: {file} does not exist"
+            assert re.search(rf"^def {re.escape(name)}\(", source.read_text(encoding="utf-8"), re.M), \
+                f"{key}: no test {name} in {file}"
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if ">>> " in d.read_text(encoding="utf-8")],
+                         ids=lambda d: d.name)
+def test_docs_interactive_examples_run(doc: Path) -> None:
+    """Every ``>>>`` example in docs/ prints what the page shows."""
+    import doctest
+
+    failures, _ = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert failures == 0
