@@ -34,6 +34,7 @@ from typing import Any, Iterable, Mapping
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
 from rummydsl.expr.parser import parse
+from rummydsl.suggest import closest
 
 __all__ = [
     "Context",
@@ -398,8 +399,8 @@ def _an(t: Type) -> str:
 
 
 def _suggest(word: str, candidates: Iterable[str]) -> str | None:
-    matches = _close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
-    return matches[0] if matches else None
+    """The name of ``candidates`` closest to ``word`` (names in expressions are short: strict)."""
+    return closest(word, candidates, cutoff=0.7)
 
 
 class _Checker:
@@ -833,9 +834,3 @@ class _Checker:
             self.loops.pop()
         return BOOL if name in ("any", "all") else INT
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)
