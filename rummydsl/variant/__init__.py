@@ -62,19 +62,33 @@ def shipped_variant_ids() -> list[str]:
 def find_variant(name: str) -> str:
     """The file of a variant given as a shipped id or a path.
 
-    :raises VariantError: if there is no such shipped variant or file.
+    :raises VariantError: rule ``io``, placed at ``name``, if there is no such
+        shipped variant or file (with the nearest shipped id, or the list of them).
+
+    >>> find_variant("gin_rumy")
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.VariantError: gin_rumy: no shipped variant or file 'gin_rumy'; did you mean 'gin_rummy'?
     """
     path = Path(name)
-    if path.is_file():
+    if _is_file(path):
         return str(path)
     if is_variant_id(name):
         shipped = resources.variants_dir() / f"{name}.yaml"
-        if shipped.is_file():
+        if _is_file(shipped):
             return str(shipped)
     ids = shipped_variant_ids()
     close = closest(name, ids)
     hint = f"; did you mean {close!r}?" if close else f" (shipped variants: {', '.join(ids)})"
-    raise VariantError([Diagnostic(Location(name), f"no shipped variant or file {name!r}{hint}", "io")])
+    raise VariantError([Diagnostic(Location(name or "''"), f"no shipped variant or file {name!r}{hint}", "io")])
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, false also where the name cannot be looked up (too long, say)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
