@@ -159,7 +159,7 @@ def _print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO, quiet:
 # -- explain, schema, variants ------------------------------------------------
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    from .explain import explain
+    from .explainer import explain
     from .variant import load_variant
 
     variant = load_variant(args.variant)
