@@ -5,10 +5,12 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import pkgutil
 import re
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import pytest
@@ -96,22 +98,28 @@ def test_a_user_type_checker_sees_real_types(tmp_path: Path, monkeypatch: pytest
                                       "--cache-dir", str(tmp_path / "cache")])
     revealed = re.findall(r'Revealed type is "(.*)"', stdout)
     assert status == 0, stdout + stderr
-    assert revealed == [
+    assert revealed[:5] + revealed[6:] == [
         "def (name: str) -> rummydsl.variant.model.Variant",
         "rummydsl.variant.model.Deal",
         "rummydsl.expr.compile.MeldPattern",
         "bool",
         "int",
-        "def (rummydsl.expr.runtime.RoundView, Any, typing.Mapping[str, Any] | None) -> bool",
         "int",
         "bool",
         "def (variant: rummydsl.variant.model.Variant) -> str",
     ], stdout
+    # the closure of a 'when': fn(view, p, lets) -> bool (mypy spells the Mapping its own way)
+    assert revealed[5].startswith("def (rummydsl.expr.runtime.RoundView, Any, ") and revealed[5].endswith(") -> bool")
 
 
-def test_the_explain_function_is_not_hidden_by_its_module() -> None:
-    importlib.import_module("rummydsl.explainer")  # importing the module sets an attribute of the package
-    assert callable(rummydsl.explain)
+def test_no_export_is_hidden_by_a_submodule_of_the_same_name() -> None:
+    # Importing rummydsl.x sets the attribute x of the package: an export named x
+    # (the function rummydsl.explain, once) would then be the module.
+    for info in pkgutil.walk_packages(rummydsl.__path__, "rummydsl."):
+        if not info.name.startswith(("rummydsl.spec", "rummydsl.variants")):
+            importlib.import_module(info.name)
+    hidden = [name for name in rummydsl._EXPORTS if isinstance(getattr(rummydsl, name), types.ModuleType)]
+    assert hidden == []
     assert rummydsl.explain(rummydsl.load_variant("gin_rummy")).startswith("Gin Rummy")
 
 
@@ -161,6 +169,7 @@ def test_the_scored_endings_are_the_score_context_names_and_runtime_endings() ->
     score_names = set(context_names(Context.SCORE))
     assert set(SCORED_ENDING_NAMES) <= score_names
     assert "void" not in score_names
+    assert f"{Ending.BIG_GIN}" == str(Ending.BIG_GIN) == "big_gin" and Ending.VOID == "void"
 
 
 def test_endings_import_nothing_of_rummydsl() -> None:
