@@ -39,7 +39,8 @@ from rummydsl.expr import (
     type_named,
 )
 from rummydsl.melds import MeldRules, melds_report
-from rummydsl.scoring import score_round
+from rummydsl.scoring import final_figures, score_round
+from rummydsl.variant import shipped_variant_ids
 from rummydsl.variant import check_file, find_variant, load_variant
 
 GIN = load_variant("gin_rummy")
@@ -207,6 +208,36 @@ def test_a_score_formula_reading_a_missing_deadwood_raises_an_expression_error()
     view = SimpleRoundView(ender="P1", ending="knock", deadwoods={"P1": 7})
     with pytest.raises(ExpressionError, match="no deadwood for that player"):
         score_round(GIN, view)
+
+
+SHIPPED = [load_variant(variant_id) for variant_id in shipped_variant_ids()]
+players = st.sampled_from(["P1", "P2", "P3", "P9"])
+
+
+@given(variant=st.sampled_from(SHIPPED), view=st.builds(
+    SimpleRoundView,
+    players=st.sampled_from([("P1", "P2"), ("P1", "P2", "P3"), ("P1",), ()]),
+    ender=st.one_of(st.none(), players),
+    ending=st.sampled_from(["", "gin", "big_gin", "knock", "out", "stock_end"]),
+    deadwoods=st.dictionaries(players, st.integers(-5, 200), max_size=4),
+    scores=st.dictionaries(players, st.integers(-50, 500), max_size=4),
+    contracts=st.dictionaries(players, st.booleans(), max_size=4),
+))
+@settings(max_examples=200, deadline=None)
+def test_scoring_any_round_raises_only_family_errors(variant: Any, view: SimpleRoundView) -> None:
+    only_family_errors(lambda: score_round(variant, view))
+
+
+@given(variant=st.sampled_from(SHIPPED), points=st.dictionaries(players, st.integers(-50, 500), max_size=4),
+       wins=st.dictionaries(players, st.integers(0, 9), max_size=4))
+def test_final_figures_of_any_totals_raise_nothing(variant: Any, points: dict[str, int],
+                                                     wins: dict[str, int]) -> None:
+    figures = final_figures(variant, points, wins)
+    assert set(figures) == set(points)
+
+
+def test_final_figures_of_no_players_are_empty() -> None:
+    assert final_figures(GIN, {}, {}) == {}
 
 
 # -- cards and melds ------------------------------------------------------------------
