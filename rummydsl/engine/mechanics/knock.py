@@ -166,7 +166,14 @@ class ShowdownMechanic(Mechanic):
         if isinstance(action, Meld):
             if rnd.declared[action.player] is not None:
                 return "melds were already shown this round"
-            judge_melds(rnd, action.player, action.melds, rnd.hands[action.player], "in hand")
+            hand = rnd.hands[action.player]
+            judged = judge_melds(rnd, action.player, action.melds, hand, "in hand")
+            used = {c.id for cards, _ in judged for c in cards}
+            rest = [c for c in hand if c.id not in used]
+            left = rnd.rules.solve(rest, check_contract=False).deadwood if rest else 0
+            least = rnd.rules.solve(hand, check_contract=False).deadwood
+            if left > least:  # C-6: shown melds belong to an arrangement with least deadwood
+                return f"the melds shown would leave {left} deadwood, but {least} is the least (C-6)"
             return None
         if isinstance(action, Layoff):
             check_layoff(rnd, action)
