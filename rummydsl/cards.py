@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, Literal
 
 from .errors import CardError, DeckError, format_path
@@ -315,9 +316,10 @@ class Deck:
     """Every physical card; ``cards[i].id == i`` (see the module docstring for the layout)."""
     natural_faces: int = field(init=False, repr=False, compare=False)
     """How many different natural cards one pack holds: ``len(suits) * len(ranks)``."""
-    _spellings: dict[str, int] = field(init=False, repr=False, compare=False)
-    _rank_keys: dict[str, Rank] = field(init=False, repr=False, compare=False)
-    _suit_keys: dict[str, Suit] = field(init=False, repr=False, compare=False)
+    # Read-only lookups (MappingProxyType): nothing reachable from a deck can change.
+    _spellings: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _rank_keys: Mapping[str, Rank] = field(init=False, repr=False, compare=False)
+    _suit_keys: Mapping[str, Suit] = field(init=False, repr=False, compare=False)
     _positions: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -351,9 +353,9 @@ class Deck:
         positions[0] = {"low": (1,), "high": (n_ranks + 1,), "both": (1, n_ranks + 1)}[self.ace]
         setattr_(self, "cards", tuple(cards))
         setattr_(self, "natural_faces", faces)
-        setattr_(self, "_spellings", spellings)
-        setattr_(self, "_rank_keys", rank_keys)
-        setattr_(self, "_suit_keys", suit_keys)
+        setattr_(self, "_spellings", MappingProxyType(spellings))
+        setattr_(self, "_rank_keys", MappingProxyType(rank_keys))
+        setattr_(self, "_suit_keys", MappingProxyType(suit_keys))
         setattr_(self, "_positions", tuple(positions))
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ next one starts:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -39,6 +40,7 @@ from .model import (
     Stock,
     UpcardOffer,
     Variant,
+    read_only,
 )
 from .schema import invalid_roots, schema_diagnostics
 
@@ -171,6 +173,13 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     builder.diagnostics.extend(semantic_diagnostics(variant, positions))
     if not builder.ok:
         return None, builder.diagnostics
+    # What a variant keeps of the YAML trees is read-only, so that the variant, shared
+    # by load_variant's cache, is the same for every caller (the checks above read the
+    # plain trees).
+    memo: dict[int, Any] = {}
+    frozen_parent = None if parent_data is None else read_only(parent_data, memo)
+    variant = replace(variant, data=read_only(data, memo), parent_data=frozen_parent,
+                      card_value=read_only(card_value, memo))
     return variant, builder.diagnostics
 
 
