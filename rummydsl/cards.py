@@ -390,7 +390,11 @@ class Deck:
         the preset's; without a preset both ``suits`` and ``ranks`` are needed.
         ``suits`` items are ``{symbol, name, colour}`` (name defaults to the
         symbol, colour to the name) or a bare symbol; ``ranks`` items are a symbol
-        (an integer is read as its digits) or ``{symbol, name, aliases}``.
+        (an integer is read as its digits) or ``{symbol, name, aliases}``. A
+        mapping passes the variant schema's ``deck`` exactly when this builds a
+        deck from it, but for the one rule the schema cannot say: no two
+        spellings equal ignoring case (tests/unit/test_deck_spec.py). A bare
+        string is a Python shorthand for ``{"preset": name}``.
         ``wrap: true`` is allowed with any ``ace``: a sequence that may turn the
         corner has no ends, so where the lowest rank stands no longer matters.
 
@@ -436,8 +440,8 @@ class Deck:
             if "ranks" in spec or base is None
             else base.ranks
         )
-        packs = spec.get("packs", base.packs if base else 1)
-        wilds = spec.get("wilds", base.wilds if base else 0)
+        packs = _integral(spec.get("packs", base.packs if base else 1))
+        wilds = _integral(spec.get("wilds", base.wilds if base else 0))
         ace = spec.get("ace", base.ace if base else "low")
         wrap = spec.get("wrap", base.wrap if base else False)
 
@@ -778,6 +782,7 @@ def _ranks_from_spec(items: object, bare: set[int]) -> tuple[Rank, ...]:
     ranks = []
     for i, item in enumerate(items):
         path: KeyPath = ("ranks", i)
+        item = _integral(item)
         if isinstance(item, (str, int)) and not isinstance(item, bool):
             bare.add(i)
             symbol = _check_rank_symbol(str(item), "rank symbol", path)
@@ -803,7 +808,16 @@ def _ranks_from_spec(items: object, bare: set[int]) -> tuple[Rank, ...]:
     return tuple(ranks)
 
 
+def _integral(value: Any) -> Any:
+    """An integral float (``2.0``) as the integer it is: the schema's ``integer``
+    accepts it, so the deck does too; anything else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _symbol_text(value: object, what: str, path: KeyPath) -> str:
+    value = _integral(value)
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     return _check_rank_symbol(value, what, path)
