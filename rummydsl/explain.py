@@ -320,4 +320,14 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, Mapping) and set(value) >= {"value"}:
         return _show(value["value"])
-    return str(value)
+    return str(_plain(value))
+
+
+def _plain(value: Any) -> Any:
+    """A read-only YAML tree (mappingproxies, tuples) as plain dicts and lists, so it
+    shows as it did when written: ``['draw', 'discard']``, not a tuple's repr."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value

@@ -72,3 +72,15 @@ def test_every_small_deck_check_accepts_explains(tmp_path_factory: Any, deck: di
         return
     text = explain(load_variant(str(path)))
     assert text.startswith("Small")
+
+
+def test_changed_lists_and_maps_show_as_written(tmp_path: Path) -> None:
+    """A variant's trees are read-only (tuples, mappingproxies); the differences from
+    the parent still show lists and maps as they are written."""
+    path = tmp_path / "house.yaml"
+    path.write_text("rummydsl: 1\nid: house\nname: House\nextends: gin_rummy\n"
+                    "turn: [draw, discard]\nstock: {final_turn_skip: [discard]}\n", encoding="utf-8")
+    text = explain(load_variant(str(path)))
+    assert "- stock.final_turn_skip: (none) -> ['discard']" in text
+    assert "-> ['draw', 'discard']" in text
+    assert "mappingproxy" not in text and "('" not in text
