@@ -70,9 +70,11 @@ class NodeBuilder:
         self.expanding: list[Any] = []  # marks of the aliases being expanded
 
     def location(self, mark: Any) -> Location:
+        """The 1-based location of a PyYAML mark in this file."""
         return mark_location(self.path, mark)
 
     def tick(self, mark: Any) -> None:
+        """Count one more value; refuse the file past MAX_NODES (an alias bomb, or too big)."""
         self.count += 1
         if self.count <= MAX_NODES:
             return
@@ -91,11 +93,13 @@ class NodeBuilder:
         ))
 
     def report(self, node: Any, diagnostic: Diagnostic) -> None:
+        """Record a problem of ``node``, once however often aliases repeat it."""
         if id(node) not in self.reported:
             self.reported.add(id(node))
             self.diagnostics.append(diagnostic)
 
     def tag_location(self, node: Node) -> Location:
+        """Where the tag of ``node`` is written (else where the node starts)."""
         start = node.start_mark.index
         k = bisect.bisect_left(self.loader.tag_starts, start)
         if k < len(self.loader.tag_starts):
@@ -116,6 +120,7 @@ class NodeBuilder:
         return node, node.start_mark
 
     def build(self, node: Any, path: KeyPath, depth: int, key: Location | None) -> Any:
+        """The value of ``node`` at ``path`` (``depth`` levels down; ``key``: where its key is)."""
         if isinstance(node, AliasNode):
             self.expanding.append(node.start_mark)
             try:
@@ -125,6 +130,7 @@ class NodeBuilder:
         return self.build_node(node, path, depth, key)
 
     def build_node(self, node: Any, path: KeyPath, depth: int, key: Location | None) -> Any:
+        """:meth:`build` without the alias bookkeeping: checks the tag and the depth."""
         node, mark = self.unalias(node)
         self.tick(mark)
         where = self.location(mark)
@@ -161,6 +167,7 @@ class NodeBuilder:
             self.active.discard(id(node))
 
     def wrong_tag(self, node: Node) -> None:
+        """Report a collection whose tag is a scalar's (``!!str [1]``)."""
         self.report(node, Diagnostic(
             self.tag_location(node),
             f"YAML tag {tag_text(node.tag)!r} does not fit a "
@@ -170,6 +177,7 @@ class NodeBuilder:
         return None
 
     def mapping(self, node: MappingNode, path: KeyPath, depth: int) -> dict[str, Any]:
+        """A mapping's value: string keys, each once, no merge keys."""
         result: dict[str, Any] = {}
         first_seen: dict[str, Location] = {}
         for key_node, value_node in node.value:
@@ -227,6 +235,7 @@ class NodeBuilder:
         return None
 
     def scalar_info(self, node: ScalarNode) -> ScalarToken:
+        """Where the scalar's token lies, from the scanner's records."""
         token = self.loader.scalar_tokens.get(node.end_mark.index)
         if token is not None and token[0] >= node.start_mark.index:
             start, style, indent = token
@@ -235,6 +244,7 @@ class NodeBuilder:
         return ScalarToken(start, node.end_mark.index, style, indent, node.value)
 
     def scalar(self, node: ScalarNode) -> Any:
+        """A scalar's value by its (core) tag; None after reporting a bad one."""
         tag, text = node.tag, node.value
         if tag == STR:
             return text

@@ -70,6 +70,7 @@ class LimitedLoader(yaml.SafeLoader):
 
     # The YAML 1.2 core schema instead of PyYAML's 1.1 resolvers.
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        """The tag of an untagged node: the YAML 1.2 core schema, not PyYAML's 1.1."""
         if kind is ScalarNode:
             if implicit[0]:
                 return resolve_plain(value)
@@ -78,27 +79,32 @@ class LimitedLoader(yaml.SafeLoader):
 
     # Record where scalar tokens start (an event's mark may be its tag or anchor).
     def scan_plain(self) -> Any:
+        """PyYAML's, recording where the token starts."""
         token = super().scan_plain()
         self.scalar_tokens[token.end_mark.index] = (token.start_mark.index, "", -1)
         return token
 
     def scan_flow_scalar(self, style: str) -> Any:
+        """PyYAML's, recording where the token starts and its style."""
         token = super().scan_flow_scalar(style)
         self.scalar_tokens[token.end_mark.index] = (token.start_mark.index, style, -1)
         return token
 
     def scan_block_scalar(self, style: str) -> Any:
+        """PyYAML's, recording the token's start, style and the indentation before it."""
         indent = self.indent
         token = super().scan_block_scalar(style)
         self.scalar_tokens[token.end_mark.index] = (token.start_mark.index, style, indent)
         return token
 
     def scan_tag(self) -> Any:
+        """PyYAML's, recording where the tag starts."""
         token = super().scan_tag()
         self.tag_starts.append(token.start_mark.index)
         return token
 
     def compose_node(self, parent: Any, index: Any) -> Any:
+        """PyYAML's, with the alias and depth limits checked before it recurses."""
         if self.check_event(AliasEvent):
             event = self.peek_event()
             self.alias_count += 1
