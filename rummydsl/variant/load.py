@@ -8,7 +8,7 @@ Every failure raises :class:`~rummydsl.errors.VariantError`; nothing else escape
 How the file is read
 --------------------
 * Only PyYAML's safe machinery is used, and only up to the node graph: a
-  ``SafeLoader`` subclass composes nodes, and this module builds the Python values
+  ``SafeLoader`` subclass composes nodes, and :mod:`.load_build` builds the values
   itself. No YAML constructor ever runs, so no Python object can be created from
   the file. Only the core tags ``!!str``, ``!!int``, ``!!float``, ``!!bool``,
   ``!!null``, ``!!seq`` and ``!!map`` may be written; any other tag
