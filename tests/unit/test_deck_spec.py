@@ -5,6 +5,7 @@ two suit symbols, and no two rank spellings, equal ignoring case), which
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from rummydsl.cards import Deck, DeckError
+from rummydsl.variant import check_file
 from rummydsl.variant.schema import variant_schema
 
 DECK_SCHEMA = Draft202012Validator({"$defs": variant_schema()["$defs"], "$ref": "#/$defs/deck"})
@@ -86,3 +88,18 @@ def test_duplicates_are_the_one_rule_only_from_spec_checks() -> None:
     assert DECK_SCHEMA.is_valid(spec)
     with pytest.raises(DeckError, match="duplicate suit symbol"):
         Deck.from_spec(spec)
+
+
+@pytest.mark.parametrize("deck, where, fragment", [
+    ("suits: [SS]\n  ranks: [A]", "'deck.suits[0]' is 'SS'", "must be one letter"),
+    ('suits: [S]\n  ranks: ["a b"]', "'deck.ranks[0]' is 'a b'", "must be 1 to 8 ASCII letters or digits"),
+    ("suits: [S]\n  ranks: [A, {symbol: K, aliases: [x y]}]", "'deck.ranks[1].aliases[0]'",
+     "must be 1 to 8 ASCII letters or digits"),
+    ('suits: [{symbol: S, name: " "}]\n  ranks: [A]', "'deck.suits[0].name' is ' '", "must not be blank"),
+])
+def test_a_bad_deck_is_told_in_plain_words(tmp_path: Path, deck: str, where: str, fragment: str) -> None:
+    """The schema now judges symbols and names: its messages say what a symbol is."""
+    path = tmp_path / "deck.yaml"
+    path.write_text(f"rummydsl: 1\nid: d\nname: D\nextends: gin_rummy\ndeck:\n  {deck}\n", encoding="utf-8")
+    messages = [d.message for d in check_file(str(path)) if d.severity == "error"]
+    assert len(messages) == 1 and where in messages[0] and fragment in messages[0], messages
