@@ -169,7 +169,7 @@ def _cmd_test(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
 
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    from .explain import explain
+    from .explainer import explain
     from .variant import load_variant
 
     variant = load_variant(args.variant)

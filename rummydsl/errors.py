@@ -148,7 +148,15 @@ class ExpressionError(RummyDslError, ValueError):
     """An expression is malformed, names something unknown, or has the wrong type.
 
     ``line`` and ``column`` are 1-based positions inside the expression text; the
-    loader adds the position of the YAML scalar that holds it.
+    loader adds the position of the YAML scalar that holds it. A line of 0 means
+    the problem has no place inside an expression (a bad argument of the
+    expression API, a round view that cannot answer), and ``str()`` is the bare
+    message. ``rule`` is the code of docs/errors.md (``expr-syntax``, ``expr-name``...).
+
+    >>> str(ExpressionError("unclosed '('", 1, 5, "expr-syntax"))
+    "1:5: unclosed '('"
+    >>> str(ExpressionError("unknown type name 'integer'", 0, 0, "expr-type"))
+    "unknown type name 'integer'"
     """
 
     def __init__(self, message: str, line: int = 1, column: int = 1, rule: str = "expr") -> None:
@@ -156,7 +164,7 @@ class ExpressionError(RummyDslError, ValueError):
         self.line = line
         self.column = column
         self.rule = rule
-        super().__init__(f"{line}:{column}: {message}")
+        super().__init__(f"{line}:{column}: {message}" if line else message)
 
 
 class CardError(RummyDslError, ValueError):

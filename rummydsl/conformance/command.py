@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--coverage", nargs="?", const="", metavar="RULES.md",
                         help="also list the rule ids and option values no case cites "
                              "(RULES.md found beside the suites or in ../shared when not given)")
+    parser.add_argument("--mutants", action="store_true",
+                        help="measure the suites' strength: run them against one-change copies of their "
+                             "variant and list the changes no case notices")
     parser.add_argument("-q", "--quiet", action="store_true", help="only failures and the count")
 
 
@@ -113,6 +116,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 print(diagnostic, file=err)
             continue
         cases.extend(case for case in suite.cases if args.keyword is None or select(args.keyword, case))
+    if args.mutants:
+        return _mutants(files, cases, out, err, broken)
     results: list[CaseResult] = [run_case(case) for case in cases]
     passed = sum(r.status == "passed" for r in results)
     failed = sum(r.status == "failed" for r in results)
@@ -150,6 +155,29 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"{broken} suite file{'s' if broken != 1 else ''} could not be read", file=out)
         print(line, file=out)
     return 0 if failed == 0 and broken == 0 and files else 1
+
+
+def _mutants(files: list[str], cases: list[Case], out: TextIO, err: TextIO, broken: int) -> int:
+    """``--mutants``: per variant, the one-thing changes that no case notices."""
+    from ..errors import VariantError
+    from .mutants import report, run_mutants
+
+    by_variant: dict[str, list[Case]] = {}
+    for case in cases:
+        by_variant.setdefault(case.variant, []).append(case)
+    survivors = 0
+    for variant, mine in by_variant.items():
+        try:
+            results = run_mutants(variant, mine)
+        except VariantError as problem:
+            print(f"rummydsl test: {variant}: {problem}", file=err)
+            return 1
+        name = Path(variant).name if "/" in variant else variant
+        print(f"{name} ({len(mine)} cases)", file=out)
+        for line in report(results):
+            print(f"  {line}", file=out)
+        survivors += sum(r.status == "survived" for r in results)
+    return 0 if survivors == 0 and broken == 0 and files else 1
 
 
 def _cases_of(path: str) -> list[Case]:

@@ -72,6 +72,9 @@ class LegalActions:
     def __iter__(self) -> Iterator[Action]:
         return iter(self._round.listed())
 
+    def __getitem__(self, index: int) -> Action:
+        return self._round.listed()[index]
+
     def __contains__(self, action: object) -> bool:
         rnd = self._round
         if isinstance(action, str):
@@ -232,10 +235,21 @@ class Round:
         return LegalActions(self)
 
     def listed(self) -> list[Action]:
-        """The legal actions as a list (cached until the next action)."""
-        if self._listed is None:
-            self._listed = list(self._generate())
-        return self._listed
+        """The legal actions as a list (cached until the next action; do not change it)."""
+        listed = self._listed
+        if listed is None:
+            player = self.to_move
+            if player is None:
+                listed = []
+            elif self.must_knock:
+                listed = list(KNOCK.legal(self, player))
+            else:
+                mechanic = BY_PHASE.get(self.phase)
+                listed = list(mechanic.legal(self, player)) if mechanic is not None else []
+                if self.phase in _TURN_PHASES:
+                    listed.extend(KNOCK.legal(self, player))
+            self._listed = listed
+        return listed
 
     def parse(self, text: str) -> Action:
         """Read an action in this round's notation (the variant's deck).
@@ -296,19 +310,6 @@ class Round:
         if mechanic is None:
             return "the round is over"
         return mechanic.check(self, action)
-
-    def _generate(self) -> Iterator[Action]:
-        player = self.to_move
-        if player is None:
-            return
-        if self.must_knock:
-            yield from KNOCK.legal(self, player)
-            return
-        mechanic = BY_PHASE.get(self.phase)
-        if mechanic is not None:
-            yield from mechanic.legal(self, player)
-        if self.phase in _TURN_PHASES:
-            yield from KNOCK.legal(self, player)
 
     # ------------------------------------------------------------------ cards
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from ..errors import Diagnostic, Location
 from ..resources import read_spec_text
+from ..suggest import closest
 
 __all__ = ["variant_schema", "validator", "schema_diagnostics", "located_errors", "invalid_roots",
            "PositionLookup"]
@@ -131,9 +132,9 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
             if pattern_allowed:
                 continue
             message = f"unknown key {key!r} in {where}"
-            close = _close_matches(str(key), allowed, n=1, cutoff=0.6)
+            close = closest(str(key), allowed)
             if close:
-                message += f"; did you mean {close[0]!r}?"
+                message += f"; did you mean {close!r}?"
             elif allowed:
                 message += f" (allowed: {', '.join(allowed)})"
             yield Diagnostic(positions.key(path + (key,)), message, "schema-unknown-key")
@@ -151,9 +152,9 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         choices = ", ".join(_show(v) for v in error.validator_value)
         message = f"{where} is {_show(instance)}; expected one of: {choices}"
         if isinstance(instance, str):
-            close = _close_matches(instance, [str(v) for v in error.validator_value], n=1)
+            close = closest(instance, [str(v) for v in error.validator_value])
             if close:
-                message += f" (did you mean {close[0]!r}?)"
+                message += f" (did you mean {close!r}?)"
         elif isinstance(instance, bool):
             message += " (YAML reads on/off/yes/no as booleans: quote the word)"
         yield Diagnostic(positions.value(path), message, "schema-enum")
@@ -502,9 +503,3 @@ def _unique(v: Any) -> bool:
                 return False
     return True
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

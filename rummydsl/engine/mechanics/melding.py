@@ -131,6 +131,10 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     held = rnd.holds(player, action.card)
     if held is None:
         raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    contract = rnd.variant.contract
+    if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
+            and not contract.then_meld_same_turn):
+        raise IllegalActionError("", "no more melding in the turn the contract was met")
     if action.owner not in layoff_targets(rnd, player):
         if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
             raise IllegalActionError("", "no lay-offs before meeting the contract")
@@ -293,10 +297,7 @@ class MeldMechanic(Mechanic):
             if len(group) == len(hand) and not would_meet(rnd, player, [(group, first_kind(rnd, group, hand))], hand):
                 continue
             out.append(Meld(player, (group,)))
-        for layoff in list_layoffs(rnd, player):
-            if len(hand) == 1 and not rnd.met_contract[player]:
-                continue
-            out.append(layoff)
+        out.extend(list_layoffs(rnd, player))
         return out
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
