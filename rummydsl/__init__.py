@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         MeldError,
         RecordError,
         RummyDslError,
+        SuiteError,
         VariantError,
     )
     from rummydsl.explainer import explain
@@ -105,6 +106,7 @@ __all__ = [
     "AmbiguousActionError",
     "AgentError",
     "RecordError",
+    "SuiteError",
     "Variant",
     "load_variant",
     "check_file",

@@ -62,7 +62,7 @@ def golden_suite(variant_name: str, *, seed: int, rounds: int = ROUNDS) -> dict[
         names = [player_name(p) for p in range(rnd.players)]
         expect: dict[str, Any] = {
             "round_over": True,
-            "ending": result.ending,
+            "ending": result.ending.value,
             "ender": None if result.ender is None else player_name(result.ender),
             "undercut": result.undercut,
             "deadwoods": dict(zip(names, result.deadwoods)),

@@ -45,6 +45,7 @@ class SuiteFile(pytest.File):
             item = CaseItem.from_parent(self, name=case.id, case=case)
             for tag in case.tags:
                 if tag.isidentifier():
+                    self.config.addinivalue_line("markers", f"{tag}: a conformance case tag")
                     item.add_marker(tag)
             yield item
 

@@ -20,6 +20,7 @@ import itertools
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
+from ...endings import Ending
 from ...errors import IllegalActionError
 from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
@@ -354,4 +355,4 @@ class MeldMechanic(Mechanic):
                 rnd.met_contract[player] = True
                 rnd.contract_now = True
         if not rnd.hands[player] and rnd.met_contract[player]:
-            rnd.finish("out", player)  # SK-8: going out by melding
+            rnd.finish(Ending.OUT, player)  # SK-8: going out by melding
