@@ -223,6 +223,10 @@ def _setup(case: Case, variant: Any) -> Any:
     setup = case.data["setup"]
     deck = variant.deck
     seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
+    if len(seats) != variant.players:
+        where = case.location
+        raise _Fail(Difference(where, f"the setup seats {len(seats)} players, but {variant.id} plays "
+                                      f"{variant.players} (set players in a house rule to play another count)"))
     texts = [_text(setup["hands"][seat]) for seat in seats]
     stock_text = _text(setup["stock"])
     upcard_text = "" if setup.get("upcard") is None else str(setup["upcard"])
