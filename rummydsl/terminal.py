@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, TextIO
+from typing import TYPE_CHECKING, Iterable, Sequence, TextIO
 
 from .engine.actions import Action, player_name
 from .errors import RummyDslError
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .engine import GameResult, Round, RoundResult
     from .engine.observe import Observation
 
-__all__ = ["HumanAgent", "TerminalWatcher", "render_observation", "HELP"]
+__all__ = ["HumanAgent", "TerminalWatcher", "render_observation", "ordered", "HELP"]
 
 HELP = """\
 Type the number of a move, or the move itself: 'discard 7H', 'knock 9C',
@@ -99,11 +99,14 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     if observation.variant.knock is not None and observation.knock_limit >= 0:
         lines[-1] += f"    knock limit: {observation.knock_limit}"
     top = observation.top_discard
-    pile = f"discard pile: {top} on top ({len(observation.discards)} cards)" if top is not None else (
+    size = len(observation.discards)
+    pile = f"discard pile: {top} on top ({size} card{'s' if size != 1 else ''})" if top is not None else (
         "discard pile: empty" if observation.variant.has_discard_pile else "")
     lines.append(f"stock: {observation.stock_size} cards    {pile}".rstrip())
     others = [p for p in range(n) if p != me]
-    lines.append("hands: " + ", ".join(f"{player_name(p)} {observation.hand_sizes[p]} cards" for p in others))
+    sizes = observation.hand_sizes
+    lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"
+                                       for p in others))
     for p in others:
         known = observation.known(p)
         if known:
@@ -128,6 +131,28 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     return "\n".join(lines) + "\n"
 
 
+def ordered(legal: Iterable[Action]) -> list[Action]:
+    """The legal moves as the person sees them: verbs in the engine's order, cards sorted.
+
+    >>> import random
+    >>> from rummydsl.variant import load_variant
+    >>> from rummydsl.engine import Round
+    >>> rnd = Round.deal(load_variant("gin_rummy"), random.Random(7), dealer=1)
+    >>> [str(a) for a in ordered(rnd.legal_actions())]
+    ['P1 draw discard', 'P1 pass']
+    """
+    actions = list(legal)
+    first: dict[type, int] = {}
+    for index, action in enumerate(actions):
+        first.setdefault(type(action), index)
+
+    def key(action: Action) -> tuple[int, int]:
+        card = getattr(action, "card", None)
+        return first[type(action)], -1 if card is None else card.id
+
+    return sorted(actions, key=key)
+
+
 class HumanAgent:
     """A person at the terminal plays seat ``seat``, reading from ``inp`` and writing to ``out``."""
 
@@ -145,7 +170,7 @@ class HumanAgent:
 
         :raises Quit: on ``quit`` or at the end of input (Ctrl-D), or Ctrl-C.
         """
-        legal = list(observation.legal_actions())
+        legal = ordered(observation.legal_actions())
         if len(legal) == 1:
             self.say(f"(your only move) {legal[0]}")
             return legal[0]
@@ -216,8 +241,7 @@ class TerminalWatcher(Watcher):
         self.say(f"\n=== round {rnd.number}: {player_name(rnd.dealer)} deals{upcard} ===")
 
     def action(self, rnd: Round, action: Action) -> None:
-        if action.player != self.seat:
-            self.say(f"  {action}")
+        self.say(f"  {action}{' (you)' if action.player == self.seat else ''}")
 
     def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
         n = rnd.players
