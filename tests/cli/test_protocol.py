@@ -57,6 +57,7 @@ def test_the_program_hears_every_message_in_order(tmp_path: Path, monkeypatch: p
 
 MISBEHAVING = [
     ("garbage", "answered 'hello there', which is not an action: expected a player P1 to P2, got 'hello'"),
+    ("nojson", 'answered \'{"move": 1}\': a JSON answer needs an "action" string'),
     ("illegal", "answered 'P2 pass', which is illegal: P2 must draw first"),
     ("flood", f"answered more than {MAX_LINE} bytes on one line"),
     ("exit", "exited (exit code 3) without answering"),
@@ -120,3 +121,20 @@ def test_the_timeout_setting_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     assert agent_timeout("P1") == 2.5
     monkeypatch.delenv("RUMMYDSL_AGENT_TIMEOUT")
     assert agent_timeout("P1", 7.0) == 7.0
+
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_documented_program_plays_a_game(tmp_path: Path) -> None:
+    program = tmp_path / "first_legal.py"
+    program.write_text(DOC.split("```python\n")[1].split("```")[0], encoding="utf-8")
+    code, out, err = run("simulate", "ginski", "--games", "1", "--seed", "2", "--agents",
+                         f"greedy,cmd:{sys.executable} {program}", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["games"] == 1
+
+
+@pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
+def test_every_failure_is_in_the_docs_table(behaviour: str, reason: str) -> None:
+    assert reason.replace("0.3 seconds", "10 seconds") in DOC

@@ -6,6 +6,7 @@ from its N-th act on (before that it plays the first legal move):
 - ``legal``: the first legal move (all game long);
 - ``json``: the first legal move as ``{"action": ...}``;
 - ``garbage``: ``hello there``;
+- ``nojson``: ``{"move": 1}`` (JSON without an action);
 - ``illegal``: a well-formed move that is not legal now;
 - ``silent``: nothing (it waits for the next message);
 - ``flood``: two megabytes on one line;
@@ -41,6 +42,8 @@ def main() -> int:
                 answer = json.dumps({"action": legal[0]})
             elif behaviour == "garbage":
                 answer = "hello there"
+            elif behaviour == "nojson":
+                answer = '{"move": 1}'
             elif behaviour == "illegal":
                 me = message["observation"]["you"]
                 answer = next(f"{me} {verb}" for verb in ("draw stock", "pass", "done", "take")
