@@ -19,6 +19,7 @@ from .errors import CardError, Diagnostic, Location, RecordError, RummyDslError,
 __all__ = ["main", "build_parser"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
 _SNIPPET_WIDTH = 100
 
 
@@ -116,6 +117,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         return EXIT_INPUT
     except BrokenPipeError:  # e.g. `rummydsl explain x | head`
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C during a long simulate: a line, not a traceback
+        print(f"rummydsl {args.command}: interrupted", file=err)
+        return EXIT_INTERRUPTED
 
 
 # -- check --------------------------------------------------------------------

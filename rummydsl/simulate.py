@@ -8,7 +8,7 @@ per round and the dealer's and first player's win rates, each rate with a Wilson
 95% interval and each mean with a Student t interval.
 
 >>> stats = simulate("gin_rummy", games=2, seed=1, agents="greedy")
->>> stats.games, stats.hands == sum(stats.round_wins) + stats.endings.get("void", 0) - stats.ties
+>>> stats.games, stats.hands == sum(stats.round_wins) + stats.endings.get("void", 0) + stats.ties
 (2, True)
 >>> simulate("gin_rummy", games=2, seed=1, agents="greedy").as_json(0.0) == stats.as_json(0.0)
 True

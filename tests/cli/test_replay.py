@@ -144,3 +144,18 @@ def test_records_of_single_hands_replay(tmp_path: Path) -> None:
     assert run("simulate", "skarney_gin", "--hands", "2", "--seed", "1", "--log", str(log))[0] == 0
     code, out, _ = run("replay", str(log))
     assert code == 0 and out.startswith("skarney_gin: 2 games, 2 rounds")
+
+
+def test_a_round_that_never_ends_is_a_rummydsl_error() -> None:
+    import random
+
+    from rummydsl.agents import make_agents
+    from rummydsl.engine import Game
+    from rummydsl.errors import RummyDslError
+    from rummydsl.record import StalledRoundError, run_game
+    from rummydsl.variant import load_variant
+
+    game = Game(load_variant("gin_rummy"), random.Random(1))
+    with pytest.raises(StalledRoundError, match="round 1 ran past 5 actions without ending") as caught:
+        run_game(game, make_agents("random", 2, random.Random(1)), max_actions=5)
+    assert isinstance(caught.value, RummyDslError)
