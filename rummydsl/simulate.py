@@ -16,13 +16,14 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from .engine.actions import player_name
-from .errors import AgentError
+from .errors import AgentError, RummyDslError
 from .record import PlayedGame, RecordWriter
 
 __all__ = [
@@ -182,18 +183,21 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.index, task.seed, played, lines)
 
 
-_WORKER_VARIANT: list[str] = []
-
-
 def _worker_start(variant: str) -> None:
-    """Load the variant once per worker process (the loader caches it)."""
+    """Load the variant once per worker process (the loader caches it).
+
+    A failure is left for :func:`play_task` to raise: an initializer that raises
+    makes the pool start workers again and again.
+    """
     from .variant import load_variant
 
-    load_variant(variant)
-    _WORKER_VARIANT.append(variant)
+    try:
+        load_variant(variant)
+    except RummyDslError:
+        pass
 
 
-def run_tasks(tasks: Sequence[GameTask], workers: int = 1) -> Iterator[GameOutcome]:
+def run_tasks(tasks: Sequence[GameTask], workers: int = 1) -> Generator[GameOutcome, None, None]:
     """Play ``tasks``, yielding outcomes in task order (``workers`` processes when more than 1).
 
     Stop iterating early to cancel what is left.
@@ -427,13 +431,13 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
     tasks = make_tasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
                        log=log)
-    outcomes: Iterable[GameOutcome] = run_tasks(tasks, workers)
-    for outcome in outcomes:
-        if on_outcome is not None:
-            on_outcome(outcome)
-        stats.add(outcome)
-        if outcome.played.stopped is not None and stop_on_failure:
-            break
+    with contextlib.closing(run_tasks(tasks, workers)) as outcomes:  # closing stops the workers
+        for outcome in outcomes:
+            if on_outcome is not None:
+                on_outcome(outcome)
+            stats.add(outcome)
+            if outcome.played.stopped is not None and stop_on_failure:
+                break
     return stats
 
 

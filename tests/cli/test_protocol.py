@@ -138,3 +138,11 @@ def test_the_documented_program_plays_a_game(tmp_path: Path) -> None:
 @pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
 def test_every_failure_is_in_the_docs_table(behaviour: str, reason: str) -> None:
     assert reason.replace("0.3 seconds", "10 seconds") in DOC
+
+
+def test_with_workers_a_failing_program_stops_the_run_at_the_same_game(tmp_path: Path) -> None:
+    argv = ["simulate", "gin_rummy", "--games", "6", "--seed", "1", "--agents", f"greedy,{bot('garbage', 30)}"]
+    one = run(*argv, "--log", str(tmp_path / "one.jsonl"))
+    two = run(*argv, "--workers", "2", "--log", str(tmp_path / "two.jsonl"))
+    assert one == two and one[0] == 1 and one[2].startswith("rummydsl simulate: game 3: P2: answered 'hello there'")
+    assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
