@@ -68,17 +68,20 @@ MISBEHAVING = [
 @pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
 def test_a_misbehaving_program_stops_the_game_cleanly(behaviour: str, reason: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "0.3")
+    start = 3  # two legal moves first: the record has something to keep
+    if behaviour == "silent":
+        monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "0.3")
+        start = 1  # silent from the first move, so a slow start of Python cannot change the reason
     log = tmp_path / "game.jsonl"
     code, out, err = run("simulate", "gin_rummy", "--games", "2", "--seed", "1", "--agents",
-                         f"greedy,{bot(behaviour, 3)}", "--log", str(log))
+                         f"greedy,{bot(behaviour, start)}", "--log", str(log))
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and err.startswith("rummydsl simulate: game 1: P2: ")
     assert reason in err
     assert "Traceback" not in err
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert [line["type"] for line in lines[:3]] == ["header", "game", "deal"]
-    assert sum(line["type"] == "action" for line in lines) >= 4  # the record so far is kept
+    assert sum(line["type"] == "action" for line in lines) >= (4 if start == 3 else 0)  # the record so far
     assert lines[-1]["type"] == "stopped" and lines[-1]["seat"] == "P2" and reason in lines[-1]["reason"]
     code, out, _ = run("replay", str(log))
     assert code == 0 and "1 stopped early" in out
