@@ -83,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="S", help="the seed (default: a random one, printed)")
     play.add_argument("--seat", default="P1", metavar="P1", help="your seat (default: P1)")
     play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
+
+    from .conformance.command import add_arguments as test_arguments
+
+    test_arguments(commands.add_parser("test", help="run conformance suites (*.suite.yaml)"))
     return parser
 
 
@@ -188,8 +192,14 @@ def _print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO, quiet:
 
 # -- explain, schema, variants ------------------------------------------------
 
+def _cmd_test(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .conformance.command import run
+
+    return run(args, out, err)
+
+
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    from .explain import explain
+    from .explainer import explain
     from .variant import load_variant
 
     variant = load_variant(args.variant)
@@ -453,6 +463,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "simulate": _cmd_simulate,
     "replay": _cmd_replay,
     "play": _cmd_play,
+    "test": _cmd_test,
 }
 
 
