@@ -192,7 +192,7 @@ class PlayedGame:
 
 
 def _summary(rnd: Round, result: RoundResult) -> RoundSummary:
-    return RoundSummary(rnd.dealer, (rnd.dealer + 1) % rnd.players, result.ending, result.ender,
+    return RoundSummary(rnd.dealer, (rnd.dealer + 1) % rnd.players, str(result.ending), result.ender,
                         result.undercut, result.turns, tuple(result.points), result.winner)
 
 
