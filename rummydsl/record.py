@@ -150,12 +150,15 @@ class RecordWriter:
                    "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)}})
 
     def action(self, rnd: Round, action: Action) -> None:
+        """An action just played, in the notation, numbered from 1 in its round."""
         self.emit({"type": "action", "round": rnd.number, "n": len(rnd.actions), "action": str(action)})
 
     def result(self, rnd: Round, result: RoundResult) -> None:
+        """A round's result, as :meth:`RoundResult.as_json` gives it."""
         self.emit({"type": "result", "round": rnd.number, **result.as_json()})
 
     def game_result(self, result: GameResult) -> None:
+        """A game's result, as :meth:`GameResult.as_json` gives it."""
         self.emit({"type": "game_result", **result.as_json()})
 
     def stopped(self, reason: str, seat: str | None = None) -> None:
