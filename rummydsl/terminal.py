@@ -18,7 +18,7 @@ the same on any terminal, in a pipe, and to a screen reader.
 >>> agent = HumanAgent(0, io.StringIO("hello\\n2\\n"), out)
 >>> str(agent.act(Observation(rnd, 0)))
 'P1 pass'
->>> "I could not read 'hello'" in out.getvalue()
+>>> "I could not read 'P1 hello'" in out.getvalue()
 True
 """
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rummydsl.variant import shipped_variant_ids
+
 from .conftest import read_log, run
 
 
@@ -52,3 +54,13 @@ def test_a_failing_program_opponent_ends_the_game_cleanly(tmp_path: Path) -> Non
     assert err == ("rummydsl play: P2: answered 'hello there', which is not an action: "
                    "expected a player P1 to P2, got 'hello'\n")
     assert read_log(log)[-1] == {"type": "stopped", "seat": "P2", "reason": err.split("P2: ", 1)[1].strip()}
+
+
+@pytest.mark.parametrize("variant", shipped_variant_ids())
+def test_every_shipped_variant_plays_from_any_folder(variant: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("play", variant, "--seed", "2", "--log", "game.jsonl", stdin="1\n" * 30)
+    assert (code, err) == (0, ""), err
+    assert "your move" in out and ("bye: the player left (end of input)" in out or "game over" in out)
+    assert run("replay", "game.jsonl")[0] == 0

@@ -149,3 +149,13 @@ def test_usage_errors_exit_2(argv: list[str]) -> None:
     code, out, err = run("simulate", *argv)
     assert code == 2 and out == "" and "usage" not in out
     assert err.startswith("rummydsl simulate: ")
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rummydsl.simulate
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rummydsl.simulate, "simulate", interrupted)
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "1") == (130, "", "rummydsl simulate: interrupted\n")
