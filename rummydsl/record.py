@@ -320,6 +320,8 @@ class ReplaySummary:
     """What a replay checked."""
 
     variant: str
+    mode: str = "games"
+    """``games``, or ``hands`` for a record of single hands."""
     games: int = 0
     rounds: int = 0
     actions: int = 0
@@ -330,7 +332,8 @@ class ReplaySummary:
 
     def line(self) -> str:
         """The one-line summary ``replay`` prints."""
-        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        unit = "hand" if self.mode == "hands" else "game"
+        games = f"{self.games} {unit}{'s' if self.games != 1 else ''}"
         text = (f"{self.variant}: {games}, {self.rounds} round{'s' if self.rounds != 1 else ''}, "
                 f"{self.actions} actions replayed; every result matches")
         if self.stopped:
@@ -478,6 +481,7 @@ class _Replayer:
             raise self.fail(f"players: expected a number, got {players!r}", number)
         self.players = players
         self.mode = "hands" if header.get("mode") == "hands" else "games"
+        self.summary.mode = self.mode
         for number, data in lines:
             try:
                 self.step(number, data)

@@ -143,7 +143,7 @@ def test_records_of_single_hands_replay(tmp_path: Path) -> None:
     log = tmp_path / "hands.jsonl"
     assert run("simulate", "skarney_gin", "--hands", "2", "--seed", "1", "--log", str(log))[0] == 0
     code, out, _ = run("replay", str(log))
-    assert code == 0 and out.startswith("skarney_gin: 2 games, 2 rounds")
+    assert code == 0 and out.startswith("skarney_gin: 2 hands, 2 rounds")
 
 
 def test_a_round_that_never_ends_is_a_rummydsl_error() -> None:
