@@ -45,10 +45,8 @@ DEFAULT_TIMEOUT = 10.0
 def agent_timeout(seat: str, default: float = DEFAULT_TIMEOUT) -> float:
     """The seconds a program has to answer: ``RUMMYDSL_AGENT_TIMEOUT`` if set, else ``default``.
 
-    :raises AgentError: for a value that is not a positive number.
-
-    >>> agent_timeout("P1", 10.0) if "RUMMYDSL_AGENT_TIMEOUT" not in os.environ else 10.0
-    10.0
+    :raises AgentError: for a value that is not a positive number (``0``, ``-1``, ``inf``,
+        ``soon``), naming the seat.
     """
     text = os.environ.get("RUMMYDSL_AGENT_TIMEOUT")
     if text is None or not text.strip():
