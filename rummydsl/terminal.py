@@ -251,8 +251,10 @@ class TerminalWatcher(Watcher):
         self.say(f"\nround {rnd.number} over: {how}{who}{undercut}")
         for p in range(n):
             you = " (you)" if p == self.seat else ""
-            self.say(f"  {player_name(p)}{you}: hand {_cards(_sorted(rnd.hands[p]))}; deadwood "
-                     f"{result.deadwoods[p]}, scores {result.points[p]}")
+            table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
+            melds = f"melds {table}; " if table else ""
+            self.say(f"  {player_name(p)}{you}: {melds}hand {_cards(_sorted(rnd.hands[p]))}; deadwood "
+                     f"{result.deadwoods[p]}; points {result.points[p]}")
         self.say("scores: " + " . ".join(f"{player_name(p)} {scores[p]}" for p in range(n)))
 
     def game_over(self, result: GameResult) -> None:
