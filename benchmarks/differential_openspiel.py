@@ -64,6 +64,7 @@ C6_DEFENDER = "C-6 defender: OpenSpiel scores the defender on the melds it lays"
 REPEAT = "repetition: OpenSpiel ends the hand as a draw when both players in turn draw the upcard and throw it back"
 LIMIT = "round length: OpenSpiel ends the hand as a draw at the 50th upcard drawn"
 APPROX = "OpenSpiel approximation: its 11-card least deadwood is overstated, so it refuses a legal knock"
+AFTER = "after a C-6 replacement: rummydsl's table differs from OpenSpiel's from then on"
 UNEXPLAINED = "unexplained"
 KIND = {
     C6_KNOCKER: "an OpenSpiel rule the language cannot say",
@@ -71,6 +72,7 @@ KIND = {
     REPEAT: "an OpenSpiel rule the language cannot say",
     LIMIT: "an OpenSpiel rule the language cannot say",
     APPROX: "an OpenSpiel limit",
+    AFTER: "follows from the C-6 knocker class",
     UNEXPLAINED: "to investigate",
 }
 
@@ -158,6 +160,8 @@ class Replay:
         self.knocker: int | None = None
         self.step = 0
         self.upcard_draws = 0
+        self.replaced = False
+        """A declaration rummydsl refused was replayed with its least arrangement (C-6)."""
         self.deal_chance()
 
     # ---------------------------------------------------------------- OpenSpiel side
@@ -275,6 +279,7 @@ class Replay:
             named = self.knock(player, self.laid)
             if self.legal(named):
                 return [named]
+            self.replaced = True
             return [f"{me} knock {card_text(self.knock_card)}"]  # C-6: the least arrangement instead
         if phase == "layoff":
             if self.rnd.over:
@@ -304,6 +309,8 @@ class Replay:
     def classify(self, phase: str, player: int, os_moves: set[int], rd_moves: set[int]) -> str:
         """Why the two legal sets differ."""
         only_os, only_rd = os_moves - rd_moves, rd_moves - os_moves
+        if self.replaced:
+            return AFTER
         if phase == "knock" and self.knock_card is not None and not only_rd:
             return C6_KNOCKER
         if phase == "layoff" and self.state.finished_layoffs() and not only_rd:
