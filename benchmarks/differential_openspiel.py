@@ -64,6 +64,8 @@ C6_DEFENDER = "C-6 defender: OpenSpiel scores the defender on the melds it lays"
 REPEAT = "repetition: OpenSpiel ends the hand as a draw when both players in turn draw the upcard and throw it back"
 LIMIT = "round length: OpenSpiel ends the hand as a draw at the 50th upcard drawn"
 APPROX = "OpenSpiel approximation: its 11-card least deadwood is overstated, so it refuses a legal knock"
+CHAIN = ("OpenSpiel lay-off chains: after two cards laid off at one end of a run, "
+         "it offers no third (its AllLayoffs extends the run by one pass over the lay-offs)")
 AFTER = "after a C-6 replacement: rummydsl's table differs from OpenSpiel's from then on"
 UNEXPLAINED = "unexplained"
 KIND = {
@@ -72,6 +74,7 @@ KIND = {
     REPEAT: "an OpenSpiel rule the language cannot say",
     LIMIT: "an OpenSpiel rule the language cannot say",
     APPROX: "an OpenSpiel limit",
+    CHAIN: "an OpenSpiel defect",
     AFTER: "follows from the C-6 knocker class",
     UNEXPLAINED: "to investigate",
 }
@@ -315,11 +318,22 @@ class Replay:
             return C6_KNOCKER
         if phase == "layoff" and self.state.finished_layoffs() and not only_rd:
             return C6_DEFENDER
+        if phase == "layoff" and not self.state.finished_layoffs() and only_rd and not only_os and self.chained():
+            return CHAIN
         if phase in ("discard", "wall") and only_rd == {KNOCK} and not only_os:
             return APPROX
         if phase == "knock" and self.knock_card is None and not only_os:
             return APPROX
         return UNEXPLAINED
+
+    def chained(self) -> bool:
+        """Whether a card laid off so far extended one of the knocker's runs (the start of a chain)."""
+        laid = list(self.state.layoffs())
+        for meld_id in self.state.layed_melds()[self.knocker if self.knocker is not None else 0]:
+            meld = list(self.utils.int_to_meld[meld_id])
+            if self.utils.is_suit_meld(meld) and set(laid) & set(self.utils.suit_meld_layoffs(meld)):
+                return True
+        return False
 
     def play(self, choose: Callable[["Replay", str, int, list[int]], int]) -> GameReport:
         """Play to the end, ``choose`` picking OpenSpiel's action at each decision."""
@@ -450,12 +464,16 @@ def summary(reports: list[GameReport], show: int) -> str:
     n = len(reports)
     decisions = sum(r.decisions for r in reports)
     agreeing = sum(r.agreeing for r in reports)
+    played = [r for r in reports if r.ending != "draw"]
     lines = [
         "| figure | agreeing | of | share |",
         "| --- | --- | --- | --- |",
         f"| games fully agreeing | {sum(r.agrees for r in reports)} | {n} | {_pct(sum(r.agrees for r in reports), n)} |",
         f"| decision points agreeing | {agreeing} | {decisions} | {_pct(agreeing, decisions)} |",
         f"| round scores agreeing | {sum(r.score_agrees for r in reports)} | {n} | {_pct(sum(r.score_agrees for r in reports), n)} |",
+        f"| round scores agreeing, hands OpenSpiel did not end as a draw by its own length rules "
+        f"| {sum(r.score_agrees for r in played)} | {len(played)} | "
+        f"{_pct(sum(r.score_agrees for r in played), len(played))} |",
         "",
         f"Decisions with no rummydsl counterpart (a defender laying melds after gin): "
         f"{sum(r.no_counterpart for r in reports)}",

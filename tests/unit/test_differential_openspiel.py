@@ -104,3 +104,31 @@ def test_a_knocker_laying_too_little_is_a_c6_disagreement() -> None:
     assert steps == {("knock", diff.C6_KNOCKER), ("layoff", diff.AFTER), ("score", diff.C6_KNOCKER)}
     assert report.actions[1] == "P1 knock KC"  # refused as named, replayed with the least arrangement
     assert report.openspiel_returns[0] != report.rummydsl_points[0]
+
+
+def test_a_third_card_in_a_lay_off_chain_is_the_openspiel_chain_class() -> None:
+    """After 8C and 7C are laid off onto the knocker's 9C TC JC, rummydsl (GR-7.1,
+    chains included) lets 6C follow; OpenSpiel's AllLayoffs does not offer it."""
+    ids = [diff.card_id(c) for c in "9C TC JC KS KH KD 2S 3S 4S 5D".split()]
+    ids += [diff.card_id(c) for c in "8C 7C 6C AH 3H 5H 7H 9H JH 2D".split()]
+    ids.append(diff.card_id("QH"))
+    ids += [i for i in range(52) if i not in ids]
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def meld(text: str) -> int:
+        return diff.MELD_BASE + utils.meld_to_int(sorted(diff.card_id(c) for c in text.split()))
+
+    script = [diff.DRAW_UPCARD, diff.KNOCK, diff.card_id("QH"), meld("9C TC JC"), meld("KS KH KD"),
+              meld("2S 3S 4S"), diff.PASS, diff.card_id("8C"), diff.card_id("7C"), diff.PASS, diff.PASS]
+
+    def choose(replay: object, phase: str, player: int, moves: list[int]) -> int:
+        action = script.pop(0)
+        assert action in moves, (phase, action, moves)
+        return action
+
+    game = pyspiel.load_game("gin_rummy")
+    report = diff.Replay(game, ids).play(choose)
+    assert script == []
+    assert [(d.phase, d.klass) for d in report.disagreements] == [("layoff", diff.CHAIN)]
+    assert "rummydsl only: 6C" in report.disagreements[0].detail
+    assert report.score_agrees  # the defender did not lay 6C off, so both score the same
