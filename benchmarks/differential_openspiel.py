@@ -8,8 +8,7 @@ agreement figures and the first disagreements, each with its class.
 
     pip install open-spiel
     python benchmarks/differential_openspiel.py --games 200 --seed 2026
-    python benchmarks/differential_openspiel.py --games 200 --seed 2026 --knock eager
-    python benchmarks/differential_openspiel.py --games 200 --seed 2026 --knock eager --melds least
+    python benchmarks/differential_openspiel.py --games 200 --seed 2026 --policy greedy --melds least
 
 How the two are lined up (docs/conformance.md says why each choice is made):
 
@@ -32,9 +31,12 @@ How the two are lined up (docs/conformance.md says why each choice is made):
   by rummydsl's solver), and OpenSpiel's pass there as "rummydsl accepts the
   melds laid so far as the whole declaration".
 
-``--melds least`` keeps the players' random choices everywhere except when
-laying melds after a knock, where each lays an arrangement of least deadwood
-(the only kind rummydsl accepts, C-6); the default ``random`` lays any.
+The players are seeded: ``--policy uniform`` (the default) picks any legal
+move, ``eager`` knocks whenever it may, ``greedy`` also draws and discards to
+lower its least deadwood (so gin and undercuts come up), ``wall`` plays like
+``greedy`` but knocks only on the wall's last discard. ``--melds
+least`` makes them lay an arrangement of least deadwood after a knock (the only
+kind rummydsl accepts, C-6); the default ``random`` lays any melds OpenSpiel allows.
 """
 
 from __future__ import annotations
@@ -124,6 +126,8 @@ class GameReport:
     score_agrees: bool = False
     openspiel_returns: tuple[float, ...] = ()
     rummydsl_points: tuple[int, ...] | None = None
+    wall_knock: bool = False
+    """The hand was ended by a knock on the claimed last discard (the wall)."""
     ending: str = "-"
     """How OpenSpiel's hand ended: knock, gin, undercut, wall (no knock) or draw (repetition, limit)."""
     disagreements: list[Disagreement] = field(default_factory=list)
@@ -270,6 +274,7 @@ class Replay:
         if phase == "wall":
             if action == KNOCK:
                 self.knocker = player
+                self.report.wall_knock = True
                 return [f"{me} draw discard"]
             return [f"{me} pass"]
         if phase == "knock":
@@ -364,7 +369,8 @@ class Replay:
                     report.actions.append(str(self.rnd.apply(text)))
                 except RummyDslError as problem:
                     report.disagreements.append(Disagreement(
-                        self.number, self.step, phase, UNEXPLAINED, f"rummydsl refused {text!r}: {problem}"))
+                        self.number, self.step, phase, AFTER if self.replaced else UNEXPLAINED,
+                        f"rummydsl refused {text!r}: {problem}"))
                     return self.finish()
             self.deal_chance()
         return self.finish()
@@ -425,27 +431,45 @@ class Replay:
         return report
 
 
-def random_chooser(rng: random.Random, melds: str, knock: str = "random") -> Callable[[Replay, str, int, list[int]], int]:
-    """A uniform random player; with ``melds == "least"`` it lays least-deadwood melds
-    after a knock, with ``knock == "eager"`` it knocks whenever it may."""
+def random_chooser(rng: random.Random, melds: str, policy: str = "uniform") -> Callable[[Replay, str, int, list[int]], int]:
+    """A seeded player: ``uniform`` picks any legal move; ``eager`` also knocks whenever
+    it may; ``greedy`` also draws the upcard when it lowers its least deadwood and
+    throws a card that leaves the least; ``wall`` plays like ``greedy`` but knocks
+    only on the wall's last discard. With ``melds == "least"`` it lays an
+    arrangement of least deadwood after a knock (else any melds OpenSpiel allows)."""
+    utils: Any = None
+
+    def least(hand: list[int]) -> int:
+        return int(utils.min_deadwood(hand))
+
     def choose(replay: Replay, phase: str, player: int, moves: list[int]) -> int:
-        if knock == "eager" and KNOCK in moves:
+        nonlocal utils
+        utils = replay.utils
+        if policy != "uniform" and KNOCK in moves and (policy != "wall" or phase == "wall"):
             return KNOCK
+        hand = replay.hand(player)
+        if policy in ("greedy", "wall") and phase in ("draw", "first_upcard") and DRAW_UPCARD in moves:
+            upcard = replay.state.upcard()
+            with_it = min(least([c for c in hand + [upcard] if c != out]) for out in hand)
+            return DRAW_UPCARD if with_it < least(hand) else (DRAW_STOCK if DRAW_STOCK in moves else PASS)
+        if policy in ("greedy", "wall") and phase == "discard":
+            scored = [(least([c for c in hand if c != a]), a) for a in moves if a < 52]
+            best = min(score for score, _ in scored)
+            return rng.choice([a for score, a in scored if score == best])
         laying = (phase == "knock" and replay.knock_card is not None) or (
             phase == "layoff" and replay.state.finished_layoffs())
         if melds == "least" and laying:
-            hand = replay.hand(player)
-            target = replay.utils.min_deadwood(hand)
-            keep = [a for a in moves if a >= MELD_BASE and replay.utils.min_deadwood(
-                [c for c in hand if c not in replay.utils.int_to_meld[a - MELD_BASE]]) == target]
-            if PASS in moves and replay.utils.total_card_value(hand) == target:
+            target = least(hand)
+            keep = [a for a in moves if a >= MELD_BASE and least(
+                [c for c in hand if c not in utils.int_to_meld[a - MELD_BASE]]) == target]
+            if PASS in moves and utils.total_card_value(hand) == target:
                 keep.append(PASS)
             moves = keep or moves
         return rng.choice(moves)
     return choose
 
 
-def run(games: int, seed: int, melds: str, knock: str = "random") -> list[GameReport]:
+def run(games: int, seed: int, melds: str, policy: str = "uniform") -> list[GameReport]:
     """Play ``games`` seeded games; game ``i`` uses seed ``seed + i``."""
     import pyspiel
 
@@ -455,7 +479,7 @@ def run(games: int, seed: int, melds: str, knock: str = "random") -> list[GameRe
         rng = random.Random(seed + i)
         deck = list(range(52))
         rng.shuffle(deck)
-        reports.append(Replay(game, deck, number=i).play(random_chooser(rng, melds, knock)))
+        reports.append(Replay(game, deck, number=i).play(random_chooser(rng, melds, policy)))
     return reports
 
 
@@ -480,7 +504,8 @@ def summary(reports: list[GameReport], show: int) -> str:
         "",
         "How OpenSpiel's hands ended: " + ", ".join(
             f"{e} {sum(r.ending == e for r in reports)}"
-            for e in ("knock", "gin", "undercut or tie", "wall", "draw")),
+            for e in ("knock", "gin", "undercut or tie", "wall", "draw"))
+        + f" (knocks on the wall's last discard: {sum(r.wall_knock for r in reports)})",
         "",
         "| disagreement class | whose | decisions | scores |",
         "| --- | --- | --- | --- |",
@@ -512,8 +537,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--melds", choices=("random", "least"), default="random",
                         help="how players lay melds after a knock (default: uniformly at random)")
-    parser.add_argument("--knock", choices=("random", "eager"), default="random",
-                        help="random: knocking is one move among the others; eager: knock whenever allowed")
+    parser.add_argument("--policy", choices=("uniform", "eager", "greedy", "wall"), default="uniform",
+                        help="uniform: any legal move; eager: knock whenever allowed; "
+                             "greedy: eager, and draw and discard to lower the least deadwood; "
+                             "wall: greedy, but knock only at the wall")
     parser.add_argument("--show", type=int, default=5, help="disagreements to list")
     args = parser.parse_args(argv)
     try:
@@ -521,9 +548,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("open-spiel is not installed: pip install open-spiel", file=sys.stderr)
         return 2
-    reports = run(args.games, args.seed, args.melds, args.knock)
+    reports = run(args.games, args.seed, args.melds, args.policy)
     print(f"OpenSpiel gin_rummy against rummydsl ({VARIANT_PATH.name}), "
-          f"{args.games} games, seed {args.seed}, melds {args.melds}, knock {args.knock}\n")
+          f"{args.games} games, seed {args.seed}, policy {args.policy}, melds {args.melds}\n")
     print(summary(reports, args.show))
     return 0
 
