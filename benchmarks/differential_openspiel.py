@@ -402,6 +402,8 @@ class Replay:
             report.score_agrees = False
             if returns and not any(self.state.knocked()):
                 klass = LIMIT if self.upcard_draws >= 50 else REPEAT
+            elif self.replaced:
+                klass = AFTER  # the replay stopped at a refusal that followed a C-6 replacement
             else:
                 klass = UNEXPLAINED
             report.disagreements.append(Disagreement(
@@ -527,7 +529,15 @@ def summary(reports: list[GameReport], show: int) -> str:
 
 
 def _pct(a: int, b: int) -> str:
-    return f"{100 * a / b:.2f}%" if b else "-"
+    """``a`` of ``b`` as a percentage; never rounded up to 100% while one is missing.
+
+    >>> _pct(22154, 22155), _pct(3, 3), _pct(0, 0)
+    ('99.99%', '100.00%', '-')
+    """
+    if not b:
+        return "-"
+    share = f"{100 * a / b:.2f}%"
+    return "99.99%" if a < b and share == "100.00%" else share
 
 
 def main(argv: Sequence[str] | None = None) -> int:
