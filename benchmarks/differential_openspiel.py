@@ -144,15 +144,14 @@ class Replay:
     """One OpenSpiel game and its rummydsl twin, moved together action by action."""
 
     def __init__(self, game: Any, deck_order: Sequence[int], number: int = 0) -> None:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
 
-        self.pyspiel = pyspiel
         self.utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, HAND)
         self.state = game.new_initial_state()
         self.deck = list(deck_order)
         self.next_card = 0
         self.number = number
-        variant = load_variant(VARIANT_PATH)
+        variant = load_variant(str(VARIANT_PATH))
         d = variant.deck
         def cards(ids: Sequence[int]) -> list[Any]:
             return [d.parse_card(card_text(i)) for i in ids]
@@ -521,10 +520,11 @@ def summary(reports: list[GameReport], show: int) -> str:
     lines += ["", f"First {show} disagreements:"]
     for d in every[:show]:
         lines.append(f"- game {d.game} step {d.step} ({d.phase}): {d.klass}: {d.detail}")
-    seen: set[str] = set()
-    firsts = [d for d in every if not (d.klass in seen or seen.add(d.klass))]  # type: ignore[func-returns-value]
+    firsts: dict[str, Disagreement] = {}
+    for d in every:
+        firsts.setdefault(d.klass, d)
     lines += ["", "First of each class:"]
-    lines += [f"- game {d.game} step {d.step} ({d.phase}): {d.klass}: {d.detail}" for d in firsts]
+    lines += [f"- game {d.game} step {d.step} ({d.phase}): {d.klass}: {d.detail}" for d in firsts.values()]
     return "\n".join(lines)
 
 
