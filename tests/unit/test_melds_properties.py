@@ -381,7 +381,7 @@ _COMPILED: dict[str, MeldRules] = {}
 # --------------------------------------------------------------------------- the per-suit table path
 
 # Rules whose melds split into same-suit runs and same-rank sets, for hands without
-# wild cards, go through rummydsl._meldtables; these check that path against the
+# wild cards, go through rummydsl.melds.suittables; these check that path against the
 # brute-force reference and against the general search, on several deck and size
 # rules (ace both, wrap, five suits, pairs that let one rank hold two sets).
 
@@ -417,10 +417,10 @@ TABLE_RULES = {name: table_rules(name) for name in TABLE_NAMES}
 
 def general_deadwood(rules: MeldRules, hand: Sequence[Any], discard: bool = False) -> int:
     """The least deadwood by the general search, bypassing every fast path."""
-    from rummydsl.melds import _Context
+    from rummydsl.melds.search import HandSearch
 
-    ctx = _Context(rules, tuple(hand), (), discard)
-    return int(ctx.plain()[0] // ctx.A)
+    search = HandSearch(rules, tuple(hand), (), discard)
+    return int(search.plain().cost // search.deadwood_unit)
 
 
 def test_table_path_applies_only_to_its_structure() -> None:

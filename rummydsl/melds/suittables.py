@@ -1,0 +1,436 @@
+"""Per-suit least-deadwood tables: the fastest strategy, for decks of suits and ranks.
+
+Applies when the rules' melds split into two structures, read from the deck's
+wild-free melds themselves (never from a variant's name): every meld of the deck
+either lies in one suit (runs), or holds cards of one rank in two or more suits
+(sets); the deck has one pack; melds held in the hand are free (the usual
+deadwood rule). Then a hand without wild cards is a rank mask per suit plus, for
+each rank held in enough suits, a choice of which of its cards form sets.
+
+- For every suit and every rank mask of that suit (``2 ** ranks`` entries: 8,192
+  for 13 ranks) a table holds the least deadwood of that suit's cards with the
+  suit's melds only, and the meld that takes the mask's lowest rank in the
+  canonical arrangement (the largest best meld; none when leaving the card
+  unmatched is as good and no meld is). Suits with the same melds and card values
+  share a table.
+- For the knock question a second table per suit holds the best single discard
+  from the mask, keyed ``deadwood_after * K + penalty`` minus the mask's own
+  ``deadwood * K``, where ``K`` is the number of natural cards and the penalty
+  ranks every card by (value, id) from the top: the documented tie-break.
+- A hand then costs a few lookups per choice of sets: the choices are the
+  product, over the ranks held in enough suits, of "no set" and every union of
+  disjoint rank melds of that rank inside the hand. Every arrangement of the
+  hand is some choice plus per-suit arrangements, so the minimum is exact. When
+  several choices tie, their arrangements are compared by the canonical key.
+
+Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card
+from .core import ROLE_DEAD, ROLE_MELD, MeldCore, group_key
+from .decktable import DeckTable
+
+__all__ = ["SuitTables", "MAX_TABLE_RANKS"]
+
+#: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
+MAX_TABLE_RANKS = 14
+
+#: One suit's part of an arrangement: (meld masks, unmatched card ids).
+SuitWalk = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class SuitTables:
+    """The per-suit tables of one solver; build with :meth:`build`."""
+
+    __slots__ = (
+        "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
+        "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
+        "walks_by_suit", "same_rank_bits", "set_unions", "set_packings", "min_set_size",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+    )
+
+    core: MeldCore
+    rank_count: int
+    """Ranks per suit (``R``); a card's id is ``suit * R + rank order - 1``."""
+    suit_count: int
+    natural_count: int
+    """Natural cards (``R * suits``): also the base ``K`` of the knock keys."""
+    rank_mask: int
+    """``2 ** R - 1``: one suit's rank mask, all ranks."""
+    suit_shifts: tuple[int, ...]
+    """Where each suit's rank mask starts in a card-id mask."""
+    deadwood_by_suit: list[list[int]]
+    """``[suit][rank mask]``: the least deadwood with the suit's melds only."""
+    lowest_meld_by_suit: list[list[int]]
+    """``[suit][rank mask]``: the canonical meld (a rank mask) taking the lowest rank, or 0."""
+    discard_key_by_suit: list[list[int]] | None
+    """``[suit][rank mask]``: the best discard's key minus the mask's deadwood * K (built on first use)."""
+    discard_card_by_suit: list[list[int]] | None
+    """``[suit][rank mask]``: the card id of that discard."""
+    walks_by_suit: list[list[SuitWalk | None]]
+    """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
+    same_rank_bits: tuple[int, ...]
+    """``[rank]``: the card-id mask of every card of that rank."""
+    set_unions: tuple[dict[int, tuple[int, ...]], ...]
+    """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
+    set_packings: tuple[dict[int, dict[int, tuple[int, ...]]], ...]
+    """``[rank][cards held][union]``: the sets making up that union."""
+    min_set_size: int
+    meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]]
+    """Card-id mask of a deck meld -> (its cards, its kinds)."""
+    cards_by_penalty: tuple[int, ...]
+    """Card ids from the most valuable down (the knock key's penalty is the index)."""
+    _four_suits_of_three: bool
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def build(cls, core: MeldCore, deck_table: DeckTable | None) -> SuitTables | None:
+        """The tables for ``core``, or ``None`` when they do not apply."""
+        deck = core.deck
+        if not core.excludes_concealed_melds or deck.packs != 1 or deck_table is None:
+            return None
+        R = len(deck.ranks)
+        S = len(deck.suits)
+        if not 1 <= R <= MAX_TABLE_RANKS or S < 1:
+            return None
+        natural_count = R * S
+        for card in core._cards:
+            if card.rank is None or card.suit is None:
+                if card.id < natural_count:
+                    return None
+            elif card.id != card.suit.index * R + card.rank.order - 1:
+                return None
+        rank_mask = (1 << R) - 1
+        suit_melds: list[set[int]] = [set() for _ in range(S)]
+        rank_melds: list[list[int]] = [[] for _ in range(R)]
+        meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]] = {}
+        for melds in deck_table.by_lowest:
+            for mask, _value, kinds in melds:
+                slices = [(mask >> (s * R)) & rank_mask for s in range(S)]
+                held = [s for s in range(S) if slices[s]]
+                if len(held) == 1:
+                    suit_melds[held[0]].add(slices[held[0]])
+                else:
+                    ranks = 0
+                    for part in slices:
+                        ranks |= part
+                    if ranks & (ranks - 1):
+                        return None  # a meld across suits and ranks: not this structure
+                    rank_melds[ranks.bit_length() - 1].append(mask)
+                meld_info[mask] = (core._cards_of(mask), core._names(kinds))
+        self = cls()
+        self.core = core
+        self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
+        self.rank_mask = rank_mask
+        self.suit_shifts = tuple(s * R for s in range(S))
+        self.meld_info = meld_info
+        values = core.values
+        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
+        self.deadwood_by_suit = []
+        self.lowest_meld_by_suit = []
+        for s in range(S):
+            suit_values = tuple(values[s * R + r] for r in range(R))
+            key = (tuple(sorted(suit_melds[s])), suit_values)
+            if key not in shared:
+                shared[key] = _suit_table(R, suit_melds[s], suit_values)
+            deadwood, lowest_meld = shared[key]
+            self.deadwood_by_suit.append(deadwood)
+            self.lowest_meld_by_suit.append(lowest_meld)
+        self.discard_key_by_suit = None
+        self.discard_card_by_suit = None
+        # sets: for every rank and every subset of its cards, the unions of disjoint rank melds
+        self.same_rank_bits = tuple(sum(1 << (s * R + r) for s in range(S)) for r in range(R))
+        sizes = [m.bit_count() for melds in rank_melds for m in melds]
+        self.min_set_size = min(sizes) if sizes else 0
+        unions: list[dict[int, tuple[int, ...]]] = []
+        packings: list[dict[int, dict[int, tuple[int, ...]]]] = []
+        for r in range(R):
+            table: dict[int, tuple[int, ...]] = {}
+            packs: dict[int, dict[int, tuple[int, ...]]] = {}
+            if rank_melds[r]:
+                everything = self.same_rank_bits[r]
+                sub = everything
+                while True:
+                    found = _packings(sub, rank_melds[r])
+                    if found:
+                        table[sub] = (0,) + tuple(union for union, _ in found)
+                        packs[sub] = dict(found)
+                    if not sub:
+                        break
+                    sub = (sub - 1) & everything
+            unions.append(table)
+            packings.append(packs)
+        self.set_unions = tuple(unions)
+        self.set_packings = tuple(packings)
+        self._four_suits_of_three = S == 4 and self.min_set_size == 3
+        self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
+        return self
+
+    def _build_discard_tables(self) -> None:
+        """Build the knock-question tables (on first use)."""
+        values = self.core.values
+        F, R, S, K = self.natural_count, self.rank_count, self.suit_count, self.natural_count
+        order = sorted(range(F), key=lambda cid: (values[cid], cid), reverse=True)
+        penalty = [0] * F
+        for i, cid in enumerate(order):
+            penalty[cid] = i
+        big = 1 << 62
+        keys: list[list[int]] = []
+        cards: list[list[int]] = []
+        for s in range(S):
+            deadwood = self.deadwood_by_suit[s]
+            bits = [(1 << r, penalty[s * R + r], s * R + r) for r in range(R)]
+            key_of = [big] * (1 << R)
+            card_of = [-1] * (1 << R)
+            for m in range(1, 1 << R):
+                best = big
+                card = -1
+                for bit, p, cid in bits:
+                    if m & bit:
+                        v = deadwood[m ^ bit] * K + p
+                        if v < best:
+                            best, card = v, cid
+                key_of[m] = best - deadwood[m] * K
+                card_of[m] = card
+            keys.append(key_of)
+            cards.append(card_of)
+        self.discard_key_by_suit, self.discard_card_by_suit = keys, cards
+        self.cards_by_penalty = tuple(order)
+
+    # ------------------------------------------------------------------ queries
+
+    def _choices(self, hand: int) -> list[int]:
+        """The unions of sets to try for the hand (0 always first)."""
+        min_size = self.min_set_size
+        if not min_size:
+            return [0]
+        full = self.rank_mask
+        if self._four_suits_of_three:
+            R = self.rank_count
+            a = hand & full
+            b = (hand >> R) & full
+            c = (hand >> (2 * R)) & full
+            d = (hand >> (3 * R)) & full
+            ab = a & b
+            cd = c & d
+            ranks = (ab & (c | d)) | (cd & (a | b))
+        else:
+            at_least = [full] + [0] * min_size
+            for shift in self.suit_shifts:
+                m = (hand >> shift) & full
+                for j in range(min_size, 0, -1):
+                    at_least[j] |= at_least[j - 1] & m
+            ranks = at_least[min_size]
+        if not ranks:
+            return [0]
+        choices = [0]
+        set_unions = self.set_unions
+        same_rank_bits = self.same_rank_bits
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            unions = set_unions[r].get(hand & same_rank_bits[r])
+            if unions:
+                choices = [u | o for u in choices for o in unions]
+        return choices
+
+    def deadwood(self, hand: int) -> int:
+        """The least deadwood of the wild-free hand (a card-id bitmask)."""
+        full = self.rank_mask
+        tables = self.deadwood_by_suit
+        best = 1 << 62
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                if v < best:
+                    best = v
+            return best
+        pairs = tuple(zip(self.suit_shifts, tables))
+        for u in self._choices(hand):
+            m = hand ^ u
+            v = 0
+            for shift, table in pairs:
+                v += table[(m >> shift) & full]
+            if v < best:
+                best = v
+        return best
+
+    def _best_unions(self, hand: int) -> tuple[int, list[int]]:
+        """``(least deadwood, every set union reaching it)`` of the wild-free hand."""
+        full = self.rank_mask
+        shifts = self.suit_shifts
+        tables = self.deadwood_by_suit
+        best = 1 << 62
+        tied: list[int] = []
+        for u in self._choices(hand):
+            m = hand ^ u
+            v = 0
+            for shift, table in zip(shifts, tables):
+                v += table[(m >> shift) & full]
+            if v < best:
+                best, tied = v, [u]
+            elif v == best:
+                tied.append(u)
+        return best, tied
+
+    def knock_key(self, hand: int) -> int:
+        """``deadwood * K + penalty`` of the best discard from the hand: the discard
+        is ``cards_by_penalty[key % K]``, the deadwood after it ``key // K``."""
+        if self.discard_key_by_suit is None:
+            self._build_discard_tables()
+        full = self.rank_mask
+        tables = self.deadwood_by_suit
+        keys = self.discard_key_by_suit
+        K = self.natural_count
+        assert keys is not None
+        best = 1 << 62
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            D0, D1, D2, D3 = keys
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                a = m & full
+                b = (m >> R) & full
+                c = (m >> R2) & full
+                d = (m >> R3) & full
+                v = (T0[a] + T1[b] + T2[c] + T3[d]) * K + min(D0[a], D1[b], D2[c], D3[d])
+                if v < best:
+                    best = v
+            return best
+        for u in self._choices(hand):
+            m = hand ^ u
+            parts = [(m >> shift) & full for shift in self.suit_shifts]
+            v = sum(t[p] for t, p in zip(tables, parts)) * K + min(dk[p] for dk, p in zip(keys, parts))
+            if v < best:
+                best = v
+        return best
+
+    # ------------------------------------------------------------------ arrangements
+
+    def _sets_of(self, hand: int, union: int) -> list[int]:
+        """The rank melds making up the union (one packing of it)."""
+        out: list[int] = []
+        full = self.rank_mask
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= (union >> shift) & full
+        same_rank_bits = self.same_rank_bits
+        packings = self.set_packings
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            bits = same_rank_bits[r]
+            out.extend(packings[r][hand & bits][union & bits])
+        return out
+
+    def _walk(self, s: int, m: int) -> SuitWalk:
+        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, unmatched ids)."""
+        got = self.walks_by_suit[s][m]
+        if got is not None:
+            return got
+        melds: list[int] = []
+        unmatched: list[int] = []
+        shift = self.suit_shifts[s]
+        lowest_meld = self.lowest_meld_by_suit[s]
+        key = m
+        while m:
+            meld = lowest_meld[m]
+            if meld:
+                melds.append(meld << shift)
+                m ^= meld
+            else:
+                low = m & -m
+                unmatched.append(shift + low.bit_length() - 1)
+                m ^= low
+        entry = (tuple(melds), tuple(unmatched))
+        self.walks_by_suit[s][key] = entry
+        return entry
+
+    def _groups(self, hand: int, union: int) -> tuple[list[int], list[int]]:
+        """The meld masks (sets, then runs suit by suit) and unmatched ids of the
+        canonical arrangement with the sets ``union``."""
+        melds = self._sets_of(hand, union) if union else []
+        unmatched: list[int] = []
+        rest = hand ^ union
+        full = self.rank_mask
+        for s, shift in enumerate(self.suit_shifts):
+            m = (rest >> shift) & full
+            if m:
+                suit_melds, suit_unmatched = self._walk(s, m)
+                melds.extend(suit_melds)
+                unmatched.extend(suit_unmatched)
+        return melds, unmatched
+
+    def arrange(self, hand: int) -> tuple[int, list[int], list[int]]:
+        """The canonical arrangement: ``(deadwood, meld masks by lowest card, unmatched ids)``."""
+        deadwood, tied = self._best_unions(hand)
+        if len(tied) == 1:
+            melds, unmatched = self._groups(hand, tied[0])
+        else:
+            best_key = None
+            for union in tied:
+                groups = self._groups(hand, union)
+                key = sorted([group_key(m, 0, ROLE_MELD) for m in groups[0]]
+                             + [group_key(1 << cid, 0, ROLE_DEAD) for cid in groups[1]])
+                if best_key is None or key < best_key:
+                    best_key, (melds, unmatched) = key, groups
+        melds.sort(key=lambda m: m & -m)
+        return deadwood, melds, unmatched
+
+
+def _suit_table(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Least deadwood of every rank mask of one suit, and the canonical meld taking
+    its lowest rank: among the best steps the largest meld, else none (unmatched)."""
+    by_lowest: list[list[int]] = [[] for _ in range(R)]
+    for m in sorted(melds, reverse=True):
+        by_lowest[(m & -m).bit_length() - 1].append(m)
+    size = 1 << R
+    deadwood = [0] * size
+    lowest_meld = [0] * size
+    for m in range(1, size):
+        low = m & -m
+        r = low.bit_length() - 1
+        best = deadwood[m ^ low] + values[r]
+        choice = 0
+        for meld in by_lowest[r]:
+            if meld & m == meld:
+                v = deadwood[m ^ meld]
+                if v < best or (v == best and not choice):
+                    best, choice = v, meld
+        deadwood[m] = best
+        lowest_meld[m] = choice
+    return deadwood, lowest_meld
+
+
+def _packings(sub: int, melds: list[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every non-empty union of disjoint melds inside ``sub``, once each, with its
+    canonical packing (at the lowest card, the largest meld)."""
+    inside = [m for m in melds if m & sub == m]
+    found: dict[int, tuple[int, ...]] = {}
+
+    def canonical(packing: tuple[int, ...]) -> list[tuple[int, int]]:
+        return sorted(((m & -m), -m) for m in packing)
+
+    def grow(start: int, used: int, chosen: tuple[int, ...]) -> None:
+        for i in range(start, len(inside)):
+            m = inside[i]
+            if not m & used:
+                u = used | m
+                picked = chosen + (m,)
+                if u not in found or canonical(picked) < canonical(found[u]):
+                    found[u] = picked
+                grow(i + 1, u, picked)
+
+    grow(0, 0, ())
+    return tuple(sorted(found.items()))
