@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
-
 from .core import MeldCore
 
 __all__ = ["Candidate", "Emit", "candidates", "generate"]
@@ -24,17 +22,11 @@ Emit = Callable[[int, int, int], None]
 """Receives one group: ``emit(local mask, card-id mask, wild cards)``."""
 
 
-class Candidate(NamedTuple):
-    """A group of a hand that is a meld."""
-
-    local_mask: int
-    """The natural cards, as local bits (bit ``i``: ``natural_ids[i]``)."""
-    wilds: int
-    """How many wild cards it takes."""
-    natural_mask: int
-    """The natural cards as a card-id bitmask."""
-    kinds: int
-    """The kinds it forms, as a bitmask over ``kind_names``."""
+Candidate = tuple[int, int, int, int]
+"""A group of a hand that is a meld: ``(local mask, wild cards, natural card-id mask,
+kinds bitmask)``; the local mask's bit ``i`` is ``natural_ids[i]``. A plain tuple:
+a named tuple costs about half a microsecond more per candidate, and a hand has
+hundreds (a tenth of a Ginski solve)."""
 
 
 def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int) -> list[Candidate]:
@@ -55,7 +47,7 @@ def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int) -> list[C
         if kinds is None:
             kinds = judge(natural_mask, k)
         if kinds:
-            out.append(Candidate(local_mask, k, natural_mask, kinds))
+            out.append((local_mask, k, natural_mask, kinds))
 
     for shape in core._families:
         if shape.per_suit:

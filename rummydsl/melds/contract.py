@@ -25,10 +25,10 @@ def meets_contract(search: HandSearch, chosen: list[ContractChoice]) -> bool:
     groups: list[tuple[list[str], tuple[Card, ...]]] = []
     wilds_taken = 0
     for choice in chosen:
-        cand = search.cands[choice.candidate]
-        cards = [search.naturals[j] for j in range(search.n) if cand.local_mask >> j & 1]
-        cards.extend(search.wild_cards[wilds_taken:wilds_taken + cand.wilds])
-        wilds_taken += cand.wilds
+        local_mask, k, _natural_mask, _kinds = search.cands[choice.candidate]
+        cards = [search.naturals[j] for j in range(search.n) if local_mask >> j & 1]
+        cards.extend(search.wild_cards[wilds_taken:wilds_taken + k])
+        wilds_taken += k
         names = [kind_names[b] for b in range(len(kind_names)) if choice.kinds >> b & 1]
         groups.append((names, tuple(cards)))
     for pick in itertools.product(*(names for names, _ in groups)):
@@ -54,15 +54,15 @@ def contract_search(search: HandSearch, existence: bool) -> list[Found]:
 
     def visit(start: int, used: int, wilds_used: int, faces_used: tuple[int, ...]) -> bool:
         for i in range(start, len(cands)):
-            cand = cands[i]
-            if cand.local_mask & used or wilds_used + cand.wilds > total_wilds:
+            local_mask, k, _natural_mask, _kinds = cands[i]
+            if local_mask & used or wilds_used + k > total_wilds:
                 continue
             for faces, kinds in search.meld_options(i):
                 if faces and not search.fits(faces, faces_used, 0):
                     continue
                 now_used = tuple(sorted(faces_used + faces)) if faces else faces_used
                 chosen.append(ContractChoice(i, faces, kinds))
-                now_mask, now_wilds = used | cand.local_mask, wilds_used + cand.wilds
+                now_mask, now_wilds = used | local_mask, wilds_used + k
                 if meets_contract(search, chosen):
                     if existence:
                         best.append(Found(0.0, full ^ now_mask, total_wilds - now_wilds, 0, 0, tuple(chosen),

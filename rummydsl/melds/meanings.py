@@ -147,9 +147,8 @@ class UniqueSearch(HandSearch):
         self.packs = core._packs
         self.held: Counter[int] = Counter(cid % faces for cid in self.natural_ids)
         self.opts: list[tuple[MeaningOption, ...]] = []
-        for cand in self.cands:
-            self.opts.append(meanings(core, cand.natural_mask, cand.wilds, cand.kinds, self.held)
-                             if cand.wilds else (((), cand.kinds),))
+        for _local_mask, k, natural_mask, kinds in self.cands:
+            self.opts.append(meanings(core, natural_mask, k, kinds, self.held) if k else (((), kinds),))
         self.melds_by_lowest = [[m for m in lst if self.opts[m[3]]] for lst in self.melds_by_lowest]
         self.wild_melds = [m for m in self.wild_melds if self.opts[m[2]]]
         self.table_faces: list[Counter[int]] = [Counter(c.id % faces for c in group.cards if not c.wild)
@@ -289,8 +288,8 @@ class UniqueSearch(HandSearch):
         role, ref, faces, _kinds = what
         mask = state[0]
         if role == ROLE_MELD:
-            cand = self.cands[ref]
-            return (-cand.local_mask, -cand.wilds, role, 0, faces)
+            local_mask, k, _natural_mask, _kinds = self.cands[ref]
+            return (-local_mask, -k, role, 0, faces)
         if role == ROLE_LAYOFF:
             t, local_mask, k = self.exts[ref]
             return (-local_mask, -k, role, t, faces)
@@ -310,8 +309,8 @@ class UniqueSearch(HandSearch):
                 raise AssertionError("no step reaches the best cost")
             role, ref, faces, kinds = what
             if role == ROLE_MELD:
-                cand = self.cands[ref]
-                groups.append(Group(role, cand.local_mask, cand.wilds, 0, faces, kinds))
+                local_mask, k, _natural_mask, _kinds = self.cands[ref]
+                groups.append(Group(role, local_mask, k, 0, faces, kinds))
             elif role == ROLE_LAYOFF:
                 t, local_mask, k = self.exts[ref]
                 groups.append(Group(role, local_mask, k, t, faces))

@@ -233,13 +233,8 @@ class MeldRules(MeldCore):
             mask ^= 1 << discard_id
             if not mask:
                 return Arrangement(0, (), (), (), self.contract is None, (), discard_card)
-        deadwood, melds, unmatched = tables.arrange(mask)
-        info = tables.meld_info
-        unmatched_mask = 0
-        for cid in unmatched:
-            unmatched_mask |= 1 << cid
-        return Arrangement(deadwood, tuple(info[m][0] for m in melds), tuple(info[m][1] for m in melds),
-                           self._cards_of(unmatched_mask), self.contract is None, (), discard_card)
+        deadwood, melds, kinds, unmatched = tables.arrange(mask)
+        return Arrangement(deadwood, melds, kinds, unmatched, self.contract is None, (), discard_card)
 
     def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool) -> HandSearch:
         """The general search for the hand (with meanings when they matter)."""

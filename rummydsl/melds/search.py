@@ -113,18 +113,17 @@ class HandSearch:
         self.cands: list[Candidate] = candidates(core, natural_ids, self.wild_count)
         self.melds_by_lowest: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
         self.wild_melds: list[tuple[int, int, int]] = []
-        for idx, cand in enumerate(self.cands):
-            cost = cand.wilds * self.wild_meld_cost
-            m = cand.local_mask
+        for idx, (local_mask, k, _natural_mask, _kinds) in enumerate(self.cands):
+            cost = k * self.wild_meld_cost
+            m = local_mask
             while m:
                 low = m & -m
                 cost += in_meld[low.bit_length() - 1]
                 m ^= low
-            if cand.local_mask:
-                self.melds_by_lowest[(cand.local_mask & -cand.local_mask).bit_length() - 1].append(
-                    (cand.local_mask, cand.wilds, cost, idx))
+            if local_mask:
+                self.melds_by_lowest[(local_mask & -local_mask).bit_length() - 1].append((local_mask, k, cost, idx))
             else:
-                self.wild_melds.append((cand.wilds, cost, idx))
+                self.wild_melds.append((k, cost, idx))
 
         # lay-offs onto table melds
         self.table = [t if isinstance(t, TableMeld) else TableMeld(tuple(t)) for t in table]
@@ -167,17 +166,16 @@ class HandSearch:
                                 f"(expected one of {list(core.kind_names)!r})")
             need = 1 << core.kind_names.index(group.kind)
         out = []
-        for cand in candidates(core, ids, self.wild_count + table_wilds):
-            if cand.local_mask & table_bits != table_bits or cand.wilds < table_wilds:
+        for local_mask, k, natural_mask, kinds in candidates(core, ids, self.wild_count + table_wilds):
+            if local_mask & table_bits != table_bits or k < table_wilds:
                 continue
-            hand_mask = cand.local_mask & ((1 << n) - 1)
-            hand_wilds = cand.wilds - table_wilds
+            hand_mask = local_mask & ((1 << n) - 1)
+            hand_wilds = k - table_wilds
             if not hand_mask and not hand_wilds:
                 continue
-            if need is not None and not cand.kinds & need:
+            if need is not None and not kinds & need:
                 continue
-            out.append((hand_mask, hand_wilds, cand.natural_mask, cand.wilds,
-                        cand.kinds if need is None else cand.kinds & need))
+            out.append((hand_mask, hand_wilds, natural_mask, k, kinds if need is None else kinds & need))
         return out
 
     # the memoised recursion ------------------------------------------------
@@ -240,7 +238,7 @@ class HandSearch:
 
     def meld_options(self, idx: int) -> tuple[MeaningOption, ...]:
         """The meanings candidate ``idx`` may take, with the kinds each forms."""
-        return (((), self.cands[idx].kinds),)
+        return (((), self.cands[idx][3]),)
 
     def fits(self, faces: tuple[int, ...], used: tuple[int, ...], joined: int) -> bool:
         """Whether meanings ``faces`` may join ``used`` (always, without the option)."""
@@ -294,7 +292,7 @@ class HandSearch:
             if role == ROLE_DISCARD:
                 discard = ref if ref >= 0 else -2
             elif role == ROLE_MELD:
-                groups.append(Group(role, local_mask, k, kinds=self.cands[ref].kinds))
+                groups.append(Group(role, local_mask, k, kinds=self.cands[ref][3]))
             else:
                 groups.append(Group(role, local_mask, k, t))
             mask, wilds, joined, discarded = mask ^ local_mask, wilds - k, nj, nd
@@ -373,8 +371,8 @@ class HandSearch:
         """The groups of ``found``'s contract collection."""
         out = []
         for choice in found.contract_choices:
-            cand = self.cands[choice.candidate]
-            out.append(Group(ROLE_MELD, cand.local_mask, cand.wilds, 0, choice.faces, choice.kinds, True))
+            local_mask, k, _natural_mask, _kinds = self.cands[choice.candidate]
+            out.append(Group(ROLE_MELD, local_mask, k, 0, choice.faces, choice.kinds, True))
         return out
 
     def solve_found(self, found: Found, holds: bool) -> Arrangement:

@@ -29,7 +29,7 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 from __future__ import annotations
 
 from ..cards import Card
-from .core import ROLE_DEAD, ROLE_MELD, MeldCore, group_key
+from .core import MeldCore
 from .decktable import DeckTable
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
@@ -37,8 +37,8 @@ __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
-#: One suit's part of an arrangement: (meld masks, unmatched card ids).
-SuitWalk = tuple[tuple[int, ...], tuple[int, ...]]
+#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched cards).
+SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
 
 
 class SuitTables:
@@ -266,14 +266,26 @@ class SuitTables:
     def _best_unions(self, hand: int) -> tuple[int, list[int]]:
         """``(least deadwood, every set union reaching it)`` of the wild-free hand."""
         full = self.rank_mask
-        shifts = self.suit_shifts
         tables = self.deadwood_by_suit
         best = 1 << 62
         tied: list[int] = []
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                if v < best:
+                    best, tied = v, [u]
+                elif v == best:
+                    tied.append(u)
+            return best, tied
+        pairs = tuple(zip(self.suit_shifts, tables))
         for u in self._choices(hand):
             m = hand ^ u
             v = 0
-            for shift, table in zip(shifts, tables):
+            for shift, table in pairs:
                 v += table[(m >> shift) & full]
             if v < best:
                 best, tied = v, [u]
@@ -335,58 +347,88 @@ class SuitTables:
         return out
 
     def _walk(self, s: int, m: int) -> SuitWalk:
-        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, unmatched ids)."""
+        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, meld cards,
+        their kinds, unmatched cards), memoised."""
         got = self.walks_by_suit[s][m]
         if got is not None:
             return got
-        melds: list[int] = []
-        unmatched: list[int] = []
+        masks: list[int] = []
+        unmatched: list[Card] = []
         shift = self.suit_shifts[s]
         lowest_meld = self.lowest_meld_by_suit[s]
+        cards = self.core._cards
         key = m
         while m:
             meld = lowest_meld[m]
             if meld:
-                melds.append(meld << shift)
+                masks.append(meld << shift)
                 m ^= meld
             else:
                 low = m & -m
-                unmatched.append(shift + low.bit_length() - 1)
+                unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
-        entry = (tuple(melds), tuple(unmatched))
+        info = self.meld_info
+        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched))
         self.walks_by_suit[s][key] = entry
         return entry
 
-    def _groups(self, hand: int, union: int) -> tuple[list[int], list[int]]:
-        """The meld masks (sets, then runs suit by suit) and unmatched ids of the
-        canonical arrangement with the sets ``union``."""
-        melds = self._sets_of(hand, union) if union else []
-        unmatched: list[int] = []
-        rest = hand ^ union
+    def _owners(self, hand: int, union: int) -> tuple[int, ...]:
+        """For each card of the hand by id, its group in the arrangement with the sets
+        ``union``, coded so that the canonical order prefers the larger code: a meld
+        ``mask * 2 + 1``, an unmatched card ``mask * 2``."""
+        owner: dict[int, int] = {}
         full = self.rank_mask
+        groups = list(self._sets_of(hand, union)) if union else []
+        rest = hand ^ union
         for s, shift in enumerate(self.suit_shifts):
             m = (rest >> shift) & full
             if m:
-                suit_melds, suit_unmatched = self._walk(s, m)
-                melds.extend(suit_melds)
-                unmatched.extend(suit_unmatched)
-        return melds, unmatched
+                groups.extend(self._walk(s, m)[0])
+        for meld in groups:
+            code = meld * 2 + 1
+            x = meld
+            while x:
+                low = x & -x
+                owner[low.bit_length() - 1] = code
+                x ^= low
+        out = []
+        x = hand
+        while x:
+            low = x & -x
+            cid = low.bit_length() - 1
+            out.append(owner.get(cid, low * 2))
+            x ^= low
+        return tuple(out)
 
-    def arrange(self, hand: int) -> tuple[int, list[int], list[int]]:
-        """The canonical arrangement: ``(deadwood, meld masks by lowest card, unmatched ids)``."""
+    def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
+                                          tuple[Card, ...]]:
+        """The canonical arrangement: ``(deadwood, melds by lowest card, their kinds,
+        unmatched cards by id)``."""
         deadwood, tied = self._best_unions(hand)
-        if len(tied) == 1:
-            melds, unmatched = self._groups(hand, tied[0])
-        else:
-            best_key = None
-            for union in tied:
-                groups = self._groups(hand, union)
-                key = sorted([group_key(m, 0, ROLE_MELD) for m in groups[0]]
-                             + [group_key(1 << cid, 0, ROLE_DEAD) for cid in groups[1]])
-                if best_key is None or key < best_key:
-                    best_key, (melds, unmatched) = key, groups
-        melds.sort(key=lambda m: m & -m)
-        return deadwood, melds, unmatched
+        union = tied[0] if len(tied) == 1 else max(tied, key=lambda u: self._owners(hand, u))
+        rest = hand ^ union
+        full = self.rank_mask
+        walks_by_suit = self.walks_by_suit
+        melds: tuple[tuple[Card, ...], ...] = ()
+        kinds: tuple[frozenset[str], ...] = ()
+        unmatched: tuple[Card, ...] = ()
+        masks: tuple[int, ...] = ()
+        for s, shift in enumerate(self.suit_shifts):
+            m = (rest >> shift) & full
+            if m:
+                got = walks_by_suit[s][m] or self._walk(s, m)
+                if got[0]:
+                    masks += got[0]
+                    melds += got[1]
+                    kinds += got[2]
+                if got[3]:
+                    unmatched += got[3]
+        if union:
+            info = self.meld_info
+            order = sorted([(m & -m, m) for m in self._sets_of(hand, union)] + [(m & -m, m) for m in masks])
+            melds = tuple(info[m][0] for _low, m in order)
+            kinds = tuple(info[m][1] for _low, m in order)
+        return deadwood, melds, kinds, unmatched
 
 
 def _suit_table(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
