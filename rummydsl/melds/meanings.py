@@ -310,12 +310,12 @@ class UniqueSearch(HandSearch):
             role, ref, faces, kinds = what
             if role == ROLE_MELD:
                 local_mask, k, _natural_mask, _kinds = self.cands[ref]
-                groups.append(Group(role, local_mask, k, 0, faces, kinds))
+                groups.append((role, local_mask, k, 0, faces, kinds, False))
             elif role == ROLE_LAYOFF:
                 t, local_mask, k = self.exts[ref]
-                groups.append(Group(role, local_mask, k, t, faces))
+                groups.append((role, local_mask, k, t, faces, 0, False))
             elif role == ROLE_DEAD:
-                groups.append(Group(role, 1 << ref if ref >= 0 else 0, 0 if ref >= 0 else 1))
+                groups.append((role, 1 << ref if ref >= 0 else 0, 0 if ref >= 0 else 1, 0, (), 0, False))
             else:
                 discard = ref if ref >= 0 else -2
             state = after

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MeldRules", "melds_report"]
 
+_new_tuple = tuple.__new__
+
 TableInput = Sequence[TableMeld | Sequence[Card | str]]
 """Table melds as given: :class:`TableMeld`\\ s or plain sequences of cards."""
 
@@ -234,7 +236,9 @@ class MeldRules(MeldCore):
             if not mask:
                 return Arrangement(0, (), (), (), self.contract is None, (), discard_card)
         deadwood, melds, kinds, unmatched = tables.arrange(mask)
-        return Arrangement(deadwood, melds, kinds, unmatched, self.contract is None, (), discard_card)
+        # tuple.__new__ skips the named tuple's Python-level __new__ (about 0.4 µs a solve)
+        return _new_tuple(Arrangement, (deadwood, melds, kinds, unmatched, self.contract is None, (), discard_card,
+                                        (), ()))
 
     def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool) -> HandSearch:
         """The general search for the hand (with meanings when they matter)."""
@@ -390,7 +394,7 @@ class MeldRules(MeldCore):
             if best_key is None or key < best_key:
                 best_key, best = key, (contract_groups + groups, discard, found.cost)
         assert best is not None
-        return search.arrangement(best[0], best[1], True, best[2])
+        return search.arrangement(best[0], best[1], True, best[2], False)
 
     # ------------------------------------------------------------------ display
 

@@ -37,8 +37,10 @@ __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
-#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched cards).
-SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
+#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched cards,
+#: and for each card its lowest bit and its group's code for comparing arrangements).
+SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
+                 tuple[tuple[int, int], ...]]
 
 
 class SuitTables:
@@ -48,7 +50,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_packings", "min_set_size",
-        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+        "meld_info", "meld_codes", "cards_by_penalty", "_four_suits_of_three",
     )
 
     core: MeldCore
@@ -80,6 +82,9 @@ class SuitTables:
     min_set_size: int
     meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]]
     """Card-id mask of a deck meld -> (its cards, its kinds)."""
+    meld_codes: dict[int, tuple[tuple[int, int], ...]]
+    """Card-id mask of a deck meld -> ``(lowest bit, mask * 2 + 1)`` for each of its cards:
+    how :meth:`_canonical_union` writes a card's group."""
     cards_by_penalty: tuple[int, ...]
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
@@ -127,6 +132,7 @@ class SuitTables:
         self.rank_mask = rank_mask
         self.suit_shifts = tuple(s * R for s in range(S))
         self.meld_info = meld_info
+        self.meld_codes = {m: tuple((low, m * 2 + 1) for low in _lows(m)) for m in meld_info}
         values = core.values
         shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
         self.deadwood_by_suit = []
@@ -263,12 +269,14 @@ class SuitTables:
                 best = v
         return best
 
-    def _best_unions(self, hand: int) -> tuple[int, list[int]]:
-        """``(least deadwood, every set union reaching it)`` of the wild-free hand."""
+    def _best_unions(self, hand: int) -> tuple[int, int, list[int] | None]:
+        """``(least deadwood, a set union reaching it, every union reaching it or None
+        when that one is the only one)`` of the wild-free hand."""
         full = self.rank_mask
         tables = self.deadwood_by_suit
         best = 1 << 62
-        tied: list[int] = []
+        best_u = 0
+        tied: list[int] | None = None
         if self.suit_count == 4:
             T0, T1, T2, T3 = tables
             R = self.rank_count
@@ -277,10 +285,12 @@ class SuitTables:
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
                 if v < best:
-                    best, tied = v, [u]
+                    best, best_u, tied = v, u, None
                 elif v == best:
+                    if tied is None:
+                        tied = [best_u]
                     tied.append(u)
-            return best, tied
+            return best, best_u, tied
         pairs = tuple(zip(self.suit_shifts, tables))
         for u in self._choices(hand):
             m = hand ^ u
@@ -288,10 +298,12 @@ class SuitTables:
             for shift, table in pairs:
                 v += table[(m >> shift) & full]
             if v < best:
-                best, tied = v, [u]
+                best, best_u, tied = v, u, None
             elif v == best:
+                if tied is None:
+                    tied = [best_u]
                 tied.append(u)
-        return best, tied
+        return best, best_u, tied
 
     def knock_key(self, hand: int) -> int:
         """``deadwood * K + penalty`` of the best discard from the hand: the discard
@@ -368,44 +380,50 @@ class SuitTables:
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
         info = self.meld_info
-        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched))
+        codes = [(low << shift, (low << shift) * 2) for low in _lows(key & ~(sum(masks) >> shift))]
+        for meld in masks:
+            codes += self.meld_codes[meld]
+        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
+                 tuple(codes))
         self.walks_by_suit[s][key] = entry
         return entry
 
-    def _owners(self, hand: int, union: int) -> tuple[int, ...]:
-        """For each card of the hand by id, its group in the arrangement with the sets
-        ``union``, coded so that the canonical order prefers the larger code: a meld
-        ``mask * 2 + 1``, an unmatched card ``mask * 2``."""
-        owner: dict[int, int] = {}
+    def _canonical_union(self, hand: int, tied: list[int]) -> int:
+        """Among set unions of equal deadwood, the one of the canonical arrangement.
+
+        Each arrangement is written as its hand cards' groups, by card id, coded so
+        that the canonical order prefers the larger code (a meld ``mask * 2 + 1``,
+        an unmatched card ``mask * 2``); the largest sequence wins."""
+        lows = _lows(hand)
         full = self.rank_mask
-        groups = list(self._sets_of(hand, union)) if union else []
-        rest = hand ^ union
-        for s, shift in enumerate(self.suit_shifts):
-            m = (rest >> shift) & full
-            if m:
-                groups.extend(self._walk(s, m)[0])
-        for meld in groups:
-            code = meld * 2 + 1
-            x = meld
-            while x:
-                low = x & -x
-                owner[low.bit_length() - 1] = code
-                x ^= low
-        out = []
-        x = hand
-        while x:
-            low = x & -x
-            cid = low.bit_length() - 1
-            out.append(owner.get(cid, low * 2))
-            x ^= low
-        return tuple(out)
+        walks_by_suit = self.walks_by_suit
+        best_codes: list[int] | None = None
+        best_union = tied[0]
+        for union in tied:
+            code: dict[int, int] = {}
+            rest = hand ^ union
+            s = 0
+            for shift in self.suit_shifts:
+                m = (rest >> shift) & full
+                if m:
+                    code.update((walks_by_suit[s][m] or self._walk(s, m))[4])
+                s += 1
+            if union:
+                meld_codes = self.meld_codes
+                for meld in self._sets_of(hand, union):
+                    code.update(meld_codes[meld])
+            codes = [code[low] for low in lows]
+            if best_codes is None or codes > best_codes:
+                best_codes, best_union = codes, union
+        return best_union
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
         """The canonical arrangement: ``(deadwood, melds by lowest card, their kinds,
         unmatched cards by id)``."""
-        deadwood, tied = self._best_unions(hand)
-        union = tied[0] if len(tied) == 1 else max(tied, key=lambda u: self._owners(hand, u))
+        deadwood, union, tied = self._best_unions(hand)
+        if tied is not None:
+            union = self._canonical_union(hand, tied)
         rest = hand ^ union
         full = self.rank_mask
         walks_by_suit = self.walks_by_suit
@@ -413,22 +431,40 @@ class SuitTables:
         kinds: tuple[frozenset[str], ...] = ()
         unmatched: tuple[Card, ...] = ()
         masks: tuple[int, ...] = ()
-        for s, shift in enumerate(self.suit_shifts):
+        s = 0
+        for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
                 got = walks_by_suit[s][m] or self._walk(s, m)
-                if got[0]:
-                    masks += got[0]
+                if got[1]:
                     melds += got[1]
                     kinds += got[2]
+                    if union:
+                        masks += got[0]
                 if got[3]:
                     unmatched += got[3]
-        if union:
+            s += 1
+        if union:  # sets and runs, by lowest card
+            items = [(m & -m, m) for m in self._sets_of(hand, union)]
+            if masks:
+                items += [(m & -m, m) for m in masks]
+            if len(items) > 1:
+                items.sort()
             info = self.meld_info
-            order = sorted([(m & -m, m) for m in self._sets_of(hand, union)] + [(m & -m, m) for m in masks])
-            melds = tuple(info[m][0] for _low, m in order)
-            kinds = tuple(info[m][1] for _low, m in order)
+            found = [info[m] for _low, m in items]
+            melds = tuple([f[0] for f in found])
+            kinds = tuple([f[1] for f in found])
         return deadwood, melds, kinds, unmatched
+
+
+def _lows(mask: int) -> list[int]:
+    """The lowest bits of ``mask``, one per set bit, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
 
 
 def _suit_table(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
