@@ -28,6 +28,8 @@ __all__ = [
     "MeldCore",
     "bits_of",
     "GroupKey",
+    "group_key",
+    "contract_max_melds_of",
 ]
 
 #: The most cards :meth:`MeldRules.solve` accepts in one hand.

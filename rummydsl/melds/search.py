@@ -22,7 +22,7 @@ from ..cards import Card
 from ..errors import MeldError
 from .candidates import Candidate, candidates
 from .core import (
-    ROLE_DEAD, ROLE_DISCARD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, MeldCore, TableMeld, group_key,
+    ROLE_DEAD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, MeldCore, TableMeld, group_key,
 )
 
 __all__ = ["HandSearch", "Found", "Group", "INFINITE"]
