@@ -391,28 +391,29 @@ class SuitTables:
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
         """Among set unions of equal deadwood, the one of the canonical arrangement.
 
-        Each arrangement is written as its hand cards' groups, by card id, coded so
-        that the canonical order prefers the larger code (a meld ``mask * 2 + 1``,
-        an unmatched card ``mask * 2``); the largest sequence wins."""
-        lows = _lows(hand)
+        Each arrangement is written as ``(lowest bit, code)`` for every card of the
+        hand, sorted, the code saying the card's group so that the canonical order
+        prefers the larger code (a meld ``mask * 2 + 1``, an unmatched card
+        ``mask * 2``); the largest list wins (the cards are the same, so the first
+        difference is a card's code)."""
         full = self.rank_mask
         walks_by_suit = self.walks_by_suit
-        best_codes: list[int] | None = None
+        meld_codes = self.meld_codes
+        best_codes: list[tuple[int, int]] | None = None
         best_union = tied[0]
         for union in tied:
-            code: dict[int, int] = {}
+            codes: list[tuple[int, int]] = []
             rest = hand ^ union
             s = 0
             for shift in self.suit_shifts:
                 m = (rest >> shift) & full
                 if m:
-                    code.update((walks_by_suit[s][m] or self._walk(s, m))[4])
+                    codes += (walks_by_suit[s][m] or self._walk(s, m))[4]
                 s += 1
             if union:
-                meld_codes = self.meld_codes
                 for meld in self._sets_of(hand, union):
-                    code.update(meld_codes[meld])
-            codes = [code[low] for low in lows]
+                    codes += meld_codes[meld]
+            codes.sort()
             if best_codes is None or codes > best_codes:
                 best_codes, best_union = codes, union
         return best_union
