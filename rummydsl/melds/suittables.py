@@ -28,19 +28,26 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
+_lowest_card = itemgetter(2)  # of a meld_info entry
+
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
+#: A deck meld's (cards, kinds, lowest bit).
+MeldInfo = tuple[tuple[Card, ...], frozenset[str], int]
 #: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched cards,
-#: and for each card its lowest bit and its group's code for comparing arrangements).
+#: for each card its lowest bit and its group's code for comparing arrangements, the
+#: melds' :data:`MeldInfo`).
 SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
-                 tuple[tuple[int, int], ...]]
+                 tuple[tuple[int, int], ...], tuple[MeldInfo, ...]]
 
 
 class SuitTables:
@@ -80,8 +87,8 @@ class SuitTables:
     set_packings: tuple[dict[int, dict[int, tuple[int, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union."""
     min_set_size: int
-    meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]]
-    """Card-id mask of a deck meld -> (its cards, its kinds)."""
+    meld_info: dict[int, MeldInfo]
+    """Card-id mask of a deck meld -> (its cards, its kinds, its lowest bit)."""
     meld_codes: dict[int, tuple[tuple[int, int], ...]]
     """Card-id mask of a deck meld -> ``(lowest bit, mask * 2 + 1)`` for each of its cards:
     how :meth:`_canonical_union` writes a card's group."""
@@ -111,7 +118,7 @@ class SuitTables:
         rank_mask = (1 << R) - 1
         suit_melds: list[set[int]] = [set() for _ in range(S)]
         rank_melds: list[list[int]] = [[] for _ in range(R)]
-        meld_info: dict[int, tuple[tuple[Card, ...], frozenset[str]]] = {}
+        meld_info: dict[int, MeldInfo] = {}
         for melds in deck_table.by_lowest:
             for mask, _value, kinds in melds:
                 slices = [(mask >> (s * R)) & rank_mask for s in range(S)]
@@ -125,7 +132,7 @@ class SuitTables:
                     if ranks & (ranks - 1):
                         return None  # a meld across suits and ranks: not this structure
                     rank_melds[ranks.bit_length() - 1].append(mask)
-                meld_info[mask] = (core._cards_of(mask), core._names(kinds))
+                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask)
         self = cls()
         self.core = core
         self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
@@ -384,7 +391,7 @@ class SuitTables:
         for meld in masks:
             codes += self.meld_codes[meld]
         entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
-                 tuple(codes))
+                 tuple(codes), tuple(info[x] for x in masks))
         self.walks_by_suit[s][key] = entry
         return entry
 
@@ -428,33 +435,37 @@ class SuitTables:
         rest = hand ^ union
         full = self.rank_mask
         walks_by_suit = self.walks_by_suit
-        melds: tuple[tuple[Card, ...], ...] = ()
-        kinds: tuple[frozenset[str], ...] = ()
         unmatched: tuple[Card, ...] = ()
-        masks: tuple[int, ...] = ()
         s = 0
+        if not union:  # runs only: suit by suit is by lowest card
+            melds: tuple[tuple[Card, ...], ...] = ()
+            kinds: tuple[frozenset[str], ...] = ()
+            for shift in self.suit_shifts:
+                m = (rest >> shift) & full
+                if m:
+                    got = walks_by_suit[s][m] or self._walk(s, m)
+                    if got[1]:
+                        melds += got[1]
+                        kinds += got[2]
+                    if got[3]:
+                        unmatched += got[3]
+                s += 1
+            return deadwood, melds, kinds, unmatched
+        info = self.meld_info
+        found = [info[m] for m in self._sets_of(hand, union)]
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
                 got = walks_by_suit[s][m] or self._walk(s, m)
-                if got[1]:
-                    melds += got[1]
-                    kinds += got[2]
-                    if union:
-                        masks += got[0]
+                if got[5]:
+                    found += got[5]
                 if got[3]:
                     unmatched += got[3]
             s += 1
-        if union:  # sets and runs, by lowest card
-            items = [(m & -m, m) for m in self._sets_of(hand, union)]
-            if masks:
-                items += [(m & -m, m) for m in masks]
-            if len(items) > 1:
-                items.sort()
-            info = self.meld_info
-            found = [info[m] for _low, m in items]
-            melds = tuple([f[0] for f in found])
-            kinds = tuple([f[1] for f in found])
+        if len(found) > 1:  # sets and runs, by lowest card
+            found.sort(key=_lowest_card)
+        melds = tuple([f[0] for f in found])
+        kinds = tuple([f[1] for f in found])
         return deadwood, melds, kinds, unmatched
 
 
