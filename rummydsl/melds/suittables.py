@@ -390,40 +390,60 @@ class SuitTables:
         codes = [(low << shift, (low << shift) * 2) for low in _lows(key & ~(sum(masks) >> shift))]
         for meld in masks:
             codes += self.meld_codes[meld]
+        codes.sort()
         entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
                  tuple(codes), tuple(info[x] for x in masks))
         self.walks_by_suit[s][key] = entry
         return entry
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
-        """Among set unions of equal deadwood, the one of the canonical arrangement.
+        """Among set unions of equal deadwood, the one of the canonical arrangement."""
+        best = tied[0]
+        for union in tied[1:]:
+            if self._prefers(hand, union, best):
+                best = union
+        return best
 
-        Each arrangement is written as ``(lowest bit, code)`` for every card of the
-        hand, sorted, the code saying the card's group so that the canonical order
+    def _prefers(self, hand: int, a: int, b: int) -> bool:
+        """Whether the arrangement with the sets ``a`` comes before the one with ``b``.
+
+        The cards are compared by id, suit by suit: each card is written as
+        ``(lowest bit, code)``, the code saying its group so that the canonical order
         prefers the larger code (a meld ``mask * 2 + 1``, an unmatched card
-        ``mask * 2``); the largest list wins (the cards are the same, so the first
-        difference is a card's code)."""
+        ``mask * 2``). A suit with no set card and the same runs in both is skipped.
+        """
         full = self.rank_mask
-        walks_by_suit = self.walks_by_suit
-        meld_codes = self.meld_codes
-        best_codes: list[tuple[int, int]] | None = None
-        best_union = tied[0]
-        for union in tied:
-            codes: list[tuple[int, int]] = []
-            rest = hand ^ union
-            s = 0
-            for shift in self.suit_shifts:
-                m = (rest >> shift) & full
-                if m:
-                    codes += (walks_by_suit[s][m] or self._walk(s, m))[4]
-                s += 1
-            if union:
-                for meld in self._sets_of(hand, union):
-                    codes += meld_codes[meld]
+        for s, shift in enumerate(self.suit_shifts):
+            rest_a = ((hand ^ a) >> shift) & full
+            rest_b = ((hand ^ b) >> shift) & full
+            sets_a = (a >> shift) & full
+            sets_b = (b >> shift) & full
+            if rest_a == rest_b and not sets_a and not sets_b:
+                continue
+            codes_a = self._suit_codes(hand, a, s, rest_a, sets_a)
+            codes_b = self._suit_codes(hand, b, s, rest_b, sets_b)
+            if codes_a != codes_b:
+                return codes_a > codes_b
+        return False
+
+    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
+        """The ``(lowest bit, code)`` of suit ``s``'s cards of the hand, by id, in the
+        arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
+        of cards in runs or unmatched, and in sets)."""
+        codes = list((self.walks_by_suit[s][rest] or self._walk(s, rest))[4]) if rest else []
+        if sets:
+            shift = self.suit_shifts[s]
+            same_rank_bits = self.same_rank_bits
+            for low in _lows(sets):
+                r = low.bit_length() - 1
+                bits = same_rank_bits[r]
+                card = low << shift
+                for meld in self.set_packings[r][hand & bits][union & bits]:
+                    if meld & card:
+                        codes.append((card, meld * 2 + 1))
+                        break
             codes.sort()
-            if best_codes is None or codes > best_codes:
-                best_codes, best_union = codes, union
-        return best_union
+        return codes
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
