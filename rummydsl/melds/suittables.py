@@ -33,6 +33,7 @@ from operator import itemgetter
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
+from .rankmasks import disjoint_unions, lowest_bits, suit_table
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -139,7 +140,7 @@ class SuitTables:
         self.rank_mask = rank_mask
         self.suit_shifts = tuple(s * R for s in range(S))
         self.meld_info = meld_info
-        self.meld_codes = {m: tuple((low, m * 2 + 1) for low in _lows(m)) for m in meld_info}
+        self.meld_codes = {m: tuple((low, m * 2 + 1) for low in lowest_bits(m)) for m in meld_info}
         values = core.values
         shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
         self.deadwood_by_suit = []
@@ -148,7 +149,7 @@ class SuitTables:
             suit_values = tuple(values[s * R + r] for r in range(R))
             key = (tuple(sorted(suit_melds[s])), suit_values)
             if key not in shared:
-                shared[key] = _suit_table(R, suit_melds[s], suit_values)
+                shared[key] = suit_table(R, suit_melds[s], suit_values)
             deadwood, lowest_meld = shared[key]
             self.deadwood_by_suit.append(deadwood)
             self.lowest_meld_by_suit.append(lowest_meld)
@@ -167,7 +168,7 @@ class SuitTables:
                 everything = self.same_rank_bits[r]
                 sub = everything
                 while True:
-                    found = _packings(sub, rank_melds[r])
+                    found = disjoint_unions(sub, rank_melds[r])
                     if found:
                         table[sub] = (0,) + tuple(union for union, _ in found)
                         packs[sub] = dict(found)
@@ -387,7 +388,7 @@ class SuitTables:
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
         info = self.meld_info
-        codes = [(low << shift, (low << shift) * 2) for low in _lows(key & ~(sum(masks) >> shift))]
+        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(key & ~(sum(masks) >> shift))]
         for meld in masks:
             codes += self.meld_codes[meld]
         codes.sort()
@@ -434,7 +435,7 @@ class SuitTables:
         if sets:
             shift = self.suit_shifts[s]
             same_rank_bits = self.same_rank_bits
-            for low in _lows(sets):
+            for low in lowest_bits(sets):
                 r = low.bit_length() - 1
                 bits = same_rank_bits[r]
                 card = low << shift
@@ -487,60 +488,3 @@ class SuitTables:
         melds = tuple([f[0] for f in found])
         kinds = tuple([f[1] for f in found])
         return deadwood, melds, kinds, unmatched
-
-
-def _lows(mask: int) -> list[int]:
-    """The lowest bits of ``mask``, one per set bit, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low)
-        mask ^= low
-    return out
-
-
-def _suit_table(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """Least deadwood of every rank mask of one suit, and the canonical meld taking
-    its lowest rank: among the best steps the largest meld, else none (unmatched)."""
-    by_lowest: list[list[int]] = [[] for _ in range(R)]
-    for m in sorted(melds, reverse=True):
-        by_lowest[(m & -m).bit_length() - 1].append(m)
-    size = 1 << R
-    deadwood = [0] * size
-    lowest_meld = [0] * size
-    for m in range(1, size):
-        low = m & -m
-        r = low.bit_length() - 1
-        best = deadwood[m ^ low] + values[r]
-        choice = 0
-        for meld in by_lowest[r]:
-            if meld & m == meld:
-                v = deadwood[m ^ meld]
-                if v < best or (v == best and not choice):
-                    best, choice = v, meld
-        deadwood[m] = best
-        lowest_meld[m] = choice
-    return deadwood, lowest_meld
-
-
-def _packings(sub: int, melds: list[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Every non-empty union of disjoint melds inside ``sub``, once each, with its
-    canonical packing (at the lowest card, the largest meld)."""
-    inside = [m for m in melds if m & sub == m]
-    found: dict[int, tuple[int, ...]] = {}
-
-    def canonical(packing: tuple[int, ...]) -> list[tuple[int, int]]:
-        return sorted(((m & -m), -m) for m in packing)
-
-    def grow(start: int, used: int, chosen: tuple[int, ...]) -> None:
-        for i in range(start, len(inside)):
-            m = inside[i]
-            if not m & used:
-                u = used | m
-                picked = chosen + (m,)
-                if u not in found or canonical(picked) < canonical(found[u]):
-                    found[u] = picked
-                grow(i + 1, u, picked)
-
-    grow(0, 0, ())
-    return tuple(sorted(found.items()))
