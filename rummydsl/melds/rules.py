@@ -278,7 +278,8 @@ class MeldRules(MeldCore):
         if not table and (self.contract is None or not (contract or check_contract)):
             tables = self._suit_state or self._suit_tables()
             if tables and not mask >> tables.natural_count:
-                return self._suit_arrangement(tables, mask, False)
+                # inlined _suit_arrangement(tables, mask, False): this is the hot path
+                return _new_tuple(Arrangement, (*tables.arrange(mask), self.contract is None, (), None, (), ()))
         return self._solve(hand, mask, contract=contract, table=table, discard=False,
                            check_contract=check_contract)
 
