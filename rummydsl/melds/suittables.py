@@ -29,6 +29,7 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Any
 
 from ..cards import Card
 from .core import MeldCore
@@ -57,7 +58,7 @@ class SuitTables:
     __slots__ = (
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
-        "walks_by_suit", "same_rank_bits", "set_unions", "set_packings", "min_set_size",
+        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "set_codes", "min_set_size",
         "meld_info", "meld_codes", "cards_by_penalty", "_four_suits_of_three",
     )
 
@@ -85,8 +86,10 @@ class SuitTables:
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
-    set_packings: tuple[dict[int, dict[int, tuple[int, ...]]], ...]
-    """``[rank][cards held][union]``: the sets making up that union."""
+    set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
+    """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
+    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...]
+    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing arrangements."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
     """Card-id mask of a deck meld -> (its cards, its kinds, its lowest bit)."""
@@ -178,7 +181,11 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_packings = tuple(packings)
+        self.set_codes = tuple({held: {union: {low: m * 2 + 1 for m in melds for low in lowest_bits(m)}
+                                       for union, melds in by_union.items()}
+                                for held, by_union in per_rank.items()} for per_rank in packings)
+        self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
+                                for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
         return self
@@ -349,23 +356,6 @@ class SuitTables:
 
     # ------------------------------------------------------------------ arrangements
 
-    def _sets_of(self, hand: int, union: int) -> list[int]:
-        """The rank melds making up the union (one packing of it)."""
-        out: list[int] = []
-        full = self.rank_mask
-        ranks = 0
-        for shift in self.suit_shifts:
-            ranks |= (union >> shift) & full
-        same_rank_bits = self.same_rank_bits
-        packings = self.set_packings
-        while ranks:
-            low = ranks & -ranks
-            r = low.bit_length() - 1
-            ranks ^= low
-            bits = same_rank_bits[r]
-            out.extend(packings[r][hand & bits][union & bits])
-        return out
-
     def _walk(self, s: int, m: int) -> SuitWalk:
         """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, meld cards,
         their kinds, unmatched cards), memoised."""
@@ -414,17 +404,26 @@ class SuitTables:
         ``mask * 2``). A suit with no set card and the same runs in both is skipped.
         """
         full = self.rank_mask
-        for s, shift in enumerate(self.suit_shifts):
-            rest_a = ((hand ^ a) >> shift) & full
-            rest_b = ((hand ^ b) >> shift) & full
-            sets_a = (a >> shift) & full
-            sets_b = (b >> shift) & full
-            if rest_a == rest_b and not sets_a and not sets_b:
-                continue
-            codes_a = self._suit_codes(hand, a, s, rest_a, sets_a)
-            codes_b = self._suit_codes(hand, b, s, rest_b, sets_b)
-            if codes_a != codes_b:
-                return codes_a > codes_b
+        walks_by_suit = self.walks_by_suit
+        rest_a = hand ^ a
+        rest_b = hand ^ b
+        s = 0
+        for shift in self.suit_shifts:
+            ra = (rest_a >> shift) & full
+            rb = (rest_b >> shift) & full
+            sa = (a >> shift) & full
+            sb = (b >> shift) & full
+            if sa or sb:
+                codes_a = self._suit_codes(hand, a, s, ra, sa)
+                codes_b = self._suit_codes(hand, b, s, rb, sb)
+                if codes_a != codes_b:
+                    return codes_a > codes_b
+            elif ra != rb:
+                walk_a = (walks_by_suit[s][ra] or self._walk(s, ra))[4]
+                walk_b = (walks_by_suit[s][rb] or self._walk(s, rb))[4]
+                if walk_a != walk_b:
+                    return walk_a > walk_b
+            s += 1
         return False
 
     def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
@@ -432,18 +431,17 @@ class SuitTables:
         arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
         of cards in runs or unmatched, and in sets)."""
         codes = list((self.walks_by_suit[s][rest] or self._walk(s, rest))[4]) if rest else []
-        if sets:
-            shift = self.suit_shifts[s]
-            same_rank_bits = self.same_rank_bits
-            for low in lowest_bits(sets):
-                r = low.bit_length() - 1
-                bits = same_rank_bits[r]
-                card = low << shift
-                for meld in self.set_packings[r][hand & bits][union & bits]:
-                    if meld & card:
-                        codes.append((card, meld * 2 + 1))
-                        break
-            codes.sort()
+        shift = self.suit_shifts[s]
+        same_rank_bits = self.same_rank_bits
+        set_codes = self.set_codes
+        while sets:
+            low = sets & -sets
+            sets ^= low
+            r = low.bit_length() - 1
+            bits = same_rank_bits[r]
+            card = low << shift
+            codes.append((card, set_codes[r][hand & bits][union & bits][card]))
+        codes.sort()
         return codes
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
@@ -472,8 +470,18 @@ class SuitTables:
                         unmatched += got[3]
                 s += 1
             return deadwood, melds, kinds, unmatched
-        info = self.meld_info
-        found = [info[m] for m in self._sets_of(hand, union)]
+        found: list[MeldInfo] = []
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= (union >> shift) & full
+        same_rank_bits = self.same_rank_bits
+        set_infos = self.set_infos
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            bits = same_rank_bits[r]
+            found += set_infos[r][hand & bits][union & bits]
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
@@ -485,6 +493,6 @@ class SuitTables:
             s += 1
         if len(found) > 1:  # sets and runs, by lowest card
             found.sort(key=_lowest_card)
-        melds = tuple([f[0] for f in found])
-        kinds = tuple([f[1] for f in found])
+        columns: Any = zip(*found)
+        melds, kinds, _lowest = columns
         return deadwood, melds, kinds, unmatched
