@@ -25,8 +25,9 @@ solver", has the numbers), each in its own module:
   :mod:`.meanings` (``wild_unique_card``) extend it;
 - :mod:`.decktable`: every wild-free meld of the deck listed once, and a
   search over it for hands without wild cards;
-- :mod:`.suittables`: per-suit tables over rank masks plus a choice of sets,
-  for decks whose melds are runs in a suit and sets of a rank;
+- :mod:`.suittables` (with :mod:`.rankmasks`): per-suit tables over rank
+  masks plus a choice of sets, for decks whose melds are runs in a suit and
+  sets of a rank;
 - :mod:`.rules`: :class:`MeldRules`, which picks the fastest strategy that
   applies to each question.
 
