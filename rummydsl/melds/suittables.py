@@ -43,13 +43,14 @@ _lowest_card = itemgetter(2)  # of a meld_info entry
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
-#: A deck meld's (cards, kinds, lowest bit).
-MeldInfo = tuple[tuple[Card, ...], frozenset[str], int]
-#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched cards,
-#: for each card its lowest bit and its group's code for comparing arrangements, the
-#: melds' :data:`MeldInfo`).
+#: A deck meld's (cards, kinds, lowest bit, card-id mask).
+MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
+#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched
+#: cards, the melds' :data:`MeldInfo`).
 SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
-                 tuple[tuple[int, int], ...], tuple[MeldInfo, ...]]
+                 tuple[MeldInfo, ...]]
+#: One suit's cards by id as ``(lowest bit, code of its group)``, for comparing arrangements.
+SuitCodes = tuple[tuple[int, int], ...]
 
 
 class SuitTables:
@@ -59,7 +60,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "set_codes", "min_set_size",
-        "meld_info", "meld_codes", "cards_by_penalty", "_four_suits_of_three",
+        "meld_info", "codes_by_suit", "cards_by_penalty", "_four_suits_of_three",
     )
 
     core: MeldCore
@@ -82,20 +83,20 @@ class SuitTables:
     """``[suit][rank mask]``: the card id of that discard."""
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
+    codes_by_suit: list[list[SuitCodes | None]]
+    """``[suit][rank mask]``: the same as :data:`SuitCodes`, filled on the ties that need them."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
     set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
-    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...]
-    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing arrangements."""
+    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...] | None
+    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing
+    arrangements (built on the first tie)."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
-    """Card-id mask of a deck meld -> (its cards, its kinds, its lowest bit)."""
-    meld_codes: dict[int, tuple[tuple[int, int], ...]]
-    """Card-id mask of a deck meld -> ``(lowest bit, mask * 2 + 1)`` for each of its cards:
-    how :meth:`_canonical_union` writes a card's group."""
+    """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
     cards_by_penalty: tuple[int, ...]
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
@@ -136,14 +137,13 @@ class SuitTables:
                     if ranks & (ranks - 1):
                         return None  # a meld across suits and ranks: not this structure
                     rank_melds[ranks.bit_length() - 1].append(mask)
-                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask)
+                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask, mask)
         self = cls()
         self.core = core
         self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
         self.rank_mask = rank_mask
         self.suit_shifts = tuple(s * R for s in range(S))
         self.meld_info = meld_info
-        self.meld_codes = {m: tuple((low, m * 2 + 1) for low in lowest_bits(m)) for m in meld_info}
         values = core.values
         shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
         self.deadwood_by_suit = []
@@ -181,13 +181,12 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_codes = tuple({held: {union: {low: m * 2 + 1 for m in melds for low in lowest_bits(m)}
-                                       for union, melds in by_union.items()}
-                                for held, by_union in per_rank.items()} for per_rank in packings)
+        self.set_codes = None
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
+        self.codes_by_suit = [[None] * (1 << R) for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
@@ -378,12 +377,8 @@ class SuitTables:
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
         info = self.meld_info
-        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(key & ~(sum(masks) >> shift))]
-        for meld in masks:
-            codes += self.meld_codes[meld]
-        codes.sort()
         entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
-                 tuple(codes), tuple(info[x] for x in masks))
+                 tuple(info[x] for x in masks))
         self.walks_by_suit[s][key] = entry
         return entry
 
@@ -419,21 +414,43 @@ class SuitTables:
                 if codes_a != codes_b:
                     return codes_a > codes_b
             elif ra != rb:
-                walk_a = (walks_by_suit[s][ra] or self._walk(s, ra))[4]
-                walk_b = (walks_by_suit[s][rb] or self._walk(s, rb))[4]
+                walk_a = self._walk_codes(s, ra)
+                walk_b = self._walk_codes(s, rb)
                 if walk_a != walk_b:
                     return walk_a > walk_b
             s += 1
         return False
 
+    def _walk_codes(self, s: int, m: int) -> SuitCodes:
+        """Suit ``s``'s canonical part for its rank mask ``m`` as :data:`SuitCodes`, memoised."""
+        got = self.codes_by_suit[s][m]
+        if got is not None:
+            return got
+        shift = self.suit_shifts[s]
+        masks = (self.walks_by_suit[s][m] or self._walk(s, m))[0]
+        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(m & ~(sum(masks) >> shift))]
+        for meld in masks:
+            codes += [(low, meld * 2 + 1) for low in lowest_bits(meld)]
+        codes.sort()
+        entry = tuple(codes)
+        self.codes_by_suit[s][m] = entry
+        return entry
+
+    def _build_set_codes(self) -> tuple[dict[int, dict[int, dict[int, int]]], ...]:
+        """:attr:`set_codes`, built on the first tie."""
+        self.set_codes = tuple({held: {union: {low: info[3] * 2 + 1 for info in infos for low in lowest_bits(info[3])}
+                                       for union, infos in by_union.items()}
+                                for held, by_union in per_rank.items()} for per_rank in self.set_infos)
+        return self.set_codes
+
     def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
         """The ``(lowest bit, code)`` of suit ``s``'s cards of the hand, by id, in the
         arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
         of cards in runs or unmatched, and in sets)."""
-        codes = list((self.walks_by_suit[s][rest] or self._walk(s, rest))[4]) if rest else []
+        codes = list(self._walk_codes(s, rest)) if rest else []
         shift = self.suit_shifts[s]
         same_rank_bits = self.same_rank_bits
-        set_codes = self.set_codes
+        set_codes = self.set_codes or self._build_set_codes()
         while sets:
             low = sets & -sets
             sets ^= low
@@ -486,13 +503,13 @@ class SuitTables:
             m = (rest >> shift) & full
             if m:
                 got = walks_by_suit[s][m] or self._walk(s, m)
-                if got[5]:
-                    found += got[5]
+                if got[4]:
+                    found += got[4]
                 if got[3]:
                     unmatched += got[3]
             s += 1
         if len(found) > 1:  # sets and runs, by lowest card
             found.sort(key=_lowest_card)
         columns: Any = zip(*found)
-        melds, kinds, _lowest = columns
+        melds, kinds, _lowest, _masks = columns
         return deadwood, melds, kinds, unmatched
