@@ -18,9 +18,10 @@ Gin Rummy hands (standard52, set 3..4, run >= 3, ace low, values A=1..K=10):
 Skarney Gin (ace both, poker sequences, the 3x3 contract flag computed) and Ginski
 (Rumski deck, 0 to 3 wild cards) run for rummydsl alone: the peers have no such rules.
 
-Times are the best of ``--repeat`` passes over the same hands; the solver's per-deck
-tables (built on first use) are then warm, so "first pass, cold solver" also gives
-one pass of a freshly built solver. No result is cached per hand.
+Times are the best of ``--repeat`` passes over the same hands (wall time, or with
+``--clock cpu`` this process's CPU time, steadier when the machine is shared); the
+solver's per-deck tables (built on first use) are then warm, so "first pass, cold
+solver" also gives one pass of a freshly built solver. No result is cached per hand.
 
 The peers are optional: ``pip install open-spiel rlcard`` (benchmarks/README.md).
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 import timeit
 from typing import Any, Callable, Sequence
 
@@ -133,9 +135,10 @@ def rlcard_solver() -> tuple[Callable[[Sequence[Any]], int], Callable[[Any], lis
 # --------------------------------------------------------------------------- timing
 
 
-def per_hand(fn: Callable[[Any], Any], hands: Sequence[Any], repeat: int) -> float:
+def per_hand(fn: Callable[[Any], Any], hands: Sequence[Any], repeat: int,
+             clock: Callable[[], float] = time.perf_counter) -> float:
     """Microseconds per hand: the best of ``repeat`` passes over all hands."""
-    timer = timeit.Timer(lambda: [fn(h) for h in hands])
+    timer = timeit.Timer(lambda: [fn(h) for h in hands], timer=clock)
     return min(timer.repeat(repeat=repeat, number=1)) / len(hands) * 1e6
 
 
@@ -144,13 +147,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1000, help="hands per row (default 1000)")
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     parser.add_argument("--repeat", type=int, default=5, help="timing passes, best taken (default 5)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall time (default), or this process's CPU time (steadier on a shared machine)")
     args = parser.parse_args(argv)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+
+    def timed(fn: Callable[[Any], Any], hands: Sequence[Any], repeat: int) -> float:
+        return per_hand(fn, hands, repeat, clock)
+
     rng = random.Random(args.seed)
 
     gin = rules_for("gin_rummy")
     os_peer = openspiel_solver()
     rl_peer = rlcard_solver()
-    print(f"python {sys.version.split()[0]}; hands per row: {args.hands}; seed {args.seed}")
+    print(f"python {sys.version.split()[0]}; hands per row: {args.hands}; seed {args.seed}; clock {args.clock}")
     print(f"OpenSpiel: {'yes' if os_peer else 'not installed'}; RLCard: {'yes' if rl_peer else 'not installed'}")
     print()
     print("| Gin hands | rummydsl solve | rummydsl deadwood only | OpenSpiel (C++) | RLCard "
@@ -162,15 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             hands = make_hands(gin.deck, rng, args.hands, size, rich)
             cold_rules = rules_for("gin_rummy")  # a fresh solver: its tables are built in the pass
             if size == 10:
-                cold = per_hand(cold_rules.solve, hands, 1)
+                cold = timed(cold_rules.solve, hands, 1)
                 ours = [gin.solve(h).deadwood for h in hands]
-                t_solve = per_hand(gin.solve, hands, args.repeat)
-                t_num = per_hand(gin.min_deadwood, hands, args.repeat)
+                t_solve = timed(gin.solve, hands, args.repeat)
+                t_num = timed(gin.min_deadwood, hands, args.repeat)
             else:
-                cold = per_hand(cold_rules.best_discard, hands, 1)
+                cold = timed(cold_rules.best_discard, hands, 1)
                 ours = [gin.best_discard(h)[1] for h in hands]
-                t_solve = per_hand(gin.best_discard, hands, args.repeat)
-                t_num = per_hand(lambda h: gin.min_deadwood(h, discard=True), hands, args.repeat)
+                t_solve = timed(gin.best_discard, hands, args.repeat)
+                t_num = timed(lambda h: gin.min_deadwood(h, discard=True), hands, args.repeat)
             cells = [f"{size} {'meld-rich' if rich else 'uniform'}", f"{t_solve:.1f}", f"{t_num:.1f}"]
             t_os = t_rl = None
             dis_os = dis_rl = "-"
@@ -178,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 fn, convert = os_peer
                 os_hands = [convert(h) for h in hands]
                 theirs = [fn(h) for h in os_hands]
-                t_os = per_hand(fn, os_hands, args.repeat)
+                t_os = timed(fn, os_hands, args.repeat)
                 higher = sum(t > o for t, o in zip(theirs, ours))
                 lower = sum(t < o for t, o in zip(theirs, ours))
                 dis_os = f"{higher + lower} ({higher} higher, {lower} lower)"
@@ -186,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 fn, convert = rl_peer
                 rl_hands = [convert(h) for h in hands]
                 theirs = [fn(h) for h in rl_hands]
-                t_rl = per_hand(fn, rl_hands, args.repeat)
+                t_rl = timed(fn, rl_hands, args.repeat)
                 dis_rl = str(sum(t != o for t, o in zip(theirs, ours)))
             cells += [f"{t_os:.1f}" if t_os else "-", f"{t_rl:.1f}" if t_rl else "-",
                       f"{t_solve / t_os:.1f}x" if t_os else "-", f"{t_num / t_os:.1f}x" if t_os else "-",
@@ -201,10 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for rich in (False, True):
                 rules = rules_for(variant_id)
                 hands = make_hands(rules.deck, rng, args.hands, size, rich, wilds)
-                cold = per_hand(rules.solve, hands, 1)
-                t_solve = per_hand(rules.solve, hands, args.repeat)
-                t_num = per_hand(rules.min_deadwood, hands, args.repeat)
-                t_knock = per_hand(rules.best_discard, hands, args.repeat) if size == 11 else None
+                cold = timed(rules.solve, hands, 1)
+                t_solve = timed(rules.solve, hands, args.repeat)
+                t_num = timed(rules.min_deadwood, hands, args.repeat)
+                t_knock = timed(rules.best_discard, hands, args.repeat) if size == 11 else None
                 print(f"| {label}, {size} {'meld-rich' if rich else 'uniform'} | {t_solve:.1f} | {t_num:.1f} "
                       f"| {f'{t_knock:.1f}' if t_knock else '-'} | {cold:.1f} |")
     return 0

@@ -381,7 +381,7 @@ _COMPILED: dict[str, MeldRules] = {}
 # --------------------------------------------------------------------------- the per-suit table path
 
 # Rules whose melds split into same-suit runs and same-rank sets, for hands without
-# wild cards, go through rummydsl._meldtables; these check that path against the
+# wild cards, go through rummydsl.melds.suittables; these check that path against the
 # brute-force reference and against the general search, on several deck and size
 # rules (ace both, wrap, five suits, pairs that let one rank hold two sets).
 
@@ -417,10 +417,10 @@ TABLE_RULES = {name: table_rules(name) for name in TABLE_NAMES}
 
 def general_deadwood(rules: MeldRules, hand: Sequence[Any], discard: bool = False) -> int:
     """The least deadwood by the general search, bypassing every fast path."""
-    from rummydsl.melds import _Context
+    from rummydsl.melds.search import HandSearch
 
-    ctx = _Context(rules, tuple(hand), (), discard)
-    return int(ctx.plain()[0] // ctx.A)
+    search = HandSearch(rules, tuple(hand), (), discard)
+    return int(search.plain().cost // search.deadwood_unit)
 
 
 def test_table_path_applies_only_to_its_structure() -> None:
@@ -729,3 +729,244 @@ def test_wild_unique_card_table_conflicts(hand_text: str, table_text: str) -> No
     assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand, table)
     assert best.deadwood > GINSKI.solve(hand, table=[TableMeld(tuple(table))]).deadwood
     check_meanings(GINSKI_KINDS, hand, best, table)
+
+
+# --------------------------------------------------------------------------- one canonical arrangement
+
+# Every strategy (the per-suit tables, the per-deck table, the general search, and
+# the public entry points that pick among them) returns the same whole arrangement:
+# the least under the order of the rummydsl.melds docs. The reference below lists
+# every arrangement (own melds, lay-offs onto at most one extension per table meld,
+# unmatched cards, the discard) by exhaustive search and keeps the least key; it
+# writes the order out again instead of importing it.
+
+WILD_LOW = 1 << 30
+ROLES = {"meld": 0, "layoff": 1, "dead": 2, "discard": 3}
+
+
+def reference_key(naturals: int, wilds: int, role: str, table: int = 0) -> tuple[Any, ...]:
+    """A group's place in the canonical order: lowest natural card, larger natural mask,
+    more wild cards, own meld < lay-off < unmatched < discard, lower table index."""
+    low = (naturals & -naturals).bit_length() - 1 if naturals else WILD_LOW
+    return (low, -naturals, -wilds, ROLES[role], table, ())
+
+
+def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any], *,
+                    discard: bool = False, table: Sequence[Sequence[Any]] = (),
+                    free_melds: bool = True) -> dict[str, Any]:
+    """The canonical arrangement by exhaustive search, as plain data."""
+    cards = sorted(hand, key=lambda c: (c.wild, c.id))
+    n = len(cards)
+    vals = [value(c) for c in cards]
+    ranked = sorted(hand, key=lambda c: (value(c), c.id), reverse=True)
+    penalty = {c.id: i for i, c in enumerate(ranked)}
+    wild_ranked = [c for c in ranked if c.wild]
+
+    def forms(group: list[Any]) -> bool:
+        return any(p(group) for p in kinds.values())
+
+    def natural_mask(mask: int) -> tuple[int, int]:
+        nat, wilds = 0, 0
+        for i in range(n):
+            if mask >> i & 1:
+                if cards[i].wild:
+                    wilds += 1
+                else:
+                    nat |= 1 << cards[i].id
+        return nat, wilds
+
+    melds = [m for m in range(1, 1 << n) if forms([cards[i] for i in range(n) if m >> i & 1])]
+    lays = [[m for m in range(1, 1 << n) if forms(list(t) + [cards[i] for i in range(n) if m >> i & 1])]
+            for t in table]
+
+    @lru_cache(maxsize=None)
+    def best(mask: int, joined: int, discarded: bool) -> tuple[Any, ...] | None:
+        """((deadwood, discard penalty, unmatched value), sorted group keys, groups)."""
+        if not mask:
+            return None if discard and not discarded else ((0, 0, 0), (), ())
+        i = (mask & -mask).bit_length() - 1
+        options = []
+
+        def add(cost: tuple[int, int, int], group: tuple[Any, ...], rest: tuple[Any, ...] | None) -> None:
+            if rest is None:
+                return
+            total = tuple(a + b for a, b in zip(cost, rest[0]))
+            options.append((total, tuple(sorted((group[0],) + rest[1])), (group,) + rest[2]))
+
+        single = natural_mask(1 << i)
+        add((vals[i], 0, vals[i]), (reference_key(*single, "dead"), "dead", 1 << i, 0),
+            best(mask ^ (1 << i), joined, discarded))
+        if discard and not discarded:
+            card = cards[i]
+            pen = penalty[card.id] if not card.wild else penalty[wild_ranked[0].id]
+            add((0, pen, 0), (reference_key(*single, "discard"), "discard", 1 << i, 0),
+                best(mask ^ (1 << i), joined, True))
+        for m in melds:
+            if m >> i & 1 and m & mask == m and not m & ((1 << i) - 1):
+                in_meld = 0 if free_melds else sum(vals[j] for j in range(n) if m >> j & 1)
+                add((in_meld, 0, 0), (reference_key(*natural_mask(m), "meld"), "meld", m, 0),
+                    best(mask ^ m, joined, discarded))
+        for t, ms in enumerate(lays):
+            if joined >> t & 1:
+                continue
+            for m in ms:
+                if m >> i & 1 and m & mask == m and not m & ((1 << i) - 1):
+                    add((0, 0, 0), (reference_key(*natural_mask(m), "layoff", t), "layoff", m, t),
+                        best(mask ^ m, joined | 1 << t, discarded))
+        return min(options, key=lambda o: (o[0], o[1])) if options else None
+
+    found = best((1 << n) - 1, 0, False)
+    assert found is not None
+    (deadwood, _, unmatched_value), _keys, groups = found
+    # deal the wild cards: the discarded one is the highest; the rest lowest first, in group order
+    wilds = sorted((c for c in hand if c.wild), key=lambda c: c.id)
+    out: dict[str, Any] = {"melds": [], "kinds": [], "unmatched": [], "layoffs": [], "discard": None,
+                           "deadwood": deadwood}
+    for g in groups:
+        if g[1] == "discard":
+            out["discard"] = wilds.pop() if cards[(g[2] & -g[2]).bit_length() - 1].wild else \
+                cards[(g[2] & -g[2]).bit_length() - 1]
+    for key, role, m, t in sorted(groups, key=lambda g: g[0]):
+        if role == "discard":
+            continue
+        count = sum(1 for j in range(n) if m >> j & 1 and cards[j].wild)
+        own = [cards[j] for j in range(n) if m >> j & 1 and not cards[j].wild] + wilds[:count]
+        del wilds[:count]
+        own_t = tuple(sorted(own, key=lambda c: c.id))
+        if role == "meld":
+            out["melds"].append(own_t)
+            out["kinds"].append(frozenset(k for k, p in kinds.items() if p(list(own_t))))
+        elif role == "layoff":
+            out["layoffs"].append((t, own_t))
+        else:
+            out["unmatched"].extend(own_t)
+    out["unmatched"] = tuple(sorted(out["unmatched"], key=lambda c: c.id))
+    out["melds"] = tuple(out["melds"])
+    out["kinds"] = tuple(out["kinds"])
+    out["layoffs"] = tuple(sorted(out["layoffs"], key=lambda x: x[0]))
+    return out
+
+
+def as_data(arrangement: Any) -> dict[str, Any]:
+    """The parts of an arrangement the canonical order fixes."""
+    return {"melds": tuple(tuple(sorted(m, key=lambda c: c.id)) for m in arrangement.melds),
+            "kinds": tuple(arrangement.kinds), "unmatched": tuple(arrangement.unmatched),
+            "layoffs": tuple((t, tuple(sorted(cs, key=lambda c: c.id))) for t, cs in arrangement.layoffs),
+            "discard": arrangement.discard, "deadwood": arrangement.deadwood}
+
+
+def every_strategy(rules: MeldRules, hand: Sequence[Any], discard: bool,
+                   table: Sequence[Any] = ()) -> dict[str, Any]:
+    """The arrangement of every strategy that applies to the question."""
+    from rummydsl.melds.search import HandSearch
+
+    out: dict[str, Any] = {}
+    if discard:
+        out["public"] = rules.solve_discard(hand, table=table)
+    else:
+        out["public"] = rules.solve(hand, table=table, check_contract=False)
+    tables = [t if hasattr(t, "cards") else tuple(t) for t in table]
+    search = HandSearch(rules, tuple(hand), rules._check_table(tables, rules._check(hand)[1]) if table else (),
+                        discard)
+    out["general search"] = search.solve_found(search.plain(), rules.contract is None)
+    if not table and not any(c.wild for c in hand):
+        deck_table = rules._deck_table()
+        ids = sorted(c.id for c in hand)
+        if deck_table:
+            out["deck table"] = deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
+        suit_tables = rules._suit_tables()
+        if suit_tables:
+            out["suit tables"] = rules._suit_arrangement(suit_tables, rules._check(hand)[1], discard)
+    return out
+
+
+def table_meld_from(deck: Deck, kinds: dict[str, Pred], hand: Sequence[Any],
+                    data: st.DataObject) -> list[Any] | None:
+    """A meld of three or four cards not in the hand (a set or a run of the deck), if one is drawn."""
+    held = {c.id for c in hand}
+    free = [c for c in deck.cards if c.id not in held and not c.wild]
+    anchor = data.draw(st.sampled_from(free))
+    same_rank = [c for c in free if c.rank == anchor.rank and c.suit != anchor.suit]
+    same_suit = [c for c in free if c.suit == anchor.suit
+                 and 0 < c.rank.order - anchor.rank.order <= 2]
+    for group in ([anchor] + same_rank[:2], [anchor] + same_suit):
+        if len(group) == 3 and any(p(group) for p in kinds.values()):
+            return group
+    return None
+
+
+def check_canonical(rules: MeldRules, kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any],
+                    discard: bool, table: Sequence[Sequence[Any]] = ()) -> None:
+    expected = brute_canonical(kinds, value, hand, discard=discard, table=table,
+                               free_melds=rules.excludes_concealed_melds)
+    for name, got in every_strategy(rules, hand, discard, table).items():
+        assert as_data(got) == expected, name
+
+
+@pytest.mark.parametrize("discard", [False, True])
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("name", ["gin", "skarney", "ginski"])
+@SOME
+@given(data=st.data())
+def test_every_strategy_gives_the_canonical_arrangement(name: str, rich: bool, discard: bool,
+                                                        data: st.DataObject) -> None:
+    """10 cards (11 for the knock question); Ginski with 0 to 3 wild cards; half the
+    draws with a table meld to lay off onto."""
+    rules, kinds, value = {"gin": (GIN, GIN_KINDS, gin_value), "skarney": (SKARNEY, SKARNEY_KINDS, skarney_value),
+                           "ginski": (GINSKI, GINSKI_KINDS, ginski_value)}[name]
+    size = 11 if discard else 10
+    if name == "ginski":
+        hand = data.draw(wild_hands(size, rich))
+    else:
+        hand = data.draw(rich_hands(rules.deck, size) if rich else uniform_hands(rules.deck, size))
+    table = []
+    if data.draw(st.booleans()):
+        meld = table_meld_from(rules.deck, kinds, hand, data)
+        if meld is not None:
+            table.append(meld)
+    check_canonical(rules, kinds, value, hand, discard, table)
+
+
+@pytest.mark.parametrize("discard", [False, True])
+@pytest.mark.parametrize("name", TABLE_NAMES)
+@SOME
+@given(data=st.data())
+def test_table_shapes_give_the_canonical_arrangement(name: str, discard: bool, data: st.DataObject) -> None:
+    """The per-suit tables' structures (ace both, wrap, pairs and short runs) too."""
+    rules, kinds, value = TABLE_RULES[name]
+    size = 11 if discard else 10
+    hand = data.draw(rich_hands(rules.deck, size) if data.draw(st.booleans()) else uniform_hands(rules.deck, size))
+    check_canonical(rules, kinds, value, hand, discard)
+
+
+@pytest.mark.parametrize("size", [10, 11])
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_shipped_variant_gives_the_canonical_arrangement(variant_id: str, size: int,
+                                                               data: st.DataObject) -> None:
+    """Every shipped variant file, with its compiled patterns, wild cards where the
+    deck has them, and a table meld half the time."""
+    variant = load_variant(variant_id)
+    rules = MeldRules.from_variant(variant)
+    kinds = {kind.name: kind.pattern for kind in variant.meld_kinds}
+    value = lambda card: variant.card_values[card.id]  # noqa: E731
+    hand = data.draw(shipped_hands(variant.deck, size, data.draw(st.booleans())))
+    table = []
+    if not rules.wild_unique_card and data.draw(st.booleans()):
+        meld = table_meld_from(variant.deck, kinds, hand, data)
+        if meld is not None:
+            table.append(meld)
+    if rules.wild_unique_card and any(c.wild for c in hand):
+        return  # meanings have their own reference above
+    check_canonical(rules, kinds, value, hand, size == 11, table)
+
+
+def test_the_issue_hand_has_one_arrangement() -> None:
+    """The hand of the issue: 6H-7H-8H or 7S-7H-7D, 64 either way; every strategy melds
+    the set (its lowest card, 7S, is melded rather than left)."""
+    hand = STANDARD.parse_cards("7S TS QS 6H 7H 8H 7D KD JC QC")
+    results = every_strategy(GIN, hand, False)
+    assert set(results) == {"public", "general search", "deck table", "suit tables"}
+    for got in results.values():
+        assert got.deadwood == 64 and [STANDARD.format_cards(m) for m in got.melds] == ["7S 7H 7D"]

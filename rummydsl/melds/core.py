@@ -1,0 +1,298 @@
+"""The shared core of the meld solver: results, table melds, and judging a group.
+
+Every strategy module of :mod:`rummydsl.melds` imports this one and nothing
+above it: :class:`MeldCore` holds what a variant says about melds as per-card
+tables (values, rank orders, suits, sequence positions) and judges a group of
+cards against the kinds' predicates, memoised on the group's card-id bitmask.
+:class:`~rummydsl.melds.MeldRules` (the front) extends it with the public
+questions and picks a strategy for each hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..cards import Card, Deck
+from ..errors import CardError, MeldError
+from ..expr.facts import ContractFacts
+from .shapes import KindShape, MergedShape, merge_shapes, shape_of_pattern
+
+__all__ = [
+    "MAX_HAND",
+    "MeldPredicate",
+    "ContractPredicate",
+    "TableMeld",
+    "Arrangement",
+    "MeldCore",
+    "bits_of",
+    "GroupKey",
+    "group_key",
+    "contract_max_melds_of",
+]
+
+#: The most cards :meth:`MeldRules.solve` accepts in one hand.
+MAX_HAND = 20
+
+MeldPredicate = Callable[[Sequence[Card]], bool]
+"""A meld kind's predicate: ``fn(cards) -> bool`` (a compiled meld pattern)."""
+ContractPredicate = Callable[[Sequence[tuple[str, Sequence[Card]]]], bool]
+"""The contract: ``fn([(kind, cards), ...]) -> bool`` (a compiled contract expression)."""
+
+#: How a group of an arrangement holds its cards, in the canonical order's preference
+#: (a smaller number wins between groups with the same cards): own meld, lay-off, dead.
+ROLE_MELD, ROLE_LAYOFF, ROLE_DEAD, ROLE_DISCARD = 0, 1, 2, 3
+
+GroupKey = tuple[int, int, int, int, int, tuple[int, ...]]
+"""One group of an arrangement in the canonical order (package docs, "One canonical
+arrangement"): ``(lowest natural card id, -natural mask, -wild cards, role, table
+index, meanings)``; a group of wild cards only has lowest id ``1 << 30``. An
+arrangement's key is the tuple of its groups' keys, sorted; the least key wins."""
+
+WILD_ONLY_LOW = 1 << 30
+
+
+def group_key(natural_mask: int, wilds: int, role: int, table: int = 0,
+              meanings: tuple[int, ...] = ()) -> GroupKey:
+    """The :data:`GroupKey` of one group (``natural_mask`` over card ids).
+
+    >>> group_key(0b1100, 0, ROLE_MELD)
+    (2, -12, 0, 0, 0, ())
+    """
+    low = (natural_mask & -natural_mask).bit_length() - 1 if natural_mask else WILD_ONLY_LOW
+    return (low, -natural_mask, -wilds, role, table, meanings)
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld already on the table, that hand cards may be added to (lay-offs).
+
+    Pass only the melds this player may add to (the ender's melds for a defender
+    after a knock, one's own melds in Skarney Gin).
+    """
+
+    cards: tuple[Card, ...]
+    """The cards of the meld as it lies now (earlier lay-offs included)."""
+    kind: str | None = None
+    """The kind it was laid as; with ``kind_locked`` an extension must keep it."""
+    owner: str | None = None
+    """Who laid it (for the caller's bookkeeping; the solver does not read it)."""
+
+
+class Arrangement(NamedTuple):
+    """A best arrangement of a hand (C-6): the canonical one of the package docs.
+
+    ``melds`` are the hand's own melds; ``layoffs`` are ``(table index, cards)``
+    pairs, the cards added to ``table[index]``; ``unmatched`` is what is left
+    (the deadwood cards, or with ``excludes_concealed_melds`` false the cards not
+    in any meld). ``discard`` is set by :meth:`MeldRules.best_discard`.
+
+    Immutable; a named tuple rather than a frozen dataclass because it is built on
+    every solve, and a frozen dataclass's ``__init__`` costs about 1.2 µs more
+    (a fifth of a 10-card Gin solve).
+    """
+
+    deadwood: int
+    """The least deadwood (after the discard, when there is one)."""
+    melds: tuple[tuple[Card, ...], ...]
+    """The hand's melds, each sorted by card id, in the canonical order (by lowest card)."""
+    kinds: tuple[frozenset[str], ...]
+    """For each meld, every kind it forms."""
+    unmatched: tuple[Card, ...]
+    """Cards in no meld and not laid off (the discard excluded), by id."""
+    contract: bool
+    """Whether the hand holds the contract (true when the variant has none)."""
+    layoffs: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    """Cards added to table melds: ``(index into table, cards)``, by table index."""
+    discard: Card | None = None
+    """The card discarded, for the knock question; otherwise ``None``."""
+    contract_melds: tuple[tuple[Card, ...], ...] = ()
+    """With ``solve(..., contract=True)``: the melds that meet the contract."""
+    meanings: tuple[tuple[Card, Card], ...] = ()
+    """With ``wild_unique_card``: ``(wild card, meaning)`` for every wild card of the
+    melds formed or extended (a table meld's wild cards included), the meaning being
+    the deck's first-pack card of the face the wild stands for; otherwise empty."""
+
+
+def bits_of(mask: int) -> Iterator[int]:
+    """The bit positions set in ``mask``, lowest first.
+
+    >>> list(bits_of(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class MeldCore:
+    """What the strategies share: the rules as per-card tables, and the group judge.
+
+    Built by :class:`~rummydsl.melds.MeldRules` (see its docs for the parameters).
+
+    :raises MeldError: for card values that do not fit the deck, or wild cards of
+        different values.
+    """
+
+    def __init__(
+        self,
+        deck: Deck,
+        kinds: Mapping[str, MeldPredicate],
+        card_value: Callable[[Card], int] | Sequence[int],
+        contract: ContractPredicate | None = None,
+        excludes_concealed_melds: bool = True,
+        *,
+        kind_locked: bool = False,
+        shapes: Mapping[str, KindShape] | None = None,
+        contract_max_melds: int | None = None,
+        wild_unique_card: bool = False,
+    ) -> None:
+        cards = tuple(deck.cards)
+        if callable(card_value):
+            values = tuple(int(card_value(c)) for c in cards)
+        else:
+            values = tuple(int(v) for v in card_value)
+            if len(values) != len(cards):
+                raise MeldError(f"card_value has {len(values)} entries for a deck of {len(cards)} cards")
+        wild_cards = tuple(c for c in cards if c.wild)
+        wild_values = {values[c.id] for c in wild_cards}
+        if len(wild_values) > 1:
+            raise MeldError(f"every wild card must have the same value, got {sorted(wild_values)!r}")
+        given_shapes = dict(shapes or {})
+        unknown = sorted(set(given_shapes) - set(kinds))
+        if unknown:
+            raise MeldError(f"shapes given for unknown meld kinds {unknown!r}")
+        self.deck = deck
+        self.kinds: dict[str, MeldPredicate] = dict(kinds)
+        self.kind_names: tuple[str, ...] = tuple(self.kinds)
+        self._predicates = tuple(self.kinds[name] for name in self.kind_names)
+        self.contract = contract
+        self.excludes_concealed_melds = bool(excludes_concealed_melds)
+        self.kind_locked = bool(kind_locked)
+        self.wild_unique_card = bool(wild_unique_card)
+        self.shapes: dict[str, KindShape] = {
+            name: given_shapes.get(name) or shape_of_pattern(pred) for name, pred in self.kinds.items()
+        }
+        if contract_max_melds is None and contract is not None:
+            contract_max_melds = contract_max_melds_of(contract)
+        self.contract_max_melds = contract_max_melds
+
+        self._cards = cards
+        self._size = len(cards)
+        self._bits = tuple(1 << i for i in range(len(cards)))
+        self.values: tuple[int, ...] = values
+        self._wild_cards = wild_cards
+        self._natural_mask = sum(1 << c.id for c in cards if not c.wild)
+        self._wild_value = wild_values.pop() if wild_values else 0
+        # Per-card tables: rank order, suit index and sequence positions (0, -1, () for wilds).
+        self._rank_order = tuple(0 if c.rank is None else c.rank.order for c in cards)
+        self._suit_index = tuple(-1 if c.suit is None else c.suit.index for c in cards)
+        self._positions = tuple(() if c.rank is None else tuple(deck.sequence_positions(c.rank)) for c in cards)
+        self._sequence_length = int(deck.max_sequence_position)
+        self._rank_count = len(deck.ranks)
+        self._wrap = bool(deck.wrap)
+        self._families: list[MergedShape] = merge_shapes(self.shapes.values())
+        self._judged: dict[int, int] = {}
+        self._memo_limit = 1 << 21
+        # wild_unique_card: natural faces (a face is id % faces) and packs
+        self._faces = int(deck.natural_faces) or sum(1 for c in cards if not c.wild and c.copy == 0)
+        self._packs = int(deck.packs)
+        self._domain_memo: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+        self._meaning_memo: dict[tuple[object, ...], tuple[tuple[tuple[int, ...], int], ...]] = {}
+
+    # ------------------------------------------------------------------ judging
+
+    def _judge(self, natural_mask: int, wilds: int, cards: Sequence[Card] | None = None) -> int:
+        """The kinds bitmask (bit ``i``: ``kind_names[i]``) of a group: natural cards
+        ``natural_mask`` (card ids) and ``wilds`` wild cards, memoised (wild cards
+        are interchangeable, so the first ``wilds`` of the deck stand for any)."""
+        key = natural_mask | (wilds << self._size)
+        kinds = self._judged.get(key)
+        if kinds is not None:
+            return kinds
+        if cards is None:
+            cards = self._cards_of(natural_mask) + self._wild_cards[:wilds]
+        kinds = 0
+        for i, predicate in enumerate(self._predicates):
+            if predicate(cards):
+                kinds |= 1 << i
+        if len(self._judged) >= self._memo_limit:
+            self._judged.clear()
+        self._judged[key] = kinds
+        return kinds
+
+    def _names(self, kinds: int) -> frozenset[str]:
+        """The kind names of a kinds bitmask."""
+        return frozenset(name for i, name in enumerate(self.kind_names) if kinds >> i & 1)
+
+    def _cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The deck's cards of a card-id bitmask, by id."""
+        out = []
+        cards = self._cards
+        while mask:
+            low = mask & -mask
+            out.append(cards[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    # ------------------------------------------------------------------ inputs
+
+    def _check(self, cards: Iterable[Card | str] | str, limit: int = MAX_HAND) -> tuple[tuple[Card, ...], int]:
+        """The cards of a hand (cards, notation strings, or one string) and their
+        card-id bitmask.
+
+        :raises CardError: for unknown or repeated cards, more than ``limit``, or none.
+        """
+        if isinstance(cards, str):
+            cards = cards.split()
+        items = tuple(cards)
+        if not items:
+            raise CardError("a hand needs at least 1 card")
+        if len(items) > limit:
+            raise CardError(f"too many cards: at most {limit}, got {len(items)}")
+        deck_cards = self._cards
+        bits = self._bits
+        seen = 0
+        try:
+            for card in items:
+                cid = card.id  # type: ignore[union-attr]  # a str fails here: the careful loop decides
+                if deck_cards[cid] is not card:
+                    raise LookupError  # not this deck's own object: the careful loop decides
+                seen |= bits[cid]
+            if seen.bit_count() == len(items):
+                return items, seen  # type: ignore[return-value]  # every item is this deck's card
+        except (AttributeError, LookupError, TypeError):
+            pass
+        size = self._size
+        seen = 0
+        checked: list[Card] = []
+        for card in items:
+            if isinstance(card, str):
+                return self._check_notation(items)
+            cid = getattr(card, "id", None)
+            if (type(cid) is not int or not 0 <= cid < size
+                    or (deck_cards[cid] is not card and deck_cards[cid] != card)):
+                raise CardError(f"card {card!r} is not a card of this deck")
+            bit = 1 << cid
+            if seen & bit:
+                raise CardError(f"duplicate card {str(card)!r} in the hand")
+            seen |= bit
+            checked.append(card)
+        return tuple(checked), seen
+
+    def _check_notation(self, items: tuple[Card | str, ...]) -> tuple[tuple[Card, ...], int]:
+        """:meth:`_check` for a hand with card notation in it."""
+        texts = [c for c in items if isinstance(c, str)]
+        if len(texts) == len(items):
+            out = tuple(self.deck.parse_cards(texts))
+        else:
+            out = tuple(self.deck.parse_card(c) if isinstance(c, str) else c for c in items)
+        return self._check(out, limit=len(out))
+
+
+def contract_max_melds_of(contract: object) -> int | None:
+    """An upper bound on the melds a compiled contract takes (``count == 3``), if any."""
+    facts = getattr(contract, "facts", None)
+    return facts.max_melds if isinstance(facts, ContractFacts) else None

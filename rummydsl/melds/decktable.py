@@ -1,0 +1,324 @@
+"""The per-deck meld table: every wild-free meld of the deck, and a search over it.
+
+Like OpenSpiel's meld tables, the deck's wild-free melds are listed once per
+solver from the kinds' shapes, by lowest card id (each list by card-id mask,
+largest first: the canonical order's preference). A hand without wild cards,
+table melds or contract search is then solved by a memoised recursion over the
+hand's card-id mask that only looks those lists up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .candidates import generate
+from .core import Arrangement, MeldCore
+
+__all__ = ["DeckTable", "DECK_TABLE_LIMIT"]
+
+#: The most melds the per-deck table lists; a deck with more is left to the general search.
+DECK_TABLE_LIMIT = 200_000
+
+#: A deck meld: (card-id mask, sum of its card values, kinds bitmask).
+DeckMeld = tuple[int, int, int]
+
+
+class _Full(Exception):
+    """The deck has more wild-free melds than :data:`DECK_TABLE_LIMIT`."""
+
+
+class DeckTable:
+    """Every wild-free meld of a deck, by lowest card id; build with :meth:`build`."""
+
+    def __init__(self, core: MeldCore, by_lowest: list[tuple[DeckMeld, ...]]) -> None:
+        self.core = core
+        self.by_lowest = by_lowest
+        """``by_lowest[cid]``: the melds whose lowest card is ``cid``, largest mask first."""
+
+    @classmethod
+    def build(cls, core: MeldCore) -> DeckTable | None:
+        """The table of ``core``'s deck, or ``None`` when it has too many melds (a
+        mixed-suit sequence kind over many packs) or a kind of unknown shape."""
+        if any(shape.family == "any" for shape in core._families):
+            return None
+        found: list[int] = []
+        seen: set[int] = set()
+        budget = [DECK_TABLE_LIMIT]
+
+        def emit(_local_mask: int, natural_mask: int, wilds: int) -> None:
+            if wilds or natural_mask in seen:
+                return
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _Full
+            seen.add(natural_mask)
+            found.append(natural_mask)
+
+        natural_ids = [c.id for c in core._cards if not c.wild]
+        try:
+            for shape in core._families:
+                if shape.per_suit:
+                    by_suit: dict[int, list[int]] = {}
+                    for i, cid in enumerate(natural_ids):
+                        by_suit.setdefault(core._suit_index[cid], []).append(i)
+                    for members in by_suit.values():
+                        generate(core, shape.family, natural_ids, members, 0, shape.min_size, shape.max_size, emit)
+                else:
+                    generate(core, shape.family, natural_ids, range(len(natural_ids)), 0,
+                             shape.min_size, shape.max_size, emit)
+        except _Full:
+            return None
+        table: list[list[DeckMeld]] = [[] for _ in range(core._size)]
+        values = core.values
+        for mask in found:
+            kinds = core._judge(mask, 0)
+            if kinds:
+                total = sum(values[cid] for cid in _ids(mask))
+                table[(mask & -mask).bit_length() - 1].append((mask, total, kinds))
+        return cls(core, [tuple(sorted(melds, reverse=True)) for melds in table])
+
+    # ------------------------------------------------------------------ the plain question
+
+    def least_deadwood(self, ids: Sequence[int]) -> int:
+        """The least deadwood of the wild-free hand of card ids ``ids``."""
+        deadwood = _plain(self, ids, False)
+        assert isinstance(deadwood, int)
+        return deadwood
+
+    def arrangement(self, ids: Sequence[int]) -> Arrangement:
+        """The canonical arrangement of the wild-free hand of card ids ``ids``."""
+        arrangement = _plain(self, ids, True)
+        assert isinstance(arrangement, Arrangement)
+        return arrangement
+
+    # ------------------------------------------------------------------ the knock question
+
+    def knock(self, ids: Sequence[int]) -> tuple[int, int]:
+        """``(least deadwood after the best discard, the discard's card id)``."""
+        return _knock(self, ids)
+
+    def discard_arrangement(self, ids: Sequence[int]) -> Arrangement:
+        """The canonical arrangement after the best discard.
+
+        The discard is fixed by the cost (deadwood, then the discard tie-break), so
+        the arrangement is the canonical one of the hand without it.
+        """
+        core = self.core
+        _deadwood, discard = _knock(self, ids)
+        rest = [cid for cid in ids if cid != discard]
+        if not rest:
+            return Arrangement(0, (), (), (), core.contract is None, (), core._cards[discard])
+        return self.arrangement(rest)._replace(discard=core._cards[discard])
+
+
+def _ids(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _plain(table: DeckTable, ids: Sequence[int], build: bool) -> Arrangement | int:
+    """One hand's least-deadwood recursion over card-id masks (no discard): the
+    least deadwood, or with ``build`` the canonical arrangement.
+
+    A cost is ``deadwood * unit + unmatched value``: with concealed melds counted,
+    the value outside melds breaks ties (melding wins); otherwise it is the
+    deadwood again. The arrangement is read off the memo: at each lowest card the
+    first best step in preference order (largest meld first, dead last).
+    """
+    core = table.core
+    values = core.values
+    hand = 0
+    total = 0
+    for cid in ids:
+        hand |= 1 << cid
+        total += values[cid]
+    unit = total + 1
+    dead_unit = unit + 1
+    free = core.excludes_concealed_melds
+    melds_by_lowest: dict[int, list[tuple[int, int]]] = {}
+    meldable = 0
+    by_lowest = table.by_lowest
+    for cid in ids:
+        inside = [(m, 0 if free else v * unit) for m, v, _k in by_lowest[cid] if m & hand == m]
+        if inside:
+            melds_by_lowest[cid] = inside
+            for m, _ in inside:
+                meldable |= m
+    unmeldable = hand & ~meldable
+    base = 0  # the cost of the unmeldable cards, dead in every arrangement
+    for cid in ids:
+        if unmeldable >> cid & 1:
+            base += values[cid] * dead_unit
+    memo: dict[int, int] = {}
+
+    def least_cost(mask: int) -> int:
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        key = mask
+        if not mask:
+            memo[key] = 0
+            return 0
+        low = mask & -mask
+        c = low.bit_length() - 1
+        rest = mask ^ low
+        # cards with no meld left inside the mask are dead: no branching
+        acc = 0
+        while True:
+            inside = melds_by_lowest.get(c)
+            if inside:
+                for m, _cost in inside:
+                    if m & mask == m:
+                        break
+                else:
+                    inside = None
+            if inside:
+                break
+            acc += values[c] * dead_unit
+            mask = rest
+            if not mask:
+                memo[key] = acc
+                return acc
+            low = mask & -mask
+            c = low.bit_length() - 1
+            rest = mask ^ low
+        if acc:
+            best = acc + least_cost(mask)
+            memo[key] = best
+            return best
+        best = values[c] * dead_unit + least_cost(rest)
+        for m, cost in melds_by_lowest[c]:
+            if m & mask == m:
+                v = cost + least_cost(mask ^ m)
+                if v < best:
+                    best = v
+        memo[key] = best
+        return best
+
+    cost = base + least_cost(meldable)
+    if not build:
+        return cost // unit
+    melds = []
+    kinds = []
+    unmatched = unmeldable
+    mask = meldable
+    while mask:
+        target = least_cost(mask)
+        low = mask & -mask
+        c = low.bit_length() - 1
+        for m, mcost in melds_by_lowest.get(c, ()):
+            if m & mask == m and mcost + least_cost(mask ^ m) == target:
+                melds.append(core._cards_of(m))
+                kinds.append(core._names(core._judge(m, 0)))
+                mask ^= m
+                break
+        else:
+            unmatched |= low
+            mask ^= low
+    return Arrangement(cost // unit, tuple(melds), tuple(kinds), core._cards_of(unmatched), core.contract is None)
+
+
+def _knock(table: DeckTable, ids: Sequence[int]) -> tuple[int, int]:
+    """The knock question on the deck table: ``(least deadwood after the best
+    discard, the discard's card id)``; ``ids`` holds at least one card.
+
+    Cards are taken from the most valuable down: local bit ``i`` is the hand's
+    ``i``-th card by (value, id) from the top. Some best arrangement discards its
+    most valuable unmatched card (swapping the discard with a more valuable
+    unmatched card never costs more, and the tie-break prefers it), so a card
+    reached while no card is discarded yet is either melded or discarded, never
+    left unmatched: far fewer states.
+
+    A cost is ``deadwood * unit + discard rank * penalty_unit + unmatched value``,
+    the discard rank counting from the most valuable card (0); each discard has
+    its own rank, so the cost fixes the discard.
+    """
+    core = table.core
+    values = core.values
+    hand = 0
+    total = 0
+    for cid in ids:
+        hand |= 1 << cid
+        total += values[cid]
+    order = sorted(ids, key=lambda c: (values[c], c), reverse=True)
+    by_lowest = table.by_lowest
+    if not any(m & hand == m for cid in ids for m, _v, _k in by_lowest[cid]):
+        return total - values[order[0]], order[0]  # no meld: the most valuable card goes
+    n = len(order)
+    local = {cid: i for i, cid in enumerate(order)}
+    penalty_unit = total + 1
+    unit = penalty_unit * (n + 1)
+    free = core.excludes_concealed_melds
+    melds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for cid in ids:
+        for m, v, _k in by_lowest[cid]:
+            if m & hand == m:
+                local_mask = 0
+                for member in _ids(m):
+                    local_mask |= 1 << local[member]
+                melds[(local_mask & -local_mask).bit_length() - 1].append((local_mask, 0 if free else v * unit))
+    dead_cost = [values[cid] * (unit + 1) for cid in order]
+    memo: dict[int, int] = {}
+    infinite = 1 << 200
+
+    def least_cost(mask: int, discarded: int) -> int:
+        key = mask << 1 | discarded
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if not mask:
+            best = 0 if discarded else infinite
+            memo[key] = best
+            return best
+        low = mask & -mask
+        c = low.bit_length() - 1
+        if discarded:
+            acc = 0
+            while True:
+                for m, _cost in melds[c]:
+                    if m & mask == m:
+                        break
+                else:
+                    acc += dead_cost[c]
+                    mask ^= low
+                    if not mask:
+                        memo[key] = acc
+                        return acc
+                    low = mask & -mask
+                    c = low.bit_length() - 1
+                    continue
+                break
+            if acc:
+                best = acc + least_cost(mask, 1)
+                memo[key] = best
+                return best
+            best = dead_cost[c] + least_cost(mask ^ low, 1)
+        else:
+            best = c * penalty_unit + least_cost(mask ^ low, 1)
+        for m, cost in melds[c]:
+            if m & mask == m:
+                v = cost + least_cost(mask ^ m, discarded)
+                if v < best:
+                    best = v
+        memo[key] = best
+        return best
+
+    mask = (1 << n) - 1
+    target = least_cost(mask, 0)
+    deadwood = target // unit
+    while True:  # follow a best path to the discard (every best path has the same one)
+        low = mask & -mask
+        c = low.bit_length() - 1
+        if c * penalty_unit + least_cost(mask ^ low, 1) == target:
+            return deadwood, order[c]
+        for m, cost in melds[c]:
+            if m & mask == m and cost + least_cost(mask ^ m, 0) == target:
+                mask ^= m
+                target -= cost
+                break
+        else:  # pragma: no cover - the memo always holds a best step
+            raise AssertionError("no step reaches the best cost")

@@ -1,0 +1,515 @@
+"""Per-suit least-deadwood tables: the fastest strategy, for decks of suits and ranks.
+
+Applies when the rules' melds split into two structures, read from the deck's
+wild-free melds themselves (never from a variant's name): every meld of the deck
+either lies in one suit (runs), or holds cards of one rank in two or more suits
+(sets); the deck has one pack; melds held in the hand are free (the usual
+deadwood rule). Then a hand without wild cards is a rank mask per suit plus, for
+each rank held in enough suits, a choice of which of its cards form sets.
+
+- For every suit and every rank mask of that suit (``2 ** ranks`` entries: 8,192
+  for 13 ranks) a table holds the least deadwood of that suit's cards with the
+  suit's melds only, and the meld that takes the mask's lowest rank in the
+  canonical arrangement (the largest best meld; none when leaving the card
+  unmatched is as good and no meld is). Suits with the same melds and card values
+  share a table.
+- For the knock question a second table per suit holds the best single discard
+  from the mask, keyed ``deadwood_after * K + penalty`` minus the mask's own
+  ``deadwood * K``, where ``K`` is the number of natural cards and the penalty
+  ranks every card by (value, id) from the top: the documented tie-break.
+- A hand then costs a few lookups per choice of sets: the choices are the
+  product, over the ranks held in enough suits, of "no set" and every union of
+  disjoint rank melds of that rank inside the hand. Every arrangement of the
+  hand is some choice plus per-suit arrangements, so the minimum is exact. When
+  several choices tie, their arrangements are compared by the canonical key.
+
+Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any
+
+from ..cards import Card
+from .core import MeldCore
+from .decktable import DeckTable
+from .rankmasks import disjoint_unions, lowest_bits, suit_table
+
+__all__ = ["SuitTables", "MAX_TABLE_RANKS"]
+
+_lowest_card = itemgetter(2)  # of a meld_info entry
+
+#: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
+MAX_TABLE_RANKS = 14
+
+#: A deck meld's (cards, kinds, lowest bit, card-id mask).
+MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
+#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched
+#: cards, the melds' :data:`MeldInfo`).
+SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
+                 tuple[MeldInfo, ...]]
+#: One suit's cards by id as ``(lowest bit, code of its group)``, for comparing arrangements.
+SuitCodes = tuple[tuple[int, int], ...]
+
+
+class SuitTables:
+    """The per-suit tables of one solver; build with :meth:`build`."""
+
+    __slots__ = (
+        "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
+        "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
+        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "set_codes", "min_set_size",
+        "meld_info", "codes_by_suit", "cards_by_penalty", "_four_suits_of_three",
+    )
+
+    core: MeldCore
+    rank_count: int
+    """Ranks per suit (``R``); a card's id is ``suit * R + rank order - 1``."""
+    suit_count: int
+    natural_count: int
+    """Natural cards (``R * suits``): also the base ``K`` of the knock keys."""
+    rank_mask: int
+    """``2 ** R - 1``: one suit's rank mask, all ranks."""
+    suit_shifts: tuple[int, ...]
+    """Where each suit's rank mask starts in a card-id mask."""
+    deadwood_by_suit: list[list[int]]
+    """``[suit][rank mask]``: the least deadwood with the suit's melds only."""
+    lowest_meld_by_suit: list[list[int]]
+    """``[suit][rank mask]``: the canonical meld (a rank mask) taking the lowest rank, or 0."""
+    discard_key_by_suit: list[list[int]] | None
+    """``[suit][rank mask]``: the best discard's key minus the mask's deadwood * K (built on first use)."""
+    discard_card_by_suit: list[list[int]] | None
+    """``[suit][rank mask]``: the card id of that discard."""
+    walks_by_suit: list[list[SuitWalk | None]]
+    """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
+    codes_by_suit: list[list[SuitCodes | None]]
+    """``[suit][rank mask]``: the same as :data:`SuitCodes`, filled on the ties that need them."""
+    same_rank_bits: tuple[int, ...]
+    """``[rank]``: the card-id mask of every card of that rank."""
+    set_unions: tuple[dict[int, tuple[int, ...]], ...]
+    """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
+    set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
+    """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
+    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...] | None
+    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing
+    arrangements (built on the first tie)."""
+    min_set_size: int
+    meld_info: dict[int, MeldInfo]
+    """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
+    cards_by_penalty: tuple[int, ...]
+    """Card ids from the most valuable down (the knock key's penalty is the index)."""
+    _four_suits_of_three: bool
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def build(cls, core: MeldCore, deck_table: DeckTable | None) -> SuitTables | None:
+        """The tables for ``core``, or ``None`` when they do not apply."""
+        deck = core.deck
+        if not core.excludes_concealed_melds or deck.packs != 1 or deck_table is None:
+            return None
+        R = len(deck.ranks)
+        S = len(deck.suits)
+        if not 1 <= R <= MAX_TABLE_RANKS or S < 1:
+            return None
+        natural_count = R * S
+        for card in core._cards:
+            if card.rank is None or card.suit is None:
+                if card.id < natural_count:
+                    return None
+            elif card.id != card.suit.index * R + card.rank.order - 1:
+                return None
+        rank_mask = (1 << R) - 1
+        suit_melds: list[set[int]] = [set() for _ in range(S)]
+        rank_melds: list[list[int]] = [[] for _ in range(R)]
+        meld_info: dict[int, MeldInfo] = {}
+        for melds in deck_table.by_lowest:
+            for mask, _value, kinds in melds:
+                slices = [(mask >> (s * R)) & rank_mask for s in range(S)]
+                held = [s for s in range(S) if slices[s]]
+                if len(held) == 1:
+                    suit_melds[held[0]].add(slices[held[0]])
+                else:
+                    ranks = 0
+                    for part in slices:
+                        ranks |= part
+                    if ranks & (ranks - 1):
+                        return None  # a meld across suits and ranks: not this structure
+                    rank_melds[ranks.bit_length() - 1].append(mask)
+                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask, mask)
+        self = cls()
+        self.core = core
+        self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
+        self.rank_mask = rank_mask
+        self.suit_shifts = tuple(s * R for s in range(S))
+        self.meld_info = meld_info
+        values = core.values
+        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
+        self.deadwood_by_suit = []
+        self.lowest_meld_by_suit = []
+        for s in range(S):
+            suit_values = tuple(values[s * R + r] for r in range(R))
+            key = (tuple(sorted(suit_melds[s])), suit_values)
+            if key not in shared:
+                shared[key] = suit_table(R, suit_melds[s], suit_values)
+            deadwood, lowest_meld = shared[key]
+            self.deadwood_by_suit.append(deadwood)
+            self.lowest_meld_by_suit.append(lowest_meld)
+        self.discard_key_by_suit = None
+        self.discard_card_by_suit = None
+        # sets: for every rank and every subset of its cards, the unions of disjoint rank melds
+        self.same_rank_bits = tuple(sum(1 << (s * R + r) for s in range(S)) for r in range(R))
+        sizes = [m.bit_count() for melds in rank_melds for m in melds]
+        self.min_set_size = min(sizes) if sizes else 0
+        unions: list[dict[int, tuple[int, ...]]] = []
+        packings: list[dict[int, dict[int, tuple[int, ...]]]] = []
+        for r in range(R):
+            table: dict[int, tuple[int, ...]] = {}
+            packs: dict[int, dict[int, tuple[int, ...]]] = {}
+            if rank_melds[r]:
+                everything = self.same_rank_bits[r]
+                sub = everything
+                while True:
+                    found = disjoint_unions(sub, rank_melds[r])
+                    if found:
+                        table[sub] = (0,) + tuple(union for union, _ in found)
+                        packs[sub] = dict(found)
+                    if not sub:
+                        break
+                    sub = (sub - 1) & everything
+            unions.append(table)
+            packings.append(packs)
+        self.set_unions = tuple(unions)
+        self.set_codes = None
+        self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
+                                for held, by_union in per_rank.items()} for per_rank in packings)
+        self._four_suits_of_three = S == 4 and self.min_set_size == 3
+        self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
+        self.codes_by_suit = [[None] * (1 << R) for _ in range(S)]
+        return self
+
+    def _build_discard_tables(self) -> None:
+        """Build the knock-question tables (on first use)."""
+        values = self.core.values
+        F, R, S, K = self.natural_count, self.rank_count, self.suit_count, self.natural_count
+        order = sorted(range(F), key=lambda cid: (values[cid], cid), reverse=True)
+        penalty = [0] * F
+        for i, cid in enumerate(order):
+            penalty[cid] = i
+        big = 1 << 62
+        keys: list[list[int]] = []
+        cards: list[list[int]] = []
+        for s in range(S):
+            deadwood = self.deadwood_by_suit[s]
+            bits = [(1 << r, penalty[s * R + r], s * R + r) for r in range(R)]
+            key_of = [big] * (1 << R)
+            card_of = [-1] * (1 << R)
+            for m in range(1, 1 << R):
+                best = big
+                card = -1
+                for bit, p, cid in bits:
+                    if m & bit:
+                        v = deadwood[m ^ bit] * K + p
+                        if v < best:
+                            best, card = v, cid
+                key_of[m] = best - deadwood[m] * K
+                card_of[m] = card
+            keys.append(key_of)
+            cards.append(card_of)
+        self.discard_key_by_suit, self.discard_card_by_suit = keys, cards
+        self.cards_by_penalty = tuple(order)
+
+    # ------------------------------------------------------------------ queries
+
+    def _choices(self, hand: int) -> list[int]:
+        """The unions of sets to try for the hand (0 always first)."""
+        min_size = self.min_set_size
+        if not min_size:
+            return [0]
+        full = self.rank_mask
+        if self._four_suits_of_three:
+            R = self.rank_count
+            a = hand & full
+            b = (hand >> R) & full
+            c = (hand >> (2 * R)) & full
+            d = (hand >> (3 * R)) & full
+            ab = a & b
+            cd = c & d
+            ranks = (ab & (c | d)) | (cd & (a | b))
+        else:
+            at_least = [full] + [0] * min_size
+            for shift in self.suit_shifts:
+                m = (hand >> shift) & full
+                for j in range(min_size, 0, -1):
+                    at_least[j] |= at_least[j - 1] & m
+            ranks = at_least[min_size]
+        if not ranks:
+            return [0]
+        choices = [0]
+        set_unions = self.set_unions
+        same_rank_bits = self.same_rank_bits
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            unions = set_unions[r].get(hand & same_rank_bits[r])
+            if unions:
+                choices = [u | o for u in choices for o in unions]
+        return choices
+
+    def deadwood(self, hand: int) -> int:
+        """The least deadwood of the wild-free hand (a card-id bitmask)."""
+        full = self.rank_mask
+        tables = self.deadwood_by_suit
+        best = 1 << 62
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                if v < best:
+                    best = v
+            return best
+        pairs = tuple(zip(self.suit_shifts, tables))
+        for u in self._choices(hand):
+            m = hand ^ u
+            v = 0
+            for shift, table in pairs:
+                v += table[(m >> shift) & full]
+            if v < best:
+                best = v
+        return best
+
+    def _best_unions(self, hand: int) -> tuple[int, int, list[int] | None]:
+        """``(least deadwood, a set union reaching it, every union reaching it or None
+        when that one is the only one)`` of the wild-free hand."""
+        full = self.rank_mask
+        tables = self.deadwood_by_suit
+        best = 1 << 62
+        best_u = 0
+        tied: list[int] | None = None
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                if v < best:
+                    best, best_u, tied = v, u, None
+                elif v == best:
+                    if tied is None:
+                        tied = [best_u]
+                    tied.append(u)
+            return best, best_u, tied
+        pairs = tuple(zip(self.suit_shifts, tables))
+        for u in self._choices(hand):
+            m = hand ^ u
+            v = 0
+            for shift, table in pairs:
+                v += table[(m >> shift) & full]
+            if v < best:
+                best, best_u, tied = v, u, None
+            elif v == best:
+                if tied is None:
+                    tied = [best_u]
+                tied.append(u)
+        return best, best_u, tied
+
+    def knock_key(self, hand: int) -> int:
+        """``deadwood * K + penalty`` of the best discard from the hand: the discard
+        is ``cards_by_penalty[key % K]``, the deadwood after it ``key // K``."""
+        if self.discard_key_by_suit is None:
+            self._build_discard_tables()
+        full = self.rank_mask
+        tables = self.deadwood_by_suit
+        keys = self.discard_key_by_suit
+        K = self.natural_count
+        assert keys is not None
+        best = 1 << 62
+        if self.suit_count == 4:
+            T0, T1, T2, T3 = tables
+            D0, D1, D2, D3 = keys
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for u in self._choices(hand):
+                m = hand ^ u
+                a = m & full
+                b = (m >> R) & full
+                c = (m >> R2) & full
+                d = (m >> R3) & full
+                v = (T0[a] + T1[b] + T2[c] + T3[d]) * K + min(D0[a], D1[b], D2[c], D3[d])
+                if v < best:
+                    best = v
+            return best
+        for u in self._choices(hand):
+            m = hand ^ u
+            parts = [(m >> shift) & full for shift in self.suit_shifts]
+            v = sum(t[p] for t, p in zip(tables, parts)) * K + min(dk[p] for dk, p in zip(keys, parts))
+            if v < best:
+                best = v
+        return best
+
+    # ------------------------------------------------------------------ arrangements
+
+    def _walk(self, s: int, m: int) -> SuitWalk:
+        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, meld cards,
+        their kinds, unmatched cards), memoised."""
+        got = self.walks_by_suit[s][m]
+        if got is not None:
+            return got
+        masks: list[int] = []
+        unmatched: list[Card] = []
+        shift = self.suit_shifts[s]
+        lowest_meld = self.lowest_meld_by_suit[s]
+        cards = self.core._cards
+        key = m
+        while m:
+            meld = lowest_meld[m]
+            if meld:
+                masks.append(meld << shift)
+                m ^= meld
+            else:
+                low = m & -m
+                unmatched.append(cards[shift + low.bit_length() - 1])
+                m ^= low
+        info = self.meld_info
+        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
+                 tuple(info[x] for x in masks))
+        self.walks_by_suit[s][key] = entry
+        return entry
+
+    def _canonical_union(self, hand: int, tied: list[int]) -> int:
+        """Among set unions of equal deadwood, the one of the canonical arrangement."""
+        best = tied[0]
+        for union in tied[1:]:
+            if self._prefers(hand, union, best):
+                best = union
+        return best
+
+    def _prefers(self, hand: int, a: int, b: int) -> bool:
+        """Whether the arrangement with the sets ``a`` comes before the one with ``b``.
+
+        The cards are compared by id, suit by suit: each card is written as
+        ``(lowest bit, code)``, the code saying its group so that the canonical order
+        prefers the larger code (a meld ``mask * 2 + 1``, an unmatched card
+        ``mask * 2``). A suit with no set card and the same runs in both is skipped.
+        """
+        full = self.rank_mask
+        walks_by_suit = self.walks_by_suit
+        rest_a = hand ^ a
+        rest_b = hand ^ b
+        s = 0
+        for shift in self.suit_shifts:
+            ra = (rest_a >> shift) & full
+            rb = (rest_b >> shift) & full
+            sa = (a >> shift) & full
+            sb = (b >> shift) & full
+            if sa or sb:
+                codes_a = self._suit_codes(hand, a, s, ra, sa)
+                codes_b = self._suit_codes(hand, b, s, rb, sb)
+                if codes_a != codes_b:
+                    return codes_a > codes_b
+            elif ra != rb:
+                walk_a = self._walk_codes(s, ra)
+                walk_b = self._walk_codes(s, rb)
+                if walk_a != walk_b:
+                    return walk_a > walk_b
+            s += 1
+        return False
+
+    def _walk_codes(self, s: int, m: int) -> SuitCodes:
+        """Suit ``s``'s canonical part for its rank mask ``m`` as :data:`SuitCodes`, memoised."""
+        got = self.codes_by_suit[s][m]
+        if got is not None:
+            return got
+        shift = self.suit_shifts[s]
+        masks = (self.walks_by_suit[s][m] or self._walk(s, m))[0]
+        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(m & ~(sum(masks) >> shift))]
+        for meld in masks:
+            codes += [(low, meld * 2 + 1) for low in lowest_bits(meld)]
+        codes.sort()
+        entry = tuple(codes)
+        self.codes_by_suit[s][m] = entry
+        return entry
+
+    def _build_set_codes(self) -> tuple[dict[int, dict[int, dict[int, int]]], ...]:
+        """:attr:`set_codes`, built on the first tie."""
+        self.set_codes = tuple({held: {union: {low: info[3] * 2 + 1 for info in infos for low in lowest_bits(info[3])}
+                                       for union, infos in by_union.items()}
+                                for held, by_union in per_rank.items()} for per_rank in self.set_infos)
+        return self.set_codes
+
+    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
+        """The ``(lowest bit, code)`` of suit ``s``'s cards of the hand, by id, in the
+        arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
+        of cards in runs or unmatched, and in sets)."""
+        codes = list(self._walk_codes(s, rest)) if rest else []
+        shift = self.suit_shifts[s]
+        same_rank_bits = self.same_rank_bits
+        set_codes = self.set_codes or self._build_set_codes()
+        while sets:
+            low = sets & -sets
+            sets ^= low
+            r = low.bit_length() - 1
+            bits = same_rank_bits[r]
+            card = low << shift
+            codes.append((card, set_codes[r][hand & bits][union & bits][card]))
+        codes.sort()
+        return codes
+
+    def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
+                                          tuple[Card, ...]]:
+        """The canonical arrangement: ``(deadwood, melds by lowest card, their kinds,
+        unmatched cards by id)``."""
+        deadwood, union, tied = self._best_unions(hand)
+        if tied is not None:
+            union = self._canonical_union(hand, tied)
+        rest = hand ^ union
+        full = self.rank_mask
+        walks_by_suit = self.walks_by_suit
+        unmatched: tuple[Card, ...] = ()
+        s = 0
+        if not union:  # runs only: suit by suit is by lowest card
+            melds: tuple[tuple[Card, ...], ...] = ()
+            kinds: tuple[frozenset[str], ...] = ()
+            for shift in self.suit_shifts:
+                m = (rest >> shift) & full
+                if m:
+                    got = walks_by_suit[s][m] or self._walk(s, m)
+                    if got[1]:
+                        melds += got[1]
+                        kinds += got[2]
+                    if got[3]:
+                        unmatched += got[3]
+                s += 1
+            return deadwood, melds, kinds, unmatched
+        found: list[MeldInfo] = []
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= (union >> shift) & full
+        same_rank_bits = self.same_rank_bits
+        set_infos = self.set_infos
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            bits = same_rank_bits[r]
+            found += set_infos[r][hand & bits][union & bits]
+        for shift in self.suit_shifts:
+            m = (rest >> shift) & full
+            if m:
+                got = walks_by_suit[s][m] or self._walk(s, m)
+                if got[4]:
+                    found += got[4]
+                if got[3]:
+                    unmatched += got[3]
+            s += 1
+        if len(found) > 1:  # sets and runs, by lowest card
+            found.sort(key=_lowest_card)
+        columns: Any = zip(*found)
+        melds, kinds, _lowest, _masks = columns
+        return deadwood, melds, kinds, unmatched
