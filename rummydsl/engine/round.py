@@ -62,18 +62,27 @@ class LegalActions:
     ``in`` is answered by the rules (:meth:`Round.why_illegal`), not by listing
     every action, so it also accepts actions the listing leaves out (a knock
     that names its melds, a defender showing chosen melds). Text is parsed first.
+
+    A view for one ``seat`` (an observation's) is empty while another player is
+    to move: their actions would show their hand.
     """
 
-    __slots__ = ("_round",)
+    __slots__ = ("_round", "_seat")
 
-    def __init__(self, rnd: Round) -> None:
+    def __init__(self, rnd: Round, seat: int | None = None) -> None:
         self._round = rnd
+        self._seat = seat
+
+    def _hidden(self) -> bool:
+        return self._seat is not None and self._seat != self._round.to_move
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(self._round.listed())
+        return iter(() if self._hidden() else self._round.listed())
 
     def __contains__(self, action: object) -> bool:
         rnd = self._round
+        if self._hidden():
+            return False
         if isinstance(action, str):
             try:
                 action = rnd.parse(action)
@@ -84,7 +93,7 @@ class LegalActions:
         return rnd.why_illegal(action) is None  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return len(self._round.listed())
+        return 0 if self._hidden() else len(self._round.listed())
 
     def count(self) -> int:
         """How many actions are listed."""
