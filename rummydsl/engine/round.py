@@ -326,9 +326,18 @@ class Round:
         values = self.values
         return sum(values[c.id] for c in cards)
 
-    def holds(self, player: int, card: Card) -> Card | None:
-        """The card of ``player``'s hand with ``card``'s face (the copy held), or None."""
-        return self.find(self.hands[player], card, ())
+    def holds(self, player: int, card: Card, barred: Card | None = None) -> Card | None:
+        """The card of ``player``'s hand with ``card``'s face (the copy held), or None.
+
+        A copy other than ``barred`` (a card the rules keep in hand now, such as
+        the one just taken from the pile) when the hand has one: copies of a face
+        are interchangeable.
+        """
+        hand = self.hands[player]
+        held = self.find(hand, card, ())
+        if held is not None and held is barred:
+            return self.find(hand, card, (held.id,)) or held
+        return held
 
     def find(self, pool: Sequence[Card], card: Card, used: Any) -> Card | None:
         """A card of ``pool`` with ``card``'s face whose id is not in ``used``, or None."""

@@ -23,7 +23,7 @@ from ...errors import IllegalActionError
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
-from .discard import taken_card_forbidden
+from .discard import barred, taken_card_forbidden
 from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
 
 if TYPE_CHECKING:
@@ -84,10 +84,8 @@ class KnockMechanic(Mechanic):
                 yield Knock(player, None)
         if plain and rules.min_deadwood(hand, discard=True) > limit:
             return  # no discard leaves a knock (the usual case: one search, not one per card)
-        barred = rnd.taken if taken_card_forbidden(rnd) else None
-        for card in rnd.distinct_faces(hand):
-            if card is barred:
-                continue
+        taken = barred(rnd)
+        for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
                 yield Knock(player, card)
@@ -108,7 +106,7 @@ class KnockMechanic(Mechanic):
             if deadwood:
                 return f"big gin needs every card melded; {deadwood} deadwood is left"
             return None
-        held = rnd.holds(player, action.card)
+        held = rnd.holds(player, action.card, barred(rnd))
         if held is None:
             return f"{player_name(player)} does not hold {action.card}"
         if held is rnd.taken and taken_card_forbidden(rnd):
@@ -127,7 +125,7 @@ class KnockMechanic(Mechanic):
         if action.card is None:
             kept = list(hand)
         else:
-            held = rnd.holds(player, action.card)
+            held = rnd.holds(player, action.card, barred(rnd))
             assert held is not None
             kept = [c for c in hand if c is not held]
             rnd.remove(player, held)

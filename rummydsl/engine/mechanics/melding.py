@@ -310,6 +310,9 @@ class MeldMechanic(Mechanic):
             self._check_meld(rnd, action)
             return None
         if isinstance(action, Layoff):
+            contract = rnd.variant.contract
+            if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
+                return "no more melding in the turn the contract was met"  # SK-5.4
             check_layoff(rnd, action)
             return None
         if isinstance(action, Done):
