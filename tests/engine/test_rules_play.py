@@ -622,3 +622,19 @@ def test_seeded_greedy_game_of_a_house_rule_ends() -> None:
         play_round(game.round, agents)
         game.next_round()
     assert game.result is not None and max(game.result.points) >= 30
+
+
+# ---------------------------------------------------------------------------- GR-7 showdown
+
+def test_gr7_1_cards_of_shown_melds_are_not_listed_as_layoffs() -> None:
+    """GR-7.1 regression: once the defender shows melds, only deadwood may be laid off; the
+    listing offered 'P2 layoff 9H on P1#1' for a 9H in a shown meld, which is refused."""
+    rnd = play(gin(p2="KS KH KD 2C 3C 4C 9H TH JH 7D", stock="KC 3D 4D 5D 6D 8D QD 2H 3H TC", upcard="TD"),
+               "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]")
+    assert "P2 layoff 9H on P1#1" in rnd.legal_actions()  # before showing, 9H may go on 5H-8H
+    play(rnd, "P2 meld [9H TH JH] [KS KH KD] [2C 3C 4C]")
+    assert listed(rnd) == ["P2 done"]
+    refused(rnd, "P2 layoff 9H on P1#1", "in a meld already shown")
+    play(rnd, "P2 done")
+    assert rnd.result is not None and rnd.result.deadwoods == (7, 7)
+    assert rnd.result.points == (0, 25)  # d <= k: undercut (GR-9.2)

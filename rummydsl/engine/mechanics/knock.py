@@ -152,7 +152,8 @@ class ShowdownMechanic(Mechanic):
     phase = Phase.SHOWDOWN
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        yield from list_layoffs(rnd, player)
+        shown = [c for meld in rnd.declared[player] or () for c in meld]
+        yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
         yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:

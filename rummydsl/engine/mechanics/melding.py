@@ -161,12 +161,13 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
             meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
 
 
-def list_layoffs(rnd: Round, player: int) -> Iterator[Layoff]:
-    """Every single-card lay-off ``player`` may make now."""
+def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
+    """Every single-card lay-off ``player`` may make now (of cards not in ``keep``)."""
     hand = rnd.hands[player]
+    free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
-            for card in rnd.distinct_faces(hand):
+            for card in rnd.distinct_faces(free):
                 if _fits(rnd, meld, card, hand):
                     yield Layoff(player, card, owner, index)
 
