@@ -49,6 +49,8 @@ def test_legal_actions_of_a_player_not_to_move_are_empty(variant_id: str) -> Non
             assert len(legal) > 0 and all(a.player == seat for a in legal)
             continue
         assert list(legal) == [] and len(legal) == 0 and legal.count() == 0
+        with pytest.raises(IndexError):
+            legal[0]
         for action in rnd.legal_actions():
             assert action not in legal and str(action) not in legal
         assert "legal" not in Observation(rnd, seat).as_json()

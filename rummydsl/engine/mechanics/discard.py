@@ -7,7 +7,7 @@ discard (:mod:`.knock`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from ...cards import Card
 from ..actions import Action, Discard, player_name
@@ -34,10 +34,10 @@ def barred(rnd: Round) -> Card | None:
 class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         taken = barred(rnd)
-        for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken]):
-            yield Discard(player, card)
+        return [Discard(player, card)
+                for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken])]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
