@@ -213,3 +213,46 @@ def test_seeded_games_total_and_end(variant_id: str, kind: str) -> None:
     for seed in range(GAMES):
         game = play_game_checked(variant_id, kind, seed)
         assert game.over
+
+
+SK_TURN = """\
+turn:
+  - draw: {from: [stock], skip_after_accepting: "rank == A"}
+  - meld: {optional: true, add_to_own: true, add_to_opponents: false}
+  - offer: {mandatory: false, min_hand: 2, no_reoffer_accepted: true}
+"""
+
+HOUSE_RULES = {
+    "gin_claim": ("gin_rummy", "stock: {last_discard_claim: true}\n"),                # GR-8
+    "ginski_claim": ("ginski", "stock: {last_discard_claim: true}\n"),                # GR-8, GS-6.5
+    "gin_no_layoff": ("gin_rummy", "layoff: {onto: none}\n"),                         # GS-6.4
+    "gin_no_big_gin": ("gin_rummy", "knock: {big_gin: false}\n"),                     # GR-6.3
+    "gin_layoff_after_gin": ("gin_rummy", "layoff: {after_gin: true}\n"),             # GR-7.2 off
+    "gin_taken_allowed": ("gin_rummy", "turn:\n  - draw: {from: [stock, discard]}\n"
+                                       "  - discard: {taken_card: allowed}\n"),       # GS-5 option
+    "gin_floor_5": ("gin_rummy", "stock: {floor: 5}\n"),                              # GR-8 stock_floor
+    "ginski_either": ("ginski", "upcard_offer: {after_all_pass: either}\n"),          # GS-4.3
+    "ginski_stock_end": ("ginski", "stock: {at_floor: stock_end}\n"),                 # GS-6.5
+    "ginski_wild_unique": ("ginski", "meld_options: {wild_unique_card: true}\n"),     # GS-3.3
+    "skarney_offer_options": ("skarney_gin", SK_TURN),                                # SK-7.1, SK-7.3
+    "skarney_locked": ("skarney_gin", "meld_options: {kind_locked: true}\n"
+                                      "contract: {then_meld_same_turn: false}\n"),     # SK-3.4, SK-5.4
+    "skarney_final_offer": ("skarney_gin", "stock: {final_turn_skip: []}\n"),         # SK-9.3
+    "skarney_concealed": ("skarney_gin", "deadwood: {excludes_concealed_melds: false}\n"),  # SK-10.1
+}
+"""House rules that select RULES.md's option alternatives, played like the shipped variants."""
+
+
+@pytest.mark.parametrize("name", sorted(HOUSE_RULES))
+def test_every_step_of_house_rule_hands(name: str) -> None:
+    """The step invariants hold for the options' alternatives too (mixed and random seats)."""
+    from .conftest import house
+
+    parent, body = HOUSE_RULES[name]
+    variant = load_variant(house(name, parent, body))
+    tally = Tally()
+    for seed in range(FULL_HANDS):
+        kind = ("mixed", "random")[seed % 2]
+        rnd = Round.deal(variant, random.Random(seed), dealer=seed % variant.players)
+        play_checked(rnd, seeded_agents(variant, kind, seed), random.Random(~seed), tally)
+    assert tally.hands == FULL_HANDS

@@ -638,3 +638,36 @@ def test_gr7_1_cards_of_shown_melds_are_not_listed_as_layoffs() -> None:
     play(rnd, "P2 done")
     assert rnd.result is not None and rnd.result.deadwoods == (7, 7)
     assert rnd.result.points == (0, 25)  # d <= k: undercut (GR-9.2)
+
+
+TIE_7 = ({"{N}": GR15_KNOCKER, "{D}": "KS KH KD 2C 3C 4C 9H TH JH 7D"}, "KC 3D 4D 5D 6D 8D QD 2H 3H TC", "TD",
+         ["{N} pass", "{D} pass", "{N} draw stock", "{N} knock KC [5H 6H 7H 8H] [9C 9D 9S]",
+          "{D} meld [9H TH JH] [KS KH KD] [2C 3C 4C]", "{D} done"])
+"""k = d = 7: an undercut by default (GR-9.2), no score with undercut_on_tie = false."""
+
+
+def test_gr2_3_tie_that_scores_nothing_is_not_void() -> None:
+    """GR-2.3, GR-9.2 undercut_on_tie = false: a knock tied at 7 scores nothing, but it is
+    not a void round, so the deal alternates as usual (GR-2.2)."""
+    path = house("gin_no_tie_undercut", "gin_rummy", "options: {undercut_on_tie: {value: false}}\n")
+    game = game_of(path, dealer=1)
+    scripted_round(game, *TIE_7)
+    result = game.results[-1]
+    assert result.points == (0, 0) and not result.void and result.winner is None
+    assert game.dealer == 0
+
+
+def test_gr9_2_tie_is_an_undercut_by_default() -> None:
+    """GR-9.2 (undercut_on_tie = true): k = d = 7: the defender scores 0 + 25."""
+    game = game_of("gin_rummy", dealer=1)
+    scripted_round(game, *TIE_7)
+    assert game.results[-1].points == (0, 25) and game.results[-1].undercut
+
+
+def test_gr9_3_gin_cannot_be_undercut() -> None:
+    """GR-9.3: gin against a defender who also has no deadwood (AC-4C, KKK, TH-QH): the
+    knocker scores 25 + 0; d = 0 does not undercut a gin."""
+    rnd = play(gin(p1=GIN_KNOCKER, p2="KS KH KD 2C 3C 4C TH JH QH AC", stock="KC 3D 4D 5D", upcard="TD"),
+               "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC")
+    assert rnd.result is not None and rnd.result.ending == "gin"
+    assert rnd.result.deadwoods == (0, 0) and rnd.result.points == (25, 0) and not rnd.result.undercut
