@@ -671,3 +671,84 @@ def test_gr9_3_gin_cannot_be_undercut() -> None:
                "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC")
     assert rnd.result is not None and rnd.result.ending == "gin"
     assert rnd.result.deadwoods == (0, 0) and rnd.result.points == (25, 0) and not rnd.result.undercut
+
+
+# ---------------------------------------------------------------------------- GR-2.1, GR-12, GR-14, GS-7.4
+
+@pytest.mark.parametrize(("variant_id", "stock"), [("gin_rummy", 31), ("skarney_gin", 32), ("ginski", 39),
+                                                   ("ginski_four", 29)])
+def test_gr2_1_deal_one_card_at_a_time_from_the_dealer_left(variant_id: str, stock: int) -> None:
+    """GR-2.1, SK-2.1, GS-2.3: the shuffled pack is dealt one card at a time starting left of
+    the dealer, then the upcard (where there is one); the rest is the stock, top card next."""
+    variant = load_variant(variant_id)
+    cards = list(variant.deck.cards)
+    random.Random(4).shuffle(cards)
+    n = variant.players
+    dealer = n - 1
+    rnd = Round.deal(variant, random.Random(4), dealer=dealer)
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        assert rnd.hands[seat] == cards[k:10 * n:n]
+    rest = cards[10 * n:]
+    if variant.deal.upcard:
+        assert rnd.upcard is rest[0] and rnd.discards == [rest[0]]
+        rest = rest[1:]
+    assert len(rnd.stock) == stock and rnd.stock[::-1] == rest
+
+
+def test_gr12_2_ace_upcard_allows_only_gin() -> None:
+    """GR-12.2 (oklahoma_ace = gin_only): with an ace upcard a knock needs 0 deadwood."""
+    rnd = play(gin("oklahoma_gin", p1="5H 6H 7H 8H 9C 9D 9S 2S 3S AC", upcard="AD", stock="4S 3D 4D"),
+               "P1 pass", "P2 pass", "P1 draw stock")
+    assert rnd.knock_limit == 0
+    play(rnd, "P1 knock AC")
+    assert rnd.result is not None and rnd.result.ending == "gin"
+    rnd = play(gin("oklahoma_gin", p1="5H 6H 7H 9C 9D 9S 6C 7C 8C AS", upcard="AD", stock="3D 4D 5D"),
+               "P1 pass", "P2 pass", "P1 draw stock")
+    refused(rnd, "P1 knock 3D", "at most 0 deadwood; 1 would be left")
+
+
+def test_gr12_3_spade_upcard_doubles_gin_and_bonus() -> None:
+    """GR-12.3: a spade upcard doubles every score of the round, bonuses included: (25 + 30) x 2."""
+    rnd = play(gin("oklahoma_gin", p1=GIN_KNOCKER, upcard="JS", stock="KC 3D 4D"),
+               "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC")
+    assert rnd.result is not None and rnd.result.points == (110, 0)
+
+
+def test_gr14_straight_gin_refuses_any_knock_with_deadwood() -> None:
+    """GR-14: knock_limit = 0: GR-15's knock with 7 is refused; gin is allowed."""
+    rnd = play(gin("straight_gin"), "P1 pass", "P2 pass", "P1 draw stock")
+    refused(rnd, "P1 knock KC", "at most 0 deadwood; 7 would be left")
+    assert not any(str(a).startswith("P1 knock") for a in rnd.legal_actions())
+
+
+TWO_UNDERCUTTERS = {"P1": "1B 2B 3B 10R 10G 10Y 5P 6P 7P 1Y", "P2": GINSKI_HANDS["P2"],
+                    "P3": "3G 4G 5G 11Y 11R 11B 12Y 12G 12R 1P"}
+
+
+@pytest.mark.parametrize(("penalty", "points"), [
+    ("bonus_to_undercutter", (26, 0, 26)),
+    ("deduct_from_ender", (1, -25, 1)),
+    ("both", (26, -25, 26)),
+])
+def test_gs7_4_undercut_penalty_with_two_undercutters(penalty: str, points: tuple[int, ...]) -> None:
+    """GS-7.4: B knocks with 2, A and C both have 1: each scores 2 - 1 (+ 25 to the undercutter);
+    with deduct_from_ender / both the ender loses the bonus once, not once per undercutter."""
+    path = house(f"ginski_{penalty}", "ginski", f"options: {{undercut_penalty: {{value: {penalty}}}}}\n")
+    rnd = position(path, dealer="P1", hands=TWO_UNDERCUTTERS, stock="13R 1R 1G", upcard="8B")
+    play(rnd, "P2 pass", "P3 pass", "P1 pass", "P2 draw stock",
+         "P2 knock 13R [4R 5R 6R] [9G 9B *] [10P 11P 12P]", "P3 done", "P1 done")
+    assert rnd.result is not None
+    assert rnd.result.deadwoods == (1, 2, 1) and rnd.result.points == points and rnd.result.undercut
+
+
+def test_gs7_4_negative_points_enter_the_game_total() -> None:
+    """GS-7.4 deduct_from_ender through Game: the ender's -25 goes into the total."""
+    path = house("ginski_deduct_from_ender", "ginski", "options: {undercut_penalty: {value: deduct_from_ender}}\n")
+    game = game_of(path, dealer=0)
+    rnd = position(path, dealer="P1", hands=TWO_UNDERCUTTERS, stock="13R 1R 1G", upcard="8B")
+    game.round = rnd
+    play(rnd, "P2 pass", "P3 pass", "P1 pass", "P2 draw stock",
+         "P2 knock 13R [4R 5R 6R] [9G 9B *] [10P 11P 12P]", "P3 done", "P1 done")
+    game.next_round()
+    assert game.scores == (1, -25, 1) and game.round.scores == (1, -25, 1)
