@@ -58,12 +58,15 @@ SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin",
 """Every variant in variants/ (a test checks this list against the folder)."""
 
 SOAK = os.environ.get("RUMMYDSL_SOAK", "") not in ("", "0")
-LIGHT_HANDS = 6000 if SOAK else 100
+LIGHT_HANDS = 2000 if SOAK else 100
 """Seeded hands per variant (random, greedy and mixed seats in turn) checked lightly."""
-FULL_HANDS = 300 if SOAK else 5
+FULL_HANDS = 60 if SOAK else 5
 """Seeded hands per variant and agent kind checked in full at every step."""
-GAMES = 100 if SOAK else 2
+GAMES = 20 if SOAK else 2
 """Seeded whole games per variant and agent kind."""
+
+SOAK_LOG = os.environ.get("RUMMYDSL_SOAK_LOG", "")
+"""A file to which each test appends what it checked (one JSON line), for soak reports."""
 
 MAX_ROUND_ACTIONS = 20_000
 """A round that runs longer than this is taken to loop (the longest seen is far below)."""
@@ -79,6 +82,14 @@ class Tally:
     refused: int = 0
     observations: int = 0
     endings: dict[str, int] = field(default_factory=dict)
+
+    def record(self, test: str) -> None:
+        """Append this tally to :data:`SOAK_LOG`, if set."""
+        if SOAK_LOG:
+            line = {"test": test, "hands": self.hands, "games": self.games, "actions": self.actions,
+                    "refused": self.refused, "observations": self.observations, "endings": self.endings}
+            with open(SOAK_LOG, "a", encoding="utf-8") as log:
+                log.write(json.dumps(line) + "\n")
 
     def add(self, other: Tally) -> None:
         self.hands += other.hands

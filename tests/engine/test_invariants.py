@@ -52,9 +52,10 @@ def test_every_step_of_seeded_hands(variant_id: str, kind: str) -> None:
         rnd = Round.deal(variant, random.Random(seed), dealer=seed % variant.players)
         play_checked(rnd, seeded_agents(variant, kind, seed), random.Random(~seed), tally)
     assert tally.hands == FULL_HANDS and tally.refused > 0
+    tally.record(f"full[{variant_id}-{kind}]")
 
 
-def play_light(rnd: Round, agents: list[Any]) -> RoundResult:
+def play_light(rnd: Round, agents: list[Any], tally: Tally | None = None) -> RoundResult:
     """Play a round checking the cheap invariants only: cards in place, a legal action to
     take, the agent's choice legal, an end within the bound, the result scored right."""
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
@@ -71,6 +72,10 @@ def play_light(rnd: Round, agents: list[Any]) -> RoundResult:
         count += 1
         assert count <= MAX_ROUND_ACTIONS, f"round {rnd.number} still going after {count} actions"
     check_result(rnd)
+    if tally is not None:
+        tally.hands += 1
+        tally.actions += count
+        tally.endings[rnd.result.ending] = tally.endings.get(rnd.result.ending, 0) + 1
     return rnd.result
 
 
@@ -78,12 +83,12 @@ def play_light(rnd: Round, agents: list[Any]) -> RoundResult:
 def test_many_seeded_hands_end_and_score_right(variant_id: str) -> None:
     """Many hands (random, greedy and mixed seats): each ends and scores by the variant."""
     variant = load_variant(variant_id)
-    endings: dict[str, int] = {}
+    tally = Tally()
     for seed in range(LIGHT_HANDS):
         rnd = Round.deal(variant, random.Random(seed), dealer=seed % variant.players)
-        result = play_light(rnd, seeded_agents(variant, KINDS[seed % 3], seed))
-        endings[result.ending] = endings.get(result.ending, 0) + 1
-    assert sum(endings.values()) == LIGHT_HANDS
+        play_light(rnd, seeded_agents(variant, KINDS[seed % 3], seed), tally)
+    assert tally.hands == LIGHT_HANDS
+    tally.record(f"light[{variant_id}]")
 
 
 def expected_dealer(game: Game, dealer: int, result: RoundResult) -> int:
@@ -139,7 +144,7 @@ class Sheets:
         return done
 
 
-def play_game_checked(variant_id: str, kind: str, seed: int) -> Game:
+def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None = None) -> Game:
     """A whole seeded game, with its totals, dealers, closing and figures checked."""
     variant = load_variant(variant_id)
     game = Game(variant, random.Random(seed))
@@ -155,7 +160,7 @@ def play_game_checked(variant_id: str, kind: str, seed: int) -> Game:
         assert rnd.dealer == game.dealer
         open_game = next((g for g in range(len(sheets.points)) if not sheets.closed[g]), -1)
         assert rnd.scores == tuple(sheets.points[open_game]), "the round does not start from the totals"
-        result = play_light(rnd, agents)
+        result = play_light(rnd, agents, tally)
         dealer = game.dealer
         sheets.enter(result.points, hollywood)
         game.next_round()
@@ -210,9 +215,12 @@ def play_game_checked(variant_id: str, kind: str, seed: int) -> Game:
 def test_seeded_games_total_and_end(variant_id: str, kind: str) -> None:
     """GR-10, GR-11, GR-13, SK-10.4, GS-7.5: totals are sums of round points, dealers rotate by
     the rules, a game ends when (and only when) a sheet reaches its target, figures as GR-10.5."""
+    tally = Tally()
     for seed in range(GAMES):
-        game = play_game_checked(variant_id, kind, seed)
+        game = play_game_checked(variant_id, kind, seed, tally)
         assert game.over
+        tally.games += 1
+    tally.record(f"games[{variant_id}-{kind}]")
 
 
 SK_TURN = """\
@@ -256,3 +264,4 @@ def test_every_step_of_house_rule_hands(name: str) -> None:
         rnd = Round.deal(variant, random.Random(seed), dealer=seed % variant.players)
         play_checked(rnd, seeded_agents(variant, kind, seed), random.Random(~seed), tally)
     assert tally.hands == FULL_HANDS
+    tally.record(f"house[{name}]")
