@@ -129,3 +129,16 @@ def test_offer_declined_is_known_in_the_offerer_hand_taken_in_the_taker() -> Non
     assert not p1_secret & tokens(rnd, 1)
     for seat in (0, 1):
         check_observation(rnd, seat)
+
+
+def test_gr12_4_dealt_upcard_stays_public_after_it_is_taken() -> None:
+    """GR-12.4: the dealt upcard stays public knowledge once taken (and is known in the hand)."""
+    rnd = position("oklahoma_gin", dealer="P2",
+                   hands={"P1": "5H 6H 7H 8H 9C 9D 9S AC 2D 4S", "P2": "KS KH KD 2C 3C 4C 9H 4H QC 7D"},
+                   stock="KC 3D 4D 5D", upcard="7S")
+    play(rnd, "P1 draw discard", "P1 discard AC")
+    for seat in (0, 1):
+        obs = Observation(rnd, seat)
+        assert str(obs.upcard) == "7S" and obs.as_json()["upcard"] == "7S"
+        assert obs.knock_limit == 7
+        check_observation(rnd, seat)
