@@ -305,6 +305,53 @@ def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 
     assert rnd.to_json() == before, "a refused action changed the round"
 
 
+def random_melds(rnd: Round, rng: random.Random, cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Melds to name: some of the best arrangement's, or random groups (mostly not melds)."""
+    if not cards:
+        return ()
+    best = [tuple(meld) for meld in rnd.rules.solve(cards, check_contract=False).melds]
+    if best and rng.random() < 0.6:
+        return tuple(rng.sample(best, rng.randint(1, len(best))))
+    if len(cards) < 3:
+        return ()
+    return tuple(tuple(rng.sample(list(cards), rng.randint(3, min(5, len(cards)))))
+                 for _ in range(rng.randint(1, 3)))
+
+
+def check_unlisted(rnd: Round, rng: random.Random, count: int = 3) -> None:
+    """Actions the listing leaves out (melds of several groups, a defender showing melds,
+    a knock naming its melds): ``why_illegal`` and ``apply`` agree, and an accepted one
+    leaves a sound round (cards in place, someone to move or a right result)."""
+    player = rnd.to_move
+    assert player is not None
+    hand = rnd.hands[player]
+    before = rnd.to_json()
+    for _ in range(count):
+        tries: list[Action] = []
+        melds = random_melds(rnd, rng, hand)
+        if melds:
+            tries.append(Meld(player, melds))
+        if hand:
+            out = hand[rng.randrange(len(hand))]
+            kept = [c for c in hand if c is not out]
+            tries.append(Knock(player, out, random_melds(rnd, rng, kept) or None))
+        for action in tries:
+            reason = rnd.why_illegal(action)
+            other = rnd.copy()
+            try:
+                other.apply(action)
+            except IllegalActionError as problem:
+                assert reason is not None, f"{action}: why_illegal says legal, apply refuses: {problem}"
+                continue
+            assert reason is None, f"{action}: why_illegal says {reason!r}, apply accepts it"
+            check_conservation(other)
+            if other.result is None:
+                assert other.to_move is not None and len(other.legal_actions()) > 0, f"stuck after {action}"
+            else:
+                check_result(other)
+    assert rnd.to_json() == before
+
+
 def expected_deadwood(rnd: Round, player: int) -> int:
     """A player's deadwood at the end, worked out from the hand left (C-6, GR-7, SK-10.1)."""
     hand = rnd.hands[player]

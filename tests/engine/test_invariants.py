@@ -28,6 +28,7 @@ from .invariants import (
     Tally,
     check_conservation,
     check_result,
+    check_unlisted,
     play_checked,
     seeded_agents,
 )
@@ -265,3 +266,22 @@ def test_every_step_of_house_rule_hands(name: str) -> None:
         play_checked(rnd, seeded_agents(variant, kind, seed), random.Random(~seed), tally)
     assert tally.hands == FULL_HANDS
     tally.record(f"house[{name}]")
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_unlisted_melds_and_named_knocks_agree_with_apply(variant_id: str) -> None:
+    """At every step of seeded mixed hands, melds and knocks that name their melds (which
+    the listing leaves out) are refused by ``apply`` exactly when ``why_illegal`` says so."""
+    variant = load_variant(variant_id)
+    for seed in range(max(2, FULL_HANDS // 2)):
+        rnd = Round.deal(variant, random.Random(seed), dealer=seed % variant.players)
+        agents = seeded_agents(variant, "mixed", seed)
+        rng = random.Random(seed)
+        count = 0
+        while rnd.result is None:
+            check_unlisted(rnd, rng)
+            player = rnd.to_move
+            assert player is not None
+            rnd.apply(agents[player].act(Observation(rnd, player)))
+            count += 1
+            assert count <= MAX_ROUND_ACTIONS
