@@ -752,3 +752,46 @@ def test_gs7_4_negative_points_enter_the_game_total() -> None:
          "P2 knock 13R [4R 5R 6R] [9G 9B *] [10P 11P 12P]", "P3 done", "P1 done")
     game.next_round()
     assert game.scores == (1, -25, 1) and game.round.scores == (1, -25, 1)
+
+
+# ---------------------------------------------------------------------------- GR-5, GS-5, SK-6.2, SK-10.3
+
+def test_gr5_a_stock_card_may_be_discarded_at_once() -> None:
+    """GR-5: a card drawn from the stock may be discarded in the same turn."""
+    rnd = play(gin(), "P1 pass", "P2 pass", "P1 draw stock", "P1 discard KC")
+    assert [str(c) for c in rnd.discards][-1] == "KC" and rnd.to_move == 1
+
+
+def test_gs5_discard_taken_card_allowed() -> None:
+    """GS-5 discard_taken_card = allowed: the card taken from the pile may go straight back."""
+    path = house("gin_taken_allowed", "gin_rummy",
+                 "turn:\n  - draw: {from: [stock, discard]}\n  - discard: {taken_card: allowed}\n")
+    rnd = play(gin(path), "P1 draw discard")
+    assert "P1 discard QD" in rnd.legal_actions()
+    play(rnd, "P1 discard QD")
+    assert [str(c) for c in rnd.discards] == ["QD"] and rnd.to_move == 1
+
+
+def test_sk6_2_no_adding_to_the_opponent_melds() -> None:
+    """SK-6.2: after both met the contract, a player may not add to the opponent's melds."""
+    rnd = position("skarney_gin", dealer="P2",
+                   hands={"P1": "4S 5H 6D JC JD JH 8C 9C TC 2H",
+                          "P2": "3S 3H 3D QS QH QD 5C 6C 7C 4C"},
+                   stock="AD AH KS KH 2D 2S 9D 9S 8H 8D")
+    play(rnd, "P1 draw stock", "P1 meld [4S 5H 6D] [JC JD JH] [8C 9C TC]", "P1 done", "P1 offer AD",
+         "P2 decline", "P2 draw stock", "P2 meld [3S 3H 3D] [QS QH QD] [5C 6C 7C]")
+    refused(rnd, "P2 layoff 4C on P1#3", "may not lay off onto P1's melds")
+    assert "P2 layoff 4C on P2#3" in rnd.legal_actions()
+
+
+def test_sk10_3_stock_end_tie_scores_nothing_and_contract_required() -> None:
+    """SK-10.3: at the stock end a tie scores nothing; with stock_end_contract = required the
+    lower deadwood scores only if its player met the contract."""
+    rnd = position("skarney_gin", dealer="P1", hands={"P1": "KS 8D 3C", "P2": "AC 4S 4H 6S"},
+                   stock="4D 2D 2S")
+    play(rnd, "P2 draw stock", "P2 done")
+    assert rnd.result is not None and rnd.result.deadwoods == (21, 21) and rnd.result.points == (0, 0)
+    path = house("sk_contract_required", "skarney_gin", "options: {stock_end_contract: {value: required}}\n")
+    rnd = position(path, dealer="P1", hands={"P1": "KS 8D 3C", "P2": "7C 4S 4H"}, stock="4D 2D 2S")
+    play(rnd, "P2 draw stock", "P2 done")
+    assert rnd.result is not None and rnd.result.deadwoods == (21, 7) and rnd.result.points == (0, 0)
