@@ -177,7 +177,7 @@ def test_gs4_3_either_after_all_pass() -> None:
     assert listed(rnd) == ["P2 draw discard", "P2 draw stock"]
 
 
-def test_gs4_2_wild_copy_not_taken_may_be_discarded() -> None:
+def test_gs5_wild_copy_not_taken_may_be_discarded() -> None:
     """GS-5, GS-3.3 regression: holding two wild cards, one just taken from the pile, the
     other may be discarded (or knocked with). ``P1 discard *`` was listed (the other wild)
     but refused, because the text named the wild just taken."""
@@ -400,7 +400,6 @@ def test_sk3_4_kind_locked() -> None:
                    stock="AD QD QS KS AH TH 8H 7D 6S 4D")
     play(rnd, "P1 draw stock", "P1 meld [3S 4S 5S] [JC JD JH] [8C 9C TC]")
     refused(rnd, "P1 layoff 6H on P1#1", "does not extend the run meld")
-    assert "P1 layoff 7C on P1#3" not in rnd.legal_actions()  # 7C is not held; sanity
     rnd2 = position(path, dealer="P2",
                     hands={"P1": "3S 4S 5S JC JD JH 8C 9C TC 6S", "P2": "AS KD KH 5C 5D 2S 9H 2C 6C 7H"},
                     stock="AD QD QS KS AH TH 8H 7D 6H 4D")
