@@ -794,3 +794,24 @@ def test_sk10_3_stock_end_tie_scores_nothing_and_contract_required() -> None:
     rnd = position(path, dealer="P1", hands={"P1": "KS 8D 3C", "P2": "7C 4S 4H"}, stock="4D 2D 2S")
     play(rnd, "P2 draw stock", "P2 done")
     assert rnd.result is not None and rnd.result.deadwoods == (21, 7) and rnd.result.points == (0, 0)
+
+
+def test_gs6_4_a_wild_of_the_deadwood_is_laid_off_though_another_is_shown() -> None:
+    """GS-6.4 (wilds may be laid off), GR-7.1 regression: C shows [3G 4G *] and holds a second
+    wild; 'P3 layoff * on P2#1' was listed (the free wild) but its text was refused, because
+    '*' named the wild already shown. The free copy is laid off."""
+    rnd = position("ginski", dealer="P1", stock="13R 1R 1G 1Y 2G", upcard="8B",
+                   hands={"P1": "1B 2B 3B 10R 10G 10Y 5P 6P 13G 2R",
+                          "P2": "4R 5R 6R 9G 9B 9Y 10P 11P 12P 2Y",
+                          "P3": "3G 4G * * 7Y 13B 1P 11Y 11R 12G"})
+    play(rnd, "P2 pass", "P3 pass", "P1 pass", "P2 draw stock",
+         "P2 knock 13R [4R 5R 6R] [9G 9B 9Y] [10P 11P 12P]", "P3 meld [3G 4G *]")
+    assert "P3 layoff * on P2#1" in {str(a) for a in rnd.legal_actions()}
+    assert "P3 layoff * on P2#1" in rnd.legal_actions()
+    play(rnd, "P3 layoff * on P2#1")
+    shown = rnd.declared[2]
+    assert shown is not None and any(c.wild for c in shown[0])
+    assert any(c.wild for c in rnd.table[1][0].cards)
+    assert all(c.wild or c.rank is not None for c in rnd.hands[2])
+    assert sum(c.wild for c in rnd.hands[2]) == 1  # the shown wild stays in hand, in its meld
+    refused(rnd, "P3 layoff * on P2#1", "in a meld already shown")

@@ -164,10 +164,10 @@ class ShowdownMechanic(Mechanic):
             judge_melds(rnd, action.player, action.melds, rnd.hands[action.player], "in hand")
             return None
         if isinstance(action, Layoff):
-            check_layoff(rnd, action)
+            held = check_layoff(rnd, action)
             declared = rnd.declared[action.player] or ()
-            if any(c is action.card for meld in declared for c in meld):
-                raise IllegalActionError("", f"{action.card} is in a meld already shown")
+            if any(c is held for meld in declared for c in meld):
+                raise IllegalActionError("", f"{held} is in a meld already shown")
             return None
         if isinstance(action, Done):
             return None

@@ -132,6 +132,9 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     held = rnd.holds(player, action.card)
     if held is None:
         raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    shown = {c.id for meld in rnd.declared[player] or () for c in meld}
+    if held.id in shown:  # GR-7.1: a defender lays off deadwood: another copy of the face, if held
+        held = rnd.find(rnd.hands[player], held, shown) or held
     contract = rnd.variant.contract
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
