@@ -142,6 +142,15 @@ def test_a_case_whose_variant_does_not_load_fails_cleanly(tmp_path: Path) -> Non
     assert result.status == "failed" and "its variant does not load" in result.report()
 
 
+def test_a_setup_must_seat_the_variants_players(tmp_path: Path) -> None:
+    """GS-2.1: a two-seat setup under three-player Ginski is a failure, not a quiet two-player game."""
+    text = ("variant: ginski\ncases:\n  - id: two\n    setup:\n      dealer: P1\n"
+            "      hands: {P1: 1R 2R 3R, P2: 1B 2B 3B}\n      stock: 5Y 6Y 7Y\n    expect: {to_move: P2}\n")
+    suite = load_suite(str(write(tmp_path, text)))
+    report = run_case(suite.cases[0]).report()
+    assert "the setup seats 2 players, but ginski plays 3" in report
+
+
 def test_a_bad_card_in_a_case_fails_cleanly(tmp_path: Path) -> None:
     suite = load_suite(str(write(tmp_path, GR15.replace("meld: [AH, 2H, 3H]", "meld: [AH, 2H, 3Z]"))))
     assert "bad card in the case" in run_case(suite.cases[1]).report()
