@@ -353,15 +353,20 @@ def check_unlisted(rnd: Round, rng: random.Random, count: int = 3) -> None:
 
 
 def expected_deadwood(rnd: Round, player: int) -> int:
-    """A player's deadwood at the end, worked out from the hand left (C-6, GR-7, SK-10.1)."""
+    """A player's deadwood at the end, worked out from the hand left (C-6, GR-7, SK-10.1).
+
+    The ender's is what the melds put on the table leave; anyone else's is the least the
+    hand allows (C-6), and melds a defender showed leave exactly that."""
     hand = rnd.hands[player]
     if player == rnd.ender:
         return rnd.value(hand)  # the knocker's melds are on the table; what is left is deadwood
+    least = rnd.rules.min_deadwood(hand) if hand else 0
     declared = rnd.declared[player]
     if declared:
         used = {c.id for meld in declared for c in meld}
-        return rnd.value([c for c in hand if c.id not in used])
-    return rnd.rules.min_deadwood(hand) if hand else 0
+        assert rnd.value([c for c in hand if c.id not in used]) == least, (
+            f"{player_name(player)} showed melds that leave more than the least deadwood {least}")
+    return least
 
 
 def check_result(rnd: Round) -> None:
