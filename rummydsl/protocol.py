@@ -166,8 +166,7 @@ class ProgramAgent:
             reason = getattr(problem, "reason", None) or str(problem)
             raise AgentError(self.name, f"answered {text[:80]!r}, which is not an action: {reason}") from None
         if action not in legal:
-            rnd = observation._round  # noqa: SLF001 - the reason comes from the rules
-            reason = rnd.why_illegal(action) or "not legal now"
+            reason = observation.why_illegal(action) or "not legal now"
             raise AgentError(self.name, f"answered {str(action)!r}, which is illegal: {reason}")
         return action
 

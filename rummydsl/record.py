@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .errors import AgentError, Location, RecordError, RummyDslError
+from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -68,10 +68,6 @@ __all__ = [
 RECORD_VERSION = 1
 #: A round that runs past this many actions stops the game (a variant nobody can finish).
 MAX_ACTIONS = 100_000
-
-
-class StalledRoundError(RummyDslError, RuntimeError):
-    """A round ran past :data:`MAX_ACTIONS` actions without ending."""
 
 
 class Quit(Exception):

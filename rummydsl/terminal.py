@@ -94,7 +94,7 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     scores = " . ".join(f"{player_name(p)} {observation.scores[p]}" for p in range(n))
     to_move = observation.to_move
     lines = [_RULE,
-             f"round {observation._round.number}: {player_name(me)} (you) to move, phase {observation.phase}",
+             f"round {observation.number}: {player_name(me)} (you) to move, phase {observation.phase}",
              f"scores: {scores}    dealer: {player_name(observation.dealer)}"]
     if observation.variant.knock is not None and observation.knock_limit >= 0:
         lines[-1] += f"    knock limit: {observation.knock_limit}"
@@ -218,7 +218,7 @@ class HumanAgent:
             reason = getattr(problem, "reason", str(problem))
             self.say(f"Sorry, I could not read {text!r}: {reason}. Type 'help' for examples.")
             return None
-        reason = observation._round.why_illegal(action)  # noqa: SLF001 - the rules say why
+        reason = observation.why_illegal(action)
         if reason is not None:
             self.say(f"Sorry, {str(action)!r} is not allowed now: {reason}.")
             return None

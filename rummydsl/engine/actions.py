@@ -114,7 +114,8 @@ class Knock:
 
     ``card`` is ``None`` for big gin (every card melded, no discard). ``melds``
     are the melds the knocker shows; ``None`` lets the engine show the
-    arrangement with least deadwood (the canonical one). No deadwood left is gin.
+    arrangement with least deadwood (the canonical one), and ``()`` (written
+    ``[]``) shows none. No deadwood left is gin.
     """
 
     player: int
@@ -125,6 +126,8 @@ class Knock:
         parts = [player_name(self.player), "knock"]
         if self.card is not None:
             parts.append(str(self.card))
+        if self.melds == ():
+            parts.append("[]")  # shows no melds at all (not the canonical arrangement)
         parts.extend(_cards_text(meld) for meld in self.melds or ())
         return " ".join(parts)
 
@@ -312,6 +315,8 @@ def _parse_args(text: str, player: int, verb: str, args: list[str], deck: Deck, 
                 raise MalformedActionError(text, "write each meld in brackets: 'meld [3S 4S 5S]'")
             card = deck.parse_card(rest[0])
             rest = rest[1:]
+        if verb == "knock" and rest == ["[", "]"]:
+            return Knock(player, card, ())  # '[]': the knocker shows no melds
         melds = _parse_melds(text, rest, deck)
         if verb == "meld":
             if not melds:

@@ -55,6 +55,7 @@ def test_every_listed_action_round_trips(variant_id: str) -> None:
     ("P1 knock KC", Knock(0, GIN.deck.parse_card("KC"))),
     ("P1 knock KC [5H 6H 7H] [9C 9D 9S]",
      Knock(0, GIN.deck.parse_card("KC"), (GIN.deck.parse_cards("5H 6H 7H"), GIN.deck.parse_cards("9C 9D 9S")))),
+    ("P1 knock KC []", Knock(0, GIN.deck.parse_card("KC"), ())),
     ("P1 meld [3S 4S 5S]", Meld(0, (GIN.deck.parse_cards("3S 4S 5S"),))),
     ("P2 layoff 6S on P1#2", Layoff(1, GIN.deck.parse_card("6S"), 0, 1)),
     ("P1 offer 7H", Offer(0, GIN.deck.parse_card("7H"))),
@@ -62,6 +63,13 @@ def test_every_listed_action_round_trips(variant_id: str) -> None:
 ])
 def test_parse(text: str, expected: object) -> None:
     assert parse_action(text, GIN.deck, 2) == expected
+
+
+def test_a_knock_showing_no_melds_round_trips() -> None:
+    """``Knock(p, KC, ())`` (no melds shown) is not ``Knock(p, KC)`` (the canonical melds)."""
+    bare = Knock(0, GIN.deck.parse_card("KC"), ())
+    assert str(bare) == "P1 knock KC []"
+    assert parse_action(str(bare), GIN.deck, 2) == bare != Knock(0, GIN.deck.parse_card("KC"))
 
 
 def test_rumski_notation_and_wilds() -> None:
