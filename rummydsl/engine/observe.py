@@ -78,8 +78,10 @@ class Observation:
         return self._round.knock_limit
 
     def legal_actions(self) -> LegalActions:
-        """The legal actions of the player to move (empty for the others)."""
-        return self._round.legal_actions()
+        """This player's legal actions (empty while another player is to move)."""
+        from .round import LegalActions
+
+        return LegalActions(self._round, self.player)
 
     def parse(self, text: str) -> Action:
         """Read an action in the round's notation.

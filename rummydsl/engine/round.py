@@ -63,21 +63,32 @@ class LegalActions:
     ``in`` is answered by the rules (:meth:`Round.why_illegal`), not by listing
     every action, so it also accepts actions the listing leaves out (a knock
     that names its melds, a defender showing chosen melds). Text is parsed first.
+
+    A view for one ``seat`` (an observation's) is empty while another player is
+    to move: their actions would show their hand.
     """
 
-    __slots__ = ("_round",)
+    __slots__ = ("_round", "_seat")
 
-    def __init__(self, rnd: Round) -> None:
+    def __init__(self, rnd: Round, seat: int | None = None) -> None:
         self._round = rnd
+        self._seat = seat
+
+    def _hidden(self) -> bool:
+        return self._seat is not None and self._seat != self._round.to_move
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(self._round.listed())
+        return iter(() if self._hidden() else self._round.listed())
 
     def __getitem__(self, index: int) -> Action:
+        if self._hidden():
+            raise IndexError("no legal actions for this seat: another player is to move")
         return self._round.listed()[index]
 
     def __contains__(self, action: object) -> bool:
         rnd = self._round
+        if self._hidden():
+            return False
         if isinstance(action, str):
             try:
                 action = rnd.parse(action)
@@ -88,7 +99,7 @@ class LegalActions:
         return rnd.why_illegal(action) is None  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return len(self._round.listed())
+        return 0 if self._hidden() else len(self._round.listed())
 
     def count(self) -> int:
         """How many actions are listed."""
@@ -319,9 +330,18 @@ class Round:
         values = self.values
         return sum(values[c.id] for c in cards)
 
-    def holds(self, player: int, card: Card) -> Card | None:
-        """The card of ``player``'s hand with ``card``'s face (the copy held), or None."""
-        return self.find(self.hands[player], card, ())
+    def holds(self, player: int, card: Card, barred: Card | None = None) -> Card | None:
+        """The card of ``player``'s hand with ``card``'s face (the copy held), or None.
+
+        A copy other than ``barred`` (a card the rules keep in hand now, such as
+        the one just taken from the pile) when the hand has one: copies of a face
+        are interchangeable.
+        """
+        hand = self.hands[player]
+        held = self.find(hand, card, ())
+        if held is not None and held is barred:
+            return self.find(hand, card, (held.id,)) or held
+        return held
 
     def find(self, pool: Sequence[Card], card: Card, used: Any) -> Card | None:
         """A card of ``pool`` with ``card``'s face whose id is not in ``used``, or None."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from ...cards import Card
 from ..actions import Action, Discard, player_name
 from ..state import Phase
 from .base import Mechanic
@@ -16,7 +17,7 @@ from .base import Mechanic
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["DiscardMechanic", "taken_card_forbidden"]
+__all__ = ["DiscardMechanic", "taken_card_forbidden", "barred"]
 
 
 def taken_card_forbidden(rnd: Round) -> bool:
@@ -25,17 +26,23 @@ def taken_card_forbidden(rnd: Round) -> bool:
     return step is None or step.taken_card == "forbidden"
 
 
+def barred(rnd: Round) -> Card | None:
+    """The card that may not be discarded this turn (taken from the pile), if any."""
+    return rnd.taken if taken_card_forbidden(rnd) else None
+
+
 class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        barred = rnd.taken if taken_card_forbidden(rnd) else None
-        return [Discard(player, card) for card in rnd.distinct_faces(rnd.hands[player]) if card is not barred]
+        taken = barred(rnd)
+        return [Discard(player, card)
+                for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken])]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
             return "this is the discard step: discard a card (or knock)"
-        held = rnd.holds(action.player, action.card)
+        held = rnd.holds(action.player, action.card, barred(rnd))
         if held is None:
             return f"{player_name(action.player)} does not hold {action.card}"
         if held is rnd.taken and taken_card_forbidden(rnd):
@@ -44,7 +51,7 @@ class DiscardMechanic(Mechanic):
 
     def apply(self, rnd: Round, action: Action) -> None:
         assert isinstance(action, Discard)
-        held = rnd.holds(action.player, action.card)
+        held = rnd.holds(action.player, action.card, barred(rnd))
         assert held is not None
         rnd.remove(action.player, held)
         rnd.discards.append(held)

@@ -24,7 +24,7 @@ from ...errors import IllegalActionError
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
-from .discard import taken_card_forbidden
+from .discard import barred, taken_card_forbidden
 from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
 
 if TYPE_CHECKING:
@@ -85,10 +85,8 @@ class KnockMechanic(Mechanic):
                 yield Knock(player, None)
         if plain and rules.min_deadwood(hand, discard=True) > limit:
             return  # no discard leaves a knock (the usual case: one search, not one per card)
-        barred = rnd.taken if taken_card_forbidden(rnd) else None
-        for card in rnd.distinct_faces(hand):
-            if card is barred:
-                continue
+        taken = barred(rnd)
+        for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
                 yield Knock(player, card)
@@ -109,7 +107,7 @@ class KnockMechanic(Mechanic):
             if deadwood:
                 return f"big gin needs every card melded; {deadwood} deadwood is left"
             return None
-        held = rnd.holds(player, action.card)
+        held = rnd.holds(player, action.card, barred(rnd))
         if held is None:
             return f"{player_name(player)} does not hold {action.card}"
         if held is rnd.taken and taken_card_forbidden(rnd):
@@ -132,7 +130,7 @@ class KnockMechanic(Mechanic):
         if action.card is None:
             kept = list(hand)
         else:
-            held = rnd.holds(player, action.card)
+            held = rnd.holds(player, action.card, barred(rnd))
             assert held is not None
             kept = [c for c in hand if c is not held]
             rnd.remove(player, held)
@@ -159,7 +157,8 @@ class ShowdownMechanic(Mechanic):
     phase = Phase.SHOWDOWN
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        yield from list_layoffs(rnd, player)
+        shown = [c for meld in rnd.declared[player] or () for c in meld]
+        yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
         yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:
@@ -176,10 +175,10 @@ class ShowdownMechanic(Mechanic):
                 return f"the melds shown would leave {left} deadwood, but {least} is the least (C-6)"
             return None
         if isinstance(action, Layoff):
-            check_layoff(rnd, action)
+            held = check_layoff(rnd, action)
             declared = rnd.declared[action.player] or ()
-            if any(c is action.card for meld in declared for c in meld):
-                raise IllegalActionError("", f"{action.card} is in a meld already shown")
+            if any(c is held for meld in declared for c in meld):
+                raise IllegalActionError("", f"{held} is in a meld already shown")
             return None
         if isinstance(action, Done):
             return None

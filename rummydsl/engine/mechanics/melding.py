@@ -132,6 +132,9 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     held = rnd.holds(player, action.card)
     if held is None:
         raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    shown = {c.id for meld in rnd.declared[player] or () for c in meld}
+    if held.id in shown:  # GR-7.1: a defender lays off deadwood: another copy of the face, if held
+        held = rnd.find(rnd.hands[player], held, shown) or held
     contract = rnd.variant.contract
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
@@ -166,12 +169,13 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
             meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
 
 
-def list_layoffs(rnd: Round, player: int) -> Iterator[Layoff]:
-    """Every single-card lay-off ``player`` may make now."""
+def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
+    """Every single-card lay-off ``player`` may make now (of cards not in ``keep``)."""
     hand = rnd.hands[player]
+    free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
-            for card in rnd.distinct_faces(hand):
+            for card in rnd.distinct_faces(free):
                 if _fits(rnd, meld, card, hand):
                     yield Layoff(player, card, owner, index)
 

@@ -1,0 +1,460 @@
+"""Invariant checks for seeded play of any variant (helpers for the engine property tests).
+
+:func:`check_round_play` plays a round with agents and, before every action,
+checks what must hold at every step of every game:
+
+- every card of the deck is in exactly one place (hands, stock, discard pile,
+  table melds);
+- a player's ``known`` cards are in that player's hand, and were seen by all
+  (tracked here from the actions, independently of the engine);
+- until the round ends the player to move has a listed legal action; every
+  listed action is accepted by ``in`` (as a value and as text) and by
+  ``apply`` on a copy, and the copy is independent (the original's ``to_json``
+  is unchanged);
+- actions that are not listed (a wrong pile, a card not held, another
+  player's move) are refused by ``why_illegal`` and by ``apply``, state unchanged;
+- no player's observation shows a card another player holds face down.
+
+At the end it checks the deadwoods against the hands left and the points
+against :func:`rummydsl.scoring.score_round` of the variant.
+
+``RUMMYDSL_SOAK=1`` in the environment makes the tests that use :data:`LIGHT_HANDS`,
+:data:`FULL_HANDS` and :data:`GAMES` play many more (a soak run, done by hand, not by default).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import random
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from rummydsl.agents import make_agents
+from rummydsl.cards import Card
+from rummydsl.engine import (
+    Action,
+    Decline,
+    Discard,
+    Done,
+    Draw,
+    Knock,
+    Layoff,
+    Meld,
+    Observation,
+    Offer,
+    Pass,
+    Round,
+    Take,
+)
+from rummydsl.engine.actions import player_name
+from rummydsl.errors import IllegalActionError
+from rummydsl.expr.runtime import SimpleRoundView
+from rummydsl.scoring import score_round
+
+SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
+           "hollywood_gin", "skarney_poker_distinct", "ginski_four")
+"""Every variant in variants/ (a test checks this list against the folder)."""
+
+SOAK = os.environ.get("RUMMYDSL_SOAK", "") not in ("", "0")
+LIGHT_HANDS = 2000 if SOAK else 100
+"""Seeded hands per variant (random, greedy and mixed seats in turn) checked lightly."""
+FULL_HANDS = 60 if SOAK else 5
+"""Seeded hands per variant and agent kind checked in full at every step."""
+GAMES = 20 if SOAK else 2
+"""Seeded whole games per variant and agent kind."""
+
+SOAK_LOG = os.environ.get("RUMMYDSL_SOAK_LOG", "")
+"""A file to which each test appends what it checked (one JSON line), for soak reports."""
+
+MAX_ROUND_ACTIONS = 20_000
+"""A round that runs longer than this is taken to loop (the longest seen is far below)."""
+
+
+@dataclass
+class Tally:
+    """What a run checked: hands, games and actions."""
+
+    hands: int = 0
+    games: int = 0
+    actions: int = 0
+    refused: int = 0
+    observations: int = 0
+    endings: dict[str, int] = field(default_factory=dict)
+
+    def record(self, test: str) -> None:
+        """Append this tally to :data:`SOAK_LOG`, if set."""
+        if SOAK_LOG:
+            line = {"test": test, "hands": self.hands, "games": self.games, "actions": self.actions,
+                    "refused": self.refused, "observations": self.observations, "endings": self.endings}
+            with open(SOAK_LOG, "a", encoding="utf-8") as log:
+                log.write(json.dumps(line) + "\n")
+
+    def add(self, other: Tally) -> None:
+        self.hands += other.hands
+        self.games += other.games
+        self.actions += other.actions
+        self.refused += other.refused
+        self.observations += other.observations
+        for key, value in other.endings.items():
+            self.endings[key] = self.endings.get(key, 0) + value
+
+
+# ---------------------------------------------------------------------------- places of cards
+
+def where(rnd: Round) -> list[Card]:
+    """Every card of the round, from every place it can be (hands, stock, pile, table)."""
+    cards: list[Card] = [c for hand in rnd.hands for c in hand]
+    cards += rnd.stock
+    cards += rnd.discards
+    cards += [c for melds in rnd.table for meld in melds for c in meld.cards]
+    return cards
+
+
+def check_conservation(rnd: Round) -> None:
+    """Every card of the deck is in exactly one place."""
+    ids = sorted(c.id for c in where(rnd))
+    deck = rnd.variant.deck.cards
+    assert ids == list(range(len(deck))), (
+        f"cards out of place: {len(ids)} placed of {len(deck)}; "
+        f"twice: {sorted({i for i in ids if ids.count(i) > 1})}, "
+        f"missing: {sorted(set(range(len(deck))) - set(ids))}")
+    for card in where(rnd):
+        assert deck[card.id] is card, f"{card!r} is not the deck's own card object"
+
+
+# ---------------------------------------------------------------------------- what everyone saw
+
+class Witness:
+    """The cards of each hand that every player has seen, tracked from the actions.
+
+    Independent of the engine's ``known``: a card is seen when it is taken from
+    the discard pile (the upcard, a claim, a normal draw), when it is offered
+    (it stays seen in whichever hand keeps it), or shown in melds after a knock.
+    It stops being in a hand when it leaves it.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.seen: list[set[int]] = [set() for _ in range(players)]
+
+    def before(self, rnd: Round, action: Action) -> None:
+        """Note what ``action`` shows, from the round as it is before the action."""
+        player = action.player
+        if isinstance(action, Draw) and action.source == "discard" and rnd.discards:
+            self.seen[player].add(rnd.discards[-1].id)
+        elif isinstance(action, Offer):
+            held = rnd.holds(player, action.card)
+            if held is not None:
+                self.seen[player].add(held.id)
+        elif isinstance(action, Take) and rnd.offered is not None:
+            giver = rnd.turn_player
+            self.seen[giver].discard(rnd.offered.id)
+            self.seen[player].add(rnd.offered.id)
+
+    def after(self, rnd: Round) -> None:
+        """Forget cards that left a hand."""
+        for player, hand in enumerate(rnd.hands):
+            self.seen[player] &= {c.id for c in hand}
+
+
+def check_known(rnd: Round, witness: Witness) -> None:
+    """``known`` cards are in their hand, and were seen by all (not only by their holder)."""
+    for player, known in enumerate(rnd.known):
+        hand = {c.id for c in rnd.hands[player]}
+        for card in known:
+            assert card.id in hand, f"{card} is known in {player_name(player)}'s hand but not held"
+            assert card.id in witness.seen[player], (
+                f"{card} is marked known in {player_name(player)}'s hand but nobody saw it")
+
+
+# ---------------------------------------------------------------------------- observations
+
+_TOKEN = re.compile(r'[^\s\[\]",:{}]+')
+
+
+def strings(value: Any) -> set[str]:
+    """Every token of a JSON value's text (split on spaces, brackets and JSON punctuation)."""
+    return set(_TOKEN.findall(json.dumps(value)))
+
+
+def shown_to_all(rnd: Round, player: int) -> set[int]:
+    """Ids of ``player``'s cards everyone may see: known, or in melds shown after a knock."""
+    out = {c.id for c in rnd.known[player]}
+    declared = rnd.declared[player]
+    if declared:
+        out |= {c.id for meld in declared for c in meld}
+    return out
+
+
+def hidden_from(rnd: Round, seat: int) -> set[str]:
+    """Faces that only another player may know: held face down by another player, and
+    not visible to ``seat`` in any other way (own hand, the pile, the table, shown cards)."""
+    visible: set[str] = {str(c) for c in rnd.hands[seat]}
+    visible |= {str(c) for c in rnd.discards}
+    visible |= {str(c) for melds in rnd.table for meld in melds for c in meld.cards}
+    if rnd.upcard is not None:
+        visible.add(str(rnd.upcard))
+    if rnd.offered is not None:
+        visible.add(str(rnd.offered))
+    secret: set[str] = set()
+    for other in range(rnd.players):
+        if other == seat:
+            continue
+        public = shown_to_all(rnd, other)
+        visible |= {str(c) for c in rnd.hands[other] if c.id in public}
+        secret |= {str(c) for c in rnd.hands[other] if c.id not in public}
+    return secret - visible
+
+
+def check_observation(rnd: Round, seat: int) -> None:
+    """Seat ``seat``'s observation (JSON and attributes) shows no card held face down by another."""
+    secret = hidden_from(rnd, seat)
+    obs = Observation(rnd, seat)
+    leaked = secret & strings(obs.as_json())
+    assert not leaked, f"{player_name(seat)}'s observation shows {sorted(leaked)} held face down by another"
+    seen: list[Card] = [*obs.hand, *obs.discards]
+    for other in range(rnd.players):
+        seen += obs.known(other)
+        seen += [c for meld in obs.shown(other) or () for c in meld]
+    seen += [c for melds in obs.table for meld in melds for c in meld.cards]
+    seen += [c for c in (obs.offered, obs.taken, obs.top_discard, obs.upcard) if c is not None]
+    leaked = secret & {str(c) for c in seen}
+    assert not leaked, f"{player_name(seat)}'s observation attributes show {sorted(leaked)}"
+    if rnd.to_move != seat:
+        listed = [str(a) for a in obs.legal_actions()]
+        assert listed == [], f"{player_name(seat)} (not to move) is shown legal actions {listed}"
+    else:
+        leaked = secret & strings([str(a) for a in obs.legal_actions()])
+        assert not leaked, f"{player_name(seat)}'s legal actions show {sorted(leaked)}"
+
+
+# ---------------------------------------------------------------------------- actions
+
+def candidates(rnd: Round, rng: random.Random, count: int) -> list[Action]:
+    """Random actions of every verb (but ``meld``, whose listing is not exhaustive):
+    by the player to move and by the others, with random cards of the deck."""
+    deck = rnd.variant.deck.cards
+    out: list[Action] = []
+    for _ in range(count):
+        player = rng.randrange(rnd.players)
+        card = deck[rng.randrange(len(deck))]
+        owner = rng.randrange(rnd.players)
+        index = rng.randrange(3)
+        verb = rng.randrange(10)
+        if verb == 0:
+            out.append(Draw(player, rng.choice(("stock", "discard"))))
+        elif verb == 1:
+            out.append(Pass(player))
+        elif verb == 2:
+            out.append(Discard(player, card))
+        elif verb == 3:
+            out.append(Knock(player, card if rng.random() < 0.8 else None))
+        elif verb == 4:
+            out.append(Layoff(player, card, owner, index))
+        elif verb == 5:
+            out.append(Offer(player, card))
+        elif verb == 6:
+            out.append(Take(player))
+        elif verb == 7:
+            out.append(Decline(player))
+        elif verb == 8:
+            out.append(Done(player))
+        else:  # a card the player to move holds, in a verb that may not fit the phase
+            mover = rnd.to_move if rnd.to_move is not None else player
+            hand = rnd.hands[mover]
+            if hand:
+                held = hand[rng.randrange(len(hand))]
+                out.append(rng.choice((Discard, Offer))(mover, held))
+    return out
+
+
+def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 4) -> None:
+    """Everything that must hold before the next action (see the module docstring)."""
+    check_conservation(rnd)
+    assert rnd.result is None
+    player = rnd.to_move
+    assert player is not None, f"nobody to move in phase {rnd.phase.value}"
+    legal = rnd.legal_actions()
+    listed = list(legal)
+    assert listed, f"{player_name(player)} has no legal action in phase {rnd.phase.value}"
+    texts = {str(a) for a in listed}
+    assert len(texts) == len(listed), f"an action is listed twice: {sorted(str(a) for a in listed)}"
+    before = rnd.to_json()
+    for action in listed:
+        assert action.player == player, f"{action} is listed on {player_name(player)}'s move"
+        assert rnd.why_illegal(action) is None, f"{action} is listed but refused: {rnd.why_illegal(action)}"
+        assert action in legal and str(action) in legal, f"{action} is listed but not 'in' the legal actions"
+        other = rnd.copy()
+        other.apply(action)
+        check_conservation(other)
+    assert rnd.to_json() == before, "applying an action to a copy changed the original"
+    for action in candidates(rnd, rng, refusals):
+        if str(action) in texts:
+            continue
+        reason = rnd.why_illegal(action)
+        assert reason is not None, f"{action} is not listed but accepted (listed: {sorted(texts)})"
+        assert action not in legal and str(action) not in legal
+        try:
+            rnd.apply(action)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"{action} was applied though why_illegal said {reason!r}")
+        tally.refused += 1
+    assert rnd.to_json() == before, "a refused action changed the round"
+
+
+def random_melds(rnd: Round, rng: random.Random, cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Melds to name: some of the best arrangement's, or random groups (mostly not melds)."""
+    if not cards:
+        return ()
+    best = [tuple(meld) for meld in rnd.rules.solve(cards, check_contract=False).melds]
+    if best and rng.random() < 0.6:
+        return tuple(rng.sample(best, rng.randint(1, len(best))))
+    if len(cards) < 3:
+        return ()
+    return tuple(tuple(rng.sample(list(cards), rng.randint(3, min(5, len(cards)))))
+                 for _ in range(rng.randint(1, 3)))
+
+
+def check_unlisted(rnd: Round, rng: random.Random, count: int = 3) -> None:
+    """Actions the listing leaves out (melds of several groups, a defender showing melds,
+    a knock naming its melds): ``why_illegal`` and ``apply`` agree, and an accepted one
+    leaves a sound round (cards in place, someone to move or a right result)."""
+    player = rnd.to_move
+    assert player is not None
+    hand = rnd.hands[player]
+    before = rnd.to_json()
+    for _ in range(count):
+        tries: list[Action] = []
+        melds = random_melds(rnd, rng, hand)
+        if melds:
+            tries.append(Meld(player, melds))
+        if hand:
+            out = hand[rng.randrange(len(hand))]
+            kept = [c for c in hand if c is not out]
+            tries.append(Knock(player, out, random_melds(rnd, rng, kept) or None))
+        for action in tries:
+            reason = rnd.why_illegal(action)
+            other = rnd.copy()
+            try:
+                other.apply(action)
+            except IllegalActionError as problem:
+                assert reason is not None, f"{action}: why_illegal says legal, apply refuses: {problem}"
+                continue
+            assert reason is None, f"{action}: why_illegal says {reason!r}, apply accepts it"
+            check_conservation(other)
+            if other.result is None:
+                assert other.to_move is not None and len(other.legal_actions()) > 0, f"stuck after {action}"
+            else:
+                check_result(other)
+    assert rnd.to_json() == before
+
+
+def expected_deadwood(rnd: Round, player: int) -> int:
+    """A player's deadwood at the end, worked out from the hand left (C-6, GR-7, SK-10.1).
+
+    The ender's is what the melds put on the table leave; anyone else's is the least the
+    hand allows (C-6), and melds a defender showed leave exactly that."""
+    hand = rnd.hands[player]
+    if player == rnd.ender:
+        return rnd.value(hand)  # the knocker's melds are on the table; what is left is deadwood
+    least = rnd.rules.min_deadwood(hand) if hand else 0
+    declared = rnd.declared[player]
+    if declared:
+        used = {c.id for meld in declared for c in meld}
+        assert rnd.value([c for c in hand if c.id not in used]) == least, (
+            f"{player_name(player)} showed melds that leave more than the least deadwood {least}")
+    return least
+
+
+def check_result(rnd: Round) -> None:
+    """The end: deadwoods from the hands left, points from the variant's scoring."""
+    result = rnd.result
+    assert result is not None
+    assert rnd.to_move is None and list(rnd.legal_actions()) == []
+    check_conservation(rnd)
+    n = rnd.players
+    names = [player_name(p) for p in range(n)]
+    deadwoods = tuple(expected_deadwood(rnd, p) for p in range(n))
+    assert result.deadwoods == deadwoods, f"deadwoods {result.deadwoods}, hands left give {deadwoods}"
+    if result.void:
+        assert result.points == (0,) * n
+        assert result.ender is None
+        return
+    view = SimpleRoundView(
+        players=names, dealer=names[rnd.dealer], round=rnd.number,
+        hand_size=rnd.variant.deal.hand_size, upcard=rnd.upcard,
+        ender=None if result.ender is None else names[result.ender], ending=result.ending,
+        deadwoods=dict(zip(names, result.deadwoods)), scores=dict(zip(names, rnd.scores)),
+        card_value=lambda card: rnd.values[card.id], contracts=dict(zip(names, rnd.met_contract)))
+    want = score_round(rnd.variant, view)
+    assert result.points == tuple(want[name] for name in names), (
+        f"points {result.points}, the variant's scoring gives {want}")
+    if result.ending in ("gin", "big_gin", "knock", "out"):
+        assert result.ender is not None
+    if result.ending == "gin":
+        assert result.deadwoods[result.ender] == 0
+
+
+def play_checked(rnd: Round, agents: Sequence[Any], rng: random.Random, tally: Tally, *,
+                 observe: bool = True, refusals: int = 4) -> list[str]:
+    """Play ``rnd`` to its end with ``agents``, checking every step; the actions played."""
+    witness = Witness(rnd.players)
+    views = [Observation(rnd, seat) for seat in range(rnd.players)]
+    count = 0
+    while rnd.result is None:
+        check_step(rnd, rng, tally, refusals=refusals)
+        check_known(rnd, witness)
+        if observe:
+            for seat in range(rnd.players):
+                check_observation(rnd, seat)
+                tally.observations += 1
+        player = rnd.to_move
+        assert player is not None
+        action = agents[player].act(views[player])
+        witness.before(rnd, action)
+        rnd.apply(action)
+        witness.after(rnd)
+        count += 1
+        assert count <= MAX_ROUND_ACTIONS, f"round still going after {count} actions"
+    if observe:
+        for seat in range(rnd.players):
+            check_observation(rnd, seat)
+    check_result(rnd)
+    tally.actions += count
+    tally.hands += 1
+    tally.endings[rnd.result.ending] = tally.endings.get(rnd.result.ending, 0) + 1
+    return [str(a) for a in rnd.actions]
+
+
+class ShowingAgent:
+    """A random agent that, as a defender after a knock, often shows its best melds first
+    (``meld``, which the listing leaves out), so the shown-melds paths get played too."""
+
+    def __init__(self, inner: Any, rng: random.Random) -> None:
+        self.inner = inner
+        self.rng = rng
+
+    def act(self, observation: Observation) -> Action:
+        seat = observation.player
+        if observation.phase == "showdown" and observation.shown(seat) is None and self.rng.random() < 0.5:
+            best = observation.rules.solve(observation.hand, check_contract=False)
+            if best.melds:
+                show = Meld(seat, tuple(tuple(meld) for meld in best.melds))
+                assert show in observation.legal_actions(), f"{show} (the best melds) is refused"
+                return show
+        action: Action = self.inner.act(observation)
+        return action
+
+
+def seeded_agents(variant: Any, kind: str, seed: int) -> list[Any]:
+    """The agents of one seeded hand: all ``random``, all ``greedy``, or a mix (random
+    seats that show melds after a knock, greedy seats)."""
+    spec = {"random": "random", "greedy": "greedy", "mixed": "random,greedy"}[kind]
+    agents = make_agents(spec, variant.players, random.Random(seed))
+    if kind == "mixed":
+        agents = [ShowingAgent(a, random.Random(seed * 31 + i)) if i % 2 == 0 else a
+                  for i, a in enumerate(agents)]
+    return agents
