@@ -27,12 +27,13 @@ from .actions import (
 )
 from .game import Game, GameResult, Sheet, play_game, play_round
 from .observe import Observation
-from .round import LegalActions, Phase, Round, RoundResult, TableMeld
+from .round import LegalActions, Round, meld_rules
+from .state import Phase, RoundResult, TableMeld
 
 __all__ = [
     "Action", "Draw", "Pass", "Discard", "Knock", "Meld", "Layoff", "Offer", "Take", "Decline", "Done",
     "parse_action", "player_name",
-    "Round", "RoundResult", "Phase", "TableMeld", "LegalActions",
+    "Round", "RoundResult", "Phase", "TableMeld", "LegalActions", "meld_rules",
     "Observation",
     "Game", "GameResult", "Sheet", "play_round", "play_game",
 ]

@@ -49,6 +49,10 @@ class ContractFacts:
     """No collection of fewer melds meets it."""
     max_melds: int | None = None
     """No collection of more melds meets it (``None``: no bound)."""
+    min_size: int = 1
+    """Every meld of a collection that meets it has at least this many cards (from ``all(size ...)``)."""
+    max_size: int | None = None
+    """Every meld of a collection that meets it has at most this many cards (``None``: no bound)."""
 
 
 def bounds_of(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]], name: str) -> tuple[int, int | None]:
@@ -90,8 +94,16 @@ def pattern_facts(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> Pa
 
 
 def contract_facts(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> ContractFacts:
-    """The facts of a checked contract (``count == 3 and all(size == 3)``: 3 melds)."""
-    return ContractFacts(*bounds_of(node, bindings, "count"))
+    """The facts of a checked contract (``count == 3 and all(size == 3)``: 3 melds of 3 cards)."""
+    low, high = bounds_of(node, bindings, "count")
+    size_low, size_high = 1, None
+    for part in _conjuncts(node):
+        if isinstance(part, ast.Call) and part.func == "all" and len(part.args) == 1:
+            lo, hi = bounds_of(part.args[0], bindings, "size")
+            size_low = max(size_low, lo)
+            if hi is not None:
+                size_high = hi if size_high is None else min(size_high, hi)
+    return ContractFacts(low, high, size_low, size_high)
 
 
 def _conjuncts(node: ast.Expr) -> list[ast.Expr]:

@@ -1,0 +1,48 @@
+"""The mechanics of play, one module each, all of the shape of :class:`.base.Mechanic`.
+
+=========== ===================================================== ==================
+module      mechanic                                              rules
+=========== ===================================================== ==================
+upcard      the first-turn upcard offer                           GR-4, GS-4
+draw        the draw step, the stock floor's final turn           GR-5, SK-4.1, GS-5
+melding     the meld step, contracts, lay-offs, going out         SK-5, SK-6, SK-8
+discard     the discard step                                      GR-5, GS-5
+offer       offering a card and taking or declining it            SK-7
+knock       knocking, gin, big gin, the defenders' showdown       GR-6, GR-7, GS-6
+floor       the last-discard claim at the stock floor             GR-8
+=========== ===================================================== ==================
+"""
+
+from __future__ import annotations
+
+from ..state import Phase
+from .base import Mechanic
+from .discard import DiscardMechanic
+from .draw import DrawMechanic
+from .floor import ClaimMechanic
+from .knock import KnockMechanic, ShowdownMechanic
+from .melding import MeldMechanic
+from .offer import AnswerMechanic, OfferMechanic
+from .upcard import UpcardOffer
+
+__all__ = ["Mechanic", "UPCARD", "DRAW", "MELD", "DISCARD", "OFFER", "ANSWER", "CLAIM", "KNOCK",
+           "SHOWDOWN", "STEPS", "BY_PHASE"]
+
+UPCARD = UpcardOffer()
+DRAW = DrawMechanic()
+MELD = MeldMechanic()
+DISCARD = DiscardMechanic()
+OFFER = OfferMechanic()
+ANSWER = AnswerMechanic()
+CLAIM = ClaimMechanic()
+KNOCK = KnockMechanic()
+SHOWDOWN = ShowdownMechanic()
+
+#: The mechanic of each turn step name of the language (``turn:``).
+STEPS: dict[str, Mechanic] = {"draw": DRAW, "meld": MELD, "discard": DISCARD, "offer": OFFER}
+
+#: The mechanic that answers for each phase.
+BY_PHASE: dict[Phase, Mechanic] = {
+    Phase.UPCARD: UPCARD, Phase.DRAW: DRAW, Phase.MELD: MELD, Phase.DISCARD: DISCARD,
+    Phase.OFFER: OFFER, Phase.ANSWER: ANSWER, Phase.CLAIM: CLAIM, Phase.SHOWDOWN: SHOWDOWN,
+}

@@ -1,0 +1,53 @@
+"""The discard step: one card face up, ending the turn (GR-5, GS-5).
+
+A card taken from the discard pile this turn may not be discarded when the
+step says ``taken_card: forbidden`` (GR-4.2, GR-5). A knock may replace the
+discard (:mod:`.knock`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ..actions import Action, Discard, player_name
+from ..state import Phase
+from .base import Mechanic
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["DiscardMechanic", "taken_card_forbidden"]
+
+
+def taken_card_forbidden(rnd: Round) -> bool:
+    """Whether the card taken from the pile this turn may not be thrown this turn."""
+    step = rnd.variant.step("discard")
+    return step is None or step.taken_card == "forbidden"
+
+
+class DiscardMechanic(Mechanic):
+    phase = Phase.DISCARD
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        barred = rnd.taken if taken_card_forbidden(rnd) else None
+        for card in rnd.distinct_faces(rnd.hands[player]):
+            if card is not barred:
+                yield Discard(player, card)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if not isinstance(action, Discard):
+            return "this is the discard step: discard a card (or knock)"
+        held = rnd.holds(action.player, action.card)
+        if held is None:
+            return f"{player_name(action.player)} does not hold {action.card}"
+        if held is rnd.taken and taken_card_forbidden(rnd):
+            return f"{held} was taken from the discard pile this turn and cannot be discarded now"
+        return None
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        assert isinstance(action, Discard)
+        held = rnd.holds(action.player, action.card)
+        assert held is not None
+        rnd.remove(action.player, held)
+        rnd.discards.append(held)
+        rnd.end_turn(discarded=True)

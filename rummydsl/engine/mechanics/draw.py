@@ -1,0 +1,87 @@
+"""The draw step: the top card of the stock or of the discard pile (GR-5, SK-4.1, GS-5).
+
+The stock is never drawn below ``stock.floor``; the draw that brings it down to
+the floor makes this the round's final turn (GR-8, SK-9). A player who accepted
+an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ...variant.model import DrawStep
+from ..actions import Action, Draw
+from ..state import Phase
+from .base import Mechanic
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["DrawMechanic", "draw_sources"]
+
+
+def draw_sources(rnd: Round) -> list[str]:
+    """The piles the player may draw from now."""
+    step = rnd.variant.turn[rnd.step]
+    sources = step.sources if isinstance(step, DrawStep) else ("stock",)
+    out = []
+    if "stock" in sources and len(rnd.stock) > rnd.variant.stock.floor:
+        out.append("stock")
+    if "discard" in sources and rnd.discards and not rnd.stock_only:
+        out.append("discard")
+    return out
+
+
+class DrawMechanic(Mechanic):
+    phase = Phase.DRAW
+
+    def enter(self, rnd: Round) -> bool:
+        player = rnd.turn_player
+        if rnd.skip_draw[player]:
+            rnd.skip_draw[player] = False
+            rnd.drawn = True
+            return False
+        if not draw_sources(rnd):
+            rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
+            return True
+        return super().enter(rnd)
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        for source in draw_sources(rnd):
+            yield Draw(player, "stock" if source == "stock" else "discard")
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if not isinstance(action, Draw):
+            return f"{_name(action.player)} must draw first"
+        if action.source in draw_sources(rnd):
+            return None
+        step = rnd.variant.turn[rnd.step]
+        allowed = step.sources if isinstance(step, DrawStep) else ("stock",)
+        if action.source not in allowed:
+            return f"this variant draws only from the {' or '.join(allowed)}"
+        if action.source == "stock":
+            return f"the stock is at its floor of {rnd.variant.stock.floor} cards"
+        if rnd.stock_only:
+            return "after everyone passed the upcard, the first draw is from the stock"
+        return "the discard pile is empty"
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        assert isinstance(action, Draw)
+        player = action.player
+        if action.source == "stock":
+            card = rnd.stock.pop()
+            rnd.taken = None
+            if len(rnd.stock) <= rnd.variant.stock.floor:
+                rnd.final_turn = True
+        else:
+            card = rnd.discards.pop()
+            rnd.taken = card
+            rnd.known[player].append(card)
+        rnd.hands[player].append(card)
+        rnd.drawn = True
+        rnd.stock_only = False
+        rnd.next_step()
+
+
+def _name(player: int) -> str:
+    return f"P{player + 1}"

@@ -1,0 +1,192 @@
+"""Knocking, gin and big gin (GR-6, GS-6), and the defenders' showdown (GR-7, GS-6.4).
+
+After drawing, in any step of their turn, a player may knock: discard one card
+face down and show melds, keeping at most the round's knock limit in deadwood
+(``knock.limit``, an expression of the round such as Oklahoma's upcard). The
+knocker may name the melds to show; otherwise the canonical arrangement with
+least deadwood is shown. No deadwood is gin; with ``knock.big_gin``, every card
+melded and no discard is big gin.
+
+Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
+knock, or any with ``after_gin``), each defender in seat order from the
+knocker's left shows melds (``meld``; one that shows none is scored on the
+least deadwood, C-6), lays off cards onto the knocker's melds (chains
+included), and says ``done``. The knocker never lays off (GR-7.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+from ...cards import Card
+from ...errors import IllegalActionError
+from ..actions import Action, Done, Knock, Layoff, Meld, player_name
+from ..state import Phase, TableMeld
+from .base import Mechanic
+from .discard import taken_card_forbidden
+from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["KnockMechanic", "ShowdownMechanic", "knock_limit", "shown_melds"]
+
+Melds = tuple[tuple[Card, ...], ...]
+
+
+def knock_limit(rnd: Round) -> int:
+    """The most deadwood a knock may keep this round (-1 without knocking)."""
+    knock = rnd.variant.knock
+    if knock is None:
+        return -1
+    limit = knock.limit
+    if isinstance(limit, int):
+        return limit
+    return int(limit(rnd.facts()))
+
+
+def shown_melds(rnd: Round, player: int, kept: Sequence[Card],
+                melds: Sequence[Sequence[Card]] | None) -> tuple[Melds, int]:
+    """The melds shown from ``kept`` and the deadwood left: as named, or the canonical best."""
+    if melds is None:
+        best = rnd.rules.solve(kept, check_contract=False)
+        return tuple(best.melds), rnd.value(best.unmatched)
+    judged = judge_melds(rnd, player, melds, kept, "to show")
+    shown = tuple(cards for cards, _ in judged)
+    used = {c.id for cards in shown for c in cards}
+    return shown, rnd.value([c for c in kept if c.id not in used])
+
+
+class KnockMechanic(Mechanic):
+    """Not a step of its own: a knock may replace the rest of any turn after the draw."""
+
+    phase = Phase.DISCARD
+
+    @staticmethod
+    def available(rnd: Round, player: int) -> bool:
+        """Whether ``player`` may knock now (variant, turn, drawn, phase)."""
+        return (rnd.variant.knock is not None and player == rnd.turn_player and rnd.drawn
+                and rnd.phase in (Phase.MELD, Phase.DISCARD, Phase.OFFER))
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        if not self.available(rnd, player):
+            return
+        knock = rnd.variant.knock
+        assert knock is not None
+        hand = rnd.hands[player]
+        rules = rnd.rules
+        limit = rnd.knock_limit
+        plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
+        if knock.big_gin:
+            left = rules.min_deadwood(hand) if plain else rnd.value(
+                rules.solve(hand, check_contract=False).unmatched)
+            if left == 0:
+                yield Knock(player, None)
+        if plain and rules.min_deadwood(hand, discard=True) > limit:
+            return  # no discard leaves a knock (the usual case: one search, not one per card)
+        barred = rnd.taken if taken_card_forbidden(rnd) else None
+        for card in rnd.distinct_faces(hand):
+            if card is barred:
+                continue
+            kept = [c for c in hand if c is not card]
+            if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
+                yield Knock(player, card)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        assert isinstance(action, Knock)
+        player = action.player
+        knock = rnd.variant.knock
+        if knock is None:
+            return "this variant has no knocking"
+        if not self.available(rnd, player):
+            return "a player knocks only on their turn, after drawing"
+        hand = rnd.hands[player]
+        if action.card is None:
+            if not knock.big_gin:
+                return "big gin is off in this variant: knock with a discard"
+            _, deadwood = shown_melds(rnd, player, hand, action.melds)
+            if deadwood:
+                return f"big gin needs every card melded; {deadwood} deadwood is left"
+            return None
+        held = rnd.holds(player, action.card)
+        if held is None:
+            return f"{player_name(player)} does not hold {action.card}"
+        if held is rnd.taken and taken_card_forbidden(rnd):
+            return f"{held} was taken from the discard pile this turn and cannot be discarded now"
+        kept = [c for c in hand if c is not held]
+        _, deadwood = shown_melds(rnd, player, kept, action.melds)
+        if deadwood > rnd.knock_limit:
+            return f"knocking needs at most {rnd.knock_limit} deadwood; {deadwood} would be left"
+        return None
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        assert isinstance(action, Knock)
+        player = action.player
+        hand = rnd.hands[player]
+        rnd.must_knock = False
+        if action.card is None:
+            kept = list(hand)
+        else:
+            held = rnd.holds(player, action.card)
+            assert held is not None
+            kept = [c for c in hand if c is not held]
+            rnd.remove(player, held)
+            rnd.discards.append(held)  # face down; the round is over for the pile
+        shown, deadwood = shown_melds(rnd, player, kept, action.melds)
+        for cards in shown:
+            for card in cards:
+                rnd.remove(player, card)
+            rnd.table[player].append(TableMeld(list(cards), first_kind(rnd, cards, kept)))
+        rnd.declared[player] = shown
+        rnd.ender_deadwood = deadwood
+        rnd.ender = player
+        rnd.ending = "big_gin" if action.card is None else "gin" if deadwood == 0 else "knock"
+        n = rnd.players
+        rnd.defenders = [(player + k) % n for k in range(1, n)]
+        if rnd.showdown_layoffs():
+            rnd.phase = Phase.SHOWDOWN
+            rnd.to_move = rnd.defenders[0]
+            return
+        rnd.finish(rnd.ending, player)
+
+
+class ShowdownMechanic(Mechanic):
+    phase = Phase.SHOWDOWN
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        yield from list_layoffs(rnd, player)
+        yield Done(player)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Meld):
+            if rnd.declared[action.player] is not None:
+                return "melds were already shown this round"
+            judge_melds(rnd, action.player, action.melds, rnd.hands[action.player], "in hand")
+            return None
+        if isinstance(action, Layoff):
+            check_layoff(rnd, action)
+            declared = rnd.declared[action.player] or ()
+            if any(c is action.card for meld in declared for c in meld):
+                raise IllegalActionError("", f"{action.card} is in a meld already shown")
+            return None
+        if isinstance(action, Done):
+            return None
+        return "after the knock a defender shows melds, lays off, or says 'done'"
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        player = action.player
+        if isinstance(action, Meld):
+            judged = judge_melds(rnd, player, action.melds, rnd.hands[player], "in hand")
+            rnd.declared[player] = tuple(cards for cards, _ in judged)
+            return
+        if isinstance(action, Layoff):
+            apply_layoff(rnd, action)
+            return
+        rnd.defenders.pop(0)
+        if rnd.declared[player] is None:
+            rnd.declared[player] = ()  # scored on the least deadwood (C-6)
+        if rnd.defenders:
+            rnd.to_move = rnd.defenders[0]
+            return
+        assert rnd.ender is not None
+        rnd.finish(rnd.ending, rnd.ender)

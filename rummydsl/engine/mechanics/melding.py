@@ -1,0 +1,356 @@
+"""Putting melds on the table and laying off (SK-5, SK-6; the defenders' lay-offs of GR-7).
+
+The meld step lets the player put down melds and add cards to table melds,
+then say ``done`` (when the step is ``optional``; otherwise only once nothing
+more can be put down). With a contract (SK-5) the first lay-down must meet it
+while melds stay ``concealed_until_met``; after it, more melding in the same
+turn only with ``then_meld_same_turn`` (SK-5.4), and lay-offs onto one's own
+melds (``add_to_own``) or the others' (``add_to_opponents``). A player who has
+met the contract and empties their hand here goes out (SK-8); going out before
+meeting it is refused. A table meld keeps the kind it was laid as with
+``kind_locked`` (SK-3.4); otherwise it may change kind as it grows.
+
+The functions here judge groups for the other mechanics too (a knock's melds,
+a defender's lay-offs).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+from ...cards import Card
+from ...errors import IllegalActionError
+from ...variant.model import MeldStep
+from ..actions import Action, Done, Layoff, Meld, player_name
+from ..state import Phase, TableMeld
+from .base import Mechanic
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = [
+    "MeldMechanic",
+    "judge_melds",
+    "first_kind",
+    "layoff_targets",
+    "check_layoff",
+    "apply_layoff",
+    "list_layoffs",
+    "single_melds",
+    "MAX_LISTED",
+]
+
+#: Hands with wild cards list melds of at most this many cards (any size is still accepted).
+MAX_LISTED = 6
+
+Judged = list[tuple[tuple[Card, ...], str]]
+
+
+def first_kind(rnd: Round, cards: Sequence[Card], pool: Sequence[Card]) -> str:
+    """The first declared kind the group forms (the kind it is laid as)."""
+    kinds = rnd.rules.kinds_of(cards, hand=pool)
+    return next(k for k in rnd.rules.kind_names if k in kinds)
+
+
+def judge_melds(rnd: Round, player: int, melds: Sequence[Sequence[Card]], pool: Sequence[Card],
+                what: str) -> Judged:
+    """The melds, made of distinct cards of ``pool``, each with the kind it is laid as.
+
+    :raises IllegalActionError: (reason only) for a card not in ``pool`` or a group
+        that forms no kind.
+    """
+    used: set[int] = set()
+    out: Judged = []
+    for meld in melds:
+        cards = []
+        for card in meld:
+            held = rnd.find(pool, card, used)
+            if held is None:
+                raise IllegalActionError("", f"{player_name(player)} has no {card} {what}")
+            used.add(held.id)
+            cards.append(held)
+        kinds = rnd.rules.kinds_of(cards, hand=pool)
+        if not kinds:
+            text = " ".join(str(c) for c in meld)
+            raise IllegalActionError("", f"[{text}] is not a meld of this variant "
+                                         f"(kinds: {', '.join(rnd.rules.kind_names)})")
+        out.append((tuple(cards), next(k for k in rnd.rules.kind_names if k in kinds)))
+    return out
+
+
+def contract_ok(rnd: Round, melds: Sequence[tuple[tuple[Card, ...], str]], pool: Sequence[Card]) -> bool:
+    """Whether the melds meet the contract, for some choice of each meld's kind."""
+    contract = rnd.variant.contract
+    if contract is None:
+        return True
+    choices = [sorted(rnd.rules.kinds_of(cards, hand=pool)) for cards, _ in melds]
+    for kinds in itertools.product(*choices):
+        if contract.melds([(kind, cards) for kind, (cards, _) in zip(kinds, melds)]):
+            return True
+    return False
+
+
+def would_meet(rnd: Round, player: int, judged: Judged, pool: Sequence[Card]) -> bool:
+    """Whether ``player`` has met the contract once ``judged`` is on the table."""
+    if rnd.met_contract[player]:
+        return True
+    contract = rnd.variant.contract
+    assert contract is not None
+    if contract.concealed_until_met:
+        return contract_ok(rnd, judged, pool)
+    on_table = [(tuple(m.cards), m.kind) for m in rnd.table[player]]
+    return contract_ok(rnd, [*on_table, *judged], pool)
+
+
+def layoff_targets(rnd: Round, player: int) -> list[int]:
+    """Whose table melds ``player`` may add to now."""
+    if rnd.phase is Phase.SHOWDOWN:
+        return [rnd.ender] if rnd.ender is not None and rnd.showdown_layoffs() else []
+    if rnd.phase is not Phase.MELD or not rnd.met_contract[player]:
+        return []
+    step = rnd.variant.turn[rnd.step]
+    assert isinstance(step, MeldStep)
+    targets = [player] if step.add_to_own else []
+    if step.add_to_opponents:
+        targets.extend(q for q in range(rnd.players) if q != player)
+    return targets
+
+
+def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
+    kinds = rnd.rules.kinds_of([*meld.cards, card], hand=hand)
+    return bool(kinds) and (not rnd.variant.kind_locked or meld.kind in kinds)
+
+
+def check_layoff(rnd: Round, action: Layoff) -> Card:
+    """The card held that ``action`` lays off.
+
+    :raises IllegalActionError: (reason only) when it may not be laid off.
+    """
+    player = action.player
+    held = rnd.holds(player, action.card)
+    if held is None:
+        raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    if action.owner not in layoff_targets(rnd, player):
+        if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
+            raise IllegalActionError("", "no lay-offs before meeting the contract")
+        raise IllegalActionError("", f"{player_name(player)} may not lay off onto "
+                                     f"{player_name(action.owner)}'s melds now")
+    melds = rnd.table[action.owner]
+    if not 0 <= action.index < len(melds):
+        raise IllegalActionError("", f"{player_name(action.owner)} has no meld #{action.index + 1} "
+                                     f"({len(melds)} on the table)")
+    meld = melds[action.index]
+    if not _fits(rnd, meld, held, rnd.hands[player]):
+        locked = f" {meld.kind}" if rnd.variant.kind_locked else ""
+        raise IllegalActionError("", f"{held} does not extend the{locked} meld "
+                                     f"{' '.join(str(c) for c in meld.cards)}")
+    return held
+
+
+def apply_layoff(rnd: Round, action: Layoff) -> None:
+    """Move the card onto the meld (its kind follows the group unless kind-locked)."""
+    held = check_layoff(rnd, action)
+    player = action.player
+    rnd.remove(player, held)
+    meld = rnd.table[action.owner][action.index]
+    meld.cards.append(held)
+    if not rnd.variant.kind_locked:
+        kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
+        if meld.kind not in kinds:
+            meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
+
+
+def list_layoffs(rnd: Round, player: int) -> Iterator[Layoff]:
+    """Every single-card lay-off ``player`` may make now."""
+    hand = rnd.hands[player]
+    for owner in layoff_targets(rnd, player):
+        for index, meld in enumerate(rnd.table[owner]):
+            for card in rnd.distinct_faces(hand):
+                if _fits(rnd, meld, card, hand):
+                    yield Layoff(player, card, owner, index)
+
+
+def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every group of the hand that forms a meld, each once.
+
+    Groups are listed from the kinds' shapes (one rank; one card per sequence
+    position) and judged by the kinds' patterns. Hands with wild cards, or kinds
+    with no known shape, try every group of up to :data:`MAX_LISTED` cards.
+    """
+    rules = rnd.rules
+    cards = sorted(hand, key=lambda c: c.id)
+    shapes = rules.shapes.values()
+    low = max(1, min((shape.min_size for shape in shapes), default=3))
+    families = {shape.family for shape in shapes}
+    groups: list[tuple[Card, ...]] = []
+    if "any" in families or any(c.wild for c in cards):
+        for size in range(low, min(len(cards), MAX_LISTED) + 1):
+            groups.extend(itertools.combinations(cards, size))
+    else:
+        if "same_rank" in families:
+            by_rank: dict[int, list[Card]] = {}
+            for card in cards:
+                assert card.rank is not None
+                by_rank.setdefault(card.rank.order, []).append(card)
+            for same in by_rank.values():
+                for size in range(low, len(same) + 1):
+                    groups.extend(itertools.combinations(same, size))
+        if "sequence" in families:
+            groups.extend(_sequences(rnd, cards, low))
+    found = []
+    seen: set[frozenset[int]] = set()
+    for group in groups:
+        key = frozenset(c.id for c in group)
+        if key in seen:
+            continue
+        seen.add(key)
+        if rules.kinds_of(group, hand=hand):
+            found.append(group)
+    return found
+
+
+def _sequences(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
+    """Groups of one card per position over windows of consecutive sequence positions."""
+    deck = rnd.variant.deck
+    at: dict[int, list[Card]] = {}
+    for card in cards:
+        assert card.rank is not None
+        for position in deck.sequence_positions(card.rank):
+            at.setdefault(position, []).append(card)
+    for start in sorted(at):
+        window: list[list[Card]] = []
+        position = start
+        while position in at:
+            window.append(at[position])
+            position += 1
+            if len(window) >= low:
+                for choice in itertools.product(*window):
+                    if len({c.id for c in choice}) == len(choice):
+                        yield tuple(choice)
+
+
+def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
+    """Every lay-down from this hand that meets the contract (SK-5), each once.
+
+    A depth-first search over disjoint candidate melds, bounded by what the
+    contract's facts say (how many melds, how big each may be); each collection
+    is judged by the contract itself, for every choice of kinds.
+    """
+    contract = rnd.variant.contract
+    assert contract is not None
+    hand = rnd.hands[player]
+    facts = getattr(contract.melds, "facts", None)
+    fewest = getattr(facts, "min_melds", 1)
+    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
+    small = getattr(facts, "min_size", 1)
+    big = getattr(facts, "max_size", None) or len(hand)
+    candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
+    kinds = [sorted(rnd.rules.kinds_of(group, hand=hand)) for group in candidates]
+    masks = [sum(1 << c.id for c in group) for group in candidates]
+    meets = contract.melds
+
+    def judged(chosen: list[int]) -> bool:
+        for choice in itertools.product(*(kinds[i] for i in chosen)):
+            if meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)]):
+                return True
+        return False
+
+    def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
+        if len(chosen) >= fewest and judged(chosen):
+            yield Meld(player, tuple(candidates[i] for i in chosen))
+        if len(chosen) == most:
+            return
+        for i in range(start, len(candidates)):
+            if not masks[i] & used:
+                chosen.append(i)
+                yield from search(i + 1, used | masks[i], chosen)
+                chosen.pop()
+
+    yield from search(0, 0, [])
+
+
+class MeldMechanic(Mechanic):
+    phase = Phase.MELD
+
+    @staticmethod
+    def _step(rnd: Round) -> MeldStep:
+        step = rnd.variant.turn[rnd.step]
+        assert isinstance(step, MeldStep)
+        return step
+
+    def options(self, rnd: Round, player: int) -> list[Action]:
+        """The melds and lay-offs the player may make now, one action each."""
+        out: list[Action] = []
+        hand = rnd.hands[player]
+        contract = rnd.variant.contract
+        if contract is not None and not rnd.met_contract[player] and contract.concealed_until_met:
+            out.extend(_contract_melds(rnd, player))
+            return out
+        if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
+            return out
+        for group in single_melds(rnd, hand):
+            if len(group) == len(hand) and not would_meet(rnd, player, [(group, first_kind(rnd, group, hand))], hand):
+                continue
+            out.append(Meld(player, (group,)))
+        for layoff in list_layoffs(rnd, player):
+            if len(hand) == 1 and not rnd.met_contract[player]:
+                continue
+            out.append(layoff)
+        return out
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        options = self.options(rnd, player)
+        yield from options
+        if self._step(rnd).optional or not options:
+            yield Done(player)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Meld):
+            self._check_meld(rnd, action)
+            return None
+        if isinstance(action, Layoff):
+            check_layoff(rnd, action)
+            return None
+        if isinstance(action, Done):
+            if not self._step(rnd).optional and self.options(rnd, action.player):
+                return "melding is not optional in this variant: put down what you can"
+            return None
+        return "this is the meld step: meld, lay off, or 'done'"
+
+    @staticmethod
+    def _check_meld(rnd: Round, action: Meld) -> Judged:
+        player = action.player
+        hand = rnd.hands[player]
+        judged = judge_melds(rnd, player, action.melds, hand, "in hand")
+        contract = rnd.variant.contract
+        if contract is not None and not rnd.met_contract[player]:
+            if contract.concealed_until_met and not contract_ok(rnd, judged, hand):
+                raise IllegalActionError("", "the first melds put down must meet the contract")
+        elif contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
+            raise IllegalActionError("", "no more melding in the turn the contract was met")
+        if sum(len(cards) for cards, _ in judged) == len(hand) and not would_meet(rnd, player, judged, hand):
+            raise IllegalActionError("", "a player cannot go out before meeting the contract")
+        return judged
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        player = action.player
+        if isinstance(action, Done):
+            rnd.next_step()
+            return
+        if isinstance(action, Layoff):
+            apply_layoff(rnd, action)
+        else:
+            assert isinstance(action, Meld)
+            hand = rnd.hands[player]
+            judged = self._check_meld(rnd, action)
+            meets = would_meet(rnd, player, judged, hand)
+            for cards, kind in judged:
+                for card in cards:
+                    rnd.remove(player, card)
+                rnd.table[player].append(TableMeld(list(cards), kind))
+            if not rnd.met_contract[player] and meets:
+                rnd.met_contract[player] = True
+                rnd.contract_now = True
+        if not rnd.hands[player] and rnd.met_contract[player]:
+            rnd.finish("out", player)  # SK-8: going out by melding

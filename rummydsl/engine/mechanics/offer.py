@@ -1,0 +1,111 @@
+"""Offering a card to the next player, who takes or declines it (SK-7).
+
+A player holding at least ``min_hand`` cards offers one (``mandatory``) or may
+say ``done``; fewer, and no offer is made (SK-7.3: the last card is never
+offered). A card just accepted may not be offered back when
+``no_reoffer_accepted`` (SK-7.3). The next player takes it (it joins their hand)
+or declines it (it stays, now seen by all); either way the offerer's turn ends.
+Accepting a card the draw step's ``skip_after_accepting`` matches forfeits the
+acceptor's next draw (SK-7.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ...cards import Card
+from ...variant.model import OfferStep
+from ..actions import Action, Decline, Done, Offer, Take, player_name
+from ..state import Phase
+from .base import Mechanic
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["OfferMechanic", "AnswerMechanic"]
+
+
+def _step(rnd: Round) -> OfferStep:
+    step = rnd.variant.turn[rnd.step]
+    assert isinstance(step, OfferStep)
+    return step
+
+
+def offer_problem(rnd: Round, player: int, card: Card) -> str | None:
+    """Why ``player`` may not offer ``card`` now, or None."""
+    step = _step(rnd)
+    if len(rnd.hands[player]) < step.min_hand:
+        return f"a player holding fewer than {step.min_hand} cards makes no offer"
+    if step.no_reoffer_accepted and card is rnd.last_accepted[player]:
+        return f"{card} was just accepted and may not be offered back"
+    return None
+
+
+class OfferMechanic(Mechanic):
+    phase = Phase.OFFER
+
+    def enter(self, rnd: Round) -> bool:
+        player = rnd.turn_player
+        if not any(offer_problem(rnd, player, c) is None for c in rnd.hands[player]):
+            return False
+        return super().enter(rnd)
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        for card in rnd.distinct_faces(rnd.hands[player]):
+            if offer_problem(rnd, player, card) is None:
+                yield Offer(player, card)
+        if not _step(rnd).mandatory:
+            yield Done(player)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Done):
+            return "the offer is mandatory: offer a card" if _step(rnd).mandatory else None
+        if not isinstance(action, Offer):
+            return "this is the offer step: offer a card"
+        held = rnd.holds(action.player, action.card)
+        if held is None:
+            return f"{player_name(action.player)} does not hold {action.card}"
+        return offer_problem(rnd, action.player, held)
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        if isinstance(action, Done):
+            rnd.next_step()
+            return
+        assert isinstance(action, Offer)
+        held = rnd.holds(action.player, action.card)
+        assert held is not None
+        rnd.offered = held
+        rnd.phase = Phase.ANSWER
+        rnd.to_move = (action.player + 1) % rnd.players
+
+
+class AnswerMechanic(Mechanic):
+    phase = Phase.ANSWER
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        yield Take(player)
+        yield Decline(player)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, (Take, Decline)):
+            return None
+        return f"{player_name(action.player)} must take or decline the offered {rnd.offered}"
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        card = rnd.offered
+        assert card is not None
+        giver = rnd.turn_player
+        taker = action.player
+        rnd.offered = None
+        if isinstance(action, Take):
+            rnd.remove(giver, card)
+            rnd.hands[taker].append(card)
+            rnd.known[taker].append(card)
+            rnd.last_accepted[taker] = card
+            draw = rnd.variant.step("draw")
+            skip = draw.skip_after_accepting if draw is not None else None
+            if skip is not None and skip(card):
+                rnd.skip_draw[taker] = True
+        elif not any(c is card for c in rnd.known[giver]):
+            rnd.known[giver].append(card)  # it was shown face up
+        rnd.next_step()

@@ -1,0 +1,65 @@
+"""The first-turn upcard offer (GR-4, GS-4).
+
+From the dealer's left round to the dealer, each player may take the upcard
+(``draw discard``) or pass. The first to take it discards another card (or
+knocks, GR-4.5): that was their turn, and play goes on from their left
+(GS-4.2). If everyone passes, the player on the dealer's left plays the first
+normal turn, drawing from the stock only when ``after_all_pass: stock_only``
+(GR-4.4, GS-4.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ..actions import Action, Draw, Pass
+from ..state import Phase
+from .base import Mechanic
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["UpcardOffer"]
+
+
+class UpcardOffer(Mechanic):
+    phase = Phase.UPCARD
+
+    def begin(self, rnd: Round) -> bool:
+        """Open the upcard round if the variant has one and an upcard was dealt."""
+        if rnd.variant.upcard_offer is None or rnd.upcard is None:
+            return False
+        n = rnd.players
+        rnd.upcard_queue = [(rnd.dealer + k) % n for k in range(1, n + 1)]
+        rnd.phase = Phase.UPCARD
+        rnd.to_move = rnd.upcard_queue[0]
+        return True
+
+    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        yield Draw(player, "discard")
+        yield Pass(player)
+
+    def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Pass) or (isinstance(action, Draw) and action.source == "discard"):
+            return None
+        return "in the upcard round a player takes the upcard ('draw discard') or passes"
+
+    def apply(self, rnd: Round, action: Action) -> None:
+        player = action.player
+        rnd.upcard_queue.pop(0)
+        if isinstance(action, Draw):
+            card = rnd.discards.pop()
+            rnd.hands[player].append(card)
+            rnd.known[player].append(card)
+            rnd.begin_turn(player)
+            rnd.drawn = True
+            rnd.taken = card
+            draw_at = next((i for i, s in enumerate(rnd.variant.turn) if s.name == "draw"), -1)
+            rnd.enter_step(draw_at + 1)
+            return
+        if rnd.upcard_queue:
+            rnd.to_move = rnd.upcard_queue[0]
+            return
+        offer = rnd.variant.upcard_offer
+        rnd.stock_only = offer is not None and offer.after_all_pass == "stock_only"
+        rnd.start_turn((rnd.dealer + 1) % rnd.players)

@@ -1,0 +1,97 @@
+"""The parts of a round's state that every mechanic shares: phases, table melds, results."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from .actions import player_name
+
+__all__ = ["Phase", "TableMeld", "RoundResult"]
+
+
+class Phase(str, enum.Enum):
+    """What the round is waiting for."""
+
+    UPCARD = "upcard"
+    """The first-turn upcard offer: take it or pass (GR-4, GS-4)."""
+    DRAW = "draw"
+    """The turn's draw step."""
+    MELD = "meld"
+    """The turn's meld step: put melds down, lay off, or say done (SK-5, SK-6)."""
+    DISCARD = "discard"
+    """The turn's discard step (or a knock instead, GR-6)."""
+    OFFER = "offer"
+    """The turn's offer step (SK-7)."""
+    ANSWER = "answer"
+    """The next player takes or declines an offered card (SK-7.2)."""
+    CLAIM = "claim"
+    """After a final discard, the others may claim it to knock at once (GR-8)."""
+    SHOWDOWN = "showdown"
+    """After a knock, each defender in turn shows melds and lays off (GR-7, GS-6.4)."""
+    OVER = "over"
+    """The round has ended."""
+
+
+@dataclass
+class TableMeld:
+    """A meld on the table: its cards as they lie now, and the kind it was laid as."""
+
+    cards: list[Card]
+    kind: str
+
+    def copy(self) -> TableMeld:
+        """An independent copy."""
+        return TableMeld(list(self.cards), self.kind)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a finished round ended and what it scored, like python-chess's ``Outcome``.
+
+    ``ending`` is ``gin``, ``big_gin``, ``knock``, ``out``, ``stock_end`` or ``void``
+    (the stock reached its floor and the round scores nothing, GR-8).
+
+    >>> result = RoundResult("knock", 0, (7, 17), (10, 0))
+    >>> result.winner, result.void
+    (0, False)
+    """
+
+    ending: str
+    """How the round ended."""
+    ender: int | None
+    """Who ended it (knocked, went gin or out); ``None`` at the stock floor."""
+    deadwoods: tuple[int, ...]
+    """Each player's deadwood at the end (defenders' after lay-offs)."""
+    points: tuple[int, ...]
+    """Points each player won this round (GR-9, SK-10, GS-7), multiplier included."""
+    undercut: bool = False
+    """Whether someone other than the ender scored on a knock (GR-9.2, GS-7.4)."""
+    turns: int = 0
+    """Turns begun in the round (taking the upcard counts as a turn)."""
+
+    @property
+    def void(self) -> bool:
+        """Whether the round was void (the stock floor with ``at_floor: void``)."""
+        return self.ending == "void"
+
+    @property
+    def winner(self) -> int | None:
+        """The player who scored most this round (the first such seat), or ``None`` if nobody scored."""
+        best = max(self.points) if self.points else 0
+        if best <= 0:
+            return None
+        return self.points.index(best)
+
+    def as_json(self) -> dict[str, Any]:
+        """The result as plain JSON (players as ``P1``...)."""
+        return {
+            "ending": self.ending,
+            "ender": None if self.ender is None else player_name(self.ender),
+            "deadwoods": {player_name(i): d for i, d in enumerate(self.deadwoods)},
+            "points": {player_name(i): p for i, p in enumerate(self.points)},
+            "undercut": self.undercut,
+            "turns": self.turns,
+        }
