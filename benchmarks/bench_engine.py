@@ -68,6 +68,9 @@ class Sample:
 
     hands: int
     seconds: float
+    """CPU seconds of this process (``time.process_time``): other load on a shared machine moves it far less than wall time."""
+    wall: float
+    """Wall-clock seconds of the same pass."""
     actions: int = 0
     """Decisions made by the players (not chance events)."""
     chance: int = 0
@@ -83,6 +86,17 @@ class Sample:
     @property
     def ms(self) -> float:
         return self.seconds / self.hands * 1e3
+
+
+class Stopwatch:
+    """CPU time and wall time since it was made."""
+
+    def __init__(self) -> None:
+        self.cpu = time.process_time()
+        self.wall = time.perf_counter()
+
+    def read(self) -> tuple[float, float]:
+        return time.process_time() - self.cpu, time.perf_counter() - self.wall
 
 
 def best(samples: Sequence[Sample]) -> Sample:
@@ -103,28 +117,28 @@ def random_hands(variant: Variant, count: int, seed: int, players: int | None = 
     n = variant.players if players is None else players
     endings: collections.Counter[str] = collections.Counter()
     actions = 0
-    start = time.perf_counter()
+    watch = Stopwatch()
     for number in range(count):
         rnd = Round.deal(variant, rng, dealer=number % n, players=n)
         agents = [RandomAgent(random.Random(rng.getrandbits(64))) for _ in range(n)]
         result = play_round(rnd, agents)
         actions += len(rnd.actions)
         endings[result.ending] += 1
-    return Sample(count, time.perf_counter() - start, actions, 0, endings)
+    return Sample(count, *watch.read(), actions, 0, endings)
 
 
 def greedy_games(variant: Variant, count: int, seed: int) -> Sample:
     """``count`` whole games (to the target, match or Hollywood sheet) with greedy agents."""
     rounds = 0
     endings: collections.Counter[str] = collections.Counter()
-    start = time.perf_counter()
+    watch = Stopwatch()
     for number in range(count):
         rng = random.Random(seed * 1000 + number)
         game = Game(variant, rng)
         play_game(game, make_agents("greedy", game.players, rng))
         rounds += len(game.results)
         endings.update(r.ending for r in game.results)
-    return Sample(count, time.perf_counter() - start, 0, 0, endings, rounds)
+    return Sample(count, *watch.read(), 0, 0, endings, rounds)
 
 
 # --------------------------------------------------------------------------- peers
@@ -145,7 +159,7 @@ def openspiel_runner(fresh: bool) -> Callable[[int, int], Sample] | None:
         rng = random.Random(seed)
         endings: collections.Counter[str] = collections.Counter()
         actions = chance = 0
-        start = time.perf_counter()
+        watch = Stopwatch()
         for _ in range(count):
             state = game.new_initial_state() if fresh else initial.clone()
             knocked = False
@@ -167,7 +181,7 @@ def openspiel_runner(fresh: bool) -> Callable[[int, int], Sample] | None:
                     actions += 1
                 state.apply_action(action)
             endings["knock or gin" if knocked else "wall (stock at 2)"] += 1
-        return Sample(count, time.perf_counter() - start, actions, chance, endings)
+        return Sample(count, *watch.read(), actions, chance, endings)
 
     return run
 
@@ -187,7 +201,7 @@ def rlcard_game_runner() -> Callable[[int, int], Sample] | None:
         game.np_random = np.random.RandomState(seed)
         endings: collections.Counter[str] = collections.Counter()
         actions = 0
-        start = time.perf_counter()
+        watch = Stopwatch()
         for _ in range(count):
             game.init_game()
             while not game.is_over():
@@ -196,7 +210,7 @@ def rlcard_game_runner() -> Callable[[int, int], Sample] | None:
             actions += len(game.actions)
             last = type(game.actions[-3]).__name__  # before the two scoring steps
             endings[names.get(last, last)] += 1
-        return Sample(count, time.perf_counter() - start, actions, 0, endings)
+        return Sample(count, *watch.read(), actions, 0, endings)
 
     return run
 
@@ -212,14 +226,14 @@ def rlcard_env_runner() -> Callable[[int, int], Sample] | None:
         rng = random.Random(seed)
         env = rlcard.make("gin-rummy", config={"seed": seed})
         actions = 0
-        start = time.perf_counter()
+        watch = Stopwatch()
         for _ in range(count):
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
                 state, _ = env.step(legal[rng.randrange(len(legal))])
                 actions += 1
-        return Sample(count, time.perf_counter() - start, actions)
+        return Sample(count, *watch.read(), actions)
 
     return run
 
@@ -244,19 +258,21 @@ def section_gin(args: argparse.Namespace) -> None:
         for name, run in engines:
             if run:
                 samples[name].append(run(args.hands, args.seed))
-    print(f"## Random Gin Rummy hands ({args.hands} hands, best of {args.repeat} interleaved passes)")
+    print(f"## Random Gin Rummy hands ({args.hands} hands, best of {args.repeat} interleaved passes; "
+          "hands per CPU second)")
     print()
-    print("| engine | hands/s | ms/hand | mean actions/hand | chance events/hand | µs/action | how hands end |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| engine | hands/s | ms/hand | mean actions/hand | chance events/hand | µs/action | CPU/wall "
+          "| how hands end |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, run in engines:
         if not run:
-            print(f"| {name} | - | - | - | - | - | not installed |")
+            print(f"| {name} | - | - | - | - | - | - | not installed |")
             continue
         s = best(samples[name])
         chance = f"{s.chance / s.hands:.1f}" if s.chance else "-"
         ends = endings_text(s.endings, s.hands) if s.endings else "(not recorded)"
         print(f"| {name} | {s.rate:.0f} | {s.ms:.2f} | {s.actions / s.hands:.1f} | {chance} "
-              f"| {s.seconds / s.actions * 1e6:.1f} | {ends} |")
+              f"| {s.seconds / s.actions * 1e6:.1f} | {s.seconds / s.wall:.2f} | {ends} |")
     print()
     ours = best(samples["rummydsl"]).rate
     print("| ratio (this run) | rummydsl / peer | peer's reference (2026-11-30) | peer now / reference |")
@@ -367,7 +383,7 @@ def memory_child(count: int, seed: int, trace: bool) -> dict[str, Any]:
     step = max(1, count // 10)
     rng_seed = seed
     done = 0
-    start = time.perf_counter()
+    watch = Stopwatch()
     while done < count:
         n = min(step, count - done)
         random_hands(gin, n, rng_seed)
@@ -376,9 +392,9 @@ def memory_child(count: int, seed: int, trace: bool) -> dict[str, Any]:
         blocks.append(sys.getallocatedblocks())
         if trace:
             traced.append((tracemalloc.get_traced_memory()[0] - base) / 1024)
-    seconds = time.perf_counter() - start
+    seconds, wall = watch.read()
     rss, source = peak_rss_kib()
-    out: dict[str, Any] = {"hands": count, "seconds": seconds, "blocks": blocks, "traced": traced,
+    out: dict[str, Any] = {"hands": count, "seconds": seconds, "wall": wall, "blocks": blocks, "traced": traced,
                            "peak_rss_kib": rss, "rss_source": source,
                            "ru_maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
     if trace:
@@ -533,9 +549,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                "memory": section_memory, "profile": section_profile}
     for name in SECTIONS:
         if name in chosen:
-            started = time.perf_counter()
+            watch = Stopwatch()
             runners[name](args)
-            print(f"({name}: {time.perf_counter() - started:.0f} s)")
+            cpu, wall = watch.read()
+            print(f"({name}: {cpu:.0f} s CPU, {wall:.0f} s wall)")
             print(flush=True)
     return 0
 
