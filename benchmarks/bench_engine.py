@@ -148,7 +148,7 @@ def openspiel_runner(fresh: bool) -> Callable[[int, int], Sample] | None:
     """Random OpenSpiel ``gin_rummy`` hands; ``fresh``: ``new_initial_state()`` per hand,
     else a clone of one initial state (OpenSpiel builds its meld tables per new state)."""
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("gin_rummy")
@@ -190,7 +190,7 @@ def rlcard_game_runner() -> Callable[[int, int], Sample] | None:
     """Random RLCard hands through ``GinRummyGame`` (the engine, no observation encoding)."""
     try:
         import numpy as np
-        from rlcard.games.gin_rummy.game import GinRummyGame
+        from rlcard.games.gin_rummy.game import GinRummyGame  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     game = GinRummyGame()
@@ -218,7 +218,7 @@ def rlcard_game_runner() -> Callable[[int, int], Sample] | None:
 def rlcard_env_runner() -> Callable[[int, int], Sample] | None:
     """Random RLCard hands through ``rlcard.make("gin-rummy")`` (encodes an observation per step)."""
     try:
-        import rlcard
+        import rlcard  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
 
