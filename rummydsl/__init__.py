@@ -11,13 +11,41 @@ Write a variant as YAML, check it, explain it, and solve hands under its melds:
 10
 
 The names below are imported on first use, so ``rummydsl check`` starts without
-loading the meld solver and ``import rummydsl`` stays cheap.
+loading the meld solver and ``import rummydsl`` stays cheap. A type checker reads
+the same names from the ``TYPE_CHECKING`` imports, so ``rummydsl.load_variant``
+has its real signature there, not ``Any``.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rummydsl.cards import Card, Deck, Rank, Suit
+    from rummydsl.endings import Ending
+    from rummydsl.errors import (
+        ActionError,
+        AgentError,
+        AmbiguousActionError,
+        CardError,
+        DeckError,
+        Diagnostic,
+        ExpressionError,
+        IllegalActionError,
+        Location,
+        MalformedActionError,
+        MeldError,
+        RecordError,
+        RummyDslError,
+        SuiteError,
+        VariantError,
+    )
+    from rummydsl.explainer import explain
+    from rummydsl.expr import compile_expression
+    from rummydsl.melds import Arrangement, MeldRules, melds_report
+    from rummydsl.scoring import final_figures, score_round
+    from rummydsl.variant import Variant, check_file, load_variant, shipped_variant_ids
 
 __version__ = "0.1.0"
 
@@ -26,6 +54,7 @@ _EXPORTS = {
     "Deck": "rummydsl.cards",
     "Rank": "rummydsl.cards",
     "Suit": "rummydsl.cards",
+    "Ending": "rummydsl.endings",
     "DeckError": "rummydsl.errors",
     "Location": "rummydsl.errors",
     "Diagnostic": "rummydsl.errors",
@@ -40,6 +69,7 @@ _EXPORTS = {
     "AmbiguousActionError": "rummydsl.errors",
     "AgentError": "rummydsl.errors",
     "RecordError": "rummydsl.errors",
+    "SuiteError": "rummydsl.errors",
     "Variant": "rummydsl.variant",
     "load_variant": "rummydsl.variant",
     "check_file": "rummydsl.variant",
@@ -50,10 +80,45 @@ _EXPORTS = {
     "melds_report": "rummydsl.melds",
     "score_round": "rummydsl.scoring",
     "final_figures": "rummydsl.scoring",
-    "explain": "rummydsl.explain",
+    "explain": "rummydsl.explainer",
 }
+"""Each public name and the module it is imported from on first use (kept equal to
+the ``TYPE_CHECKING`` imports above and to ``__all__`` by tests/unit/test_api.py)."""
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__",
+    "Card",
+    "Deck",
+    "Rank",
+    "Suit",
+    "Ending",
+    "DeckError",
+    "Location",
+    "Diagnostic",
+    "RummyDslError",
+    "VariantError",
+    "ExpressionError",
+    "CardError",
+    "MeldError",
+    "ActionError",
+    "MalformedActionError",
+    "IllegalActionError",
+    "AmbiguousActionError",
+    "AgentError",
+    "RecordError",
+    "SuiteError",
+    "Variant",
+    "load_variant",
+    "check_file",
+    "shipped_variant_ids",
+    "compile_expression",
+    "MeldRules",
+    "Arrangement",
+    "melds_report",
+    "score_round",
+    "final_figures",
+    "explain",
+]
 
 
 def __getattr__(name: str) -> Any:

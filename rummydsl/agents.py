@@ -47,7 +47,7 @@ class RandomAgent:
         self.rng = rng
 
     def act(self, observation: Observation) -> Action:
-        legal = list(observation.legal_actions())
+        legal = observation.legal_actions()
         return legal[self.rng.randrange(len(legal))]
 
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from .errors import CardError, DeckError, format_path
+from .suggest import closest
 
 __all__ = [
     "Suit",
@@ -409,8 +410,8 @@ class Deck:
             raise DeckError(f"a deck must be a mapping or a preset name, not {spec!r}")
         for key in spec:
             if key not in _DECK_KEYS:
-                near = _close_matches(str(key), _DECK_KEYS, n=1)
-                hint = f"did you mean {near[0]!r}? " if near else ""
+                near = closest(str(key), _DECK_KEYS)
+                hint = f"did you mean {near!r}? " if near else ""
                 raise DeckError(
                     f"unknown deck key {key!r} ({hint}keys: {', '.join(_DECK_KEYS)})", (key,)
                 )
@@ -856,8 +857,8 @@ _PRESET_CACHE: dict[str, Deck] = {}
 
 def _preset(name: object, path: KeyPath) -> Deck:
     if not isinstance(name, str) or name not in PRESETS:
-        near = _close_matches(str(name), PRESETS, n=1, cutoff=0.5)
-        hint = f"did you mean {near[0]!r}? " if near else ""
+        near = closest(str(name), PRESETS, cutoff=0.5)
+        hint = f"did you mean {near!r}? " if near else ""
         raise DeckError(
             f"unknown deck preset {name!r} ({hint}presets: {', '.join(PRESETS)})", path
         )
@@ -866,9 +867,3 @@ def _preset(name: object, path: KeyPath) -> Deck:
         deck = _PRESET_CACHE[name] = _build_preset(name)
     return deck
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

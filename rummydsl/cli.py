@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     melds.add_argument("--batch", action="store_true", help="read one hand a line on stdin, print JSON lines")
 
     commands.add_parser("variants", help="list the shipped variants")
+
+    from .conformance.command import add_arguments as test_arguments
+
+    test_arguments(commands.add_parser("test", help="run conformance suites (*.suite.yaml)"))
     return parser
 
 
@@ -158,8 +162,14 @@ def _print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO, quiet:
 
 # -- explain, schema, variants ------------------------------------------------
 
+def _cmd_test(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .conformance.command import run
+
+    return run(args, out, err)
+
+
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    from .explain import explain
+    from .explainer import explain
     from .variant import load_variant
 
     variant = load_variant(args.variant)
@@ -240,6 +250,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "schema": _cmd_schema,
     "melds": _cmd_melds,
     "variants": _cmd_variants,
+    "test": _cmd_test,
 }
 
 

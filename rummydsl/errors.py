@@ -20,7 +20,8 @@ The family (every error rummydsl raises on purpose derives from
     │   ├── IllegalActionError    read, but not allowed now
     │   └── AmbiguousActionError  reads several ways; say which
     ├── AgentError            an agent (a program) answered badly or not at all
-    └── RecordError           a game record or suite file cannot be used
+    ├── RecordError           a game record cannot be used or no longer replays
+    └── SuiteError            a conformance suite file is malformed (every problem, located)
 
 Like python-chess's ``InvalidMoveError`` / ``IllegalMoveError`` /
 ``AmbiguousMoveError``, the three action errors let a caller tell a typo from a
@@ -47,6 +48,7 @@ __all__ = [
     "AmbiguousActionError",
     "AgentError",
     "RecordError",
+    "SuiteError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -146,7 +148,15 @@ class ExpressionError(RummyDslError, ValueError):
     """An expression is malformed, names something unknown, or has the wrong type.
 
     ``line`` and ``column`` are 1-based positions inside the expression text; the
-    loader adds the position of the YAML scalar that holds it.
+    loader adds the position of the YAML scalar that holds it. A line of 0 means
+    the problem has no place inside an expression (a bad argument of the
+    expression API, a round view that cannot answer), and ``str()`` is the bare
+    message. ``rule`` is the code of docs/errors.md (``expr-syntax``, ``expr-name``...).
+
+    >>> str(ExpressionError("unclosed '('", 1, 5, "expr-syntax"))
+    "1:5: unclosed '('"
+    >>> str(ExpressionError("unknown type name 'integer'", 0, 0, "expr-type"))
+    "unknown type name 'integer'"
     """
 
     def __init__(self, message: str, line: int = 1, column: int = 1, rule: str = "expr") -> None:
@@ -154,7 +164,7 @@ class ExpressionError(RummyDslError, ValueError):
         self.line = line
         self.column = column
         self.rule = rule
-        super().__init__(f"{line}:{column}: {message}")
+        super().__init__(f"{line}:{column}: {message}" if line else message)
 
 
 class CardError(RummyDslError, ValueError):
@@ -275,3 +285,11 @@ class RecordError(RummyDslError, ValueError):
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location is not None else self.message
+
+
+class SuiteError(RummyDslError, ValueError):
+    """A conformance suite file is malformed; carries every problem, like :class:`VariantError`."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))

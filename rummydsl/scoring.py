@@ -84,7 +84,8 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
 
     The winner is the highest total of hand points; everyone gets the box bonus per
     won hand, the winner the game bonus, and a shutout (every other player scored
-    nothing) changes the winner's figure as ``game.shutout`` says (GR-10.4).
+    nothing) changes the winner's figure as ``game.shutout`` says (GR-10.4). With no
+    players there is nothing to settle: the answer is empty.
 
     >>> from rummydsl.variant import load_variant
     >>> final_figures(load_variant("gin_rummy"), {"P1": 104, "P2": 27}, {"P1": 4, "P2": 1})
@@ -93,6 +94,8 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
     {'P1': 608, 'P2': 0}
     """
     game = variant.game
+    if not points:
+        return {}
     winner = max(points, key=lambda player: points[player])
     shutout = all(points[player] == 0 for player in points if player != winner)
     figures: dict[Hashable, int] = {}

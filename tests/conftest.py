@@ -14,3 +14,6 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# pytester runs the pytest plugin (rummydsl.conformance.plugin) in a sandboxed session.
+pytest_plugins = ["pytester"]

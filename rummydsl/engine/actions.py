@@ -354,7 +354,6 @@ def _parse_melds(text: str, tokens: list[str], deck: Deck) -> Melds:
 
 
 def _close(word: str) -> str | None:
-    import difflib
+    from ..suggest import closest
 
-    found = difflib.get_close_matches(word, VERBS, n=1)
-    return found[0] if found else None
+    return closest(word, VERBS)

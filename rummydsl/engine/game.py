@@ -124,6 +124,22 @@ class Game:
         self._new_sheets()
         self.round = self._deal()
 
+    @classmethod
+    def resume(cls, variant: Variant, rnd: Round, *, scores: Sequence[int] | None = None,
+               wins: Sequence[int] | None = None, rng: random.Random | None = None) -> Game:
+        """A game whose current round is ``rnd`` (a fixed position, a replayed deal),
+        with these game totals and won hands before it; later rounds are dealt from ``rng``."""
+        game = cls(variant, rng or random.Random(0), players=rnd.players, dealer=rnd.dealer)
+        game.round = rnd
+        sheet = game.sheets[0]
+        if scores is not None:
+            sheet.points = list(scores)
+            sheet.entries = [v != 0 for v in scores]
+        if wins is not None:
+            sheet.wins = list(wins)
+        game.results = []
+        return game
+
     # ------------------------------------------------------------------ reading
 
     @property

@@ -30,6 +30,7 @@ import random
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..cards import Card
+from ..endings import Ending
 from ..errors import CardError, IllegalActionError
 from ..melds import MeldRules
 from .actions import Action, Knock, parse_action, player_name
@@ -71,6 +72,9 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._round.listed())
+
+    def __getitem__(self, index: int) -> Action:
+        return self._round.listed()[index]
 
     def __contains__(self, action: object) -> bool:
         rnd = self._round
@@ -142,7 +146,7 @@ class Round:
         self.claim_queue: list[int] = []
         # the ending
         self.ender: int | None = None
-        self.ending = ""
+        self.ending: Ending | None = None
         self.ender_deadwood = 0
         self.defenders: list[int] = []
         self.declared: list[tuple[tuple[Card, ...], ...] | None] = [None] * n
@@ -232,10 +236,21 @@ class Round:
         return LegalActions(self)
 
     def listed(self) -> list[Action]:
-        """The legal actions as a list (cached until the next action)."""
-        if self._listed is None:
-            self._listed = list(self._generate())
-        return self._listed
+        """The legal actions as a list (cached until the next action; do not change it)."""
+        listed = self._listed
+        if listed is None:
+            player = self.to_move
+            if player is None:
+                listed = []
+            elif self.must_knock:
+                listed = list(KNOCK.legal(self, player))
+            else:
+                mechanic = BY_PHASE.get(self.phase)
+                listed = list(mechanic.legal(self, player)) if mechanic is not None else []
+                if self.phase in _TURN_PHASES:
+                    listed.extend(KNOCK.legal(self, player))
+            self._listed = listed
+        return listed
 
     def parse(self, text: str) -> Action:
         """Read an action in this round's notation (the variant's deck).
@@ -296,19 +311,6 @@ class Round:
         if mechanic is None:
             return "the round is over"
         return mechanic.check(self, action)
-
-    def _generate(self) -> Iterator[Action]:
-        player = self.to_move
-        if player is None:
-            return
-        if self.must_knock:
-            yield from KNOCK.legal(self, player)
-            return
-        mechanic = BY_PHASE.get(self.phase)
-        if mechanic is not None:
-            yield from mechanic.legal(self, player)
-        if self.phase in _TURN_PHASES:
-            yield from KNOCK.legal(self, player)
 
     # ------------------------------------------------------------------ cards
 
@@ -419,14 +421,14 @@ class Round:
 
     def end_at_floor(self) -> None:
         """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9)."""
-        self.finish("void" if self.variant.stock.at_floor == "void" else "stock_end", None)
+        self.finish(Ending.VOID if self.variant.stock.at_floor == "void" else Ending.STOCK_END, None)
 
     def showdown_layoffs(self) -> bool:
         """Whether defenders may lay off after this ending (GR-7.1, GR-7.2, GS-6.4)."""
         layoff = self.variant.layoff
         if layoff.onto == "none" or self.ender is None:
             return False
-        return self.ending == "knock" or layoff.after_gin
+        return self.ending == Ending.KNOCK or layoff.after_gin
 
     # ------------------------------------------------------------------ the end
 
@@ -443,11 +445,11 @@ class Round:
             return self.value([c for c in hand if c.id not in used])
         return self.rules.solve(hand, check_contract=False).deadwood
 
-    def finish(self, ending: str, ender: int | None) -> None:
+    def finish(self, ending: Ending, ender: int | None) -> None:
         """End the round: everyone's deadwood, and the points by the variant's scoring."""
         n = self.players
         deadwoods = tuple(self.deadwood_of(p) for p in range(n))
-        if ending == "void":
+        if ending == Ending.VOID:
             points: tuple[int, ...] = (0,) * n
         else:
             from ..scoring import score_round
@@ -497,7 +499,7 @@ class Round:
             "skip_draw": list(self.skip_draw),
             "last_accepted": [None if c is None else str(c) for c in self.last_accepted],
             "ender": None if self.ender is None else player_name(self.ender),
-            "ending": self.ending,
+            "ending": None if self.ending is None else self.ending.value,
             "declared": [None if d is None else [cards(m) for m in d] for d in self.declared],
             "defenders": [player_name(p) for p in self.defenders],
             "upcard_queue": [player_name(p) for p in self.upcard_queue],

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card
+from ..endings import Ending
 from .actions import player_name
 
 __all__ = ["Phase", "TableMeld", "RoundResult"]
@@ -51,15 +52,16 @@ class TableMeld:
 class RoundResult:
     """How a finished round ended and what it scored, like python-chess's ``Outcome``.
 
-    ``ending`` is ``gin``, ``big_gin``, ``knock``, ``out``, ``stock_end`` or ``void``
-    (the stock reached its floor and the round scores nothing, GR-8).
+    ``ending`` is an :class:`~rummydsl.endings.Ending` (a ``str``: ``gin``, ``big_gin``,
+    ``knock``, ``out``, ``stock_end`` or ``void``, the stock reached its floor and
+    the round scores nothing, GR-8).
 
-    >>> result = RoundResult("knock", 0, (7, 17), (10, 0))
+    >>> result = RoundResult(Ending.KNOCK, 0, (7, 17), (10, 0))
     >>> result.winner, result.void
     (0, False)
     """
 
-    ending: str
+    ending: Ending
     """How the round ended."""
     ender: int | None
     """Who ended it (knocked, went gin or out); ``None`` at the stock floor."""
@@ -75,7 +77,7 @@ class RoundResult:
     @property
     def void(self) -> bool:
         """Whether the round was void (the stock floor with ``at_floor: void``)."""
-        return self.ending == "void"
+        return self.ending == Ending.VOID
 
     @property
     def winner(self) -> int | None:
@@ -88,7 +90,7 @@ class RoundResult:
     def as_json(self) -> dict[str, Any]:
         """The result as plain JSON (players as ``P1``...)."""
         return {
-            "ending": self.ending,
+            "ending": self.ending.value,
             "ender": None if self.ender is None else player_name(self.ender),
             "deadwoods": {player_name(i): d for i, d in enumerate(self.deadwoods)},
             "points": {player_name(i): p for i, p in enumerate(self.points)},

@@ -42,7 +42,15 @@ from rummydsl.expr.check import (
     range_of,
     type_named,
 )
-from rummydsl.expr.compile import Compiled, compile_checked
+from rummydsl.expr.compile import (
+    CardExpression,
+    Compiled,
+    CompiledExpression,
+    ContractExpression,
+    MeldPattern,
+    RoundExpression,
+    compile_checked,
+)
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.parser import MAX_DEPTH, MAX_LENGTH, parse
 from rummydsl.expr.runtime import ENDINGS, RoundView, SimpleRoundView
@@ -56,6 +64,11 @@ __all__ = [
     "compile_lets",
     "LetScope",
     "Compiled",
+    "CompiledExpression",
+    "CardExpression",
+    "MeldPattern",
+    "ContractExpression",
+    "RoundExpression",
     "PatternFacts",
     "ContractFacts",
     "pattern_facts",
@@ -158,11 +171,11 @@ class LetScope:
             or an earlier let; otherwise as :func:`compile_expression`.
         """
         if name in RESERVED_NAMES:
-            raise ExpressionError(f"'let' name {name!r} is a built-in name; choose another", 1, 1, "expr-name")
+            raise ExpressionError(f"'let' name {name!r} is a built-in name; choose another", 0, 0, "expr-name")
         if name in self.env.options:
-            raise ExpressionError(f"'let' name {name!r} is also an option; choose another", 1, 1, "expr-name")
+            raise ExpressionError(f"'let' name {name!r} is also an option; choose another", 0, 0, "expr-name")
         if any(name == other for other, _ in self.lets):
-            raise ExpressionError(f"'let' name {name!r} is defined twice", 1, 1, "expr-name")
+            raise ExpressionError(f"'let' name {name!r} is defined twice", 0, 0, "expr-name")
         compiled = compile_expression(text, self.env.with_player(False), ANY)
         return LetScope(self.env.with_let(name, compiled.type), self.lets + ((name, compiled),))
 

@@ -31,9 +31,11 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from rummydsl.endings import SCORED_ENDING_NAMES
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
 from rummydsl.expr.parser import parse
+from rummydsl.suggest import closest
 
 __all__ = [
     "Context",
@@ -146,17 +148,24 @@ _TYPE_NAMES = {t.name: t for t in (INT, BOOL, RANK, SUIT, COLOUR, CARD, PLAYER, 
 def type_named(name: "str | Type | None") -> Type:
     """A :class:`Type` from its name (``"int"``, ``"bool"``, ``"any"``...); ``None`` is ``any``.
 
+    :raises ExpressionError: rule ``expr-type``, for a name that is not a type's.
+
     >>> type_named("bool") is BOOL, type_named(None) is ANY
     (True, True)
+    >>> type_named("integer")
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.ExpressionError: unknown type name 'integer'; expected one of int, bool, rank, suit, colour, card, player, any
     """
     if name is None:
         return ANY
     if isinstance(name, Type):
         return name
-    try:
-        return _TYPE_NAMES[name]
-    except KeyError:
-        raise ValueError(f"unknown type name {name!r}; expected one of {', '.join(_TYPE_NAMES)}") from None
+    found = _TYPE_NAMES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ExpressionError(f"unknown type name {name!r}; expected one of {', '.join(_TYPE_NAMES)}",
+                              0, 0, "expr-type")
+    return found
 
 
 _WORDS = {"int": "integers", "bool": "booleans", "rank": "ranks", "suit": "suits", "colour": "colours"}
@@ -166,8 +175,14 @@ _WORDS = {"int": "integers", "bool": "booleans", "rank": "ranks", "suit": "suits
 class Choice:
     """The value of a string option and the values it may take (``one_of``).
 
+    :raises ExpressionError: rule ``option-value``, if ``value`` is not one of ``one_of``.
+
     >>> Choice("sum_of_differences", ("sum_of_differences", "lowest_difference")).value
     'sum_of_differences'
+    >>> Choice("lowest_diference", ("sum_of_differences", "lowest_difference"))
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.ExpressionError: 'lowest_diference' is not one of sum_of_differences, lowest_difference; did you mean 'lowest_difference'?
     """
 
     value: str
@@ -176,7 +191,10 @@ class Choice:
     def __post_init__(self) -> None:
         object.__setattr__(self, "one_of", tuple(self.one_of))
         if self.value not in self.one_of:
-            raise ValueError(f"{self.value!r} is not one of {', '.join(self.one_of)}")
+            close = closest(self.value, self.one_of) if isinstance(self.value, str) else None
+            hint = f"; did you mean {close!r}?" if close else ""
+            raise ExpressionError(f"{self.value!r} is not one of {', '.join(map(str, self.one_of))}{hint}",
+                                  0, 0, "option-value")
 
 
 OptionValue = "int | bool | Choice"
@@ -208,16 +226,42 @@ class Env:
     has_upcard: bool = True
     """Whether the variant deals an upcard (otherwise ``upcard`` is an error)."""
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.context, Context):
+            try:
+                object.__setattr__(self, "context", Context(self.context))
+            except ValueError:
+                contexts = ", ".join(c.value for c in Context)
+                raise ExpressionError(f"unknown context {self.context!r}; expected one of {contexts}",
+                                      0, 0, "expr-name") from None
+        for name, value in self.options.items():
+            _value_type(name, value)
+
     def option_type(self, name: str) -> Type:
-        """The type of option ``name``."""
-        return _value_type(name, self.options[name])
+        """The type of option ``name``.
+
+        :raises ExpressionError: rule ``expr-name``, if there is no option ``name``.
+        """
+        return _value_type(name, self._option(name))
 
     def option_value(self, name: str) -> Any:
-        """The value of option ``name`` (a string for a string option)."""
-        value = self.options[name]
+        """The value of option ``name`` (a string for a string option).
+
+        :raises ExpressionError: rule ``expr-name``, if there is no option ``name``.
+        """
+        value = self._option(name)
         if isinstance(value, (bool, int)):
             return value
         return getattr(value, "value")
+
+    def _option(self, name: str) -> Any:
+        try:
+            return self.options[name]
+        except KeyError:
+            close = closest(name, self.options)
+            hint = f"did you mean {close!r}? " if close else ""
+            listing = ", ".join(self.options) or "none"
+            raise ExpressionError(f"no option {name!r} ({hint}options: {listing})", 0, 0, "expr-name") from None
 
     def with_let(self, name: str, type_: Type) -> "Env":
         """This environment plus one more ``let`` name."""
@@ -243,7 +287,8 @@ def _value_type(name: str, value: Any) -> Type:
         return INT
     if isinstance(inner, str) and one_of:
         return enum_of(name, tuple(one_of))
-    raise ValueError(f"option {name!r}: a value must be an integer, a boolean or a Choice, got {value!r}")
+    raise ExpressionError(f"option {name!r}: a value must be an integer, a boolean or a Choice, got {value!r}",
+                          0, 0, "option-value")
 
 
 # -- the names of each context ----------------------------------------------------
@@ -260,12 +305,11 @@ _ROUND_NAMES = {
     "hand_size": INT,
     "players": list_of(PLAYER),
 }
-_ENDINGS = ("gin", "big_gin", "knock", "out", "stock_end")
 _SCORE_NAMES = {
     **_ROUND_NAMES,
     "ender": PLAYER,
     "opponents": list_of(PLAYER),
-    **{ending: BOOL for ending in _ENDINGS},
+    **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
 
 _NAMES: dict[Context, dict[str, Type]] = {
@@ -398,8 +442,8 @@ def _an(t: Type) -> str:
 
 
 def _suggest(word: str, candidates: Iterable[str]) -> str | None:
-    matches = _close_matches(word, sorted(set(candidates)), n=1, cutoff=0.7)
-    return matches[0] if matches else None
+    """The name of ``candidates`` closest to ``word`` (names in expressions are short: strict)."""
+    return closest(word, candidates, cutoff=0.7)
 
 
 class _Checker:
@@ -833,9 +877,3 @@ class _Checker:
             self.loops.pop()
         return BOOL if name in ("any", "all") else INT
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

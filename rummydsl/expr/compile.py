@@ -44,18 +44,124 @@ import itertools
 import operator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence, TypeVar, cast
 
+from rummydsl.endings import SCORED_ENDING_NAMES
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
 from rummydsl.expr.check import Checked, Context, Type
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
-from rummydsl.expr.runtime import ContractFrame, ScoreFrame
+from rummydsl.expr.runtime import ContractFrame, RoundView, ScoreFrame
 
-__all__ = ["Compiled", "compile_checked", "DeckTables", "deck_tables"]
+if TYPE_CHECKING:
+    from rummydsl.cards import Card
+
+__all__ = [
+    "Compiled",
+    "compile_checked",
+    "DeckTables",
+    "deck_tables",
+    "CompiledExpression",
+    "CardExpression",
+    "MeldPattern",
+    "ContractExpression",
+    "RoundExpression",
+]
 
 Fn = Callable[[Any], Any]
 _MeldFrame = tuple[int, list[int], int]  # a meld's frame: (size, natural card ids, wilds)
+T_co = TypeVar("T_co", covariant=True)
+
+
+# -- what a compiled expression is, by context (the variant model's field types) ----
+
+
+class CompiledExpression(Protocol):
+    """What every compiled expression has, whatever its context.
+
+    A :class:`Compiled` is one; the protocols below add the call form of each
+    context, so a type checker knows what ``variant.knock.limit(view)`` gives.
+    """
+
+    @property
+    def text(self) -> str:
+        """The source text."""
+
+    @property
+    def type(self) -> Type:
+        """The type of the result."""
+
+    @property
+    def context(self) -> Context:
+        """The context it was compiled for."""
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The context names, options, lets and functions it uses."""
+
+    @property
+    def options(self) -> frozenset[str]:
+        """The options it uses."""
+
+    @property
+    def constant(self) -> bool:
+        """Whether the value does not depend on its input."""
+
+    @property
+    def facts(self) -> PatternFacts | ContractFacts | None:
+        """A meld pattern's :class:`PatternFacts`, a contract's :class:`ContractFacts`, else None."""
+
+
+class CardExpression(CompiledExpression, Protocol[T_co]):
+    """A compiled card-context expression, ``fn(card)``: ``card_value`` (an int),
+    ``draw.skip_after_accepting`` (a bool)."""
+
+    @property
+    def fn(self) -> Callable[[Card], T_co]:
+        """The bare closure."""
+
+    def __call__(self, card: Card) -> T_co:
+        """The value for one card of the variant's deck."""
+
+
+class MeldPattern(CompiledExpression, Protocol):
+    """A compiled meld pattern, ``pattern(cards) -> bool``; ``facts`` is its :class:`PatternFacts`."""
+
+    @property
+    def fn(self) -> Callable[[Sequence[Card]], bool]:
+        """The bare closure."""
+
+    def __call__(self, cards: Sequence[Card]) -> bool:
+        """Whether the group of cards (wild cards included) forms this kind."""
+
+
+class ContractExpression(CompiledExpression, Protocol):
+    """A compiled contract, ``melds([(kind, cards), ...]) -> bool``; ``facts`` is its
+    :class:`ContractFacts`."""
+
+    @property
+    def fn(self) -> Callable[[Sequence[tuple[str, Sequence[Card]]]], bool]:
+        """The bare closure."""
+
+    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]]) -> bool:
+        """Whether a first lay-down of these melds (kind name and cards) meets the contract."""
+
+
+class RoundExpression(CompiledExpression, Protocol[T_co]):
+    """A compiled round- or score-context expression, ``fn(view, p=None, lets=None)``:
+    ``knock.limit``, ``scoring.multiplier`` and the scoring cases (int or bool),
+    the ``scoring.let`` formulas (any value).
+
+    ``view`` is a :class:`~rummydsl.expr.RoundView`; ``p`` the player being scored
+    (``points`` and ``others``); ``lets`` the values of the ``scoring.let`` names.
+    """
+
+    @property
+    def fn(self) -> Callable[[RoundView, Any, Mapping[str, Any] | None], T_co]:
+        """The bare closure (positional arguments: ``fn(view, p, lets)``)."""
+
+    def __call__(self, view: RoundView, p: Any = None, lets: Mapping[str, Any] | None = None) -> T_co:
+        """The value for the round ``view`` describes."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -317,7 +423,7 @@ class _Compiler:
         if name == "p":
             self.uses_p = True
             return _Code(lambda x: x.p)
-        if name in ("gin", "big_gin", "knock", "out", "stock_end"):
+        if name in SCORED_ENDING_NAMES:
             return _Code(lambda x: x.view.ending == name)
         get = operator.attrgetter(name)
         return _Code(lambda x: get(x.view))

@@ -21,10 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
+from rummydsl.endings import SCORED_ENDING_NAMES, Ending
+from rummydsl.errors import ExpressionError
+
 __all__ = ["RoundView", "SimpleRoundView", "ENDINGS"]
 
-ENDINGS: tuple[str, ...] = ("gin", "big_gin", "knock", "out", "stock_end")
-"""The values of :attr:`RoundView.ending` (each is a boolean name in the score context)."""
+ENDINGS: tuple[str, ...] = SCORED_ENDING_NAMES
+"""The values of :attr:`RoundView.ending` (each is a boolean name in the score context):
+the names of :data:`rummydsl.endings.SCORED_ENDINGS`."""
 
 
 @runtime_checkable
@@ -69,7 +73,7 @@ class RoundView(Protocol):
 
     @property
     def ending(self) -> str:
-        """How the round ended: one of :data:`ENDINGS`."""
+        """How the round ended: one of :data:`ENDINGS` (an :class:`~rummydsl.endings.Ending` will do)."""
 
     def others(self, player: Any) -> Sequence[Any]:
         """Every player but ``player``."""
@@ -85,8 +89,19 @@ class RoundView(Protocol):
 class SimpleRoundView:
     """A plain :class:`RoundView` made of values: for tests, examples and ``explain``.
 
+    :raises ExpressionError: rule ``expr-runtime``, for an ``ending`` that is not a
+        scored ending; and when an expression asks it what it was not given (a
+        card's value without ``card_value``, the deadwood of a player not in
+        ``deadwoods``).
+
     >>> SimpleRoundView(players=("P1", "P2"), ender="P1").opponents
     ('P2',)
+    >>> SimpleRoundView(ending="gin").ending is Ending.GIN
+    True
+    >>> SimpleRoundView(ending="void")
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.ExpressionError: a round view's ending must be one of gin, big_gin, knock, out, stock_end (or empty), got 'void'; a void round is not scored
     """
 
     players: Sequence[Any] = ("P1", "P2")
@@ -96,6 +111,8 @@ class SimpleRoundView:
     upcard: Any = None
     ender: Any = None
     ending: str = ""
+    """How the round ended: a scored :class:`~rummydsl.endings.Ending` or its name; empty
+    while the round is being played."""
     deadwoods: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → deadwood, for :meth:`deadwood`."""
     scores: Mapping[Any, int] = field(default_factory=dict)
@@ -109,8 +126,12 @@ class SimpleRoundView:
         self.players = tuple(self.players)
         if self.dealer is None and self.players:
             self.dealer = self.players[0]
-        if self.ending and self.ending not in ENDINGS:
-            raise ValueError(f"ending must be one of {', '.join(ENDINGS)}, got {self.ending!r}")
+        if self.ending:
+            if self.ending not in ENDINGS:
+                void = "; a void round is not scored" if self.ending == Ending.VOID else ""
+                raise ExpressionError(f"a round view's ending must be one of {', '.join(ENDINGS)} "
+                                      f"(or empty), got {self.ending!r}{void}", 0, 0, "expr-runtime")
+            self.ending = Ending(self.ending)
 
     @property
     def opponents(self) -> tuple[Any, ...]:
@@ -127,7 +148,8 @@ class SimpleRoundView:
     def value(self, card: Any) -> int:
         """``card_value(card)``."""
         if self.card_value is None:
-            raise ValueError("this SimpleRoundView has no card_value")
+            raise ExpressionError(f"value({card}): this round view was given no card_value",
+                                  0, 0, "expr-runtime")
         return self.card_value(card)
 
     def score(self, player: Any) -> int:
@@ -136,7 +158,12 @@ class SimpleRoundView:
 
     def deadwood(self, player: Any) -> int:
         """``deadwoods[player]``."""
-        return self.deadwoods[player]
+        try:
+            return self.deadwoods[player]
+        except (KeyError, TypeError):
+            given = ", ".join(map(str, self.deadwoods)) or "none"
+            raise ExpressionError(f"deadwood({player!r}): this round view was given no deadwood for "
+                                  f"that player (given: {given})", 0, 0, "expr-runtime") from None
 
     def met_contract(self, player: Any) -> bool:
         """``contracts[player]``, true if absent."""

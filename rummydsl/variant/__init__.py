@@ -12,7 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, Location, VariantError
-from ..resources import variants_dir
+from .. import resources
+from ..suggest import closest
 from .model import Variant
 
 __all__ = [
@@ -21,36 +22,73 @@ __all__ = [
     "check_file",
     "find_variant",
     "shipped_variant_ids",
+    "is_variant_id",
+    "VARIANT_ID",
     "source_line",
 ]
 
-_ID = re.compile(r"[a-z][a-z0-9_]*")
+VARIANT_ID = re.compile(r"[a-z][a-z0-9_]*")
+"""What a variant id looks like (the schema's ``id`` pattern); match it whole."""
+
+
+def is_variant_id(text: str) -> bool:
+    """Whether ``text`` is written like a variant id (lowercase letters, digits, ``_``).
+
+    >>> is_variant_id("gin_rummy"), is_variant_id("Gin"), is_variant_id("gin.yaml")
+    (True, False, False)
+    """
+    return VARIANT_ID.fullmatch(text) is not None
 
 
 def shipped_variant_ids() -> list[str]:
-    """The ids of the variants shipped with the package, sorted."""
-    return sorted(entry.name[: -len(".yaml")] for entry in variants_dir().iterdir()
-                  if entry.name.endswith(".yaml"))
+    """The ids of the variants shipped with the package, sorted.
+
+    They are the ``<id>.yaml`` files of the shipped variants folder whose ``<id>``
+    is a variant id (anything else there is not a shipped variant); an unreadable
+    folder ships none.
+
+    >>> "gin_rummy" in shipped_variant_ids()
+    True
+    """
+    suffix = ".yaml"
+    try:
+        names = [entry.name for entry in resources.variants_dir().iterdir()]
+    except OSError:
+        return []
+    return sorted(name[: -len(suffix)] for name in names
+                  if name.endswith(suffix) and is_variant_id(name[: -len(suffix)]))
 
 
 def find_variant(name: str) -> str:
     """The file of a variant given as a shipped id or a path.
 
-    :raises VariantError: if there is no such shipped variant or file.
+    :raises VariantError: rule ``io``, placed at ``name``, if there is no such
+        shipped variant or file (with the nearest shipped id, or the list of them).
+
+    >>> find_variant("gin_rumy")
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.VariantError: gin_rumy: no shipped variant or file 'gin_rumy'; did you mean 'gin_rummy'?
     """
     path = Path(name)
-    if path.is_file():
+    if _is_file(path):
         return str(path)
-    if _ID.fullmatch(name):
-        shipped = variants_dir() / f"{name}.yaml"
-        if shipped.is_file():
+    if is_variant_id(name):
+        shipped = resources.variants_dir() / f"{name}.yaml"
+        if _is_file(shipped):
             return str(shipped)
-    import difflib
-
     ids = shipped_variant_ids()
-    close = difflib.get_close_matches(name, ids, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (shipped variants: {', '.join(ids)})"
-    raise VariantError([Diagnostic(Location(name), f"no shipped variant or file {name!r}{hint}", "io")])
+    close = closest(name, ids)
+    hint = f"; did you mean {close!r}?" if close else f" (shipped variants: {', '.join(ids)})"
+    raise VariantError([Diagnostic(Location(name or "''"), f"no shipped variant or file {name!r}{hint}", "io")])
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, false also where the name cannot be looked up (too long, say)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:

@@ -20,6 +20,7 @@ from ..cards import Deck
 from ..errors import DeckError
 from ..errors import Diagnostic, ExpressionError
 from ..expr import RESERVED_NAMES
+from ..suggest import closest
 from . import exprs
 from .model import (
     Contract,
@@ -258,10 +259,8 @@ def _build_options(builder: _Builder) -> dict[str, Option]:
                                   "values it may take", "option-one-of")
                     continue
                 if value not in one_of:
-                    import difflib
-
-                    close = difflib.get_close_matches(value, one_of, n=1)
-                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    close = closest(value, one_of)
+                    hint = f"; did you mean {close!r}?" if close else ""
                     builder.error(path + ("value",), f"option {name!r} is {value!r}, not one of "
                                   f"{', '.join(one_of)}{hint}", "option-value")
                     continue

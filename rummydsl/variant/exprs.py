@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from ..cards import Deck
 from ..errors import ExpressionError
 from ..expr import Compiled, Context, Env, LetScope, SimpleRoundView, compile_expression
+from ..expr.compile import RoundExpression
 
 __all__ = ["Envs", "compile_field", "probe_round_values"]
 
@@ -73,7 +74,7 @@ class Envs:
         return frozenset(self.options)
 
 
-def probe_round_values(variant: Any, compiled: Compiled) -> list[int]:
+def probe_round_values(variant: Any, compiled: RoundExpression[int]) -> list[int]:
     """The values a round-context integer takes over every possible upcard (or none)."""
     players = tuple(f"P{i}" for i in range(1, variant.players + 1))
     upcards = [None]

@@ -49,13 +49,14 @@ result of its ancestors:
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from rummydsl import resources
 from rummydsl.errors import Diagnostic, Location, VariantError
+from rummydsl.suggest import closest
+from rummydsl.variant import is_variant_id, shipped_variant_ids
 from rummydsl.variant.load import Document, KeyPath, Positions, load_document
 
 __all__ = [
@@ -65,7 +66,6 @@ __all__ = [
     "Resolved",
     "merge",
     "resolve",
-    "shipped_ids",
 ]
 
 MAX_EXTENDS_DEPTH = 16
@@ -73,8 +73,6 @@ MAX_EXTENDS_DEPTH = 16
 
 NOT_INHERITED = ("id", "name", "description", "extends")
 """Top-level keys a child never takes from its parent."""
-
-_ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
 class MergedPositions:
@@ -173,18 +171,6 @@ class Resolved:
         return None
 
 
-def shipped_ids() -> list[str]:
-    """The ids of the shipped variants (the ``<id>.yaml`` files of variants_dir())."""
-    try:
-        return sorted(
-            entry.name[: -len(".yaml")]
-            for entry in resources.variants_dir().iterdir()
-            if entry.name.endswith(".yaml") and _ID_RE.match(entry.name[: -len(".yaml")])
-        )
-    except (OSError, ValueError):
-        return []
-
-
 def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
     """Read the variant ``path`` (or ``text``, shown as ``path``) and merge its
     ``extends`` chain. Raises :class:`VariantError` for every problem."""
@@ -238,8 +224,8 @@ def _load_parent(child: Document) -> Document:
             raise _error(child, ("extends",), _missing_file(target, parent_path),
                          "extends-missing")
         return load_document(parent_path)
-    ids = shipped_ids()
-    if _ID_RE.match(target):
+    ids = shipped_variant_ids()
+    if is_variant_id(target):
         shipped = resources.variants_dir() / f"{target}.yaml"
         try:
             found = shipped.is_file()
@@ -255,12 +241,12 @@ def _load_parent(child: Document) -> Document:
                                                f"cannot read the file: {exc}", "io")]) from None
             return load_document(str(shipped), data)
     message = f"cannot find parent {target!r}: no shipped variant or file of that name"
-    if not _ID_RE.match(target):
+    if not is_variant_id(target):
         message = (f"cannot find parent {target!r}: a shipped variant id is written "
                    "[a-z][a-z0-9_]*, and a file path ends in .yaml")
-    close = _close_matches(target.lower(), ids, n=1, cutoff=0.6)
+    close = closest(target.lower(), ids)
     if close:
-        message += f"; did you mean {close[0]!r}?"
+        message += f"; did you mean {close!r}?"
     elif os.path.isfile(os.path.join(os.path.dirname(child.path), target + ".yaml")):
         message += f"; for the file beside this one, write 'extends: ./{target}.yaml'"
     raise _error(child, ("extends",), message, "extends-missing")
@@ -273,9 +259,9 @@ def _missing_file(target: str, parent_path: str) -> str:
         names = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))]
     except (OSError, ValueError):
         names = []
-    close = _close_matches(os.path.basename(parent_path), names, n=1)
+    close = closest(os.path.basename(parent_path), names)
     if close:
-        suggestion = os.path.join(os.path.dirname(target), close[0])
+        suggestion = os.path.join(os.path.dirname(target), close)
         message += f"; did you mean {suggestion!r}?"
     return message
 
@@ -325,9 +311,3 @@ def _check_version(child: Document, parent: Document, parent_data: dict[str, Any
                      f"{parent.path!r} in rummydsl {theirs!r}; a variant can only extend "
                      "one of the same language version", "extends-version")
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

@@ -3,14 +3,23 @@
 A :class:`Variant` is built from a checked YAML tree by :mod:`rummydsl.variant.build`;
 every expression in it is already compiled. Nothing here can be changed after
 building: house rules are new files, not mutations.
+
+The compiled fields are typed by their call form (the protocols of
+:mod:`rummydsl.expr.compile`): a :class:`~rummydsl.expr.compile.MeldPattern` is
+``pattern(cards) -> bool``, a :class:`~rummydsl.expr.compile.RoundExpression` is
+``fn(view, p=None, lets=None)``, and so on. In a variant that
+:func:`~rummydsl.variant.load_variant` returns none of them is None unless its
+type says so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Union, overload
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Union, overload
 
 from ..cards import Card, Deck
+from ..errors import Diagnostic, Location, VariantError
+from ..suggest import closest
 
 __all__ = [
     "Option",
@@ -31,6 +40,9 @@ __all__ = [
     "Game",
     "Variant",
 ]
+
+if TYPE_CHECKING:
+    from ..expr.compile import CardExpression, ContractExpression, MeldPattern, RoundExpression
 
 OptionValue = Union[int, bool, str]
 
@@ -53,8 +65,9 @@ class MeldKind:
     """A declared meld kind: its name and compiled pattern (meld context)."""
 
     name: str
-    pattern: Any
-    """The compiled pattern: ``pattern(cards) -> bool``; ``pattern.text`` is the source."""
+    pattern: MeldPattern
+    """The compiled pattern: ``pattern(cards) -> bool``; ``pattern.text`` is the source,
+    ``pattern.facts`` what every group it accepts has."""
     description: str | None = None
 
 
@@ -80,7 +93,7 @@ class UpcardOffer:
 class Contract:
     """What a player's first lay-down must be (SK-5)."""
 
-    melds: Any
+    melds: ContractExpression
     """Compiled contract-context predicate over ``[(kind, cards), ...]``."""
     then_meld_same_turn: bool = True
     concealed_until_met: bool = True
@@ -91,7 +104,7 @@ class DrawStep:
     """Take one card from one of ``sources``."""
 
     sources: tuple[Literal["stock", "discard"], ...] = ("stock",)
-    skip_after_accepting: Any = None
+    skip_after_accepting: CardExpression[bool] | None = None
     """Compiled card predicate, or None (SK-7.3 accepted_ace_skips_draw)."""
     name: Literal["draw"] = "draw"
 
@@ -131,8 +144,8 @@ Step = Union[DrawStep, MeldStep, DiscardStep, OfferStep]
 class Knock:
     """Ending the round by knocking (GR-6)."""
 
-    limit: Any
-    """Compiled round-context integer expression."""
+    limit: RoundExpression[int]
+    """Compiled round-context integer expression: ``limit(view)``."""
     big_gin: bool = True
 
 
@@ -158,11 +171,14 @@ class Stock:
 class ScoreCase:
     """One scoring case: when ``when`` holds, who scores what."""
 
-    when: Any
-    points: Any = None
+    when: RoundExpression[bool]
+    """Whether this case applies to the round (score context)."""
+    points: RoundExpression[int] | None = None
     """Per-player points (``p`` bound), or None."""
-    ender: Any = None
-    others: Any = None
+    ender: RoundExpression[int] | None = None
+    """The ender's points, or None."""
+    others: RoundExpression[int] | None = None
+    """Each other player's points (``p`` bound), or None."""
     rule: str | None = None
 
 
@@ -171,8 +187,10 @@ class Scoring:
     """Points for a round (GR-9, SK-10, GS-7)."""
 
     cases: tuple[ScoreCase, ...]
-    lets: tuple[tuple[str, Any], ...] = ()
-    multiplier: Any = None
+    lets: tuple[tuple[str, RoundExpression[Any]], ...] = ()
+    """The ``scoring.let`` formulas, ``(name, formula)`` in order; each may use the earlier ones."""
+    multiplier: RoundExpression[int] | None = None
+    """What every score of the round is multiplied by, or None (1)."""
 
 
 @dataclass(frozen=True)
@@ -198,8 +216,9 @@ class Variant:
     path: str
     players: int
     deck: Deck
-    card_value: Any
-    """The compiled card-value expression (card context) or the table as given."""
+    card_value: CardExpression[int] | Mapping[str, int | str]
+    """The compiled card-value expression (card context), or the table as given
+    (rank symbol, ``wild`` or ``default`` → value; ``default`` may be ``"pips"``)."""
     card_values: tuple[int, ...]
     """The deadwood value of every card, by card id."""
     deal: Deal
@@ -257,8 +276,27 @@ class Variant:
         return None
 
     def option(self, name: str) -> OptionValue:
-        """The value of option ``name``; KeyError if the variant has none."""
-        return self.options[name].value
+        """The value of option ``name``.
+
+        :raises VariantError: rule ``option-unknown``, placed at the variant's file,
+            if it has no option ``name`` (the message lists those it has).
+
+        >>> from rummydsl.variant import load_variant
+        >>> load_variant("gin_rummy").option("gin_bonus")
+        25
+        >>> load_variant("gin_rummy").option("gin_bonsu")
+        Traceback (most recent call last):
+        ...
+        rummydsl.errors.VariantError: ...gin_rummy.yaml: variant 'gin_rummy' has no option 'gin_bonsu'; did you mean 'gin_bonus'? ...
+        """
+        option = self.options.get(name)
+        if option is None:
+            close = closest(name, self.options)
+            hint = f"; did you mean {close!r}?" if close else ""
+            message = (f"variant {self.id!r} has no option {name!r}{hint} "
+                       f"(options: {', '.join(self.options) or 'none'})")
+            raise VariantError([Diagnostic(Location(self.path), message, "option-unknown")])
+        return option.value
 
     @property
     def has_discard_pile(self) -> bool:

@@ -16,8 +16,10 @@ from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from ..errors import Diagnostic, Location
 from ..resources import read_spec_text
+from ..suggest import closest
 
-__all__ = ["variant_schema", "validator", "schema_diagnostics", "invalid_roots", "PositionLookup"]
+__all__ = ["variant_schema", "validator", "schema_diagnostics", "located_errors", "invalid_roots",
+           "PositionLookup"]
 
 KeyPath = tuple[str | int, ...]
 
@@ -49,10 +51,18 @@ def schema_diagnostics(data: Any, positions: PositionLookup) -> list[Diagnostic]
     """Every schema problem of ``data``, each placed and worded for a person."""
     if _fast_valid(data):  # the usual case: no problem, so no need to look for one
         return []
+    return located_errors(validator(), data, positions)
+
+
+def located_errors(checker: Any, data: Any, positions: PositionLookup) -> list[Diagnostic]:
+    """Every problem a jsonschema validator finds in ``data``, placed and worded for a person.
+
+    Used for variant files and for other YAML files with a schema (conformance suites).
+    """
     from jsonschema.exceptions import best_match
 
     found: list[Diagnostic] = []
-    for error in sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(checker.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         if error.context:
             error = best_match([error, *error.context], key=_relevance)
         found.extend(_explain(error, positions))
@@ -122,9 +132,9 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
             if pattern_allowed:
                 continue
             message = f"unknown key {key!r} in {where}"
-            close = _close_matches(str(key), allowed, n=1, cutoff=0.6)
+            close = closest(str(key), allowed)
             if close:
-                message += f"; did you mean {close[0]!r}?"
+                message += f"; did you mean {close!r}?"
             elif allowed:
                 message += f" (allowed: {', '.join(allowed)})"
             yield Diagnostic(positions.key(path + (key,)), message, "schema-unknown-key")
@@ -142,9 +152,9 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         choices = ", ".join(_show(v) for v in error.validator_value)
         message = f"{where} is {_show(instance)}; expected one of: {choices}"
         if isinstance(instance, str):
-            close = _close_matches(instance, [str(v) for v in error.validator_value], n=1)
+            close = closest(instance, [str(v) for v in error.validator_value])
             if close:
-                message += f" (did you mean {close[0]!r}?)"
+                message += f" (did you mean {close!r}?)"
         elif isinstance(instance, bool):
             message += " (YAML reads on/off/yes/no as booleans: quote the word)"
         yield Diagnostic(positions.value(path), message, "schema-enum")
@@ -493,9 +503,3 @@ def _unique(v: Any) -> bool:
                 return False
     return True
 
-
-def _close_matches(word: str, possibilities: Any, n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """difflib.get_close_matches, imported only when a suggestion is wanted."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)

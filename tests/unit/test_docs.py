@@ -57,12 +57,24 @@ def yaml_blocks() -> Iterator[tuple[str, str, str]]:
         text = doc.read_text(encoding="utf-8")
         parent = "gin_rummy"
         number = 0
-        for match in re.finditer(r"<!-- extends: (\w+) -->|```yaml\n(.*?)```", text, re.S):
+        suite = False
+        for match in re.finditer(r"<!-- extends: (\w+) -->|<!-- (suite) -->|```yaml\n(.*?)```", text, re.S):
             if match.group(1):
                 parent = match.group(1)
                 continue
+            if match.group(2):
+                suite = True
+                continue
             number += 1
-            yield f"{doc.name}#{number}", match.group(2), parent
+            if suite:
+                SUITE_BLOCKS.append((f"{doc.name}#{number}", match.group(3)))
+                suite = False
+                continue
+            yield f"{doc.name}#{number}", match.group(3), parent
+
+
+SUITE_BLOCKS: list[tuple[str, str]] = []
+"""``yaml`` blocks marked ``<!-- suite -->``: conformance suites, run as suites."""
 
 
 BLOCKS = list(yaml_blocks())
@@ -78,6 +90,23 @@ def test_docs_yaml_example_checks_clean(name: str, block: str, parent: str, tmp_
     path.write_text(text, encoding="utf-8")
     errors = [str(d) for d in check_file(str(path)) if d.severity == "error"]
     assert errors == [], f"{name} does not check:\n{text}"
+
+
+@pytest.mark.parametrize("name,block", SUITE_BLOCKS, ids=[b[0] for b in SUITE_BLOCKS])
+def test_docs_suite_example_passes(name: str, block: str, tmp_path: Path) -> None:
+    from rummydsl.conformance import load_suite, run_case
+
+    path = tmp_path / "example.suite.yaml"
+    path.write_text(block, encoding="utf-8")
+    failures = [r.report() for r in map(run_case, load_suite(str(path)).cases) if not r.passed]
+    assert failures == [], f"{name}:\n" + "\n".join(failures)
+
+
+def test_conformance_doc_covers_every_suite_key() -> None:
+    doc = (REPO / "docs" / "conformance.md").read_text(encoding="utf-8")
+    keys = sorted(set(schema_keys(json.loads(read_spec_text("conformance.schema.json")))))
+    missing = [key for key in keys if f"`{key}`" not in doc]
+    assert missing == [], f"docs/conformance.md never mentions {missing}"
 
 
 def test_tutorial_error_example_is_what_check_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,3 +181,46 @@ def test_readme_melds_example_is_what_melds_prints() -> None:
     out = io.StringIO()
     assert main(["melds", *command.split()], stdout=out, stderr=io.StringIO()) == 0
     assert out.getvalue() == shown
+
+
+def schema_paths(node: Any, defs: dict[str, Any], path: str = "") -> Iterator[str]:
+    """Every key path of the variant schema (``deal.hand_size``, ``turn[].draw.from``)."""
+    if "$ref" in node:
+        yield from schema_paths(defs[node["$ref"].split("/")[-1]], defs, path)
+        return
+    for key in ("oneOf", "anyOf"):
+        for sub in node.get(key, []):
+            yield from schema_paths(sub, defs, path)
+    for name, sub in node.get("properties", {}).items():
+        here = f"{path}.{name}" if path else name
+        yield here
+        yield from schema_paths(sub, defs, here)
+    if isinstance(node.get("items"), dict):
+        yield from schema_paths(node["items"], defs, path + "[]")
+
+
+def test_engine_doc_maps_every_schema_key_to_a_test_that_exists() -> None:
+    """docs/engine.md: a row per key of the schema, each naming a test that exists."""
+    schema = json.loads(read_spec_text("variant.schema.json"))
+    keys = set(schema_paths(schema, schema["$defs"]))
+    doc = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \| [^|]+ \| (.+) \|$", doc, re.M))
+    assert sorted(keys - set(rows)) == [], "schema keys with no row in docs/engine.md"
+    assert sorted(set(rows) - keys) == [], "rows of docs/engine.md for keys the schema does not have"
+    for key, refs in rows.items():
+        for ref in re.findall(r"`([^`]+)`", refs):
+            file, _, name = ref.partition("::")
+            source = REPO / file
+            assert source.is_file(), f"{key}: {file} does not exist"
+            assert re.search(rf"^def {re.escape(name)}\(", source.read_text(encoding="utf-8"), re.M), \
+                f"{key}: no test {name} in {file}"
+
+
+@pytest.mark.parametrize("doc", [d for d in DOCS if ">>> " in d.read_text(encoding="utf-8")],
+                         ids=lambda d: d.name)
+def test_docs_interactive_examples_run(doc: Path) -> None:
+    """Every ``>>>`` example in docs/ prints what the page shows."""
+    import doctest
+
+    failures, _ = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert failures == 0

@@ -8,7 +8,8 @@ import pytest
 
 from rummydsl import resources
 from rummydsl.errors import Location, VariantError
-from rummydsl.variant.extends import MAX_EXTENDS_DEPTH, merge, resolve, shipped_ids
+from rummydsl.variant import shipped_variant_ids
+from rummydsl.variant.extends import MAX_EXTENDS_DEPTH, merge, resolve
 
 BASE = """\
 rummydsl: 1
@@ -71,7 +72,7 @@ def test_extends_a_shipped_id(shipped: Path, tmp_path: Path) -> None:
     assert resolved.data["id"] == "oklahoma"
     assert resolved.data["extends"] == "gin_rummy"
     assert resolved.parent_data["id"] == "gin_rummy"
-    assert shipped_ids() == ["base", "gin_rummy"]
+    assert shipped_variant_ids() == ["base", "gin_rummy"]
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from ..actions import Action
 from ..state import Phase
@@ -31,9 +31,9 @@ class Mechanic:
         rnd.to_move = rnd.turn_player
         return True
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         """The actions ``player`` (to move) may take, each once."""
-        return iter(())
+        return ()
 
     def check(self, rnd: Round, action: Action) -> str | None:
         """Why ``action`` (by the player to move) is not allowed, or None.

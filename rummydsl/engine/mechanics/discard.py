@@ -7,7 +7,7 @@ discard (:mod:`.knock`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from ..actions import Action, Discard, player_name
 from ..state import Phase
@@ -28,11 +28,9 @@ def taken_card_forbidden(rnd: Round) -> bool:
 class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         barred = rnd.taken if taken_card_forbidden(rnd) else None
-        for card in rnd.distinct_faces(rnd.hands[player]):
-            if card is not barred:
-                yield Discard(player, card)
+        return [Discard(player, card) for card in rnd.distinct_faces(rnd.hands[player]) if card is not barred]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):

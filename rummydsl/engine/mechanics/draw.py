@@ -7,7 +7,7 @@ an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from ...variant.model import DrawStep
 from ..actions import Action, Draw
@@ -46,9 +46,8 @@ class DrawMechanic(Mechanic):
             return True
         return super().enter(rnd)
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        for source in draw_sources(rnd):
-            yield Draw(player, "stock" if source == "stock" else "discard")
+    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
+        return [Draw(player, "stock" if source == "stock" else "discard") for source in draw_sources(rnd)]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Draw):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
+from ...endings import Ending
 from ...errors import IllegalActionError
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
@@ -140,7 +141,7 @@ class KnockMechanic(Mechanic):
         rnd.declared[player] = shown
         rnd.ender_deadwood = deadwood
         rnd.ender = player
-        rnd.ending = "big_gin" if action.card is None else "gin" if deadwood == 0 else "knock"
+        rnd.ending = Ending.BIG_GIN if action.card is None else Ending.GIN if deadwood == 0 else Ending.KNOCK
         n = rnd.players
         rnd.defenders = [(player + k) % n for k in range(1, n)]
         if rnd.showdown_layoffs():
@@ -188,5 +189,5 @@ class ShowdownMechanic(Mechanic):
         if rnd.defenders:
             rnd.to_move = rnd.defenders[0]
             return
-        assert rnd.ender is not None
+        assert rnd.ender is not None and rnd.ending is not None
         rnd.finish(rnd.ending, rnd.ender)

@@ -20,6 +20,7 @@ import itertools
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
+from ...endings import Ending
 from ...errors import IllegalActionError
 from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
@@ -131,6 +132,10 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     held = rnd.holds(player, action.card)
     if held is None:
         raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    contract = rnd.variant.contract
+    if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
+            and not contract.then_meld_same_turn):
+        raise IllegalActionError("", "no more melding in the turn the contract was met")
     if action.owner not in layoff_targets(rnd, player):
         if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
             raise IllegalActionError("", "no lay-offs before meeting the contract")
@@ -293,10 +298,7 @@ class MeldMechanic(Mechanic):
             if len(group) == len(hand) and not would_meet(rnd, player, [(group, first_kind(rnd, group, hand))], hand):
                 continue
             out.append(Meld(player, (group,)))
-        for layoff in list_layoffs(rnd, player):
-            if len(hand) == 1 and not rnd.met_contract[player]:
-                continue
-            out.append(layoff)
+        out.extend(list_layoffs(rnd, player))
         return out
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
@@ -353,4 +355,4 @@ class MeldMechanic(Mechanic):
                 rnd.met_contract[player] = True
                 rnd.contract_now = True
         if not rnd.hands[player] and rnd.met_contract[player]:
-            rnd.finish("out", player)  # SK-8: going out by melding
+            rnd.finish(Ending.OUT, player)  # SK-8: going out by melding

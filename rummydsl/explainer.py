@@ -1,4 +1,8 @@
-"""``rummydsl explain``: the rules of a variant in words a person can read at the table."""
+"""``rummydsl explain``: the rules of a variant in words a person can read at the table.
+
+(The module is ``explainer``, not ``explain``, so that importing it never hides the
+function ``rummydsl.explain`` behind a module of the same name.)
+"""
 
 from __future__ import annotations
 

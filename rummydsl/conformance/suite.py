@@ -1,0 +1,217 @@
+"""Conformance suite files: read, checked against spec/conformance.schema.json, turned into cases.
+
+A suite is YAML (docs/conformance.md): a ``variant`` and a list of ``cases``, each a
+meld case, a hand case or a scripted round. :func:`load_suite` reads one file with
+the variant loader's safe YAML reader (limits, positions), checks it against the
+schema and a few rules the schema cannot say (unique ids, the setup's seats),
+and returns a :class:`Suite` whose cases know their place in the file, down to
+each action's line. Every problem is reported at ``path:line:col`` in a
+:class:`~rummydsl.errors.SuiteError`; nothing else escapes.
+
+>>> from rummydsl.resources import variants_dir
+>>> SUITE_SUFFIXES
+('.suite.yaml', '.suite.yml')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ..errors import Diagnostic, Location, SuiteError, VariantError
+from ..resources import read_spec_text
+
+__all__ = ["Case", "Suite", "load_suite", "find_suites", "suite_schema", "SUITE_SUFFIXES"]
+
+#: File names that folders are searched for (a file named on the command line runs whatever its name).
+SUITE_SUFFIXES = (".suite.yaml", ".suite.yml")
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case of a suite, as written, with where it is."""
+
+    id: str
+    kind: str
+    """``meld``, ``hand`` or ``script``."""
+    data: dict[str, Any] = field(repr=False)
+    """The case's mapping as read (plain data)."""
+    location: Location
+    """Where the case's ``id`` is."""
+    variant: str
+    """The variant file the case runs under (resolved: a shipped id or an absolute path)."""
+    suite: str
+    """The suite file."""
+    action_locations: tuple[Location, ...] = ()
+    """Where each action of ``actions`` is."""
+    expect_locations: dict[str, Location] = field(default_factory=dict, repr=False)
+    """Where each expectation key is."""
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rule ids the case cites."""
+        rule = self.data.get("rule")
+        if rule is None:
+            return ()
+        return (rule,) if isinstance(rule, str) else tuple(rule)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The ``name=value`` options the case cites."""
+        option = self.data.get("option")
+        if option is None:
+            return ()
+        return (option,) if isinstance(option, str) else tuple(option)
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(self.data.get("tags", ()))
+
+    @property
+    def skip(self) -> str | None:
+        """The reason to skip the case, if any."""
+        reason = self.data.get("skip")
+        return reason if isinstance(reason, str) else None
+
+    @property
+    def description(self) -> str:
+        return str(self.data.get("description", ""))
+
+    @property
+    def name(self) -> str:
+        """The case's id with its first rule id, as reports show it."""
+        return f"{self.id} [{', '.join(self.rules)}]" if self.rules else self.id
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A checked suite file."""
+
+    path: str
+    variant: str
+    description: str
+    cases: tuple[Case, ...]
+
+
+@lru_cache(maxsize=1)
+def suite_schema() -> dict[str, Any]:
+    """The suite JSON Schema (spec/conformance.schema.json)."""
+    schema: dict[str, Any] = json.loads(read_spec_text("conformance.schema.json"))
+    return schema
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(suite_schema())
+
+
+def find_suites(paths: Sequence[str]) -> list[str]:
+    """The suite files named, and those found in the folders named (``*.suite.yaml``), sorted.
+
+    :raises SuiteError: for a path that does not exist.
+    """
+    found: list[str] = []
+    problems = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+        elif path.is_file():
+            found.append(str(path))
+        else:
+            problems.append(Diagnostic(Location(name), f"no such file or folder: {name!r}", "io"))
+    if problems:
+        raise SuiteError(problems)
+    return list(dict.fromkeys(found))
+
+
+def load_suite(path: str) -> Suite:
+    """Read and check one suite file.
+
+    :raises SuiteError: with every problem found, each at ``path:line:col``.
+    """
+    from ..variant.load import load_document
+    from ..variant.schema import located_errors
+
+    try:
+        document = load_document(path)
+    except VariantError as problem:
+        raise SuiteError(problem.diagnostics) from None
+    data = document.data
+    positions = document.positions
+    problems = located_errors(_validator(), data, positions)
+    if problems:
+        raise SuiteError(problems)
+    base = Path(path).resolve().parent
+    suite_variant = _resolve_variant(str(data["variant"]), base)
+    cases: list[Case] = []
+    seen: dict[str, Location] = {}
+    for index, raw in enumerate(data["cases"]):
+        where: KeyPath = ("cases", index)
+        location = positions.value(where + ("id",))
+        case_id = str(raw["id"])
+        if case_id in seen:
+            problems.append(Diagnostic(location, f"case id {case_id!r} is used twice (first at line "
+                                                 f"{seen[case_id].line})", "suite-id"))
+            continue
+        seen[case_id] = location
+        kind = "meld" if "meld" in raw else "hand" if "hand" in raw else "script"
+        variant = _resolve_variant(str(raw["variant"]), base) if "variant" in raw else suite_variant
+        problems.extend(_check_case(raw, kind, where, positions))
+        actions = raw.get("actions", ())
+        if isinstance(actions, str):
+            action_locations: tuple[Location, ...] = (positions.value(where + ("actions",)),)
+        else:
+            action_locations = tuple(positions.value(where + ("actions", i)) for i in range(len(actions)))
+        expect_locations = {key: positions.value(where + ("expect", key)) for key in raw.get("expect", {})}
+        cases.append(Case(case_id, kind, raw, location, variant, path, action_locations, expect_locations))
+    if problems:
+        raise SuiteError(problems)
+    return Suite(path, suite_variant, str(data.get("description", "")), tuple(cases))
+
+
+_FOR_KIND = {
+    "meld": ("valid", "kinds"),
+    "hand": ("deadwood", "contract", "best_discard", "deadwood_after_discard"),
+}
+
+
+def _check_case(raw: dict[str, Any], kind: str, where: KeyPath, positions: Any) -> Iterator[Diagnostic]:
+    """What the schema cannot say: expectations that fit the case's form, whole setups."""
+    expect = raw.get("expect", {})
+    allowed = _FOR_KIND.get(kind)
+    for key in expect:
+        fits = key in allowed if allowed is not None else all(key not in keys for keys in _FOR_KIND.values())
+        if not fits:
+            form = {"meld": "a meld case", "hand": "a hand case", "script": "a scripted case"}[kind]
+            yield Diagnostic(positions.key(where + ("expect", key)),
+                             f"{key!r} is not an expectation of {form}", "suite-expect")
+    if kind == "meld" and "actions" in raw:
+        yield Diagnostic(positions.key(where + ("actions",)), "a meld case has no actions", "suite-expect")
+    if kind == "script":
+        setup = raw["setup"]
+        seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
+        wanted = [f"P{i}" for i in range(1, len(seats) + 1)]
+        if seats != wanted:
+            yield Diagnostic(positions.key(where + ("setup", "hands")),
+                             f"the hands must be given for seats {', '.join(wanted)} "
+                             f"(got {', '.join(seats) or 'none'})", "suite-setup")
+        elif int(setup["dealer"][1:]) > len(seats):
+            yield Diagnostic(positions.value(where + ("setup", "dealer")),
+                             f"the dealer {setup['dealer']} has no hand", "suite-setup")
+
+
+def _resolve_variant(name: str, base: Path) -> str:
+    """A shipped id stays an id; anything else is a path relative to the suite file."""
+    from ..variant import shipped_variant_ids
+
+    if name in shipped_variant_ids() and not (base / name).is_file():
+        return name
+    return str((base / name).resolve())
