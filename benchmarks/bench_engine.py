@@ -466,9 +466,11 @@ def section_profile(args: argparse.Namespace) -> None:
         variant = load_variant(variant_id.strip())
         random_hands(variant, 3, args.seed + 1)
         profiler = cProfile.Profile()
+        watch = Stopwatch()
         profiler.enable()
         random_hands(variant, hands, args.seed)
         profiler.disable()
+        cpu, wall = watch.read()
         stats = pstats.Stats(profiler)
         table: dict[tuple[str, int, str], tuple[int, int, float, float, Any]] = stats.stats  # type: ignore[attr-defined]
         total = max(ct for (_, _, _, ct, _) in table.values())
@@ -477,16 +479,18 @@ def section_profile(args: argparse.Namespace) -> None:
                 if key[0] != here and key[2] not in ("<built-in method builtins.exec>",)
                 and "_lsprof" not in key[2] and "disable" not in key[2]]
         for title, index in (("cumulative", 3), ("own", 2)):
-            print(f"## Profile: {hands} random {variant_id} hands, top {args.top} by {title} time "
-                  f"(cProfile, {total:.2f} s profiled)")
+            print(f"## Profile: {hands} random {variant_id} hands, top {args.top} by {title} time")
             print()
-            print("| function | calls | own s | cumulative s | cumulative % | µs per hand (cumulative) |")
+            print(f"cProfile's clock is wall time; shares are of the {total:.2f} s it counted. "
+                  f"The same pass took {cpu:.2f} s of CPU ({cpu / wall:.0%} of its wall time; profiling "
+                  "included): µs per hand below are CPU, the shares applied to that.")
+            print()
+            print("| function | calls per hand | own % | cumulative % | own µs per hand | cumulative µs per hand |")
             print("| --- | ---: | ---: | ---: | ---: | ---: |")
             ranked = sorted(rows, key=lambda kv: kv[1][index], reverse=True)[: args.top]
             for key, (cc, nc, tt, ct, _) in ranked:
-                calls = f"{nc}" if cc == nc else f"{nc}/{cc}"
-                print(f"| `{_where(key)}` | {calls} | {tt:.3f} | {ct:.3f} | {ct / total:.0%} "
-                      f"| {ct / hands * 1e6:.0f} |")
+                print(f"| `{_where(key)}` | {nc / hands:.1f} | {tt / total:.1%} | {ct / total:.0%} "
+                      f"| {tt / total * cpu / hands * 1e6:.0f} | {ct / total * cpu / hands * 1e6:.0f} |")
             print()
 
 
