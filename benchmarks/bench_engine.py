@@ -419,31 +419,36 @@ def child_result(child: subprocess.Popen[str]) -> dict[str, Any]:
 
 
 def section_memory(args: argparse.Namespace) -> None:
-    counts = [int(c) for c in args.mem_hands.split(",") if c.strip()]
-    print("## Memory (random Gin hands after a 20-hand warm-up; each count in two fresh processes, "
-          "one with tracemalloc, run side by side)")
+    counts = [0] + [int(c) for c in args.mem_hands.split(",") if c.strip()]
+    print("## Memory (random Gin hands after a 20-hand warm-up, each count in fresh processes: "
+          f"one with tracemalloc (counts up to {args.trace_max:,}), one without, all run side by side)")
     print()
     print("| hands | tracemalloc peak above start (KiB) | traced at the end (KiB) "
           "| peak RSS, traced (MiB) | peak RSS, untraced (MiB) | live pymalloc blocks: after warm-up → end (max) "
           "| untraced hands/s |")
     print("| ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+    children = [(start_memory_child(count, args.seed, True) if count <= args.trace_max else None,
+                 start_memory_child(count, args.seed, False)) for count in counts]
     curves = []
-    for count in [0, *counts]:
-        children = (start_memory_child(count, args.seed, True), start_memory_child(count, args.seed, False))
-        traced, plain = (child_result(c) for c in children)
+    source = "?"
+    for count, (traced_child, plain_child) in zip(counts, children):
+        traced = child_result(traced_child) if traced_child else None
+        plain = child_result(plain_child)
+        source = plain["rss_source"]
         blocks = plain["blocks"]
         rate = f"{count / plain['seconds']:.0f}" if count else "-"
-        print(f"| {count:,} | {traced['peak_kib']:.0f} | {traced['retained_kib']:.1f} "
-              f"| {traced['peak_rss_kib'] / 1024:.1f} | {plain['peak_rss_kib'] / 1024:.1f} "
+        cells = ([f"{traced['peak_kib']:.0f}", f"{traced['retained_kib']:.1f}", f"{traced['peak_rss_kib'] / 1024:.1f}"]
+                 if traced else ["-", "-", "-"])
+        print(f"| {count:,} | " + " | ".join(cells) + f" | {plain['peak_rss_kib'] / 1024:.1f} "
               f"| {blocks[0]:,} → {blocks[-1]:,} ({max(blocks):,}) | {rate} |", flush=True)
-        curves.append((count, traced["traced"], blocks))
+        curves.append((count, traced["traced"] if traced else None, blocks))
     print()
-    print(f"Peak RSS is {plain['rss_source']} of each child (ru_maxrss of a child starts from its parent's peak). "
+    print(f"Peak RSS is {source} of each child (ru_maxrss of a child starts from its parent's peak). "
           "Every tenth of the run:")
     print()
     for count, traced_curve, blocks in curves[1:]:
-        print(f"- {count:,} hands: traced KiB " + ", ".join(f"{x:.0f}" for x in traced_curve)
-              + "; live blocks " + ", ".join(f"{b:,}" for b in blocks))
+        traced_text = ("traced KiB " + ", ".join(f"{x:.0f}" for x in traced_curve) + "; ") if traced_curve else ""
+        print(f"- {count:,} hands: {traced_text}live blocks " + ", ".join(f"{b:,}" for b in blocks))
     print()
 
 
@@ -529,6 +534,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scaling-hands", type=int, default=200, help="random hands per scaling row (default 200)")
     parser.add_argument("--mem-hands", default="1000",
                         help="comma list of hand counts for the memory section (default 1000; docs: 1000,100000)")
+    parser.add_argument("--trace-max", type=int, default=100_000,
+                        help="trace memory (tracemalloc, about 5x slower) only for counts up to this (default 100000)")
     parser.add_argument("--profile", default="gin_rummy=1000,skarney_gin=20",
                         help="comma list of VARIANT=HANDS to profile (default gin_rummy=1000,skarney_gin=20)")
     parser.add_argument("--top", type=int, default=15, help="rows per profile table (default 15)")
