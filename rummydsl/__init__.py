@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         MeldError,
         RecordError,
         RummyDslError,
+        StalledRoundError,
         SuiteError,
         VariantError,
     )
@@ -70,6 +71,7 @@ _EXPORTS = {
     "AgentError": "rummydsl.errors",
     "RecordError": "rummydsl.errors",
     "SuiteError": "rummydsl.errors",
+    "StalledRoundError": "rummydsl.errors",
     "Variant": "rummydsl.variant",
     "load_variant": "rummydsl.variant",
     "check_file": "rummydsl.variant",
@@ -107,6 +109,7 @@ __all__ = [
     "AgentError",
     "RecordError",
     "SuiteError",
+    "StalledRoundError",
     "Variant",
     "load_variant",
     "check_file",

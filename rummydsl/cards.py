@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, Literal
 
 from .errors import CardError, DeckError, format_path
@@ -316,9 +317,10 @@ class Deck:
     """Every physical card; ``cards[i].id == i`` (see the module docstring for the layout)."""
     natural_faces: int = field(init=False, repr=False, compare=False)
     """How many different natural cards one pack holds: ``len(suits) * len(ranks)``."""
-    _spellings: dict[str, int] = field(init=False, repr=False, compare=False)
-    _rank_keys: dict[str, Rank] = field(init=False, repr=False, compare=False)
-    _suit_keys: dict[str, Suit] = field(init=False, repr=False, compare=False)
+    # Read-only lookups (MappingProxyType): nothing reachable from a deck can change.
+    _spellings: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _rank_keys: Mapping[str, Rank] = field(init=False, repr=False, compare=False)
+    _suit_keys: Mapping[str, Suit] = field(init=False, repr=False, compare=False)
     _positions: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -352,9 +354,9 @@ class Deck:
         positions[0] = {"low": (1,), "high": (n_ranks + 1,), "both": (1, n_ranks + 1)}[self.ace]
         setattr_(self, "cards", tuple(cards))
         setattr_(self, "natural_faces", faces)
-        setattr_(self, "_spellings", spellings)
-        setattr_(self, "_rank_keys", rank_keys)
-        setattr_(self, "_suit_keys", suit_keys)
+        setattr_(self, "_spellings", MappingProxyType(spellings))
+        setattr_(self, "_rank_keys", MappingProxyType(rank_keys))
+        setattr_(self, "_suit_keys", MappingProxyType(suit_keys))
         setattr_(self, "_positions", tuple(positions))
 
     def __repr__(self) -> str:
@@ -389,7 +391,11 @@ class Deck:
         the preset's; without a preset both ``suits`` and ``ranks`` are needed.
         ``suits`` items are ``{symbol, name, colour}`` (name defaults to the
         symbol, colour to the name) or a bare symbol; ``ranks`` items are a symbol
-        (an integer is read as its digits) or ``{symbol, name, aliases}``.
+        (an integer is read as its digits) or ``{symbol, name, aliases}``. A
+        mapping passes the variant schema's ``deck`` exactly when this builds a
+        deck from it, but for the one rule the schema cannot say: no two
+        spellings equal ignoring case (tests/unit/test_deck_spec.py). A bare
+        string is a Python shorthand for ``{"preset": name}``.
         ``wrap: true`` is allowed with any ``ace``: a sequence that may turn the
         corner has no ends, so where the lowest rank stands no longer matters.
 
@@ -435,8 +441,8 @@ class Deck:
             if "ranks" in spec or base is None
             else base.ranks
         )
-        packs = spec.get("packs", base.packs if base else 1)
-        wilds = spec.get("wilds", base.wilds if base else 0)
+        packs = _integral(spec.get("packs", base.packs if base else 1))
+        wilds = _integral(spec.get("wilds", base.wilds if base else 0))
         ace = spec.get("ace", base.ace if base else "low")
         wrap = spec.get("wrap", base.wrap if base else False)
 
@@ -777,6 +783,7 @@ def _ranks_from_spec(items: object, bare: set[int]) -> tuple[Rank, ...]:
     ranks = []
     for i, item in enumerate(items):
         path: KeyPath = ("ranks", i)
+        item = _integral(item)
         if isinstance(item, (str, int)) and not isinstance(item, bool):
             bare.add(i)
             symbol = _check_rank_symbol(str(item), "rank symbol", path)
@@ -802,7 +809,16 @@ def _ranks_from_spec(items: object, bare: set[int]) -> tuple[Rank, ...]:
     return tuple(ranks)
 
 
+def _integral(value: Any) -> Any:
+    """An integral float (``2.0``) as the integer it is: the schema's ``integer``
+    accepts it, so the deck does too; anything else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _symbol_text(value: object, what: str, path: KeyPath) -> str:
+    value = _integral(value)
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     return _check_rank_symbol(value, what, path)

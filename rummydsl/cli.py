@@ -10,14 +10,16 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
-from typing import Callable, Iterable, NoReturn, Sequence, TextIO
+from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
-from .errors import CardError, Diagnostic, RummyDslError, VariantError
+from .errors import CardError, Diagnostic, Location, RecordError, RummyDslError, VariantError
 
 __all__ = ["main", "build_parser"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C
 _SNIPPET_WIDTH = 100
 
 
@@ -57,6 +59,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("variants", help="list the shipped variants")
 
+    simulate = commands.add_parser("simulate", help="play many seeded games and print statistics")
+    simulate.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
+    count = simulate.add_mutually_exclusive_group(required=True)
+    count.add_argument("--games", type=int, metavar="N", help="play N whole games")
+    count.add_argument("--hands", type=int, metavar="N", help="play N single hands (dealers rotate by seat)")
+    simulate.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+    simulate.add_argument("--agents", default="greedy", metavar="A,B,...",
+                          help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM "
+                               "(default: greedy)")
+    simulate.add_argument("--workers", type=int, default=1, metavar="N",
+                          help="play in N processes (the same results for any N)")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument("--log", metavar="FILE", help="write a JSON-lines record of every game")
+
+    replay = commands.add_parser("replay", help="play a game record back and verify every result")
+    replay.add_argument("record", metavar="FILE")
+
+    play = commands.add_parser("play", help="play at the terminal against agents")
+    play.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
+    play.add_argument("--agents", default="greedy", metavar="A,B,...",
+                      help="the other seats' agents, as for simulate (default: greedy)")
+    play.add_argument("--seed", type=int, metavar="S", help="the seed (default: a random one, printed)")
+    play.add_argument("--seat", default="P1", metavar="P1", help="your seat (default: P1)")
+    play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
+
     from .conformance.command import add_arguments as test_arguments
 
     test_arguments(commands.add_parser("test", help="run conformance suites (*.suite.yaml)"))
@@ -94,6 +121,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         return EXIT_INPUT
     except BrokenPipeError:  # e.g. `rummydsl explain x | head`
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C during a long simulate: a line, not a traceback
+        print(f"rummydsl {args.command}: interrupted", file=err)
+        return EXIT_INTERRUPTED
 
 
 # -- check --------------------------------------------------------------------
@@ -244,12 +274,195 @@ def _print_melds(report: dict[str, object], out: TextIO) -> None:
               file=out)
 
 
+# -- simulate, replay, play -------------------------------------------------------
+
+class _Progress:
+    """A one-line progress bar on a terminal's stderr, drawn only for runs that take a while."""
+
+    def __init__(self, stream: TextIO, total: int, unit: str) -> None:
+        self.stream = stream
+        self.total = total
+        self.unit = unit
+        self.enabled = _is_terminal(stream)
+        self.started = time.monotonic()
+        self.drawn_at = 0.0
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.started < 0.5 or (now - self.drawn_at < 0.1 and done < self.total):
+            return
+        self.drawn_at = now
+        width = 30
+        filled = width * done // max(self.total, 1)
+        rate = done / max(now - self.started, 1e-9)
+        left = (self.total - done) / rate if rate else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
+                          f"{now - self.started:.0f}s, about {left:.0f}s left ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _open_log(name: str) -> TextIO:
+    try:
+        return open(name, "w", encoding="utf-8")
+    except OSError as problem:
+        raise RecordError(f"cannot write the log: {problem.strerror or problem}", Location(name)) from None
+
+
+def _write_line(stream: TextIO | None, data: dict[str, Any], *, flush: bool = False) -> None:
+    assert stream is not None
+    stream.write(json.dumps(data, separators=(",", ":")) + "\n")
+    if flush:
+        stream.flush()
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .record import RecordWriter
+    from .simulate import GameOutcome, agent_names, simulate
+    from .variant import load_variant
+
+    count = args.games if args.games is not None else args.hands
+    flag = "--games" if args.games is not None else "--hands"
+    if count <= 0:
+        print(f"rummydsl simulate: {flag} must be at least 1, got {count}", file=err)
+        return EXIT_INPUT
+    if args.workers <= 0:
+        print(f"rummydsl simulate: --workers must be at least 1, got {args.workers}", file=err)
+        return EXIT_INPUT
+    variant = load_variant(args.variant)
+    from .simulate import check_agents
+
+    check_agents(args.agents, variant.players)
+    log = _open_log(args.log) if args.log else None
+    unit = "games" if args.games is not None else "hands"
+    progress = _Progress(err, count, unit)
+    done = 0
+
+    def heard(outcome: GameOutcome) -> None:
+        nonlocal done
+        done += 1
+        if log is not None:
+            for line in outcome.lines:
+                _write_line(log, line)
+            log.flush()
+        progress.update(done)
+
+    started = time.perf_counter()
+    try:
+        if log is not None:
+            RecordWriter(lambda line: _write_line(log, line)).header(
+                variant, seed=args.seed, agents=agent_names(args.agents, variant.players), mode=unit)
+        stats = simulate(args.variant, games=args.games or 0, hands=args.hands or 0, seed=args.seed,
+                         agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard)
+    finally:
+        progress.close()
+        if log is not None:
+            log.close()
+    seconds = time.perf_counter() - started
+    if stats.stopped:
+        print(f"rummydsl simulate: {stats.stopped[0]}", file=err)
+        return EXIT_INPUT
+    if args.json:
+        out.write(json.dumps(stats.as_json(seconds)) + "\n")
+    else:
+        out.write(stats.text(seconds))
+    return EXIT_OK
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .record import replay_record
+
+    warnings: list[str] = []
+    try:
+        summary = replay_record(args.record, on_warning=warnings.append)
+    except RecordError as problem:
+        for warning in warnings:
+            print(f"rummydsl replay: warning: {warning}", file=err)
+        print(str(problem), file=err)
+        return EXIT_INPUT
+    for warning in warnings:
+        print(f"rummydsl replay: warning: {warning}", file=err)
+    print(summary.line(), file=out)
+    return EXIT_OK
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    import random
+
+    from .agents import make_agents
+    from .engine import Game
+    from .record import Quit, RecordWriter, close_agents, run_game
+    from .simulate import agent_names, check_agents
+    from .terminal import HELP, HumanAgent, TerminalWatcher
+    from .variant import load_variant
+
+    variant = load_variant(args.variant)
+    players = variant.players
+    seat_text = args.seat.strip()
+    if not (seat_text[:1] in "Pp" and seat_text[1:].isdigit() and 1 <= int(seat_text[1:]) <= players):
+        print(f"rummydsl play: --seat must be one of P1 to P{players}, got {args.seat!r}", file=err)
+        return EXIT_INPUT
+    seat = int(seat_text[1:]) - 1
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    check_agents(args.agents, max(players - 1, 1))
+    others = agent_names(args.agents, players - 1)
+    names = others[:seat] + ["human"] + others[seat:]
+    seeds = random.Random(seed)
+    deal_rng = random.Random(seeds.getrandbits(64))
+    agent_rng = random.Random(seeds.getrandbits(64))
+    agents: list[Any] = make_agents(",".join(n if n != "human" else "random" for n in names), players, agent_rng)
+    agents[seat] = HumanAgent(seat, inp, out)
+    log = _open_log(args.log) if args.log else None
+    writer = RecordWriter(lambda line: _write_line(log, line, flush=True)) if log is not None else None
+    print(f"{variant.name}: you are P{seat + 1}; "
+          + ", ".join(f"P{p + 1} {names[p]}" for p in range(players) if p != seat)
+          + f" (seed {seed})", file=out)
+    print(HELP, file=out)
+    try:
+        if writer is not None:
+            writer.header(variant, seed=seed, agents=names, mode="games")
+            writer.game(1, seed)
+        played = run_game(Game(variant, deal_rng), agents, writer=writer, watcher=TerminalWatcher(seat, out))
+    except Quit as leaving:
+        print(f"bye: {leaving}", file=out)
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("\nbye: interrupted", file=out)
+        return EXIT_OK
+    finally:
+        close_agents(agents)
+        if log is not None:
+            log.close()
+    if played.stopped is not None:
+        print(f"rummydsl play: {played.stopped}", file=err)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]] = {
     "check": _cmd_check,
     "explain": _cmd_explain,
     "schema": _cmd_schema,
     "melds": _cmd_melds,
     "variants": _cmd_variants,
+    "simulate": _cmd_simulate,
+    "replay": _cmd_replay,
+    "play": _cmd_play,
     "test": _cmd_test,
 }
 

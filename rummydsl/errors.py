@@ -20,6 +20,7 @@ The family (every error rummydsl raises on purpose derives from
     │   ├── IllegalActionError    read, but not allowed now
     │   └── AmbiguousActionError  reads several ways; say which
     ├── AgentError            an agent (a program) answered badly or not at all
+    ├── StalledRoundError     a round ran past its limit of actions (a variant nobody can finish)
     ├── RecordError           a game record cannot be used or no longer replays
     └── SuiteError            a conformance suite file is malformed (every problem, located)
 
@@ -49,6 +50,7 @@ __all__ = [
     "AgentError",
     "RecordError",
     "SuiteError",
+    "StalledRoundError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -293,3 +295,7 @@ class SuiteError(RummyDslError, ValueError):
     def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class StalledRoundError(RummyDslError, ValueError):
+    """A round ran past its limit of actions without ending (a variant nobody can finish)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Iterator, Mapping
 
+from .cards import Deck
 from .variant.model import DiscardStep, DrawStep, MeldStep, OfferStep, Variant
 
 __all__ = ["explain"]
@@ -66,19 +67,39 @@ def _cards(variant: Variant) -> list[str]:
     packs = f"{deck.packs} packs of " if deck.packs > 1 else ""
     out += _bullet(f"{deck.size} cards: {packs}ranks {ranks} in the suits {suits}"
                    + (f", and {deck.wilds} wild cards (*)." if deck.wilds else "."))
-    ace = {"low": f"The {deck.ranks[0].symbol} is low only in sequences.",
-           "high": f"The {deck.ranks[0].symbol} is high only in sequences (above {deck.ranks[-1].symbol}).",
-           "both": f"The {deck.ranks[0].symbol} is low or high in sequences "
-                   f"({deck.ranks[0].symbol}-{deck.ranks[1].symbol}-{deck.ranks[2].symbol} or "
-                   f"{deck.ranks[-2].symbol}-{deck.ranks[-1].symbol}-{deck.ranks[0].symbol}), never both at once."}
-    out += _bullet(ace[deck.ace] + (" Sequences may turn the corner." if deck.wrap else
-                                    " Sequences never turn the corner."))
+    out += _bullet(_ace(deck) + (" Sequences may turn the corner." if deck.wrap else
+                                 " Sequences never turn the corner."))
     if isinstance(variant.card_value, Mapping):
         values = ", ".join(f"{k} = {v}" for k, v in variant.card_value.items())
         out += _bullet(f"Card values: {values}.")
     else:
         out += _bullet(f"Card values: {_text(variant.card_value)}  ({_value_summary(variant)}).")
     return out
+
+
+def _ace(deck: Deck) -> str:
+    """Where the lowest rank stands in sequences, with examples that fit the deck's
+    ranks however few there are.
+
+    >>> _ace(Deck.from_spec({"preset": "standard52", "ace": "both"}))
+    'The A is low or high in sequences (A-2-3 or Q-K-A), never both at once.'
+    >>> _ace(Deck.from_spec({"suits": ["S"], "ranks": ["A", "K"], "ace": "both"}))
+    'The A is low or high in sequences (A-K or K-A), never both at once.'
+    >>> _ace(Deck.from_spec({"suits": ["S"], "ranks": ["A"], "ace": "high"}))
+    'The A is high only in sequences.'
+    """
+    symbols = [rank.symbol for rank in deck.ranks]
+    lowest = symbols[0]
+    if deck.ace == "low":
+        return f"The {lowest} is low only in sequences."
+    if deck.ace == "high":
+        above = f" (above {symbols[-1]})" if len(symbols) > 1 else ""
+        return f"The {lowest} is high only in sequences{above}."
+    if len(symbols) == 1:
+        return f"The {lowest} is low or high in sequences, never both at once."
+    low_run = "-".join(symbols[:3])
+    high_run = "-".join(symbols[1:][-2:] + [lowest])
+    return f"The {lowest} is low or high in sequences ({low_run} or {high_run}), never both at once."
 
 
 def _value_summary(variant: Variant) -> str:
@@ -303,4 +324,14 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, Mapping) and set(value) >= {"value"}:
         return _show(value["value"])
-    return str(value)
+    return str(_plain(value))
+
+
+def _plain(value: Any) -> Any:
+    """A read-only YAML tree (mappingproxies, tuples) as plain dicts and lists, so it
+    shows as it did when written: ``['draw', 'discard']``, not a tuple's repr."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value

@@ -10,6 +10,7 @@ docs/protocol.md is the reference; in short:
   program's seat must act; the program answers one line: an action in the
   notation (``P2 draw stock``) or ``{"action": "P2 draw stock"}``;
 - ``{"type": "round_over", "result": {...}}`` after each round (no answer);
+- ``{"type": "game_over", "result": {...}}`` when the game ends (no answer);
 - ``{"type": "quit"}`` at the end; the program should exit.
 
 An answer that is not a legal action, a late answer (``timeout`` seconds), an
@@ -20,6 +21,7 @@ answer longer than :data:`MAX_LINE`, or a program that exits is an
 from __future__ import annotations
 
 import json
+import math
 import os
 import selectors
 import shlex
@@ -31,13 +33,31 @@ from .engine.actions import Action, player_name
 from .engine.observe import Observation
 from .errors import AgentError, RummyDslError
 
-__all__ = ["ProgramAgent", "PROTOCOL_VERSION", "MAX_LINE", "DEFAULT_TIMEOUT"]
+__all__ = ["ProgramAgent", "PROTOCOL_VERSION", "MAX_LINE", "DEFAULT_TIMEOUT", "agent_timeout"]
 
 PROTOCOL_VERSION = 1
 #: The longest answer line read, in bytes.
 MAX_LINE = 65_536
 #: Seconds a program has to answer one ``act`` message.
 DEFAULT_TIMEOUT = 10.0
+
+
+def agent_timeout(seat: str, default: float = DEFAULT_TIMEOUT) -> float:
+    """The seconds a program has to answer: ``RUMMYDSL_AGENT_TIMEOUT`` if set, else ``default``.
+
+    :raises AgentError: for a value that is not a positive number (``0``, ``-1``, ``inf``,
+        ``soon``), naming the seat.
+    """
+    text = os.environ.get("RUMMYDSL_AGENT_TIMEOUT")
+    if text is None or not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0 or math.isinf(value):
+        raise AgentError(seat, f"RUMMYDSL_AGENT_TIMEOUT must be a positive number of seconds, got {text!r}")
+    return value
 
 
 class ProgramAgent:
@@ -47,16 +67,22 @@ class ProgramAgent:
         self.command = command
         self.seat = seat
         self.name = player_name(seat)
-        self.timeout = float(os.environ.get("RUMMYDSL_AGENT_TIMEOUT", timeout))
+        self.timeout = agent_timeout(self.name, timeout)
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self._started_for: str | None = None
+        self._started = False
 
     # -- the process ----------------------------------------------------------------
 
     def _start(self, observation: Observation) -> subprocess.Popen[bytes]:
-        if self._process is not None and self._process.poll() is None:
+        if self._process is not None:
+            code = self._process.poll()
+            if code is not None:
+                raise AgentError(self.name, f"the program {self.command!r} has exited (exit code {code})")
             return self._process
+        if self._started:
+            raise AgentError(self.name, f"the program {self.command!r} has been stopped")
+        self._started = True
         try:
             args = shlex.split(self.command)
         except ValueError as problem:
@@ -81,7 +107,9 @@ class ProgramAgent:
             process.stdin.write(json.dumps(message).encode() + b"\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise AgentError(self.name, f"the program {self.command!r} has exited") from None
+            code = process.poll()
+            how = f" (exit code {code})" if code is not None else ""
+            raise AgentError(self.name, f"the program {self.command!r} has exited{how}") from None
 
     def _read_line(self) -> str:
         process = self._process
@@ -98,7 +126,10 @@ class ProgramAgent:
                     raise AgentError(self.name, f"no answer within {self.timeout:g} seconds")
                 chunk = os.read(stream.fileno(), 65_536)
                 if not chunk:
-                    code = process.poll()
+                    try:
+                        code: int | None = process.wait(timeout=0.5)
+                    except subprocess.TimeoutExpired:
+                        code = None
                     how = f" (exit code {code})" if code is not None else ""
                     raise AgentError(self.name, f"the program {self.command!r} exited{how} without answering")
                 self._buffer += chunk
@@ -132,10 +163,10 @@ class ProgramAgent:
         try:
             action = observation.parse(text)
         except RummyDslError as problem:
-            raise AgentError(self.name, f"answered {text[:80]!r}, which is not an action: {problem}") from None
+            reason = getattr(problem, "reason", None) or str(problem)
+            raise AgentError(self.name, f"answered {text[:80]!r}, which is not an action: {reason}") from None
         if action not in legal:
-            rnd = observation._round  # noqa: SLF001 - the reason comes from the rules
-            reason = rnd.why_illegal(action) or "not legal now"
+            reason = observation.why_illegal(action) or "not legal now"
             raise AgentError(self.name, f"answered {str(action)!r}, which is illegal: {reason}")
         return action
 
@@ -144,6 +175,14 @@ class ProgramAgent:
         if self._process is not None and self._process.poll() is None:
             try:
                 self._send({"type": "round_over", "result": result})
+            except AgentError:
+                pass
+
+    def game_over(self, result: dict[str, Any]) -> None:
+        """Tell the program the game has ended (ignored if it has gone)."""
+        if self._process is not None and self._process.poll() is None:
+            try:
+                self._send({"type": "game_over", "result": result})
             except AgentError:
                 pass
 

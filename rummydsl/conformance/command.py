@@ -164,7 +164,8 @@ def _mutants(files: list[str], cases: list[Case], out: TextIO, err: TextIO, brok
 
     by_variant: dict[str, list[Case]] = {}
     for case in cases:
-        by_variant.setdefault(case.variant, []).append(case)
+        if not case.own_variant:  # a case with its own house rule tests that file, not the suite's variant
+            by_variant.setdefault(case.variant, []).append(case)
     survivors = 0
     for variant, mine in by_variant.items():
         try:

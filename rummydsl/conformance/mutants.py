@@ -181,8 +181,10 @@ def _plain(value: Any) -> Any:
 
 
 def run_mutants(variant_name: str, cases: Sequence[Case],
-                progress: Callable[[int, int], None] | None = None) -> list[MutantResult]:
-    """Run ``cases`` against every mutant of the variant ``variant_name``.
+                progress: Callable[[int, int], None] | None = None,
+                only: Callable[[Mutation], bool] | None = None) -> list[MutantResult]:
+    """Run ``cases`` against every mutant of the variant ``variant_name`` (those ``only``
+    keeps, if given: e.g. the option changes).
 
     Only the cases that run under that variant are used (a case with its own
     house-rule variant tests that file, not this one).
@@ -196,7 +198,7 @@ def run_mutants(variant_name: str, cases: Sequence[Case],
     data.pop("extends", None)
     mine = [case for case in cases if case.variant == variant_name]
     results: list[MutantResult] = []
-    found = mutations(data)
+    found = [m for m in mutations(data) if only is None or only(m)]
     with tempfile.TemporaryDirectory(prefix="rummydsl-mutants-") as folder:
         for number, mutation in enumerate(found):
             if progress is not None:

@@ -223,6 +223,10 @@ def _setup(case: Case, variant: Any) -> Any:
     setup = case.data["setup"]
     deck = variant.deck
     seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
+    if len(seats) != variant.players:
+        where = case.location
+        raise _Fail(Difference(where, f"the setup seats {len(seats)} players, but {variant.id} plays "
+                                      f"{variant.players} (set players in a house rule to play another count)"))
     texts = [_text(setup["hands"][seat]) for seat in seats]
     stock_text = _text(setup["stock"])
     upcard_text = "" if setup.get("upcard") is None else str(setup["upcard"])
@@ -238,9 +242,10 @@ def _setup(case: Case, variant: Any) -> Any:
     at += len(stock_text.split())
     upcard = cards[at] if upcard_text else None
     scores = [int(setup.get("scores", {}).get(seat, 0)) for seat in seats]
+    wins = [int(setup.get("wins", {}).get(seat, 0)) for seat in seats]
     rnd = Round.from_setup(variant, dealer=_seat(setup["dealer"]), hands=hands, stock=stock, upcard=upcard,
                            scores=scores, number=int(setup.get("round", 1)))
-    return Game.resume(variant, rnd, scores=scores)
+    return Game.resume(variant, rnd, scores=scores, wins=wins)
 
 
 def _text(value: Any) -> str:
@@ -339,7 +344,7 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
                 yield Difference(_where(case, "table"), f"{seat}'s table melds (in order, each as a set)",
                                  [" ".join(m) for m in wanted_melds], [" ".join(m) for m in got_melds])
     needs_result = ("ending", "ender", "undercut", "deadwoods", "round_score", "scores", "game_over",
-                    "winner", "next_dealer")
+                    "winner", "figures", "next_dealer")
     if result is None:
         for key in needs_result:
             if key in expect and key != "scores":
@@ -356,13 +361,18 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
     if "scores" in expect:
         totals = tuple(before + won for before, won in zip(rnd.scores, result.points))
         yield from _by_player(case, "scores", "game total after the round", expect["scores"], totals)
-    if any(key in expect for key in ("game_over", "winner", "next_dealer")):
+    if any(key in expect for key in ("game_over", "winner", "figures", "next_dealer")):
         game.next_round()
         yield from check("game_over", "whether the game is over", game.over)
         if "winner" in expect:
             got = _player_name(game.result.winner) if game.result is not None else None
             if expect["winner"] != got:
                 yield Difference(_where(case, "winner"), "the winner of the game", expect["winner"], got)
+        if "figures" in expect:
+            if game.result is None:
+                yield Difference(_where(case, "figures"), "'figures' is expected, but the game is not over")
+            else:
+                yield from _by_player(case, "figures", "final figure", expect["figures"], game.result.figures)
         if "next_dealer" in expect:
             got_dealer = None if game.over else _player_name(game.dealer)
             yield from check("next_dealer", "the next dealer", got_dealer)

@@ -69,6 +69,11 @@ class Case:
         return (option,) if isinstance(option, str) else tuple(option)
 
     @property
+    def own_variant(self) -> bool:
+        """Whether the case names its own variant (a house rule) instead of the suite's."""
+        return "variant" in self.data
+
+    @property
     def tags(self) -> tuple[str, ...]:
         return tuple(self.data.get("tags", ()))
 

@@ -281,8 +281,9 @@ class Game:
 def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000) -> RoundResult:
     """Play ``rnd`` to its end, each agent seeing only its own observation.
 
-    :raises RuntimeError: if the round runs past ``max_actions`` actions.
+    :raises StalledRoundError: if the round runs past ``max_actions`` actions.
     """
+    from ..errors import StalledRoundError
     from .observe import Observation
 
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
@@ -293,14 +294,14 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000)
         rnd.apply(agents[player].act(views[player]))
         count += 1
         if count > max_actions:
-            raise RuntimeError(f"round {rnd.number} ran past {max_actions} actions")
+            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
     return rnd.result
 
 
 def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = 100_000) -> GameResult:
     """Play ``game`` to its end with one agent per seat (see :mod:`rummydsl.agents`).
 
-    :raises RuntimeError: if a round runs past ``max_actions`` actions.
+    :raises StalledRoundError: if a round runs past ``max_actions`` actions.
     """
     while not game.over:
         play_round(game.round, agents, max_actions=max_actions)

@@ -52,6 +52,11 @@ class Observation:
         return self._round.players
 
     @property
+    def number(self) -> int:
+        """The round's number in the game, from 1."""
+        return self._round.number
+
+    @property
     def phase(self) -> str:
         return self._round.phase.value
 
@@ -77,7 +82,15 @@ class Observation:
         return self._round.legal_actions()
 
     def parse(self, text: str) -> Action:
+        """Read an action in the round's notation.
+
+        :raises MalformedActionError: for text that is not an action.
+        """
         return self._round.parse(text)
+
+    def why_illegal(self, action: Action) -> str | None:
+        """Why ``action`` is not allowed now (the rules' reason), or None: public knowledge."""
+        return self._round.why_illegal(action)
 
     # -- the cards ----------------------------------------------------------------
 

@@ -433,16 +433,14 @@ class Round:
     # ------------------------------------------------------------------ the end
 
     def deadwood_of(self, player: int) -> int:
-        """``player``'s deadwood now: what the shown melds leave, or the least (C-6)."""
+        """``player``'s deadwood now: the ender's as shown, anyone else's the least their
+        hand allows (C-6: engines compute the minimum; melds a defender showed are part
+        of such an arrangement, checked when shown)."""
         hand = self.hands[player]
         if not hand:
             return 0
         if self.ender == player:
             return self.ender_deadwood
-        declared = self.declared[player]
-        if declared:
-            used = {c.id for meld in declared for c in meld}
-            return self.value([c for c in hand if c.id not in used])
         return self.rules.solve(hand, check_contract=False).deadwood
 
     def finish(self, ending: Ending, ender: int | None) -> None:

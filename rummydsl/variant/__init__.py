@@ -7,13 +7,15 @@
 
 from __future__ import annotations
 
+import os
 import re
-from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 from ..errors import Diagnostic, Location, VariantError
 from .. import resources
 from ..suggest import closest
+from .load_read import source_line
 from .model import Variant
 
 __all__ = [
@@ -110,30 +112,51 @@ def check_file(path: str) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (files.index(d.location.path), d.location.line, d.location.column))
 
 
-@lru_cache(maxsize=64)
-def _load_cached(path: str, mtime_ns: int) -> Variant:
-    variant, diagnostics = _build(path)
-    if variant is None:
-        raise VariantError(diagnostics)
-    return variant
+Fingerprint = tuple[tuple[str, int, int], ...]
+"""Each file of an extends chain as (absolute path, mtime_ns, size), child first."""
+
+_CACHE_SIZE = 64
+_LOADED: dict[str, tuple[Fingerprint, Variant]] = {}
+"""load_variant's cache: by the child's absolute path, the variant and the
+fingerprint of the chain it was built from."""
+
+
+def _fingerprint(paths: Iterable[str]) -> Fingerprint | None:
+    """The fingerprint of some files, or None if one of them cannot be looked at."""
+    found = []
+    for path in paths:
+        try:
+            absolute = os.path.abspath(path)
+            stat = os.stat(absolute)
+        except (OSError, ValueError):
+            return None
+        found.append((absolute, stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
 
 
 def load_variant(name: str) -> Variant:
     """Load a variant by shipped id or path, checked and compiled.
 
+    A variant is built once and then served from a cache for as long as no file of
+    its ``extends`` chain changes (each file's path, modification time and size are
+    compared on every call). The variant is immutable, so every caller can share it.
+
     :raises VariantError: with every error found, if the variant has any.
     """
     path = find_variant(name)
-    return _load_cached(path, Path(path).stat().st_mtime_ns)
-
-
-def source_line(path: str, line: int) -> str | None:
-    """The text of line ``line`` (1-based) of a file, or None if it cannot be read."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, start=1):
-                if number == line:
-                    return text
-    except OSError:
-        return None
-    return None
+    key = os.path.abspath(path)
+    cached = _LOADED.get(key)
+    if cached is not None:
+        fingerprint, variant = cached
+        if _fingerprint(entry[0] for entry in fingerprint) == fingerprint:
+            return variant
+    built, diagnostics = _build(path)
+    if built is None:
+        raise VariantError(diagnostics)
+    fingerprint_now = _fingerprint(built.chain)
+    if fingerprint_now is not None:
+        _LOADED.pop(key, None)
+        if len(_LOADED) >= _CACHE_SIZE:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = (fingerprint_now, built)
+    return built

@@ -13,6 +13,7 @@ next one starts:
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -40,6 +41,7 @@ from .model import (
     Stock,
     UpcardOffer,
     Variant,
+    read_only,
 )
 from .schema import invalid_roots, schema_diagnostics
 
@@ -111,7 +113,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     if deck is None or not builder.ok:
         return None, builder.diagnostics
 
-    deal = Deal(**{k: v for k, v in builder.get("deal", default={}).items()})
+    deal = _build_deal(builder.get("deal", default={}))
     has_upcard = deal.upcard
     kinds = tuple(builder.get("melds", default={}))
     envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard)
@@ -122,17 +124,11 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     turn = _build_turn(builder, envs)
     knock = _build_knock(builder, envs)
     scoring = _build_scoring(builder, envs)
-    game_data = dict(builder.get("game", default={}))
-    hollywood = game_data.pop("hollywood", None)
-    match = game_data.pop("match", None)
-    game = Game(**game_data,
-                hollywood_games=hollywood["games"] if hollywood else None,
-                match_games_to_win=match["games_to_win"] if match else None)
+    game = _build_game(builder.get("game", default={}))
     upcard_data = data.get("upcard_offer")
-    upcard_offer = UpcardOffer(**upcard_data) if isinstance(upcard_data, Mapping) else None
+    upcard_offer = (UpcardOffer(after_all_pass=_given(upcard_data, "after_all_pass", UpcardOffer))
+                    if isinstance(upcard_data, Mapping) else None)
     meld_options = builder.get("meld_options", default={})
-    stock_data = dict(builder.get("stock", default={}))
-    stock_data["final_turn_skip"] = tuple(stock_data.get("final_turn_skip", ()))
     # Build the variant even if an expression failed (that part is left out), so the
     # semantic checks still report their problems in the same run.
 
@@ -157,8 +153,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         upcard_offer=upcard_offer,
         turn=turn,
         knock=knock,
-        layoff=Layoff(**builder.get("layoff", default={})),
-        stock=Stock(**stock_data),
+        layoff=_build_layoff(builder.get("layoff", default={})),
+        stock=_build_stock(builder.get("stock", default={})),
         deadwood_excludes_concealed_melds=bool(
             builder.get("deadwood", "excludes_concealed_melds", default=True)),
         options=MappingProxyType(options),
@@ -172,7 +168,68 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     builder.diagnostics.extend(semantic_diagnostics(variant, positions))
     if not builder.ok:
         return None, builder.diagnostics
+    # What a variant keeps of the YAML trees is read-only, so that the variant, shared
+    # by load_variant's cache, is the same for every caller (the checks above read the
+    # plain trees).
+    memo: dict[int, Any] = {}
+    frozen_parent = None if parent_data is None else read_only(parent_data, memo)
+    variant = replace(variant, data=read_only(data, memo), parent_data=frozen_parent,
+                      card_value=read_only(card_value, memo))
     return variant, builder.diagnostics
+
+
+# -- the plain parts, field by field ---------------------------------------------------------
+# Each model field is read by name: a key the schema allows and the model lacks is
+# left unread (tests/unit/test_schema_model.py keeps the two in step), never passed
+# on as Model(**user_data), where it would be a TypeError.
+
+
+def _given(raw: Mapping[str, Any], key: str, model: type, field_name: str | None = None) -> Any:
+    """``raw[key]`` if it is written (not null), else the default of the model's field
+    ``field_name`` (``key`` if not given): the model's defaults are the only ones."""
+    value = raw.get(key)
+    if value is not None:
+        return value
+    return _DEFAULTS[model][field_name or key]
+
+
+def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
+    """The field defaults of each model class, by field name."""
+    return {model: MappingProxyType({f.name: f.default for f in fields(model) if f.default is not MISSING})
+            for model in models}
+
+
+_DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game)
+
+
+def _build_deal(raw: Mapping[str, Any]) -> Deal:
+    return Deal(hand_size=raw["hand_size"],
+                upcard=_given(raw, "upcard", Deal),
+                first_dealer=_given(raw, "first_dealer", Deal),
+                rotation=_given(raw, "rotation", Deal),
+                void_redeal=_given(raw, "void_redeal", Deal))
+
+
+def _build_game(raw: Mapping[str, Any]) -> Game:
+    hollywood = raw.get("hollywood")
+    match = raw.get("match")
+    return Game(target=raw["target"],
+                game_bonus=_given(raw, "game_bonus", Game),
+                box_bonus=_given(raw, "box_bonus", Game),
+                shutout=_given(raw, "shutout", Game),
+                hollywood_games=hollywood["games"] if hollywood else None,
+                match_games_to_win=match["games_to_win"] if match else None)
+
+
+def _build_layoff(raw: Mapping[str, Any]) -> Layoff:
+    return Layoff(onto=_given(raw, "onto", Layoff), after_gin=_given(raw, "after_gin", Layoff))
+
+
+def _build_stock(raw: Mapping[str, Any]) -> Stock:
+    return Stock(floor=_given(raw, "floor", Stock),
+                 at_floor=_given(raw, "at_floor", Stock),
+                 final_turn_skip=tuple(_given(raw, "final_turn_skip", Stock)),
+                 last_discard_claim=_given(raw, "last_discard_claim", Stock))
 
 
 def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str]) -> None:
@@ -369,13 +426,18 @@ def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:
             if skip is not None:
                 compiled = builder.compile(("turn", index, "draw", "skip_after_accepting"), skip,
                                            envs.card, "bool")
-            step = DrawStep(tuple(settings.get("from", ("stock",))), compiled)
+            step = DrawStep(sources=tuple(_given(settings, "from", DrawStep, "sources")),
+                            skip_after_accepting=compiled)
         elif name == "meld":
-            step = MeldStep(**settings)
+            step = MeldStep(optional=_given(settings, "optional", MeldStep),
+                            add_to_own=_given(settings, "add_to_own", MeldStep),
+                            add_to_opponents=_given(settings, "add_to_opponents", MeldStep))
         elif name == "discard":
-            step = DiscardStep(**settings)
+            step = DiscardStep(taken_card=_given(settings, "taken_card", DiscardStep))
         else:
-            step = OfferStep(**settings)
+            step = OfferStep(mandatory=_given(settings, "mandatory", OfferStep),
+                             min_hand=_given(settings, "min_hand", OfferStep),
+                             no_reoffer_accepted=_given(settings, "no_reoffer_accepted", OfferStep))
         steps.append(step)
     return tuple(steps)
 

@@ -2,7 +2,10 @@
 
 A :class:`Variant` is built from a checked YAML tree by :mod:`rummydsl.variant.build`;
 every expression in it is already compiled. Nothing here can be changed after
-building: house rules are new files, not mutations.
+building: house rules are new files, not mutations. Every dataclass is frozen, and
+the YAML trees a variant keeps (``data``, ``parent_data``, a ``card_value`` table)
+are :func:`read_only` copies, so a variant shared by the load cache is the same
+for every caller.
 
 The compiled fields are typed by their call form (the protocols of
 :mod:`rummydsl.expr.compile`): a :class:`~rummydsl.expr.compile.MeldPattern` is
@@ -15,6 +18,7 @@ type says so.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Union, overload
 
 from ..cards import Card, Deck
@@ -39,12 +43,44 @@ __all__ = [
     "Scoring",
     "Game",
     "Variant",
+    "read_only",
 ]
 
 if TYPE_CHECKING:
     from ..expr.compile import CardExpression, ContractExpression, MeldPattern, RoundExpression
 
 OptionValue = Union[int, bool, str]
+
+
+def read_only(tree: Any, memo: dict[int, Any] | None = None) -> Any:
+    """A read-only copy of a loaded YAML tree: every mapping a ``MappingProxyType``
+    over a new dict, every list a tuple; scalars are kept (they are immutable).
+
+    ``memo`` (by ``id``) lets two trees that share parts, such as a variant's merged
+    tree and its parent's, share the copies too.
+
+    >>> tree = read_only({"melds": {"run": "size >= 3"}, "rules": ["GR-1"]})
+    >>> tree["rules"], tree["melds"]["run"]
+    (('GR-1',), 'size >= 3')
+    >>> tree["melds"]["set"] = "same(rank)"
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
+    """
+    if memo is None:
+        memo = {}
+    if isinstance(tree, Mapping):
+        copied = memo.get(id(tree))
+        if copied is None:
+            copied = memo[id(tree)] = MappingProxyType(
+                {key: read_only(value, memo) for key, value in tree.items()})
+        return copied
+    if isinstance(tree, (list, tuple)):
+        copied = memo.get(id(tree))
+        if copied is None:
+            copied = memo[id(tree)] = tuple(read_only(item, memo) for item in tree)
+        return copied
+    return tree
 
 
 @dataclass(frozen=True)
@@ -242,11 +278,13 @@ class Variant:
     layoff: Layoff = field(default_factory=Layoff)
     stock: Stock = field(default_factory=Stock)
     deadwood_excludes_concealed_melds: bool = True
-    options: Mapping[str, Option] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    """The merged YAML tree the variant was built from."""
+    options: Mapping[str, Option] = field(default_factory=lambda: MappingProxyType({}))
+    """The options by name (read-only)."""
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), repr=False,
+                                    compare=False)
+    """The merged YAML tree the variant was built from (:func:`read_only`)."""
     parent_data: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
-    """The merged YAML tree of the parent, for `explain`'s differences."""
+    """The merged YAML tree of the parent, for `explain`'s differences (:func:`read_only`)."""
 
     @property
     def hand_size(self) -> int:

@@ -43,6 +43,23 @@ def test_check_bad_file_exits_1_with_place_line_and_caret(tmp_path: Path) -> Non
     assert lines[-1] == "1 file checked: 1 error, 0 warnings"
 
 
+@pytest.mark.parametrize("line_break", ["\u2028", "\u2029", "\x85"], ids=["U+2028", "U+2029", "U+0085"])
+def test_check_shows_the_reported_line_when_yaml_breaks_lines_at_unicode_breaks(
+        tmp_path: Path, line_break: str) -> None:
+    """YAML also breaks lines at U+0085, U+2028 and U+2029: the line shown beside a
+    problem (and its caret) must be the line the location counts, as editors do."""
+    bad = tmp_path / "house.yaml"
+    bad.write_text(f'rummydsl: 1\nid: house{line_break}extends: gin_rummy\nname: House\n'
+                   f'# melds below{line_break}melds:\n'
+                   '  run: "size >= 3 and same(sute) and consecutive(rank)"\n', encoding="utf-8")
+    code, out, _ = run("check", str(bad))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{bad}:7:28: "), lines
+    assert lines[1] == '      run: "size >= 3 and same(sute) and consecutive(rank)"'
+    assert lines[2] == "    " + " " * 27 + "^"
+
+
 def test_check_reports_every_problem_of_every_file() -> None:
     code, out, _ = run("check", "-q", str(EXAMPLES / "bad" / "unknown_keys.yaml"),
                        str(EXAMPLES / "bad" / "wrong_types.yaml"))

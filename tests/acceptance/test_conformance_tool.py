@@ -142,6 +142,15 @@ def test_a_case_whose_variant_does_not_load_fails_cleanly(tmp_path: Path) -> Non
     assert result.status == "failed" and "its variant does not load" in result.report()
 
 
+def test_a_setup_must_seat_the_variants_players(tmp_path: Path) -> None:
+    """GS-2.1: a two-seat setup under three-player Ginski is a failure, not a quiet two-player game."""
+    text = ("variant: ginski\ncases:\n  - id: two\n    setup:\n      dealer: P1\n"
+            "      hands: {P1: 1R 2R 3R, P2: 1B 2B 3B}\n      stock: 5Y 6Y 7Y\n    expect: {to_move: P2}\n")
+    suite = load_suite(str(write(tmp_path, text)))
+    report = run_case(suite.cases[0]).report()
+    assert "the setup seats 2 players, but ginski plays 3" in report
+
+
 def test_a_bad_card_in_a_case_fails_cleanly(tmp_path: Path) -> None:
     suite = load_suite(str(write(tmp_path, GR15.replace("meld: [AH, 2H, 3H]", "meld: [AH, 2H, 3Z]"))))
     assert "bad card in the case" in run_case(suite.cases[1]).report()
@@ -267,3 +276,29 @@ def test_golden_playthroughs_are_current(tmp_path: Path) -> None:
              if path.read_text(encoding="utf-8") != (folder / path.name).read_text(encoding="utf-8")]
     assert stale == [], (f"golden playthroughs changed: {stale}; if a rule changed on purpose, run "
                          "'python -m rummydsl.conformance.golden tests/conformance/golden' and review the diff")
+
+
+# Option changes no suite can notice because they change nothing in play (equivalent mutants):
+# straight gin allows only gin (knock.limit 0), which is never undercut; a Ginski set already
+# cannot pass 5 cards (distinct colours), so set_max 6 is set_max 5.
+EQUIVALENT = {
+    "straight_gin": {"options.undercut_bonus=26", "options.undercut_bonus=24", "options.undercut_on_tie=False"},
+    "ginski": {"options.set_max=6"},
+}
+
+
+@pytest.mark.parametrize("folder", ["gin_rummy", "skarney_gin", "ginski"])
+def test_shipped_suites_notice_every_option_change(folder: str) -> None:
+    """--mutants: every change of an option of each suite's variant fails some case."""
+    from rummydsl.conformance import find_suites, load_suite
+    from rummydsl.conformance.mutants import run_mutants
+
+    by_variant: dict[str, list] = {}
+    for path in find_suites([str(REPO / "tests" / "conformance" / folder)]):
+        for case in load_suite(path).cases:
+            if not case.own_variant:
+                by_variant.setdefault(case.variant, []).append(case)
+    for variant, cases in by_variant.items():
+        results = run_mutants(variant, cases, only=lambda m: m.label.startswith("options."))
+        survived = {r.mutation.label for r in results if r.status == "survived"}
+        assert survived <= EQUIVALENT.get(variant, set()), f"{variant}: no case notices {sorted(survived)}"

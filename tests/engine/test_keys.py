@@ -269,10 +269,15 @@ def test_layoff_onto_none_and_after_gin() -> None:
 
 
 def test_defender_shows_chosen_melds() -> None:
-    """GR-7.1 / C-6: a defender may show its own melds; its deadwood is what they leave."""
+    """GR-7.1 / C-6: a defender may show melds of a least arrangement; the deadwood is the least
+    (showing only KS KH KD still scores 2C 3C 4C as a run); melds that leave more are refused."""
     rnd = play(gin(), "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]",
                "P2 meld [KS KH KD]", "P2 done")
-    assert rnd.result is not None and rnd.result.deadwoods[1] == 2 + 3 + 4 + 9 + 4 + 10 + 7
+    assert rnd.result is not None and rnd.result.deadwoods[1] == 9 + 4 + 10 + 7
+    rnd = play(gin(p2="KS KH KD 2C 3C 4C 5C 4H QC 7D"), "P1 pass", "P2 pass", "P1 draw stock",
+               "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]")
+    with pytest.raises(IllegalActionError, match="would leave 23 deadwood, but 21 is the least"):
+        rnd.apply("P2 meld [KS KH KD] [3C 4C 5C]")
 
 
 # ------------------------------------------------------------------ the stock floor

@@ -1,6 +1,7 @@
 """Whatever a variant file says, `check` answers with located diagnostics, never an
 exception: random edits of the shipped variants (values swapped for others of
-plausible shapes, keys dropped or added), run through the whole pipeline."""
+plausible shapes, keys dropped or added), run through the whole pipeline. And
+whatever `check` accepts, `explain` can put in words."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.variant import check_file
+from rummydsl.explain import explain
+from rummydsl.variant import check_file, load_variant
 from rummydsl.variant.load import load_document
 from tree_edits import edited
 
@@ -35,12 +37,18 @@ values = st.recursive(scalars, lambda inner: st.one_of(
 
 
 def check_never_raises(tmp_path_factory: Any, name: str, tree: Any) -> None:
-    """Write the tree as a variant file and check it: only located diagnostics."""
+    """Write the tree as a variant file and check it: only located diagnostics; and
+    if check finds no error, the variant loads and explains."""
     path = tmp_path_factory.mktemp("fuzz") / f"{name}.yaml"
     path.write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
-    for diagnostic in check_file(str(path)):
+    diagnostics = check_file(str(path))
+    for diagnostic in diagnostics:
         assert diagnostic.message
         assert diagnostic.location.path
+    if not any(diagnostic.severity == "error" for diagnostic in diagnostics):
+        variant = load_variant(str(path))
+        text = explain(variant)
+        assert text.startswith(variant.name)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -63,7 +71,7 @@ EDITS: dict[tuple[str, ...], st.SearchStrategy[Any]] = {
             {"symbol": st.sampled_from(list("SHDCXA")), "name": st.sampled_from(["a", "b"])}), min_size=1, max_size=4),
             "ranks": st.lists(st.sampled_from(["A", "2", "3", "K", "10", "T", "S"]), min_size=1, max_size=6)},
             optional={"ace": st.sampled_from(["low", "high", "both"]), "wrap": st.booleans(),
-                      "wilds": st.integers(0, 3)})),
+                      "wilds": st.integers(0, 3), "packs": st.integers(1, 8)})),
     ("card_value",): st.one_of(st.sampled_from(EXPRESSIONS), st.integers(-5, 30),
                                st.dictionaries(st.sampled_from(["A", "K", "2", "wild", "default", "Z"]),
                                                st.integers(0, 20), min_size=1, max_size=3)),

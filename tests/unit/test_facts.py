@@ -32,7 +32,9 @@ def test_pattern_facts(pattern: str, facts: PatternFacts) -> None:
 
 
 @pytest.mark.parametrize("contract,facts", [
-    ("count == 3 and all(size == 3)", ContractFacts(3, 3)),   # SK-5.2
+    ("count == 3 and all(size == 3)", ContractFacts(3, 3, 3, 3)),   # SK-5.2: 3 melds of 3 cards
+    ("count >= 2 and all(size >= 4) and all(size <= 6)", ContractFacts(2, None, 4, 6)),
+    ("count == 2 and any(size == 4)", ContractFacts(2, 2)),   # any(...) says nothing of every meld
     ("count in 2..3", ContractFacts(2, 3)),
     ("cards >= 6", ContractFacts()),
     ("count >= 2 or cards == 9", ContractFacts()),

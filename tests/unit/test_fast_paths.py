@@ -18,7 +18,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.variant import load as load_module
+from rummydsl.variant.load_compose import load_python
+from rummydsl.variant.load_pyyaml import CParser
 from rummydsl.variant.load import load_document
 from rummydsl.variant.schema import _fast_valid, validator
 from tree_edits import edited
@@ -38,14 +39,14 @@ json_values = st.recursive(json_scalars, lambda inner: st.one_of(
 
 def same_document(text: str) -> None:
     fast = load_document("v.yaml", text)
-    slow = load_module._load_python("v.yaml", text)
+    slow = load_python("v.yaml", text)
     assert fast.data == slow.data
     for path in slow.positions:
         assert fast.positions.value(path) == slow.positions.value(path), path
         assert fast.positions.key(path) == slow.positions.key(path), path
 
 
-@pytest.mark.skipif(load_module._CParser is None, reason="PyYAML was built without libyaml")
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
 @pytest.mark.parametrize("path", YAML_FILES, ids=[p.name for p in YAML_FILES])
 def test_repository_yaml_reads_the_same_both_ways(path: Path) -> None:
     try:
@@ -56,7 +57,7 @@ def test_repository_yaml_reads_the_same_both_ways(path: Path) -> None:
         assert isinstance(problem, VariantError)
 
 
-@pytest.mark.skipif(load_module._CParser is None, reason="PyYAML was built without libyaml")
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["id", "name", "deck", "melds", "turn", "k"]), json_values,
                        min_size=1, max_size=5),

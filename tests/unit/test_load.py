@@ -621,3 +621,36 @@ def test_inside_scalar_round_trips_every_style(value: str, style, width: int) ->
                 assert (found == char
                         or found == "\\" and document.positions.scalar_style(path) == '"'
                         or char == " " and found == ""), (text, path, number, column)
+
+
+@given(st.text(alphabet="ab \r\n\x85\u2028\u2029", max_size=30))
+def test_lines_and_line_starts_are_one_rule(text: str) -> None:
+    """The loader places nodes by line_starts and the display shows split_lines: each
+    line starts where line_starts says, so a location and the line shown agree."""
+    from rummydsl.variant.load_read import line_starts, split_lines
+
+    lines, starts = split_lines(text), line_starts(text)
+    assert len(lines) == len(starts)
+    for line, start in zip(lines, starts):
+        assert text[start:start + len(line)] == line
+        assert not any(ch in line for ch in "\r\n\x85\u2028\u2029")
+
+
+@pytest.mark.parametrize("line_break", ["\u2028", "\u2029", "\x85"], ids=["U+2028", "U+2029", "U+0085"])
+def test_positions_and_source_lines_count_yaml_line_breaks(tmp_path: Path, line_break: str) -> None:
+    """Each of YAML's Unicode line breaks starts a new line for the loader's positions
+    and for the source line shown beside a problem (the same line as PyYAML's)."""
+    import yaml
+
+    text = f"a: 1{line_break}b: 2\n# note{line_break}c: [x, y]\n"
+    path = tmp_path / "v.yaml"
+    path.write_text(text, encoding="utf-8")
+    document = load_document(path)
+    for key, line in (("a", 1), ("b", 2), ("c", 4)):
+        assert document.positions.key((key,)) == Location(str(path), line, 1)
+        assert source_line(path, line) == document.line(line)
+        assert (source_line(path, line) or "").startswith(f"{key}: ")
+    y = document.positions.value(("c", 1))
+    assert (y.line, y.column) == (4, 8)
+    mark = yaml.compose(text).value[2][0].start_mark  # PyYAML counts the same lines
+    assert mark.line + 1 == 4

@@ -3,8 +3,8 @@
 After drawing, in any step of their turn, a player may knock: discard one card
 face down and show melds, keeping at most the round's knock limit in deadwood
 (``knock.limit``, an expression of the round such as Oklahoma's upcard). The
-knocker may name the melds to show; otherwise the canonical arrangement with
-least deadwood is shown. No deadwood is gin; with ``knock.big_gin``, every card
+knocker may name the melds to show, among the arrangements with least deadwood
+(C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
 melded and no discard is big gin.
 
 Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
@@ -116,6 +116,10 @@ class KnockMechanic(Mechanic):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
         kept = [c for c in hand if c is not held]
         _, deadwood = shown_melds(rnd, player, kept, action.melds)
+        if action.melds is not None:
+            _, least = shown_melds(rnd, player, kept, None)
+            if deadwood > least:  # C-6: the knocker picks among the least arrangements
+                return f"the melds shown leave {deadwood} deadwood, but {least} is the least (C-6)"
         if deadwood > rnd.knock_limit:
             return f"knocking needs at most {rnd.knock_limit} deadwood; {deadwood} would be left"
         return None
@@ -162,7 +166,14 @@ class ShowdownMechanic(Mechanic):
         if isinstance(action, Meld):
             if rnd.declared[action.player] is not None:
                 return "melds were already shown this round"
-            judge_melds(rnd, action.player, action.melds, rnd.hands[action.player], "in hand")
+            hand = rnd.hands[action.player]
+            judged = judge_melds(rnd, action.player, action.melds, hand, "in hand")
+            used = {c.id for cards, _ in judged for c in cards}
+            rest = [c for c in hand if c.id not in used]
+            left = rnd.rules.solve(rest, check_contract=False).deadwood if rest else 0
+            least = rnd.rules.solve(hand, check_contract=False).deadwood
+            if left > least:  # C-6: shown melds belong to an arrangement with least deadwood
+                return f"the melds shown would leave {left} deadwood, but {least} is the least (C-6)"
             return None
         if isinstance(action, Layoff):
             check_layoff(rnd, action)

@@ -1,0 +1,613 @@
+"""Game records: play games while writing a JSON-lines log, and replay a log through the engine.
+
+A record is one JSON object a line (docs/cli.md, "Game records")::
+
+    {"type": "header", "record": 1, "rummydsl": "0.1.0", "variant": "gin_rummy", ...}
+    {"type": "game", "game": 1, "seed": 123456789}
+    {"type": "deal", "round": 1, "dealer": "P2", "hands": {...}, "stock": [...], "upcard": "7D", ...}
+    {"type": "action", "round": 1, "n": 1, "action": "P1 pass"}
+    ...
+    {"type": "result", "round": 1, "ending": "knock", "points": {...}, ...}
+    {"type": "game_result", "winner": "P1", ...}
+
+:func:`run_game` and :func:`run_hand` play with agents, write the record through
+a callback, tell a :class:`Watcher` (the terminal) what happens, and end a game
+cleanly when an agent fails (:class:`~rummydsl.errors.AgentError`): the record so
+far is kept and a ``stopped`` line names the seat and the reason.
+:func:`replay_record` plays every round of a record back from its recorded deal
+and checks every action and every result.
+
+>>> import io, random
+>>> from rummydsl.variant import load_variant
+>>> from rummydsl.agents import make_agents
+>>> from rummydsl.engine import Game
+>>> variant = load_variant("gin_rummy")
+>>> lines = []
+>>> writer = RecordWriter(lines.append)
+>>> writer.header(variant, seed=5, agents=["greedy", "greedy"], mode="games")
+>>> game = Game(variant, random.Random(5))
+>>> played = run_game(game, make_agents("greedy", 2, random.Random(5)), writer=writer)
+>>> played.stopped is None, lines[0]["type"], lines[-1]["type"]
+(True, 'header', 'game_result')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .engine import Action, Game, GameResult, Round, RoundResult
+    from .variant.model import Variant
+
+__all__ = [
+    "RECORD_VERSION",
+    "MAX_ACTIONS",
+    "StalledRoundError",
+    "Quit",
+    "Watcher",
+    "RecordWriter",
+    "RoundSummary",
+    "PlayedGame",
+    "run_game",
+    "run_hand",
+    "close_agents",
+    "variant_digests",
+    "ReplaySummary",
+    "replay_record",
+]
+
+#: The version of the record format, in each header.
+RECORD_VERSION = 1
+#: A round that runs past this many actions stops the game (a variant nobody can finish).
+MAX_ACTIONS = 100_000
+
+
+class Quit(Exception):
+    """Raised by a person's agent to leave the game (``quit`` or end of input).
+
+    Not an error: the game stops, the record so far is kept with a ``stopped``
+    line, and the command exits 0.
+    """
+
+
+class Watcher:
+    """What a front end hears while a game is played (every method does nothing here)."""
+
+    def deal(self, rnd: Round) -> None:
+        """A round has been dealt."""
+
+    def action(self, rnd: Round, action: Action) -> None:
+        """``action`` has just been played in ``rnd``."""
+
+    def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
+        """``rnd`` has ended; ``scores`` are the game totals after it."""
+
+    def game_over(self, result: GameResult) -> None:
+        """The game has ended."""
+
+
+def _sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def variant_digests(variant: Variant) -> dict[str, str | None]:
+    """The sha256 of a variant's merged content and of its file (``None`` if unreadable).
+
+    The content digest changes when any rule changes, also through a parent file;
+    the file digest changes with any edit of the file, comments included.
+
+    >>> from rummydsl.variant import load_variant
+    >>> digests = variant_digests(load_variant("gin_rummy"))
+    >>> sorted(digests), len(digests["variant_sha256"] or "")
+    (['file_sha256', 'variant_sha256'], 64)
+    """
+    content = _sha256_text(json.dumps(variant.data, sort_keys=True, default=str))
+    try:
+        file_digest: str | None = hashlib.sha256(Path(variant.path).read_bytes()).hexdigest()
+    except OSError:
+        file_digest = None
+    return {"variant_sha256": content, "file_sha256": file_digest}
+
+
+class RecordWriter:
+    """Turns a game into record lines (dicts) passed to ``emit``, one call a line."""
+
+    def __init__(self, emit: Callable[[dict[str, Any]], None]) -> None:
+        self.emit = emit
+
+    def header(self, variant: Variant, *, seed: int, agents: Sequence[str], mode: str,
+               players: int | None = None) -> None:
+        """The first line: variant, digests, master seed, agents, ``games`` or ``hands``."""
+        from . import __version__
+
+        self.emit({"type": "header", "record": RECORD_VERSION, "rummydsl": __version__,
+                   "variant": variant.id, "variant_path": str(Path(variant.path).resolve()),
+                   **variant_digests(variant), "seed": seed, "mode": mode,
+                   "players": variant.players if players is None else players,
+                   "agents": list(agents)})
+
+    def game(self, index: int, seed: int) -> None:
+        """The start of game (or hand) ``index`` (from 1), played from ``seed``."""
+        self.emit({"type": "game", "game": index, "seed": seed})
+
+    def deal(self, rnd: Round) -> None:
+        """A round's deal: dealer, every hand, the stock (top card first), the upcard."""
+        state = rnd.to_json()
+        self.emit({"type": "deal", "round": rnd.number, "dealer": state["dealer"], "hands": state["hands"],
+                   "stock": state["stock"], "upcard": state["upcard"],
+                   "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)}})
+
+    def action(self, rnd: Round, action: Action) -> None:
+        """An action just played, in the notation, numbered from 1 in its round."""
+        self.emit({"type": "action", "round": rnd.number, "n": len(rnd.actions), "action": str(action)})
+
+    def result(self, rnd: Round, result: RoundResult) -> None:
+        """A round's result, as :meth:`RoundResult.as_json` gives it."""
+        self.emit({"type": "result", "round": rnd.number, **result.as_json()})
+
+    def game_result(self, result: GameResult) -> None:
+        """A game's result, as :meth:`GameResult.as_json` gives it."""
+        self.emit({"type": "game_result", **result.as_json()})
+
+    def stopped(self, reason: str, seat: str | None = None) -> None:
+        """The game stopped before its end: an agent failed, or the person left."""
+        self.emit({"type": "stopped", "seat": seat, "reason": reason})
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """What statistics need of one finished round (small, picklable)."""
+
+    dealer: int
+    first: int
+    """The player who moved first (the dealer's left)."""
+    ending: str
+    ender: int | None
+    undercut: bool
+    turns: int
+    points: tuple[int, ...]
+    winner: int | None
+    """Who scored most this round, ``None`` when nobody scored."""
+
+
+@dataclass
+class PlayedGame:
+    """A game (or a single hand) as played: its rounds, its result, or why it stopped."""
+
+    rounds: list[RoundSummary] = field(default_factory=list)
+    result: GameResult | None = None
+    """The game's result (``None`` for a single hand, or a game that stopped)."""
+    first_dealer: int = 0
+    stopped: str | None = None
+    """Why the game stopped early (``P2: no answer within 10 seconds``), else ``None``."""
+
+
+def _summary(rnd: Round, result: RoundResult) -> RoundSummary:
+    return RoundSummary(rnd.dealer, (rnd.dealer + 1) % rnd.players, str(result.ending), result.ender,
+                        result.undercut, result.turns, tuple(result.points), result.winner)
+
+
+def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None,
+                watcher: Watcher | None, max_actions: int) -> RoundResult:
+    """Play ``rnd`` to its end, writing and telling every action.
+
+    :raises AgentError: when an agent fails (the round stays as it was).
+    :raises Quit: when the person leaves.
+    :raises StalledRoundError: past ``max_actions`` actions.
+    """
+    from .engine.observe import Observation
+
+    if writer is not None:
+        writer.deal(rnd)
+    if watcher is not None:
+        watcher.deal(rnd)
+    views = [Observation(rnd, seat) for seat in range(rnd.players)]
+    while rnd.result is None:
+        if len(rnd.actions) >= max_actions:
+            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
+        player = rnd.to_move
+        assert player is not None
+        action = agents[player].act(views[player])
+        try:
+            rnd.apply(action)
+        except RummyDslError as problem:
+            raise AgentError(f"P{player + 1}", f"played {str(action)!r}, which the engine refused: "
+                             f"{getattr(problem, 'reason', problem)}") from None
+        if writer is not None:
+            writer.action(rnd, action)
+        if watcher is not None:
+            watcher.action(rnd, action)
+    result = rnd.result
+    if writer is not None:
+        writer.result(rnd, result)
+    for agent in agents:
+        told = getattr(agent, "round_over", None)
+        if callable(told):
+            told(result.as_json())
+    return result
+
+
+def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
+             watcher: Watcher | None = None, max_actions: int = MAX_ACTIONS) -> PlayedGame:
+    """Play ``game`` to its end (or until an agent fails), recording as it goes.
+
+    An agent's :class:`~rummydsl.errors.AgentError` stops the game cleanly: the
+    record gets a ``stopped`` line and :attr:`PlayedGame.stopped` says who and why.
+
+    :raises Quit: when a person leaves (after a ``stopped`` line).
+    :raises StalledRoundError: for a round that never ends.
+    """
+    played = PlayedGame(first_dealer=game.dealer)
+    try:
+        while not game.over:
+            rnd = game.round
+            result = _play_round(rnd, agents, writer, watcher, max_actions)
+            played.rounds.append(_summary(rnd, result))
+            game.next_round()
+            if watcher is not None:
+                watcher.round_over(rnd, result, _totals_after(game, rnd, result))
+    except AgentError as failure:
+        played.stopped = str(failure)
+        if writer is not None:
+            writer.stopped(failure.reason, failure.seat)
+        return played
+    except Quit as leaving:
+        if writer is not None:
+            writer.stopped(str(leaving) or "the player left")
+        raise
+    assert game.result is not None
+    played.result = game.result
+    if writer is not None:
+        writer.game_result(game.result)
+    if watcher is not None:
+        watcher.game_over(game.result)
+    for agent in agents:
+        told = getattr(agent, "game_over", None)
+        if callable(told):
+            told(game.result.as_json())
+    return played
+
+
+def _totals_after(game: Game, rnd: Round, result: RoundResult) -> tuple[int, ...]:
+    """The game totals once ``rnd`` is scored (the next round's start, or the last sheet)."""
+    if not game.over:
+        return game.round.scores
+    return tuple(s + p for s, p in zip(rnd.scores, result.points))
+
+
+def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
+             watcher: Watcher | None = None, max_actions: int = MAX_ACTIONS) -> PlayedGame:
+    """Play one round alone (``simulate --hands``), recording as it goes; like :func:`run_game`."""
+    played = PlayedGame(first_dealer=rnd.dealer)
+    try:
+        result = _play_round(rnd, agents, writer, watcher, max_actions)
+    except AgentError as failure:
+        played.stopped = str(failure)
+        if writer is not None:
+            writer.stopped(failure.reason, failure.seat)
+        return played
+    played.rounds.append(_summary(rnd, result))
+    if watcher is not None:
+        watcher.round_over(rnd, result, tuple(s + p for s, p in zip(rnd.scores, result.points)))
+    return played
+
+
+def close_agents(agents: Sequence[Agent]) -> None:
+    """Stop every program an agent started (agents without ``close`` are left alone)."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+
+
+# -- replay ----------------------------------------------------------------------------
+
+
+@dataclass
+class ReplaySummary:
+    """What a replay checked."""
+
+    variant: str
+    mode: str = "games"
+    """``games``, or ``hands`` for a record of single hands."""
+    games: int = 0
+    rounds: int = 0
+    actions: int = 0
+    stopped: int = 0
+    """Games that stopped early (an agent failed, a person left): checked up to there."""
+    warnings: list[str] = field(default_factory=list)
+    """Things reported but not fatal: a changed variant file."""
+
+    def line(self) -> str:
+        """The one-line summary ``replay`` prints."""
+        unit = "hand" if self.mode == "hands" else "game"
+        games = f"{self.games} {unit}{'s' if self.games != 1 else ''}"
+        text = (f"{self.variant}: {games}, {self.rounds} round{'s' if self.rounds != 1 else ''}, "
+                f"{self.actions} actions replayed; every result matches")
+        if self.stopped:
+            text += f" ({self.stopped} stopped early)"
+        return text
+
+
+def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as problem:
+        raise RecordError(f"cannot read the record: {problem.strerror or problem}", Location(path)) from None
+    with handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as problem:
+                raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
+                                  Location(path, number)) from None
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
+                                  Location(path, number))
+            yield number, data
+
+
+def _seat(text: Any, players: int, what: str) -> int:
+    if isinstance(text, str) and text[:1] in "Pp" and text[1:].isdigit() and 1 <= int(text[1:]) <= players:
+        return int(text[1:]) - 1
+    raise RecordError(f"{what}: expected a player P1 to P{players}, got {text!r}")
+
+
+def _by_seat(mapping: Any, players: int, what: str) -> list[Any]:
+    if not isinstance(mapping, dict) or len(mapping) != players:
+        raise RecordError(f"{what}: expected one entry for each of {players} players, got {mapping!r:.80}")
+    out: list[Any] = [None] * players
+    for key, value in mapping.items():
+        out[_seat(key, players, what)] = value
+    return out
+
+
+def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round:
+    """The round of a ``deal`` line (checked: known cards, each once)."""
+    from .engine import Round
+
+    deck = variant.deck
+    hands_text = _by_seat(data.get("hands"), players, "hands")
+    stock_text = data.get("stock")
+    upcard_text = data.get("upcard")
+    if not isinstance(stock_text, list) or not all(isinstance(c, str) for c in stock_text):
+        raise RecordError(f"stock: expected a list of cards, got {stock_text!r:.80}")
+    for seat, hand in enumerate(hands_text):
+        if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+            raise RecordError(f"hands: P{seat + 1}: expected a list of cards, got {hand!r:.80}")
+    if upcard_text is not None and not isinstance(upcard_text, str):
+        raise RecordError(f"upcard: expected a card or null, got {upcard_text!r}")
+    every = [c for hand in hands_text for c in hand] + list(stock_text) + ([upcard_text] if upcard_text else [])
+    cards = deck.parse_cards(every)
+    hands = []
+    at = 0
+    for hand in hands_text:
+        hands.append(cards[at:at + len(hand)])
+        at += len(hand)
+    stock = cards[at:at + len(stock_text)]
+    upcard = cards[-1] if upcard_text else None
+    dealer = _seat(data.get("dealer"), players, "dealer")
+    scores = [int(s) for s in _by_seat(data.get("scores", {f"P{p + 1}": 0 for p in range(players)}),
+                                       players, "scores")]
+    number = data.get("round", 1)
+    if not isinstance(number, int) or number < 1:
+        raise RecordError(f"round: expected a round number, got {number!r}")
+    return Round.from_setup(variant, dealer=dealer, hands=hands, stock=stock, upcard=upcard,
+                            scores=scores, number=number)
+
+
+def _differences(recorded: dict[str, Any], played: dict[str, Any]) -> list[str]:
+    out = []
+    for key, value in played.items():
+        if key in recorded and recorded[key] != value:
+            out.append(f"{key}: the record says {recorded[key]!r}, the engine gives {value!r}")
+    return out
+
+
+def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySummary) -> Variant:
+    from .variant import load_variant
+
+    recorded_path = header.get("variant_path")
+    variant_id = header.get("variant")
+    if isinstance(recorded_path, str) and Path(recorded_path).is_file():
+        variant = load_variant(recorded_path)
+    elif isinstance(variant_id, str):
+        variant = load_variant(variant_id)
+        if recorded_path:
+            summary.warnings.append(f"the variant file {recorded_path!r} is gone; replaying with {variant.path}")
+    else:
+        raise RecordError("the header names no variant", Location(path, 1))
+    digests = variant_digests(variant)
+    if header.get("variant_sha256") and header["variant_sha256"] != digests["variant_sha256"]:
+        summary.warnings.append(f"the rules of {variant.id!r} have changed since the record was made "
+                                f"(variant sha256 {str(header['variant_sha256'])[:12]}..., "
+                                f"now {str(digests['variant_sha256'])[:12]}...); replaying anyway")
+    elif header.get("file_sha256") and header["file_sha256"] != digests["file_sha256"]:
+        summary.warnings.append(f"the file {variant.path} has changed since the record was made "
+                                f"(its rules have not); replaying anyway")
+    return variant
+
+
+class _Replayer:
+    """Walks a record line by line, keeping the game and round it is in."""
+
+    def __init__(self, path: str, on_warning: Callable[[str], None] | None = None) -> None:
+        self.path = path
+        self.on_warning = on_warning
+        self.summary = ReplaySummary(variant="?")
+        self.variant: Variant | None = None
+        self.players = 2
+        self.mode = "games"
+        self.game: Game | None = None
+        self.round: Round | None = None
+        self.round_open = False
+        self.game_open = False
+        self.actions_in_round = 0
+
+    def fail(self, message: str, line: int) -> RecordError:
+        return RecordError(message, Location(self.path, line))
+
+    def run(self) -> ReplaySummary:
+        lines = _read_lines(self.path)
+        first = next(lines, None)
+        if first is None:
+            raise self.fail("the record is empty", 0)
+        number, header = first
+        if header["type"] != "header":
+            raise self.fail(f"the first line must be the header, got a {header['type']!r} line", number)
+        if header.get("record") != RECORD_VERSION:
+            raise self.fail(f"record format {header.get('record')!r} is not {RECORD_VERSION}", number)
+        self.variant = _load_recorded_variant(header, self.path, self.summary)
+        if self.on_warning is not None:
+            for warning in self.summary.warnings:
+                self.on_warning(warning)
+        self.summary.variant = self.variant.id
+        players = header.get("players", self.variant.players)
+        if not isinstance(players, int) or players < 1:
+            raise self.fail(f"players: expected a number, got {players!r}", number)
+        self.players = players
+        self.mode = "hands" if header.get("mode") == "hands" else "games"
+        self.summary.mode = self.mode
+        for number, data in lines:
+            try:
+                self.step(number, data)
+            except RecordError as problem:
+                if problem.location is not None:
+                    raise
+                raise self.fail(problem.message, number) from None
+            except RummyDslError as problem:
+                raise self.fail(f"{self.where()}: {problem}", number) from None
+        if self.round_open:
+            raise self.fail(f"the record ends in the middle of round {self._round_number()}, "
+                            "with no result and no 'stopped' line", 0)
+        if self.game_open and self.mode == "games":
+            raise self.fail(f"the record ends before game {self.summary.games}'s result", 0)
+        return self.summary
+
+    def _round_number(self) -> int:
+        return self.round.number if self.round is not None else 0
+
+    def where(self) -> str:
+        return f"game {self.summary.games}, round {self._round_number()}"
+
+    def step(self, number: int, data: dict[str, Any]) -> None:
+        kind = data["type"]
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is None:
+            raise self.fail(f"unknown line type {kind!r}", number)
+        handler(number, data)
+
+    def on_header(self, number: int, data: dict[str, Any]) -> None:
+        raise self.fail("a second header inside the record", number)
+
+    def on_game(self, number: int, data: dict[str, Any]) -> None:
+        if self.round_open or (self.game_open and self.mode == "games"):
+            raise self.fail(f"game {self.summary.games} has not ended before the next game starts", number)
+        self.summary.games += 1
+        self.game_open = True
+        self.game = None
+
+    def on_deal(self, number: int, data: dict[str, Any]) -> None:
+        from .engine import Game
+
+        assert self.variant is not None
+        if not self.game_open:
+            raise self.fail("a deal before any 'game' line", number)
+        if self.round_open:
+            raise self.fail(f"round {self._round_number()} has no result before the next deal", number)
+        rnd = _rebuild_deal(self.variant, data, self.players)
+        if self.mode == "games":
+            if self.game is None:
+                self.game = Game(self.variant, random.Random(0), players=self.players, dealer=rnd.dealer)
+            game = self.game
+            if game.over:
+                raise self.fail("a deal after the game's end", number)
+            expected = (game.round.number, game.round.dealer, game.round.scores)
+            got = (rnd.number, rnd.dealer, rnd.scores)
+            if expected != got:
+                raise self.fail(f"round {rnd.number}: the deal says round {rnd.number}, dealer P{rnd.dealer + 1}, "
+                                f"scores {list(rnd.scores)}; the engine expects round {expected[0]}, "
+                                f"dealer P{expected[1] + 1}, scores {list(expected[2])}", number)
+            game.round = rnd
+        self.round = rnd
+        self.round_open = True
+        self.actions_in_round = 0
+
+    def on_action(self, number: int, data: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is None or not self.round_open:
+            raise self.fail("an action outside a round", number)
+        self.actions_in_round += 1
+        text = data.get("action")
+        label = f"round {rnd.number}, action {self.actions_in_round} {text!r}"
+        if not isinstance(text, str):
+            raise self.fail(f"{label}: an action is a string", number)
+        try:
+            rnd.apply(text)
+        except RummyDslError as problem:
+            reason = getattr(problem, "reason", None) or str(problem)
+            raise self.fail(f"{label}: {reason}", number) from None
+        self.summary.actions += 1
+
+    def on_result(self, number: int, data: dict[str, Any]) -> None:
+        rnd = self.round
+        if rnd is None or not self.round_open:
+            raise self.fail("a result outside a round", number)
+        if rnd.result is None:
+            who = "nobody" if rnd.to_move is None else f"P{rnd.to_move + 1}"
+            raise self.fail(f"round {rnd.number}: the record gives its result after {self.actions_in_round} "
+                            f"actions, but the round is not over ({who} to move, phase {rnd.phase.value})",
+                            number)
+        wrong = _differences(data, rnd.result.as_json())
+        if wrong:
+            raise self.fail(f"round {rnd.number} result: " + "; ".join(wrong), number)
+        self.round_open = False
+        self.summary.rounds += 1
+        if self.mode == "games":
+            assert self.game is not None
+            self.game.next_round()
+        else:
+            self.game_open = False
+
+    def on_game_result(self, number: int, data: dict[str, Any]) -> None:
+        game = self.game
+        if self.mode != "games" or game is None or self.round_open:
+            raise self.fail("a game result outside a finished game", number)
+        if game.result is None:
+            raise self.fail(f"game {self.summary.games}: the record gives its result, but the engine's game "
+                            f"is not over (scores {list(game.scores)})", number)
+        wrong = _differences(data, game.result.as_json())
+        if wrong:
+            raise self.fail(f"game {self.summary.games} result: " + "; ".join(wrong), number)
+        self.game_open = False
+
+    def on_stopped(self, number: int, data: dict[str, Any]) -> None:
+        if not self.game_open:
+            raise self.fail("a 'stopped' line outside a game", number)
+        self.summary.stopped += 1
+        self.round_open = False
+        self.game_open = False
+
+
+def replay_record(path: str, on_warning: Callable[[str], None] | None = None) -> ReplaySummary:
+    """Play a record back through the engine from its recorded deals; check every result.
+
+    :raises RecordError: at the first line that does not replay, naming the file,
+        the line, the round and the action (``game.jsonl:41: round 3, action 17
+        'P2 knock 7H': ...``).
+    :raises VariantError: if the record's variant cannot be loaded.
+
+    ``on_warning`` hears what is reported but not fatal (a changed variant file) as
+    soon as it is found, so it is heard also when the replay then fails.
+    """
+    return _Replayer(path, on_warning).run()

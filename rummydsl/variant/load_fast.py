@@ -1,0 +1,165 @@
+"""The fast path: plain variant files read with libyaml's event parser.
+
+Most variant files are plain: one mapping, no tags, anchors or aliases. For them
+:func:`load_fast` reads libyaml's events (``yaml._yaml.CParser``, several times
+faster than PyYAML's pure-Python parser) and builds the values and positions
+directly; anything else (every error included) returns None, and the
+pure-Python reader (:func:`.load_compose.load_python_text`) reads the file again
+and reports exactly as it always has. Positions from this path are made lazily:
+a scalar's token details are only worked out (by the exact reader) when an
+expression error inside it asks for them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from yaml.events import (
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+
+from .load_positions import Document, Positions
+from .load_read import MAX_DEPTH, MAX_NODES, KeyPath
+from .load_scalars import INVALID, STR, plain_value, resolve_plain
+
+if TYPE_CHECKING:
+    from yaml._yaml import CParser
+
+__all__ = ["load_fast"]
+
+# A block scalar's indicators as PyYAML's scanner accepts them.
+_BLOCK_HEADER_RE = re.compile("[|>](?:[+-][1-9]?|[1-9][+-]?)?(?:[ \r\n\x85\u2028\u2029]|\\Z)")
+
+
+def load_fast(parser_class: type[CParser], path: str, text: str,
+              lines: tuple[str, ...]) -> Document | None:
+    """The document read with libyaml's parser, or None to read it the slow way.
+
+    The fast path takes only the plain case: one document whose top level is a
+    mapping, no tags, anchors, aliases or directives, string keys each once, no merge
+    keys, numbers Python can convert, nesting and size within the limits. Anything
+    else (every error included) returns None, and the pure-Python loader reads the
+    file again and reports exactly as it always has. libyaml's parser is not
+    recursive: events arrive flat, and the depth is checked on each one.
+    """
+    if "\t" in text or "\ufeff" in text:  # where PyYAML and libyaml disagree
+        return None
+    parser = parser_class(text)
+    try:
+        return _compose_fast(parser.get_event, path, text, lines)
+    except yaml.YAMLError:
+        return None
+    finally:
+        parser.dispose()
+
+
+def _compose_fast(get: Any, path: str, text: str,
+                  lines: tuple[str, ...]) -> Document | None:
+    if type(get()) is not StreamStartEvent:
+        return None
+    event = get()
+    if type(event) is not DocumentStartEvent or event.version is not None or event.tags:
+        return None
+    event = get()
+    if type(event) is not MappingStartEvent or event.anchor is not None or event.tag is not None:
+        return None
+    mark = event.start_mark
+    assert mark is not None  # libyaml's events always carry marks
+    root: dict[str, Any] = {}
+    entries: dict[KeyPath, Any] = {(): (mark.line + 1, mark.column + 1, 0, 0, False)}
+    stack: list[tuple[Any, KeyPath, bool]] = []
+    container: Any = root
+    here: KeyPath = ()
+    in_map = True
+    key: str | None = None
+    key_line = key_column = 0
+    count = 1
+    while True:
+        event = get()
+        cls = type(event)
+        if cls is ScalarEvent:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            count += 1
+            text_value = event.value
+            plain = event.implicit[0]
+            if in_map and key is None:  # a key: a string, once per mapping, not '<<'
+                if plain and (resolve_plain(text_value) != STR or text_value == "<<"):
+                    return None
+                if text_value in container:
+                    return None
+                key = text_value
+                mark = event.start_mark
+                key_line, key_column = mark.line + 1, mark.column + 1
+                continue
+            if plain and not text_value:
+                # An empty value is placed just after its ':' by both parsers; other
+                # empty values (after '? key', '- ', in flow) may be placed apart.
+                index = event.start_mark.index
+                if index < 1 or text[index - 1] != ":":
+                    return None
+            if plain:
+                tag = resolve_plain(text_value)
+                if tag == STR:
+                    value: Any = text_value
+                else:
+                    value = plain_value(tag, text_value)
+                    if value is INVALID:
+                        return None
+            else:
+                value = text_value
+                if event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(
+                        text, event.start_mark.index):
+                    return None  # a header libyaml allows and PyYAML refuses ('|#')
+            mark = event.start_mark
+            if in_map:
+                assert key is not None  # a missing key was read as the key above
+                entries[here + (key,)] = (mark.line + 1, mark.column + 1, key_line, key_column, True)
+                container[key] = value
+                key = None
+            else:
+                entries[here + (len(container),)] = (mark.line + 1, mark.column + 1, 0, 0, True)
+                container.append(value)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None:
+                return None
+            if in_map and key is None:  # a mapping or a list as a key
+                return None
+            count += 1
+            if len(stack) + 2 > MAX_DEPTH:
+                return None
+            new: Any = {} if cls is MappingStartEvent else []
+            mark = event.start_mark
+            if in_map:
+                assert key is not None  # a missing key returned above
+                child = here + (key,)
+                entries[child] = (mark.line + 1, mark.column + 1, key_line, key_column, False)
+                container[key] = new
+                key = None
+            else:
+                child = here + (len(container),)
+                entries[child] = (mark.line + 1, mark.column + 1, 0, 0, False)
+                container.append(new)
+            stack.append((container, here, in_map))
+            container, here, in_map = new, child, cls is MappingStartEvent
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            if not stack:
+                break
+            container, here, in_map = stack.pop()
+        else:  # an alias, or anything unexpected
+            return None
+        if count > MAX_NODES:
+            return None
+    if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
+        return None
+    return Document(path, root, Positions(path, text, entries, exact=False), lines)

@@ -1,0 +1,221 @@
+"""Reading a variant file's text: the limits, the bytes, the encoding, the lines.
+
+The first stage of :func:`rummydsl.variant.load.load_document`: a file is read to
+at most :data:`MAX_FILE_BYTES` bytes, checked to be UTF-8 text that YAML accepts,
+and split into lines the way YAML counts them. Every refusal is a
+:class:`~rummydsl.errors.VariantError` with its rule code (``io``, ``limit-size``,
+``encoding``).
+
+Lines
+-----
+YAML breaks lines at ``\\r\\n``, ``\\r``, ``\\n`` and also at U+0085 (next line),
+U+2028 (line separator) and U+2029 (paragraph separator). :func:`split_lines` and
+:func:`line_starts` are the one definition of a line used everywhere: the
+positions the loader reports, the source lines shown beside a diagnostic
+(:func:`source_line`), so the line numbers agree with the YAML parser's and with
+editors that follow the same rule.
+
+>>> split_lines("a: 1\\u2028b: 2\\r\\nc: 3")
+['a: 1', 'b: 2', 'c: 3']
+>>> line_starts("a: 1\\u2028b: 2\\r\\nc: 3")
+[0, 5, 11]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Sequence
+
+from rummydsl.errors import Diagnostic, Location, VariantError
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_DEPTH",
+    "MAX_ALIASES",
+    "MAX_NODES",
+    "KeyPath",
+    "LINE_BREAKS",
+    "Refused",
+    "split_lines",
+    "line_starts",
+    "source_line",
+    "read_file",
+    "decode",
+    "fail",
+    "with_snippet",
+]
+
+MAX_FILE_BYTES = 256 * 1024
+"""The largest variant file, in bytes of UTF-8 (256 KiB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of mappings and sequences; the top-level mapping is level 1."""
+MAX_ALIASES = 100
+"""The most alias uses (``*name``) in one file."""
+MAX_NODES = 100_000
+"""The most values (keys, scalars, collections) a file may expand to, aliases included."""
+
+KeyPath = tuple[str | int, ...]
+"""Mapping keys and sequence indices from the root."""
+
+LINE_BREAKS = "\r\n\x85\u2028\u2029"
+"""The characters YAML breaks lines at (``\\r\\n`` counts as one break)."""
+_LINE_BREAK_RE = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+# What YAML (and PyYAML's reader) refuses in a stream: control characters and the like.
+_NON_PRINTABLE_RE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+class Refused(Exception):
+    """Internal to the loader: stop reading with this diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+# ------------------------------------------------------------------------------- lines
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as YAML counts them, without their line breaks.
+
+    >>> split_lines("one\\x85two\\u2029three\\n")
+    ['one', 'two', 'three', '']
+    """
+    return _LINE_BREAK_RE.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """The index in ``text`` where each line of :func:`split_lines` starts.
+
+    >>> line_starts("one\\r\\ntwo\\u2028three")
+    [0, 5, 9]
+    """
+    return [0] + [match.end() for match in _LINE_BREAK_RE.finditer(text)]
+
+
+def source_line(path: str | Path, line: int) -> str | None:
+    """Line ``line`` (1-based, as YAML counts lines) of the file ``path``, for printing
+    beside a diagnostic; None if there is no such line or the file cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES)
+    except (OSError, ValueError):
+        return None
+    text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    lines = split_lines(text)
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+# -------------------------------------------------------------------------- diagnostics
+
+
+def fail(path: str, message: str, rule: str, line: int = 0, column: int = 0) -> VariantError:
+    """A :class:`VariantError` of one diagnostic."""
+    return VariantError([Diagnostic(Location(path, line, column), message, rule)])
+
+
+def with_snippet(diagnostic: Diagnostic, lines: Sequence[str]) -> Diagnostic:
+    """The diagnostic with its source line attached, if it has none yet."""
+    line = diagnostic.location.line
+    if diagnostic.snippet is None and 1 <= line <= len(lines):
+        return Diagnostic(diagnostic.location, diagnostic.message, diagnostic.rule,
+                          diagnostic.severity, lines[line - 1])
+    return diagnostic
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def read_file(path: str) -> bytes:
+    """The file's bytes, never more than MAX_FILE_BYTES of them."""
+    size = 0
+    try:
+        is_folder = os.path.isdir(path)
+    except ValueError:  # e.g. a NUL inside the path
+        is_folder = False
+    if is_folder:
+        raise fail(path, "cannot read the file: it is a directory", "io")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                size = max(os.fstat(handle.fileno()).st_size, len(data))
+    except FileNotFoundError:
+        raise fail(path, "cannot read the file: it does not exist", "io") from None
+    except IsADirectoryError:
+        raise fail(path, "cannot read the file: it is a directory", "io") from None
+    except PermissionError:
+        raise fail(path, "cannot read the file: permission denied", "io") from None
+    except (OSError, ValueError) as exc:  # ValueError: e.g. a NUL inside the path
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise fail(path, f"cannot read the file: {reason}", "io") from None
+    if size:
+        raise _too_big(path, size)
+    return data
+
+
+def _too_big(path: str, size: int) -> VariantError:
+    return fail(
+        path,
+        f"the file is too large: {size:,} bytes, and a variant file may be at most "
+        f"{MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)",
+        "limit-size",
+    )
+
+
+def decode(path: str, raw: str | bytes) -> str:
+    """Check size and encoding; the text without a leading byte-order mark."""
+    if isinstance(raw, str):
+        bad = raw.find("\0")
+        if bad >= 0:
+            line, column = _text_position(raw, bad)
+            raise fail(path, f"not a text file: a NUL character at offset {bad}",
+                       "encoding", line, column)
+        try:
+            size = len(raw.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            line, column = _text_position(raw, exc.start)
+            raise fail(path, f"not a text file: an unpaired surrogate "
+                       f"U+{ord(raw[exc.start]):04X} at offset {exc.start}",
+                       "encoding", line, column) from None
+        if size > MAX_FILE_BYTES:
+            raise _too_big(path, size)
+        text = raw
+    else:
+        if len(raw) > MAX_FILE_BYTES:
+            raise _too_big(path, len(raw))
+        bad = raw.find(b"\0")
+        if bad >= 0:
+            line, column = _bytes_position(raw, bad)
+            raise fail(path, f"not a text file: a NUL byte at byte offset {bad}",
+                       "encoding", line, column)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line, column = _bytes_position(raw, exc.start)
+            raise fail(path, f"not a text file: byte 0x{raw[exc.start]:02x} at byte "
+                       f"offset {exc.start} is not valid UTF-8", "encoding",
+                       line, column) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    match = _NON_PRINTABLE_RE.search(text)
+    if match:
+        line, column = _text_position(text, match.start())
+        raise fail(path, f"not a text file: the control character "
+                   f"U+{ord(match.group()):04X} at offset {match.start()} is not "
+                   "allowed in YAML", "encoding", line, column)
+    return text
+
+
+def _text_position(text: str, offset: int) -> tuple[int, int]:
+    starts = line_starts(text[:offset])
+    return len(starts), offset - starts[-1] + 1
+
+
+def _bytes_position(raw: bytes, offset: int) -> tuple[int, int]:
+    return _text_position(raw[:offset].decode("utf-8", errors="replace"),
+                          len(raw[:offset].decode("utf-8", errors="replace")))

@@ -1,0 +1,120 @@
+"""``rummydsl play`` in a real terminal (pexpect): a person plays a few moves of Gin
+Rummy, Skarney Gin and Ginski against agents, types garbage and gets a polite
+message and a new prompt, and leaves with ``quit``, Ctrl-D or Ctrl-C; the game
+record so far replays."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from rummydsl.cli import main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err, stdin=io.StringIO())
+    return code, out.getvalue(), err.getvalue()
+
+
+PROMPT = "your move (number, action, 'help' or 'quit'): "
+HAND = re.compile(r"your hand \((\d+)\): ([^\r\n]+)")
+
+
+def spawn(tmp_path: Path, *argv: str) -> "pexpect.spawn":
+    """``rummydsl ARGV`` in a pseudo-terminal, from a folder that is not the project's."""
+    child = pexpect.spawn(sys.executable, ["-m", "rummydsl.cli", *argv], cwd=str(tmp_path),
+                          encoding="utf-8", timeout=60, dimensions=(50, 120))
+    child.logfile_read = open(tmp_path / "screen.txt", "w", encoding="utf-8")  # kept for a failing test
+    return child
+
+
+def move(child: "pexpect.spawn", answer: str) -> str:
+    """Wait for the prompt, answer, and return what was shown before the prompt."""
+    child.expect_exact(PROMPT)
+    shown: str = child.before
+    child.sendline(answer)
+    return shown
+
+
+def finish(child: "pexpect.spawn") -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    status: int = child.exitstatus
+    return status
+
+
+def test_gin_rummy_a_few_moves_garbage_and_quit(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "play", "gin_rummy", "--seed", "3", "--log", "game.jsonl")
+    child.expect_exact("Gin Rummy: you are P1; P2 greedy (seed 3)")
+    shown = move(child, "2")  # pass the upcard
+    assert "phase upcard" in shown and "1  P1 draw discard" in shown and "stock: 31 cards" in shown
+    assert "best melds:" in shown and "deadwood:" in shown and "scores: P1 0 . P2 0" in shown
+    shown = move(child, "draw stock")  # the player may be left out
+    assert "P2 pass" in shown or "P2 draw discard" in shown  # what the other player did
+    child.expect_exact(PROMPT)
+    child.sendline("hello")
+    child.expect_exact("Sorry, I could not read 'P1 hello': unknown verb 'hello'")
+    child.expect_exact(PROMPT)
+    child.sendline("42")
+    child.expect_exact("Sorry, there is no move 42")
+    child.expect_exact(PROMPT)
+    child.sendline("discard ZZ")
+    child.expect_exact("Sorry, I could not read 'P1 discard ZZ': unknown card 'ZZ'")
+    child.expect_exact(PROMPT)
+    child.sendline("P2 draw stock")
+    child.expect_exact("Sorry, 'P2 draw stock' is not allowed now: it is P1's move, not P2's.")
+    child.expect_exact(PROMPT)
+    child.sendline("help")
+    child.expect_exact("Other commands:")
+    screen = (tmp_path / "screen.txt").read_text(encoding="utf-8")
+    best = re.findall(r"best discard: (\S+)", screen)[-1]
+    child.expect_exact(PROMPT)
+    child.sendline(f"discard {best.lower()}")  # cards are case-insensitive
+    child.expect_exact(f"P1 discard {best} (you)")
+    move(child, "1")
+    move(child, "quit")
+    child.expect_exact("bye: the player left")
+    assert finish(child) == 0
+    assert "Traceback" not in (tmp_path / "screen.txt").read_text(encoding="utf-8")
+    code, out, _ = run("replay", str(tmp_path / "game.jsonl"))
+    assert code == 0 and "1 stopped early" in out
+
+
+def test_skarney_gin_moves_by_number_and_ctrl_d(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "play", "skarney_gin", "--seed", "5", "--agents", "random")
+    child.expect_exact("Skarney Gin: you are P1; P2 random (seed 5)")
+    for _ in range(4):
+        shown = move(child, "1")
+        assert HAND.search(shown) and "stock:" in shown
+    child.expect_exact(PROMPT)
+    child.sendline("offer")  # a verb without its card
+    child.expect_exact("Sorry, I could not read 'P1 offer'")
+    child.expect_exact(PROMPT)
+    child.sendeof()
+    child.expect_exact("bye: the player left (end of input)")
+    assert finish(child) == 0
+
+
+def test_ginski_three_players_from_seat_two_and_ctrl_c(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "play", "ginski", "--seed", "2", "--seat", "P2", "--agents", "greedy,random",
+                  "--log", "ginski.jsonl")
+    child.expect_exact("Ginski: you are P2; P1 greedy, P3 random (seed 2)")
+    shown = move(child, "1")
+    assert "P2 (you) to move" in shown and "knock limit: " in shown
+    hand = HAND.search(shown)
+    assert hand is not None and int(hand.group(1)) in (10, 11)
+    move(child, "2")
+    child.expect_exact(PROMPT)
+    child.sendline("[*")
+    child.expect_exact("Sorry, I could not read")
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect_exact("bye: ")
+    assert finish(child) == 0
+    code, out, err = run("replay", str(tmp_path / "ginski.jsonl"))
+    assert (code, err) == (0, "") and out.startswith("ginski: 1 game")

@@ -1,0 +1,49 @@
+"""docs/cli.md stays true: every ``console`` example of simulate, replay and the
+agent protocol's docs prints what the docs show (the run's seconds aside), run in
+order in one folder, from outside the project."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from .conftest import run
+
+REPO = Path(__file__).resolve().parents[2]
+CLI_DOC = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+EXAMPLES = re.findall(r"```console\n\$ (rummydsl [^\n]*)\n(.*?)```", CLI_DOC, re.S)
+_SECONDS = re.compile(r" in \d+\.\d s ")
+
+
+def test_cli_doc_has_console_examples() -> None:
+    commands = [command.split()[1] for command, _ in EXAMPLES]
+    assert "simulate" in commands and "replay" in commands
+
+
+def test_console_examples_print_what_the_docs_show(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command, shown in EXAMPLES:
+        code, out, err = run(*shlex.split(command)[1:])
+        assert (code, err) == (0, ""), command
+        assert _SECONDS.sub(" in N s ", out) == _SECONDS.sub(" in N s ", shown), command
+
+
+def test_the_documented_replay_failure_is_what_replay_prints(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    run("simulate", "gin_rummy", "--games", "20", "--seed", "1", "--log", "games.jsonl")
+    shown = re.search(r"^(games\.jsonl:(\d+): round 2, action 5 '(P\d) knock'.*)$", CLI_DOC, re.M)
+    assert shown is not None
+    lines = Path("games.jsonl").read_text().splitlines()
+    line = int(shown.group(2))
+    data = json.loads(lines[line - 1])
+    assert (data["round"], data["n"]) == (2, 5)
+    data["action"] = f"{shown.group(3)} knock"
+    lines[line - 1] = json.dumps(data)
+    Path("games.jsonl").write_text("\n".join(lines) + "\n")
+    assert run("replay", "games.jsonl")[2] == shown.group(1) + "\n"

@@ -1,0 +1,66 @@
+"""``rummydsl play`` with captured streams: a whole game to its end, the round
+results and the game's, a log that replays; bad options as one line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummydsl.variant import shipped_variant_ids
+
+from .conftest import read_log, run
+
+
+def test_a_whole_game_played_by_numbers(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("play", "gin_rummy", "--seed", "1", "--log", str(log), stdin="1\n" * 3000)
+    assert (code, err) == (0, "")
+    assert out.startswith("Gin Rummy: you are P1; P2 greedy (seed 1)\n")
+    assert "round 1 over: " in out and "scores: P1 " in out
+    assert "game over after 3 rounds: P2 wins" in out
+    assert read_log(log)[-1]["type"] == "game_result"
+    assert run("replay", str(log))[0] == 0
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    first = run("play", "ginski", "--seed", "4", stdin="1\n" * 200)[1]
+    again = run("play", "ginski", "--seed", "4", stdin="1\n" * 200)[1]
+    assert first == again
+
+
+def test_without_a_seed_one_is_chosen_and_shown() -> None:
+    code, out, _ = run("play", "gin_rummy", stdin="quit\n")
+    assert code == 0 and "(seed " in out.splitlines()[0] and "bye: the player left" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--seat", "P3"], "rummydsl play: --seat must be one of P1 to P2, got 'P3'"),
+    (["--seat", "north"], "rummydsl play: --seat must be one of P1 to P2, got 'north'"),
+    (["--agents", "smart"], "rummydsl play: P1: unknown agent 'smart'; use random, greedy or cmd:PROGRAM"),
+])
+def test_bad_options_are_one_line(argv: list[str], message: str) -> None:
+    code, out, err = run("play", "gin_rummy", *argv, stdin="quit\n")
+    assert (code, out, err) == (1, "", message + "\n")
+
+
+def test_a_failing_program_opponent_ends_the_game_cleanly(tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parent / "bots" / "bot.py"
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("play", "gin_rummy", "--seed", "1", "--log", str(log),
+                         "--agents", f"cmd:{sys.executable} {bot} garbage 2", stdin="1\n" * 50)
+    assert code == 1
+    assert err == ("rummydsl play: P2: answered 'hello there', which is not an action: "
+                   "expected a player P1 to P2, got 'hello'\n")
+    assert read_log(log)[-1] == {"type": "stopped", "seat": "P2", "reason": err.split("P2: ", 1)[1].strip()}
+
+
+@pytest.mark.parametrize("variant", shipped_variant_ids())
+def test_every_shipped_variant_plays_from_any_folder(variant: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("play", variant, "--seed", "2", "--log", "game.jsonl", stdin="1\n" * 30)
+    assert (code, err) == (0, ""), err
+    assert "your move" in out and ("bye: the player left (end of input)" in out or "game over" in out)
+    assert run("replay", "game.jsonl")[0] == 0

@@ -1,0 +1,151 @@
+"""The program-agent protocol with real programs run as separate processes
+(tests/cli/bots/bot.py): a legal player finishes games, and every way of
+misbehaving (garbage, an illegal move, silence, megabytes on one line, exiting)
+stops the game cleanly with the seat and the reason, the record so far kept."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummydsl.agents import make_agents
+from rummydsl.cli import main
+from rummydsl.engine import Game, Observation
+from rummydsl.errors import AgentError
+from rummydsl.protocol import MAX_LINE, ProgramAgent, agent_timeout
+from rummydsl.record import close_agents, run_game
+from rummydsl.variant import load_variant
+
+BOT = Path(__file__).resolve().parent / "bots" / "bot.py"
+
+
+def bot(behaviour: str, start: int = 1) -> str:
+    return f"cmd:{sys.executable} {BOT} {behaviour} {start}"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err, stdin=io.StringIO())
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("behaviour", ["legal", "json"])
+def test_a_legal_program_plays_whole_games(behaviour: str, tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                         f"greedy,{bot(behaviour)}", "--json", "--log", str(log))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["games"] == 1
+    assert json.loads(log.read_text().splitlines()[-1])["type"] == "game_result"
+    assert run("replay", str(log))[0] == 0
+
+
+def test_the_program_hears_every_message_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    transcript = tmp_path / "heard.txt"
+    monkeypatch.setenv("BOT_TRANSCRIPT", str(transcript))
+    code, _, _ = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents", f"greedy,{bot('legal')}")
+    assert code == 0
+    heard = transcript.read_text().split()
+    assert heard[0] == "start" and heard[-2:] == ["game_over", "quit"]
+    assert "act" in heard and "round_over" in heard
+
+
+MISBEHAVING = [
+    ("garbage", "answered 'hello there', which is not an action: expected a player P1 to P2, got 'hello'"),
+    ("nojson", 'answered \'{"move": 1}\': a JSON answer needs an "action" string'),
+    ("illegal", "answered 'P2 pass', which is illegal: P2 must draw first"),
+    ("flood", f"answered more than {MAX_LINE} bytes on one line"),
+    ("exit", "exited (exit code 3) without answering"),
+    ("silent", "no answer within 0.3 seconds"),
+]
+
+
+@pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
+def test_a_misbehaving_program_stops_the_game_cleanly(behaviour: str, reason: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    start = 3  # two legal moves first: the record has something to keep
+    if behaviour == "silent":
+        monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "0.3")
+        start = 1  # silent from the first move, so a slow start of Python cannot change the reason
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("simulate", "gin_rummy", "--games", "2", "--seed", "1", "--agents",
+                         f"greedy,{bot(behaviour, start)}", "--log", str(log))
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith("rummydsl simulate: game 1: P2: ")
+    assert reason in err
+    assert "Traceback" not in err
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["type"] for line in lines[:3]] == ["header", "game", "deal"]
+    assert sum(line["type"] == "action" for line in lines) >= (4 if start == 3 else 0)  # the record so far
+    assert lines[-1]["type"] == "stopped" and lines[-1]["seat"] == "P2" and reason in lines[-1]["reason"]
+    code, out, _ = run("replay", str(log))
+    assert code == 0 and "1 stopped early" in out
+
+
+def test_a_program_that_cannot_start_is_named(tmp_path: Path) -> None:
+    code, _, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                       f"cmd:{tmp_path / 'no-such-bot'}")
+    assert code == 1
+    assert err.startswith("rummydsl simulate: game 1: P1: cannot start ")
+
+
+def test_an_exited_program_is_not_started_again() -> None:
+    variant = load_variant("gin_rummy")
+    game = Game(variant, random.Random(2))
+    agents = make_agents(f"greedy,{bot('exit', 2)}", 2, random.Random(2))
+    try:
+        played = run_game(game, agents)
+    finally:
+        close_agents(agents)
+    assert played.stopped is not None and played.stopped.startswith("P2: ")
+    assert "exit code 3" in played.stopped
+    agent = agents[1]
+    assert isinstance(agent, ProgramAgent)
+    with pytest.raises(AgentError, match="has been stopped"):
+        agent.act(Observation(game.round, 1))
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "inf", "nan"])
+def test_a_bad_timeout_setting_is_an_agent_error(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", value)
+    with pytest.raises(AgentError, match="RUMMYDSL_AGENT_TIMEOUT must be a positive number"):
+        agent_timeout("P2")
+    code, _, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents", f"greedy,{bot('legal')}")
+    assert code == 1 and "RUMMYDSL_AGENT_TIMEOUT" in err and err.count("\n") == 1
+
+
+def test_the_timeout_setting_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "2.5")
+    assert agent_timeout("P1") == 2.5
+    monkeypatch.delenv("RUMMYDSL_AGENT_TIMEOUT")
+    assert agent_timeout("P1", 7.0) == 7.0
+
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_documented_program_plays_a_game(tmp_path: Path) -> None:
+    program = tmp_path / "first_legal.py"
+    program.write_text(DOC.split("```python\n")[1].split("```")[0], encoding="utf-8")
+    code, out, err = run("simulate", "ginski", "--games", "1", "--seed", "2", "--agents",
+                         f"greedy,cmd:{sys.executable} {program}", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["games"] == 1
+
+
+@pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
+def test_every_failure_is_in_the_docs_table(behaviour: str, reason: str) -> None:
+    assert reason.replace("0.3 seconds", "10 seconds") in DOC
+
+
+def test_with_workers_a_failing_program_stops_the_run_at_the_same_game(tmp_path: Path) -> None:
+    argv = ["simulate", "gin_rummy", "--games", "6", "--seed", "1", "--agents", f"greedy,{bot('garbage', 30)}"]
+    one = run(*argv, "--log", str(tmp_path / "one.jsonl"))
+    two = run(*argv, "--workers", "2", "--log", str(tmp_path / "two.jsonl"))
+    assert one == two and one[0] == 1 and one[2].startswith("rummydsl simulate: game 3: P2: answered 'hello there'")
+    assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()

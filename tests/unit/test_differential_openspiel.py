@@ -1,0 +1,134 @@
+"""The translation layer of benchmarks/differential_openspiel.py, on one scripted hand.
+
+Runs only where open-spiel is installed (``pip install open-spiel``); the default
+run skips it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "differential_openspiel.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("differential_openspiel", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+diff = _load()
+
+
+def test_card_ids_map_suits_s_c_d_h_to_the_notation() -> None:
+    assert [diff.card_text(i) for i in (0, 9, 13, 26, 39, 51)] == ["AS", "TS", "AC", "AD", "AH", "KH"]
+    assert all(diff.card_id(diff.card_text(i)) == i for i in range(52))
+
+
+def test_scripted_knock_with_layoffs_replays_move_for_move() -> None:
+    """GR-15's knock, played in OpenSpiel: P1 takes the upcard KC and knocks throwing
+    it back (OpenSpiel lets the card just taken be thrown), P2 lays off 9H and 4H and
+    shows its melds; 17 - 7 = 10 to P1 in both engines."""
+    ids = [diff.card_id(c) for c in "5H 6H 7H 8H 9C 9D 9S AC 2D 4S".split()]
+    ids += [diff.card_id(c) for c in "KS KH KD 2C 3C 4C 9H 4H QC 7D".split()]
+    ids.append(diff.card_id("KC"))
+    ids += [i for i in range(52) if i not in ids]
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def meld(text: str) -> int:
+        return diff.MELD_BASE + utils.meld_to_int(sorted(diff.card_id(c) for c in text.split()))
+
+    script = [diff.DRAW_UPCARD, diff.KNOCK, diff.card_id("KC"), meld("5H 6H 7H 8H"), meld("9C 9D 9S"),
+              diff.PASS, diff.card_id("9H"), diff.card_id("4H"), diff.PASS, meld("KS KH KD"),
+              meld("2C 3C 4C"), diff.PASS]
+
+    def choose(replay: object, phase: str, player: int, moves: list[int]) -> int:
+        action = script.pop(0)
+        assert action in moves, (phase, action, moves)
+        return action
+
+    game = pyspiel.load_game("gin_rummy")
+    report = diff.Replay(game, ids).play(choose)
+    assert script == []
+    assert report.disagreements == []
+    assert report.decisions == report.agreeing == 12
+    assert report.actions == [
+        "P1 draw discard",
+        "P1 knock KC [5H 6H 7H 8H] [9S 9C 9D]",
+        "P2 layoff 9H on P1#1",
+        "P2 layoff 4H on P1#1",
+        "P2 meld [KS KD KH] [2C 3C 4C]",
+        "P2 done",
+    ]
+    assert report.openspiel_returns == (10.0, -10.0)
+    assert report.rummydsl_points == (10, 0)
+    assert report.agrees
+
+
+def test_a_knocker_laying_too_little_is_a_c6_disagreement() -> None:
+    """OpenSpiel accepts a knock that shows fewer melds than it could while the deadwood
+    stays within the knock card; rummydsl (C-6) does not, and the check says so."""
+    ids = [diff.card_id(c) for c in "5H 6H 7H 8H 9C 9D 9S AC 2D AS".split()]
+    ids += [diff.card_id(c) for c in "KS KH KD 2C 3C 4C 9H 4H QC 7D".split()]
+    ids.append(diff.card_id("KC"))
+    ids += [i for i in range(52) if i not in ids]
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def meld(text: str) -> int:
+        return diff.MELD_BASE + utils.meld_to_int(sorted(diff.card_id(c) for c in text.split()))
+
+    # [6H 7H 8H] [9C 9D 9S] leaves 9 (5H AC 2D AS): within the knock card, but 4 is the least
+    script = [diff.DRAW_UPCARD, diff.KNOCK, diff.card_id("KC"), meld("6H 7H 8H"), meld("9C 9D 9S"),
+              diff.PASS, diff.PASS, diff.PASS]
+
+    def choose(replay: object, phase: str, player: int, moves: list[int]) -> int:
+        action = script.pop(0)
+        assert action in moves, (phase, action, moves)
+        return action
+
+    game = pyspiel.load_game("gin_rummy")
+    report = diff.Replay(game, ids).play(choose)
+    assert script == []
+    steps = {(d.phase, d.klass) for d in report.disagreements}
+    # the lay-offs differ next (OpenSpiel's run is 6H-8H, rummydsl's 5H-8H): a consequence
+    assert steps == {("knock", diff.C6_KNOCKER), ("layoff", diff.AFTER), ("score", diff.C6_KNOCKER)}
+    assert report.actions[1] == "P1 knock KC"  # refused as named, replayed with the least arrangement
+    assert report.openspiel_returns[0] != report.rummydsl_points[0]
+
+
+def test_a_third_card_in_a_lay_off_chain_is_the_openspiel_chain_class() -> None:
+    """After 8C and 7C are laid off onto the knocker's 9C TC JC, rummydsl (GR-7.1,
+    chains included) lets 6C follow; OpenSpiel's AllLayoffs does not offer it."""
+    ids = [diff.card_id(c) for c in "9C TC JC KS KH KD 2S 3S 4S 5D".split()]
+    ids += [diff.card_id(c) for c in "8C 7C 6C AH 3H 5H 7H 9H JH 2D".split()]
+    ids.append(diff.card_id("QH"))
+    ids += [i for i in range(52) if i not in ids]
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def meld(text: str) -> int:
+        return diff.MELD_BASE + utils.meld_to_int(sorted(diff.card_id(c) for c in text.split()))
+
+    script = [diff.DRAW_UPCARD, diff.KNOCK, diff.card_id("QH"), meld("9C TC JC"), meld("KS KH KD"),
+              meld("2S 3S 4S"), diff.PASS, diff.card_id("8C"), diff.card_id("7C"), diff.PASS, diff.PASS]
+
+    def choose(replay: object, phase: str, player: int, moves: list[int]) -> int:
+        action = script.pop(0)
+        assert action in moves, (phase, action, moves)
+        return action
+
+    game = pyspiel.load_game("gin_rummy")
+    report = diff.Replay(game, ids).play(choose)
+    assert script == []
+    assert [(d.phase, d.klass) for d in report.disagreements] == [("layoff", diff.CHAIN)]
+    assert "rummydsl only: 6C" in report.disagreements[0].detail
+    assert report.score_agrees  # the defender did not lay 6C off, so both score the same
