@@ -22,9 +22,13 @@ It prints Markdown tables, every figure from the one run:
     house-rule files written to a temporary folder.
 ``memory``
     Random Gin hands in fresh processes: the peak of traced memory
-    (``tracemalloc``), what is still allocated at the end, and ``ru_maxrss``.
+    (``tracemalloc``), what is still allocated at the end, the peak RSS, and the
+    live pymalloc blocks every tenth of the way.
 ``profile``
     ``cProfile`` of random hands: the top functions by cumulative and by own time.
+
+Rates are per CPU second of this process (``time.process_time``), as the
+machine is shared; each table also shows how crowded it was (CPU over wall time).
 
 The peers are optional (``pip install open-spiel rlcard``); a missing one shows
 as ``-``. See benchmarks/README.md and docs/performance.md ("Engine").
@@ -68,7 +72,9 @@ class Sample:
 
     hands: int
     seconds: float
-    """CPU seconds of this process (``time.process_time``): other load on a shared machine moves it far less than wall time."""
+    """CPU seconds of this process (``time.process_time``).
+
+    Other load on a shared machine moves it far less than wall time."""
     wall: float
     """Wall-clock seconds of the same pass."""
     actions: int = 0
@@ -81,10 +87,12 @@ class Sample:
 
     @property
     def rate(self) -> float:
+        """Hands (or games) per CPU second."""
         return self.hands / self.seconds if self.seconds else float("inf")
 
     @property
     def ms(self) -> float:
+        """CPU milliseconds per hand (or game)."""
         return self.seconds / self.hands * 1e3
 
 
@@ -96,6 +104,7 @@ class Stopwatch:
         self.wall = time.perf_counter()
 
     def read(self) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) so far."""
         return time.process_time() - self.cpu, time.perf_counter() - self.wall
 
 
@@ -105,16 +114,17 @@ def best(samples: Sequence[Sample]) -> Sample:
 
 
 def endings_text(counter: collections.Counter[str], total: int) -> str:
+    """How hands ended, most common first: ``void 97%, knock 3%``."""
     return ", ".join(f"{name} {count / total:.0%}" for name, count in counter.most_common())
 
 
 # --------------------------------------------------------------------------- rummydsl
 
 
-def random_hands(variant: Variant, count: int, seed: int, players: int | None = None) -> Sample:
+def random_hands(variant: Variant, count: int, seed: int) -> Sample:
     """``count`` hands of ``variant``, every seat a :class:`RandomAgent`; deals rotate."""
     rng = random.Random(seed)
-    n = variant.players if players is None else players
+    n = variant.players
     endings: collections.Counter[str] = collections.Counter()
     actions = 0
     watch = Stopwatch()
@@ -242,6 +252,7 @@ def rlcard_env_runner() -> Callable[[int, int], Sample] | None:
 
 
 def section_gin(args: argparse.Namespace) -> None:
+    """Random Gin hands: rummydsl, OpenSpiel and RLCard, interleaved passes, ratios."""
     gin = load_variant("gin_rummy")
     engines: list[tuple[str, Callable[[int, int], Sample] | None]] = [
         ("rummydsl", lambda count, seed: random_hands(gin, count, seed)),
@@ -292,6 +303,7 @@ def section_gin(args: argparse.Namespace) -> None:
 
 
 def section_variants(args: argparse.Namespace) -> None:
+    """Every shipped variant: random hands and greedy games per CPU second."""
     print(f"## Every shipped variant ({args.variant_hands} random hands; {args.games} greedy games)")
     print()
     print("| variant | players | random hands/s | ms/hand | actions/hand | µs/action | how random hands end "
@@ -326,6 +338,7 @@ description: A house rule written by benchmarks/bench_engine.py (scaling).
 
 
 def section_scaling(args: argparse.Namespace) -> None:
+    """Cost per hand against players (Ginski) and hand size (Gin), from house-rule files."""
     rows: list[tuple[str, str, dict[str, Any]]] = [
         ("players", "ginski", {"players": n}) for n in (2, 3, 4)
     ] + [("hand size", "gin_rummy", {"hand_size": n}) for n in (7, 10, 13)]
@@ -404,6 +417,7 @@ def memory_child(count: int, seed: int, trace: bool) -> dict[str, Any]:
 
 
 def start_memory_child(count: int, seed: int, trace: bool) -> subprocess.Popen[str]:
+    """Start :func:`memory_child` in a fresh interpreter (its answer is JSON on stdout)."""
     command = [sys.executable, str(Path(__file__).resolve()), "--memory-child", str(count), "--seed", str(seed)]
     if trace:
         command.append("--trace")
@@ -411,6 +425,7 @@ def start_memory_child(count: int, seed: int, trace: bool) -> subprocess.Popen[s
 
 
 def child_result(child: subprocess.Popen[str]) -> dict[str, Any]:
+    """Wait for a memory child and read its JSON answer."""
     out, _ = child.communicate()
     if child.returncode:
         raise RuntimeError(f"memory child {child.args!r} failed with exit status {child.returncode}")
@@ -419,6 +434,7 @@ def child_result(child: subprocess.Popen[str]) -> dict[str, Any]:
 
 
 def section_memory(args: argparse.Namespace) -> None:
+    """Memory over ``--mem-hands`` random Gin hands, each count in fresh processes."""
     counts = [0] + [int(c) for c in args.mem_hands.split(",") if c.strip()]
     print("## Memory (random Gin hands after a 20-hand warm-up, each count in fresh processes: "
           f"one with tracemalloc (counts up to {args.trace_max:,}), one without, all run side by side)")
@@ -453,6 +469,7 @@ def section_memory(args: argparse.Namespace) -> None:
 
 
 def _where(key: tuple[str, int, str]) -> str:
+    """A profile key as ``path:line(function)``, the path relative to the repository or stdlib."""
     path, line, name = key
     if path == "~":
         return name
@@ -463,6 +480,7 @@ def _where(key: tuple[str, int, str]) -> str:
 
 
 def section_profile(args: argparse.Namespace) -> None:
+    """cProfile of random hands for each ``--profile VARIANT=HANDS``: top functions."""
     for spec in args.profile.split(","):
         if not spec.strip():
             continue
@@ -503,6 +521,7 @@ def section_profile(args: argparse.Namespace) -> None:
 
 
 def versions() -> str:
+    """The run's date, commit, Python, CPUs, load and peer versions, on one line."""
     from importlib import metadata
 
     parts = []
@@ -522,6 +541,7 @@ def versions() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the options and run the chosen sections (or one memory child)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (small counts)")
