@@ -119,8 +119,48 @@ def layoff_targets(rnd: Round, player: int) -> list[int]:
 
 
 def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` extends ``meld`` into a kind (the same kind when kind-locked)."""
+    if not _may_extend(rnd, meld.cards, card):
+        return False
     kinds = rnd.rules.kinds_of([*meld.cards, card], hand=hand)
     return bool(kinds) and (not rnd.variant.kind_locked or meld.kind in kinds)
+
+
+def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
+    """A quick necessary condition from the kinds' shapes (the patterns still decide).
+
+    A group of one rank needs the card's rank; a sequence needs the card within
+    one step of the meld's window (and its suit, where the shape keeps one suit).
+    Wild cards, kinds of no known shape, several sequence positions (an ace that
+    is both low and high) and wrapping decks are never ruled out here.
+    """
+    if card.wild:
+        return True
+    deck = rnd.variant.deck
+    naturals = [c for c in cards if not c.wild]
+    if not naturals or deck.wrap:
+        return True
+    assert card.rank is not None
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "any":
+            return True
+        if shape.family == "same_rank":
+            if all(c.rank is card.rank for c in naturals):
+                return True
+            continue
+        if shape.same_suit and any(c.suit is not card.suit for c in naturals):
+            continue
+        mine = deck.sequence_positions(card.rank)
+        theirs = [deck.sequence_positions(c.rank) for c in naturals if c.rank is not None]
+        if len(mine) != 1 or any(len(p) != 1 for p in theirs):
+            return True
+        spots = [p[0] for p in theirs]
+        if mine[0] in spots:
+            continue
+        span = max(*spots, mine[0]) - min(*spots, mine[0]) + 1
+        if span <= len(cards) + 1:
+            return True
+    return False
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:
