@@ -78,13 +78,20 @@ class KnockMechanic(Mechanic):
         rules = rnd.rules
         limit = rnd.knock_limit
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
-        if knock.big_gin:
-            left = rules.min_deadwood(hand) if plain else rnd.value(
-                rules.solve(hand, check_contract=False).unmatched)
-            if left == 0:
+        if plain:
+            whole = rules.min_deadwood(hand)
+            if knock.big_gin and whole == 0:
                 yield Knock(player, None)
-        if plain and rules.min_deadwood(hand, discard=True) > limit:
-            return  # no discard leaves a knock (the usual case: one search, not one per card)
+            # Discarding a card lowers the least deadwood by at most that card's value
+            # (add it back unmatched to any arrangement of the rest), so a hand this far
+            # over the limit has no knock: one search instead of two, most turns.
+            values = rnd.values
+            if whole - max(values[c.id] for c in hand) > limit:
+                return
+            if rules.min_deadwood(hand, discard=True) > limit:
+                return  # no discard leaves a knock (one search, not one per card)
+        elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
+            yield Knock(player, None)
         taken = barred(rnd)
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
