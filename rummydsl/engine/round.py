@@ -123,6 +123,8 @@ class Round:
         self.variant = variant
         self.rules = meld_rules(variant)
         self.values = variant.card_values
+        self.highest_value = max(self.values, default=0)
+        """The highest card value of the deck (bounds what one discard can save)."""
         n = len(hands)
         self.players = n
         self.dealer = dealer

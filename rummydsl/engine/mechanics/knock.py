@@ -82,11 +82,10 @@ class KnockMechanic(Mechanic):
             whole = rules.min_deadwood(hand)
             if knock.big_gin and whole == 0:
                 yield Knock(player, None)
-            # Discarding a card lowers the least deadwood by at most that card's value
-            # (add it back unmatched to any arrangement of the rest), so a hand this far
-            # over the limit has no knock: one search instead of two, most turns.
-            values = rnd.values
-            if whole - max(values[c.id] for c in hand) > limit:
+            # Discarding a card lowers the least deadwood by at most its value, so by at
+            # most the deck's highest (add it back unmatched to any arrangement of the
+            # rest): a hand this far over the limit has no knock. One search, most turns.
+            if whole - rnd.highest_value > limit:
                 return
             if rules.min_deadwood(hand, discard=True) > limit:
                 return  # no discard leaves a knock (one search, not one per card)
