@@ -48,6 +48,25 @@ _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
 
 
+_POSITIONS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}
+
+
+def _positions(deck: Any) -> tuple[int, ...] | None:
+    """Each card's single sequence position (-1 for a wild card or an ace with two), per deck."""
+    got = _POSITIONS.get(id(deck))
+    if got is None or got[0] is not deck:
+        table: tuple[int, ...] | None = None
+        if not deck.wrap:
+            out = []
+            for card in deck.cards:
+                spots = () if card.wild else tuple(deck.sequence_positions(card.rank))
+                out.append(spots[0] if len(spots) == 1 else -1)
+            table = tuple(out)
+        got = (deck, table)
+        _POSITIONS[id(deck)] = got
+    return got[1]
+
+
 def meld_rules(variant: Variant) -> MeldRules:
     """The meld solver of a variant, built once per variant object."""
     got = _RULES.get(id(variant))
@@ -125,6 +144,8 @@ class Round:
         self.values = variant.card_values
         self.highest_value = max(self.values, default=0)
         """The highest card value of the deck (bounds what one discard can save)."""
+        self.positions = _positions(variant.deck)
+        """Each card's one sequence position by id (-1: none or several), or None for a wrapping deck."""
         n = len(hands)
         self.players = n
         self.dealer = dealer

@@ -129,18 +129,18 @@ def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool
 def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
     """A quick necessary condition from the kinds' shapes (the patterns still decide).
 
-    A group of one rank needs the card's rank; a sequence needs the card within
-    one step of the meld's window (and its suit, where the shape keeps one suit).
-    Wild cards, kinds of no known shape, several sequence positions (an ace that
-    is both low and high) and wrapping decks are never ruled out here.
+    A group of one rank needs the card's rank; a sequence needs natural cards of
+    distinct positions within one window no longer than the group (and one suit,
+    where the shape keeps one). Wild cards, kinds of no known shape, cards with
+    several sequence positions (an ace both low and high) and wrapping decks are
+    never ruled out here.
     """
     if card.wild:
         return True
-    deck = rnd.variant.deck
+    positions = rnd.positions
     naturals = [c for c in cards if not c.wild]
-    if not naturals or deck.wrap:
+    if not naturals or positions is None:
         return True
-    assert card.rank is not None
     for shape in rnd.rules.shapes.values():
         if shape.family == "any":
             return True
@@ -150,15 +150,11 @@ def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
             continue
         if shape.same_suit and any(c.suit is not card.suit for c in naturals):
             continue
-        mine = deck.sequence_positions(card.rank)
-        theirs = [deck.sequence_positions(c.rank) for c in naturals if c.rank is not None]
-        if len(mine) != 1 or any(len(p) != 1 for p in theirs):
-            return True
-        spots = [p[0] for p in theirs]
-        if mine[0] in spots:
-            continue
-        span = max(*spots, mine[0]) - min(*spots, mine[0]) + 1
-        if span <= len(cards) + 1:
+        spots = [positions[c.id] for c in naturals]
+        spots.append(positions[card.id])
+        if -1 in spots:
+            return True  # several positions: let the pattern decide
+        if len(set(spots)) == len(spots) and max(spots) - min(spots) < len(cards) + 1:
             return True
     return False
 
