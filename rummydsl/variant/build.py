@@ -57,6 +57,8 @@ class _Builder:
         self.data = data
         self.positions = positions
         self.diagnostics: list[Diagnostic] = []
+        self.used_names: set[str] = set()
+        """Every name an expression compiled so far uses (options, lets, ...)."""
 
     # -- reporting -------------------------------------------------------------
 
@@ -64,8 +66,9 @@ class _Builder:
         where = self.positions.key(path) if at_key else self.positions.value(path)
         self.diagnostics.append(Diagnostic(where, message, rule))
 
-    def warn(self, path: KeyPath, message: str, rule: str) -> None:
-        self.diagnostics.append(Diagnostic(self.positions.value(path), message, rule, "warning"))
+    def warn(self, path: KeyPath, message: str, rule: str, *, at_key: bool = False) -> None:
+        where = self.positions.key(path) if at_key else self.positions.value(path)
+        self.diagnostics.append(Diagnostic(where, message, rule, "warning"))
 
     @property
     def ok(self) -> bool:
@@ -91,11 +94,13 @@ class _Builder:
         if isinstance(text, int):
             text = str(text)
         try:
-            return exprs.compile_field(str(text), env, expect)
+            compiled = exprs.compile_field(str(text), env, expect)
         except ExpressionError as problem:
             where = self.positions.inside_scalar(path, problem.line, problem.column)
             self.diagnostics.append(Diagnostic(where, f"{problem.message}", problem.rule))
             return None
+        self.used_names.update(compiled.names)
+        return compiled
 
 
 def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
@@ -129,6 +134,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     upcard_offer = (UpcardOffer(after_all_pass=_given(upcard_data, "after_all_pass", UpcardOffer))
                     if isinstance(upcard_data, Mapping) else None)
     meld_options = builder.get("meld_options", default={})
+    if builder.ok:
+        _check_names(builder, parent_data)
     # Build the variant even if an expression failed (that part is left out), so the
     # semantic checks still report their problems in the same run.
 
@@ -337,6 +344,55 @@ def _build_options(builder: _Builder) -> dict[str, Option]:
     return options
 
 
+#: How alike a new name and an inherited one must be (see :func:`rummydsl.suggest.closest`)
+#: to be reported as a probable misspelling: ``rn``/``run`` (0.8) are, ``k2``/``k`` (0.67) not.
+NEAR_NAME_CUTOFF = 0.75
+
+_NAMED_SECTIONS: tuple[tuple[KeyPath, str], ...] = (
+    (("options",), "option"),
+    (("scoring", "let"), "'let' name"),
+    (("melds",), "meld kind"),
+)
+
+
+def _section(tree: Any, path: KeyPath) -> Mapping[str, Any]:
+    """The mapping at ``path`` of ``tree``, or an empty one."""
+    node = tree
+    for part in path:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def _check_names(builder: _Builder, parent_data: Mapping[str, Any] | None) -> None:
+    """Warn about names that are probably misspelt: an option or a ``let`` that no
+    expression uses, and a name a house rule adds (an option, a ``let``, a meld kind)
+    that is very like one it inherits, which the house rule most likely meant to
+    change. Each name gets at most one warning. Run only when every expression
+    compiled, so that "no expression uses it" is true."""
+    near: set[KeyPath] = set()
+    if parent_data is not None:
+        for section, noun in _NAMED_SECTIONS:
+            inherited = _section(parent_data, section)
+            for name in _section(builder.data, section):
+                if name in inherited:
+                    continue
+                close = closest(name, inherited, cutoff=NEAR_NAME_CUTOFF)
+                if close is None:
+                    continue
+                near.add(section + (name,))
+                builder.warn(section + (name,), f"{noun} {name!r} is new: the parent has no such name, "
+                             f"and a new name does not change an inherited one; did you mean "
+                             f"{close!r}?", "name-near", at_key=True)
+    for section, noun in _NAMED_SECTIONS[:2]:
+        names = _section(builder.data, section)
+        for name in names:
+            if name in builder.used_names or section + (name,) in near:
+                continue
+            builder.warn(section + (name,), f"{noun} {name!r} is not used by any expression: "
+                         "it changes nothing (remove it, or use it in a formula)",
+                         "option-unused" if section == ("options",) else "let-unused", at_key=True)
+
+
 def _build_card_values(builder: _Builder, deck: Deck, envs: Any) -> tuple[Any, tuple[int, ...]]:
     raw = builder.data.get("card_value")
     if isinstance(raw, Mapping):
@@ -461,6 +517,7 @@ def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
             continue
         try:
             scope = scope.add(name, str(text))
+            builder.used_names.update(scope.lets[-1][1].names)
         except ExpressionError as problem:
             where = builder.positions.inside_scalar(path, problem.line, problem.column)
             builder.diagnostics.append(Diagnostic(where, problem.message, problem.rule))
