@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.explain import explain
+from rummydsl.explainer import explain
 from rummydsl.variant import check_file, load_variant
 from rummydsl.variant.load import load_document
 from tree_edits import edited

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.explain import explain
+from rummydsl.explainer import explain
 from rummydsl.variant import check_file, load_variant
 
 RUN2 = 'run: "size >= 2 and same(suit) and consecutive(rank)"'
