@@ -101,8 +101,9 @@ def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
         resolved = resolve(path)
     except VariantError as problem:
         return None, list(problem.diagnostics)
-    return build_variant(resolved.data, resolved.positions, path=path, chain=resolved.chain,
-                         parent_data=resolved.parent_data)
+    variant, diagnostics = build_variant(resolved.data, resolved.positions, path=path,
+                                         chain=resolved.chain, parent_data=resolved.parent_data)
+    return variant, list(resolved.warnings) + diagnostics
 
 
 def check_file(path: str) -> list[Diagnostic]:

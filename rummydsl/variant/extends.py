@@ -38,7 +38,11 @@ result of its ancestors:
    written). Deleting a key the parent does not have is allowed and does
    nothing; so in a file that extends another, ``key: null`` and leaving ``key``
    out of a new mapping mean the same. (A file that extends nothing is not
-   merged: its nulls stay.)
+   merged: its nulls stay.) A key left *blank* (``knock:`` with nothing after
+   it) is also null, but it is more often a slip (the keys meant to go under it
+   were not indented): deleting an inherited key that way is warned of
+   (``extends-delete``) at the child's line, naming what was removed. Writing
+   ``null`` or ``~`` says it is meant, and is not warned of.
 5. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
    result has exactly the child's own (``id`` and ``name`` are required, so a
    child must write them; the schema says so at the child's top level).
@@ -162,6 +166,8 @@ class Resolved:
     chain: tuple[str, ...]
     parent_data: Any = None
     documents: tuple[Document, ...] = field(default=(), repr=False, compare=False)
+    warnings: tuple[Diagnostic, ...] = ()
+    """Warnings found while merging (a blank key that deletes an inherited one)."""
 
     def source_line(self, location: Location) -> str | None:
         """The source line a location points at, from whichever file of the chain."""
@@ -284,11 +290,13 @@ def merge(parent: Any, child: Any) -> Any:
 def _merge_chain(documents: list[Document]) -> Resolved:
     merged: Any = documents[-1].data
     parent_data: Any = None
+    warnings: list[Diagnostic] = []
     for index in range(len(documents) - 2, -1, -1):
         child = documents[index]
         parent = documents[index + 1]
         _check_version(child, parent, merged)
         parent_data = merged
+        warnings.extend(_blank_deletions(child, merged, _shown_parent(child)))
         inherited = {k: v for k, v in merged.items() if k not in NOT_INHERITED}
         merged = merge(inherited, child.data)
     positions = MergedPositions(merged, [d.positions for d in documents])
@@ -298,7 +306,55 @@ def _merge_chain(documents: list[Document]) -> Resolved:
         chain=tuple(d.path for d in documents),
         parent_data=parent_data,
         documents=tuple(documents),
+        warnings=tuple(warnings),
     )
+
+
+def _shown_parent(child: Document) -> str:
+    """The parent as the child names it (``gin_rummy``, ``./base.yaml``)."""
+    return str(child.data.get("extends"))
+
+
+def _blank_deletions(child: Document, parent: Any, parent_name: str) -> list[Diagnostic]:
+    """A warning for each key the child leaves blank that deletes one it inherits.
+
+    Only a blank value is warned of: ``null`` or ``~`` written out says the
+    deletion is meant (rule 4 of the module docstring).
+
+    >>> from rummydsl.variant.load import load_document
+    >>> child = load_document("house.yaml", "extends: base\\nknock:\\nlayoff: ~\\n")
+    >>> [str(d) for d in _blank_deletions(child, {"knock": {"limit": 10}, "layoff": {}}, "base")]
+    ["house.yaml:2:1: warning: the blank 'knock:' deletes the inherited 'knock' (limit) of base; write 'knock: null' if you mean to delete it, or indent the keys meant to go under it"]
+    """
+    found: list[Diagnostic] = []
+    stack: list[tuple[KeyPath, Any, Any]] = [((), child.data, parent)]
+    while stack:
+        path, mine, theirs = stack.pop()
+        if not isinstance(mine, dict) or not isinstance(theirs, dict):
+            continue
+        for key, value in mine.items():
+            if not isinstance(key, str) or key not in theirs or (not path and key in NOT_INHERITED):
+                continue
+            here = path + (key,)
+            if value is not None:
+                stack.append((here, value, theirs[key]))
+                continue
+            if theirs[key] is None or child.positions.scalar_text(here) != "":
+                continue
+            name = ".".join(str(part) for part in here)
+            removed = theirs[key]
+            what = (f" ({', '.join(str(k) for k in removed)})" if isinstance(removed, dict) and removed
+                    else f" ({removed!r})" if not isinstance(removed, (dict, list))
+                    else "")
+            if isinstance(removed, bool):
+                what = f" ({'true' if removed else 'false'})"
+            where = child.positions.key(here)
+            found.append(Diagnostic(
+                where,
+                f"the blank '{key}:' deletes the inherited {name!r}{what} of {parent_name}; write "
+                f"'{key}: null' if you mean to delete it, or indent the keys meant to go under it",
+                "extends-delete", "warning", snippet=child.line(where.line)))
+    return sorted(found, key=lambda d: (d.location.line, d.location.column))
 
 
 def _check_version(child: Document, parent: Document, parent_data: dict[str, Any]) -> None:
