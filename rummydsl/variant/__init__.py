@@ -103,7 +103,15 @@ def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
         return None, list(problem.diagnostics)
     variant, diagnostics = build_variant(resolved.data, resolved.positions, path=path,
                                          chain=resolved.chain, parent_data=resolved.parent_data)
-    return variant, list(resolved.warnings) + diagnostics
+    diagnostics = list(resolved.warnings) + diagnostics
+    if len(resolved.documents) > 1:
+        from .blame import place_in_child
+
+        parent = resolved.documents[1].path
+        diagnostics = place_in_child(diagnostics, child=resolved.documents[0], data=resolved.data,
+                                     positions=resolved.positions,
+                                     parent_problems=lambda: _build(parent)[1])
+    return variant, diagnostics
 
 
 def check_file(path: str) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ next one starts:
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
@@ -48,6 +49,10 @@ from .schema import invalid_roots, schema_diagnostics
 __all__ = ["build_variant"]
 
 KeyPath = tuple[str | int, ...]
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A name in an expression's text (also matches inside attributes; used only to
+skip formulas that name a broken 'let')."""
 
 
 class _Builder:
@@ -509,33 +514,48 @@ def _build_knock(builder: _Builder, envs: Any) -> Knock | None:
 def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
     raw = builder.get("scoring", default={})
     scope = envs.score_scope()
+    # A 'let' that fails to compile is not defined, so every formula that uses it
+    # would fail again with a confusing "unknown name"; such formulas are not
+    # compiled (the one real error is enough), and a 'let' among them fails too.
+    failed: set[str] = set()
+
+    def compile_unless_broken(path: KeyPath, text: Any, env: Any, expect: str) -> Any:
+        if failed & set(_WORD.findall(str(text))):
+            return None
+        return builder.compile(path, text, env, expect)
+
     for name, text in (raw.get("let") or {}).items():
         path: KeyPath = ("scoring", "let", name)
         if name in RESERVED_NAMES or name in envs.option_names():
             builder.error(path, f"'let' name {name!r} shadows a built-in name or an option; choose another",
                           "let-name", at_key=True)
+            failed.add(name)
+            continue
+        if failed & set(_WORD.findall(str(text))):
+            failed.add(name)
             continue
         try:
             scope = scope.add(name, str(text))
             builder.used_names.update(scope.lets[-1][1].names)
         except ExpressionError as problem:
+            failed.add(name)
             where = builder.positions.inside_scalar(path, problem.line, problem.column)
             builder.diagnostics.append(Diagnostic(where, problem.message, problem.rule))
     multiplier = None
     if raw.get("multiplier") is not None:
-        multiplier = builder.compile(("scoring", "multiplier"), raw["multiplier"],
-                                     scope.env_for(False), "int")
+        multiplier = compile_unless_broken(("scoring", "multiplier"), raw["multiplier"],
+                                           scope.env_for(False), "int")
     cases = []
     for index, case in enumerate(raw.get("round") or []):
         base: KeyPath = ("scoring", "round", index)
-        when = builder.compile(base + ("when",), case["when"], scope.env_for(False), "bool")
+        when = compile_unless_broken(base + ("when",), case["when"], scope.env_for(False), "bool")
         points = ender = others = None
         if "points" in case:
-            points = builder.compile(base + ("points",), case["points"], scope.env_for(True), "int")
+            points = compile_unless_broken(base + ("points",), case["points"], scope.env_for(True), "int")
         if "ender" in case:
-            ender = builder.compile(base + ("ender",), case["ender"], scope.env_for(False), "int")
+            ender = compile_unless_broken(base + ("ender",), case["ender"], scope.env_for(False), "int")
         if "others" in case:
-            others = builder.compile(base + ("others",), case["others"], scope.env_for(True), "int")
+            others = compile_unless_broken(base + ("others",), case["others"], scope.env_for(True), "int")
         if "points" not in case and "ender" not in case and "others" not in case:
             builder.warn(base, "this case gives no points ('points', 'ender' or 'others'): when it holds, "
                          "nobody scores", "score-case")

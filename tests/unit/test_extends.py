@@ -445,3 +445,36 @@ def test_missing_child_file(tmp_path: Path) -> None:
     with pytest.raises(VariantError) as error:
         resolve(tmp_path / "nothing.yaml")
     assert only_error(error).rule == "io"
+
+
+# -- problems a child causes in its parent are reported in the child ---------------------------
+
+BROKEN_BASE = """\
+rummydsl: 1
+id: broken_base
+extends: gin_rummy
+name: A base with its own problem
+knock:
+  limit: "ordr"
+"""
+
+
+def test_a_problem_of_the_parent_itself_stays_in_the_parent(tmp_path: Path) -> None:
+    from rummydsl.variant import check_file
+
+    write(tmp_path, "base.yaml", BROKEN_BASE)
+    child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: ./base.yaml\nname: C\n"
+                  "options: {gin_bonus: true}\n")
+    found = [(Path(d.location.path).name, d.location.line, d.rule) for d in check_file(str(child))]
+    assert ("base.yaml", 6, "expr-name") in found
+    assert ("child.yaml", 5, "expr-type") in found
+    assert all(name != "gin_rummy.yaml" for name, _, _ in found)
+
+
+def test_follow_on_problems_of_one_change_are_one_problem(tmp_path: Path) -> None:
+    from rummydsl.variant import check_file
+
+    child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: gin_rummy\nname: C\nknock: null\n")
+    found = check_file(str(child))
+    assert [(d.location.line, d.rule) for d in found] == [(5, "round-end")]
+    assert "4 more problems" in found[0].message
