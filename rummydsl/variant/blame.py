@@ -108,7 +108,7 @@ def _path_at(location: Location, data: Any, positions: Any) -> KeyPath:
     for path in positions:
         if not path or positions.source(path) != location.path:
             continue
-        start = positions.value(path)
+        start = positions.key(path)  # a mapping entry starts at its key
         at = (start.line, start.column)
         if at <= (location.line, location.column) and (at > best_at or (at == best_at and len(path) > len(best))):
             best, best_at = path, at

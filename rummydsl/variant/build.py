@@ -372,8 +372,9 @@ def _check_names(builder: _Builder, parent_data: Mapping[str, Any] | None) -> No
     """Warn about names that are probably misspelt: an option or a ``let`` that no
     expression uses, and a name a house rule adds (an option, a ``let``, a meld kind)
     that is very like one it inherits, which the house rule most likely meant to
-    change. Each name gets at most one warning. Run only when every expression
-    compiled, so that "no expression uses it" is true."""
+    change. Each name gets at most one warning, and only names this file writes
+    are warned of. Run only when every expression compiled, so that "no
+    expression uses it" is true."""
     near: set[KeyPath] = set()
     if parent_data is not None:
         for section, noun in _NAMED_SECTIONS:
@@ -388,11 +389,14 @@ def _check_names(builder: _Builder, parent_data: Mapping[str, Any] | None) -> No
                 builder.warn(section + (name,), f"{noun} {name!r} is new: the parent has no such name, "
                              f"and a new name does not change an inherited one; did you mean "
                              f"{close!r}?", "name-near", at_key=True)
+    this_file = builder.positions.source(())
     for section, noun in _NAMED_SECTIONS[:2]:
         names = _section(builder.data, section)
         for name in names:
             if name in builder.used_names or section + (name,) in near:
                 continue
+            if builder.positions.source(section + (name,)) != this_file:
+                continue  # inherited, and left unused by this file's formulas: its choice
             builder.warn(section + (name,), f"{noun} {name!r} is not used by any expression: "
                          "it changes nothing (remove it, or use it in a formula)",
                          "option-unused" if section == ("options",) else "let-unused", at_key=True)
