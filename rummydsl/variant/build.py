@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from ..cards import Deck
 from ..errors import DeckError
-from ..errors import Diagnostic, ExpressionError
+from ..errors import Diagnostic, ExpressionError, VariantError
 from ..expr import RESERVED_NAMES
 from ..suggest import closest
 from . import exprs
@@ -113,7 +113,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
                   ) -> tuple[Variant | None, list[Diagnostic]]:
     """Check a merged tree and build its Variant; returns (variant or None, diagnostics)."""
     builder = _Builder(data, positions)
-    builder.diagnostics.extend(schema_diagnostics(data, positions))
+    builder.diagnostics.extend(_forgotten_extends(data, schema_diagnostics(data, positions)))
     if not builder.ok:
         _check_expressions_of_valid_parts(builder, invalid_roots(data))
         return None, builder.diagnostics
@@ -188,6 +188,54 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     variant = replace(variant, data=read_only(data, memo), parent_data=frozen_parent,
                       card_value=read_only(card_value, memo))
     return variant, builder.diagnostics
+
+
+#: A file without ``extends`` that misses at least this many required top-level
+#: keys is taken for a house rule that forgot its ``extends:``.
+FORGOTTEN_EXTENDS_MISSING = 3
+
+
+def _forgotten_extends(data: Mapping[str, Any], found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """The schema's problems, with the "missing required key" errors of the top level
+    made one error that suggests ``extends:`` when the file looks like a house rule:
+    it extends nothing and misses several required keys."""
+    top = [d for d in found if d.rule == "schema-required" and d.message.endswith(" in the top level")]
+    if "extends" in data or len(top) < FORGOTTEN_EXTENDS_MISSING:
+        return list(found)
+    missing = ", ".join(d.message.split("'")[1] for d in top)
+    parent = _nearest_shipped(data)
+    message = (f"missing required keys {missing}: a variant that extends nothing must give them all; "
+               f"if this is a house rule, build on a variant with 'extends: {parent}'")
+    merged = Diagnostic(top[0].location, message, "schema-required")
+    return [merged if d is top[0] else d for d in found if d is top[0] or d not in top]
+
+
+def _nearest_shipped(data: Mapping[str, Any]) -> str:
+    """The shipped variant a house rule most likely means to extend: the one sharing
+    the most option, ``let`` and meld names with ``data``, then the one whose id is
+    most like ``data``'s id and name (``gin_rummy`` if nothing tells them apart)."""
+    import difflib
+
+    from . import load_variant, shipped_variant_ids
+
+    def names(tree: Any) -> set[str]:
+        return {f"{'.'.join(map(str, section))}.{name}" for section, _ in _NAMED_SECTIONS
+                for name in _section(tree, section)}
+
+    mine = names(data)
+    words = " ".join(str(data.get(key, "")) for key in ("id", "name")).lower().replace(" ", "_")
+    best, best_score = "gin_rummy", (0, 0.0)
+    for variant_id in shipped_variant_ids():
+        try:
+            theirs = load_variant(variant_id).data  # merged: with what it inherits
+        except VariantError:
+            continue
+        alike = max((difflib.SequenceMatcher(None, word, variant_id).ratio()
+                     for word in [words, *words.split("_")] if word), default=0.0)
+        score = (len(mine & names(theirs)), alike)
+        if score > best_score:
+            best, best_score = variant_id, score
+    return best
 
 
 # -- the plain parts, field by field ---------------------------------------------------------
