@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="print the rules of a variant in plain words")
     explain.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
+    explain.add_argument("--markdown", action="store_true",
+                         help="print Markdown (the pages of docs/rules/ are made this way)")
 
     commands.add_parser("schema", help="print the variant JSON Schema")
 
@@ -173,7 +175,7 @@ def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
     from .variant import load_variant
 
     variant = load_variant(args.variant)
-    out.write(explain(variant))
+    out.write(explain(variant, markdown=args.markdown))
     return EXIT_OK
 
 

@@ -62,6 +62,8 @@ class _Builder:
         self.data = data
         self.positions = positions
         self.diagnostics: list[Diagnostic] = []
+        self.parent_data: Mapping[str, Any] | None = None
+        """The merged tree of the parent, for a variant that extends one."""
         self.used_names: set[str] = set()
         """Every name an expression compiled so far uses (options, lets, ...)."""
 
@@ -113,6 +115,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
                   ) -> tuple[Variant | None, list[Diagnostic]]:
     """Check a merged tree and build its Variant; returns (variant or None, diagnostics)."""
     builder = _Builder(data, positions)
+    builder.parent_data = parent_data
     builder.diagnostics.extend(_forgotten_extends(data, schema_diagnostics(data, positions)))
     if not builder.ok:
         _check_expressions_of_valid_parts(builder, invalid_roots(data))
@@ -361,8 +364,13 @@ def _build_deck(builder: _Builder) -> Deck | None:
 def _build_options(builder: _Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
     reserved = RESERVED_NAMES
+    inherited = _section(builder.parent_data, ("options",))
     for name, raw in builder.get("options", default={}).items():
         path: KeyPath = ("options", name)
+        if not isinstance(raw, Mapping) and isinstance(inherited.get(name), Mapping):
+            # 'gin_bonus: 30' changes the value only: the inherited rule id,
+            # description and choices stay, as with '{value: 30}'.
+            raw = {**inherited[name], "value": raw}
         if name in reserved:
             builder.error(path, f"option {name!r} shadows the built-in name {name!r}; choose another name",
                           "option-name", at_key=True)
