@@ -43,10 +43,18 @@ result of its ancestors:
    were not indented): deleting an inherited key that way is warned of
    (``extends-delete``) at the child's line, naming what was removed. Writing
    ``null`` or ``~`` says it is meant, and is not warned of.
-5. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
+5. A ``turn`` written as a *mapping* from step names to settings changes steps of
+   the inherited turn by name, and keeps the rest and their order:
+   ``turn: {discard: {taken_card: allowed}}`` merges those settings onto the
+   inherited ``discard`` step (maps merge, as in rule 1; a bare step such as
+   ``- meld`` counts as ``meld: {}``), and ``offer: null`` removes that step. A
+   name the inherited turn does not have is an error (``extends-turn``): to add
+   a step or change the order, write the whole turn as a list, which replaces
+   (rule 2). A turn written as a list keeps meaning what it always did.
+6. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
    result has exactly the child's own (``id`` and ``name`` are required, so a
    child must write them; the schema says so at the child's top level).
-6. ``rummydsl`` (the language version) is inherited when the child leaves it out;
+7. ``rummydsl`` (the language version) is inherited when the child leaves it out;
    if the child writes it, it must equal the parent's (``extends-version``).
 """
 
@@ -274,7 +282,7 @@ def _missing_file(target: str, parent_path: str) -> str:
 
 def merge(parent: Any, child: Any) -> Any:
     """Merge ``child`` onto ``parent`` by rules 1-4 of the module docstring (without
-    the top-level rules 5 and 6). Neither argument is changed."""
+    the top-level rules 5 to 7). Neither argument is changed."""
     if isinstance(child, dict):
         base = parent if isinstance(parent, dict) else {}
         result = dict(base)
@@ -298,7 +306,10 @@ def _merge_chain(documents: list[Document]) -> Resolved:
         parent_data = merged
         warnings.extend(_blank_deletions(child, merged, _shown_parent(child)))
         inherited = {k: v for k, v in merged.items() if k not in NOT_INHERITED}
-        merged = merge(inherited, child.data)
+        child_data = child.data
+        if isinstance(child_data.get("turn"), dict) and isinstance(inherited.get("turn"), list):
+            child_data = {**child_data, "turn": _turn_by_name(child, inherited["turn"])}
+        merged = merge(inherited, child_data)
     positions = MergedPositions(merged, [d.positions for d in documents])
     return Resolved(
         data=merged,
@@ -308,6 +319,47 @@ def _merge_chain(documents: list[Document]) -> Resolved:
         documents=tuple(documents),
         warnings=tuple(warnings),
     )
+
+
+def _step_name(step: Any) -> str | None:
+    """The name of a turn step as written (``draw`` or ``{draw: {...}}``)."""
+    if isinstance(step, str):
+        return step
+    if isinstance(step, dict) and len(step) == 1:
+        name = next(iter(step))
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _turn_by_name(child: Document, inherited: list[Any]) -> list[Any]:
+    """The child's ``turn`` mapping (step name -> settings) applied to the inherited
+    turn list: rule 5 of the module docstring. The child's positions learn the
+    steps' new paths, so problems in them are still placed in the child."""
+    changes: dict[str, Any] = child.data["turn"]
+    names = [_step_name(step) for step in inherited]
+    for name in changes:
+        if name not in names:
+            known = ", ".join(n for n in names if n)
+            close = closest(str(name), [n for n in names if n])
+            hint = f"; did you mean {close!r}?" if close else ""
+            raise _error(child, ("turn", name),
+                         f"the inherited turn has no step {name!r} to change (it has {known}){hint} "
+                         "(to add a step or change the order, write the whole turn as a list)",
+                         "extends-turn",
+                         value=False)
+    result: list[Any] = []
+    for step, step_name in zip(inherited, names):
+        if step_name is None or step_name not in changes:
+            result.append(step)
+            continue
+        change = changes[step_name]
+        if change is None:
+            continue  # the step is removed
+        settings = step.get(step_name) if isinstance(step, dict) else None
+        merged = merge(settings if isinstance(settings, dict) else {}, change)
+        child.positions.alias(("turn", step_name), ("turn", len(result), step_name))
+        result.append({step_name: merged})
+    return result
 
 
 def _shown_parent(child: Document) -> str:
