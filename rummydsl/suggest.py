@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["closest", "SYNONYMS"]
+__all__ = ["closest", "likeness", "SYNONYMS"]
 
 
 def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
@@ -58,6 +58,17 @@ def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
         if near:
             return near[-1]
     return None
+
+
+def likeness(word: str, other: str) -> float:
+    """How alike two names are, 0 to 1: the ratio :func:`closest` judges by.
+
+    >>> likeness("oklahoma", "oklahoma_gin")
+    0.8
+    """
+    import difflib
+
+    return difflib.SequenceMatcher(None, word, other).ratio()
 
 
 SYNONYMS = {

@@ -217,8 +217,7 @@ def _nearest_shipped(data: Mapping[str, Any]) -> str:
     """The shipped variant a house rule most likely means to extend: the one sharing
     the most option, ``let`` and meld names with ``data``, then the one whose id is
     most like ``data``'s id and name (``gin_rummy`` if nothing tells them apart)."""
-    import difflib
-
+    from ..suggest import likeness
     from . import load_variant, shipped_variant_ids
 
     def names(tree: Any) -> set[str]:
@@ -233,8 +232,7 @@ def _nearest_shipped(data: Mapping[str, Any]) -> str:
             theirs = load_variant(variant_id).data  # merged: with what it inherits
         except VariantError:
             continue
-        alike = max((difflib.SequenceMatcher(None, word, variant_id).ratio()
-                     for word in [words, *words.split("_")] if word), default=0.0)
+        alike = max((likeness(word, variant_id) for word in [words, *words.split("_")] if word), default=0.0)
         score = (len(mine & names(theirs)), alike)
         if score > best_score:
             best, best_score = variant_id, score
