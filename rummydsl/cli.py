@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="print the rules of a variant in plain words")
     explain.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
+    explain.add_argument("--markdown", action="store_true",
+                         help="print Markdown (the pages of docs/rules/ are made this way)")
 
     commands.add_parser("schema", help="print the variant JSON Schema")
 
@@ -203,7 +205,7 @@ def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
     from .variant import load_variant
 
     variant = load_variant(args.variant)
-    out.write(explain(variant))
+    out.write(explain(variant, markdown=args.markdown))
     return EXIT_OK
 
 
@@ -251,27 +253,75 @@ def _cmd_melds(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) 
     if not args.cards:
         print("rummydsl melds: give the cards of a hand, e.g. 'rummydsl melds gin_rummy AS 2S 3S'", file=err)
         return EXIT_USAGE
-    report = melds_report(rules, args.cards, variant.deal.hand_size)
+    try:
+        report = melds_report(rules, args.cards, variant.deal.hand_size)
+    except CardError as problem:
+        print(f"rummydsl melds: {problem}{_expanded_star_hint(args.cards)}", file=err)
+        return EXIT_INPUT
     if args.json:
         out.write(json.dumps(report) + "\n")
     else:
-        _print_melds(report, out)
+        _print_melds(report, out, variant, rules)
     return EXIT_OK
 
 
-def _print_melds(report: dict[str, object], out: TextIO) -> None:
+def _expanded_star_hint(cards: list[str]) -> str:
+    """A hint when a card argument is the name of a file here: the shell expanded a
+    wild card ``*`` written unquoted into the folder's file names."""
+    files = [card for card in cards if os.path.exists(card)]
+    if not files:
+        return ""
+    return (f" ('{files[0]}' is a file in this folder: the shell replaced an unquoted * with the "
+            "folder's file names; quote the wild card: '*')")
+
+
+def _print_melds(report: dict[str, object], out: TextIO, variant: Any, rules: Any) -> None:
+    """The text form of ``melds``: each meld with its kind, the deadwood, the
+    contract (for a variant that has one), and for a hand one card over the hand
+    size the best discard and whether it allows a knock or gin."""
     melds = report.get("melds") or []
     assert isinstance(melds, list)
     for meld in melds:
-        print("meld:      " + " ".join(meld), file=out)
+        kinds = ", ".join(sorted(rules.kinds_of(meld)))
+        print("meld:      " + " ".join(meld) + (f"  ({kinds})" if kinds else ""), file=out)
     unmatched = report.get("unmatched") or []
     assert isinstance(unmatched, list)
     print("unmatched: " + (" ".join(unmatched) if unmatched else "-"), file=out)
     print(f"deadwood:  {report['deadwood']}", file=out)
-    print(f"contract:  {'met' if report.get('contract') else 'not met'}", file=out)
+    if variant.contract is not None:
+        print(f"contract:  {'met' if report.get('contract') else 'not met'}", file=out)
     if "best_discard" in report:
-        print(f"best discard: {report['best_discard']} (deadwood after: {report['deadwood_after_discard']})",
-              file=out)
+        after = report["deadwood_after_discard"]
+        print(f"best discard: {report['best_discard']} (deadwood after: {after})", file=out)
+        verdict = _knock_verdict(variant, int(str(after)), int(str(report["deadwood"])))
+        if verdict:
+            print(verdict, file=out)
+
+
+def _knock_verdict(variant: Any, after: int, before: int) -> str | None:
+    """Whether the hand, after its best discard, may knock or go gin under the
+    variant's knock limit (which may depend on the upcard)."""
+    knock = variant.knock
+    if knock is None:
+        return None
+    if before == 0 and knock.big_gin:
+        return "ends:      big gin (every card melded, no discard needed)"
+    if after == 0:
+        return "ends:      gin after the discard"
+    from .variant.exprs import probe_round_values
+
+    limits = sorted(set(probe_round_values(variant, knock.limit)))
+    if not limits:
+        return None
+    if limits[0] == limits[-1]:
+        limit = limits[0]
+        return (f"ends:      knock allowed (deadwood {after} <= limit {limit})" if after <= limit
+                else f"ends:      no knock (deadwood {after} > limit {limit})")
+    allowed = [value for value in limits if after <= value]
+    if not allowed:
+        return f"ends:      no knock (deadwood {after} > the highest limit, {limits[-1]})"
+    return (f"ends:      knock allowed if this round's limit is at least {after} "
+            f"(the limit is {limits[0]} to {limits[-1]}, by the upcard)")
 
 
 # -- simulate, replay, play -------------------------------------------------------

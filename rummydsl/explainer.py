@@ -6,10 +6,12 @@ function ``rummydsl.explain`` behind a module of the same name.)
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any, Iterator, Mapping
 
 from .cards import Deck
+from .expr import ast
 from .variant.model import DiscardStep, DrawStep, MeldStep, OfferStep, Variant
 
 __all__ = ["explain"]
@@ -17,18 +19,62 @@ __all__ = ["explain"]
 _WIDTH = 78
 
 
-def explain(variant: Variant) -> str:
-    """The variant's rules as plain text, section by section."""
+def explain(variant: Variant, *, markdown: bool = False) -> str:
+    """The variant's rules as plain text, section by section (or as Markdown).
+
+    Formulas are shown with the values of the options filled in, and in words
+    where they are simple (``the knocker scores 25 plus the opponents'
+    deadwood``); other formulas are shown as written, with option values.
+    """
     lines: list[str] = []
-    title = variant.name + (f"  (extends {variant.parent})" if variant.parent else "")
-    lines += [title, "=" * len(title)]
-    if variant.description:
-        lines += _wrap(variant.description) + [""]
+    parent = _parent_id(variant)
+    title = variant.name + (f"  (extends {parent})" if parent else "")
+    if markdown:
+        lines += [f"# {variant.name}", ""]
+        lines += [f"Variant id `{variant.id}`" + (f", extends `{parent}`." if parent else ".")
+                  + (f" Rules: {', '.join(variant.rules)}." if variant.rules else ""), ""]
+    else:
+        lines += [title, "=" * len(title)]
+    lines += _wrap(variant.description or _summary(variant)) + [""]
     for heading, body in _sections(variant):
         body = [line for line in body if line is not None]
         if body:
-            lines += [heading, "-" * len(heading), *body, ""]
+            if markdown:
+                lines += [f"## {heading}", "", *body, ""]
+            else:
+                lines += [heading, "-" * len(heading), *body, ""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _parent_id(variant: Variant) -> str | None:
+    """The id of the variant this one extends (its ``id``, not its file's name)."""
+    parent = variant.parent_data
+    if isinstance(parent, Mapping) and isinstance(parent.get("id"), str):
+        return str(parent["id"])
+    return variant.parent
+
+
+def _summary(variant: Variant) -> str:
+    """One paragraph for a variant without a description: who plays, how a round
+    ends and what wins.
+
+    >>> from rummydsl.variant import load_variant
+    >>> _summary(load_variant("gin_rummy"))
+    '2 players, 10 cards each. A round ends by knocking with at most 10 deadwood, or by gin. First to 100 points wins.'
+    """
+    players = (f"{variant.players} players" if variant.players_range[0] == variant.players_range[1]
+               else f"{variant.players} players (the rules allow {variant.players_range[0]} to "
+                    f"{variant.players_range[1]})")
+    ends = []
+    if variant.knock is not None:
+        limit = _filled(variant.knock.limit, variant)
+        ends.append("only by gin" if limit == "0" else
+                    f"by knocking with at most {limit} deadwood, or by gin")
+    if variant.step("meld") is not None:
+        ends.append("by melding every card (going out)")
+    ending = (" A round ends " + " or ".join(ends) + ".") if ends else ""
+    return (f"{players}, {variant.deal.hand_size} cards each.{ending} First to "
+            f"{variant.game.target} points wins.")
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
@@ -41,7 +87,126 @@ def _bullet(text: str) -> list[str]:
 
 
 def _text(compiled: Any) -> str:
-    return str(getattr(compiled, "text", compiled))
+    return " ".join(str(getattr(compiled, "text", compiled)).split())
+
+
+def _filled(compiled: Any, variant: Variant, constants: Mapping[str, Any] | None = None) -> str:
+    """A formula with each option's value in place of its name, and the choices
+    those values decide made (``true ? a : b`` is ``a``).
+
+    >>> from rummydsl.variant import load_variant
+    >>> okla = load_variant("oklahoma_gin")
+    >>> _filled(okla.knock.limit, okla)
+    'upcard.rank == A ? 0 : value(upcard)'
+    >>> _filled(okla.scoring.multiplier, okla)
+    'upcard.suit == S ? 2 : 1'
+    """
+    node = getattr(compiled, "ast", None)
+    if node is None:
+        return _text(compiled)
+    return _unparse(_folded(compiled, variant, constants))
+
+
+def _folded(compiled: Any, variant: Variant, constants: Mapping[str, Any] | None = None) -> Any:
+    """The tree of ``compiled`` folded by :func:`_fold` (option values and ``constants``)."""
+    values: dict[str, Any] = {name: option.value for name, option in variant.options.items()}
+    values.update(constants or {})
+    words = {value for option in variant.options.values() for value in option.one_of or ()}
+    return _fold(compiled.ast, values, words)
+
+
+def _fold(node: Any, options: Mapping[str, Any], words: set[str]) -> Any:
+    """``node`` with options replaced by their values and constant choices made."""
+    def fold(child: Any) -> Any:
+        return _fold(child, options, words)
+
+    if isinstance(node, ast.Name) and node.id in options:
+        value = options[node.id]
+        if isinstance(value, bool):
+            return ast.BoolLit(value)
+        if isinstance(value, int):
+            return ast.IntLit(value)
+        return ast.Name(str(value))
+    if isinstance(node, ast.Conditional):
+        test = fold(node.test)
+        if isinstance(test, ast.BoolLit):
+            return fold(node.then if test.value else node.otherwise)
+        return ast.Conditional(test, fold(node.then), fold(node.otherwise))
+    if isinstance(node, ast.Compare):
+        left, right = fold(node.left), fold(node.right)
+        if (node.op in ("==", "!=") and isinstance(left, ast.Name) and isinstance(right, ast.Name)
+                and left.id in words and right.id in words):
+            return ast.BoolLit((left.id == right.id) == (node.op == "=="))
+        return ast.Compare(node.op, left, right)
+    if isinstance(node, ast.BoolOp):
+        left, right = fold(node.left), fold(node.right)
+        if isinstance(left, ast.BoolLit):
+            if left.value == (node.op == "and"):
+                return right
+            return left
+        return ast.BoolOp(node.op, left, right)
+    if isinstance(node, ast.Not):
+        operand = fold(node.operand)
+        return ast.BoolLit(not operand.value) if isinstance(operand, ast.BoolLit) else ast.Not(operand)
+    if isinstance(node, ast.BinOp):
+        return ast.BinOp(node.op, fold(node.left), fold(node.right))
+    if isinstance(node, ast.Neg):
+        return ast.Neg(fold(node.operand))
+    if isinstance(node, ast.InOp):
+        return ast.InOp(node.op, fold(node.left), fold(node.right))
+    if isinstance(node, ast.Range):
+        return ast.Range(fold(node.low), fold(node.high))
+    if isinstance(node, ast.Call):
+        return ast.Call(node.func, tuple(fold(a) for a in node.args))
+    if isinstance(node, ast.Aggregate):
+        return ast.Aggregate(node.func, fold(node.element), node.var, fold(node.iterable))
+    if isinstance(node, ast.ListExpr):
+        return ast.ListExpr(tuple(fold(item) for item in node.items))
+    if isinstance(node, ast.Attribute):
+        return ast.Attribute(fold(node.obj), node.name)
+    return node
+
+
+_PRECEDENCE = {"?": 1, "or": 2, "and": 3, "not": 4, "cmp": 5, "+": 6, "-": 6, "*": 7, "//": 7, "%": 7,
+               "neg": 8}
+
+
+def _unparse(node: Any, outer: int = 0) -> str:
+    """An expression tree as text, with only the parentheses it needs."""
+    def wrap(text: str, own: int) -> str:
+        return f"({text})" if own < outer else text
+
+    if isinstance(node, ast.IntLit):
+        return str(node.value)
+    if isinstance(node, ast.BoolLit):
+        return "true" if node.value else "false"
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_unparse(node.obj, 9)}.{node.name}"
+    if isinstance(node, ast.Call):
+        return f"{node.func}({', '.join(_unparse(a) for a in node.args)})"
+    if isinstance(node, ast.Aggregate):
+        return f"{node.func}({_unparse(node.element)} for {node.var} in {_unparse(node.iterable)})"
+    if isinstance(node, ast.ListExpr):
+        return f"[{', '.join(_unparse(item) for item in node.items)}]"
+    if isinstance(node, ast.Range):
+        return f"{_unparse(node.low, 9)}..{_unparse(node.high, 9)}"
+    if isinstance(node, ast.Neg):
+        return wrap(f"-{_unparse(node.operand, 8)}", 8)
+    if isinstance(node, ast.Not):
+        return wrap(f"not {_unparse(node.operand, 4)}", 4)
+    if isinstance(node, ast.BinOp):
+        own = _PRECEDENCE[node.op]
+        return wrap(f"{_unparse(node.left, own)} {node.op} {_unparse(node.right, own + 1)}", own)
+    if isinstance(node, ast.BoolOp):
+        own = _PRECEDENCE[node.op]
+        return wrap(f"{_unparse(node.left, own)} {node.op} {_unparse(node.right, own + 1)}", own)
+    if isinstance(node, (ast.Compare, ast.InOp)):
+        return wrap(f"{_unparse(node.left, 6)} {node.op} {_unparse(node.right, 6)}", 5)
+    if isinstance(node, ast.Conditional):
+        return wrap(f"{_unparse(node.test, 2)} ? {_unparse(node.then, 2)} : {_unparse(node.otherwise, 1)}", 1)
+    return str(node)
 
 
 def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
@@ -54,7 +219,7 @@ def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
     yield "The game", _game(variant)
     yield "Options", _options(variant)
     if variant.parent_data is not None:
-        yield f"Changed from {variant.parent}", _differences(variant)
+        yield f"Changed from {_parent_id(variant)}", _differences(variant)
 
 
 def _cards(variant: Variant) -> list[str]:
@@ -70,10 +235,10 @@ def _cards(variant: Variant) -> list[str]:
     out += _bullet(_ace(deck) + (" Sequences may turn the corner." if deck.wrap else
                                  " Sequences never turn the corner."))
     if isinstance(variant.card_value, Mapping):
-        values = ", ".join(f"{k} = {v}" for k, v in variant.card_value.items())
+        values = ", ".join(f"{k} = {_show(v)}" for k, v in variant.card_value.items())
         out += _bullet(f"Card values: {values}.")
     else:
-        out += _bullet(f"Card values: {_text(variant.card_value)}  ({_value_summary(variant)}).")
+        out += _bullet(f"Card values: {_value_summary(variant)} ({_filled(variant.card_value, variant)}).")
     return out
 
 
@@ -152,6 +317,8 @@ def _deal(variant: Variant) -> list[str]:
     void = {"same_dealer": "After a round with no winner the same dealer deals again.",
             "rotate": "After a round with no winner the deal passes on as usual."}[deal.void_redeal]
     out += _bullet(f"{rotation} {void}")
+    out += _bullet("The player after the dealer plays first"
+                   + (" (the non-dealer, with two players)." if variant.players == 2 else "."))
     if variant.upcard_offer is not None:
         either = ("may then draw from either pile" if variant.upcard_offer.after_all_pass == "either"
                   else "must then draw from the stock")
@@ -165,11 +332,14 @@ def _melds(variant: Variant) -> list[str]:
     out: list[str] = []
     for kind in variant.meld_kinds:
         description = f" ({kind.description})" if kind.description else ""
-        out += _bullet(f"{kind.name}: {_text(kind.pattern)}{description}")
+        out += _bullet(f"{kind.name}: {_filled(kind.pattern, variant)}{description}")
     out += _bullet("A card belongs to at most one meld. Deadwood is the value of the cards left over "
                    "by the arrangement that leaves the least.")
     if not variant.deadwood_excludes_concealed_melds:
         out += _bullet("At the end of a round every card still in the hand counts as deadwood, melded or not.")
+    elif variant.step("meld") is not None:
+        out += _bullet("At the end of a round only the cards in the hand count as deadwood, and melds still "
+                       "in the hand do not count; cards on the table never count.")
     if variant.wild_unique_card and variant.deck.wilds:
         out += _bullet("A wild card in a meld stands for a card that no other card in the hand or in the "
                        "melds it joins is, and no other wild stands for.")
@@ -177,7 +347,7 @@ def _melds(variant: Variant) -> list[str]:
         out += _bullet("A meld on the table keeps the kind it was laid as when cards are added.")
     if variant.contract is not None:
         contract = variant.contract
-        out += _bullet(f"Contract: a player's first lay-down must satisfy: {_text(contract.melds)}. "
+        out += _bullet(f"Contract: a player's first lay-down must satisfy: {_filled(contract.melds, variant)}. "
                        + ("Until then nothing goes on the table. " if contract.concealed_until_met else "")
                        + ("More melds may follow in the same phase." if contract.then_meld_same_turn
                           else "Further melding waits for a later turn."))
@@ -193,7 +363,7 @@ def _turn(variant: Variant) -> list[str]:
             text = f"Draw {piles}."
             if step.skip_after_accepting is not None:
                 text += (" A player who accepted an offered card matching "
-                         f"{_text(step.skip_after_accepting)} skips this draw.")
+                         f"{_filled(step.skip_after_accepting, variant)} skips this draw.")
         elif isinstance(step, MeldStep):
             text = ("Meld: put melds on the table" + (" (optional)" if step.optional else "")
                     + (", add cards to your own table melds" if step.add_to_own else "")
@@ -202,7 +372,9 @@ def _turn(variant: Variant) -> list[str]:
         elif isinstance(step, DiscardStep):
             text = "Discard one card face up, ending the turn."
             if step.taken_card == "forbidden":
-                text += " A card taken from the discard pile this turn may not be discarded."
+                text += " A card taken from the discard pile this turn may not be discarded"
+                text += "." if _written(variant, number - 1, "taken_card") else (
+                    " (the default: the file does not say; 'taken_card: allowed' allows it).")
         else:
             assert isinstance(step, OfferStep)
             text = (("Offer" if step.mandatory else "You may offer") + " one card to the next player, who "
@@ -214,17 +386,29 @@ def _turn(variant: Variant) -> list[str]:
     return out
 
 
+def _written(variant: Variant, index: int, key: str) -> bool:
+    """Whether the file writes ``key`` in the settings of turn step ``index``."""
+    turn = variant.data.get("turn")
+    if not isinstance(turn, (list, tuple)) or index >= len(turn):
+        return False
+    step = turn[index]
+    if not isinstance(step, Mapping):
+        return False
+    settings = next(iter(step.values()), None)
+    return isinstance(settings, Mapping) and settings.get(key) is not None
+
+
 def _ending(variant: Variant) -> list[str]:
     out: list[str] = []
     knock = variant.knock
     if knock is not None:
         out += _bullet(f"Knock: after drawing, discard one card face down and end the round, if the "
-                       f"deadwood of the cards kept is at most {_text(knock.limit)}. A knock with no "
+                       f"deadwood of the cards kept is at most {_filled(knock.limit, variant)}. A knock with no "
                        "deadwood is gin.")
         if knock.big_gin:
             out += _bullet("Big gin: with every card melded before discarding, end without discarding.")
         if variant.layoff.onto == "ender_melds":
-            after = "" if variant.layoff.after_gin else " No lay-offs after gin."
+            after = "" if variant.layoff.after_gin else " No lay-offs after gin or big gin."
             out += _bullet("After a knock each other player, in turn from the knocker's left, shows their "
                            "melds and may lay off cards onto the knocker's melds." + after)
     if variant.step("meld") is not None:
@@ -244,23 +428,115 @@ def _ending(variant: Variant) -> list[str]:
 
 def _scoring(variant: Variant) -> list[str]:
     scoring = variant.scoring
+    words = _Words(variant)
     out: list[str] = []
     for name, compiled in scoring.lets:
-        out += _bullet(f"let {name} = {_text(compiled)}")
+        if name in words.constants:
+            continue  # folded into the formulas that use it
+        phrase = words.lets.get(name)
+        text = words.formula(compiled)
+        out += _bullet(f"{name}: {phrase} ({text})" if phrase else f"let {name} = {text}")
     for case in scoring.cases:
         parts = []
         if case.points is not None:
-            parts.append(f"each player p scores {_text(case.points)}")
+            parts.append(f"each player p scores {words.formula(case.points)}")
         if case.ender is not None:
-            parts.append(f"the player who ended scores {_text(case.ender)}")
+            parts.append(f"{words.ender} scores {words.points(case.ender)}")
         if case.others is not None:
-            parts.append(f"each other player p scores {_text(case.others)}")
+            parts.append(words.others(case.others))
         rule = f" [{case.rule}]" if case.rule else ""
-        out += _bullet(f"When {_text(case.when)}: {'; '.join(parts) or 'nobody scores'}.{rule}")
+        out += _bullet(f"{words.when(case.when)}: {'; '.join(parts) or 'nobody scores'}.{rule}")
     if scoring.multiplier is not None and _text(scoring.multiplier) != "1":
-        out += _bullet(f"Every score of the round is multiplied by {_text(scoring.multiplier)}.")
+        out += _bullet(f"Every score of the round is multiplied by {words.formula(scoring.multiplier)}.")
     out += _bullet("The first case that holds scores the round; if none holds, nobody scores.")
     return out
+
+
+class _Words:
+    """Scoring formulas in words, where they are one of the usual shapes.
+
+    Each method gives words for a shape it knows and the formula (with option
+    values filled in) for any other.
+
+    >>> from rummydsl.variant import load_variant
+    >>> gin = _Words(load_variant("gin_rummy"))
+    >>> gin.points(gin.variant.scoring.cases[1].ender)
+    "25 plus the defender's deadwood"
+    >>> gin.points(gin.variant.scoring.cases[3].ender)
+    'the difference in deadwood'
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        two = variant.players == 2
+        ends_by_knock = variant.knock is not None and variant.step("meld") is None
+        self.ender = "the knocker" if ends_by_knock else "the player who ended the round"
+        self.opponents = "the defender's" if two else "the opponents'"
+        self.constants: dict[str, Any] = {}
+        self.lets: dict[str, str] = {}
+        self.mine: str | None = None  # the let that is the ender's deadwood
+        self.low: str | None = None  # the let that is the lowest opponent deadwood
+        for name, compiled in variant.scoring.lets:
+            tree = _folded(compiled, variant, self.constants)
+            if isinstance(tree, (ast.BoolLit, ast.IntLit)):
+                self.constants[name] = tree.value
+                continue
+            text = _unparse(tree)
+            if text == "deadwood(ender)":
+                self.mine = name
+                self.lets[name] = f"{self.ender}'s deadwood"
+            elif text == "min(deadwood(o) for o in opponents)":
+                self.low = name
+                self.lets[name] = ("the defender's deadwood" if two
+                                   else "the lowest deadwood among the opponents")
+            elif self.mine and self.low and text in (f"knock and {self.low} <= {self.mine}",
+                                                     f"knock and {self.low} < {self.mine}"):
+                than = "no more than" if "<=" in text else "less than"
+                self.lets[name] = (f"a knock where {'the' if two else 'a'} defender's deadwood is {than} "
+                                   f"{self.ender}'s (an undercut)")
+
+    def formula(self, compiled: Any) -> str:
+        return _filled(compiled, self.variant, self.constants)
+
+    def when(self, compiled: Any) -> str:
+        text = self.formula(compiled)
+        endings = {"big_gin": "Big gin", "gin": "Gin", "knock": "A knock", "out": "Going out",
+                   "stock_end": "The stock runs down to its floor", "true": "Always"}
+        if text in endings:
+            return endings[text]
+        if text in self.lets:
+            phrase = self.lets[text]
+            return phrase[0].upper() + phrase[1:]
+        return f"When {text}"
+
+    def points(self, compiled: Any) -> str:
+        text = self.formula(compiled)
+        theirs = "sum(deadwood(o) for o in opponents)"
+        if text == theirs:
+            return f"{self.opponents} deadwood"
+        match = re.fullmatch(r"(-?\d+) \+ " + re.escape(theirs), text)
+        if match:
+            return f"{match.group(1)} plus {self.opponents} deadwood"
+        if self.mine and self.low:
+            difference = ("the difference in deadwood" if self.variant.players == 2 else
+                          f"by how much each opponent's deadwood is above {self.ender}'s, added up")
+            if text == f"sum(max(deadwood(o) - {self.mine}, 0) for o in opponents)":
+                return difference
+            if text == f"{self.low} - {self.mine}" and self.variant.players == 2:
+                return difference
+        return text
+
+    def others(self, compiled: Any) -> str:
+        text = self.formula(compiled)
+        if self.mine and self.low:
+            head = f"deadwood(p) == {self.low} ? {self.mine} - {self.low}"
+            if text == f"{head} : 0":
+                return "the defender with the lowest deadwood scores the difference in deadwood"
+            match = re.fullmatch(re.escape(head) + r" \+ (\d+) : 0", text)
+            if match:
+                return (f"the defender with the lowest deadwood scores the difference in deadwood "
+                        f"plus {match.group(1)}")
+        return f"each other player p scores {text}"
 
 
 def _game(variant: Variant) -> list[str]:
@@ -318,20 +594,31 @@ def _diff(old: Any, new: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any
 
 
 def _show(value: Any) -> str:
+    """A YAML value as it would be written in a file (flow style), never a
+    Python repr.
+
+    >>> _show({"limit": 10, "big_gin": True, "turn": ("draw", {"discard": None})})
+    '{limit: 10, big_gin: true, turn: [draw, {discard: null}]}'
+    >>> _show(None)
+    '(none)'
+    """
     if value is None:
         return "(none)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
     if isinstance(value, Mapping) and set(value) >= {"value"}:
         return _show(value["value"])
-    return str(_plain(value))
+    return _flow(value)
 
 
-def _plain(value: Any) -> Any:
-    """A read-only YAML tree (mappingproxies, tuples) as plain dicts and lists, so it
-    shows as it did when written: ``['draw', 'discard']``, not a tuple's repr."""
+def _flow(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
+        return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    text = str(value)
+    if isinstance(value, str) and (not text or any(c in text for c in ",:{}[]#") or text != text.strip()):
+        return '"' + text.replace('"', '\\"') + '"'
+    return text

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..errors import Diagnostic, Location, VariantError
 from .. import resources
@@ -101,8 +101,53 @@ def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
         resolved = resolve(path)
     except VariantError as problem:
         return None, list(problem.diagnostics)
-    return build_variant(resolved.data, resolved.positions, path=path, chain=resolved.chain,
-                         parent_data=resolved.parent_data)
+    variant, diagnostics = build_variant(resolved.data, resolved.positions, path=path,
+                                         chain=resolved.chain, parent_data=resolved.parent_data)
+    diagnostics = list(resolved.warnings) + diagnostics
+    if len(resolved.documents) > 1:
+        from .blame import place_in_child
+
+        parent = resolved.documents[1].path
+        diagnostics = place_in_child(diagnostics, child=resolved.documents[0], data=resolved.data,
+                                     positions=resolved.positions,
+                                     parent_problems=lambda: _build(parent)[1])
+    return variant, _unsilenced(diagnostics, resolved.documents[0])
+
+
+_SILENCE = re.compile(r"#\s*rummydsl:\s*(ignore|ignore-file)\[([a-z0-9\-,\s]+)\]")
+
+
+def _unsilenced(diagnostics: list[Diagnostic], document: Any) -> list[Diagnostic]:
+    """The diagnostics less the warnings the file silences with a comment.
+
+    ``# rummydsl: ignore[rule, ...]`` at the end of a line, or alone on the line
+    before, silences those warnings at that line; ``# rummydsl: ignore-file[rule,
+    ...]`` anywhere silences them in the whole file. Errors are never silenced,
+    nor warnings in another file (a parent's).
+
+    >>> from rummydsl.variant.load import load_document
+    >>> doc = load_document("v.yaml", "a: 1  # rummydsl: ignore[meld-small]\\nb: 2\\n")
+    >>> found = [Diagnostic(Location("v.yaml", line), "odd", "meld-small", "warning") for line in (1, 2)]
+    >>> [d.location.line for d in _unsilenced(found, doc)]
+    [2]
+    """
+    lines = getattr(document, "lines", ())
+    whole: set[str] = set()
+    at: dict[int, set[str]] = {}
+    for number, line in enumerate(lines, 1):
+        for match in _SILENCE.finditer(line):
+            rules = {rule.strip() for rule in match.group(2).split(",") if rule.strip()}
+            if match.group(1) == "ignore-file":
+                whole |= rules
+            elif line.lstrip().startswith("#"):
+                at.setdefault(number + 1, set()).update(rules)
+            else:
+                at.setdefault(number, set()).update(rules)
+    if not whole and not at:
+        return diagnostics
+    return [d for d in diagnostics
+            if not (d.severity == "warning" and d.location.path == document.path
+                    and (d.rule in whole or d.rule in at.get(d.location.line, ())))]
 
 
 def check_file(path: str) -> list[Diagnostic]:

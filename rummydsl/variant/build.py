@@ -13,13 +13,14 @@ next one starts:
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ..cards import Deck
 from ..errors import DeckError
-from ..errors import Diagnostic, ExpressionError
+from ..errors import Diagnostic, ExpressionError, VariantError
 from ..expr import RESERVED_NAMES
 from ..suggest import closest
 from . import exprs
@@ -49,6 +50,10 @@ __all__ = ["build_variant"]
 
 KeyPath = tuple[str | int, ...]
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A name in an expression's text (also matches inside attributes; used only to
+skip formulas that name a broken 'let')."""
+
 
 class _Builder:
     """Collects diagnostics while building; ``ok`` says whether any error was seen."""
@@ -57,6 +62,10 @@ class _Builder:
         self.data = data
         self.positions = positions
         self.diagnostics: list[Diagnostic] = []
+        self.parent_data: Mapping[str, Any] | None = None
+        """The merged tree of the parent, for a variant that extends one."""
+        self.used_names: set[str] = set()
+        """Every name an expression compiled so far uses (options, lets, ...)."""
 
     # -- reporting -------------------------------------------------------------
 
@@ -64,8 +73,9 @@ class _Builder:
         where = self.positions.key(path) if at_key else self.positions.value(path)
         self.diagnostics.append(Diagnostic(where, message, rule))
 
-    def warn(self, path: KeyPath, message: str, rule: str) -> None:
-        self.diagnostics.append(Diagnostic(self.positions.value(path), message, rule, "warning"))
+    def warn(self, path: KeyPath, message: str, rule: str, *, at_key: bool = False) -> None:
+        where = self.positions.key(path) if at_key else self.positions.value(path)
+        self.diagnostics.append(Diagnostic(where, message, rule, "warning"))
 
     @property
     def ok(self) -> bool:
@@ -91,11 +101,13 @@ class _Builder:
         if isinstance(text, int):
             text = str(text)
         try:
-            return exprs.compile_field(str(text), env, expect)
+            compiled = exprs.compile_field(str(text), env, expect)
         except ExpressionError as problem:
             where = self.positions.inside_scalar(path, problem.line, problem.column)
             self.diagnostics.append(Diagnostic(where, f"{problem.message}", problem.rule))
             return None
+        self.used_names.update(compiled.names)
+        return compiled
 
 
 def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
@@ -103,7 +115,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
                   ) -> tuple[Variant | None, list[Diagnostic]]:
     """Check a merged tree and build its Variant; returns (variant or None, diagnostics)."""
     builder = _Builder(data, positions)
-    builder.diagnostics.extend(schema_diagnostics(data, positions))
+    builder.parent_data = parent_data
+    builder.diagnostics.extend(_forgotten_extends(data, schema_diagnostics(data, positions)))
     if not builder.ok:
         _check_expressions_of_valid_parts(builder, invalid_roots(data))
         return None, builder.diagnostics
@@ -129,6 +142,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     upcard_offer = (UpcardOffer(after_all_pass=_given(upcard_data, "after_all_pass", UpcardOffer))
                     if isinstance(upcard_data, Mapping) else None)
     meld_options = builder.get("meld_options", default={})
+    if builder.ok:
+        _check_names(builder, parent_data)
     # Build the variant even if an expression failed (that part is left out), so the
     # semantic checks still report their problems in the same run.
 
@@ -176,6 +191,52 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     variant = replace(variant, data=read_only(data, memo), parent_data=frozen_parent,
                       card_value=read_only(card_value, memo))
     return variant, builder.diagnostics
+
+
+#: A file without ``extends`` that misses at least this many required top-level
+#: keys is taken for a house rule that forgot its ``extends:``.
+FORGOTTEN_EXTENDS_MISSING = 3
+
+
+def _forgotten_extends(data: Mapping[str, Any], found: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """The schema's problems, with the "missing required key" errors of the top level
+    made one error that suggests ``extends:`` when the file looks like a house rule:
+    it extends nothing and misses several required keys."""
+    top = [d for d in found if d.rule == "schema-required" and d.message.endswith(" in the top level")]
+    if "extends" in data or len(top) < FORGOTTEN_EXTENDS_MISSING:
+        return list(found)
+    missing = ", ".join(d.message.split("'")[1] for d in top)
+    parent = _nearest_shipped(data)
+    message = (f"missing required keys {missing}: a variant that extends nothing must give them all; "
+               f"if this is a house rule, build on a variant with 'extends: {parent}'")
+    merged = Diagnostic(top[0].location, message, "schema-required")
+    return [merged if d is top[0] else d for d in found if d is top[0] or d not in top]
+
+
+def _nearest_shipped(data: Mapping[str, Any]) -> str:
+    """The shipped variant a house rule most likely means to extend: the one sharing
+    the most option, ``let`` and meld names with ``data``, then the one whose id is
+    most like ``data``'s id and name (``gin_rummy`` if nothing tells them apart)."""
+    from ..suggest import likeness
+    from . import load_variant, shipped_variant_ids
+
+    def names(tree: Any) -> set[str]:
+        return {f"{'.'.join(map(str, section))}.{name}" for section, _ in _NAMED_SECTIONS
+                for name in _section(tree, section)}
+
+    mine = names(data)
+    words = " ".join(str(data.get(key, "")) for key in ("id", "name")).lower().replace(" ", "_")
+    best, best_score = "gin_rummy", (0, 0.0)
+    for variant_id in shipped_variant_ids():
+        try:
+            theirs = load_variant(variant_id).data  # merged: with what it inherits
+        except VariantError:
+            continue
+        alike = max((likeness(word, variant_id) for word in [words, *words.split("_")] if word), default=0.0)
+        score = (len(mine & names(theirs)), alike)
+        if score > best_score:
+            best, best_score = variant_id, score
+    return best
 
 
 # -- the plain parts, field by field ---------------------------------------------------------
@@ -301,8 +362,13 @@ def _build_deck(builder: _Builder) -> Deck | None:
 def _build_options(builder: _Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
     reserved = RESERVED_NAMES
+    inherited = _section(builder.parent_data, ("options",))
     for name, raw in builder.get("options", default={}).items():
         path: KeyPath = ("options", name)
+        if not isinstance(raw, Mapping) and isinstance(inherited.get(name), Mapping):
+            # 'gin_bonus: 30' changes the value only: the inherited rule id,
+            # description and choices stay, as with '{value: 30}'.
+            raw = {**inherited[name], "value": raw}
         if name in reserved:
             builder.error(path, f"option {name!r} shadows the built-in name {name!r}; choose another name",
                           "option-name", at_key=True)
@@ -335,6 +401,59 @@ def _build_options(builder: _Builder) -> dict[str, Option]:
                 builder.error(("options", option.name, "one_of"), f"{value!r} is both a value of option "
                               f"{option.name!r} and an option's name; rename one", "option-name")
     return options
+
+
+#: How alike a new name and an inherited one must be (see :func:`rummydsl.suggest.closest`)
+#: to be reported as a probable misspelling: ``rn``/``run`` (0.8) are, ``k2``/``k`` (0.67) not.
+NEAR_NAME_CUTOFF = 0.75
+
+_NAMED_SECTIONS: tuple[tuple[KeyPath, str], ...] = (
+    (("options",), "option"),
+    (("scoring", "let"), "'let' name"),
+    (("melds",), "meld kind"),
+)
+
+
+def _section(tree: Any, path: KeyPath) -> Mapping[str, Any]:
+    """The mapping at ``path`` of ``tree``, or an empty one."""
+    node = tree
+    for part in path:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def _check_names(builder: _Builder, parent_data: Mapping[str, Any] | None) -> None:
+    """Warn about names that are probably misspelt: an option or a ``let`` that no
+    expression uses, and a name a house rule adds (an option, a ``let``, a meld kind)
+    that is very like one it inherits, which the house rule most likely meant to
+    change. Each name gets at most one warning, and only names this file writes
+    are warned of. Run only when every expression compiled, so that "no
+    expression uses it" is true."""
+    near: set[KeyPath] = set()
+    if parent_data is not None:
+        for section, noun in _NAMED_SECTIONS:
+            inherited = _section(parent_data, section)
+            for name in _section(builder.data, section):
+                if name in inherited:
+                    continue
+                close = closest(name, inherited, cutoff=NEAR_NAME_CUTOFF)
+                if close is None:
+                    continue
+                near.add(section + (name,))
+                builder.warn(section + (name,), f"{noun} {name!r} is new: the parent has no such name, "
+                             f"and a new name does not change an inherited one; did you mean "
+                             f"{close!r}?", "name-near", at_key=True)
+    this_file = builder.positions.source(())
+    for section, noun in _NAMED_SECTIONS[:2]:
+        names = _section(builder.data, section)
+        for name in names:
+            if name in builder.used_names or section + (name,) in near:
+                continue
+            if builder.positions.source(section + (name,)) != this_file:
+                continue  # inherited, and left unused by this file's formulas: its choice
+            builder.warn(section + (name,), f"{noun} {name!r} is not used by any expression: "
+                         "it changes nothing (remove it, or use it in a formula)",
+                         "option-unused" if section == ("options",) else "let-unused", at_key=True)
 
 
 def _build_card_values(builder: _Builder, deck: Deck, envs: Any) -> tuple[Any, tuple[int, ...]]:
@@ -453,32 +572,48 @@ def _build_knock(builder: _Builder, envs: Any) -> Knock | None:
 def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
     raw = builder.get("scoring", default={})
     scope = envs.score_scope()
+    # A 'let' that fails to compile is not defined, so every formula that uses it
+    # would fail again with a confusing "unknown name"; such formulas are not
+    # compiled (the one real error is enough), and a 'let' among them fails too.
+    failed: set[str] = set()
+
+    def compile_unless_broken(path: KeyPath, text: Any, env: Any, expect: str) -> Any:
+        if failed & set(_WORD.findall(str(text))):
+            return None
+        return builder.compile(path, text, env, expect)
+
     for name, text in (raw.get("let") or {}).items():
         path: KeyPath = ("scoring", "let", name)
         if name in RESERVED_NAMES or name in envs.option_names():
             builder.error(path, f"'let' name {name!r} shadows a built-in name or an option; choose another",
                           "let-name", at_key=True)
+            failed.add(name)
+            continue
+        if failed & set(_WORD.findall(str(text))):
+            failed.add(name)
             continue
         try:
             scope = scope.add(name, str(text))
+            builder.used_names.update(scope.lets[-1][1].names)
         except ExpressionError as problem:
+            failed.add(name)
             where = builder.positions.inside_scalar(path, problem.line, problem.column)
             builder.diagnostics.append(Diagnostic(where, problem.message, problem.rule))
     multiplier = None
     if raw.get("multiplier") is not None:
-        multiplier = builder.compile(("scoring", "multiplier"), raw["multiplier"],
-                                     scope.env_for(False), "int")
+        multiplier = compile_unless_broken(("scoring", "multiplier"), raw["multiplier"],
+                                           scope.env_for(False), "int")
     cases = []
     for index, case in enumerate(raw.get("round") or []):
         base: KeyPath = ("scoring", "round", index)
-        when = builder.compile(base + ("when",), case["when"], scope.env_for(False), "bool")
+        when = compile_unless_broken(base + ("when",), case["when"], scope.env_for(False), "bool")
         points = ender = others = None
         if "points" in case:
-            points = builder.compile(base + ("points",), case["points"], scope.env_for(True), "int")
+            points = compile_unless_broken(base + ("points",), case["points"], scope.env_for(True), "int")
         if "ender" in case:
-            ender = builder.compile(base + ("ender",), case["ender"], scope.env_for(False), "int")
+            ender = compile_unless_broken(base + ("ender",), case["ender"], scope.env_for(False), "int")
         if "others" in case:
-            others = builder.compile(base + ("others",), case["others"], scope.env_for(True), "int")
+            others = compile_unless_broken(base + ("others",), case["others"], scope.env_for(True), "int")
         if "points" not in case and "ender" not in case and "others" not in case:
             builder.warn(base, "this case gives no points ('points', 'ender' or 'others'): when it holds, "
                          "nobody scores", "score-case")

@@ -38,11 +38,23 @@ result of its ancestors:
    written). Deleting a key the parent does not have is allowed and does
    nothing; so in a file that extends another, ``key: null`` and leaving ``key``
    out of a new mapping mean the same. (A file that extends nothing is not
-   merged: its nulls stay.)
-5. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
+   merged: its nulls stay.) A key left *blank* (``knock:`` with nothing after
+   it) is also null, but it is more often a slip (the keys meant to go under it
+   were not indented): deleting an inherited key that way is warned of
+   (``extends-delete``) at the child's line, naming what was removed. Writing
+   ``null`` or ``~`` says it is meant, and is not warned of.
+5. A ``turn`` written as a *mapping* from step names to settings changes steps of
+   the inherited turn by name, and keeps the rest and their order:
+   ``turn: {discard: {taken_card: allowed}}`` merges those settings onto the
+   inherited ``discard`` step (maps merge, as in rule 1; a bare step such as
+   ``- meld`` counts as ``meld: {}``), and ``offer: null`` removes that step. A
+   name the inherited turn does not have is an error (``extends-turn``): to add
+   a step or change the order, write the whole turn as a list, which replaces
+   (rule 2). A turn written as a list keeps meaning what it always did.
+6. ``id``, ``name``, ``description`` and ``extends`` are never inherited: the
    result has exactly the child's own (``id`` and ``name`` are required, so a
    child must write them; the schema says so at the child's top level).
-6. ``rummydsl`` (the language version) is inherited when the child leaves it out;
+7. ``rummydsl`` (the language version) is inherited when the child leaves it out;
    if the child writes it, it must equal the parent's (``extends-version``).
 """
 
@@ -162,6 +174,8 @@ class Resolved:
     chain: tuple[str, ...]
     parent_data: Any = None
     documents: tuple[Document, ...] = field(default=(), repr=False, compare=False)
+    warnings: tuple[Diagnostic, ...] = ()
+    """Warnings found while merging (a blank key that deletes an inherited one)."""
 
     def source_line(self, location: Location) -> str | None:
         """The source line a location points at, from whichever file of the chain."""
@@ -268,7 +282,7 @@ def _missing_file(target: str, parent_path: str) -> str:
 
 def merge(parent: Any, child: Any) -> Any:
     """Merge ``child`` onto ``parent`` by rules 1-4 of the module docstring (without
-    the top-level rules 5 and 6). Neither argument is changed."""
+    the top-level rules 5 to 7). Neither argument is changed."""
     if isinstance(child, dict):
         base = parent if isinstance(parent, dict) else {}
         result = dict(base)
@@ -284,13 +298,18 @@ def merge(parent: Any, child: Any) -> Any:
 def _merge_chain(documents: list[Document]) -> Resolved:
     merged: Any = documents[-1].data
     parent_data: Any = None
+    warnings: list[Diagnostic] = []
     for index in range(len(documents) - 2, -1, -1):
         child = documents[index]
         parent = documents[index + 1]
         _check_version(child, parent, merged)
         parent_data = merged
+        warnings.extend(_blank_deletions(child, merged, _shown_parent(child)))
         inherited = {k: v for k, v in merged.items() if k not in NOT_INHERITED}
-        merged = merge(inherited, child.data)
+        child_data = child.data
+        if isinstance(child_data.get("turn"), dict) and isinstance(inherited.get("turn"), list):
+            child_data = {**child_data, "turn": _turn_by_name(child, inherited["turn"])}
+        merged = merge(inherited, child_data)
     positions = MergedPositions(merged, [d.positions for d in documents])
     return Resolved(
         data=merged,
@@ -298,7 +317,96 @@ def _merge_chain(documents: list[Document]) -> Resolved:
         chain=tuple(d.path for d in documents),
         parent_data=parent_data,
         documents=tuple(documents),
+        warnings=tuple(warnings),
     )
+
+
+def _step_name(step: Any) -> str | None:
+    """The name of a turn step as written (``draw`` or ``{draw: {...}}``)."""
+    if isinstance(step, str):
+        return step
+    if isinstance(step, dict) and len(step) == 1:
+        name = next(iter(step))
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _turn_by_name(child: Document, inherited: list[Any]) -> list[Any]:
+    """The child's ``turn`` mapping (step name -> settings) applied to the inherited
+    turn list: rule 5 of the module docstring. The child's positions learn the
+    steps' new paths, so problems in them are still placed in the child."""
+    changes: dict[str, Any] = child.data["turn"]
+    names = [_step_name(step) for step in inherited]
+    for name in changes:
+        if name not in names:
+            known = ", ".join(n for n in names if n)
+            close = closest(str(name), [n for n in names if n])
+            hint = f"; did you mean {close!r}?" if close else ""
+            raise _error(child, ("turn", name),
+                         f"the inherited turn has no step {name!r} to change (it has {known}){hint} "
+                         "(to add a step or change the order, write the whole turn as a list)",
+                         "extends-turn",
+                         value=False)
+    result: list[Any] = []
+    for step, step_name in zip(inherited, names):
+        if step_name is None or step_name not in changes:
+            result.append(step)
+            continue
+        change = changes[step_name]
+        if change is None:
+            continue  # the step is removed
+        settings = step.get(step_name) if isinstance(step, dict) else None
+        merged = merge(settings if isinstance(settings, dict) else {}, change)
+        child.positions.alias(("turn", step_name), ("turn", len(result), step_name))
+        result.append({step_name: merged})
+    return result
+
+
+def _shown_parent(child: Document) -> str:
+    """The parent as the child names it (``gin_rummy``, ``./base.yaml``)."""
+    return str(child.data.get("extends"))
+
+
+def _blank_deletions(child: Document, parent: Any, parent_name: str) -> list[Diagnostic]:
+    """A warning for each key the child leaves blank that deletes one it inherits.
+
+    Only a blank value is warned of: ``null`` or ``~`` written out says the
+    deletion is meant (rule 4 of the module docstring).
+
+    >>> from rummydsl.variant.load import load_document
+    >>> child = load_document("house.yaml", "extends: base\\nknock:\\nlayoff: ~\\n")
+    >>> [str(d) for d in _blank_deletions(child, {"knock": {"limit": 10}, "layoff": {}}, "base")]
+    ["house.yaml:2:1: warning: the blank 'knock:' deletes the inherited 'knock' (limit) of base; write 'knock: null' if you mean to delete it, or indent the keys meant to go under it"]
+    """
+    found: list[Diagnostic] = []
+    stack: list[tuple[KeyPath, Any, Any]] = [((), child.data, parent)]
+    while stack:
+        path, mine, theirs = stack.pop()
+        if not isinstance(mine, dict) or not isinstance(theirs, dict):
+            continue
+        for key, value in mine.items():
+            if not isinstance(key, str) or key not in theirs or (not path and key in NOT_INHERITED):
+                continue
+            here = path + (key,)
+            if value is not None:
+                stack.append((here, value, theirs[key]))
+                continue
+            if theirs[key] is None or child.positions.scalar_text(here) != "":
+                continue
+            name = ".".join(str(part) for part in here)
+            removed = theirs[key]
+            what = (f" ({', '.join(str(k) for k in removed)})" if isinstance(removed, dict) and removed
+                    else f" ({removed!r})" if not isinstance(removed, (dict, list))
+                    else "")
+            if isinstance(removed, bool):
+                what = f" ({'true' if removed else 'false'})"
+            where = child.positions.key(here)
+            found.append(Diagnostic(
+                where,
+                f"the blank '{key}:' deletes the inherited {name!r}{what} of {parent_name}; write "
+                f"'{key}: null' if you mean to delete it, or indent the keys meant to go under it",
+                "extends-delete", "warning", snippet=child.line(where.line)))
+    return sorted(found, key=lambda d: (d.location.line, d.location.column))
 
 
 def _check_version(child: Document, parent: Document, parent_data: dict[str, Any]) -> None:

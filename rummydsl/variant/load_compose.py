@@ -190,6 +190,21 @@ def _empty(path: str) -> Refused:
     ))
 
 
+def _plain_yaml_message(exc: yaml.MarkedYAMLError) -> tuple[Any, str] | None:
+    """The parser's words for the usual slips, said plainly, with the place to fix:
+    a line indented differently from the keys around it, and a quote left open
+    (placed at the opening quote, not at the end of the file)."""
+    problem = exc.problem or ""
+    context = exc.context or ""
+    if problem.startswith("expected <block end>, but found") and exc.problem_mark is not None:
+        return exc.problem_mark, ("this line is indented differently from the keys above it; "
+                                  "indent each key of a mapping by the same number of spaces")
+    if "end of stream" in problem and "quoted scalar" in context and exc.context_mark is not None:
+        return exc.context_mark, ("this quote is never closed: the string runs to the end of the file; "
+                                  "add the closing quote")
+    return None
+
+
 def _yaml_diagnostic(path: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or "unreadable YAML"
@@ -200,6 +215,10 @@ def _yaml_diagnostic(path: str, exc: yaml.MarkedYAMLError) -> Diagnostic:
         message = (f"the anchor &{anchor} is defined twice"
                    + (f" (first on line {first.line + 1})" if first else ""))
         return Diagnostic(mark_location(path, mark), message, "yaml")
+    plain = _plain_yaml_message(exc)
+    if plain is not None:
+        where, words = plain
+        return Diagnostic(mark_location(path, where), f"malformed YAML: {words}", "yaml")
     message = f"malformed YAML: {problem}"
     for fragment, hint in _YAML_HINTS:
         if fragment in problem:

@@ -162,6 +162,22 @@ class Positions:
             return entry.value, None
         return self._location(entry.scalar.start), entry.scalar.style
 
+    def alias(self, old: KeyPath, new: KeyPath) -> None:
+        """Make every path under ``old`` (and ``old`` itself) known under ``new`` too,
+        at the same places: for a node the merge moved (a turn step changed by name,
+        ``("turn", "discard")``, becomes ``("turn", 1, "discard")``)."""
+        for path in [p for p in self._entries if p[: len(old)] == old]:
+            self._entries[new + path[len(old):]] = self._entries[path]
+
+    def scalar_text(self, path: Sequence[Any]) -> str | None:
+        """The scalar at ``path`` as written in the file (without quotes), ``''``
+        for a value left blank (``key:`` with nothing after it); ``None`` for a
+        collection or a path that is not in the document."""
+        prefix, entry = self._scalar_entry(path)
+        if prefix != tuple(path) or entry.scalar is None:
+            return None
+        return entry.scalar.value
+
     def inside_scalar(self, path: Sequence[Any], line: int, column: int) -> Location:
         """The file place of the 1-based (line, column) inside the value of the
         string scalar at ``path``: line 1 is the value's first line, lines split at

@@ -171,7 +171,8 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
         yield Diagnostic(
             positions.value(path),
-            f"{where} must be {_article(expected_text)}, got {_type_name(instance)} {_show(instance)}",
+            f"{where} must be {_article(expected_text)}, got {_type_name(instance)} {_show(instance)}"
+            + _type_hint(instance, expected if isinstance(expected, list) else [expected]),
             "schema-type",
         )
         return
@@ -232,7 +233,8 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
                                        and sub.validator == "type"):
             yield Diagnostic(
                 positions.value(path),
-                f"{where} must be {_article(' or '.join(types))}, got {_type_name(instance)} {_show(instance)}",
+                f"{where} must be {_article(' or '.join(types))}, got {_type_name(instance)} {_show(instance)}"
+                + _type_hint(instance, types),
                 "schema-type",
             )
             return
@@ -275,6 +277,33 @@ def _type_name(value: Any) -> str:
         return "null"
     return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
             list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+_YAML_11_BOOLEANS = {"yes": True, "no": False, "on": True, "off": False, "y": True, "n": False}
+
+
+def _type_hint(instance: Any, expected: list[str]) -> str:
+    """What to write instead, for the usual slips: a YAML 1.1 boolean word where a
+    boolean belongs, a number in quotes where a number belongs.
+
+    >>> _type_hint("no", ["boolean"])
+    "; YAML 1.2 reads 'no' as text: write false"
+    >>> _type_hint("150", ["integer"])
+    '; remove the quotes: 150'
+    >>> _type_hint("two", ["integer"])
+    ''
+    """
+    if not isinstance(instance, str):
+        return ""
+    word = instance.strip().lower()
+    if "boolean" in expected and word in _YAML_11_BOOLEANS:
+        return (f"; YAML 1.2 reads {instance!r} as text: write "
+                f"{'true' if _YAML_11_BOOLEANS[word] else 'false'}")
+    if "boolean" in expected and word in ("true", "false"):
+        return f"; remove the quotes: {word}"
+    if ("integer" in expected or "number" in expected) and re.fullmatch(r"[+-]?\d+", instance.strip()):
+        return f"; remove the quotes: {int(instance)}"
+    return ""
 
 
 def _article(expected: str) -> str:

@@ -309,12 +309,58 @@ def _check_scoring(variant: Variant, report: _Report) -> None:
     if variant.stock.at_floor == "stock_end" and "stock_end" not in used:
         report.warn(("stock", "at_floor"), "the round ends at the stock floor, but no scoring case tests "
                     "'stock_end': such rounds score nothing", "score-stock-end")
+    _check_stock_end_ender(variant, report)
     if variant.knock is None:
         for index, case in enumerate(variant.scoring.cases):
             names = set(getattr(case.when, "names", ()) or ())
             if names & {"knock", "gin", "big_gin"} and not names & {"out", "stock_end"}:
                 report.warn(("scoring", "round", index, "when"), "this case tests a knock, but the variant "
                             "has no 'knock': it never applies", "score-unused")
+
+
+_KNOCK_OR_OUT = frozenset({"knock", "gin", "big_gin", "out"})
+
+
+def _names_through_lets(variant: Variant, compiled: Any) -> set[str]:
+    """The names an expression uses, with those of every ``let`` it uses, transitively."""
+    lets = dict(variant.scoring.lets)
+    names = set(getattr(compiled, "names", ()) or ())
+    todo = [n for n in names if n in lets]
+    while todo:
+        for name in getattr(lets[todo.pop()], "names", ()) or ():
+            if name not in names:
+                names.add(name)
+                if name in lets:
+                    todo.append(name)
+    return names
+
+
+def _check_stock_end_ender(variant: Variant, report: _Report) -> None:
+    """A round ended at the stock floor has no ender (docs/language.md, the score
+    context): a case that can apply then must not use ``ender`` (nor a ``let`` that
+    does), nor give ``ender`` points. A case can apply at the stock end when its
+    ``when`` names ``stock_end`` or names none of the other endings."""
+    if variant.stock.at_floor != "stock_end":
+        return
+    for index, case in enumerate(variant.scoring.cases):
+        when = _names_through_lets(variant, case.when)
+        if "stock_end" not in when and when & _KNOCK_OR_OUT:
+            continue
+        base: KeyPath = ("scoring", "round", index)
+        if "ender" in when:
+            report.error(base + ("when",), "this case can apply when the round ends at the stock floor, "
+                         "where nobody ended it, but 'when' uses 'ender'", "score-ender")
+        for field in ("points", "ender", "others"):
+            compiled = getattr(case, field)
+            if compiled is None:
+                continue
+            if field == "ender":
+                report.error(base + (field,), "this case can apply when the round ends at the stock floor, "
+                             "where nobody ended it, so 'ender' points go to nobody; give them with "
+                             "'points', or test another ending in 'when'", "score-ender")
+            elif "ender" in _names_through_lets(variant, compiled):
+                report.error(base + (field,), f"this case can apply when the round ends at the stock floor, "
+                             f"where nobody ended it, but '{field}' uses 'ender'", "score-ender")
 
 
 def _check_game(variant: Variant, report: _Report) -> None:

@@ -106,7 +106,7 @@ def test_a_user_type_checker_sees_real_types(tmp_path: Path, monkeypatch: pytest
         "int",
         "int",
         "bool",
-        "def (variant: rummydsl.variant.model.Variant) -> str",
+        "def (variant: rummydsl.variant.model.Variant, *, markdown: bool =) -> str",
     ], stdout
     # the closure of a 'when': fn(view, p, lets) -> bool (mypy spells the Mapping its own way)
     assert revealed[5].startswith("def (rummydsl.expr.runtime.RoundView, Any, ") and revealed[5].endswith(") -> bool")

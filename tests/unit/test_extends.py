@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -445,3 +446,84 @@ def test_missing_child_file(tmp_path: Path) -> None:
     with pytest.raises(VariantError) as error:
         resolve(tmp_path / "nothing.yaml")
     assert only_error(error).rule == "io"
+
+
+# -- problems a child causes in its parent are reported in the child ---------------------------
+
+BROKEN_BASE = """\
+rummydsl: 1
+id: broken_base
+extends: gin_rummy
+name: A base with its own problem
+knock:
+  limit: "ordr"
+"""
+
+
+def test_a_problem_of_the_parent_itself_stays_in_the_parent(tmp_path: Path) -> None:
+    from rummydsl.variant import check_file
+
+    write(tmp_path, "base.yaml", BROKEN_BASE)
+    child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: ./base.yaml\nname: C\n"
+                  "options: {gin_bonus: true}\n")
+    found = [(Path(d.location.path).name, d.location.line, d.rule) for d in check_file(str(child))]
+    assert ("base.yaml", 6, "expr-name") in found
+    assert ("child.yaml", 5, "expr-type") in found
+    assert all(name != "gin_rummy.yaml" for name, _, _ in found)
+
+
+def test_follow_on_problems_of_one_change_are_one_problem(tmp_path: Path) -> None:
+    from rummydsl.variant import check_file
+
+    child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: gin_rummy\nname: C\nknock: null\n")
+    found = check_file(str(child))
+    assert [(d.location.line, d.rule) for d in found] == [(5, "round-end")]
+    assert "4 more problems" in found[0].message
+
+
+# -- a turn step changed by name -------------------------------------------------------------
+
+def _turn_of(tmp_path: Path, turn: str) -> tuple[Any, list[Any]]:
+    from rummydsl.variant import check_file
+
+    child = write(tmp_path, "child.yaml", f"rummydsl: 1\nid: child\nextends: gin_rummy\nname: C\nturn:\n{turn}")
+    found = check_file(str(child))
+    try:
+        return resolve(child).data["turn"], found
+    except VariantError:
+        return None, found
+
+
+def test_a_turn_map_changes_one_step_by_name_and_keeps_the_rest(tmp_path: Path) -> None:
+    turn, found = _turn_of(tmp_path, "  discard: {taken_card: allowed}\n")
+    assert turn == [{"draw": {"from": ["stock", "discard"]}}, {"discard": {"taken_card": "allowed"}}]
+    assert found == []
+
+
+def test_a_turn_map_merges_settings_and_null_removes_a_step(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", "rummydsl: 1\nid: base\nextends: skarney_gin\nname: B\n")
+    child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: ./base.yaml\nname: C\n"
+                  "turn:\n  offer: {min_hand: 3}\n  meld: null\n")
+    parent_turn = resolve(tmp_path / "base.yaml").data["turn"]
+    turn = resolve(child).data["turn"]
+    assert [next(iter(s)) if isinstance(s, dict) else s for s in turn] == ["draw", "offer"]
+    offer = next(s["offer"] for s in parent_turn if isinstance(s, dict) and "offer" in s)
+    assert turn[1] == {"offer": {**offer, "min_hand": 3}}
+
+
+def test_a_turn_map_naming_a_missing_step_is_an_error_in_the_child(tmp_path: Path) -> None:
+    _, found = _turn_of(tmp_path, "  discrad: {taken_card: allowed}\n")
+    assert [(Path(d.location.path).name, d.location.line, d.rule) for d in found] == [
+        ("child.yaml", 6, "extends-turn")]
+    assert "did you mean 'discard'?" in found[0].message
+
+
+def test_a_bad_value_in_a_turn_map_is_placed_in_the_child(tmp_path: Path) -> None:
+    _, found = _turn_of(tmp_path, "  discard: {taken_card: maybe}\n")
+    assert [(Path(d.location.path).name, d.location.line, d.rule) for d in found] == [
+        ("child.yaml", 6, "schema-enum")]
+
+
+def test_a_turn_list_still_replaces_whole(tmp_path: Path) -> None:
+    turn, _ = _turn_of(tmp_path, "  - draw\n  - discard\n")
+    assert turn == ["draw", "discard"]

@@ -357,7 +357,7 @@ def test_python_tags_never_run(tmp_path: Path) -> None:
     ("text", "rule", "line", "column", "fragment"),
     [
         ("a: b: c\n", "yaml", 1, 5, "mapping values are not allowed here"),
-        ("a: 'unclosed\n", "yaml", 2, 1, "found unexpected end of stream"),
+        ("a: 'unclosed\n", "yaml", 1, 4, "this quote is never closed"),  # at the quote, not the end
         ("a:\n\t- b\n", "yaml", 2, 1, "YAML indents with spaces"),
         ("a: {b: 1\n", "yaml", 2, 1, "malformed YAML"),
         ("a: &x 1\nb: &x 2\n", "yaml", 2, 4, "the anchor &x is defined twice (first on line 1)"),
