@@ -1,0 +1,75 @@
+"""The language server's answers as plain data (rummydsl.lsp.place, .features,
+.reference), without a client: where the cursor is in half-typed YAML, and that
+every expression name has hover text from docs/language.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummydsl.expr import Context, context_functions, context_names
+from rummydsl.lsp.features import completions, diagnostics, expression_context, hover
+from rummydsl.lsp.place import place_at
+from rummydsl.lsp.reference import expression_help
+
+PLACES = [
+    ("deck: {preset: standard52, ac|}", ("deck",), "key", "ac"),
+    ("turn: [draw: {from: [st|]}]", ("turn", 0, "draw", "from", 0), "item", "st"),
+    ("turn:\n  - draw:\n      from: [stock]\n      sk|", ("turn", 0, "draw"), "key", "sk"),
+    ('scoring:\n  round:\n    - when: gin\n      ender: "gin_bo|"', ("scoring", "round", 0, "ender"), "value",
+     "gin_bo"),
+    ("scoring:\n  round:\n    - when: gin\n      |", ("scoring", "round", 0), "key", ""),
+    ("knock:\n  limit: >-\n    upcard.ra|", ("knock", "limit"), "value", "ra"),
+    ("turn:\n  - dr|", ("turn", 0), "item", "dr"),
+    ("game:\n  shutout: do|", ("game", "shutout"), "value", "do"),
+    ("game:\n  target: 100\n  |", ("game",), "key", ""),
+    ("game:\n  target: 100\n|", (), "key", ""),
+    ("game: # a comm|", (), "comment", ""),
+    ("'quoted key': {a|", ("quoted key",), "key", "a"),
+]
+
+
+@pytest.mark.parametrize("source,path,role,word", PLACES, ids=[p[0] for p in PLACES])
+def test_place_at_the_cursor(source: str, path: tuple[object, ...], role: str, word: str) -> None:
+    lines = source.split("\n")
+    line = next(i for i, text in enumerate(lines) if "|" in text)
+    column = lines[line].index("|")
+    lines[line] = lines[line].replace("|", "")
+    place = place_at(lines, line, column)
+    assert (place.path, place.role, place.word) == (path, role, word)
+
+
+@pytest.mark.parametrize("context,name", sorted({(c.value, n) for c in Context
+                                                 for n in context_names(c, True) + context_functions(c)}))
+def test_every_expression_name_has_hover_text(context: str, name: str) -> None:
+    text = expression_help(context, name)
+    assert text is not None and f"`{name}" in text
+
+
+def test_expression_contexts_of_fields() -> None:
+    assert expression_context(("card_value",)) == "card"
+    assert expression_context(("turn", 0, "draw", "skip_after_accepting")) == "card"
+    assert expression_context(("melds", "poker", "pattern")) == "meld"
+    assert expression_context(("contract", "melds")) == "contract"
+    assert expression_context(("knock", "limit")) == "round"
+    assert expression_context(("scoring", "let", "k")) == "score"
+    assert expression_context(("scoring", "round", 2, "others")) == "score"
+    assert expression_context(("scoring", "round", 2, "rule")) is None
+    assert expression_context(("melds",)) is None
+
+
+def test_broken_yaml_is_a_diagnostic_not_a_crash(tmp_path: object) -> None:
+    found = diagnostics("/nowhere/h.yaml", "rummydsl: 1\nid: [unclosed\n")
+    assert found and found[0].severity == "error"
+
+
+def test_names_stay_known_while_the_text_is_broken() -> None:
+    good = "rummydsl: 1\nid: h\nextends: gin_rummy\nname: H\noptions: {house_bonus: 5}\n"
+    assert diagnostics("/nowhere/names.yaml", good) == []  # as the server does on every change
+    broken = good + 'knock: {limit: "house_b'
+    labels = [c.label for c in completions("/nowhere/names.yaml", broken, 5, len('knock: {limit: "house_b'))]
+    assert labels == ["house_bonus"]
+
+
+def test_hover_outside_anything_is_none() -> None:
+    assert hover("/nowhere/h.yaml", "rummydsl: 1\n\n", 1, 0) is None
+    assert hover("/nowhere/h.yaml", "# a comment: yes\n", 0, 4) is None
