@@ -79,7 +79,7 @@ def test_local_hook_reports_the_bad_file_and_passes_the_good(tmp_path: Path) -> 
     result = run([*command, "run", "--all-files", "--verbose"], repo, home=tmp_path / "cache")
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
-    assert "variants/broken.yaml:5:17: unknown name 'ordr'; did you mean 'order'?" in output
+    assert "variants/broken.yaml:5:18: unknown name 'ordr'; did you mean 'order'?" in output
     assert "2 files checked: 1 error" in output  # house.yaml and broken.yaml; not the suite
 
     (repo / "variants" / "broken.yaml").write_text(BAD.replace("ordr", "order"), encoding="utf-8")
@@ -98,4 +98,4 @@ def test_try_repo_installs_and_runs_the_hook_as_users_get_it(tmp_path: Path) -> 
     if result.returncode != 1 and ("pip" in output or "network" in output.lower() or "Could not" in output):
         pytest.skip(f"pre-commit could not install the hook here (offline?): {output.strip()[-300:]}")
     assert result.returncode == 1, output
-    assert "variants/broken.yaml:5:17: unknown name 'ordr'" in output
+    assert "variants/broken.yaml:5:18: unknown name 'ordr'" in output
