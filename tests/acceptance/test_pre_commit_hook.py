@@ -95,7 +95,7 @@ def test_try_repo_installs_and_runs_the_hook_as_users_get_it(tmp_path: Path) -> 
     result = run([*command, "try-repo", str(REPO), "rummydsl-check", "--all-files", "--verbose"], repo,
                  home=tmp_path / "cache")
     output = result.stdout + result.stderr
-    if result.returncode != 1 and ("pip" in output or "network" in output.lower() or "Could not" in output):
+    if "- hook id: rummydsl-check" not in output:  # the hook never ran: its environment could not be built
         pytest.skip(f"pre-commit could not install the hook here (offline?): {output.strip()[-300:]}")
     assert result.returncode == 1, output
     assert "variants/broken.yaml:5:18: unknown name 'ordr'" in output
