@@ -30,7 +30,7 @@ from .place import KeyPath, Place, place_at, word_at
 from .reference import expression_help
 
 __all__ = ["Span", "Problem", "Completion", "diagnostics", "hover", "completions", "definition",
-           "expression_context", "parent_file"]
+           "expression_context", "parent_file", "merged_tree", "schema_key_paths"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,24 @@ def _keys_at(path: KeyPath) -> dict[str, Any]:
         for key, sub in node.get("properties", {}).items():
             keys.setdefault(key, sub)
     return keys
+
+
+def schema_key_paths(path: KeyPath = (), depth: int = 8) -> list[KeyPath]:
+    """Every key path the schema names, below ``path`` (a list item is index 0).
+
+    >>> ("game", "hollywood", "games") in schema_key_paths()
+    True
+    """
+    found: list[KeyPath] = []
+    if depth == 0:
+        return found
+    for key in _keys_at(path):
+        below = path + (key,)
+        found.append(below)
+        found.extend(schema_key_paths(below, depth - 1))
+        if any("items" in node for node in _schemas_at(below)):
+            found.extend(schema_key_paths(below + (0,), depth - 1))
+    return list(dict.fromkeys(found))
 
 
 def _values_at(path: KeyPath) -> list[str]:
@@ -328,8 +346,12 @@ def hover(path: str, text: str, line: int, column: int) -> str | None:
         return None
     rest = current[end:].lstrip()
     if place.role in ("key", "item") and rest.startswith(":"):
-        key_path = place.path + (word,)
-        summary = _summary(key_path)
+        if word not in _keys_at(place.path) and place.path:
+            # A name the file chose (a meld kind, an option, a let): say what the map holds.
+            where = ".".join(str(step) for step in place.path)
+            described = _description(place.path)
+            return f"**{word}**: an entry of `{where}`" + (f"\n\n{described}" if described else "")
+        summary = _summary(place.path + (word,))
         return f"**{word}**\n\n{summary}" if summary else None
     if place.role in ("value", "item"):
         summary = _summary(place.path)

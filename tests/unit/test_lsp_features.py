@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rummydsl.expr import Context, context_functions, context_names
-from rummydsl.lsp.features import completions, diagnostics, expression_context, hover
+from rummydsl.lsp.features import completions, diagnostics, expression_context, hover, schema_key_paths
 from rummydsl.lsp.place import place_at
 from rummydsl.lsp.reference import expression_help
 
@@ -73,3 +73,40 @@ def test_names_stay_known_while_the_text_is_broken() -> None:
 def test_hover_outside_anything_is_none() -> None:
     assert hover("/nowhere/h.yaml", "rummydsl: 1\n\n", 1, 0) is None
     assert hover("/nowhere/h.yaml", "# a comment: yes\n", 0, 4) is None
+
+
+KEY_PATHS = schema_key_paths()
+
+
+def block_yaml(path: tuple[str | int, ...]) -> tuple[str, int, int]:
+    """``path`` written as nested block YAML (a list index as a ``- `` item), and the
+    line and column of its last key."""
+    lines: list[str] = []
+    indent, dash, column = 0, False, 0
+    for step in path:
+        if isinstance(step, int):
+            dash = True
+            continue
+        prefix = " " * indent + ("- " if dash else "")
+        lines.append(f"{prefix}{step}:")
+        column, indent, dash = len(prefix), len(prefix) + 2, False
+    return "\n".join(lines) + "\n", len(lines) - 1, column
+
+
+@pytest.mark.parametrize("path", KEY_PATHS, ids=[".".join(map(str, p)) for p in KEY_PATHS])
+def test_every_key_of_the_schema_has_hover_text(path: tuple[str | int, ...]) -> None:
+    text, line, column = block_yaml(path)
+    shown = hover("/nowhere/keys.yaml", text, line, column + 1)
+    key = str(path[-1])
+    assert shown and shown.startswith(f"**{key}**\n\n") and len(shown) > len(key) + 8, text
+
+
+def test_the_key_walk_sees_nested_and_list_keys() -> None:
+    assert ("scoring", "round", 0, "when") in KEY_PATHS
+    assert ("turn", 0, "draw", "from") in KEY_PATHS
+    assert len(KEY_PATHS) > 60
+
+
+def test_hover_on_a_name_the_file_chose_says_which_map_it_is_in() -> None:
+    shown = hover("/nowhere/h.yaml", 'melds:\n  poker: "size >= 3"\n', 1, 3)
+    assert shown is not None and shown.startswith("**poker**: an entry of `melds`") and "Meld kinds" in shown
