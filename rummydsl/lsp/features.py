@@ -395,7 +395,8 @@ def _candidates(path: str, text: str, place: Place) -> list[Completion]:
         if place.role == "item":
             values += _key_items(place.path)
         return values
-    items = _key_items(place.path)
+    written = _written_keys(path, text, place.path)
+    items = [item for item in _key_items(place.path) if item.label not in written]
     if place.path in (("options",), ("melds",)):
         merged = merged_tree(path, text)
         parent = _parent_tree(path, merged)
@@ -406,6 +407,25 @@ def _candidates(path: str, text: str, place: Place) -> list[Completion]:
             items += [Completion(k, "key", "inherited meld kind", str(parent["melds"][k]))
                       for k in _meld_kinds(parent)]
     return items
+
+
+def _written_keys(path: str, text: str, where: KeyPath) -> set[str]:
+    """The keys the file already writes in the map at ``where`` (none if the text
+    cannot be read), so completion does not offer them again."""
+    from ..variant.load import load_document
+
+    try:
+        node: Any = load_document(path, text).data
+    except VariantError:
+        return set()
+    for step in where:
+        if isinstance(node, dict) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            return set()
+    return {str(key) for key in node} if isinstance(node, dict) else set()
 
 
 def _key_items(path: KeyPath) -> list[Completion]:
