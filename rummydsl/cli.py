@@ -51,7 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--markdown", action="store_true",
                          help="print Markdown (the pages of docs/rules/ are made this way)")
 
-    commands.add_parser("schema", help="print the variant JSON Schema")
+    schema = commands.add_parser("schema", help="print the variant JSON Schema (for YAML editors)")
+    schema.add_argument("--output", "-o", metavar="FILE",
+                        help="write the schema to FILE (its $id becomes FILE's URI) instead of printing it")
+    schema.add_argument("--strict", action="store_true",
+                        help="the schema of a whole merged variant (what check validates), not the editor's")
+
+    commands.add_parser("lsp", help="run the language server over stdio (needs the lsp extra: pygls)")
 
     melds = commands.add_parser("melds", help="the best arrangement of a hand")
     melds.add_argument("variant", metavar="VARIANT")
@@ -210,9 +216,33 @@ def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
 
 
 def _cmd_schema(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .lsp.editor_schema import SCHEMA_ID, editor_schema_text
     from .resources import read_spec_text
 
-    out.write(read_spec_text("variant.schema.json"))
+    if args.output is None:
+        out.write(read_spec_text("variant.schema.json") if args.strict else editor_schema_text(SCHEMA_ID))
+        return EXIT_OK
+    target = Path(args.output)
+    try:
+        uri = target.resolve().as_uri()
+        text = read_spec_text("variant.schema.json") if args.strict else editor_schema_text(uri)
+        target.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as problem:
+        print(f"rummydsl schema: cannot write {args.output!r}: {getattr(problem, 'strerror', None) or problem}",
+              file=err)
+        return EXIT_INPUT
+    print(f"wrote {args.output} ($id {uri})", file=out)
+    return EXIT_OK
+
+
+def _cmd_lsp(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    try:
+        from .lsp.server import serve
+    except ImportError as missing:
+        print(f"rummydsl lsp: the language server needs pygls ({missing}); install it with "
+              "pip install 'rummydsl[lsp]'", file=err)
+        return EXIT_INPUT
+    serve()
     return EXIT_OK
 
 
@@ -508,6 +538,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "check": _cmd_check,
     "explain": _cmd_explain,
     "schema": _cmd_schema,
+    "lsp": _cmd_lsp,
     "melds": _cmd_melds,
     "variants": _cmd_variants,
     "simulate": _cmd_simulate,

@@ -93,12 +93,12 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _build(path: str) -> tuple[Variant | None, list[Diagnostic]]:
+def _build(path: str, text: str | None = None) -> tuple[Variant | None, list[Diagnostic]]:
     from .build import build_variant
     from .extends import resolve
 
     try:
-        resolved = resolve(path)
+        resolved = resolve(path, text=text)
     except VariantError as problem:
         return None, list(problem.diagnostics)
     variant, diagnostics = build_variant(resolved.data, resolved.positions, path=path,
@@ -150,9 +150,14 @@ def _unsilenced(diagnostics: list[Diagnostic], document: Any) -> list[Diagnostic
                     and (d.rule in whole or d.rule in at.get(d.location.line, ())))]
 
 
-def check_file(path: str) -> list[Diagnostic]:
-    """Every problem (errors and warnings) of one variant file, in file order."""
-    _, diagnostics = _build(path)
+def check_file(path: str, text: str | None = None) -> list[Diagnostic]:
+    """Every problem (errors and warnings) of one variant file, in file order.
+
+    With ``text``, that text is checked as the content of ``path`` (an editor's
+    unsaved buffer): its ``extends`` is found relative to ``path``'s folder and its
+    problems are reported under ``path``; the file itself is not read.
+    """
+    _, diagnostics = _build(path, text)
     files = list(dict.fromkeys(d.location.path for d in diagnostics))
     return sorted(diagnostics, key=lambda d: (files.index(d.location.path), d.location.line, d.location.column))
 
