@@ -49,8 +49,8 @@ MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
 #: cards, the melds' :data:`MeldInfo`).
 SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
                  tuple[MeldInfo, ...]]
-#: One suit's cards by id as ``(lowest bit, code of its group)``, for comparing arrangements.
-SuitCodes = tuple[tuple[int, int], ...]
+#: One suit's cards by rank as the code of their group (0: not held), for comparing arrangements.
+SuitCodes = tuple[int, ...]
 
 
 class SuitTables:
@@ -393,31 +393,25 @@ class SuitTables:
     def _prefers(self, hand: int, a: int, b: int) -> bool:
         """Whether the arrangement with the sets ``a`` comes before the one with ``b``.
 
-        The cards are compared by id, suit by suit: each card is written as
-        ``(lowest bit, code)``, the code saying its group so that the canonical order
-        prefers the larger code (a meld ``mask * 2 + 1``, an unmatched card
-        ``mask * 2``). A suit with no set card and the same runs in both is skipped.
+        The cards are compared by id, suit by suit: each card is written as the code
+        of its group, so that the canonical order prefers the larger code (a meld
+        ``mask * 2 + 1``, an unmatched card ``mask * 2``). Both arrangements hold the
+        same cards, so a suit is a list of codes by rank (0: not held) and two suits
+        compare as lists. A suit with no set card in either holds the same runs in
+        both (the rest of the hand's suit) and is skipped.
         """
         full = self.rank_mask
-        walks_by_suit = self.walks_by_suit
         rest_a = hand ^ a
         rest_b = hand ^ b
         s = 0
         for shift in self.suit_shifts:
-            ra = (rest_a >> shift) & full
-            rb = (rest_b >> shift) & full
             sa = (a >> shift) & full
             sb = (b >> shift) & full
             if sa or sb:
-                codes_a = self._suit_codes(hand, a, s, ra, sa)
-                codes_b = self._suit_codes(hand, b, s, rb, sb)
+                codes_a = self._suit_codes(hand, a, s, (rest_a >> shift) & full, sa)
+                codes_b = self._suit_codes(hand, b, s, (rest_b >> shift) & full, sb)
                 if codes_a != codes_b:
                     return codes_a > codes_b
-            elif ra != rb:
-                walk_a = self._walk_codes(s, ra)
-                walk_b = self._walk_codes(s, rb)
-                if walk_a != walk_b:
-                    return walk_a > walk_b
             s += 1
         return False
 
@@ -427,11 +421,12 @@ class SuitTables:
         if got is not None:
             return got
         shift = self.suit_shifts[s]
-        masks = (self.walks_by_suit[s][m] or self._walk(s, m))[0]
-        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(m & ~(sum(masks) >> shift))]
-        for meld in masks:
-            codes += [(low, meld * 2 + 1) for low in lowest_bits(meld)]
-        codes.sort()
+        codes = [0] * self.rank_count
+        for low in lowest_bits(m):
+            codes[low.bit_length() - 1] = (low << shift) * 2
+        for meld in (self.walks_by_suit[s][m] or self._walk(s, m))[0]:
+            for low in lowest_bits(meld):
+                codes[low.bit_length() - 1 - shift] = meld * 2 + 1
         entry = tuple(codes)
         self.codes_by_suit[s][m] = entry
         return entry
@@ -443,11 +438,11 @@ class SuitTables:
                                 for held, by_union in per_rank.items()} for per_rank in self.set_infos)
         return self.set_codes
 
-    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
-        """The ``(lowest bit, code)`` of suit ``s``'s cards of the hand, by id, in the
+    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[int]:
+        """The codes by rank of suit ``s``'s cards of the hand (0: not held) in the
         arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
         of cards in runs or unmatched, and in sets)."""
-        codes = list(self._walk_codes(s, rest)) if rest else []
+        codes = list(self._walk_codes(s, rest))
         shift = self.suit_shifts[s]
         same_rank_bits = self.same_rank_bits
         set_codes = self.set_codes or self._build_set_codes()
@@ -456,9 +451,7 @@ class SuitTables:
             sets ^= low
             r = low.bit_length() - 1
             bits = same_rank_bits[r]
-            card = low << shift
-            codes.append((card, set_codes[r][hand & bits][union & bits][card]))
-        codes.sort()
+            codes[r] = set_codes[r][hand & bits][union & bits][low << shift]
         return codes
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
