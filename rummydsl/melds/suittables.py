@@ -21,7 +21,8 @@ each rank held in enough suits, a choice of which of its cards form sets.
   product, over the ranks held in enough suits, of "no set" and every union of
   disjoint rank melds of that rank inside the hand. Every arrangement of the
   hand is some choice plus per-suit arrangements, so the minimum is exact. When
-  several choices tie, their arrangements are compared by the canonical key.
+  several choices tie, their arrangements are compared by the canonical order,
+  as one integer key each (:meth:`SuitTables._build_tie_keys`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -29,7 +30,7 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, Sequence
 
 from ..cards import Card
 from .core import MeldCore
@@ -40,6 +41,9 @@ __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
 _lowest_card = itemgetter(2)  # of a meld_info entry
 
+#: The choices of sets of a hand that can hold none.
+_NO_SETS = (0,)
+
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
@@ -49,8 +53,6 @@ MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
 #: cards, the melds' :data:`MeldInfo`).
 SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
                  tuple[MeldInfo, ...]]
-#: One suit's cards by rank as the code of their group (0: not held), for comparing arrangements.
-SuitCodes = tuple[int, ...]
 
 
 class SuitTables:
@@ -59,8 +61,9 @@ class SuitTables:
     __slots__ = (
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
-        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "set_codes", "min_set_size",
-        "meld_info", "codes_by_suit", "cards_by_penalty", "_four_suits_of_three",
+        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+        "walk_tie_keys", "set_tie_keys", "tie_ordinals", "tie_places",
     )
 
     core: MeldCore
@@ -83,17 +86,22 @@ class SuitTables:
     """``[suit][rank mask]``: the card id of that discard."""
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
-    codes_by_suit: list[list[SuitCodes | None]]
-    """``[suit][rank mask]``: the same as :data:`SuitCodes`, filled on the ties that need them."""
+    walk_tie_keys: list[list[int]] | None
+    """``[suit][rank mask]``: the suit's walk as a part of a tie key (0: not yet), filled
+    on the ties that need it (``None`` until the first tie; :meth:`_build_tie_keys`)."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
     set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
-    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...] | None
-    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing
-    arrangements (built on the first tie)."""
+    set_tie_keys: tuple[dict[int, dict[int, int]], ...] | None
+    """``[rank][cards held][union]``: those sets (none for union 0) as a part of a tie key
+    (built on the first tie)."""
+    tie_ordinals: list[dict[int, int]]
+    """``[card id]``: the code of each group that can hold the card -> its ordinal, from 1."""
+    tie_places: list[int]
+    """``[card id]``: where the card's field starts in a tie key (lowest id highest)."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
     """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
@@ -124,6 +132,7 @@ class SuitTables:
         suit_melds: list[set[int]] = [set() for _ in range(S)]
         rank_melds: list[list[int]] = [[] for _ in range(R)]
         meld_info: dict[int, MeldInfo] = {}
+        names: dict[int, frozenset[str]] = {}  # kinds bitmask -> names, built once each
         for melds in deck_table.by_lowest:
             for mask, _value, kinds in melds:
                 slices = [(mask >> (s * R)) & rank_mask for s in range(S)]
@@ -137,7 +146,10 @@ class SuitTables:
                     if ranks & (ranks - 1):
                         return None  # a meld across suits and ranks: not this structure
                     rank_melds[ranks.bit_length() - 1].append(mask)
-                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask, mask)
+                kind_names = names.get(kinds)
+                if kind_names is None:
+                    kind_names = names[kinds] = core._names(kinds)
+                meld_info[mask] = (core._cards_of(mask), kind_names, mask & -mask, mask)
         self = cls()
         self.core = core
         self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
@@ -181,12 +193,12 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_codes = None
+        self.set_tie_keys = None
+        self.walk_tie_keys = None
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
-        self.codes_by_suit = [[None] * (1 << R) for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
@@ -222,11 +234,11 @@ class SuitTables:
 
     # ------------------------------------------------------------------ queries
 
-    def _choices(self, hand: int) -> list[int]:
+    def _choices(self, hand: int) -> Sequence[int]:
         """The unions of sets to try for the hand (0 always first)."""
         min_size = self.min_set_size
         if not min_size:
-            return [0]
+            return _NO_SETS
         full = self.rank_mask
         if self._four_suits_of_three:
             R = self.rank_count
@@ -245,8 +257,8 @@ class SuitTables:
                     at_least[j] |= at_least[j - 1] & m
             ranks = at_least[min_size]
         if not ranks:
-            return [0]
-        choices = [0]
+            return _NO_SETS
+        choices: Sequence[int] = _NO_SETS
         set_unions = self.set_unions
         same_rank_bits = self.same_rank_bits
         while ranks:
@@ -255,7 +267,10 @@ class SuitTables:
             ranks ^= low
             unions = set_unions[r].get(hand & same_rank_bits[r])
             if unions:
-                choices = [u | o for u in choices for o in unions]
+                if len(choices) == 1:  # the first rank with sets: its unions, 0 first, as they are
+                    choices = unions
+                else:
+                    choices = [u | o for u in choices for o in unions]
         return choices
 
     def deadwood(self, hand: int) -> int:
@@ -362,97 +377,136 @@ class SuitTables:
         if got is not None:
             return got
         masks: list[int] = []
+        groups: list[tuple[Card, ...]] = []
+        kinds: list[frozenset[str]] = []
+        infos: list[MeldInfo] = []
         unmatched: list[Card] = []
         shift = self.suit_shifts[s]
         lowest_meld = self.lowest_meld_by_suit[s]
         cards = self.core._cards
+        meld_info = self.meld_info
         key = m
         while m:
             meld = lowest_meld[m]
             if meld:
-                masks.append(meld << shift)
+                info = meld_info[meld << shift]
+                masks.append(info[3])
+                groups.append(info[0])
+                kinds.append(info[1])
+                infos.append(info)
                 m ^= meld
             else:
                 low = m & -m
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
-        info = self.meld_info
-        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
-                 tuple(info[x] for x in masks))
+        entry = (tuple(masks), tuple(groups), tuple(kinds), tuple(unmatched), tuple(infos))
         self.walks_by_suit[s][key] = entry
         return entry
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
-        """Among set unions of equal deadwood, the one of the canonical arrangement."""
-        best = tied[0]
-        for union in tied[1:]:
-            if self._prefers(hand, union, best):
-                best = union
-        return best
+        """Among set unions of equal deadwood, the one of the canonical arrangement:
+        the one of the largest tie key (:meth:`_build_tie_keys`; the first on equal keys).
 
-    def _prefers(self, hand: int, a: int, b: int) -> bool:
-        """Whether the arrangement with the sets ``a`` comes before the one with ``b``.
-
-        The cards are compared by id, suit by suit: each card is written as the code
-        of its group, so that the canonical order prefers the larger code (a meld
-        ``mask * 2 + 1``, an unmatched card ``mask * 2``). Both arrangements hold the
-        same cards, so a suit is a list of codes by rank (0: not held) and two suits
-        compare as lists. A suit with no set card in either holds the same runs in
-        both (the rest of the hand's suit) and is skipped.
+        Only the suits and ranks where the unions differ are summed: elsewhere every
+        arrangement has the same cards in the same groups, the same part of each key.
         """
+        if self.set_tie_keys is None:
+            self._build_tie_keys()
+        walk_keys = self.walk_tie_keys
+        set_keys = self.set_tie_keys
+        assert walk_keys is not None and set_keys is not None
         full = self.rank_mask
-        rest_a = hand ^ a
-        rest_b = hand ^ b
+        first = tied[0]
+        differ = 0
+        for union in tied:
+            differ |= union ^ first
+        suits = []
+        ranks = 0
         s = 0
         for shift in self.suit_shifts:
-            sa = (a >> shift) & full
-            sb = (b >> shift) & full
-            if sa or sb:
-                codes_a = self._suit_codes(hand, a, s, (rest_a >> shift) & full, sa)
-                codes_b = self._suit_codes(hand, b, s, (rest_b >> shift) & full, sb)
-                if codes_a != codes_b:
-                    return codes_a > codes_b
+            part = (differ >> shift) & full
+            if part:
+                suits.append((s, shift))
+                ranks |= part
             s += 1
-        return False
-
-    def _walk_codes(self, s: int, m: int) -> SuitCodes:
-        """Suit ``s``'s canonical part for its rank mask ``m`` as :data:`SuitCodes`, memoised."""
-        got = self.codes_by_suit[s][m]
-        if got is not None:
-            return got
-        shift = self.suit_shifts[s]
-        codes = [0] * self.rank_count
-        for low in lowest_bits(m):
-            codes[low.bit_length() - 1] = (low << shift) * 2
-        for meld in (self.walks_by_suit[s][m] or self._walk(s, m))[0]:
-            for low in lowest_bits(meld):
-                codes[low.bit_length() - 1 - shift] = meld * 2 + 1
-        entry = tuple(codes)
-        self.codes_by_suit[s][m] = entry
-        return entry
-
-    def _build_set_codes(self) -> tuple[dict[int, dict[int, dict[int, int]]], ...]:
-        """:attr:`set_codes`, built on the first tie."""
-        self.set_codes = tuple({held: {union: {low: info[3] * 2 + 1 for info in infos for low in lowest_bits(info[3])}
-                                       for union, infos in by_union.items()}
-                                for held, by_union in per_rank.items()} for per_rank in self.set_infos)
-        return self.set_codes
-
-    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[int]:
-        """The codes by rank of suit ``s``'s cards of the hand (0: not held) in the
-        arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
-        of cards in runs or unmatched, and in sets)."""
-        codes = list(self._walk_codes(s, rest))
-        shift = self.suit_shifts[s]
         same_rank_bits = self.same_rank_bits
-        set_codes = self.set_codes or self._build_set_codes()
-        while sets:
-            low = sets & -sets
-            sets ^= low
+        rank_parts = []
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
             r = low.bit_length() - 1
             bits = same_rank_bits[r]
-            codes[r] = set_codes[r][hand & bits][union & bits][low << shift]
-        return codes
+            rank_parts.append((set_keys[r][hand & bits], bits))
+        best = first
+        best_key = -1
+        for union in tied:
+            rest = hand ^ union
+            key = 0
+            for s, shift in suits:
+                m = (rest >> shift) & full
+                if m:
+                    key += walk_keys[s][m] or self._walk_tie_key(s, m)
+            for by_union, bits in rank_parts:
+                key += by_union[union & bits]
+            if key > best_key:
+                best, best_key = union, key
+        return best
+
+    def _build_tie_keys(self) -> None:
+        """The parts of the tie keys (on the first tie).
+
+        The canonical order compares two arrangements of a hand at its lowest card
+        whose group differs, preferring the group of the larger code (a meld
+        ``mask * 2 + 1``, an unmatched card ``mask * 2``). So each card gets the
+        ordinal (from 1) of its group's code among the codes of every group that
+        can hold it (unmatched, or any deck meld holding it), in a field of
+        ``width`` bits, lowest card id in the highest field: comparing the sums of
+        those fields over the hand's cards is that order, as one integer compare.
+        A suit's runs and unmatched cards (per rank mask, :attr:`walk_tie_keys`) and
+        each set choice (:attr:`set_tie_keys`) are summed once and memoised.
+        """
+        N = self.natural_count
+        codes_of: list[set[int]] = [{(1 << c) * 2} for c in range(N)]
+        for mask in self.meld_info:
+            for low in lowest_bits(mask):
+                codes_of[low.bit_length() - 1].add(mask * 2 + 1)
+        ordinals = [{code: i + 1 for i, code in enumerate(sorted(codes))} for codes in codes_of]
+        width = max(len(codes) for codes in codes_of).bit_length()
+        places = [width * (N - 1 - c) for c in range(N)]
+        self.tie_ordinals, self.tie_places = ordinals, places
+
+        def group_key(mask: int) -> int:
+            code = mask * 2 + 1
+            key = 0
+            for low in lowest_bits(mask):
+                c = low.bit_length() - 1
+                key += ordinals[c][code] << places[c]
+            return key
+
+        self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
+        self.set_tie_keys = tuple({held: {0: 0, **{union: sum(group_key(info[3]) for info in infos)
+                                                   for union, infos in by_union.items()}}
+                                   for held, by_union in per_rank.items()} for per_rank in self.set_infos)
+
+    def _walk_tie_key(self, s: int, m: int) -> int:
+        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of
+        a tie key (:meth:`_build_tie_keys`), memoised."""
+        ordinals, places = self.tie_ordinals, self.tie_places
+        shift = self.suit_shifts[s]
+        key = 0
+        melded = 0
+        for meld in (self.walks_by_suit[s][m] or self._walk(s, m))[0]:
+            melded |= meld
+            code = meld * 2 + 1
+            for low in lowest_bits(meld):
+                c = low.bit_length() - 1
+                key += ordinals[c][code] << places[c]
+        for low in lowest_bits((m << shift) & ~melded):
+            c = low.bit_length() - 1
+            key += ordinals[c][low * 2] << places[c]
+        assert self.walk_tie_keys is not None
+        self.walk_tie_keys[s][m] = key
+        return key
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
