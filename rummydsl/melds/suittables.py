@@ -22,7 +22,7 @@ each rank held in enough suits, a choice of which of its cards form sets.
   disjoint rank melds of that rank inside the hand. Every arrangement of the
   hand is some choice plus per-suit arrangements, so the minimum is exact. When
   several choices tie, their arrangements are compared by the canonical order,
-  as one integer key each (:meth:`SuitTables._build_tie_keys`).
+  as one integer key each (:meth:`SuitTables._set_tie_keys`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -63,7 +63,7 @@ class SuitTables:
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
         "meld_info", "cards_by_penalty", "_four_suits_of_three",
-        "walk_tie_keys", "set_tie_keys", "tie_ordinals", "tie_places",
+        "walk_tie_keys", "set_tie_keys",
     )
 
     core: MeldCore
@@ -87,21 +87,17 @@ class SuitTables:
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
     walk_tie_keys: list[list[int]] | None
-    """``[suit][rank mask]``: the suit's walk as a part of a tie key (0: not yet), filled
-    on the ties that need it (``None`` until the first tie; :meth:`_build_tie_keys`)."""
+    """``[suit][rank mask]``: the suit's runs and unmatched cards as a part of a tie key,
+    plus 1 (0: not yet), filled on the ties that need it (``None`` until the first tie)."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
     set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
-    set_tie_keys: tuple[dict[int, dict[int, int]], ...] | None
-    """``[rank][cards held][union]``: those sets (none for union 0) as a part of a tie key
-    (built on the first tie)."""
-    tie_ordinals: list[dict[int, int]]
-    """``[card id]``: the code of each group that can hold the card -> its ordinal, from 1."""
-    tie_places: list[int]
-    """``[card id]``: where the card's field starts in a tie key (lowest id highest)."""
+    set_tie_keys: tuple[dict[int, dict[int, int]], ...]
+    """``[rank][cards held][union]``: the union's sets (none for union 0) as a part of a
+    tie key, filled on the ties that need it."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
     """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
@@ -193,7 +189,7 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_tie_keys = None
+        self.set_tie_keys = tuple({} for _ in range(R))
         self.walk_tie_keys = None
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
@@ -405,30 +401,24 @@ class SuitTables:
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
         """Among set unions of equal deadwood, the one of the canonical arrangement:
-        the one of the largest tie key (:meth:`_build_tie_keys`; the first on equal keys).
+        the one of the largest tie key (:meth:`_set_tie_keys`; the first on equal keys).
 
-        Only the suits and ranks where the unions differ are summed: elsewhere every
-        arrangement has the same cards in the same groups, the same part of each key.
+        A key sums every suit's walk key and the set keys of the ranks where the
+        unions differ (elsewhere every union has the same sets, the same part of
+        each key).
         """
-        if self.set_tie_keys is None:
-            self._build_tie_keys()
         walk_keys = self.walk_tie_keys
-        set_keys = self.set_tie_keys
-        assert walk_keys is not None and set_keys is not None
+        if walk_keys is None:
+            walk_keys = self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
         full = self.rank_mask
         first = tied[0]
         differ = 0
         for union in tied:
             differ |= union ^ first
-        suits = []
         ranks = 0
-        s = 0
         for shift in self.suit_shifts:
-            part = (differ >> shift) & full
-            if part:
-                suits.append((s, shift))
-                ranks |= part
-            s += 1
+            ranks |= (differ >> shift) & full
+        set_keys = self.set_tie_keys
         same_rank_bits = self.same_rank_bits
         rank_parts = []
         while ranks:
@@ -436,74 +426,95 @@ class SuitTables:
             ranks ^= low
             r = low.bit_length() - 1
             bits = same_rank_bits[r]
-            rank_parts.append((set_keys[r][hand & bits], bits))
+            held = hand & bits
+            rank_parts.append((set_keys[r].get(held) or self._set_tie_keys(r, held), bits))
+        walk_key = self._walk_tie_key
         best = first
         best_key = -1
+        if self.suit_count == 4:
+            W0, W1, W2, W3 = walk_keys
+            R = self.rank_count
+            R2, R3 = 2 * R, 3 * R
+            for union in tied:
+                m = hand ^ union
+                a = m & full
+                b = (m >> R) & full
+                c = (m >> R2) & full
+                d = (m >> R3) & full
+                key = ((W0[a] or walk_key(0, a)) + (W1[b] or walk_key(1, b))
+                       + (W2[c] or walk_key(2, c)) + (W3[d] or walk_key(3, d)))
+                for by_union, bits in rank_parts:
+                    key += by_union[union & bits]
+                if key > best_key:
+                    best, best_key = union, key
+            return best
+        shifts = self.suit_shifts
         for union in tied:
-            rest = hand ^ union
+            m = hand ^ union
             key = 0
-            for s, shift in suits:
-                m = (rest >> shift) & full
-                if m:
-                    key += walk_keys[s][m] or self._walk_tie_key(s, m)
+            s = 0
+            for shift in shifts:
+                part = (m >> shift) & full
+                key += walk_keys[s][part] or walk_key(s, part)
+                s += 1
             for by_union, bits in rank_parts:
                 key += by_union[union & bits]
             if key > best_key:
                 best, best_key = union, key
         return best
 
-    def _build_tie_keys(self) -> None:
-        """The parts of the tie keys (on the first tie).
+    def _tie_field_place(self, card: int) -> int:
+        """Where ``card``'s field starts in a tie key: ``rank_count + suit_count`` bits
+        per card, the lowest card id in the highest field."""
+        return (self.rank_count + self.suit_count) * (self.natural_count - 1 - card)
+
+    def _set_tie_keys(self, r: int, held: int) -> dict[int, int]:
+        """The sets of each union of rank ``r``'s cards ``held`` as a part of a tie key
+        (0 for none), memoised.
 
         The canonical order compares two arrangements of a hand at its lowest card
         whose group differs, preferring the group of the larger code (a meld
-        ``mask * 2 + 1``, an unmatched card ``mask * 2``). So each card gets the
-        ordinal (from 1) of its group's code among the codes of every group that
-        can hold it (unmatched, or any deck meld holding it), in a field of
-        ``width`` bits, lowest card id in the highest field: comparing the sums of
-        those fields over the hand's cards is that order, as one integer compare.
-        A suit's runs and unmatched cards (per rank mask, :attr:`walk_tie_keys`) and
-        each set choice (:attr:`set_tie_keys`) are summed once and memoised.
+        ``mask * 2 + 1``, an unmatched card ``mask * 2``). Every group holding a card
+        lies in the card's suit (runs, unmatched) or rank (sets), so its mask compares
+        as its bits there, packed in id order (the other suits at the card's rank
+        below the card's suit, the card's suit, those above it), then the meld flag:
+        that is the card's field. So comparing the sums of the fields over the hand's
+        cards (the tie keys) is the canonical order, as one integer compare.
         """
-        N = self.natural_count
-        codes_of: list[set[int]] = [{(1 << c) * 2} for c in range(N)]
-        for mask in self.meld_info:
-            for low in lowest_bits(mask):
-                codes_of[low.bit_length() - 1].add(mask * 2 + 1)
-        ordinals = [{code: i + 1 for i, code in enumerate(sorted(codes))} for codes in codes_of]
-        width = max(len(codes) for codes in codes_of).bit_length()
-        places = [width * (N - 1 - c) for c in range(N)]
-        self.tie_ordinals, self.tie_places = ordinals, places
-
-        def group_key(mask: int) -> int:
-            code = mask * 2 + 1
+        R = self.rank_count
+        keys = {0: 0}
+        for union, infos in self.set_infos[r][held].items():
             key = 0
-            for low in lowest_bits(mask):
-                c = low.bit_length() - 1
-                key += ordinals[c][code] << places[c]
-            return key
-
-        self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
-        self.set_tie_keys = tuple({held: {0: 0, **{union: sum(group_key(info[3]) for info in infos)
-                                                   for union, infos in by_union.items()}}
-                                   for held, by_union in per_rank.items()} for per_rank in self.set_infos)
+            for info in infos:
+                suits = 0  # the set's suits, as a suit mask
+                for low in lowest_bits(info[3]):
+                    suits |= 1 << ((low.bit_length() - 1) // R)
+                for low in lowest_bits(suits):
+                    s = low.bit_length() - 1
+                    packed = (suits & (low - 1)) | (1 << (s + r)) | ((suits >> (s + 1)) << (s + R))
+                    key += (packed * 2 + 1) << self._tie_field_place(s * R + r)
+            keys[union] = key
+        self.set_tie_keys[r][held] = keys
+        return keys
 
     def _walk_tie_key(self, s: int, m: int) -> int:
         """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of
-        a tie key (:meth:`_build_tie_keys`), memoised."""
-        ordinals, places = self.tie_ordinals, self.tie_places
+        a tie key (the fields of :meth:`_set_tie_keys`: a run's or an unmatched card's
+        is its rank mask above ``s`` bits of other suits), plus 1 (so never 0, the
+        mark of "not yet": the same 1 per suit in every key), memoised."""
         shift = self.suit_shifts[s]
-        key = 0
-        melded = 0
+        width = self.rank_count + self.suit_count
+        top = width * (self.natural_count - 1 - shift)  # the place of the suit's rank 0
+        key = 1
+        unmatched = m
         for meld in (self.walks_by_suit[s][m] or self._walk(s, m))[0]:
-            melded |= meld
-            code = meld * 2 + 1
-            for low in lowest_bits(meld):
-                c = low.bit_length() - 1
-                key += ordinals[c][code] << places[c]
-        for low in lowest_bits((m << shift) & ~melded):
-            c = low.bit_length() - 1
-            key += ordinals[c][low * 2] << places[c]
+            ranks = meld >> shift
+            unmatched ^= ranks
+            field = (ranks << s) * 2 + 1
+            for low in lowest_bits(ranks):
+                key += field << (top - width * (low.bit_length() - 1))
+        for low in lowest_bits(unmatched):
+            key += ((low << s) * 2) << (top - width * (low.bit_length() - 1))
         assert self.walk_tie_keys is not None
         self.walk_tie_keys[s][m] = key
         return key
