@@ -63,7 +63,7 @@ class SuitTables:
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
         "meld_info", "cards_by_penalty", "_four_suits_of_three",
-        "walk_tie_keys", "set_tie_keys",
+        "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
     core: MeldCore
@@ -95,6 +95,8 @@ class SuitTables:
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
     set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
+    sets_by_union: dict[int, tuple[MeldInfo, ...]]
+    """A union of sets -> the sets making it up, filled on demand (:meth:`_sets_of`)."""
     set_tie_keys: tuple[dict[int, dict[int, int]], ...]
     """``[rank][cards held][union]``: the union's sets (none for union 0) as a part of a
     tie key, filled on the ties that need it."""
@@ -191,6 +193,7 @@ class SuitTables:
         self.set_unions = tuple(unions)
         self.set_tie_keys = tuple({} for _ in range(R))
         self.walk_tie_keys = None
+        self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
@@ -502,22 +505,46 @@ class SuitTables:
         a tie key (the fields of :meth:`_set_tie_keys`: a run's or an unmatched card's
         is its rank mask above ``s`` bits of other suits), plus 1 (so never 0, the
         mark of "not yet": the same 1 per suit in every key), memoised."""
-        shift = self.suit_shifts[s]
         width = self.rank_count + self.suit_count
-        top = width * (self.natural_count - 1 - shift)  # the place of the suit's rank 0
+        top = width * (self.natural_count - 1 - self.suit_shifts[s])  # the place of the suit's rank 0
+        lowest_meld = self.lowest_meld_by_suit[s]
         key = 1
-        unmatched = m
-        for meld in (self.walks_by_suit[s][m] or self._walk(s, m))[0]:
-            ranks = meld >> shift
-            unmatched ^= ranks
-            field = (ranks << s) * 2 + 1
-            for low in lowest_bits(ranks):
-                key += field << (top - width * (low.bit_length() - 1))
-        for low in lowest_bits(unmatched):
-            key += ((low << s) * 2) << (top - width * (low.bit_length() - 1))
+        rest = m
+        while rest:  # the suit's canonical walk (as :meth:`_walk`), without building it
+            meld = lowest_meld[rest]
+            if meld:
+                rest ^= meld
+                field = (meld << s) * 2 + 1
+                while meld:
+                    low = meld & -meld
+                    meld ^= low
+                    key += field << (top - width * (low.bit_length() - 1))
+            else:
+                low = rest & -rest
+                rest ^= low
+                key += ((low << s) * 2) << (top - width * (low.bit_length() - 1))
         assert self.walk_tie_keys is not None
         self.walk_tie_keys[s][m] = key
         return key
+
+    def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
+        """The sets making up ``union`` (of the hand's cards), memoised per union (its
+        canonical packing does not depend on the other cards)."""
+        full = self.rank_mask
+        found: list[MeldInfo] = []
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= (union >> shift) & full
+        same_rank_bits = self.same_rank_bits
+        set_infos = self.set_infos
+        while ranks:
+            low = ranks & -ranks
+            r = low.bit_length() - 1
+            ranks ^= low
+            bits = same_rank_bits[r]
+            found += set_infos[r][hand & bits][union & bits]
+        entry = self.sets_by_union[union] = tuple(found)
+        return entry
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
@@ -545,18 +572,7 @@ class SuitTables:
                         unmatched += got[3]
                 s += 1
             return deadwood, melds, kinds, unmatched
-        found: list[MeldInfo] = []
-        ranks = 0
-        for shift in self.suit_shifts:
-            ranks |= (union >> shift) & full
-        same_rank_bits = self.same_rank_bits
-        set_infos = self.set_infos
-        while ranks:
-            low = ranks & -ranks
-            r = low.bit_length() - 1
-            ranks ^= low
-            bits = same_rank_bits[r]
-            found += set_infos[r][hand & bits][union & bits]
+        found = list(self.sets_by_union.get(union) or self._sets_of(hand, union))
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
