@@ -49,10 +49,9 @@ MAX_TABLE_RANKS = 14
 
 #: A deck meld's (cards, kinds, lowest bit, card-id mask).
 MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
-#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched
-#: cards, the melds' :data:`MeldInfo`).
-SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
-                 tuple[MeldInfo, ...]]
+#: One suit's part of an arrangement: (meld cards, their kinds, unmatched cards, the
+#: melds' :data:`MeldInfo`).
+SuitWalk = tuple[tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...], tuple[MeldInfo, ...]]
 
 
 class SuitTables:
@@ -370,12 +369,10 @@ class SuitTables:
     # ------------------------------------------------------------------ arrangements
 
     def _walk(self, s: int, m: int) -> SuitWalk:
-        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, meld cards,
-        their kinds, unmatched cards), memoised."""
+        """Suit ``s``'s canonical part for its rank mask ``m`` (:data:`SuitWalk`), memoised."""
         got = self.walks_by_suit[s][m]
         if got is not None:
             return got
-        masks: list[int] = []
         groups: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
         infos: list[MeldInfo] = []
@@ -389,7 +386,6 @@ class SuitTables:
             meld = lowest_meld[m]
             if meld:
                 info = meld_info[meld << shift]
-                masks.append(info[3])
                 groups.append(info[0])
                 kinds.append(info[1])
                 infos.append(info)
@@ -398,7 +394,7 @@ class SuitTables:
                 low = m & -m
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
-        entry = (tuple(masks), tuple(groups), tuple(kinds), tuple(unmatched), tuple(infos))
+        entry = (tuple(groups), tuple(kinds), tuple(unmatched), tuple(infos))
         self.walks_by_suit[s][key] = entry
         return entry
 
@@ -406,9 +402,9 @@ class SuitTables:
         """Among set unions of equal deadwood, the one of the canonical arrangement:
         the one of the largest tie key (:meth:`_set_tie_keys`; the first on equal keys).
 
-        A key sums every suit's walk key and the set keys of the ranks where the
-        unions differ (elsewhere every union has the same sets, the same part of
-        each key).
+        A key sums the walk keys of the suits and the set keys of the ranks where
+        the unions differ: elsewhere every union has the same sets and runs, the
+        same part of each key.
         """
         walk_keys = self.walk_tie_keys
         if walk_keys is None:
@@ -418,9 +414,15 @@ class SuitTables:
         differ = 0
         for union in tied:
             differ |= union ^ first
+        suits = []
         ranks = 0
+        s = 0
         for shift in self.suit_shifts:
-            ranks |= (differ >> shift) & full
+            part = (differ >> shift) & full
+            if part:
+                suits.append((walk_keys[s], s, shift))
+                ranks |= part
+            s += 1
         set_keys = self.set_tie_keys
         same_rank_bits = self.same_rank_bits
         rank_parts = []
@@ -434,32 +436,12 @@ class SuitTables:
         walk_key = self._walk_tie_key
         best = first
         best_key = -1
-        if self.suit_count == 4:
-            W0, W1, W2, W3 = walk_keys
-            R = self.rank_count
-            R2, R3 = 2 * R, 3 * R
-            for union in tied:
-                m = hand ^ union
-                a = m & full
-                b = (m >> R) & full
-                c = (m >> R2) & full
-                d = (m >> R3) & full
-                key = ((W0[a] or walk_key(0, a)) + (W1[b] or walk_key(1, b))
-                       + (W2[c] or walk_key(2, c)) + (W3[d] or walk_key(3, d)))
-                for by_union, bits in rank_parts:
-                    key += by_union[union & bits]
-                if key > best_key:
-                    best, best_key = union, key
-            return best
-        shifts = self.suit_shifts
         for union in tied:
-            m = hand ^ union
+            rest = hand ^ union
             key = 0
-            s = 0
-            for shift in shifts:
-                part = (m >> shift) & full
-                key += walk_keys[s][part] or walk_key(s, part)
-                s += 1
+            for keys, s, shift in suits:
+                m = (rest >> shift) & full
+                key += keys[m] or walk_key(s, m)
             for by_union, bits in rank_parts:
                 key += by_union[union & bits]
             if key > best_key:
@@ -565,11 +547,11 @@ class SuitTables:
                 m = (rest >> shift) & full
                 if m:
                     got = walks_by_suit[s][m] or self._walk(s, m)
-                    if got[1]:
-                        melds += got[1]
-                        kinds += got[2]
-                    if got[3]:
-                        unmatched += got[3]
+                    if got[0]:
+                        melds += got[0]
+                        kinds += got[1]
+                    if got[2]:
+                        unmatched += got[2]
                 s += 1
             return deadwood, melds, kinds, unmatched
         found = list(self.sets_by_union.get(union) or self._sets_of(hand, union))
@@ -577,10 +559,10 @@ class SuitTables:
             m = (rest >> shift) & full
             if m:
                 got = walks_by_suit[s][m] or self._walk(s, m)
-                if got[4]:
-                    found += got[4]
                 if got[3]:
-                    unmatched += got[3]
+                    found += got[3]
+                if got[2]:
+                    unmatched += got[2]
             s += 1
         if len(found) > 1:  # sets and runs, by lowest card
             found.sort(key=_lowest_card)
