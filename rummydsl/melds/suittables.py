@@ -22,7 +22,7 @@ each rank held in enough suits, a choice of which of its cards form sets.
   disjoint rank melds of that rank inside the hand. Every arrangement of the
   hand is some choice plus per-suit arrangements, so the minimum is exact. When
   several choices tie, their arrangements are compared by the canonical order,
-  as one integer key each (:meth:`SuitTables._set_tie_keys`).
+  as one integer key each (:meth:`SuitTables._set_tie_key`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -96,9 +96,9 @@ class SuitTables:
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
     sets_by_union: dict[int, tuple[MeldInfo, ...]]
     """A union of sets -> the sets making it up, filled on demand (:meth:`_sets_of`)."""
-    set_tie_keys: tuple[dict[int, dict[int, int]], ...]
-    """``[rank][cards held][union]``: the union's sets (none for union 0) as a part of a
-    tie key, filled on the ties that need it."""
+    set_tie_keys: dict[int, int]
+    """The sets of one rank making up a union (a card-id mask; 0: none) -> their part of
+    a tie key, filled on the ties that need it (:meth:`_set_tie_key`)."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
     """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
@@ -190,7 +190,7 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_tie_keys = tuple({} for _ in range(R))
+        self.set_tie_keys = {0: 0}
         self.walk_tie_keys = None
         self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
@@ -400,7 +400,7 @@ class SuitTables:
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
         """Among set unions of equal deadwood, the one of the canonical arrangement:
-        the one of the largest tie key (:meth:`_set_tie_keys`; the first on equal keys).
+        the one of the largest tie key (:meth:`_set_tie_key`; the first on equal keys).
 
         A key sums the walk keys of the suits and the set keys of the ranks where
         the unions differ: elsewhere every union has the same sets and runs, the
@@ -430,9 +430,7 @@ class SuitTables:
             low = ranks & -ranks
             ranks ^= low
             r = low.bit_length() - 1
-            bits = same_rank_bits[r]
-            held = hand & bits
-            rank_parts.append((set_keys[r].get(held) or self._set_tie_keys(r, held), bits))
+            rank_parts.append((same_rank_bits[r], r))
         walk_key = self._walk_tie_key
         best = first
         best_key = -1
@@ -442,8 +440,10 @@ class SuitTables:
             for keys, s, shift in suits:
                 m = (rest >> shift) & full
                 key += keys[m] or walk_key(s, m)
-            for by_union, bits in rank_parts:
-                key += by_union[union & bits]
+            for bits, r in rank_parts:
+                sets = union & bits
+                got = set_keys.get(sets)
+                key += self._set_tie_key(r, hand & bits, sets) if got is None else got
             if key > best_key:
                 best, best_key = union, key
         return best
@@ -453,9 +453,9 @@ class SuitTables:
         per card, the lowest card id in the highest field."""
         return (self.rank_count + self.suit_count) * (self.natural_count - 1 - card)
 
-    def _set_tie_keys(self, r: int, held: int) -> dict[int, int]:
-        """The sets of each union of rank ``r``'s cards ``held`` as a part of a tie key
-        (0 for none), memoised.
+    def _set_tie_key(self, r: int, held: int, union: int) -> int:
+        """The sets making up ``union`` (of rank ``r``'s cards ``held``) as a part of a
+        tie key, memoised per union (its packing does not depend on the other cards).
 
         The canonical order compares two arrangements of a hand at its lowest card
         whose group differs, preferring the group of the larger code (a meld
@@ -467,24 +467,21 @@ class SuitTables:
         cards (the tie keys) is the canonical order, as one integer compare.
         """
         R = self.rank_count
-        keys = {0: 0}
-        for union, infos in self.set_infos[r][held].items():
-            key = 0
-            for info in infos:
-                suits = 0  # the set's suits, as a suit mask
-                for low in lowest_bits(info[3]):
-                    suits |= 1 << ((low.bit_length() - 1) // R)
-                for low in lowest_bits(suits):
-                    s = low.bit_length() - 1
-                    packed = (suits & (low - 1)) | (1 << (s + r)) | ((suits >> (s + 1)) << (s + R))
-                    key += (packed * 2 + 1) << self._tie_field_place(s * R + r)
-            keys[union] = key
-        self.set_tie_keys[r][held] = keys
-        return keys
+        key = 0
+        for info in self.set_infos[r][held][union]:
+            suits = 0  # the set's suits, as a suit mask
+            for low in lowest_bits(info[3]):
+                suits |= 1 << ((low.bit_length() - 1) // R)
+            for low in lowest_bits(suits):
+                s = low.bit_length() - 1
+                packed = (suits & (low - 1)) | (1 << (s + r)) | ((suits >> (s + 1)) << (s + R))
+                key += (packed * 2 + 1) << self._tie_field_place(s * R + r)
+        self.set_tie_keys[union] = key
+        return key
 
     def _walk_tie_key(self, s: int, m: int) -> int:
         """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of
-        a tie key (the fields of :meth:`_set_tie_keys`: a run's or an unmatched card's
+        a tie key (the fields of :meth:`_set_tie_key`: a run's or an unmatched card's
         is its rank mask above ``s`` bits of other suits), plus 1 (so never 0, the
         mark of "not yet": the same 1 per suit in every key), memoised."""
         width = self.rank_count + self.suit_count
