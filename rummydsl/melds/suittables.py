@@ -22,7 +22,7 @@ each rank held in enough suits, a choice of which of its cards form sets.
   disjoint rank melds of that rank inside the hand. Every arrangement of the
   hand is some choice plus per-suit arrangements, so the minimum is exact. When
   several choices tie, their arrangements are compared by the canonical order,
-  as one integer key each (:meth:`SuitTables._set_tie_key`).
+  as one integer key each (:func:`.rankmasks.set_tie_key`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
-from .rankmasks import disjoint_unions, lowest_bits, suit_table
+from .rankmasks import disjoint_unions, lowest_bits, set_tie_key, suit_table, walk_tie_key
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -400,7 +400,7 @@ class SuitTables:
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
         """Among set unions of equal deadwood, the one of the canonical arrangement:
-        the one of the largest tie key (:meth:`_set_tie_key`; the first on equal keys).
+        the one of the largest tie key (:func:`.rankmasks.set_tie_key`; the first on equal keys).
 
         A key sums the walk keys of the suits and the set keys of the ranks where
         the unions differ: elsewhere every union has the same sets and runs, the
@@ -448,60 +448,20 @@ class SuitTables:
                 best, best_key = union, key
         return best
 
-    def _tie_field_place(self, card: int) -> int:
-        """Where ``card``'s field starts in a tie key: ``rank_count + suit_count`` bits
-        per card, the lowest card id in the highest field."""
-        return (self.rank_count + self.suit_count) * (self.natural_count - 1 - card)
-
     def _set_tie_key(self, r: int, held: int, union: int) -> int:
         """The sets making up ``union`` (of rank ``r``'s cards ``held``) as a part of a
-        tie key, memoised per union (its packing does not depend on the other cards).
-
-        The canonical order compares two arrangements of a hand at its lowest card
-        whose group differs, preferring the group of the larger code (a meld
-        ``mask * 2 + 1``, an unmatched card ``mask * 2``). Every group holding a card
-        lies in the card's suit (runs, unmatched) or rank (sets), so its mask compares
-        as its bits there, packed in id order (the other suits at the card's rank
-        below the card's suit, the card's suit, those above it), then the meld flag:
-        that is the card's field. So comparing the sums of the fields over the hand's
-        cards (the tie keys) is the canonical order, as one integer compare.
-        """
-        R = self.rank_count
-        key = 0
-        for info in self.set_infos[r][held][union]:
-            suits = 0  # the set's suits, as a suit mask
-            for low in lowest_bits(info[3]):
-                suits |= 1 << ((low.bit_length() - 1) // R)
-            for low in lowest_bits(suits):
-                s = low.bit_length() - 1
-                packed = (suits & (low - 1)) | (1 << (s + r)) | ((suits >> (s + 1)) << (s + R))
-                key += (packed * 2 + 1) << self._tie_field_place(s * R + r)
+        tie key (:func:`.rankmasks.set_tie_key`), memoised per union (its packing does
+        not depend on the other cards)."""
+        R, S = self.rank_count, self.suit_count
+        key = sum(set_tie_key(info[3], r, R, S) for info in self.set_infos[r][held][union])
         self.set_tie_keys[union] = key
         return key
 
     def _walk_tie_key(self, s: int, m: int) -> int:
-        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of
-        a tie key (the fields of :meth:`_set_tie_key`: a run's or an unmatched card's
-        is its rank mask above ``s`` bits of other suits), plus 1 (so never 0, the
-        mark of "not yet": the same 1 per suit in every key), memoised."""
-        width = self.rank_count + self.suit_count
-        top = width * (self.natural_count - 1 - self.suit_shifts[s])  # the place of the suit's rank 0
-        lowest_meld = self.lowest_meld_by_suit[s]
-        key = 1
-        rest = m
-        while rest:  # the suit's canonical walk (as :meth:`_walk`), without building it
-            meld = lowest_meld[rest]
-            if meld:
-                rest ^= meld
-                field = (meld << s) * 2 + 1
-                while meld:
-                    low = meld & -meld
-                    meld ^= low
-                    key += field << (top - width * (low.bit_length() - 1))
-            else:
-                low = rest & -rest
-                rest ^= low
-                key += ((low << s) * 2) << (top - width * (low.bit_length() - 1))
+        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of a
+        tie key (:func:`.rankmasks.walk_tie_key`), plus 1 (so never 0, the mark of
+        "not yet": the same 1 per suit in every key), memoised."""
+        key = walk_tie_key(self.lowest_meld_by_suit[s], m, s, self.rank_count, self.suit_count) + 1
         assert self.walk_tie_keys is not None
         self.walk_tie_keys[s][m] = key
         return key
