@@ -424,13 +424,7 @@ class SuitTables:
                 ranks |= part
             s += 1
         set_keys = self.set_tie_keys
-        same_rank_bits = self.same_rank_bits
-        rank_parts = []
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            r = low.bit_length() - 1
-            rank_parts.append((same_rank_bits[r], r))
+        rank_parts = [(bits, r) for r, bits in enumerate(self.same_rank_bits) if ranks >> r & 1]
         walk_key = self._walk_tie_key
         best = first
         best_key = -1
@@ -469,19 +463,10 @@ class SuitTables:
     def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
         """The sets making up ``union`` (of the hand's cards), memoised per union (its
         canonical packing does not depend on the other cards)."""
-        full = self.rank_mask
         found: list[MeldInfo] = []
-        ranks = 0
-        for shift in self.suit_shifts:
-            ranks |= (union >> shift) & full
-        same_rank_bits = self.same_rank_bits
-        set_infos = self.set_infos
-        while ranks:
-            low = ranks & -ranks
-            r = low.bit_length() - 1
-            ranks ^= low
-            bits = same_rank_bits[r]
-            found += set_infos[r][hand & bits][union & bits]
+        for r, bits in enumerate(self.same_rank_bits):
+            if union & bits:
+                found += self.set_infos[r][hand & bits][union & bits]
         entry = self.sets_by_union[union] = tuple(found)
         return entry
 
