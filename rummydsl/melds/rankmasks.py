@@ -5,7 +5,7 @@ A suit's cards of a hand are a rank mask (bit ``r``: the rank of order ``r + 1``
 
 from __future__ import annotations
 
-__all__ = ["lowest_bits", "suit_table", "disjoint_unions"]
+__all__ = ["lowest_bits", "suit_table", "disjoint_unions", "set_tie_key", "walk_tie_key"]
 
 
 def lowest_bits(mask: int) -> list[int]:
@@ -63,3 +63,67 @@ def disjoint_unions(sub: int, melds: list[int]) -> tuple[tuple[int, tuple[int, .
 
     grow(0, 0, ())
     return tuple(sorted(found.items()))
+
+
+# Tie keys. The canonical order compares two arrangements of a hand at its lowest card
+# whose group differs, preferring the group of the larger code (a meld ``mask * 2 + 1``,
+# an unmatched card ``mask * 2``; masks of card ids, a card's id ``suit * R + rank``).
+# On the per-suit tables every group holding a card lies in the card's suit (runs,
+# unmatched) or its rank (sets), so its mask compares as its bits there, packed in id
+# order (the other suits at the card's rank below the card's suit, the card's suit's
+# R ranks, the other suits above), then the meld flag: that is the card's field,
+# ``R + S`` bits wide. A tie key sums the fields of a hand's cards, each shifted to
+# its place (the lowest card id in the highest field, the last card's at bit 0), so
+# comparing two keys of the same hand is the canonical order, as one integer compare.
+
+
+def set_tie_key(mask: int, rank: int, R: int, S: int) -> int:
+    """The fields of the cards of the set ``mask`` (cards of ``rank``, a card-id mask),
+    for a deck of ``S`` suits of ``R`` ranks.
+
+    One rank, four suits, the set of suits 0, 1 and 3: its mask ``1011`` then the
+    meld flag, in the 5-bit fields of cards 0, 1 and 3 (card 2 is not in it):
+
+    >>> format(set_tie_key(0b1011, 0, 1, 4), "020b")
+    '10111101110000010111'
+    """
+    suits = 0  # the set's suits, as a suit mask
+    for low in lowest_bits(mask):
+        suits |= 1 << ((low.bit_length() - 1) // R)
+    width = R + S
+    key = 0
+    for low in lowest_bits(suits):
+        s = low.bit_length() - 1
+        packed = (suits & (low - 1)) | (1 << (s + rank)) | ((suits >> (s + 1)) << (s + R))
+        key += (packed * 2 + 1) << (width * (R * S - 1 - (s * R + rank)))
+    return key
+
+
+def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -> int:
+    """The fields of suit ``suit``'s cards ``mask`` (a rank mask) in its canonical walk
+    (``lowest_meld``: :func:`suit_table`'s second table), for ``S`` suits of ``R`` ranks.
+
+    A run of the three ranks of a one-suit deck comes before the same cards unmatched:
+
+    >>> lowest_meld = suit_table(3, {0b111}, (1, 2, 3))[1]
+    >>> walk_tie_key(lowest_meld, 0b111, 0, 3, 1) > walk_tie_key([0] * 8, 0b111, 0, 3, 1)
+    True
+    """
+    width = R + S
+    top = width * (R * S - 1 - suit * R)  # the place of the suit's rank 0
+    key = 0
+    rest = mask
+    while rest:
+        meld = lowest_meld[rest]
+        if meld:
+            rest ^= meld
+            field = (meld << suit) * 2 + 1
+            while meld:
+                low = meld & -meld
+                meld ^= low
+                key += field << (top - width * (low.bit_length() - 1))
+        else:
+            low = rest & -rest
+            rest ^= low
+            key += ((low << suit) * 2) << (top - width * (low.bit_length() - 1))
+    return key

@@ -21,7 +21,8 @@ each rank held in enough suits, a choice of which of its cards form sets.
   product, over the ranks held in enough suits, of "no set" and every union of
   disjoint rank melds of that rank inside the hand. Every arrangement of the
   hand is some choice plus per-suit arrangements, so the minimum is exact. When
-  several choices tie, their arrangements are compared by the canonical key.
+  several choices tie, their arrangements are compared by the canonical order,
+  as one integer key each (:func:`.rankmasks.set_tie_key`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -29,28 +30,28 @@ Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, Sequence
 
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
-from .rankmasks import disjoint_unions, lowest_bits, suit_table
+from .rankmasks import disjoint_unions, lowest_bits, set_tie_key, suit_table, walk_tie_key
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
 _lowest_card = itemgetter(2)  # of a meld_info entry
+
+#: The choices of sets of a hand that can hold none.
+_NO_SETS = (0,)
 
 #: Ranks beyond this make the per-suit tables too big (2 ** ranks entries each).
 MAX_TABLE_RANKS = 14
 
 #: A deck meld's (cards, kinds, lowest bit, card-id mask).
 MeldInfo = tuple[tuple[Card, ...], frozenset[str], int, int]
-#: One suit's part of an arrangement: (meld masks, meld cards, their kinds, unmatched
-#: cards, the melds' :data:`MeldInfo`).
-SuitWalk = tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...],
-                 tuple[MeldInfo, ...]]
-#: One suit's cards by id as ``(lowest bit, code of its group)``, for comparing arrangements.
-SuitCodes = tuple[tuple[int, int], ...]
+#: One suit's part of an arrangement: (meld cards, their kinds, unmatched cards, the
+#: melds' :data:`MeldInfo`).
+SuitWalk = tuple[tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...], tuple[MeldInfo, ...]]
 
 
 class SuitTables:
@@ -59,8 +60,9 @@ class SuitTables:
     __slots__ = (
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
-        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "set_codes", "min_set_size",
-        "meld_info", "codes_by_suit", "cards_by_penalty", "_four_suits_of_three",
+        "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+        "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
     core: MeldCore
@@ -83,17 +85,20 @@ class SuitTables:
     """``[suit][rank mask]``: the card id of that discard."""
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
-    codes_by_suit: list[list[SuitCodes | None]]
-    """``[suit][rank mask]``: the same as :data:`SuitCodes`, filled on the ties that need them."""
+    walk_tie_keys: list[list[int]] | None
+    """``[suit][rank mask]``: the suit's runs and unmatched cards as a part of a tie key,
+    plus 1 (0: not yet), filled on the ties that need it (``None`` until the first tie)."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
     """``[rank][cards of the rank held]``: 0 and every union of disjoint sets inside them."""
     set_infos: tuple[dict[int, dict[int, tuple[MeldInfo, ...]]], ...]
     """``[rank][cards held][union]``: the sets making up that union (its canonical packing)."""
-    set_codes: tuple[dict[int, dict[int, dict[int, int]]], ...] | None
-    """The same, as card bit -> its set's code (``mask * 2 + 1``), for comparing
-    arrangements (built on the first tie)."""
+    sets_by_union: dict[int, tuple[MeldInfo, ...]]
+    """A union of sets -> the sets making it up, filled on demand (:meth:`_sets_of`)."""
+    set_tie_keys: dict[int, int]
+    """The sets of one rank making up a union (a card-id mask; 0: none) -> their part of
+    a tie key, filled on the ties that need it (:meth:`_set_tie_key`)."""
     min_set_size: int
     meld_info: dict[int, MeldInfo]
     """Card-id mask of a deck meld -> its :data:`MeldInfo`."""
@@ -124,6 +129,7 @@ class SuitTables:
         suit_melds: list[set[int]] = [set() for _ in range(S)]
         rank_melds: list[list[int]] = [[] for _ in range(R)]
         meld_info: dict[int, MeldInfo] = {}
+        names: dict[int, frozenset[str]] = {}  # kinds bitmask -> names, built once each
         for melds in deck_table.by_lowest:
             for mask, _value, kinds in melds:
                 slices = [(mask >> (s * R)) & rank_mask for s in range(S)]
@@ -137,7 +143,10 @@ class SuitTables:
                     if ranks & (ranks - 1):
                         return None  # a meld across suits and ranks: not this structure
                     rank_melds[ranks.bit_length() - 1].append(mask)
-                meld_info[mask] = (core._cards_of(mask), core._names(kinds), mask & -mask, mask)
+                kind_names = names.get(kinds)
+                if kind_names is None:
+                    kind_names = names[kinds] = core._names(kinds)
+                meld_info[mask] = (core._cards_of(mask), kind_names, mask & -mask, mask)
         self = cls()
         self.core = core
         self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
@@ -181,12 +190,13 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_codes = None
+        self.set_tie_keys = {0: 0}
+        self.walk_tie_keys = None
+        self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
-        self.codes_by_suit = [[None] * (1 << R) for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
@@ -222,11 +232,11 @@ class SuitTables:
 
     # ------------------------------------------------------------------ queries
 
-    def _choices(self, hand: int) -> list[int]:
+    def _choices(self, hand: int) -> Sequence[int]:
         """The unions of sets to try for the hand (0 always first)."""
         min_size = self.min_set_size
         if not min_size:
-            return [0]
+            return _NO_SETS
         full = self.rank_mask
         if self._four_suits_of_three:
             R = self.rank_count
@@ -245,8 +255,8 @@ class SuitTables:
                     at_least[j] |= at_least[j - 1] & m
             ranks = at_least[min_size]
         if not ranks:
-            return [0]
-        choices = [0]
+            return _NO_SETS
+        choices: Sequence[int] = _NO_SETS
         set_unions = self.set_unions
         same_rank_bits = self.same_rank_bits
         while ranks:
@@ -255,7 +265,10 @@ class SuitTables:
             ranks ^= low
             unions = set_unions[r].get(hand & same_rank_bits[r])
             if unions:
-                choices = [u | o for u in choices for o in unions]
+                if len(choices) == 1:  # the first rank with sets: its unions, 0 first, as they are
+                    choices = unions
+                else:
+                    choices = [u | o for u in choices for o in unions]
         return choices
 
     def deadwood(self, hand: int) -> int:
@@ -356,110 +369,106 @@ class SuitTables:
     # ------------------------------------------------------------------ arrangements
 
     def _walk(self, s: int, m: int) -> SuitWalk:
-        """Suit ``s``'s canonical part for its rank mask ``m``: (meld masks, meld cards,
-        their kinds, unmatched cards), memoised."""
+        """Suit ``s``'s canonical part for its rank mask ``m`` (:data:`SuitWalk`), memoised."""
         got = self.walks_by_suit[s][m]
         if got is not None:
             return got
-        masks: list[int] = []
+        groups: list[tuple[Card, ...]] = []
+        kinds: list[frozenset[str]] = []
+        infos: list[MeldInfo] = []
         unmatched: list[Card] = []
         shift = self.suit_shifts[s]
         lowest_meld = self.lowest_meld_by_suit[s]
         cards = self.core._cards
+        meld_info = self.meld_info
         key = m
         while m:
             meld = lowest_meld[m]
             if meld:
-                masks.append(meld << shift)
+                info = meld_info[meld << shift]
+                groups.append(info[0])
+                kinds.append(info[1])
+                infos.append(info)
                 m ^= meld
             else:
                 low = m & -m
                 unmatched.append(cards[shift + low.bit_length() - 1])
                 m ^= low
-        info = self.meld_info
-        entry = (tuple(masks), tuple(info[x][0] for x in masks), tuple(info[x][1] for x in masks), tuple(unmatched),
-                 tuple(info[x] for x in masks))
+        entry = (tuple(groups), tuple(kinds), tuple(unmatched), tuple(infos))
         self.walks_by_suit[s][key] = entry
         return entry
 
     def _canonical_union(self, hand: int, tied: list[int]) -> int:
-        """Among set unions of equal deadwood, the one of the canonical arrangement."""
-        best = tied[0]
-        for union in tied[1:]:
-            if self._prefers(hand, union, best):
-                best = union
-        return best
+        """Among set unions of equal deadwood, the one of the canonical arrangement:
+        the one of the largest tie key (:func:`.rankmasks.set_tie_key`; the first on equal keys).
 
-    def _prefers(self, hand: int, a: int, b: int) -> bool:
-        """Whether the arrangement with the sets ``a`` comes before the one with ``b``.
-
-        The cards are compared by id, suit by suit: each card is written as
-        ``(lowest bit, code)``, the code saying its group so that the canonical order
-        prefers the larger code (a meld ``mask * 2 + 1``, an unmatched card
-        ``mask * 2``). A suit with no set card and the same runs in both is skipped.
+        A key sums the walk keys of the suits and the set keys of the ranks where
+        the unions differ: elsewhere every union has the same sets and runs, the
+        same part of each key.
         """
+        walk_keys = self.walk_tie_keys
+        if walk_keys is None:
+            walk_keys = self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
         full = self.rank_mask
-        walks_by_suit = self.walks_by_suit
-        rest_a = hand ^ a
-        rest_b = hand ^ b
+        first = tied[0]
+        differ = 0
+        for union in tied:
+            differ |= union ^ first
+        suits = []
+        ranks = 0
         s = 0
         for shift in self.suit_shifts:
-            ra = (rest_a >> shift) & full
-            rb = (rest_b >> shift) & full
-            sa = (a >> shift) & full
-            sb = (b >> shift) & full
-            if sa or sb:
-                codes_a = self._suit_codes(hand, a, s, ra, sa)
-                codes_b = self._suit_codes(hand, b, s, rb, sb)
-                if codes_a != codes_b:
-                    return codes_a > codes_b
-            elif ra != rb:
-                walk_a = self._walk_codes(s, ra)
-                walk_b = self._walk_codes(s, rb)
-                if walk_a != walk_b:
-                    return walk_a > walk_b
+            part = (differ >> shift) & full
+            if part:
+                suits.append((walk_keys[s], s, shift))
+                ranks |= part
             s += 1
-        return False
+        set_keys = self.set_tie_keys
+        rank_parts = [(bits, r) for r, bits in enumerate(self.same_rank_bits) if ranks >> r & 1]
+        walk_key = self._walk_tie_key
+        best = first
+        best_key = -1
+        for union in tied:
+            rest = hand ^ union
+            key = 0
+            for keys, s, shift in suits:
+                m = (rest >> shift) & full
+                key += keys[m] or walk_key(s, m)
+            for bits, r in rank_parts:
+                sets = union & bits
+                got = set_keys.get(sets)
+                key += self._set_tie_key(r, hand & bits, sets) if got is None else got
+            if key > best_key:
+                best, best_key = union, key
+        return best
 
-    def _walk_codes(self, s: int, m: int) -> SuitCodes:
-        """Suit ``s``'s canonical part for its rank mask ``m`` as :data:`SuitCodes`, memoised."""
-        got = self.codes_by_suit[s][m]
-        if got is not None:
-            return got
-        shift = self.suit_shifts[s]
-        masks = (self.walks_by_suit[s][m] or self._walk(s, m))[0]
-        codes = [(low << shift, (low << shift) * 2) for low in lowest_bits(m & ~(sum(masks) >> shift))]
-        for meld in masks:
-            codes += [(low, meld * 2 + 1) for low in lowest_bits(meld)]
-        codes.sort()
-        entry = tuple(codes)
-        self.codes_by_suit[s][m] = entry
+    def _set_tie_key(self, r: int, held: int, union: int) -> int:
+        """The sets making up ``union`` (of rank ``r``'s cards ``held``) as a part of a
+        tie key (:func:`.rankmasks.set_tie_key`), memoised per union (its packing does
+        not depend on the other cards)."""
+        R, S = self.rank_count, self.suit_count
+        key = sum(set_tie_key(info[3], r, R, S) for info in self.set_infos[r][held][union])
+        self.set_tie_keys[union] = key
+        return key
+
+    def _walk_tie_key(self, s: int, m: int) -> int:
+        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of a
+        tie key (:func:`.rankmasks.walk_tie_key`), plus 1 (so never 0, the mark of
+        "not yet": the same 1 per suit in every key), memoised."""
+        key = walk_tie_key(self.lowest_meld_by_suit[s], m, s, self.rank_count, self.suit_count) + 1
+        assert self.walk_tie_keys is not None
+        self.walk_tie_keys[s][m] = key
+        return key
+
+    def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
+        """The sets making up ``union`` (of the hand's cards), memoised per union (its
+        canonical packing does not depend on the other cards)."""
+        found: list[MeldInfo] = []
+        for r, bits in enumerate(self.same_rank_bits):
+            if union & bits:
+                found += self.set_infos[r][hand & bits][union & bits]
+        entry = self.sets_by_union[union] = tuple(found)
         return entry
-
-    def _build_set_codes(self) -> tuple[dict[int, dict[int, dict[int, int]]], ...]:
-        """:attr:`set_codes`, built on the first tie."""
-        self.set_codes = tuple({held: {union: {low: info[3] * 2 + 1 for info in infos for low in lowest_bits(info[3])}
-                                       for union, infos in by_union.items()}
-                                for held, by_union in per_rank.items()} for per_rank in self.set_infos)
-        return self.set_codes
-
-    def _suit_codes(self, hand: int, union: int, s: int, rest: int, sets: int) -> list[tuple[int, int]]:
-        """The ``(lowest bit, code)`` of suit ``s``'s cards of the hand, by id, in the
-        arrangement with the sets ``union`` (``rest``, ``sets``: the suit's rank masks
-        of cards in runs or unmatched, and in sets)."""
-        codes = list(self._walk_codes(s, rest)) if rest else []
-        shift = self.suit_shifts[s]
-        same_rank_bits = self.same_rank_bits
-        set_codes = self.set_codes or self._build_set_codes()
-        while sets:
-            low = sets & -sets
-            sets ^= low
-            r = low.bit_length() - 1
-            bits = same_rank_bits[r]
-            card = low << shift
-            codes.append((card, set_codes[r][hand & bits][union & bits][card]))
-        codes.sort()
-        return codes
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
@@ -480,33 +489,22 @@ class SuitTables:
                 m = (rest >> shift) & full
                 if m:
                     got = walks_by_suit[s][m] or self._walk(s, m)
-                    if got[1]:
-                        melds += got[1]
-                        kinds += got[2]
-                    if got[3]:
-                        unmatched += got[3]
+                    if got[0]:
+                        melds += got[0]
+                        kinds += got[1]
+                    if got[2]:
+                        unmatched += got[2]
                 s += 1
             return deadwood, melds, kinds, unmatched
-        found: list[MeldInfo] = []
-        ranks = 0
-        for shift in self.suit_shifts:
-            ranks |= (union >> shift) & full
-        same_rank_bits = self.same_rank_bits
-        set_infos = self.set_infos
-        while ranks:
-            low = ranks & -ranks
-            r = low.bit_length() - 1
-            ranks ^= low
-            bits = same_rank_bits[r]
-            found += set_infos[r][hand & bits][union & bits]
+        found = list(self.sets_by_union.get(union) or self._sets_of(hand, union))
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
                 got = walks_by_suit[s][m] or self._walk(s, m)
-                if got[4]:
-                    found += got[4]
                 if got[3]:
-                    unmatched += got[3]
+                    found += got[3]
+                if got[2]:
+                    unmatched += got[2]
             s += 1
         if len(found) > 1:  # sets and runs, by lowest card
             found.sort(key=_lowest_card)
