@@ -7,19 +7,15 @@ first total to reach the target (a tie for highest plays on, GS-7.5), with the
 game bonus, boxes and shutout of GR-10 settled by
 :func:`rummydsl.scoring.final_figures`. Two settings change what "a game" is:
 
-- ``game.hollywood`` (GR-13): several games run on one score sheet; each
-  round's points go into every open game where the player already has an
-  entry, plus the lowest-numbered open game where they have none; each game
-  closes at its target and is settled on its own entries; play stops when all
-  are closed.
+- a shared score sheet (``Game.shared_sheet`` of the model, GR-13): several
+  games run on one sheet; each round's points go into every open game where the
+  player already has an entry, plus the lowest-numbered open game where they
+  have none; each game closes at its target and is settled on its own entries;
+  play stops when all are closed.
 - ``game.match`` (GR-11): games are played until a player has won
   ``games_to_win`` of them; the match is the unit played.
 
->>> import random
->>> from rummydsl.variant import load_variant
->>> game = Game(load_variant("gin_rummy"), random.Random(1))
->>> game.round.number, game.over
-(1, False)
+docs/engine.md has a worked example (tested with the docs).
 """
 
 from __future__ import annotations
@@ -45,7 +41,7 @@ class Sheet:
     points: list[int]
     wins: list[int]
     entries: list[bool]
-    """Whether each player has an entry in this game (Hollywood, GR-13)."""
+    """Whether each player has an entry in this game (a shared sheet, GR-13)."""
     closed: bool = False
     winner: int | None = None
     figures: tuple[int, ...] = ()
@@ -67,17 +63,17 @@ class Sheet:
 
 @dataclass(frozen=True)
 class GameResult:
-    """How a finished game (or match, or Hollywood sheet) came out."""
+    """How a finished game (or match, or shared sheet) came out."""
 
     winner: int
-    """The winner: of the game, the match, or the most games of a Hollywood sheet."""
+    """The winner: of the game, the match, or the most games of a shared sheet."""
     figures: tuple[int, ...]
-    """Each player's final figure (summed over a Hollywood sheet's games; a match: its last game)."""
+    """Each player's final figure (summed over a shared sheet's games; a match: its last game)."""
     points: tuple[int, ...]
     """Each player's hand points (summed likewise)."""
     rounds: int
     games_won: tuple[int, ...] = ()
-    """Games won by each player (a match or a Hollywood sheet; one game: 1 for the winner)."""
+    """Games won by each player (a match or a shared sheet; one game: 1 for the winner)."""
     shutout: bool = False
 
     @property
@@ -144,7 +140,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """Whether the whole game (match, Hollywood sheet) has ended."""
+        """Whether the whole game (match, shared sheet) has ended."""
         return self.result is not None
 
     @property
@@ -158,7 +154,7 @@ class Game:
     # ------------------------------------------------------------------ flow
 
     def _new_sheets(self) -> None:
-        count = self.variant.game.hollywood_games or 1
+        count = self.variant.game.shared_sheet or 1
         self.sheets = [Sheet.empty(self.players) for _ in range(count)]
 
     def _deal(self) -> Round:
@@ -182,13 +178,13 @@ class Game:
         self.round = self._deal()
 
     def _enter(self, result: RoundResult) -> None:
-        """Add the round's points: to the one game, or Hollywood-style (GR-13)."""
-        hollywood = self.variant.game.hollywood_games is not None
+        """Add the round's points: to the one game, or to the games of a shared sheet (GR-13)."""
+        shared = self.variant.game.shared_sheet is not None
         for player, points in enumerate(result.points):
             if not points:
                 continue
             won = 1 if points > 0 else 0
-            if not hollywood:
+            if not shared:
                 sheet = self.sheets[0]
                 sheet.points[player] += points
                 sheet.wins[player] += won

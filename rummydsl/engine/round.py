@@ -14,14 +14,7 @@ knock), is a mechanic of :mod:`rummydsl.engine.mechanics` with one shape
 (``enter``, ``legal``, ``check``, ``apply``). The round holds the state and
 moves between them (``start_turn``, ``enter_step``, ``end_turn``, ``finish``).
 Nothing here names a game: every difference between games comes from the variant.
-
->>> import random
->>> from rummydsl.variant import load_variant
->>> rnd = Round.deal(load_variant("gin_rummy"), random.Random(7), dealer=1)
->>> rnd.phase, rnd.to_move, len(rnd.hands[0]), len(rnd.stock)
-(<Phase.UPCARD: 'upcard'>, 0, 10, 31)
->>> sorted(str(a) for a in rnd.legal_actions())
-['P1 draw discard', 'P1 pass']
+docs/engine.md has a worked example (tested with the docs).
 """
 
 from __future__ import annotations

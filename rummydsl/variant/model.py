@@ -242,6 +242,15 @@ class Game:
     match_games_to_win: int | None = None
     """GR-11: the game wins that take a match, or None."""
 
+    @property
+    def shared_sheet(self) -> int | None:
+        """How many games share one score sheet (``game.hollywood``), or None for one game.
+
+        The engine's name for the setting: the mechanism (entries, games closing at
+        their target) is generic; GR-13 is one game that uses it.
+        """
+        return self.hollywood_games
+
 
 @dataclass(frozen=True)
 class Variant:

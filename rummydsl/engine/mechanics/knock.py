@@ -2,7 +2,7 @@
 
 After drawing, in any step of their turn, a player may knock: discard one card
 face down and show melds, keeping at most the round's knock limit in deadwood
-(``knock.limit``, an expression of the round such as Oklahoma's upcard). The
+(``knock.limit``, an expression of the round, e.g. the upcard's value, GR-12). The
 knocker may name the melds to show, among the arrangements with least deadwood
 (C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
 melded and no discard is big gin.
