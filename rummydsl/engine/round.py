@@ -421,6 +421,17 @@ class Round:
         self.offered = None
         self.turns += 1
 
+    def take_discard(self, player: int, *, new_turn: bool) -> None:
+        """``player`` takes the top of the discard pile face up, seen by all (GR-5, GR-4,
+        GR-8); with ``new_turn`` it begins their turn (the upcard, a claimed discard)."""
+        card = self.discards.pop()
+        self.hands[player].append(card)
+        self.known[player].append(card)
+        if new_turn:
+            self.begin_turn(player)
+        self.drawn = True
+        self.taken = card
+
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
         self.begin_turn(player)

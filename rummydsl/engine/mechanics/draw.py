@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ...variant.model import DrawStep
-from ..actions import Action, Draw
+from ..actions import Action, Draw, player_name
 from ..state import Phase
 from .base import Mechanic
 
@@ -51,7 +51,7 @@ class DrawMechanic(Mechanic):
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Draw):
-            return f"{_name(action.player)} must draw first"
+            return f"{player_name(action.player)} must draw first"
         if action.source in draw_sources(rnd):
             return None
         step = rnd.variant.turn[rnd.step]
@@ -68,19 +68,13 @@ class DrawMechanic(Mechanic):
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
-            card = rnd.stock.pop()
+            rnd.hands[player].append(rnd.stock.pop())
             rnd.taken = None
+            rnd.drawn = True
             if len(rnd.stock) <= rnd.variant.stock.floor:
                 rnd.final_turn = True
         else:
-            card = rnd.discards.pop()
-            rnd.taken = card
-            rnd.known[player].append(card)
-        rnd.hands[player].append(card)
-        rnd.drawn = True
+            rnd.take_discard(player, new_turn=False)
         rnd.stock_only = False
         rnd.next_step()
 
-
-def _name(player: int) -> str:
-    return f"P{player + 1}"

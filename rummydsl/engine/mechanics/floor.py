@@ -69,12 +69,7 @@ class ClaimMechanic(Mechanic):
         player = action.player
         rnd.claim_queue.pop(0)
         if isinstance(action, Draw):
-            card = rnd.discards.pop()
-            rnd.hands[player].append(card)
-            rnd.known[player].append(card)
-            rnd.begin_turn(player)
-            rnd.drawn = True
-            rnd.taken = card
+            rnd.take_discard(player, new_turn=True)
             rnd.must_knock = True
             rnd.phase = Phase.DISCARD
             rnd.to_move = player

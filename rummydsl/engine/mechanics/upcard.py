@@ -48,12 +48,7 @@ class UpcardOffer(Mechanic):
         player = action.player
         rnd.upcard_queue.pop(0)
         if isinstance(action, Draw):
-            card = rnd.discards.pop()
-            rnd.hands[player].append(card)
-            rnd.known[player].append(card)
-            rnd.begin_turn(player)
-            rnd.drawn = True
-            rnd.taken = card
+            rnd.take_discard(player, new_turn=True)
             draw_at = next((i for i, s in enumerate(rnd.variant.turn) if s.name == "draw"), -1)
             rnd.enter_step(draw_at + 1)
             return
