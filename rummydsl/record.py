@@ -203,29 +203,22 @@ def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None
     :raises Quit: when the person leaves.
     :raises StalledRoundError: past ``max_actions`` actions.
     """
-    from .engine.observe import Observation
+    from .engine.game import play_round
 
     if writer is not None:
         writer.deal(rnd)
     if watcher is not None:
         watcher.deal(rnd)
-    views = [Observation(rnd, seat) for seat in range(rnd.players)]
-    while rnd.result is None:
-        if len(rnd.actions) >= max_actions:
-            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
-        player = rnd.to_move
-        assert player is not None
-        action = agents[player].act(views[player])
-        try:
-            rnd.apply(action)
-        except RummyDslError as problem:
-            raise AgentError(f"P{player + 1}", f"played {str(action)!r}, which the engine refused: "
-                             f"{getattr(problem, 'reason', problem)}") from None
+
+    def report(rnd: Round, action: Action) -> None:
         if writer is not None:
             writer.action(rnd, action)
         if watcher is not None:
             watcher.action(rnd, action)
+
+    play_round(rnd, agents, max_actions=max_actions, on_action=report)
     result = rnd.result
+    assert result is not None
     if writer is not None:
         writer.result(rnd, result)
     for agent in agents:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from ..scoring import final_figures
-from .actions import player_name
+from .actions import Action, player_name
 from .round import Round, RoundResult
 
 if TYPE_CHECKING:
@@ -274,23 +274,33 @@ class Game:
         return next(p for p in order if result.points[p] == least)
 
 
-def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000) -> RoundResult:
+def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
+               on_action: Callable[[Round, Action], None] | None = None) -> RoundResult:
     """Play ``rnd`` to its end, each agent seeing only its own observation.
 
-    :raises StalledRoundError: if the round runs past ``max_actions`` actions.
+    ``on_action(rnd, action)`` is called after each action (game records, the
+    terminal use it).
+
+    :raises AgentError: when an agent's action is refused (the round stays as it was).
+    :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending.
     """
-    from ..errors import StalledRoundError
+    from ..errors import AgentError, RummyDslError, StalledRoundError
     from .observe import Observation
 
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
-    count = 0
     while rnd.result is None:
+        if len(rnd.actions) >= max_actions:
+            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
         player = rnd.to_move
         assert player is not None
-        rnd.apply(agents[player].act(views[player]))
-        count += 1
-        if count > max_actions:
-            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
+        action = agents[player].act(views[player])
+        try:
+            rnd.apply(action)
+        except RummyDslError as problem:
+            raise AgentError(player_name(player), f"played {str(action)!r}, which the engine refused: "
+                             f"{getattr(problem, 'reason', problem)}") from None
+        if on_action is not None:
+            on_action(rnd, action)
     return rnd.result
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..cards import Card
 from ..endings import Ending
-from ..errors import CardError, IllegalActionError
+from ..errors import CardError, IllegalActionError, MalformedActionError
 from ..melds import MeldRules
 from .actions import Action, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
@@ -104,9 +104,7 @@ class LegalActions:
         if isinstance(action, str):
             try:
                 action = rnd.parse(action)
-            except CardError:
-                return False
-            except ValueError:
+            except MalformedActionError:
                 return False
         return rnd.why_illegal(action) is None  # type: ignore[arg-type]
 
