@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules"]
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
+_KEPT = 32
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
 
 
@@ -56,15 +57,20 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
                 out.append(spots[0] if len(spots) == 1 else -1)
             table = tuple(out)
         got = (deck, table)
+        if len(_POSITIONS) >= _KEPT:
+            _POSITIONS.pop(next(iter(_POSITIONS)))
         _POSITIONS[id(deck)] = got
     return got[1]
 
 
 def meld_rules(variant: Variant) -> MeldRules:
-    """The meld solver of a variant, built once per variant object."""
+    """The meld solver of a variant, built once per variant object (the last few kept:
+    a run of mutants or house rules must not hold every solver it ever built)."""
     got = _RULES.get(id(variant))
     if got is None or got[0] is not variant:
         got = (variant, MeldRules.from_variant(variant))
+        if len(_RULES) >= _KEPT:
+            _RULES.pop(next(iter(_RULES)))
         _RULES[id(variant)] = got
     return got[1]
 

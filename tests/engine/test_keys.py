@@ -126,7 +126,7 @@ def test_contract_met_counts_for_score() -> None:
     """contract.melds: met_contract(p) in the score context follows the lay-down (SK-10.3)."""
     rnd = position("skarney_gin", dealer="P2",
                    hands={"P1": "3S 4S 5S JC JD JH 8C 9C TC KS", "P2": "AS KD KH 5C 5D 2S 9H 2C 6C 7H"},
-                   stock="QD QS KS8".replace("KS8", "8S") + " AH TH 8H 7D 6D 4D")
+                   stock="QD QS 8S AH TH 8H 7D 6D 4D")
     play(rnd, "P1 draw stock", "P1 meld [3S 4S 5S] [JC JD JH] [8C 9C TC]")
     assert rnd.met_contract == [True, False]
 
