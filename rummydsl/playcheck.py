@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .endings import Ending
-from .errors import Diagnostic, ExpressionError, Location, RummyDslError, Severity, StalledRoundError
+from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity, StalledRoundError
 from .variant.load_read import KeyPath
 
 __all__ = ["PlayLimits", "PlayFinding", "PlayReport", "play_variant", "play_check", "PLAY_RULES"]
@@ -142,14 +142,21 @@ def _located(compiled: Any, path: KeyPath, names: frozenset[str]) -> Any:
     Python error where a name has no value (``deadwood(ender)`` when nobody ended
     the round), becomes a :class:`_FormulaFailed` at the formula.
 
-    ``names`` are the names the formula reads, through its ``let`` names too.
+    ``names`` are the names the formula reads, through its ``let`` names too. A
+    case's ``ender`` formula called for a round nobody ended fails too: the engine
+    would give its points to nobody.
     """
     if compiled is None:
         return None
     inner: Callable[..., Any] = compiled.fn
     text = str(getattr(compiled, "text", ""))
+    gives_ender = path[-1:] == ("ender",)
 
     def fn(*args: Any, **kwargs: Any) -> Any:
+        nobody = bool(args) and getattr(args[0], "ender", 0) is None and bool(_when(args))
+        if gives_ender and nobody:
+            raise _FormulaFailed(path, f"this case holds{_when(args)}, where nobody ended the round: its "
+                                 "'ender' points go to nobody")
         try:
             return inner(*args, **kwargs)
         except _FormulaFailed:
@@ -157,10 +164,9 @@ def _located(compiled: Any, path: KeyPath, names: frozenset[str]) -> Any:
         except ExpressionError as problem:
             raise _FormulaFailed(path, problem.message + _when(args), problem.line, problem.column) from None
         except (TypeError, LookupError, AttributeError, ZeroDivisionError, ValueError) as problem:
-            view = args[0] if args else None
-            if "ender" in names and getattr(view, "ender", 0) is None and _when(args):
+            if "ender" in names and nobody:
                 line, column = _word_at(text, "ender")
-                raise _FormulaFailed(path, "'ender' has no value: nobody ended the round" + _when(args),
+                raise _FormulaFailed(path, f"'ender' has no value{_when(args)}: nobody ended the round",
                                      line, column) from None
             raise _FormulaFailed(path, f"this formula failed at run time ({type(problem).__name__}: "
                                  f"{problem}){_when(args)}") from None
@@ -298,17 +304,18 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
     Game ``i`` (from 1) is played from ``game_seeds(seed, ...)[i - 1]`` with the
     seeding of ``simulate``; the greedy game is game ``games + 1``.
 
-    :raises AgentError: for an unknown agent name in ``agents``.
+    :raises AgentError: for an unknown agent name in ``agents``, or a program agent that failed.
     """
     from .agents import make_agents
     from .engine import Game
+    from .record import close_agents
     from .simulate import check_agents, game_seeds
 
     check_agents(agents, variant.players)
     played = _instrumented(variant)
     plan = [agents] * games + (["greedy"] if greedy_game else [])
     report = PlayReport()
-    first: dict[tuple[str, KeyPath, str], PlayFinding] = {}
+    first: dict[tuple[str, KeyPath], PlayFinding] = {}
     for index, (spec, game_seed) in enumerate(zip(plan, game_seeds(seed, len(plan))), start=1):
         seeds = random.Random(game_seed)
         deal_rng = random.Random(seeds.getrandbits(64))
@@ -316,6 +323,7 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
         report.games += 1
         game: Any = None
         found: PlayFinding | None = None
+        players: list[Any] = []
         try:
             players = make_agents(spec, variant.players, agent_rng)
             game = Game(played, deal_rng)
@@ -335,22 +343,28 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
             found = PlayFinding(stop.rule, stop.message, stop.path)
         except StalledRoundError as stalled:  # pragma: no cover - the loop above stops first
             found = PlayFinding("play-stalled", str(stalled), ("turn",))
+        except AgentError:  # a program agent failed (``cmd:``): the caller's problem, not the variant's
+            raise
         except Exception as problem:  # noqa: BLE001 - a defect of the engine is reported, never raised
             found = PlayFinding("play-engine", f"the engine failed ({type(problem).__name__}: {problem}); "
                                 "this is a defect of rummydsl, please report it", ())
+        finally:
+            close_agents(players)
         if found is None:
             continue
         number = 1 if game is None else len(game.results) + 1  # the round being played or dealt
-        key = (found.rule, found.path, found.message)
+        key = (found.rule, found.path)
         if key in first:
             first[key] = replace(first[key], games=first[key].games + 1)
         else:
             first[key] = replace(found, game=index, round=number, agents=spec)
     report.findings = list(first.values())
     won = sum(report.endings.get(str(ending), 0) for ending in _WON_ENDINGS)
-    if report.rounds and not won:
+    # The findings over all games only where no game broke: a game stopped by an
+    # error left its rounds (and the win that failed to score) uncounted.
+    if report.rounds and not won and not report.findings:
         report.findings.append(_never_won(variant, report))
-    if report.games and not report.finished and not any(f.severity == "error" for f in report.findings):
+    if report.games and not report.finished and not report.findings:
         report.findings.append(PlayFinding(
             "play-game-endless", f"no game of {report.games} reached its end (random agents' games within "
             f"{limits.max_rounds} rounds, greedy agents' within {limits.greedy_rounds}; {won} of "
@@ -402,20 +416,36 @@ def play_check(path: str, games: int, *, seed: int = 0, agents: str = "random", 
                limits: PlayLimits = PlayLimits()) -> list[Diagnostic]:
     """The problems of the variant file ``path`` that only playing shows, placed in the file.
 
+    A problem that shows in a file this one extends is moved to the line of this
+    file that made the difference (:func:`~rummydsl.variant.blame.place_in_child`),
+    unless the parent, played alone, has it too.
+
     A file that does not load (its problems are the static check's) is not played:
     the answer is empty.
 
     :raises AgentError: for an unknown agent name in ``agents``.
     """
     from .variant import load_variant
+    from .variant.blame import place_in_child
     from .variant.extends import resolve
 
     try:
         variant = load_variant(path)
-        positions = resolve(path).positions
+        resolved = resolve(path)
     except RummyDslError:
         return []
     report = play_variant(variant, games=games, seed=seed, agents=agents, greedy_game=greedy_game, limits=limits)
-    return [Diagnostic(_place(positions, finding, path), _describe(finding, path, games, seed, greedy_game),
-                       finding.rule, finding.severity)
-            for finding in report.findings]
+    found = [Diagnostic(_place(resolved.positions, finding, path),
+                        _describe(finding, path, games, seed, greedy_game), finding.rule, finding.severity)
+             for finding in report.findings]
+    if len(resolved.documents) < 2:
+        return found
+    parent = resolved.documents[1].path
+
+    def also_in_parent() -> list[Diagnostic]:
+        theirs = {(d.location, d.rule) for d in play_check(parent, games, seed=seed, agents=agents,
+                                                           greedy_game=greedy_game, limits=limits)}
+        return [d for d in found if (d.location, d.rule) in theirs]
+
+    return place_in_child(found, child=resolved.documents[0], data=resolved.data, positions=resolved.positions,
+                          parent_problems=also_in_parent)
