@@ -58,6 +58,8 @@ class PlayLimits:
 
     >>> PlayLimits().max_actions, PlayLimits().max_rounds, PlayLimits().greedy_rounds
     (3000, 40, 400)
+    >>> PlayLimits().never_won_rounds
+    200
     """
 
     max_actions: int = 3000
@@ -71,6 +73,10 @@ class PlayLimits:
     """Rounds of the greedy agents' game before it is left unfinished (a match to three
     games of 250 takes greedy agents about 130). Only a variant none of whose games
     ends is reported."""
+    never_won_rounds: int = 200
+    """The fewest rounds that must be played before "nobody won a round" is reported:
+    some variants are seldom won (a Skarney whose poker melds need distinct suits:
+    about 1 round in 40), and no win in 200 rounds puts the rate below 1.5% (95%)."""
 
 
 @dataclass(frozen=True)
@@ -362,7 +368,7 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
     won = sum(report.endings.get(str(ending), 0) for ending in _WON_ENDINGS)
     # The findings over all games only where no game broke: a game stopped by an
     # error left its rounds (and the win that failed to score) uncounted.
-    if report.rounds and not won and not report.findings:
+    if report.rounds >= limits.never_won_rounds and not won and not report.findings:
         report.findings.append(_never_won(variant, report))
     if report.games and not report.finished and not report.findings:
         report.findings.append(PlayFinding(
@@ -381,7 +387,8 @@ def _never_won(variant: Any, report: PlayReport) -> PlayFinding:
     how = ", ".join(f"{count} {'void' if ending == 'void' else 'at the stock floor'}"
                     for ending, count in sorted(report.endings.items()))
     return PlayFinding("play-never-won", f"in {report.games} games nobody won a round: all {report.rounds} "
-                       f"rounds ended without a knock, gin or going out ({how})", path, "warning")
+                       f"rounds ended without a knock, gin or going out ({how}); so at most 1 round in "
+                       f"{report.rounds // 3} is won (95% confidence)", path, "warning")
 
 
 # -- placing ------------------------------------------------------------------------------------
