@@ -1,0 +1,70 @@
+"""``rummydsl check --play N``: the play checker from the command line (exit codes,
+text and JSON, what is and is not played)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import run
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+BROKEN = EXAMPLES / "broken_in_play"
+
+
+def test_broken_in_play_files_check_clean_without_play() -> None:
+    code, out, _ = run("check", str(BROKEN))
+    assert code == 0, out
+    assert out.endswith("0 errors, 0 warnings\n")
+
+
+def test_play_finds_them_and_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BROKEN)
+    code, out, err = run("check", "--play", "2", "-q", "no_draw_step.yaml", "stalled_pile_only.yaml")
+    assert (code, err) == (1, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("no_draw_step.yaml:8:5: the round is not over but P")
+    assert lines[1].startswith("stalled_pile_only.yaml:9:18: a round ran past 3000 actions without ending")
+    assert lines[-1] == ("2 files checked: 2 errors, 0 warnings "
+                         "(played 2 games of each with random agents and 1 with greedy agents, seed 0)")
+
+
+def test_play_json_gives_the_play_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BROKEN)
+    code, out, _ = run("check", "--play", "1", "--json", "ender_points_to_nobody.yaml")
+    assert code == 1
+    [problem] = json.loads(out)
+    assert problem["rule"] == "play-scoring-error"
+    assert (problem["path"], problem["line"], problem["column"]) == ("ender_points_to_nobody.yaml", 11, 34)
+    assert "--seed 0" in problem["message"] and "round 1" in problem["message"]
+
+
+def test_play_warnings_do_not_fail_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BROKEN)
+    code, out, _ = run("check", "--play", "1", "-q", "never_won.yaml")
+    assert code == 0
+    assert "warning: in 2 games nobody won a round" in out
+    assert run("check", "--play", "1", "--no-warnings", "never_won.yaml")[1].startswith("1 file checked: 0 errors")
+
+
+def test_a_file_with_static_errors_is_not_played() -> None:
+    bad = str(EXAMPLES / "bad" / "expr_unknown_name.yaml")
+    plain = run("check", "-q", bad)
+    played = run("check", "-q", "--play", "2", bad)
+    assert played[0] == plain[0] == 1
+    assert played[1].splitlines()[:-1] == plain[1].splitlines()[:-1]
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_play_count_must_be_a_positive_number(value: str) -> None:
+    code, _, err = run("check", "--play", value, str(BROKEN))
+    assert code == 2
+    assert "--play" in err
+
+
+def test_an_unknown_agent_is_an_input_error() -> None:
+    code, out, err = run("check", "--play", "1", "--agents", "random,clever", str(BROKEN / "no_draw_step.yaml"))
+    assert (code, out) == (1, "")
+    assert "unknown agent 'clever'" in err
