@@ -68,3 +68,16 @@ def test_an_unknown_agent_is_an_input_error() -> None:
     code, out, err = run("check", "--play", "1", "--agents", "random,clever", str(BROKEN / "no_draw_step.yaml"))
     assert (code, out) == (1, "")
     assert "unknown agent 'clever'" in err
+
+
+def test_the_documented_example_is_what_check_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+    import shlex
+
+    doc = (EXAMPLES.parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = re.search(r"^\$ (rummydsl check -q --play [^\n]*)\n(.*?)```", doc, re.S | re.M)
+    assert shown is not None, "docs/cli.md has no check --play example"
+    monkeypatch.chdir(EXAMPLES.parent.parent)
+    code, out, _ = run(*shlex.split(shown.group(1))[1:])
+    assert code == 1
+    assert out == shown.group(2)
