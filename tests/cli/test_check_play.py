@@ -81,3 +81,13 @@ def test_the_documented_example_is_what_check_prints(monkeypatch: pytest.MonkeyP
     code, out, _ = run(*shlex.split(shown.group(1))[1:])
     assert code == 1
     assert out == shown.group(2)
+
+
+def test_the_simulate_command_a_finding_names_reports_it_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: simulate's random agent was asked to choose from no legal action
+    (ValueError: empty range for randrange(), a traceback)."""
+    monkeypatch.chdir(BROKEN)
+    code, out, err = run("simulate", "no_draw_step.yaml", "--games", "1", "--seed", "0", "--agents", "random")
+    assert (code, out) == (1, "")
+    assert err == ("rummydsl simulate: round 1 cannot go on: it is not over, but P2 has no legal action\n")
