@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .endings import Ending
-from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity, StalledRoundError
+from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity
 from .variant.load_read import KeyPath
 
 __all__ = ["PlayLimits", "PlayFinding", "PlayReport", "play_variant", "play_check", "PLAY_RULES"]
@@ -119,7 +119,7 @@ class PlayReport:
     """Rounds by how they ended."""
 
 
-class _FormulaFailed(RummyDslError):
+class _FormulaFailed(RummyDslError, ValueError):
     """A formula of the variant failed while played (internal: :func:`play_variant` catches it)."""
 
     def __init__(self, path: KeyPath, message: str, line: int = 0, column: int = 0) -> None:
@@ -159,7 +159,7 @@ def _located(compiled: Any, path: KeyPath, names: frozenset[str]) -> Any:
     gives_ender = path[-1:] == ("ender",)
 
     def fn(*args: Any, **kwargs: Any) -> Any:
-        nobody = bool(args) and getattr(args[0], "ender", 0) is None and bool(_when(args))
+        nobody = bool(_ending(args)) and getattr(args[0], "ender", 0) is None
         if gives_ender and nobody:
             raise _FormulaFailed(path, f"this case holds{_when(args)}, where nobody ended the round: its "
                                  "'ender' points go to nobody")
@@ -180,10 +180,28 @@ def _located(compiled: Any, path: KeyPath, names: frozenset[str]) -> Any:
     return replace(compiled, fn=fn)
 
 
+def _ending(args: Sequence[Any]) -> str:
+    """How the round a formula is scoring ended (``""`` for a formula not scoring a round)."""
+    return str(getattr(args[0], "ending", "") or "") if args else ""
+
+
 def _when(args: Sequence[Any]) -> str:
-    """`` when a round ends 'gin'`` for a formula that scores a round, else nothing."""
-    ending = getattr(args[0], "ending", "") if args else ""
-    return f" when a round ends {str(ending)!r}" if ending else ""
+    """When the formula called with ``args`` ran, for messages: `` when a round ends 'gin'``
+    for a score, `` as round 3 is dealt`` for the knock limit, else nothing.
+
+    >>> from rummydsl.engine.view import RoundFacts
+    >>> _when([RoundFacts(players=(0, 1), dealer=0, ending="gin")])
+    " when a round ends 'gin'"
+    >>> _when([RoundFacts(players=(0, 1), dealer=0, round=3)])
+    ' as round 3 is dealt'
+    """
+    ending = _ending(args)
+    if ending:
+        return f" when a round ends {ending!r}"
+    number = getattr(args[0], "round", None) if args else None
+    if isinstance(number, int) and hasattr(args[0], "dealer"):
+        return f" as round {number} is dealt"
+    return ""
 
 
 def _word_at(text: str, word: str) -> tuple[int, int]:
@@ -293,14 +311,27 @@ def _play_round(rnd: Any, agents: Sequence[Any], variant: Any, limits: PlayLimit
         rnd.apply(agents[player].act(views[player]))
 
 
+_PHASE_KEYS: dict[str, KeyPath] = {
+    "upcard": ("upcard_offer",),
+    "answer": ("turn",),
+    "claim": ("stock", "last_discard_claim"),
+    "showdown": ("layoff",),
+}
+"""Where the rules of a phase outside the turn's own steps are written."""
+
+
 def _no_action_path(variant: Any, phase: str) -> KeyPath:
-    """The turn step of the phase where nobody could act, else the turn."""
+    """The rules of the phase where nobody could act: its turn step, or the section
+    of a phase around the turn (:data:`_PHASE_KEYS`); else the turn.
+
+    >>> from rummydsl.variant import load_variant
+    >>> _no_action_path(load_variant("gin_rummy"), "discard"), _no_action_path(load_variant("gin_rummy"), "claim")
+    (('turn', 1), ('stock', 'last_discard_claim'))
+    """
     for index, step in enumerate(variant.turn):
         if step.name == phase:
             return ("turn", index)
-    if phase in ("upcard",):
-        return ("upcard_offer",) if "upcard_offer" in variant.data else ("deal", "upcard")
-    return ("turn",)
+    return _PHASE_KEYS.get(phase, ("turn",))
 
 
 def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "random",
@@ -347,8 +378,6 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
                                 column=failed.column)
         except _Stop as stop:
             found = PlayFinding(stop.rule, stop.message, stop.path)
-        except StalledRoundError as stalled:  # pragma: no cover - the loop above stops first
-            found = PlayFinding("play-stalled", str(stalled), ("turn",))
         except AgentError:  # a program agent failed (``cmd:``): the caller's problem, not the variant's
             raise
         except Exception as problem:  # noqa: BLE001 - a defect of the engine is reported, never raised

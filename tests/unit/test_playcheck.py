@@ -73,7 +73,8 @@ def test_rounds_nobody_wins_are_counted_and_warned_of() -> None:
     report = play_variant(variant, games=2, limits=limits)
     assert (report.games, report.rounds, report.finished) == (3, 30, 0)
     assert report.endings == {"void": 30}
-    assert [(f.rule, f.severity, f.path) for f in report.findings] == [("play-never-won", "warning", ("knock", "limit"))]
+    assert [(f.rule, f.severity, f.path) for f in report.findings] == [
+        ("play-never-won", "warning", ("knock", "limit"))]
     assert report.findings[0].message == ("in 3 games nobody won a round: all 30 rounds ended without a knock, "
                                           "gin or going out (30 void); so at most 1 round in 10 is won "
                                           "(95% confidence)")
