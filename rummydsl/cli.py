@@ -59,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--play", type=_count, default=0, metavar="N",
                        help="also play N seeded games of each file (and one of greedy agents) and report "
                             "rules that break only in play")
-    check.add_argument("--seed", type=int, default=0, metavar="S", help="the master seed of --play (default: 0)")
-    check.add_argument("--agents", default="random", metavar="A,B,...",
+    check.add_argument("--seed", type=int, metavar="S", help="the master seed of --play (default: 0)")
+    check.add_argument("--agents", metavar="A,B,...",
                        help="the agents of --play's games, as for simulate (default: random)")
 
     explain = commands.add_parser("explain", help="print the rules of a variant in plain words")
@@ -175,18 +175,23 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .variant import check_file
 
+    if not args.play and (args.seed is not None or args.agents is not None):
+        print("rummydsl check: --seed and --agents choose the games of --play N; give --play too", file=err)
+        return EXIT_USAGE
+    seed = 0 if args.seed is None else args.seed
+    agents = "random" if args.agents is None else args.agents
     files, diagnostics = _variant_files(args.paths)
     if args.play:
         from .simulate import check_agents
 
-        check_agents(args.agents, len(args.agents.split(",")))
+        check_agents(agents, len(agents.split(",")))
     for path in files:
         found = check_file(str(path))
         diagnostics.extend(found)
         if args.play and not any(d.severity == "error" for d in found):
             from .playcheck import play_check
 
-            diagnostics.extend(play_check(str(path), args.play, seed=args.seed, agents=args.agents))
+            diagnostics.extend(play_check(str(path), args.play, seed=seed, agents=agents))
     if args.no_warnings:
         diagnostics = [d for d in diagnostics if d.severity == "error"]
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -199,8 +204,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) 
         summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: "
         summary += f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
         if args.play:
-            summary += (f" (played {args.play} game{'s' if args.play != 1 else ''} of each with {args.agents} "
-                        f"agents and 1 with greedy agents, seed {args.seed})")
+            summary += (f" (played {args.play} game{'s' if args.play != 1 else ''} of each with {agents} "
+                        f"agents and 1 with greedy agents, seed {seed})")
         print(summary, file=out)
     return EXIT_INPUT if errors else EXIT_OK
 

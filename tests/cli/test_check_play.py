@@ -64,6 +64,22 @@ def test_play_count_must_be_a_positive_number(value: str) -> None:
     assert "--play" in err
 
 
+@pytest.mark.parametrize("option", [["--seed", "3"], ["--agents", "greedy"]])
+def test_seed_and_agents_need_play(option: list[str]) -> None:
+    code, out, err = run("check", *option, str(BROKEN / "no_draw_step.yaml"))
+    assert (code, out) == (2, "")
+    assert "give --play too" in err
+
+
+def test_another_seed_and_agents_play_other_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BROKEN)
+    code, out, _ = run("check", "-q", "--play", "1", "--seed", "5", "--agents", "greedy,random", "no_draw_step.yaml")
+    assert code == 1
+    assert "--seed 5 --agents greedy,random)" in out
+    assert out.splitlines()[-1].endswith("(played 1 game of each with greedy,random agents and 1 with greedy "
+                                         "agents, seed 5)")
+
+
 def test_an_unknown_agent_is_an_input_error() -> None:
     code, out, err = run("check", "--play", "1", "--agents", "random,clever", str(BROKEN / "no_draw_step.yaml"))
     assert (code, out) == (1, "")
