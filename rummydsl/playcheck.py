@@ -217,19 +217,6 @@ def _word_at(text: str, word: str) -> tuple[int, int]:
     return before.count("\n") + 1, match.start() - (before.rfind("\n") + 1) + 1
 
 
-def _reads(lets: dict[str, Any], compiled: Any) -> frozenset[str]:
-    """The names ``compiled`` reads, with those of every ``let`` it uses, transitively."""
-    names = set(getattr(compiled, "names", ()) or ())
-    todo = [name for name in names if name in lets]
-    while todo:
-        for name in getattr(lets[todo.pop()], "names", ()) or ():
-            if name not in names:
-                names.add(name)
-                if name in lets:
-                    todo.append(name)
-    return frozenset(names)
-
-
 def _instrumented(variant: Any) -> Any:
     """A copy of ``variant`` whose run-time formulas report the key path they were written at.
 
@@ -237,10 +224,10 @@ def _instrumented(variant: Any) -> Any:
     ``skip_after_accepting``, ``scoring.let``, ``scoring.multiplier`` and every
     scoring case. Nothing else changes: the copy plays exactly as the variant does.
     """
-    lets = dict(variant.scoring.lets)
+    from .variant.semantics import _names_through_lets as reads  # the static check's own walk
 
     def wrap(compiled: Any, path: KeyPath) -> Any:
-        return _located(compiled, path, _reads(lets, compiled))
+        return _located(compiled, path, frozenset(reads(variant, compiled)))
 
     scoring = variant.scoring
     cases = tuple(
