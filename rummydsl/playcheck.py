@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -416,8 +417,8 @@ def _describe(finding: PlayFinding, path: str, games: int, seed: int, greedy_gam
         return finding.message
     total = games + (1 if greedy_game else 0)
     return (f"{finding.message} (in {finding.games} of {total} games; first in game {finding.game}, "
-            f"round {finding.round}: rummydsl simulate {path} --games {finding.game} --seed {seed} "
-            f"--agents {finding.agents})")
+            f"round {finding.round}: rummydsl simulate {shlex.quote(path)} --games {finding.game} --seed {seed} "
+            f"--agents {shlex.quote(finding.agents)})")
 
 
 def _place(positions: Any, finding: PlayFinding, path: str) -> Location:

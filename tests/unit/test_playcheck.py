@@ -51,11 +51,11 @@ def test_a_failing_let_is_placed_inside_its_formula(tmp_path: Path) -> None:
                            '    lead: "max(score(o) for o in players)"\n'
                            '    ratio: "100 // lead"\n'
                            "  round:\n"
-                           '    - {when: "knock or gin or big_gin", ender: "ratio"}\n')
+                           '    - {when: "knock or gin or big_gin", ender: "ratio"}\n', name="my house.yaml")
     found = play_check(path, 1, seed=0)
     assert [(d.rule, d.location.line, d.location.column) for d in found] == [("play-scoring-error", 8, 13)]
     assert found[0].message.startswith("division by zero when a round ends ")
-    assert "rummydsl simulate" in found[0].message and "--seed 0" in found[0].message
+    assert f"rummydsl simulate '{path}' --games " in found[0].message and "--seed 0" in found[0].message
 
 
 def test_a_stalled_round_is_reported_once_at_the_knock_limit() -> None:
