@@ -34,6 +34,17 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
+def _count(text: str) -> int:
+    """A count of at least 1 (``--play N``); anything else is a usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of games, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = _Parser(prog="rummydsl", description="A rules language for rummy card games.")
@@ -45,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print a JSON list of problems")
     check.add_argument("--no-warnings", action="store_true", help="report errors only")
     check.add_argument("-q", "--quiet", action="store_true", help="no source lines and carets")
+    check.add_argument("--play", type=_count, default=0, metavar="N",
+                       help="also play N seeded games of each file (and one of greedy agents) and report "
+                            "rules that break only in play")
+    check.add_argument("--seed", type=int, metavar="S", help="the master seed of --play (default: 0)")
+    check.add_argument("--agents", metavar="A,B,...",
+                       help="the agents of --play's games, as for simulate (default: random)")
 
     explain = commands.add_parser("explain", help="print the rules of a variant in plain words")
     explain.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
@@ -158,9 +175,23 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .variant import check_file
 
+    if not args.play and (args.seed is not None or args.agents is not None):
+        print("rummydsl check: --seed and --agents choose the games of --play N; give --play too", file=err)
+        return EXIT_USAGE
+    seed = 0 if args.seed is None else args.seed
+    agents = "random" if args.agents is None else args.agents
     files, diagnostics = _variant_files(args.paths)
+    if args.play:
+        from .simulate import check_agents
+
+        check_agents(agents, len(agents.split(",")))
     for path in files:
-        diagnostics.extend(check_file(str(path)))
+        found = check_file(str(path))
+        diagnostics.extend(found)
+        if args.play and not any(d.severity == "error" for d in found):
+            from .playcheck import play_check
+
+            diagnostics.extend(play_check(str(path), args.play, seed=seed, agents=agents))
     if args.no_warnings:
         diagnostics = [d for d in diagnostics if d.severity == "error"]
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -172,6 +203,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) 
         _print_diagnostics(diagnostics, out, quiet=args.quiet)
         summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: "
         summary += f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
+        if args.play:
+            summary += (f" (played {args.play} game{'s' if args.play != 1 else ''} of each with {agents} "
+                        f"agents and 1 with greedy agents, seed {seed})")
         print(summary, file=out)
     return EXIT_INPUT if errors else EXIT_OK
 

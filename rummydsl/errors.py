@@ -298,4 +298,5 @@ class SuiteError(RummyDslError, ValueError):
 
 
 class StalledRoundError(RummyDslError, ValueError):
-    """A round ran past its limit of actions without ending (a variant nobody can finish)."""
+    """A round ran past its limit of actions without ending, or cannot go on (nobody may
+    act though it is not over): a variant nobody can finish."""

@@ -282,7 +282,8 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
     terminal use it).
 
     :raises AgentError: when an agent's action is refused (the round stays as it was).
-    :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending.
+    :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
+        or cannot go on: nobody may act though it is not over (a variant broken in play).
     """
     from ..errors import AgentError, RummyDslError, StalledRoundError
     from .observe import Observation
@@ -292,7 +293,9 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
         if len(rnd.actions) >= max_actions:
             raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
         player = rnd.to_move
-        assert player is not None
+        if player is None or not rnd.listed():
+            who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
+            raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but {who}")
         action = agents[player].act(views[player])
         try:
             rnd.apply(action)

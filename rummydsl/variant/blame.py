@@ -52,6 +52,10 @@ RELATED: dict[str, tuple[KeyPath, ...]] = {
     "meld-impossible": (("deck",), ("meld_options",)),
     "stock-skip": (("turn",),),
     "offer-min-hand": (("deal",),),
+    "play-stalled": (("turn",), ("knock",), ("stock",)),
+    "play-no-legal-action": (("turn",), ("deal",), ("stock",)),
+    "play-never-won": (("knock",), ("melds",), ("turn",), ("deal",), ("deck",)),
+    "play-game-endless": (("game",), ("scoring",)),
 }
 """For a rule whose problem shows in one key but comes from others, the keys
 (top-level sections, or deeper paths) a child's change of which is to blame."""
