@@ -368,10 +368,12 @@ def _knock_verdict(variant: Any, after: int, before: int) -> str | None:
 class _Progress:
     """A one-line progress bar on a terminal's stderr, drawn only for runs that take a while."""
 
-    def __init__(self, stream: TextIO, total: int, unit: str) -> None:
+    def __init__(self, stream: TextIO, total: int, unit: str, done: int = 0) -> None:
         self.stream = stream
         self.total = total
         self.unit = unit
+        self.done_before = done
+        """Games done before this run started (a resumed run): not in the rate."""
         self.enabled = _is_terminal(stream)
         self.started = time.monotonic()
         self.drawn_at = 0.0
@@ -386,7 +388,7 @@ class _Progress:
         self.drawn_at = now
         width = 30
         filled = width * done // max(self.total, 1)
-        rate = done / max(now - self.started, 1e-9)
+        rate = (done - self.done_before) / max(now - self.started, 1e-9)
         left = (self.total - done) / rate if rate else 0.0
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
                           f"{now - self.started:.0f}s, about {left:.0f}s left ")
@@ -428,10 +430,17 @@ def _resumable(path: str, header: RunHeader) -> RunLog:
     """
     from .runlog import read_run
 
+    from .simulate import game_seeds
+
     log = read_run(path)
     wrong = log.header.differences(header)
     if wrong:
         raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    unit = "hand" if header.mode == "hands" else "game"
+    for outcome, seed in zip(log.outcomes, game_seeds(header.seed, len(log.outcomes))):
+        if outcome.seed != seed:
+            raise RecordError(f"{unit} {outcome.index + 1} was played from seed {outcome.seed}, but seed "
+                              f"{header.seed} gives it {seed}", Location(path, outcome.index + 2))
     return log
 
 
@@ -461,15 +470,19 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     header = header_for(variant, seed=args.seed, mode=unit, count=count,
                         agents=agent_names(args.agents, variant.players))
     resumed = _resumable(args.resume, header) if args.resume else None
-    log = _open_log(args.log) if args.log else None
+    run_out: RunWriter | None = None
     if args.out:
-        run_out: RunWriter | None = RunWriter.create(args.out, header, str(Path(variant.path).resolve()))
+        run_out = RunWriter.create(args.out, header, str(Path(variant.path).resolve()))
     elif resumed is not None:
         run_out = RunWriter.append(args.resume, resumed)
-    else:
-        run_out = None
-    progress = _Progress(err, count, unit)
+    try:
+        log = _open_log(args.log) if args.log else None
+    except RecordError:
+        if run_out is not None:
+            run_out.close()
+        raise
     done = len(resumed.outcomes) if resumed is not None else 0
+    progress = _Progress(err, count, unit, done)
 
     def heard(outcome: GameOutcome) -> None:
         nonlocal done

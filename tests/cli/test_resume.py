@@ -240,9 +240,23 @@ def test_a_corrupt_line_is_an_error_naming_it_and_nothing_is_written(
 def test_a_game_with_another_seed_is_refused(tmp_path: Path) -> None:
     out = out_file(tmp_path, *RUN)
     _edit(out, 2, lambda data: data.__setitem__("seed", 12345))
+    before = out.read_bytes()
     code, _, err = run("simulate", *RUN, "--resume", str(out))
     assert code == 1
-    assert err.startswith("rummydsl simulate: hand 2 played from seed 12345 is not hand 2 of this run (its seed is ")
+    assert err.startswith(f"rummydsl simulate: {out}:3: hand 2 was played from seed 12345, but seed 4 gives it ")
+    assert out.read_bytes() == before
+
+
+def test_the_library_refuses_outcomes_that_are_not_the_runs_first_games() -> None:
+    from rummydsl.errors import RecordError
+    from rummydsl.simulate import GameTask, play_task, simulate
+    from rummydsl.variant import find_variant
+
+    stray = play_task(GameTask(find_variant("gin_rummy"), 0, 99, "greedy"))
+    with pytest.raises(RecordError, match="^game 1 played from seed 99 is not game 1 of this run"):
+        simulate("gin_rummy", games=2, seed=1, done=[stray])
+    with pytest.raises(RecordError, match="^3 games are done already, but the run has only 2"):
+        simulate("gin_rummy", games=2, seed=1, done=[stray] * 3)
 
 
 def test_resume_refuses_a_missing_or_empty_file_and_goes_with_neither_out_nor_log(tmp_path: Path) -> None:
@@ -259,3 +273,16 @@ def test_resume_refuses_a_missing_or_empty_file_and_goes_with_neither_out_nor_lo
     code, _, err = run("simulate", *RUN, "--resume", str(out), "--log", str(tmp_path / "log.jsonl"))
     assert code == 2 and err.startswith("rummydsl simulate: --log cannot go with --resume")
     assert not (tmp_path / "log.jsonl").exists()
+
+
+def test_a_run_stopped_by_a_failing_agent_resumes_to_the_same_stop(tmp_path: Path) -> None:
+    bot = Path(__file__).parent / "bots" / "bot.py"
+    argv = ("gin_rummy", "--games", "3", "--seed", "2", "--agents", f"greedy,cmd:{sys.executable} {bot} illegal 4")
+    out = tmp_path / "run.jsonl"
+    code, _, err = run("simulate", *argv, "--out", str(out))
+    assert code == 1 and err.startswith("rummydsl simulate: game 1: P2: ")
+    lines = read_log(out)
+    assert len(lines) == 2 and lines[1]["stopped"] and lines[1]["result"] is None
+    before = out.read_bytes()
+    assert run("simulate", *argv, "--resume", str(out)) == (1, "", err)
+    assert out.read_bytes() == before
