@@ -35,6 +35,7 @@ from typing import IO, TYPE_CHECKING, Any, Sequence
 from .engine.actions import player_name
 from .errors import Location, RecordError
 from .record import PlayedGame, RoundSummary
+from .save import Fields
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
            "outcome_from_json", "read_run"]
@@ -115,41 +116,6 @@ def outcome_json(outcome: GameOutcome) -> dict[str, Any]:
     }
 
 
-class _Reader:
-    """Typed access to the fields of one line; every problem names the field and the value."""
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-
-    def get(self, data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
-        value = data.get(key)
-        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
-            raise RecordError(f"{where}{key}: expected {_kind_name(kind)}, got {value!r:.60}")
-        return value
-
-    def seat(self, value: Any, what: str) -> int:
-        n = self.players
-        if isinstance(value, str) and value[:1] == "P" and value[1:].isdigit() and 1 <= int(value[1:]) <= n:
-            return int(value[1:]) - 1
-        raise RecordError(f"{what}: expected a player P1 to P{n}, got {value!r:.60}")
-
-    def numbers(self, data: dict[str, Any], key: str, where: str) -> tuple[int, ...]:
-        value = self.get(data, key, list, where)
-        if len(value) != self.players or not all(type(v) is int for v in value):
-            raise RecordError(f"{where}{key}: expected {self.players} whole numbers, got {value!r:.60}")
-        return tuple(value)
-
-
-def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "text", list: "a list", dict: "an object", bool: "true or false",
-             type(None): "null"}
-    return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
-
-
 def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
     """The outcome of an outcome line (checked field by field).
 
@@ -158,10 +124,10 @@ def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
     from .engine import GameResult
     from .simulate import GameOutcome
 
-    read = _Reader(players)
+    read = Fields(players)
     game = read.get(data, "game", int)
     seed = read.get(data, "seed", int)
-    first_dealer = read.seat(data.get("first_dealer"), "first_dealer")
+    first_dealer = read.player(data.get("first_dealer"), "first_dealer")
     stopped = read.get(data, "stopped", (str, type(None)))
     rounds = []
     for number, item in enumerate(read.get(data, "rounds", list), start=1):
@@ -170,22 +136,22 @@ def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
             raise RecordError(f"rounds[{number}]: expected an object, got {item!r:.60}")
         ender, winner = item.get("ender"), item.get("winner")
         rounds.append(RoundSummary(
-            dealer=read.seat(item.get("dealer"), where + "dealer"), first=read.seat(item.get("first"), where + "first"),
+            dealer=read.player(item.get("dealer"), where + "dealer"), first=read.player(item.get("first"), where + "first"),
             ending=read.get(item, "ending", str, where),
-            ender=None if ender is None else read.seat(ender, where + "ender"),
+            ender=None if ender is None else read.player(ender, where + "ender"),
             undercut=read.get(item, "undercut", bool, where), turns=read.get(item, "turns", int, where),
-            points=read.numbers(item, "points", where),
-            winner=None if winner is None else read.seat(winner, where + "winner")))
+            points=tuple(read.numbers(item, "points", where)),
+            winner=None if winner is None else read.player(winner, where + "winner")))
     raw = data.get("result")
     result = None
     if raw is not None:
         if not isinstance(raw, dict):
             raise RecordError(f"result: expected an object or null, got {raw!r:.60}")
-        result = GameResult(winner=read.seat(raw.get("winner"), "result.winner"),
-                            figures=read.numbers(raw, "figures", "result."),
-                            points=read.numbers(raw, "points", "result."),
+        result = GameResult(winner=read.player(raw.get("winner"), "result.winner"),
+                            figures=tuple(read.numbers(raw, "figures", "result.")),
+                            points=tuple(read.numbers(raw, "points", "result.")),
                             rounds=read.get(raw, "rounds", int, "result."),
-                            games_won=read.numbers(raw, "games_won", "result."),
+                            games_won=tuple(read.numbers(raw, "games_won", "result.")),
                             shutout=read.get(raw, "shutout", bool, "result."))
     played = PlayedGame(rounds=rounds, result=result, first_dealer=first_dealer, stopped=stopped)
     return GameOutcome(game - 1, seed, played)
@@ -204,7 +170,7 @@ class RunLog:
 
 
 def _header_from_json(data: dict[str, Any]) -> RunHeader:
-    read = _Reader(0)
+    read = Fields(0)
     version = data.get("run")
     if version != RUN_VERSION:
         raise RecordError(f"run format {version!r} is not {RUN_VERSION} (made by another rummydsl?)")

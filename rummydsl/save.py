@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SAVE_VERSION",
+    "Fields",
     "card_text",
     "card_places",
     "misplaced",
@@ -330,15 +331,21 @@ def load_agents(data: Mapping[str, Any]) -> list[Agent]:
 # -- loading -------------------------------------------------------------------------------
 
 
-class _Loader:
-    """Reads the fields of a save, each problem naming its key."""
+class Fields:
+    """Typed reading of a JSON object's fields (a save's, a run file's line): each problem a
+    :class:`~rummydsl.errors.RecordError` naming the key (after ``where``) and quoting the value.
 
-    def __init__(self, variant: Variant, players: int) -> None:
-        self.variant = variant
+    >>> Fields(2).numbers({"points": [3, "x"]}, "points", "sheets[0].")
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.RecordError: sheets[0].points: expected 2 whole numbers, got [3, 'x']
+    """
+
+    def __init__(self, players: int) -> None:
         self.players = players
-        self.cards = _Cards(variant.deck)
 
-    def get(self, data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    def get(self, data: Any, key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+        """``data[key]``, which must be of ``kind`` (``True`` is not a number here)."""
         value = data.get(key) if isinstance(data, Mapping) else None
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
@@ -349,6 +356,7 @@ class _Loader:
         return value
 
     def seat(self, value: Any, where: str, *, empty: bool = False) -> int | None:
+        """The seat a player name (``P1``...) gives; with ``empty``, ``None`` for null."""
         n = self.players
         if value is None and empty:
             return None
@@ -357,18 +365,21 @@ class _Loader:
         raise RecordError(f"{where}: expected a player P1 to P{n}, got {value!r:.60}")
 
     def player(self, value: Any, where: str) -> int:
+        """The seat a player name (``P1``...) gives."""
         seat = self.seat(value, where)
         assert seat is not None
         return seat
 
-    def numbers(self, data: Mapping[str, Any], key: str, where: str, kind: type = int) -> list[Any]:
+    def numbers(self, data: Any, key: str, where: str, kind: type = int) -> list[Any]:
+        """``data[key]``: one whole number (or, with ``kind=bool``, true or false) a seat."""
         value = self.get(data, key, list, where)
         if len(value) != self.players or not all(type(v) is kind for v in value):
             what = "whole numbers" if kind is int else "true or false"
             raise RecordError(f"{where}{key}: expected {self.players} {what}, got {value!r:.60}")
         return list(value)
 
-    def by_seat(self, data: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    def by_seat(self, data: Any, key: str, where: str) -> list[Any]:
+        """``data[key]``, an object with one entry a seat (``{"P1": ..., "P2": ...}``), as a list."""
         value = self.get(data, key, dict, where)
         out: list[Any] = [None] * self.players
         for name, item in value.items():
@@ -377,6 +388,15 @@ class _Loader:
             raise RecordError(f"{where}{key}: expected one entry for each of {self.players} players, "
                               f"got {value!r:.80}")
         return out
+
+
+class _Loader(Fields):
+    """Reads the fields and cards of a save of ``variant``."""
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        super().__init__(players)
+        self.variant = variant
+        self.cards = _Cards(variant.deck)
 
 
 def load_game(variant: Variant, data: Any) -> Game:
