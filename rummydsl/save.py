@@ -313,6 +313,9 @@ def load_agents(data: Mapping[str, Any]) -> list[Agent]:
     items = data.get("agents")
     if not isinstance(items, list) or not items:
         raise RecordError(f"agents: the save holds no agents (saved without them?), got {items!r:.60}")
+    players = data.get("players")
+    if isinstance(players, int) and len(items) != players:
+        raise RecordError(f"agents: expected one agent for each of {players} players, got {len(items)}")
     agents: list[Agent] = []
     for seat, item in enumerate(items):
         where = f"agents[{seat}]"

@@ -242,6 +242,8 @@ def test_agents_that_cannot_be_read_or_saved() -> None:
         load_agents(data)
     with pytest.raises(RecordError, match="^agents: the save holds no agents"):
         load_agents({"type": "save"})
+    with pytest.raises(RecordError, match="^agents: expected one agent for each of 2 players, got 1"):
+        load_agents({**data, "agents": data["agents"][:1]})
 
     class Mine(GreedyAgent):
         pass
