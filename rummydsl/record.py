@@ -472,7 +472,8 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
     for key in ("variant_sha256", "file_sha256"):
         value = header.get(key)
         if value is not None and not _is_sha256(value):
-            raise RecordError(f"{key}: expected a sha256 (64 hex digits) or null, got {value!r:.80}", Location(path, 1))
+            raise RecordError(f"{key}: expected a sha256 (64 hex digits) or null, got {value!r:.80}",
+                              Location(path, 1))
     digests = variant_digests(variant)
     if header.get("variant_sha256") and header["variant_sha256"] != digests["variant_sha256"]:
         summary.warnings.append(f"the rules of {variant.id!r} have changed since the record was made "

@@ -77,8 +77,10 @@ class RunHeader:
         """How ``other`` (the command's run) differs from this one (the file's), in words.
 
         >>> a = RunHeader("gin_rummy", "ab", 1, "games", 10, 2, ("greedy", "greedy"))
-        >>> a.differences(RunHeader("gin_rummy", "ab", 2, "games", 10, 2, ("random", "greedy")))
-        ['seed: the file has 1, the command 2', "agents: the file has ['greedy', 'greedy'], the command ['random', 'greedy']"]
+        >>> for line in a.differences(RunHeader("gin_rummy", "ab", 2, "games", 10, 2, ("random", "greedy"))):
+        ...     print(line)
+        seed: the file has 1, the command 2
+        agents: the file has ['greedy', 'greedy'], the command ['random', 'greedy']
         """
         out = []
         for name in ("variant", "variant_sha256", "seed", "mode", "count", "players", "agents"):
@@ -136,7 +138,8 @@ def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
             raise RecordError(f"rounds[{number}]: expected an object, got {item!r:.60}")
         ender, winner = item.get("ender"), item.get("winner")
         rounds.append(RoundSummary(
-            dealer=read.player(item.get("dealer"), where + "dealer"), first=read.player(item.get("first"), where + "first"),
+            dealer=read.player(item.get("dealer"), where + "dealer"),
+            first=read.player(item.get("first"), where + "first"),
             ending=read.get(item, "ending", str, where),
             ender=None if ender is None else read.player(ender, where + "ender"),
             undercut=read.get(item, "undercut", bool, where), turns=read.get(item, "turns", int, where),
@@ -198,7 +201,8 @@ def read_run(path: str) -> RunLog:
     try:
         raw = Path(path).read_bytes()
     except OSError as problem:
-        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}", Location(path)) from None
+        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
+                          Location(path)) from None
     lines = raw.split(b"\n")
     tail = lines.pop()  # after the last newline: empty, or a line cut short
     if not lines:
@@ -216,7 +220,8 @@ def read_run(path: str) -> RunLog:
     for number, text in enumerate(lines[1:], start=2):
         data = _parse_line(text, path, number)
         if data.get("type") != "outcome":
-            raise RecordError(f"expected an outcome line, got type {data.get('type')!r:.40}", Location(path, number))
+            raise RecordError(f"expected an outcome line, got type {data.get('type')!r:.40}",
+                              Location(path, number))
         try:
             outcome = outcome_from_json(data, header.players)
         except RecordError as problem:

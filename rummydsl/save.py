@@ -498,7 +498,8 @@ def _check_position(load: _Loader, position: dict[str, Any]) -> None:
         name = player_name(p)
         if not isinstance(melds, list) or not all(isinstance(m, dict) for m in melds):
             raise RecordError(f"{where}table.{name}: expected a list of melds, got {melds!r:.60}")
-        cards = [c for i, m in enumerate(melds) for c in load.cards.cards(m.get("cards"), f"{where}table.{name}[{i}]")]
+        cards = [c for i, meld in enumerate(melds)
+                 for c in load.cards.cards(meld.get("cards"), f"{where}table.{name}[{i}]")]
         places.append((f"{name}'s melds", cards))
     problem = misplaced(load.variant.deck, places)
     if problem is not None:
@@ -533,7 +534,8 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
             raise RecordError(f"results[{i}]: expected an object, got {item!r:.60}")
         ending = load.get(item, "ending", str, where)
         if ending not in {e.value for e in Ending}:
-            raise RecordError(f"{where}ending: expected one of {', '.join(e.value for e in Ending)}, got {ending!r}")
+            raise RecordError(f"{where}ending: expected one of {', '.join(e.value for e in Ending)}, "
+                              f"got {ending!r}")
         deadwoods = load.by_seat(item, "deadwoods", where)
         points = load.by_seat(item, "points", where)
         if not all(type(v) is int for v in (*deadwoods, *points)):
