@@ -261,10 +261,18 @@ class RunWriter:
 
     @classmethod
     def create(cls, path: str, header: RunHeader, variant_path: str = "") -> RunWriter:
-        """A new out-file (replacing any file there) with its header line written and synced.
+        """A new out-file with its header line written and synced.
 
-        :raises RecordError: if the file cannot be written.
+        :raises RecordError: if the file cannot be written, or already holds something
+            (a run to resume, perhaps: nothing of a long run is overwritten).
         """
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        if size:
+            raise RecordError("the file is not empty (a run to go on with --resume?); remove it to start "
+                              "the run again", Location(path))
         writer = cls(_open(path, "wb"), path)
         writer._line(header.as_json(variant_path))
         writer.sync()

@@ -286,3 +286,15 @@ def test_a_run_stopped_by_a_failing_agent_resumes_to_the_same_stop(tmp_path: Pat
     before = out.read_bytes()
     assert run("simulate", *argv, "--resume", str(out)) == (1, "", err)
     assert out.read_bytes() == before
+
+
+def test_out_overwrites_no_run(tmp_path: Path) -> None:
+    out = out_file(tmp_path, *RUN)
+    before = out.read_bytes()
+    code, printed, err = run("simulate", *RUN, "--out", str(out))
+    assert (code, printed) == (1, "")
+    assert err == (f"rummydsl simulate: {out}: the file is not empty (a run to go on with --resume?); "
+                   "remove it to start the run again\n")
+    assert out.read_bytes() == before
+    out.write_text("")
+    assert run("simulate", *RUN, "--out", str(out))[0] == 0 and out.read_bytes() == before
