@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from rummydsl.agents import GreedyAgent, make_agents
-from rummydsl.engine import Game, Observation
+from rummydsl.engine import Game, Observation, Phase
 from rummydsl.errors import RecordError
 from rummydsl.save import card_places, check_cards, load_agents, misplaced, read_save, save_game, write_save
 from rummydsl.variant import load_variant
@@ -22,6 +22,8 @@ from .invariants import SHIPPED
 
 TWO_PACKS = str(Path(__file__).parent.parent / "examples" / "good" / "two_pack_jokers.yaml")
 """A four-player house game of two packs and four jokers: copies of every face."""
+CLAIMS = str(Path(__file__).parent.parent / "conformance" / "variants" / "gr_last_discard_claim.yaml")
+"""Gin Rummy with the last discard's claim (GR-8): the ``claim`` phase."""
 
 
 def step(game: Game, agents: Sequence[Any]) -> str:
@@ -80,6 +82,32 @@ def test_a_saved_game_plays_on_to_the_identical_continuation(variant_id: str, sp
         assert play_on(again, again_agents, len(happened) - at) == happened[at:]
         assert again.to_json(again_agents) == end
     assert len(saves) >= 2
+
+def test_a_game_saved_in_every_phase_plays_on_identically() -> None:
+    """Saved at the first moment of each phase (an upcard offer, an offer to answer, a claim,
+    a knock's showdown ...) in each shipped variant, each save plays on identically."""
+    covered: set[str] = set()
+    for variant_id, spec, seed in [*((v, "random,greedy", 8) for v in SHIPPED), (CLAIMS, "random", 0)]:
+        variant = load_variant(variant_id)
+        game = Game(variant, random.Random(seed))
+        agents = make_agents(spec, game.players, random.Random(seed))
+        happened: list[str] = []
+        saves: list[tuple[int, str]] = []
+        seen: set[str] = set()
+        while not game.over and len(happened) < 1500:
+            phase = game.round.phase.value
+            if phase not in seen:
+                seen.add(phase)
+                saves.append((len(happened), json.dumps(game.to_json(agents))))
+            happened.append(step(game, agents))
+        for at, text in saves:
+            data = json.loads(text)
+            again, again_agents = Game.from_json(variant, data), load_agents(data)
+            steps = min(80, len(happened) - at)
+            assert play_on(again, again_agents, steps) == happened[at:at + steps], (variant_id, data["round"])
+        covered |= seen
+    assert covered == {phase.value for phase in Phase}
+
 
 def test_a_finished_game_and_a_finished_round_resume() -> None:
     variant = load_variant("gin_rummy")
