@@ -12,9 +12,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
 from .errors import CardError, Diagnostic, Location, RecordError, RummyDslError, VariantError
+
+if TYPE_CHECKING:
+    from .runlog import RunHeader, RunLog
 
 __all__ = ["main", "build_parser"]
 
@@ -97,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help="play in N processes (the same results for any N)")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.add_argument("--log", metavar="FILE", help="write a JSON-lines record of every game")
+    keep = simulate.add_mutually_exclusive_group()
+    keep.add_argument("--out", metavar="FILE",
+                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
+    keep.add_argument("--resume", metavar="FILE",
+                      help="go on with the interrupted run of FILE (written by --out; the same command) "
+                           "and append to it")
 
     replay = commands.add_parser("replay", help="play a game record back and verify every result")
     replay.add_argument("record", metavar="FILE")
@@ -393,10 +402,12 @@ def _knock_verdict(variant: Any, after: int, before: int) -> str | None:
 class _Progress:
     """A one-line progress bar on a terminal's stderr, drawn only for runs that take a while."""
 
-    def __init__(self, stream: TextIO, total: int, unit: str) -> None:
+    def __init__(self, stream: TextIO, total: int, unit: str, done: int = 0) -> None:
         self.stream = stream
         self.total = total
         self.unit = unit
+        self.done_before = done
+        """Games done before this run started (a resumed run): not in the rate."""
         self.enabled = _is_terminal(stream)
         self.started = time.monotonic()
         self.drawn_at = 0.0
@@ -411,7 +422,7 @@ class _Progress:
         self.drawn_at = now
         width = 30
         filled = width * done // max(self.total, 1)
-        rate = done / max(now - self.started, 1e-9)
+        rate = (done - self.done_before) / max(now - self.started, 1e-9)
         left = (self.total - done) / rate if rate else 0.0
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
                           f"{now - self.started:.0f}s, about {left:.0f}s left ")
@@ -445,8 +456,31 @@ def _write_line(stream: TextIO | None, data: dict[str, Any], *, flush: bool = Fa
         stream.flush()
 
 
+def _resumable(path: str, header: RunHeader) -> RunLog:
+    """The run of ``path``, checked to be the command's run.
+
+    :raises RecordError: for an unreadable or corrupt file, or a run that differs
+        from the command's (naming every difference).
+    """
+    from .runlog import read_run
+
+    from .simulate import game_seeds
+
+    log = read_run(path)
+    wrong = log.header.differences(header)
+    if wrong:
+        raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    unit = "hand" if header.mode == "hands" else "game"
+    for outcome, seed in zip(log.outcomes, game_seeds(header.seed, len(log.outcomes))):
+        if outcome.seed != seed:
+            raise RecordError(f"{unit} {outcome.index + 1} was played from seed {outcome.seed}, but seed "
+                              f"{header.seed} gives it {seed}", Location(path, outcome.index + 2))
+    return log
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .record import RecordWriter
+    from .runlog import RunWriter, header_for
     from .simulate import GameOutcome, agent_names, simulate
     from .variant import load_variant
 
@@ -462,14 +496,33 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     from .simulate import check_agents
 
     check_agents(args.agents, variant.players)
-    log = _open_log(args.log) if args.log else None
     unit = "games" if args.games is not None else "hands"
-    progress = _Progress(err, count, unit)
-    done = 0
+    if args.resume and args.log:
+        print("rummydsl simulate: --log cannot go with --resume (the record of the games already played "
+              "is not kept in the run); replay a run with --log from the start instead", file=err)
+        return EXIT_USAGE
+    header = header_for(variant, seed=args.seed, mode=unit, count=count,
+                        agents=agent_names(args.agents, variant.players))
+    resumed = _resumable(args.resume, header) if args.resume else None
+    run_out: RunWriter | None = None
+    if args.out:
+        run_out = RunWriter.create(args.out, header, str(Path(variant.path).resolve()))
+    elif resumed is not None:
+        run_out = RunWriter.append(args.resume, resumed)
+    try:
+        log = _open_log(args.log) if args.log else None
+    except RecordError:
+        if run_out is not None:
+            run_out.close()
+        raise
+    done = len(resumed.outcomes) if resumed is not None else 0
+    progress = _Progress(err, count, unit, done)
 
     def heard(outcome: GameOutcome) -> None:
         nonlocal done
         done += 1
+        if run_out is not None:
+            run_out.write(outcome)
         if log is not None:
             for line in outcome.lines:
                 _write_line(log, line)
@@ -482,11 +535,14 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
             RecordWriter(lambda line: _write_line(log, line)).header(
                 variant, seed=args.seed, agents=agent_names(args.agents, variant.players), mode=unit)
         stats = simulate(args.variant, games=args.games or 0, hands=args.hands or 0, seed=args.seed,
-                         agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard)
+                         agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard,
+                         done=resumed.outcomes if resumed is not None else ())
     finally:
         progress.close()
         if log is not None:
             log.close()
+        if run_out is not None:
+            run_out.close()
     seconds = time.perf_counter() - started
     if stats.stopped:
         print(f"rummydsl simulate: {stats.stopped[0]}", file=err)

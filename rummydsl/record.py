@@ -44,6 +44,7 @@ from .errors import AgentError, Location, RecordError, RummyDslError, StalledRou
 
 if TYPE_CHECKING:
     from .agents import Agent
+    from .cards import Deck
     from .engine import Action, Game, GameResult, Round, RoundResult
     from .variant.model import Variant
 
@@ -342,6 +343,10 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as problem:
+                if not text.endswith("\n"):  # the last line, without its end: the writer was stopped
+                    raise RecordError(f"the last line is cut short (the record was truncated, e.g. its "
+                                      f"writer was killed); it is whole up to line {number - 1}",
+                                      Location(path, number)) from None
                 raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
                                   Location(path, number)) from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -365,6 +370,38 @@ def _by_seat(mapping: Any, players: int, what: str) -> list[Any]:
     return out
 
 
+def _check_deal_cards(deck: Deck, places: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """A deal places every card of the deck exactly once (each copy of a face, with several packs).
+
+    :raises CardError: for text that is not a card of the deck.
+    :raises RecordError: naming a card placed too often (and where) or a card missing.
+    """
+    where: dict[int, list[str]] = {}
+    faces: dict[int, str] = {}
+    for name, texts in places:
+        for text in texts:
+            card = deck.parse_card(text)
+            key = deck.face_key(card)
+            faces[key] = str(card)
+            where.setdefault(key, []).append(name)
+    for key, names in where.items():
+        copies = deck.wilds if key == deck.natural_faces else deck.packs
+        if len(names) > copies:
+            times = "twice" if len(names) == 2 else f"{len(names)} times"
+            kept = f" (the deck has {copies})" if copies > 1 else ""
+            raise RecordError(f"card {faces[key]!r} is dealt {times}{kept}: in "
+                              f"{', '.join(names[:-1])} and in {names[-1]}")
+    placed = sum(len(names) for names in where.values())
+    if placed != len(deck.cards):
+        counted: dict[int, int] = {}
+        for card in deck.cards:
+            key = deck.face_key(card)
+            counted[key] = counted.get(key, 0) + 1
+            if counted[key] > len(where.get(key, ())):
+                raise RecordError(f"card {str(card)!r} is missing from the deal (the deck has "
+                                  f"{len(deck.cards)} cards, the deal places {placed})")
+
+
 def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round:
     """The round of a ``deal`` line (checked: known cards, each once)."""
     from .engine import Round
@@ -380,6 +417,9 @@ def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round
             raise RecordError(f"hands: P{seat + 1}: expected a list of cards, got {hand!r:.80}")
     if upcard_text is not None and not isinstance(upcard_text, str):
         raise RecordError(f"upcard: expected a card or null, got {upcard_text!r}")
+    places = [(f"P{seat + 1}'s hand", hand) for seat, hand in enumerate(hands_text)]
+    places += [("the stock", stock_text), ("the upcard", [upcard_text] if upcard_text else [])]
+    _check_deal_cards(deck, places)
     every = [c for hand in hands_text for c in hand] + list(stock_text) + ([upcard_text] if upcard_text else [])
     cards = deck.parse_cards(every)
     hands = []
@@ -407,6 +447,15 @@ def _differences(recorded: dict[str, Any], played: dict[str, Any]) -> list[str]:
     return out
 
 
+def _is_sha256(value: Any) -> bool:
+    """Whether ``value`` is written as a sha256 digest is (64 lowercase hex digits).
+
+    >>> _is_sha256("ab" * 32), _is_sha256("abc"), _is_sha256("AB" * 32)
+    (True, False, False)
+    """
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
 def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySummary) -> Variant:
     from .variant import load_variant
 
@@ -420,6 +469,11 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
             summary.warnings.append(f"the variant file {recorded_path!r} is gone; replaying with {variant.path}")
     else:
         raise RecordError("the header names no variant", Location(path, 1))
+    for key in ("variant_sha256", "file_sha256"):
+        value = header.get(key)
+        if value is not None and not _is_sha256(value):
+            raise RecordError(f"{key}: expected a sha256 (64 hex digits) or null, got {value!r:.80}",
+                              Location(path, 1))
     digests = variant_digests(variant)
     if header.get("variant_sha256") and header["variant_sha256"] != digests["variant_sha256"]:
         summary.warnings.append(f"the rules of {variant.id!r} have changed since the record was made "
@@ -518,7 +572,11 @@ class _Replayer:
             raise self.fail("a deal before any 'game' line", number)
         if self.round_open:
             raise self.fail(f"round {self._round_number()} has no result before the next deal", number)
-        rnd = _rebuild_deal(self.variant, data, self.players)
+        try:
+            rnd = _rebuild_deal(self.variant, data, self.players)
+        except RummyDslError as problem:
+            message = problem.message if isinstance(problem, RecordError) else str(problem)
+            raise self.fail(f"round {data.get('round')!r} deal: {message}", number) from None
         if self.mode == "games":
             if self.game is None:
                 self.game = Game(self.variant, random.Random(0), players=self.players, dealer=rnd.dealer)

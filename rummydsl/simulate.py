@@ -412,12 +412,15 @@ def agent_names(spec: str, players: int) -> list[str]:
 
 def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, agents: str = "greedy",
              workers: int = 1, log: bool = False, on_outcome: Callable[[GameOutcome], None] | None = None,
-             stop_on_failure: bool = True) -> Statistics:
+             stop_on_failure: bool = True, done: Sequence[GameOutcome] = ()) -> Statistics:
     """Play ``games`` games (or ``hands`` single hands) of ``variant`` and sum them up.
 
     ``on_outcome`` hears every outcome in game order (to write a log, show progress);
     with ``log`` each outcome carries its record lines.
     With ``stop_on_failure`` the run stops at the first game an agent failed in.
+    ``done`` are the outcomes of the run's first games, already played (a resumed run,
+    :mod:`rummydsl.runlog`): they are counted, not played nor heard, and the run goes on
+    from the next game, each game with its own seed, to the figures of an uninterrupted run.
 
     :raises AgentError: for an unknown agent name.
     :raises VariantError: for a variant that cannot be loaded.
@@ -431,6 +434,12 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
     tasks = make_tasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
                        log=log)
+    _check_done(done, tasks, mode)
+    for outcome in done:
+        stats.add(outcome)
+        if outcome.played.stopped is not None and stop_on_failure:
+            return stats
+    tasks = tasks[len(done):]
     with contextlib.closing(run_tasks(tasks, workers)) as outcomes:  # closing stops the workers
         for outcome in outcomes:
             if on_outcome is not None:
@@ -439,6 +448,22 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
             if outcome.played.stopped is not None and stop_on_failure:
                 break
     return stats
+
+
+def _check_done(done: Sequence[GameOutcome], tasks: Sequence[GameTask], mode: str) -> None:
+    """Refuse outcomes that are not this run's first games (another seed, another order).
+
+    :raises RecordError: naming the game.
+    """
+    from .errors import RecordError
+
+    unit = "hand" if mode == "hands" else "game"
+    if len(done) > len(tasks):
+        raise RecordError(f"{len(done)} {unit}s are done already, but the run has only {len(tasks)}")
+    for index, (outcome, task) in enumerate(zip(done, tasks)):
+        if outcome.index != index or outcome.seed != task.seed:
+            raise RecordError(f"{unit} {outcome.index + 1} played from seed {outcome.seed} is not {unit} "
+                              f"{index + 1} of this run (its seed is {task.seed})")
 
 
 def check_agents(spec: str, players: int) -> None:

@@ -136,6 +136,27 @@ class Game:
         game.results = []
         return game
 
+    # ------------------------------------------------------------------ saving
+
+    def to_json(self, agents: Sequence[Any] | None = None) -> dict[str, Any]:
+        """The whole game as JSON, to resume later (:func:`rummydsl.save.save_game`);
+        with ``agents``, each seat's agent and its generator too."""
+        from ..save import save_game
+
+        return save_game(self, agents)
+
+    @classmethod
+    def from_json(cls, variant: Variant, data: Any) -> Game:
+        """The game a save holds, checked whole first (:func:`rummydsl.save.load_game`):
+        it plays on exactly as the saved game would have.
+
+        :raises RecordError: naming the key of anything wrong (another version or other
+            rules, a card twice or missing, an action not legal where it stands).
+        """
+        from ..save import load_game
+
+        return load_game(variant, data)
+
     # ------------------------------------------------------------------ reading
 
     @property

@@ -20,7 +20,7 @@ docs/engine.md has a worked example (tested with the docs).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..cards import Card
 from ..endings import Ending
@@ -148,6 +148,9 @@ class Round:
         self.dealer = dealer
         self.number = number
         self.scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * n
+        self.dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None] = (
+            tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
+        """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
         self.hands: list[list[Card]] = [list(hand) for hand in hands]
         self.stock: list[Card] = list(reversed(stock))  # the top card is last
         self.discards: list[Card] = [upcard] if upcard is not None else []
@@ -519,10 +522,16 @@ class Round:
 
     # ------------------------------------------------------------------ serialising
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as plain JSON (every hand: for tests, logs and debugging)."""
+    def to_json(self, card_text: Callable[[Card], str] = str) -> dict[str, Any]:
+        """The whole state as plain JSON (every hand: for tests, logs, debugging and saves).
+
+        ``card_text`` writes a card (a save tells copies of a face apart, :mod:`rummydsl.save`).
+        """
         def cards(seq: Sequence[Card]) -> list[str]:
-            return [str(c) for c in seq]
+            return [card_text(c) for c in seq]
+
+        def card(c: Card | None) -> str | None:
+            return None if c is None else card_text(c)
 
         return {
             "round": self.number,
@@ -532,21 +541,21 @@ class Round:
             "hands": {player_name(p): cards(h) for p, h in enumerate(self.hands)},
             "stock": cards(reversed(self.stock)),  # type: ignore[arg-type]
             "discards": cards(self.discards),
-            "upcard": None if self.upcard is None else str(self.upcard),
+            "upcard": card(self.upcard),
             "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
                       for p, melds in enumerate(self.table)},
             "met_contract": {player_name(p): met for p, met in enumerate(self.met_contract)},
             "known": {player_name(p): cards(k) for p, k in enumerate(self.known)},
-            "offered": None if self.offered is None else str(self.offered),
+            "offered": card(self.offered),
             "turn_player": player_name(self.turn_player),
             "step": self.step,
             "drawn": self.drawn,
-            "taken": None if self.taken is None else str(self.taken),
+            "taken": card(self.taken),
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,
             "skip_draw": list(self.skip_draw),
-            "last_accepted": [None if c is None else str(c) for c in self.last_accepted],
+            "last_accepted": [card(c) for c in self.last_accepted],
             "ender": None if self.ender is None else player_name(self.ender),
             "ending": None if self.ending is None else self.ending.value,
             "declared": [None if d is None else [cards(m) for m in d] for d in self.declared],

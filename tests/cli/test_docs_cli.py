@@ -47,3 +47,25 @@ def test_the_documented_replay_failure_is_what_replay_prints(tmp_path: Path,
     lines[line - 1] = json.dumps(data)
     Path("games.jsonl").write_text("\n".join(lines) + "\n")
     assert run("replay", "games.jsonl")[2] == shown.group(1) + "\n"
+
+
+def test_the_documented_corrupt_deal_and_cut_line_are_what_replay_prints(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    run("simulate", "gin_rummy", "--games", "20", "--seed", "1", "--log", "games.jsonl")
+    text = Path("games.jsonl").read_text()
+    lines = text.splitlines()
+    deal = re.search(r"^(games\.jsonl:(\d+): round 2 deal: card '(\w+)' is dealt twice: .*)$", CLI_DOC, re.M)
+    assert deal is not None
+    number = int(deal.group(2))
+    data = json.loads(lines[number - 1])
+    assert (data["type"], data["round"], data["hands"]["P2"][0]) == ("deal", 2, deal.group(3))
+    data["hands"]["P1"][0] = data["hands"]["P2"][0]
+    Path("games.jsonl").write_text("\n".join([*lines[:number - 1], json.dumps(data), *lines[number:]]) + "\n")
+    assert run("replay", "games.jsonl")[2] == deal.group(1) + "\n"
+    cut = re.search(r"^(games\.jsonl:(\d+): the last line is cut short .*)$", CLI_DOC, re.M)
+    assert cut is not None and int(cut.group(2)) == len(lines)
+    Path("games.jsonl").write_text(text[:-20])
+    assert run("replay", "games.jsonl")[2] == cut.group(1) + "\n"

@@ -5,6 +5,7 @@ a changed variant file is reported and the replay still tries."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any, Callable
@@ -159,3 +160,70 @@ def test_a_round_that_never_ends_is_a_rummydsl_error() -> None:
     with pytest.raises(StalledRoundError, match="round 1 ran past 5 actions without ending") as caught:
         run_game(game, make_agents("random", 2, random.Random(1)), max_actions=5)
     assert isinstance(caught.value, RummyDslError)
+
+
+def _deal(lines: list[dict[str, Any]], which: int = 1) -> int:
+    return [i for i, line in enumerate(lines) if line["type"] == "deal"][which]
+
+
+def _duplicated(lines: list[dict[str, Any]]) -> int:
+    index = _deal(lines)
+    lines[index]["hands"]["P1"][0] = lines[index]["hands"]["P2"][0]
+    return index
+
+
+def _missing(lines: list[dict[str, Any]]) -> int:
+    index = _deal(lines)
+    lines[index]["stock"].pop()
+    return index
+
+
+def _malformed_hash(lines: list[dict[str, Any]]) -> int:
+    lines[0]["variant_sha256"] = "abc"
+    return 0
+
+
+@pytest.mark.parametrize("change,message", [
+    (_duplicated, r"round 2 deal: card '(\w\w)' is dealt twice: in P1's hand and in P2's hand"),
+    (_missing, r"round 2 deal: card '\w\w' is missing from the deal \(the deck has 52 cards, the deal places 51\)"),
+    (_malformed_hash, r"variant_sha256: expected a sha256 \(64 hex digits\) or null, got 'abc'"),
+])
+def test_a_corrupt_deal_or_header_is_named_with_its_line(
+        change: Callable[[list[dict[str, Any]]], int], message: str, tmp_path: Path) -> None:
+    log = record(tmp_path)
+    number = rewrite(log, change)
+    code, out, err = run("replay", str(log))
+    assert (code, out) == (1, "")
+    assert re.fullmatch(f"{re.escape(str(log))}:{number}: {message}\n", err), err
+
+
+def test_a_deal_with_a_face_more_often_than_the_packs_hold(tmp_path: Path) -> None:
+    log = tmp_path / "hands.jsonl"
+    two_packs = Path(__file__).parent.parent / "examples" / "good" / "two_pack_jokers.yaml"
+    assert run("simulate", str(two_packs), "--hands", "1", "--seed", "2", "--log", str(log))[0] == 0
+
+    def change(lines: list[dict[str, Any]]) -> int:
+        index = _deal(lines, 0)
+        hands = lines[index]["hands"]
+        face = hands["P1"][0]
+        hands["P2"][0] = hands["P3"][0] = face
+        return index
+
+    number = rewrite(log, change)
+    code, _, err = run("replay", str(log))
+    assert code == 1
+    assert re.fullmatch(rf"{re.escape(str(log))}:{number}: round 1 deal: card '\S+' is dealt (3|4) times "
+                        r"\(the deck has (2|4)\): in .*P1's hand, .*P2's hand.* and in .*\n", err), err
+
+
+def test_a_last_line_cut_short_is_named_and_a_missing_last_newline_is_not(tmp_path: Path) -> None:
+    log = record(tmp_path)
+    text = log.read_text()
+    count = text.count("\n")
+    log.write_text(text[:-30])
+    code, _, err = run("replay", str(log))
+    assert code == 1
+    assert err == (f"{log}:{count}: the last line is cut short (the record was truncated, e.g. its writer "
+                   f"was killed); it is whole up to line {count - 1}\n")
+    log.write_text(text[:-1])
+    assert run("replay", str(log))[0] == 0

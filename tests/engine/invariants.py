@@ -51,6 +51,7 @@ from rummydsl.engine import (
 from rummydsl.engine.actions import player_name
 from rummydsl.errors import IllegalActionError
 from rummydsl.expr.runtime import SimpleRoundView
+from rummydsl.save import card_places, misplaced
 from rummydsl.scoring import score_round
 
 SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
@@ -105,23 +106,13 @@ class Tally:
 
 def where(rnd: Round) -> list[Card]:
     """Every card of the round, from every place it can be (hands, stock, pile, table)."""
-    cards: list[Card] = [c for hand in rnd.hands for c in hand]
-    cards += rnd.stock
-    cards += rnd.discards
-    cards += [c for melds in rnd.table for meld in melds for c in meld.cards]
-    return cards
+    return [c for _, cards in card_places(rnd) for c in cards]
 
 
 def check_conservation(rnd: Round) -> None:
-    """Every card of the deck is in exactly one place."""
-    ids = sorted(c.id for c in where(rnd))
-    deck = rnd.variant.deck.cards
-    assert ids == list(range(len(deck))), (
-        f"cards out of place: {len(ids)} placed of {len(deck)}; "
-        f"twice: {sorted({i for i in ids if ids.count(i) > 1})}, "
-        f"missing: {sorted(set(range(len(deck))) - set(ids))}")
-    for card in where(rnd):
-        assert deck[card.id] is card, f"{card!r} is not the deck's own card object"
+    """Every card of the deck is in exactly one place (the package's check, which saves use)."""
+    problem = misplaced(rnd.variant.deck, card_places(rnd))
+    assert problem is None, f"cards out of place: {problem}"
 
 
 # ---------------------------------------------------------------------------- what everyone saw
