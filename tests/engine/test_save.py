@@ -60,7 +60,7 @@ def resumed(game: Game, agents: Sequence[Any]) -> tuple[Game, list[Any]]:
 @pytest.mark.parametrize("variant_id", [*SHIPPED, TWO_PACKS])
 def test_a_saved_game_plays_on_to_the_identical_continuation(variant_id: str, spec: str) -> None:
     variant = load_variant(variant_id)
-    seed = sum(map(ord, variant_id + spec))
+    seed = sum(map(ord, Path(variant_id).stem + spec))  # not the path: the same games from any checkout
     pick = random.Random(seed)
     game = Game(variant, random.Random(seed))
     agents = make_agents(spec, game.players, random.Random(seed + 1))
