@@ -61,8 +61,10 @@ class Arm:
 
     def as_json(self) -> dict[str, Any]:
         """The arm as a JSON object (``variants`` items of ``--json``)."""
-        out: dict[str, Any] = {"label": self.label, "id": self.variant.id, "path": self.path}
-        if self.derived is not None:
+        out: dict[str, Any] = {"label": self.label, "id": self.variant.id}
+        if self.derived is None:
+            out["path"] = self.path
+        else:  # the child's file was temporary: (base, text) says all of it
             out["base"] = self.derived.base
             out["text"] = self.derived.text
         return out
