@@ -185,13 +185,16 @@ class Comparison:
     test: Test
     p_holm: float | None = None
     significant: bool = False
+    discordant: tuple[int, int] | None = None
+    """For a paired 0/1 figure: the games where only the first variant, and only this one, had it."""
 
     def as_json(self) -> dict[str, Any]:
         """The comparison as a JSON object."""
         return {"variant": self.variant, "difference": self.difference.as_json(), "test": self.test.name,
                 "p": None if self.test.p is None else round(self.test.p, 6),
                 "p_holm": None if self.p_holm is None else round(self.p_holm, 6),
-                "significant": self.significant}
+                "significant": self.significant,
+                **({} if self.discordant is None else {"discordant": list(self.discordant)})}
 
 
 @dataclass
@@ -217,19 +220,20 @@ class FigureRow:
                 "comparisons": [c.as_json() for c in self.comparisons]}
 
 
-def _compare(figure: Figure, a: ArmFigures, b: ArmFigures, pair: PairFigures | None) -> tuple[Interval, Test]:
-    """The difference ``b - a`` of one figure and the test that fits it."""
+def _compare(figure: Figure, k: int, a: ArmFigures, b: ArmFigures, pair: PairFigures | None) -> Comparison:
+    """The difference ``b - a`` of one figure, with the test that fits it."""
     if pair is not None and figure.level == "game":
         paired = pair.differences.get(figure.key, PairedDifference())
         interval = paired.differences.interval()
         if figure.kind == "rate":
-            return interval, mcnemar(paired.only_a, paired.only_b)
-        return interval, paired_t(paired.differences)
+            return Comparison(k, interval, mcnemar(paired.only_a, paired.only_b),
+                              discordant=(paired.only_a, paired.only_b))
+        return Comparison(k, interval, paired_t(paired.differences))
     if figure.kind == "rate":
         ra, rb = a.rate(figure), b.rate(figure)
-        return rate_difference_interval(ra, rb), two_proportions(ra, rb)
+        return Comparison(k, rate_difference_interval(ra, rb), two_proportions(ra, rb))
     ma, mb = a.means[figure.key], b.means[figure.key]
-    return mean_difference_interval(ma, mb), welch(ma, mb)
+    return Comparison(k, mean_difference_interval(ma, mb), welch(ma, mb))
 
 
 def figure_rows(arms: Sequence[ArmFigures], pairs: Sequence[PairFigures | None]) -> list[FigureRow]:
@@ -247,10 +251,7 @@ def figure_rows(arms: Sequence[ArmFigures], pairs: Sequence[PairFigures | None])
         for arm in arms:
             rate = arm.rate(figure) if figure.kind == "rate" else None
             counts.append(None if rate is None else (rate.successes, rate.trials))
-        comparisons = []
-        for k in range(1, len(arms)):
-            difference, test = _compare(figure, arms[0], arms[k], pairs[k - 1])
-            comparisons.append(Comparison(k, difference, test))
+        comparisons = [_compare(figure, k, arms[0], arms[k], pairs[k - 1]) for k in range(1, len(arms))]
         rows.append(FigureRow(figure, estimates, counts, comparisons))
     every = [c for row in rows for c in row.comparisons]
     for comparison, adjusted in zip(every, holm([c.test.p for c in every])):

@@ -16,7 +16,7 @@ from ..simulate import Interval
 from .figures import ALPHA, HISTOGRAMS, FigureRow
 from .run import LabResult
 
-__all__ = ["as_json", "text", "trend", "format_p"]
+__all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values"]
 
 _TEST_NAMES = {"McNemar exact": "McNemar", "McNemar (normal)": "McNemar~", "paired t": "paired t",
                "two-proportion z": "z", "Welch t": "Welch t"}
@@ -60,6 +60,16 @@ def numeric_values(result: LabResult) -> list[float] | None:
     return [float(x) for x in xs]
 
 
+def changed_winners(result: LabResult, variant: int) -> int:
+    """How many seeds' games had another winner under ``variant`` than under the first (paired runs)."""
+    total = 0
+    for row in result.rows:
+        if row.figure.key.startswith("win.P"):
+            discordant = row.comparisons[variant - 1].discordant
+            total += discordant[0] if discordant is not None else 0
+    return total
+
+
 def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
     """The one JSON object of ``compare --json`` and ``sweep --json`` (its shape: docs/lab.md)."""
     names = [player_name(p) for p in range(len(result.agents))]
@@ -84,7 +94,8 @@ def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
         "variants": [arm.as_json() for arm in result.arms],
         "baseline": result.arms[0].label,
         "paired": [{"variant": k, "paired": ok,
-                    "why": "the same deals from the same seeds" if ok else "the deals differ (deck, seats or hand size)"}
+                    "why": "the same deals from the same seeds" if ok else "the deals differ (deck, seats or hand size)",
+                    "changed_winners": changed_winners(result, k) if ok else None}
                    for k, ok in enumerate(result.paired, start=1)],
         "correction": {"method": "holm", "alpha": ALPHA,
                        "family": sum(1 for row in result.rows for c in row.comparisons if c.test.p is not None)},
@@ -155,6 +166,11 @@ def text(result: LabResult, command: str, seconds: float) -> str:
         lines.append("with two players the first dealer's and the first player's game rates add up to 100%")
     if len(arms) > 2:
         lines.append(f"each variant is compared with the first, {first}")
+    for k, ok in enumerate(result.paired, start=1):
+        if ok:
+            changed = changed_winners(result, k)
+            lines.append(f"{arms[k].label}: {changed} of {result.games} seeds "
+                         f"({changed / max(result.games, 1):.1%}) had a different winner than under {first}")
     if result.stopped:
         lines.append(f"stopped early: {result.stopped}")
     return "\n".join(lines) + "\n"

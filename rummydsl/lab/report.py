@@ -179,14 +179,13 @@ def _means(result: LabResult) -> "PlotFigure":
 def _distribution(result: LabResult, key: str, xlabel: str) -> "PlotFigure":
     figure, (ax,) = _new(9.5, 3.4)
     ax.grid(axis="y", alpha=0.3)
-    widths: list[int] = []
+    seen = [value for figures in result.figures for value in figures.histograms[key].counts]
+    width = max(1, -(-(max(seen) - min(seen) + 1) // 40)) if seen else 1  # about 40 bins at most
     for k, (arm, figures) in enumerate(zip(result.arms, result.figures)):
         items = figures.histograms[key].sorted_items()
         total = sum(count for _, count in items) or 1
         if not items:
             continue
-        span = items[-1][0] - items[0][0] + 1
-        width = max(1, -(-span // 40))  # at most about 40 bins: a wide range is binned
         binned: dict[int, int] = {}
         for value, count in items:
             start = value - value % width
@@ -195,8 +194,7 @@ def _distribution(result: LabResult, key: str, xlabel: str) -> "PlotFigure":
         shares = [100 * binned.get(v, 0) / total for v in starts]
         centres = [v + (width - 1) / 2 for v in starts]
         ax.step(centres, shares, where="mid", color=_colour(k), label=arm.label, linewidth=1.6)
-        widths.append(width)
-    ax.set_xlabel(xlabel + (f" (bins of {max(widths)})" if widths and max(widths) > 1 else ""))
+    ax.set_xlabel(xlabel + (f" (bins of {width})" if width > 1 else ""))
     ax.set_ylabel("share (%)")
     ax.legend(fontsize=8, frameon=False)
     ax.set_title(HISTOGRAMS[key].capitalize(), loc="left", fontsize=11)
