@@ -138,3 +138,17 @@ def test_progress_on_stderr_when_asked() -> None:
 def test_no_progress_on_a_pipe_by_default() -> None:
     code, _, err = run("compare", "gin_rummy", "straight_gin", "--games", "2", "--seed", "1", "--workers", "1")
     assert (code, err) == (0, "")
+
+
+def test_tasks_are_made_as_they_are_read_from_simulates_seeds() -> None:
+    from itertools import islice
+
+    from rummydsl.lab.run import _Tasks
+    from rummydsl.simulate import game_seeds
+
+    tasks = _Tasks(["a.yaml", "b.yaml"], 10 ** 9, 1, "greedy")  # a billion games: no list is built
+    first = list(islice(tasks, 6))
+    assert len(tasks) == 2 * 10 ** 9
+    assert [(t.variant, t.index, t.seed) for t in first] == [
+        (path, index, seed) for index, seed in enumerate(game_seeds(1, 3)) for path in ("a.yaml", "b.yaml")]
+    assert tasks[3] == first[3]
