@@ -86,6 +86,11 @@ def _new(width: float, height: float, columns: int = 1) -> tuple["PlotFigure", l
     return figure, list(axes[0])
 
 
+def _legend(ax: "Axes") -> None:
+    """The legend beside the plot, where it hides no point."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+
+
 def _rows(result: LabResult, prefix: str) -> list[FigureRow]:
     return [row for row in result.rows if row.figure.key.startswith(prefix)]
 
@@ -116,7 +121,7 @@ def _win_rates(result: LabResult) -> "PlotFigure":
     _interval_plot(ax, rows, labels)
     ax.axvline(100 / len(result.agents), color="#555555", linestyle="--", linewidth=1)
     ax.set_xlabel("games won (%), 95% Wilson interval; dashed: an even share")
-    ax.legend(loc="best", fontsize=8, frameon=False)
+    _legend(ax)
     ax.set_title("Who wins the game", loc="left", fontsize=11)
     return figure
 
@@ -130,7 +135,7 @@ def _edges(result: LabResult) -> "PlotFigure":
     _interval_plot(ax, rows, labels, shift=share)
     ax.axvline(0, color="#555555", linewidth=1)
     ax.set_xlabel(f"edge in percentage points over an even share ({share:.0%}), 95% intervals")
-    ax.legend(loc="best", fontsize=8, frameon=False)
+    _legend(ax)
     ax.set_title("The dealer's and the first player's edge", loc="left", fontsize=11)
     return figure
 
@@ -196,7 +201,7 @@ def _distribution(result: LabResult, key: str, xlabel: str) -> "PlotFigure":
         ax.step(centres, shares, where="mid", color=_colour(k), label=arm.label, linewidth=1.6)
     ax.set_xlabel(xlabel + (f" (bins of {width})" if width > 1 else ""))
     ax.set_ylabel("share (%)")
-    ax.legend(fontsize=8, frameon=False)
+    _legend(ax)
     ax.set_title(HISTOGRAMS[key].capitalize(), loc="left", fontsize=11)
     return figure
 
@@ -214,26 +219,42 @@ def _difference(row: FigureRow, interval: Interval) -> str:
 
 
 def _table(result: LabResult) -> str:
+    """The figures of every variant side by side (a significant difference from the first in red, with *)."""
     labels = [html.escape(arm.label) for arm in result.arms]
-    first = labels[0]
     xs = numeric_values(result)
     head = "<tr><th>figure</th>" + "".join(f"<th>{label}</th>" for label in labels)
-    head += "".join(f"<th>{label} &minus; {first}</th><th>test</th><th>p (Holm)</th>" for label in labels[1:])
     head += "<th>slope per unit</th>" if xs is not None else ""
     body = []
     for row in result.rows:
-        cells = [f"<td class='name'>{html.escape(row.figure.label)}</td>"]
-        cells += [f"<td>{_estimate(row, e)}</td>" for e in row.estimates]
-        for comparison in row.comparisons:
-            mark = " class='sig'" if comparison.significant else ""
-            cells.append(f"<td{mark}>{_difference(row, comparison.difference)}{' *' if comparison.significant else ''}</td>")
-            cells.append(f"<td>{html.escape(comparison.test.name)}</td><td{mark}>{format_p(comparison.p_holm)}</td>")
+        cells = [f"<td class='name'>{html.escape(row.figure.label)}</td>", f"<td>{_estimate(row, row.estimates[0])}</td>"]
+        for estimate, comparison in zip(row.estimates[1:], row.comparisons):
+            mark = (" class='sig'", " *") if comparison.significant else ("", "")
+            cells.append(f"<td{mark[0]}>{_estimate(row, estimate)}{mark[1]}</td>")
         if xs is not None:
             slope = trend(row, xs)
             cells.append("<td>-</td>" if slope is None else
                          f"<td>{slope * 100:+.3f} pp</td>" if row.figure.kind == "rate" else f"<td>{slope:+.4f}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div class='wide'><table><thead>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+
+
+def _differences(result: LabResult) -> str:
+    """Each later variant's difference from the first: the difference, its interval, the test and p."""
+    first = html.escape(result.arms[0].label)
+    parts = []
+    for k, arm in enumerate(result.arms[1:]):
+        rows = []
+        for row in result.rows:
+            comparison = row.comparisons[k]
+            mark = " class='sig'" if comparison.significant else ""
+            rows.append(f"<tr><td class='name'>{html.escape(row.figure.label)}</td>"
+                        f"<td{mark}>{_difference(row, comparison.difference)}{' *' if comparison.significant else ''}</td>"
+                        f"<td>{html.escape(comparison.test.name)}</td><td>{format_p(comparison.test.p)}</td>"
+                        f"<td{mark}>{format_p(comparison.p_holm)}</td></tr>")
+        parts.append(f"<h3>{html.escape(arm.label)} &minus; {first}</h3><div class='wide'><table><thead><tr>"
+                     "<th>figure</th><th>difference [95%]</th><th>test</th><th>p</th><th>p (Holm)</th></tr></thead>"
+                     f"<tbody>{''.join(rows)}</tbody></table></div>")
+    return "".join(parts)
 
 
 _STYLE = """
@@ -246,7 +267,7 @@ th, td { padding: 0.3em 0.6em; border-bottom: 1px solid #eee; text-align: right;
 th { background: #f4f6f8; position: sticky; top: 0; } td.name { text-align: left; }
 td.sig { color: #b3261e; font-weight: 600; } small { color: #777; }
 figure { margin: 1.2em 0; } figure img { max-width: 100%; height: auto; display: block; }
-figcaption { color: #555; font-size: 0.9em; } pre { background: #f6f8fa; padding: 0.8em; font-size: 0.85em; }
+figcaption { color: #555; font-size: 0.9em; } .wide { overflow-x: auto; } h3 { font-size: 1em; } pre { background: #f6f8fa; padding: 0.8em; font-size: 0.85em; }
 """
 
 
@@ -271,11 +292,14 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
     meta = [f"{result.games} games of each variant, seed {result.seed}, agents {html.escape(', '.join(result.agents))}, "
             f"{seconds:.1f} s",
             f"why it stopped: {html.escape(result.stop_reason)}"]
-    for k, ok in enumerate(result.paired, start=1):
-        meta.append(f"{html.escape(result.arms[k].label)} against {html.escape(result.arms[0].label)}: "
-                    + ("the same deals from the same seeds, so game figures are paired (McNemar, paired t)" if ok
-                       else "the deals differ, so every test is for independent samples (z, Welch t)")
-                    + "; round figures are never paired")
+    first = html.escape(result.arms[0].label)
+    for ok in (True, False):
+        which = [html.escape(arm.label) for arm, paired in zip(result.arms[1:], result.paired) if paired == ok]
+        if which:
+            meta.append(f"{', '.join(which)} against {first}: "
+                        + ("the same deals from the same seeds, so game figures are paired (McNemar, paired t)" if ok
+                           else "the deals differ, so every test is for independent samples (z, Welch t)")
+                        + "; round figures are never paired (z, Welch t)")
     family = sum(1 for row in result.rows for c in row.comparisons if c.test.p is not None)
     meta.append(f"* and red: significant at {ALPHA:g} after Holm's correction over the {family} comparisons "
                 "of this run; rates with Wilson 95% intervals, means with t intervals")
@@ -292,6 +316,7 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
     parts.append("<h2>How long, how many points</h2>" + plot("plot-means") + plot("plot-round-length")
                  + plot("plot-points") + plot("plot-game-length"))
     parts.append("<h2>Every figure</h2>" + _table(result))
+    parts.append(f"<h2>Differences from {html.escape(result.arms[0].label)}</h2>" + _differences(result))
     derived = [arm for arm in result.arms if arm.derived is not None]
     if derived:
         parts.append("<h2>The derived variants</h2>" + "".join(
