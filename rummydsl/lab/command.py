@@ -95,7 +95,7 @@ def _plan(args: argparse.Namespace, arms: list[Arm]) -> Plan:
 
 
 def _play(args: argparse.Namespace, plan: Plan, err: TextIO) -> tuple[LabResult, float]:
-    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=0.1 if not args.progress else 2.0)
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
     started = time.perf_counter()
     try:
         result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width))

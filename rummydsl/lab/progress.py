@@ -3,7 +3,7 @@
 Drawn as one line redrawn with ``\\r`` on a terminal, only once a run has taken
 half a second, at most ten times a second; on anything that is not a terminal
 (a pipe, a file, a test's buffer) nothing is written unless ``force`` is set,
-and then one plain line at most every ``every`` seconds.
+and then one plain line at most every ``every`` seconds (and for the last game).
 
 >>> import io
 >>> stream = io.StringIO()
@@ -59,7 +59,7 @@ class Progress:
         final = self.total is not None and done >= self.total
         if self.terminal and now - self.started < 0.5 and not final:
             return
-        if now - self.drawn_at < self.every and not final:
+        if now - self.drawn_at < (min(self.every, 0.1) if self.terminal else self.every) and not final:
             return
         self.drawn_at = now
         text = self.line(done, width, now)
