@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import RummyDslError
 from .derive import SetSyntaxError, derive, parse_set
 from .output import as_json, text
 from .progress import Progress
@@ -25,7 +26,7 @@ __all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_s
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
 
-class UsageProblem(ValueError):
+class UsageProblem(RummyDslError, ValueError):
     """A flag that cannot be used as given (exit 2)."""
 
 

@@ -34,13 +34,13 @@ from typing import Any, Sequence
 
 import yaml
 
-from ..errors import Diagnostic, Location, VariantError
+from ..errors import Diagnostic, Location, RummyDslError, VariantError
 
 __all__ = ["Setting", "DerivedVariant", "parse_set", "derive", "child_text", "SetSyntaxError"]
 
 
-class SetSyntaxError(ValueError):
-    """A ``--set`` argument that cannot be read at all (a usage error, exit 2)."""
+class SetSyntaxError(RummyDslError, ValueError):
+    """A ``--set`` argument that cannot be read at all (a usage error: ``sweep`` exits with 2)."""
 
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -186,10 +186,14 @@ def derive(base: str, settings: Sequence[Setting]) -> list[DerivedVariant]:
         if keys.count(setting.key) > 1:
             raise SetSyntaxError(f"--set {setting.argument!r}: {setting.key!r} is set twice")
         if setting.path[0] == "options" and len(setting.path) == 2 and setting.path[1] not in base_variant.options:
+            from ..suggest import closest
+
             names = ", ".join(base_variant.options) or "none"
+            close = closest(setting.path[1], list(base_variant.options))
+            hint = f"; did you mean {close!r}?" if close else ""
             raise VariantError([Diagnostic(Location(f"--set {setting.argument}"),
-                                           f"{base_variant.id} has no option {setting.path[1]!r} "
-                                           f"(its options: {names})", "sweep-set")])
+                                           f"{base_variant.id} has no option {setting.path[1]!r}{hint} "
+                                           f"(its options: {names})", "option-unknown")])
     several = len(list(itertools.product(*[s.values for s in settings]))) > 1
     derived: list[DerivedVariant] = []
     problems: list[Diagnostic] = []

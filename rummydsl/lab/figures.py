@@ -121,12 +121,9 @@ class ArmFigures:
             self.histograms.setdefault(key, Histogram())
 
     def add(self, played: PlayedGame) -> dict[str, float]:
-        """Count one finished game; returns its game-level figures (for pairing).
-
-        :raises ValueError: for a game without a result (one that stopped early).
-        """
-        if played.result is None:
-            raise ValueError(f"a game without a result cannot be counted: {played.stopped!r}")
+        """Count one finished game (the caller leaves out games that stopped early);
+        returns its game-level figures (for pairing)."""
+        assert played.result is not None, f"a game that stopped early is not counted: {played.stopped!r}"
         n = self.players
         self.games += 1
         for rnd in played.rounds:
