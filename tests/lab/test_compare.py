@@ -152,3 +152,26 @@ def test_tasks_are_made_as_they_are_read_from_simulates_seeds() -> None:
     assert [(t.variant, t.index, t.seed) for t in first] == [
         (path, index, seed) for index, seed in enumerate(game_seeds(1, 3)) for path in ("a.yaml", "b.yaml")]
     assert tasks[3] == first[3]
+
+
+def test_a_failing_program_agent_stops_the_run_with_one_line() -> None:
+    import shlex
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "cli" / "bots" / "bot.py"
+    agent = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(bot))} garbage 3"
+    code, out, err = run("compare", "gin_rummy", "straight_gin", "--games", "2", "--seed", "1", "--workers", "1",
+                         "--agents", f"greedy,{agent}")
+    assert code == 1 and out == ""
+    assert err.startswith("rummydsl compare: game 1 of gin_rummy: P2: ") and "hello there" in err
+
+
+@pytest.mark.parametrize("variant,setting", [
+    ("oklahoma_gin", "options.oklahoma_ace=gin_only,one"),
+    ("gin_rummy", "deal.rotation=next,winner_deals"),
+])
+def test_sweeps_of_words(variant: str, setting: str) -> None:
+    code, out, err = run("sweep", variant, "--set", setting, "--games", "2", "--seed", "1", "--workers", "1")
+    assert (code, err) == (0, ""), err
+    assert "slope/unit" not in out and setting.split("=")[0] in out
