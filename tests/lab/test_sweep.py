@@ -114,3 +114,15 @@ def test_sweep_text_has_a_slope_column_for_one_numeric_key() -> None:
     assert (code, err) == (0, "")
     assert out.startswith("sweep: options.gin_bonus=20, options.gin_bonus=25: 3 games each")
     assert "slope/unit" in out
+
+
+def test_worker_processes_load_the_derived_files_and_agree_with_one() -> None:
+    argv = ("sweep", "gin_rummy", "--set", "options.gin_bonus=20,25", "--games", "4", "--seed", "9", "--json")
+    results = []
+    for workers in ("1", "2"):
+        code, out, err = run(*argv, "--workers", workers)
+        assert (code, err) == (0, ""), err
+        data = json.loads(out)
+        data.pop("seconds")
+        results.append(data)
+    assert results[0] == results[1]
