@@ -67,7 +67,7 @@ def _png(figure: "PlotFigure") -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
     plt.close(figure)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 

@@ -63,6 +63,8 @@ def test_every_plot_is_an_embedded_png(page: str) -> None:
 def test_no_url_anywhere(page: str) -> None:
     assert not re.search(r"(src|href)\s*=\s*['\"]?\s*https?://", page, re.I)
     assert "http://" not in page and "https://" not in page
+    for src in _images(page).values():  # nor inside the images (matplotlib signs PNGs with its URL)
+        assert b"http" not in base64.b64decode(src.split(",", 1)[1])
 
 
 def test_the_tables_show_every_figure(page: str, result: LabResult) -> None:
