@@ -107,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with the interrupted run of FILE (written by --out; the same command) "
                            "and append to it")
 
+    from .lab.command import add_compare_arguments, add_sweep_arguments
+
+    add_compare_arguments(commands.add_parser(
+        "compare", help="play the same seeds under two or more variants and compare every figure"))
+    add_sweep_arguments(commands.add_parser(
+        "sweep", help="play a variant with each value of some keys or options and compare the figures"))
+
     replay = commands.add_parser("replay", help="play a game record back and verify every result")
     replay.add_argument("record", metavar="FILE")
 
@@ -554,6 +561,16 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     return EXIT_OK
 
 
+def _cmd_lab(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    from .lab.command import UsageProblem, run_compare, run_sweep
+
+    try:
+        return (run_compare if args.command == "compare" else run_sweep)(args, out, err)
+    except UsageProblem as problem:
+        print(f"rummydsl {args.command}: {problem}", file=err)
+        return EXIT_USAGE
+
+
 def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .record import replay_record
 
@@ -632,6 +649,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "melds": _cmd_melds,
     "variants": _cmd_variants,
     "simulate": _cmd_simulate,
+    "compare": _cmd_lab,
+    "sweep": _cmd_lab,
     "replay": _cmd_replay,
     "play": _cmd_play,
     "test": _cmd_test,

@@ -1,0 +1,174 @@
+"""``rummydsl compare`` and ``rummydsl sweep``: the flags, and running them.
+
+Everything a run needs is checked before the first game: the variants (each
+derived variant as a file of its own), the agents, the numbers, that the report
+can be drawn (matplotlib installed) and written (its folder exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import RummyDslError
+from .derive import SetSyntaxError, derive, parse_set
+from .output import as_json, text
+from .progress import Progress
+from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
+
+__all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_sweep", "UsageProblem"]
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+class UsageProblem(RummyDslError, ValueError):
+    """A flag that cannot be used as given (exit 2)."""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    count = parser.add_mutually_exclusive_group(required=True)
+    count.add_argument("--games", type=int, metavar="N", help="play N games of each variant, the same seeds")
+    count.add_argument("--until", type=float, metavar="WIDTH",
+                       help="play until every rate's 95%% interval is narrower than WIDTH (e.g. 0.05), "
+                            "checking every 100 games")
+    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
+                        help=f"with --until, stop after N games of each variant (default {DEFAULT_MAX_GAMES})")
+    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+    parser.add_argument("--agents", default="greedy", metavar="A,B,...",
+                        help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM (default: greedy)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="play in N processes (default: every core); the same results for any N")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--report", metavar="FILE.html",
+                        help="also write a self-contained HTML report with tables and plots")
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr even when it is not a terminal")
+
+
+def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``rummydsl compare``."""
+    parser.add_argument("variants", nargs="+", metavar="VARIANT",
+                        help="two or more shipped variant ids or YAML files; each is compared with the first")
+    _common(parser)
+
+
+def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``rummydsl sweep``."""
+    parser.add_argument("variant", metavar="VARIANT", help="the base: a shipped variant id or a YAML file")
+    parser.add_argument("--set", dest="settings", action="append", required=True, metavar="KEY=V1,V2,...",
+                        help="a dotted key of the variant file (knock.limit) or options.NAME, and the values "
+                             "to try (YAML scalars); repeat for every combination")
+    _common(parser)
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    if args.games is not None and args.games <= 0:
+        raise UsageProblem(f"--games must be at least 1, got {args.games}")
+    if args.until is not None and not 0 < args.until < 1:
+        raise UsageProblem(f"--until must be a width between 0 and 1 (a rate's interval, e.g. 0.05), "
+                           f"got {args.until!r}")
+    if args.max_games <= 0:
+        raise UsageProblem(f"--max-games must be at least 1, got {args.max_games}")
+    if args.workers is not None and args.workers <= 0:
+        raise UsageProblem(f"--workers must be at least 1, got {args.workers}")
+
+
+def _check_report(name: str | None) -> None:
+    """Refuse a report that could not be drawn or written, before anything is played."""
+    if name is None:
+        return
+    from .report import ReportError, require_matplotlib
+
+    require_matplotlib()
+    folder = Path(name).resolve().parent
+    if not folder.is_dir():
+        raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
+
+
+def _plan(args: argparse.Namespace, arms: list[Arm]) -> Plan:
+    return Plan(arms, seed=args.seed, agents=args.agents, games=args.games, until=args.until,
+                max_games=args.max_games, workers=args.workers or os.cpu_count() or 1)
+
+
+def _play(args: argparse.Namespace, plan: Plan, err: TextIO) -> tuple[LabResult, float]:
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
+    started = time.perf_counter()
+    try:
+        result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width))
+    finally:
+        progress.close()
+    return result, time.perf_counter() - started
+
+
+def _finish(args: argparse.Namespace, command: str, result: LabResult, seconds: float, out: TextIO,
+            err: TextIO, extra: dict[str, Any]) -> int:
+    result.extra.update(extra)
+    if result.stopped:
+        print(f"rummydsl {command}: {result.stopped}", file=err)
+        return EXIT_INPUT
+    if args.json:
+        out.write(json.dumps(as_json(result, command, seconds)) + "\n")
+    else:
+        out.write(text(result, command, seconds))
+    if args.report:
+        from .report import write_report
+
+        write_report(result, command, args.report, seconds)
+        if not args.json:
+            print(f"wrote {args.report}", file=out)
+    return EXIT_OK
+
+
+def _labels(names: list[str], arms_ids: list[str]) -> list[str]:
+    """Each variant's label: its id, or the name given when two ids are the same."""
+    return [variant_id if arms_ids.count(variant_id) == 1 else name for name, variant_id in zip(names, arms_ids)]
+
+
+def run_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``rummydsl compare``: returns the exit code.
+
+    :raises UsageProblem: for a flag out of range.
+    :raises VariantError: for a variant that cannot be loaded.
+    :raises AgentError: for an unknown agent.
+    """
+    if len(args.variants) < 2:
+        raise UsageProblem("give at least two variants to compare")
+    _check_numbers(args)
+    _check_report(args.report)
+    loaded = [Arm.load(name) for name in args.variants]
+    labels = _labels(list(args.variants), [arm.variant.id for arm in loaded])
+    arms = [Arm(label, arm.path, arm.variant) for label, arm in zip(labels, loaded)]
+    result, seconds = _play(args, _plan(args, arms), err)
+    return _finish(args, "compare", result, seconds, out, err, {})
+
+
+def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``rummydsl sweep``: returns the exit code.
+
+    :raises UsageProblem: for a flag out of range or a ``--set`` that cannot be read.
+    :raises VariantError: for the base or a derived variant with an error.
+    """
+    _check_numbers(args)
+    try:
+        settings = [parse_set(argument) for argument in args.settings]
+        derived = derive(args.variant, settings)
+    except SetSyntaxError as problem:
+        raise UsageProblem(str(problem)) from None
+    _check_report(args.report)
+    with tempfile.TemporaryDirectory(prefix="rummydsl-sweep-") as folder:
+        arms = [Arm.load(variant.write(folder), label=variant.label, derived=variant) for variant in derived]
+        result, seconds = _play(args, _plan(args, arms), err)
+        sweep = {"base": args.variant, "keys": [s.key for s in settings],
+                 "values": [list(choice) for choice in _choices(settings)]}
+        return _finish(args, "sweep", result, seconds, out, err, {"sweep": sweep})
+
+
+def _choices(settings: list[Any]) -> list[tuple[Any, ...]]:
+    import itertools
+
+    return list(itertools.product(*[s.values for s in settings]))

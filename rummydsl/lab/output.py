@@ -1,0 +1,176 @@
+"""What ``compare`` and ``sweep`` print: a side-by-side text table, or one JSON object.
+
+Rates print as percentages with their Wilson 95% interval, means with their t
+interval; each later variant's difference from the first follows with its 95%
+interval, the test used and its p-value, and ``*`` when the difference is
+significant after Holm's correction over every comparison of the run.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..engine.actions import player_name
+from ..simulate import Interval
+from .figures import ALPHA, HISTOGRAMS, FigureRow
+from .run import LabResult
+
+__all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values"]
+
+_TEST_NAMES = {"McNemar exact": "McNemar", "McNemar (normal)": "McNemar~", "paired t": "paired t",
+               "two-proportion z": "z", "Welch t": "Welch t"}
+
+
+def format_p(p: float | None) -> str:
+    """A p-value for a table.
+
+    >>> format_p(0.04321), format_p(0.00001), format_p(None)
+    ('0.043', '<0.001', '-')
+    """
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def trend(row: FigureRow, xs: Sequence[float]) -> float | None:
+    """The least-squares slope of a figure's estimates against the swept values (per unit of the value).
+
+    >>> from rummydsl.lab.figures import Figure
+    >>> row = FigureRow(Figure("k", "k", "mean", "round"), [Interval(v, v, v) for v in (1, 2, 3)], [None] * 3, [])
+    >>> trend(row, [0, 5, 10])
+    0.2
+    """
+    if len(xs) < 2 or len(set(xs)) < 2:
+        return None
+    ys = [e.value for e in row.estimates]
+    mx, my = math.fsum(xs) / len(xs), math.fsum(ys) / len(ys)
+    spread = math.fsum((x - mx) ** 2 for x in xs)
+    return round(math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys)) / spread, 9)
+
+
+def numeric_values(result: LabResult) -> list[float] | None:
+    """The swept values as numbers, for a sweep of one key whose values are all numbers."""
+    values = result.extra.get("sweep", {}).get("values")
+    if not values or any(len(v) != 1 for v in values):
+        return None
+    xs = [v[0] for v in values]
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs):
+        return None
+    return [float(x) for x in xs]
+
+
+def changed_winners(result: LabResult, variant: int) -> int:
+    """How many seeds' games had another winner under ``variant`` than under the first (paired runs)."""
+    total = 0
+    for row in result.rows:
+        if row.figure.key.startswith("win.P"):
+            discordant = row.comparisons[variant - 1].discordant
+            total += discordant[0] if discordant is not None else 0
+    return total
+
+
+def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
+    """The one JSON object of ``compare --json`` and ``sweep --json`` (its shape: docs/lab.md)."""
+    names = [player_name(p) for p in range(len(result.agents))]
+    xs = numeric_values(result)
+    figures = []
+    for row in result.rows:
+        item = row.as_json()
+        if xs is not None:
+            item["trend"] = trend(row, xs)
+        figures.append(item)
+    out: dict[str, Any] = {
+        "command": command,
+        "seed": result.seed,
+        "agents": dict(zip(names, result.agents)),
+        "games": result.games,
+        "seconds": round(seconds, 3),
+        "stop_reason": result.stop_reason,
+        "stopped": result.stopped,
+        "until": result.until,
+        "widest_rate_interval": None if result.widest is None else {
+            "width": round(result.widest[0], 6), "figure": result.widest[1], "variant": result.widest[2]},
+        "variants": [arm.as_json() for arm in result.arms],
+        "baseline": result.arms[0].label,
+        "paired": [{"variant": k, "paired": ok,
+                    "why": "the same deals from the same seeds" if ok else "the deals differ (deck, seats or hand size)",
+                    "changed_winners": changed_winners(result, k) if ok else None}
+                   for k, ok in enumerate(result.paired, start=1)],
+        "correction": {"method": "holm", "alpha": ALPHA,
+                       "family": sum(1 for row in result.rows for c in row.comparisons if c.test.p is not None)},
+        "figures": figures,
+        "histograms": {key: [[[value, count] for value, count in arm.histograms[key].sorted_items()]
+                             for arm in result.figures] for key in HISTOGRAMS},
+    }
+    out.update(result.extra)
+    return out
+
+
+def _estimate(row: FigureRow, interval: Interval) -> str:
+    if row.figure.kind == "rate":
+        return f"{interval.value * 100:5.1f}% [{interval.low * 100:4.1f}, {interval.high * 100:4.1f}]"
+    return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+
+
+def _difference(row: FigureRow, interval: Interval) -> str:
+    if row.figure.kind == "rate":
+        return f"{interval.value * 100:+5.1f} [{interval.low * 100:+.1f}, {interval.high * 100:+.1f}]"
+    return f"{interval.value:+.2f} [{interval.low:+.2f}, {interval.high:+.2f}]"
+
+
+def text(result: LabResult, command: str, seconds: float) -> str:
+    """The human-readable table of a run."""
+    arms = result.arms
+    players = len(result.agents)
+    first = arms[0].label
+    lines = [f"{command}: {', '.join(arm.label for arm in arms)}: {result.games} game"
+             f"{'s' if result.games != 1 else ''} each in {seconds:.1f} s "
+             f"(seed {result.seed}; agents {', '.join(result.agents)})",
+             f"stopped: {result.stop_reason}"]
+    for k, ok in enumerate(result.paired, start=1):
+        how = ("paired by seed (the same deals): McNemar for game rates, paired t for game means" if ok else
+               "not paired (the deals differ): z for rates, Welch t for means")
+        lines.append(f"{arms[k].label} against {first}: {how}; round figures never pair (z, Welch t)")
+    lines.append("")
+    width = max(len(row.figure.label) for row in result.rows) + 2
+    cells: list[list[str]] = []
+    header = ["figure"] + [arm.label for arm in arms]
+    for arm in arms[1:]:
+        header += [f"{arm.label} - {first}", "test", "p (Holm)", ""]
+    xs = numeric_values(result)
+    if xs is not None:
+        header.append("slope/unit")
+    for row in result.rows:
+        cell = [row.figure.label] + [_estimate(row, e) for e in row.estimates]
+        for comparison in row.comparisons:
+            cell += [_difference(row, comparison.difference), _TEST_NAMES.get(comparison.test.name, comparison.test.name),
+                     format_p(comparison.p_holm), "*" if comparison.significant else ""]
+        if xs is not None:
+            slope = trend(row, xs)
+            cell.append("-" if slope is None else (f"{slope * 100:+.2f} pp" if row.figure.kind == "rate"
+                                                    else f"{slope:+.3f}"))
+        cells.append(cell)
+    widths = [max(len(c[i]) for c in [header] + cells) for i in range(len(header))]
+    widths[0] = width
+    for index, cell in enumerate([header] + cells):
+        lines.append("  ".join(value.ljust(widths[i]) if i == 0 else value.rjust(widths[i])
+                               for i, value in enumerate(cell)).rstrip())
+        if index == 0:
+            lines.append("-" * len(lines[-1]))
+    family = sum(1 for row in result.rows for c in row.comparisons if c.test.p is not None)
+    lines.append("")
+    lines.append(f"rates in %, differences in percentage points; [..] 95% intervals; * significant at "
+                 f"{ALPHA:g} after Holm's correction over the {family} comparisons of this run")
+    if players == 2:
+        lines.append("with two players the first dealer's and the first player's game rates add up to 100%")
+    if len(arms) > 2:
+        lines.append(f"each variant is compared with the first, {first}")
+    for k, ok in enumerate(result.paired, start=1):
+        if ok:
+            changed = changed_winners(result, k)
+            lines.append(f"{arms[k].label}: {changed} of {result.games} seeds "
+                         f"({changed / max(result.games, 1):.1%}) had a different winner than under {first}")
+    if result.stopped:
+        lines.append(f"stopped early: {result.stopped}")
+    return "\n".join(lines) + "\n"

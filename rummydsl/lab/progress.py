@@ -1,0 +1,84 @@
+"""Progress of a long run on standard error: games done, games a second, time left.
+
+Drawn as one line redrawn with ``\\r`` on a terminal, only once a run has taken
+half a second, at most ten times a second; on anything that is not a terminal
+(a pipe, a file, a test's buffer) nothing is written unless ``force`` is set,
+and then one plain line at most every ``every`` seconds (and for the last game).
+
+>>> import io
+>>> stream = io.StringIO()
+>>> clock = iter([0.0, 1.0, 2.0, 3.0]).__next__
+>>> bar = Progress(stream, total=100, force=True, clock=clock)
+>>> bar.update(50, None)
+>>> bar.update(100, None)
+>>> bar.close()
+>>> print(stream.getvalue(), end="")
+50/100 games, 50.0 games/s, about 1 s left
+100/100 games, 50.0 games/s, about 0 s left
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, TextIO
+
+__all__ = ["Progress"]
+
+
+class Progress:
+    """A progress line for games done of ``total`` (``None``: until the intervals are narrow enough)."""
+
+    def __init__(self, stream: TextIO, total: int | None, *, until: float | None = None, force: bool = False,
+                 every: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.total = total
+        self.until = until
+        self.terminal = _is_terminal(stream)
+        self.enabled = self.terminal or force
+        self.every = every
+        self.clock = clock
+        self.started = clock()
+        self.drawn_at = self.started
+        self.shown = False
+
+    def line(self, done: int, width: float | None, now: float) -> str:
+        """The text of the progress line."""
+        elapsed = max(now - self.started, 1e-9)
+        rate = done / elapsed
+        if self.total is not None:
+            left = (self.total - done) / rate if rate else 0.0
+            return f"{done}/{self.total} games, {rate:.1f} games/s, about {left:.0f} s left"
+        widest = "not checked yet" if width is None else f"widest interval {width:.4f}"
+        return f"{done} games, {rate:.1f} games/s, {widest} (until < {self.until:g})"
+
+    def update(self, done: int, width: float | None) -> None:
+        """Redraw after ``done`` games (``width``: the widest interval at the last check)."""
+        if not self.enabled:
+            return
+        now = self.clock()
+        final = self.total is not None and done >= self.total
+        if self.terminal and now - self.started < 0.5 and not final:
+            return
+        if now - self.drawn_at < (min(self.every, 0.1) if self.terminal else self.every) and not final:
+            return
+        self.drawn_at = now
+        text = self.line(done, width, now)
+        if self.terminal:
+            self.stream.write("\r" + text.ljust(79))
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """Clear the line from a terminal."""
+        if self.shown and self.terminal:
+            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,237 @@
+"""Play the same seeds under several variants and sum up every figure as the games stream in.
+
+Game ``i`` of every variant is played from the ``i``-th seed of
+:func:`rummydsl.simulate.game_seeds`; the tasks are interleaved (game 0 of each
+variant, then game 1 of each, ...) and all go through
+:func:`rummydsl.simulate.run_tasks`, which yields them in task order whatever the
+number of workers. So game ``i`` of one variant meets game ``i`` of the others as
+soon as both are played, its paired differences are counted, and nothing per game
+is kept: the memory of a run does not grow with its number of games.
+
+With ``until`` (``--until WIDTH``) the run stops after the first multiple of
+``check_every`` games at which every rate's 95% interval, in every variant, is
+narrower than ``until``; the check only reads the games before it, in game order,
+so where a run stops does not depend on the workers either.
+
+>>> arms = [Arm.load("gin_rummy"), Arm.load("straight_gin")]
+>>> result = run_lab(Plan(arms, seed=3, agents="greedy", games=4))
+>>> result.games, result.paired, result.stop_reason
+(4, [True], 'played the 4 games asked for')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, overload
+
+from ..errors import Diagnostic, Location, VariantError
+from ..simulate import GameTask, agent_names, check_agents, run_tasks
+from ..variant.model import Variant
+from .derive import DerivedVariant
+from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
+
+__all__ = ["Arm", "Plan", "LabResult", "run_lab", "deals_agree", "widest_interval", "DEFAULT_MAX_GAMES"]
+
+DEFAULT_MAX_GAMES = 20_000
+"""``--until``'s cap on the games of each variant when ``--max-games`` is not given."""
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One variant of a run: its label in tables, the file workers load, and how it was made."""
+
+    label: str
+    path: str
+    variant: Variant
+    derived: DerivedVariant | None = None
+
+    @classmethod
+    def load(cls, name: str, label: str | None = None, derived: DerivedVariant | None = None) -> "Arm":
+        """The arm of a shipped variant id or a file.
+
+        :raises VariantError: if the variant cannot be loaded.
+        """
+        from ..variant import find_variant, load_variant
+
+        variant = load_variant(name)
+        return cls(label or variant.id, find_variant(name), variant, derived)
+
+    def as_json(self) -> dict[str, Any]:
+        """The arm as a JSON object (``variants`` items of ``--json``)."""
+        out: dict[str, Any] = {"label": self.label, "id": self.variant.id}
+        if self.derived is None:
+            out["path"] = self.path
+        else:  # the child's file was temporary: (base, text) says all of it
+            out["base"] = self.derived.base
+            out["text"] = self.derived.text
+        return out
+
+
+def deals_agree(a: Variant, b: Variant) -> bool:
+    """Whether one seed deals the same cards under both variants: the same seats, deck, hand size and upcard.
+
+    >>> from rummydsl.variant import load_variant
+    >>> deals_agree(load_variant("gin_rummy"), load_variant("oklahoma_gin"))
+    True
+    >>> deals_agree(load_variant("gin_rummy"), load_variant("skarney_gin"))
+    False
+    """
+    return (a.players == b.players and a.deal.hand_size == b.deal.hand_size and a.deal.upcard == b.deal.upcard
+            and [str(c) for c in a.deck.cards] == [str(c) for c in b.deck.cards])
+
+
+@dataclass
+class Plan:
+    """What to play: the variants, the seed and agents, and how many games (or until how sure)."""
+
+    arms: Sequence[Arm]
+    seed: int
+    agents: str = "greedy"
+    games: int | None = None
+    """Games per variant; ``None`` with ``until``."""
+    until: float | None = None
+    """Play until every rate's interval is narrower than this."""
+    max_games: int = DEFAULT_MAX_GAMES
+    check_every: int = 100
+    workers: int = 1
+
+
+@dataclass
+class LabResult:
+    """The figures of a run, each variant against the first, and why the run stopped."""
+
+    arms: list[Arm]
+    seed: int
+    agents: list[str]
+    games: int
+    figures: list[ArmFigures]
+    rows: list[FigureRow]
+    paired: list[bool]
+    """Per later variant: whether its games pair with the first's (the same deals)."""
+    stop_reason: str
+    stopped: str | None = None
+    """Why a game stopped early (an agent failed), else ``None``."""
+    until: float | None = None
+    widest: tuple[float, str, str] | None = None
+    """The widest rate interval at the end: (width, figure, variant)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _Tasks(Sequence[GameTask]):
+    """The interleaved tasks of a run, made as they are read (no list of a million tasks)."""
+
+    def __init__(self, paths: Sequence[str], games: int, seed: int, agents: str) -> None:
+        self.paths = list(paths)
+        self.games = games
+        self.seed = seed
+        self.agents = agents
+
+    def __len__(self) -> int:
+        return self.games * len(self.paths)
+
+    def __iter__(self) -> Iterator[GameTask]:
+        master = random.Random(self.seed)  # the same draws as simulate.game_seeds
+        for index in range(self.games):
+            game_seed = master.getrandbits(64)
+            for path in self.paths:
+                yield GameTask(path, index, game_seed, self.agents)
+
+    @overload
+    def __getitem__(self, position: int) -> GameTask: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> Sequence[GameTask]: ...
+
+    def __getitem__(self, position: int | slice) -> GameTask | Sequence[GameTask]:
+        if isinstance(position, slice):
+            return list(self)[position]
+        if position < 0:
+            position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        for number, task in enumerate(self):
+            if number == position:
+                return task
+        raise IndexError(position)  # pragma: no cover
+
+
+def widest_interval(arms: Sequence[Arm], figures: Sequence[ArmFigures]) -> tuple[float, str, str]:
+    """The widest 95% interval of any rate figure of any variant: (width, figure label, variant label)."""
+    rows = figure_rows(figures, [None] * (len(figures) - 1))
+    widest = (0.0, "", "")
+    for row in rows:
+        if row.figure.kind != "rate":
+            continue
+        for arm, estimate in zip(arms, row.estimates):
+            width = estimate.high - estimate.low
+            if width > widest[0]:
+                widest = (width, row.figure.label, arm.label)
+    return widest
+
+
+def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None] | None = None) -> LabResult:
+    """Play ``plan`` and sum it up; ``on_game(done, total, width)`` hears every finished game
+    (``total`` is ``None`` with ``until``; ``width`` is the widest rate interval at the last
+    until-check, ``None`` before the first).
+
+    :raises VariantError: when the variants seat different numbers of players.
+    :raises AgentError: for an unknown agent name.
+    """
+    arms = list(plan.arms)
+    players = arms[0].variant.players
+    for arm in arms[1:]:
+        if arm.variant.players != players:
+            raise VariantError([Diagnostic(Location(arm.path), f"{arm.label} seats {arm.variant.players} players "
+                                           f"but {arms[0].label} seats {players}; compare variants "
+                                           "with the same number of players", "lab-players")])
+    check_agents(plan.agents, players)
+    paired = [deals_agree(arms[0].variant, arm.variant) for arm in arms[1:]]
+    figures = [ArmFigures(players) for _ in arms]
+    pairs = [PairFigures() for _ in arms[1:]]
+    total = plan.games if plan.until is None else plan.max_games
+    assert total is not None
+    tasks = _Tasks([arm.path for arm in arms], total, plan.seed, plan.agents)
+    done = 0
+    stopped: str | None = None
+    reason = f"played the {total} games asked for"
+    values: list[dict[str, float]] = []
+    latest: float | None = None
+    with contextlib.closing(run_tasks(tasks, workers=plan.workers)) as outcomes:  # closing stops the workers
+        for outcome in outcomes:
+            if outcome.played.stopped is not None:
+                stopped = f"game {outcome.index + 1} of {arms[len(values)].label}: {outcome.played.stopped}"
+                reason = "a game stopped early"
+                break
+            values.append(figures[len(values)].add(outcome.played))
+            if len(values) < len(arms):
+                continue
+            for k, pair in enumerate(pairs, start=1):
+                if paired[k - 1]:
+                    pair.add(values[0], values[k])
+            values = []
+            done += 1
+            if plan.until is not None and done % plan.check_every == 0:
+                latest, label, arm_label = widest_interval(arms, figures)
+                if latest < plan.until:
+                    reason = (f"every rate's 95% interval is narrower than {plan.until:g} after {done} games "
+                              f"(the widest: {latest:.4f}, {label}, {arm_label})")
+                    total = done
+            if on_game is not None:
+                on_game(done, None if plan.until is not None else total, latest)
+            if done >= total:
+                break
+    if plan.until is not None and done >= plan.max_games and total == plan.max_games:
+        width, label, arm_label = widest_interval(arms, figures)
+        reason = (f"reached the cap of {plan.max_games} games (--max-games) with an interval still "
+                  f"{width:.4f} wide ({label}, {arm_label}), not narrower than {plan.until:g}")
+    return _result(plan, arms, figures, pairs, paired, done, reason, stopped)
+
+
+def _result(plan: Plan, arms: list[Arm], figures: list[ArmFigures], pairs: list[PairFigures], paired: list[bool],
+            done: int, reason: str, stopped: str | None) -> LabResult:
+    rows = figure_rows(figures, [pair if ok else None for pair, ok in zip(pairs, paired)])
+    return LabResult(arms, plan.seed, agent_names(plan.agents, arms[0].variant.players), done, figures, rows,
+                     paired, reason, stopped, plan.until, widest_interval(arms, figures))
