@@ -21,6 +21,7 @@ The family (every error rummydsl raises on purpose derives from
     │   └── AmbiguousActionError  reads several ways; say which
     ├── AgentError            an agent (a program) answered badly or not at all
     ├── StalledRoundError     a round ran past its limit of actions (a variant nobody can finish)
+    ├── StalledGameError      a game ran past its limit of rounds (a target nobody reaches)
     ├── RecordError           a game record cannot be used or no longer replays
     └── SuiteError            a conformance suite file is malformed (every problem, located)
 
@@ -51,6 +52,7 @@ __all__ = [
     "RecordError",
     "SuiteError",
     "StalledRoundError",
+    "StalledGameError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -299,3 +301,11 @@ class SuiteError(RummyDslError, ValueError):
 
 class StalledRoundError(RummyDslError, ValueError):
     """A round ran past its limit of actions without ending (a variant nobody can finish)."""
+
+
+class StalledGameError(RummyDslError, ValueError):
+    """A game ran past its limit of rounds without ending (a target nobody reaches).
+
+    :data:`rummydsl.limits.MAX_ROUNDS` rounds of one game (of a match: of each game)
+    and no total has closed it; the game deals no more rounds.
+    """

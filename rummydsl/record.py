@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
+from .limits import MAX_ACTIONS
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -66,8 +67,6 @@ __all__ = [
 
 #: The version of the record format, in each header.
 RECORD_VERSION = 1
-#: A round that runs past this many actions stops the game (a variant nobody can finish).
-MAX_ACTIONS = 100_000
 
 
 class Quit(Exception):
