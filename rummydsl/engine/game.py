@@ -304,9 +304,11 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
     terminal use it).
 
     :raises AgentError: when an agent's action is refused (the round stays as it was).
+    :raises ExpressionError: when a formula of the variant fails while scoring (the
+        variant's fault, not the agent's: an integer past its limit, a division by zero).
     :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending.
     """
-    from ..errors import AgentError, RummyDslError, StalledRoundError
+    from ..errors import AgentError, ExpressionError, RummyDslError, StalledRoundError
     from .observe import Observation
 
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
@@ -320,6 +322,8 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
         action = agents[player].act(views[player])
         try:
             rnd.apply(action)
+        except ExpressionError:
+            raise
         except RummyDslError as problem:
             raise AgentError(player_name(player), f"played {str(action)!r}, which the engine refused: "
                              f"{getattr(problem, 'reason', problem)}") from None
