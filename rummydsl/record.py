@@ -348,7 +348,7 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     with handle:
         if size > max_bytes:
             raise RecordError(f"the record is too large: {size:,} bytes, and a record may be at most "
-                              f"{max_bytes:,} bytes ({max_bytes >> 20} MiB)", Location(path))
+                              f"{max_bytes:,} bytes", Location(path))
         number = 0
         while True:
             try:
@@ -361,7 +361,7 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             number += 1
             if len(raw.rstrip(b"\r\n")) > max_line:
                 raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a record "
-                                  f"line may be at most {max_line:,} ({max_line >> 10} KiB)",
+                                  f"line may be at most {max_line:,}",
                                   Location(path, number))
             try:
                 text = raw.decode("utf-8")
