@@ -170,6 +170,11 @@ class ExpressionError(RummyDslError, ValueError):
         self.rule = rule
         super().__init__(f"{line}:{column}: {message}" if line else message)
 
+    def __reduce__(self) -> tuple[type[ExpressionError], tuple[str, int, int, str]]:
+        # Rebuilt from its fields (a simulate worker sends it to the parent), not from
+        # str(), which would put the position in front twice.
+        return type(self), (self.message, self.line, self.column, self.rule)
+
 
 class CardError(RummyDslError, ValueError):
     """Card notation that is malformed, unknown to the deck, or repeated."""

@@ -385,9 +385,11 @@ def test_integer_computed_by_lets(tmp_path: Path) -> None:
     data["scoring"]["round"][-1]["ender"] = "n27 - n27 + sum(max(deadwood(o) - k, 0) for o in opponents)"
     path = write_variant(tmp_path / "tower.yaml", data)
     assert errors(check_file(str(path))) == []  # nothing is constant: found in play
-    code, out, err = run("simulate", str(path), "--games", "1", "--seed", "1")
-    refused_cleanly(code, out, err, "integer too large: the '*' in 'n", "9,223,372,036,854,775,807")
-    assert "refused" not in err, "the variant's formula, not the agent, is at fault"
+    for workers in ("1", "2"):  # from a worker process too, the message printed once
+        code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1", "--workers", workers)
+        refused_cleanly(code, out, err, "rummydsl simulate: 1:1: integer too large: the '*' in 'n",
+                        "9,223,372,036,854,775,807")
+        assert "refused" not in err, "the variant's formula, not the agent, is at fault"
     data["scoring"]["let"]["n0"] = "low + 1000000000 * 1000000000 * 10"  # a constant part: refused in place
     path = write_variant(tmp_path / "tower.yaml", data)
     found = errors(check_file(str(path)))
