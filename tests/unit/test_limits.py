@@ -374,31 +374,44 @@ def test_integer_computed() -> None:
                                 "a number beyond 9,223,372,036,854,775,807 (the largest an expression may compute)")
 
 
-def test_integer_computed_by_lets(tmp_path: Path) -> None:
-    """Twenty-eight lets, each the square of the last: 2**27 times n0's bits if computed."""
+def tower(tmp_path: Path, base: str) -> Path:
+    """gin_rummy whose lets square ``n0`` 27 times: 2**27 times n0's bits if computed."""
     data = gin()
     lets = {"k": "deadwood(ender)", "low": "min(deadwood(o) for o in opponents)",
-            "undercut": "knock and (undercut_on_tie ? low <= k : low < k)", "n0": "low + 1000"}
+            "undercut": "knock and (undercut_on_tie ? low <= k : low < k)", "n0": base}
     lets.update({f"n{i}": f"n{i - 1} * n{i - 1}" for i in range(1, 28)})
     assert len(lets) <= limits.MAX_LETS
     data["scoring"]["let"] = lets
     data["scoring"]["round"][-1]["ender"] = "n27 - n27 + sum(max(deadwood(o) - k, 0) for o in opponents)"
-    path = write_variant(tmp_path / "tower.yaml", data)
-    assert errors(check_file(str(path))) == []  # nothing is constant: found in play
-    for workers in ("1", "2"):  # from a worker process too, the message printed once
-        code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1", "--workers", workers)
-        refused_cleanly(code, out, err, "rummydsl simulate: 1:1: integer too large: the '*' in 'n",
-                        "9,223,372,036,854,775,807")
-        assert "refused" not in err, "the variant's formula, not the agent, is at fault"
-    data["scoring"]["let"]["n0"] = "low + 1000000000 * 1000000000 * 10"  # a constant part: refused in place
-    path = write_variant(tmp_path / "tower.yaml", data)
+    return write_variant(tmp_path / "tower.yaml", data)
+
+
+def test_integer_computed_by_lets_when_checked(tmp_path: Path) -> None:
+    path = tower(tmp_path, "low + 1000")  # a sample round scored by check overflows at n3
+    found = errors(check_file(str(path)))
+    assert [(d.rule, d.message) for d in found] == [("expr-limit", (
+        "integer too large: the '*' in 'n2 * n2' would give a number beyond 9,223,372,036,854,775,807 "
+        "(the largest an expression may compute) (scoring a sample gin round, every deadwood 100)"))]
+    assert path.read_text(encoding="utf-8").splitlines()[found[0].location.line - 1].strip() == "n3: n2 * n2"
+    refused_cleanly(*run("check", str(path)), f"{path}:{found[0].location.line}:{found[0].location.column}: ")
+    # a constant part: refused in place when compiled
+    path = tower(tmp_path, "low + 1000000000 * 1000000000 * 10")
     found = errors(check_file(str(path)))
     assert [(d.rule, d.message) for d in found] == [("expr-limit", (
         "integer too large: the '*' in 'low + 1000000000 * 1000000000 * 10' would give a number beyond "
         "9,223,372,036,854,775,807 (the largest an expression may compute)"))]
     line = path.read_text(encoding="utf-8").splitlines()[found[0].location.line - 1]
     assert line[found[0].location.column - 1:].startswith("1000000000 * 1000000000 * 10")
-    refused_cleanly(*run("check", str(path)), f"{path}:{found[0].location.line}:{found[0].location.column}: ")
+
+
+def test_integer_computed_by_lets_in_play(tmp_path: Path) -> None:
+    path = tower(tmp_path, "score(ender) + 1")  # 1 in check's sample round (no scores yet): found in play
+    assert errors(check_file(str(path))) == []
+    for workers in ("1", "2"):  # from a worker process too, the message printed once
+        code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1", "--workers", workers)
+        refused_cleanly(code, out, err, "rummydsl simulate: 1:1: integer too large: the '*' in 'n",
+                        "9,223,372,036,854,775,807")
+        assert "refused" not in err, "the variant's formula, not the agent, is at fault"
 
 
 # -- the deck, the deal ----------------------------------------------------------------
