@@ -296,6 +296,15 @@ def test_record_line_length(tmp_path: Path) -> None:
     refused_cleanly(*run("replay", str(endless)), f"{endless}:1: the line is too long")
 
 
+def test_record_bytes_that_are_not_text(tmp_path: Path) -> None:
+    """Regression: a record with bytes that are not UTF-8 raised UnicodeDecodeError."""
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
+    lines = log.read_bytes().split(b"\n")
+    log.write_bytes(b"\n".join([lines[0], b'{"type": "game", "x": "\xff"}', *lines[2:]]))
+    refused_cleanly(*run("replay", str(log)), f"{log}:2:24: not UTF-8 text: byte 0xff at column 24")
+
+
 # -- expressions ---------------------------------------------------------------------
 
 SCORE_ENV = Env(Context.SCORE, Deck.preset("standard52"), options={"big": limits.MAX_INT_LITERAL})
