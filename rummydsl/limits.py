@@ -94,12 +94,14 @@ MAX_EXTENDS_DEPTH = 16
 """The most ancestors a variant may have (the length of its ``extends`` chain)."""
 
 MAX_RECORD_BYTES = 1 << 30
-"""The largest game record ``replay`` reads, in bytes (1 GiB): a record of 10,000
-simulated games is about 60 MiB; replay time grows with the size, so it is capped."""
+"""The largest game record ``replay`` reads, in bytes (1 GiB): a simulated game of
+gin_rummy takes about 21 KB, so this holds some 50,000; replay time grows with the
+size, so it is capped."""
 
 MAX_RECORD_LINE_BYTES = 1 << 20
 """The longest line of a game record, in bytes (1 MiB): a deal of the largest deck
-is under 64 KiB; a longer line is refused before it is read whole."""
+(:data:`MAX_DECK_CARDS` cards) is under 16 KiB; a longer line is refused before it
+is read whole."""
 
 # -- variant texts (the schema's maxLength) ------------------------------------------
 
@@ -194,12 +196,12 @@ MAX_MATCH_GAMES = 25
 # -- play ----------------------------------------------------------------------------
 
 MAX_ACTIONS = 100_000
-"""The most actions in one round: a round of the shipped games takes under 200; a
+"""The most actions in one round: a round of the shipped games takes a few dozen; a
 round past this is a variant nobody can finish (:class:`~rummydsl.errors.StalledRoundError`)."""
 
 MAX_ROUNDS = 1000
-"""The most rounds in one game (of a match, the rounds of each game): a game to 100
-points takes about 5; a game past this never reaches its target
+"""The most rounds in one game (of a match, the rounds of each game): a game of
+gin_rummy to 100 points takes about 10; a game past this never reaches its target
 (:class:`~rummydsl.errors.StalledGameError`)."""
 
 MAX_AGENT_LINE = 65_536
@@ -208,7 +210,7 @@ MAX_AGENT_LINE = 65_536
 # -- conformance suites (the conformance schema's maxima) ----------------------------
 
 MAX_SUITE_CASES = 5000
-"""The most cases in one suite file (the largest shipped suite has about 200)."""
+"""The most cases in one suite file (the largest shipped suite has 66)."""
 
 MAX_CASE_ID_LENGTH = 120
 """The longest case ``id``, in characters."""
