@@ -100,7 +100,7 @@ size, so it is capped."""
 
 MAX_RECORD_LINE_BYTES = 1 << 20
 """The longest line of a game record, in bytes (1 MiB): a deal of the largest deck
-(:data:`MAX_DECK_CARDS` cards) is under 16 KiB; a longer line is refused before it
+(:data:`MAX_DECK_CARDS` cards) is about 16 KiB; a longer line is refused before it
 is read whole."""
 
 # -- variant texts (the schema's maxLength) ------------------------------------------
