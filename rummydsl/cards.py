@@ -46,6 +46,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Literal
 
 from .errors import CardError, DeckError, format_path
+from .limits import MAX_DECK_CARDS, MAX_PACKS, MAX_RANKS, MAX_SYMBOL, MAX_WILDS
 from .suggest import closest
 
 __all__ = [
@@ -75,11 +76,6 @@ PRESETS: tuple[str, ...] = ("standard52", "rumski70")
 
 #: How a wild card is written.
 WILD_TEXT = "*"
-#: Limits of a deck definition: packs, wild cards, ranks, characters in a rank symbol.
-MAX_PACKS = 8
-MAX_WILDS = 64
-MAX_RANKS = 64
-MAX_SYMBOL = 8
 
 _DECK_KEYS = ("preset", "suits", "ranks", "packs", "wilds", "ace", "wrap")
 _SUIT_KEYS = ("symbol", "name", "colour")
@@ -277,6 +273,13 @@ def _validate(
         raise DeckError(f"ace must be one of low, high, both, not {ace!r}", ("ace",))
     if type(wrap) is not bool:
         raise DeckError(f"wrap must be true or false, not {wrap!r}", ("wrap",))
+    size = len(suits) * len(ranks) * packs + wilds
+    if size > MAX_DECK_CARDS:
+        raise DeckError(
+            f"the deck has {size:,} cards ({len(suits)} suits x {len(ranks)} ranks x {packs} "
+            f"packs + {wilds} wilds); a deck may have at most {MAX_DECK_CARDS:,}",
+            (),
+        )
 
 
 _UNICODE_SUITS = {

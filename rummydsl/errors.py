@@ -21,6 +21,7 @@ The family (every error rummydsl raises on purpose derives from
     │   └── AmbiguousActionError  reads several ways; say which
     ├── AgentError            an agent (a program) answered badly or not at all
     ├── StalledRoundError     a round ran past its limit of actions (a variant nobody can finish)
+    ├── StalledGameError      a game ran past its limit of rounds (a target nobody reaches)
     ├── RecordError           a game record cannot be used or no longer replays
     └── SuiteError            a conformance suite file is malformed (every problem, located)
 
@@ -51,6 +52,7 @@ __all__ = [
     "RecordError",
     "SuiteError",
     "StalledRoundError",
+    "StalledGameError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -167,6 +169,11 @@ class ExpressionError(RummyDslError, ValueError):
         self.column = column
         self.rule = rule
         super().__init__(f"{line}:{column}: {message}" if line else message)
+
+    def __reduce__(self) -> tuple[type[ExpressionError], tuple[str, int, int, str]]:
+        # Rebuilt from its fields (a simulate worker sends it to the parent), not from
+        # str(), which would put the position in front twice.
+        return type(self), (self.message, self.line, self.column, self.rule)
 
 
 class CardError(RummyDslError, ValueError):
@@ -300,3 +307,11 @@ class SuiteError(RummyDslError, ValueError):
 class StalledRoundError(RummyDslError, ValueError):
     """A round ran past its limit of actions without ending, or cannot go on (nobody may
     act though it is not over): a variant nobody can finish."""
+
+
+class StalledGameError(RummyDslError, ValueError):
+    """A game ran past its limit of rounds without ending (a target nobody reaches).
+
+    :data:`rummydsl.limits.MAX_ROUNDS` rounds of one game (of a match: of each game)
+    and no total has closed it; the game deals no more rounds.
+    """

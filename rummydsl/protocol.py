@@ -32,12 +32,13 @@ from typing import Any
 from .engine.actions import Action, player_name
 from .engine.observe import Observation
 from .errors import AgentError, RummyDslError
+from .limits import MAX_AGENT_LINE
 
 __all__ = ["ProgramAgent", "PROTOCOL_VERSION", "MAX_LINE", "DEFAULT_TIMEOUT", "agent_timeout"]
 
 PROTOCOL_VERSION = 1
-#: The longest answer line read, in bytes.
-MAX_LINE = 65_536
+#: The longest answer line read, in bytes (:data:`rummydsl.limits.MAX_AGENT_LINE`).
+MAX_LINE = MAX_AGENT_LINE
 #: Seconds a program has to answer one ``act`` message.
 DEFAULT_TIMEOUT = 10.0
 

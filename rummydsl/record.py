@@ -35,12 +35,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
+from . import limits
+from .limits import MAX_ACTIONS
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -67,8 +70,6 @@ __all__ = [
 
 #: The version of the record format, in each header.
 RECORD_VERSION = 1
-#: A round that runs past this many actions stops the game (a variant nobody can finish).
-MAX_ACTIONS = 100_000
 
 
 class Quit(Exception):
@@ -332,12 +333,42 @@ class ReplaySummary:
 
 
 def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The record's objects with their line numbers, read one line at a time.
+
+    A file over :data:`~rummydsl.limits.MAX_RECORD_BYTES` is refused before any of
+    it is read, and a line over :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES` before
+    it is read whole, so no record holds more than one bounded line in memory.
+    """
+    max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
     try:
-        handle = open(path, encoding="utf-8")
-    except OSError as problem:
-        raise RecordError(f"cannot read the record: {problem.strerror or problem}", Location(path)) from None
+        handle = open(path, "rb")
+        size = os.fstat(handle.fileno()).st_size
+    except (OSError, ValueError) as problem:
+        raise RecordError(f"cannot read the record: {getattr(problem, 'strerror', None) or problem}",
+                          Location(path)) from None
     with handle:
-        for number, text in enumerate(handle, start=1):
+        if size > max_bytes:
+            raise RecordError(f"the record is too large: {size:,} bytes, and a record may be at most "
+                              f"{max_bytes:,} bytes", Location(path))
+        number = 0
+        while True:
+            try:
+                raw = handle.readline(max_line + 1)
+            except OSError as problem:
+                raise RecordError(f"cannot read the record: {problem.strerror or problem}",
+                                  Location(path, number + 1)) from None
+            if not raw:
+                return
+            number += 1
+            if len(raw.rstrip(b"\r\n")) > max_line:
+                raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a record "
+                                  f"line may be at most {max_line:,}",
+                                  Location(path, number))
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as problem:
+                raise RecordError(f"not UTF-8 text: byte 0x{raw[problem.start]:02x} at column "
+                                  f"{problem.start + 1}", Location(path, number, problem.start + 1)) from None
             if not text.strip():
                 continue
             try:

@@ -15,6 +15,7 @@ each action's line. Every problem is reported at ``path:line:col`` in a
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -148,12 +149,14 @@ def load_suite(path: str) -> Suite:
     try:
         document = load_document(path)
     except VariantError as problem:
-        raise SuiteError(problem.diagnostics) from None
+        # The YAML reader's limits are the same for both kinds of file; say which this is.
+        raise SuiteError(Diagnostic(d.location, d.message.replace("a variant file", "a suite file"),
+                                    d.rule, d.severity, d.snippet) for d in problem.diagnostics) from None
     data = document.data
     positions = document.positions
     problems = located_errors(_validator(), data, positions)
     if problems:
-        raise SuiteError(problems)
+        raise SuiteError(_name_cases(problems, data, positions))
     base = Path(path).resolve().parent
     suite_variant = _resolve_variant(str(data["variant"]), base)
     cases: list[Case] = []
@@ -180,6 +183,26 @@ def load_suite(path: str) -> Suite:
     if problems:
         raise SuiteError(problems)
     return Suite(path, suite_variant, str(data.get("description", "")), tuple(cases))
+
+
+def _name_cases(problems: Sequence[Diagnostic], data: Any, positions: Any) -> list[Diagnostic]:
+    """The problems, each inside a case led by that case's id (``case 'gin-1': ...``),
+    so a suite's problem names the case as well as its line."""
+    cases = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(cases, list) or not cases:
+        return list(problems)
+    starts = [(positions.value(("cases", i)).line, positions.value(("cases", i)).column)
+              for i in range(len(cases))]
+    named = []
+    for problem in problems:
+        index = bisect.bisect_right(starts, (problem.location.line, problem.location.column)) - 1
+        case = cases[index] if index >= 0 else None
+        case_id = case.get("id") if isinstance(case, dict) else None
+        if isinstance(case_id, (str, int)) and not isinstance(case_id, bool):
+            problem = Diagnostic(problem.location, f"case {str(case_id)!r}: {problem.message}",
+                                 problem.rule, problem.severity, problem.snippet)
+        named.append(problem)
+    return named
 
 
 _FOR_KIND = {

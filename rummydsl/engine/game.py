@@ -24,6 +24,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
+from ..errors import StalledGameError
+from ..limits import MAX_ACTIONS, MAX_ROUNDS
 from ..scoring import final_figures
 from .actions import Action, player_name
 from .round import Round, RoundResult
@@ -103,6 +105,9 @@ class Game:
     rng: random.Random
     players: int = 0
     dealer: int = -1
+    max_rounds: int = MAX_ROUNDS
+    """The most rounds of one game (of a match: of each game); :meth:`next_round`
+    raises :class:`~rummydsl.errors.StalledGameError` rather than deal one more."""
     round: Round = field(init=False)
     sheets: list[Sheet] = field(init=False)
     results: list[RoundResult] = field(init=False, default_factory=list)
@@ -110,6 +115,10 @@ class Game:
     finished_games: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(init=False, default_factory=list)
     """For a match: (winner, figures, points) of each game played."""
     result: GameResult | None = field(init=False, default=None)
+    stalled: str | None = field(init=False, default=None)
+    """Why the game stopped short of its end (:data:`max_rounds` reached), else None."""
+    _game_start: int = field(init=False, default=0, repr=False)
+    """How many rounds were played before the current game of a match began."""
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -177,6 +186,7 @@ class Game:
     def _new_sheets(self) -> None:
         count = self.variant.game.shared_sheet or 1
         self.sheets = [Sheet.empty(self.players) for _ in range(count)]
+        self._game_start = len(self.results)
 
     def _deal(self) -> Round:
         return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
@@ -186,7 +196,12 @@ class Game:
         """Record the finished round, settle what it closes, and deal the next (if any).
 
         :raises RuntimeError: if the round is not over or the game is.
+        :raises StalledGameError: when the current game has had :attr:`max_rounds`
+            rounds and goes on: the round is recorded, no other is dealt, and
+            every later call raises the same.
         """
+        if self.stalled is not None:
+            raise StalledGameError(self.stalled)
         result = self.round.result
         if result is None or self.over:
             raise RuntimeError("next_round() needs a finished round of a game still in play")
@@ -195,6 +210,13 @@ class Game:
         self._settle()
         if self.over:
             return
+        played = len(self.results) - self._game_start
+        if played >= self.max_rounds:
+            totals = ", ".join(f"{player_name(p)} {v}" for p, v in enumerate(self.scores))
+            self.stalled = (f"{self.variant.id}: the game ran past {self.max_rounds:,} rounds without "
+                            f"ending: no total reached the target {self.variant.game.target} "
+                            f"(totals after round {self.round.number}: {totals})")
+            raise StalledGameError(self.stalled)
         self.dealer = self._next_dealer(result)
         self.round = self._deal()
 
@@ -295,7 +317,7 @@ class Game:
         return next(p for p in order if result.points[p] == least)
 
 
-def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
+def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
                on_action: Callable[[Round, Action], None] | None = None) -> RoundResult:
     """Play ``rnd`` to its end, each agent seeing only its own observation.
 
@@ -303,23 +325,29 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
     terminal use it).
 
     :raises AgentError: when an agent's action is refused (the round stays as it was).
+    :raises ExpressionError: when a formula of the variant fails while scoring (the
+        variant's fault, not the agent's: an integer past its limit, a division by zero).
     :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     """
-    from ..errors import AgentError, RummyDslError, StalledRoundError
+    from ..errors import AgentError, ExpressionError, RummyDslError, StalledRoundError
     from .observe import Observation
 
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
     while rnd.result is None:
-        if len(rnd.actions) >= max_actions:
-            raise StalledRoundError(f"round {rnd.number} ran past {max_actions} actions without ending")
         player = rnd.to_move
         if player is None or not rnd.listed():
             who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
             raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but {who}")
+        if len(rnd.actions) >= max_actions:
+            raise StalledRoundError(
+                f"{rnd.variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
+                f"({player_name(player)} to move, in the {rnd.phase.value} phase)")
         action = agents[player].act(views[player])
         try:
             rnd.apply(action)
+        except ExpressionError:
+            raise
         except RummyDslError as problem:
             raise AgentError(player_name(player), f"played {str(action)!r}, which the engine refused: "
                              f"{getattr(problem, 'reason', problem)}") from None
@@ -328,10 +356,11 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = 100_000,
     return rnd.result
 
 
-def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = 100_000) -> GameResult:
+def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS) -> GameResult:
     """Play ``game`` to its end with one agent per seat (see :mod:`rummydsl.agents`).
 
     :raises StalledRoundError: if a round runs past ``max_actions`` actions.
+    :raises StalledGameError: if the game runs past ``game.max_rounds`` rounds.
     """
     while not game.over:
         play_round(game.round, agents, max_actions=max_actions)

@@ -34,7 +34,12 @@ wild cards (docs/language.md, "melds"):
   never uses the ace twice.
 
 Integer ``//`` and ``%`` round down (Python's rules); by zero they raise
-:class:`~rummydsl.errors.ExpressionError` with rule ``expr-runtime``. ``min`` and
+:class:`~rummydsl.errors.ExpressionError` with rule ``expr-runtime``. No integer an
+expression computes may be larger than :data:`~rummydsl.limits.MAX_EXPR_INT` either
+way: a ``+``, ``-``, ``*``, unary ``-`` or ``sum`` that would pass it raises
+``expr-limit``, quoting the expression; a product is refused from its operands'
+sizes, before it is computed. With constant operands (literals, options) that is
+found when the expression is compiled, so ``rummydsl check`` reports it in place. ``min`` and
 ``max`` over an empty list give 0, ``sum`` and ``count`` 0, ``any`` false, ``all`` true.
 """
 
@@ -52,6 +57,7 @@ from rummydsl.expr import ast
 from rummydsl.expr.check import Checked, Context, Type
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.runtime import ContractFrame, RoundView, ScoreFrame
+from rummydsl.limits import MAX_EXPR_INT
 
 if TYPE_CHECKING:
     from rummydsl.cards import Card
@@ -297,9 +303,56 @@ def _runtime_error(node: ast.Node, message: str) -> ExpressionError:
     return ExpressionError(message, node.line, node.column, "expr-runtime")
 
 
+# The bit lengths of two factors whose product is certainly past MAX_EXPR_INT:
+# |a| >= 2**(la - 1) and |b| >= 2**(lb - 1), so |a * b| >= 2**(la + lb - 2).
+_PRODUCT_BITS = MAX_EXPR_INT.bit_length() + 2
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted with ``!r``, shortened to about ``limit`` characters."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
+
+
+def _too_large(node: ast.Node, text: str, op: str) -> ExpressionError:
+    """The ``expr-limit`` error of the operation ``op`` at ``node`` in ``text``."""
+    where = f" in {_quoted(text)}" if text else ""
+    return ExpressionError(
+        f"integer too large: the '{op}'{where} would give a number beyond "
+        f"{MAX_EXPR_INT:,} (the largest an expression may compute)",
+        node.line, node.column, "expr-limit")
+
+
+def _bounded_arith(op: str, node: ast.Node, text: str) -> Callable[[Any, Any], Any]:
+    """``+``, ``-`` or ``*`` of two ints that raises ``expr-limit`` past
+    :data:`MAX_EXPR_INT`; a product is refused before it is computed."""
+    limit = MAX_EXPR_INT
+    if op == "*":
+        def mul(a: Any, b: Any) -> Any:
+            if a.bit_length() + b.bit_length() >= _PRODUCT_BITS:
+                raise _too_large(node, text, op)
+            value = a * b
+            if not -limit <= value <= limit:
+                raise _too_large(node, text, op)
+            return value
+        return mul
+    plain = _ARITH[op]
+
+    def add_or_sub(a: Any, b: Any) -> Any:
+        value = plain(a, b)
+        if not -limit <= value <= limit:
+            raise _too_large(node, text, op)
+        return value
+    return add_or_sub
+
+
 def compile_checked(checked: Checked, text: str = "") -> Compiled:
-    """Compile a :class:`~rummydsl.expr.check.Checked` expression into its context's call form."""
-    compiler = _Compiler(checked)
+    """Compile a :class:`~rummydsl.expr.check.Checked` expression into its context's call form.
+
+    :raises ExpressionError: rule ``expr-limit`` when constant parts compute an
+        integer past :data:`~rummydsl.limits.MAX_EXPR_INT`.
+    """
+    compiler = _Compiler(checked, text)
     code = compiler.compile(checked.ast)
     body = code.fn
     context = checked.env.context
@@ -364,8 +417,9 @@ def _compare_constant(op: str, lf: Fn, rv: Any) -> Fn:
 
 
 class _Compiler:
-    def __init__(self, checked: Checked) -> None:
+    def __init__(self, checked: Checked, text: str = "") -> None:
         self.checked = checked
+        self.text = text
         self.env = checked.env
         self.context = checked.env.context
         self.tables = deck_tables(checked.env.deck)
@@ -382,8 +436,9 @@ class _Compiler:
         if all(part.const for part in parts):
             try:
                 return _const(fn(None))
-            except ExpressionError:
-                pass
+            except ExpressionError as problem:
+                if problem.rule == "expr-limit":  # the same at every call: say so now
+                    raise
         return _Code(fn)
 
     # -- leaves -------------------------------------------------------------------
@@ -457,7 +512,8 @@ class _Compiler:
     def c_Neg(self, node: ast.Neg) -> _Code:
         inner = self.compile(node.operand)
         f = inner.fn
-        return self.fold(node, lambda x: -f(x), [inner])
+        negate = _bounded_arith("-", node, self.text)
+        return self.fold(node, lambda x: negate(0, f(x)), [inner])
 
     def c_Not(self, node: ast.Not) -> _Code:
         inner = self.compile(node.operand)
@@ -469,7 +525,7 @@ class _Compiler:
         lf, rf = left.fn, right.fn
         fn: Fn
         if node.op in _ARITH:
-            op = _ARITH[node.op]
+            op = _bounded_arith(node.op, node, self.text)
             if right.const:
                 rv = right.value
                 fn = lambda x: op(lf(x), rv)  # noqa: E731
@@ -633,13 +689,15 @@ class _Compiler:
         el = self.compile(node.element).fn
 
         if name == "sum" or name == "count":
+            add = _bounded_arith("+", node, self.text)
+
             def run(x: ScoreFrame) -> Any:
                 variables = x.vars
                 total = 0
                 for item in it(x):
                     variables[var] = item
                     value = el(x)
-                    total += (1 if value else 0) if name == "count" else value
+                    total = total + (1 if value else 0) if name == "count" else add(total, value)
                 variables.pop(var, None)
                 return total
         elif name in ("min", "max"):

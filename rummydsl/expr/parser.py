@@ -36,6 +36,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
+from rummydsl.limits import MAX_EXPR_DEPTH, MAX_EXPR_LENGTH, MAX_INT_LITERAL
 from rummydsl.resources import read_spec_text
 
 __all__ = [
@@ -47,12 +48,12 @@ __all__ = [
     "get_parser",
 ]
 
-MAX_LENGTH = 2000
-"""The longest expression text, in characters (docs/language.md "Limits")."""
-MAX_DEPTH = 32
-"""The deepest nesting of an expression, in levels (brackets and operations)."""
-MAX_INT = 10**9
-"""The largest integer literal."""
+MAX_LENGTH = MAX_EXPR_LENGTH
+"""The longest expression text, in characters (:data:`rummydsl.limits.MAX_EXPR_LENGTH`)."""
+MAX_DEPTH = MAX_EXPR_DEPTH
+"""The deepest nesting of an expression, in levels (:data:`rummydsl.limits.MAX_EXPR_DEPTH`)."""
+MAX_INT = MAX_INT_LITERAL
+"""The largest integer literal (:data:`rummydsl.limits.MAX_INT_LITERAL`)."""
 
 _MISSING_OPERATOR = "missing operator between two values"
 _RANGE_MESSAGE = "a range 'a..b' can only follow 'in' (x in 1..3)"

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from ..cards import Card, Deck
 from ..errors import CardError, MeldError
 from ..expr.facts import ContractFacts
+from ..limits import MAX_HAND
 from .shapes import KindShape, MergedShape, merge_shapes, shape_of_pattern
 
 __all__ = [
@@ -32,8 +33,6 @@ __all__ = [
     "contract_max_melds_of",
 ]
 
-#: The most cards :meth:`MeldRules.solve` accepts in one hand.
-MAX_HAND = 20
 
 MeldPredicate = Callable[[Sequence[Card]], bool]
 """A meld kind's predicate: ``fn(cards) -> bool`` (a compiled meld pattern)."""

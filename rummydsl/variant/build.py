@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from ..cards import Deck
 from ..errors import DeckError
 from ..errors import Diagnostic, ExpressionError, VariantError
+from ..limits import MAX_INT_LITERAL
 from ..expr import RESERVED_NAMES
 from ..suggest import closest
 from . import exprs
@@ -359,6 +360,17 @@ def _build_deck(builder: _Builder) -> Deck | None:
         return None
 
 
+def _number_too_large(value: Any) -> bool:
+    """Whether ``value`` is an integer an expression may not use (past :data:`MAX_INT_LITERAL`)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT_LITERAL
+
+
+def _large(value: int) -> str:
+    """A large number for a message: its first 20 digits."""
+    text = str(value)
+    return text if len(text) <= 20 else text[:20] + "..."
+
+
 def _build_options(builder: _Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
     reserved = RESERVED_NAMES
@@ -391,7 +403,14 @@ def _build_options(builder: _Builder) -> dict[str, Option]:
                 builder.error(path + ("one_of",), f"'one_of' is for string options; {name!r} is "
                               f"{'a boolean' if isinstance(value, bool) else 'an integer'}", "option-one-of")
                 continue
+            if _number_too_large(value):
+                builder.error(path + ("value",), f"option {name!r} is {_large(value)}, larger than "
+                              f"{MAX_INT_LITERAL:,} (the largest number an expression may use)", "option-value")
+                continue
             options[name] = Option(name, value, one_of, raw.get("rule"), raw.get("description"))
+        elif _number_too_large(raw):
+            builder.error(path, f"option {name!r} is {_large(raw)}, larger than {MAX_INT_LITERAL:,} "
+                          "(the largest number an expression may use)", "option-value")
         else:
             options[name] = Option(name, raw)
     # A value of one string option must not be read as another option's name.
@@ -476,6 +495,10 @@ def _build_card_values(builder: _Builder, deck: Deck, envs: Any) -> tuple[Any, t
 def _card_values_from_table(builder: _Builder, deck: Deck, table: Mapping[str, Any]) -> tuple[int, ...]:
     by_order: dict[int, int] = {}
     for key, value in table.items():
+        if _number_too_large(value):
+            builder.error(("card_value", key), f"the value of {key!r} is {_large(value)}, larger than "
+                          f"{MAX_INT_LITERAL:,} (the largest number an expression may use)", "card-value")
+            return ()
         if key in ("default", "wild"):
             continue
         rank = deck.rank_by_symbol(str(key))

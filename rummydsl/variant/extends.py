@@ -67,6 +67,7 @@ from typing import Any, Iterator, Sequence
 
 from rummydsl import resources
 from rummydsl.errors import Diagnostic, Location, VariantError
+from rummydsl.limits import MAX_EXTENDS_DEPTH
 from rummydsl.suggest import closest
 from rummydsl.variant import is_variant_id, shipped_variant_ids
 from rummydsl.variant.load import Document, KeyPath, Positions, load_document
@@ -79,9 +80,6 @@ __all__ = [
     "merge",
     "resolve",
 ]
-
-MAX_EXTENDS_DEPTH = 16
-"""The most ancestors a variant may have (the length of its ``extends`` chain)."""
 
 NOT_INHERITED = ("id", "name", "description", "extends")
 """Top-level keys a child never takes from its parent."""

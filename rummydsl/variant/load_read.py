@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rummydsl.errors import Diagnostic, Location, VariantError
+from rummydsl.limits import MAX_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -47,14 +48,12 @@ __all__ = [
     "with_snippet",
 ]
 
-MAX_FILE_BYTES = 256 * 1024
-"""The largest variant file, in bytes of UTF-8 (256 KiB)."""
-MAX_DEPTH = 32
-"""The deepest nesting of mappings and sequences; the top-level mapping is level 1."""
-MAX_ALIASES = 100
-"""The most alias uses (``*name``) in one file."""
-MAX_NODES = 100_000
-"""The most values (keys, scalars, collections) a file may expand to, aliases included."""
+MAX_DEPTH = MAX_YAML_DEPTH
+"""The deepest nesting of mappings and sequences (:data:`rummydsl.limits.MAX_YAML_DEPTH`)."""
+MAX_ALIASES = MAX_YAML_ALIASES
+"""The most alias uses (``*name``) in one file (:data:`rummydsl.limits.MAX_YAML_ALIASES`)."""
+MAX_NODES = MAX_YAML_NODES
+"""The most values a file may expand to (:data:`rummydsl.limits.MAX_YAML_NODES`)."""
 
 KeyPath = tuple[str | int, ...]
 """Mapping keys and sequence indices from the root."""

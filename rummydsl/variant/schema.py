@@ -116,6 +116,10 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     instance = error.instance
 
+    if "propertyNames" in error.schema_path and keyword == "maxLength":
+        yield Diagnostic(positions.key(path + (instance,)), f"{instance!r} in {where} is too long a name: "
+                         f"at most {error.validator_value} characters", "schema-name")
+        return
     if "propertyNames" in error.schema_path and keyword != "propertyNames":
         # A bad key name: jsonschema reports the key itself as the instance.
         yield Diagnostic(

@@ -37,6 +37,11 @@ class _Report:
     def warn(self, path: KeyPath, message: str, rule: str) -> None:
         self.found.append(Diagnostic(self.positions.value(path), message, rule, "warning"))
 
+    def error_inside(self, path: KeyPath, problem: ExpressionError, note: str) -> None:
+        """An error at ``problem``'s place inside the expression at ``path``."""
+        where = self.positions.inside_scalar(path, problem.line, problem.column)
+        self.found.append(Diagnostic(where, problem.message + note, problem.rule))
+
 
 def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
     """Every semantic problem of a built variant."""
@@ -47,6 +52,7 @@ def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
     _check_contract(variant, report, samples)
     _check_knock(variant, report)
     _check_scoring(variant, report)
+    _check_integer_sizes(variant, report)
     _check_game(variant, report)
     return report.found
 
@@ -296,6 +302,59 @@ def _check_knock(variant: Variant, report: _Report) -> None:
     if limits and min(limits) >= worst:
         report.warn(("knock", "limit"), f"the knock limit ({min(limits)}) is at least the most deadwood a "
                     f"hand can hold ({worst}): every hand can knock at once", "knock-always")
+
+
+def _check_integer_sizes(variant: Variant, report: _Report) -> None:
+    """Score a sample round of each ending, every player holding the most deadwood a
+    hand can: a formula that computes an integer past
+    :data:`~rummydsl.limits.MAX_EXPR_INT` there (``let`` formulas that square each
+    other) is an error in place, not a failure in the middle of a game. Other
+    failures (a formula asking what the sample round does not have) are left to
+    the checks that own them."""
+    from ..endings import SCORED_ENDING_NAMES
+    from ..expr import SimpleRoundView
+
+    if not variant.card_values:
+        return
+    players = tuple(f"P{i}" for i in range(1, variant.players + 1))
+    worst = sum(sorted(variant.card_values, reverse=True)[: variant.hand_size])
+    scoring = variant.scoring
+    reported: set[KeyPath] = set()
+
+    def run(path: KeyPath, formula: Any, view: Any, p: Any, lets: dict[str, Any], ending: str) -> Any:
+        try:
+            return formula.fn(view, p, lets)
+        except ExpressionError as problem:
+            if problem.rule == "expr-limit" and path not in reported:
+                reported.add(path)
+                report.error_inside(path, problem, f" (scoring a sample {ending} round, every deadwood {worst})")
+            raise
+
+    for ending in SCORED_ENDING_NAMES:
+        view = SimpleRoundView(players=players, ender=players[0], ending=ending, hand_size=variant.hand_size,
+                               deadwoods={p: worst for p in players},
+                               card_value=lambda card: variant.card_values[card.id])
+        lets: dict[str, Any] = {}
+        try:
+            for name, formula in scoring.lets:
+                lets[name] = run(("scoring", "let", name), formula, view, None, lets, ending)
+        except ExpressionError:
+            continue  # later formulas may need this one
+        if scoring.multiplier is not None:
+            try:
+                run(("scoring", "multiplier"), scoring.multiplier, view, None, lets, ending)
+            except ExpressionError:
+                pass
+        for index, case in enumerate(scoring.cases):
+            for field, per_player in (("when", False), ("points", True), ("ender", False), ("others", True)):
+                formula = getattr(case, field)
+                if formula is None:
+                    continue
+                for p in players if per_player else (None,):
+                    try:
+                        run(("scoring", "round", index, field), formula, view, p, lets, ending)
+                    except ExpressionError:
+                        break
 
 
 def _check_scoring(variant: Variant, report: _Report) -> None:

@@ -1,0 +1,234 @@
+"""Every limit rummydsl enforces on what it reads and runs, in one place.
+
+Variant files, conformance suites, game records and agent programs come from
+strangers: nothing such an input does may crash the tool, run code or exhaust
+memory or time. Each limit below bounds one thing, and each is the only copy of
+its number: the code that enforces it imports it from here, and the JSON schemas
+in ``spec/`` carry the same numbers (``tests/unit/test_limits.py`` reads the
+schemas and compares). Hitting a limit is a :class:`~rummydsl.errors.RummyDslError`
+that names the place, raised before the work (or the memory) the limit guards
+against is spent.
+
+``docs/limits.md`` is the table of them all: the value, where it applies, the
+message a user sees, and the test that checks it.
+
+>>> MAX_FILE_BYTES
+262144
+>>> MAX_EXPR_INT == 2**63 - 1
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    # files
+    "MAX_FILE_BYTES",
+    "MAX_YAML_DEPTH",
+    "MAX_YAML_ALIASES",
+    "MAX_YAML_NODES",
+    "MAX_EXTENDS_DEPTH",
+    "MAX_RECORD_BYTES",
+    "MAX_RECORD_LINE_BYTES",
+    # variant texts
+    "MAX_ID_LENGTH",
+    "MAX_NAME_LENGTH",
+    "MAX_DESCRIPTION_LENGTH",
+    "MAX_IDENTIFIER_LENGTH",
+    # expressions
+    "MAX_EXPR_LENGTH",
+    "MAX_EXPR_DEPTH",
+    "MAX_INT_LITERAL",
+    "MAX_EXPR_INT",
+    # the deck
+    "MAX_SUITS",
+    "MAX_RANKS",
+    "MAX_SYMBOL",
+    "MAX_SYMBOL_NUMBER",
+    "MAX_PACKS",
+    "MAX_WILDS",
+    "MAX_DECK_CARDS",
+    # players, the deal, the variant's parts
+    "MAX_PLAYERS",
+    "MAX_HAND",
+    "MAX_HAND_SIZE",
+    "MAX_MELD_KINDS",
+    "MAX_TURN_STEPS",
+    "MAX_OPTIONS",
+    "MAX_LETS",
+    "MAX_SCORE_CASES",
+    "MAX_HOLLYWOOD_GAMES",
+    "MAX_MATCH_GAMES",
+    # play
+    "MAX_ACTIONS",
+    "MAX_ROUNDS",
+    "MAX_AGENT_LINE",
+    # conformance suites
+    "MAX_SUITE_CASES",
+    "MAX_CASE_ID_LENGTH",
+    "MAX_CASE_ACTIONS",
+    "MAX_ACTION_LENGTH",
+    "MAX_CASE_CARDS",
+    "MAX_CARDS_TEXT",
+    "MAX_TAG_LENGTH",
+    "MAX_VARIANT_REF_LENGTH",
+]
+
+# -- files -------------------------------------------------------------------------
+
+MAX_FILE_BYTES = 256 * 1024
+"""The largest variant or suite file, in bytes of UTF-8 (256 KiB): the shipped ones
+are under 32 KiB, and the file is never read past this, whatever its size."""
+
+MAX_YAML_DEPTH = 32
+"""The deepest nesting of YAML mappings and lists (the top-level mapping is level 1):
+a variant needs 6; refused before the parser recurses, so no file exhausts the stack."""
+
+MAX_YAML_ALIASES = 100
+"""The most alias uses (``*name``) in one YAML file: plenty to share a few blocks."""
+
+MAX_YAML_NODES = 100_000
+"""The most values (keys, scalars, collections) a YAML file may expand to, aliases
+expanded: a "billion laughs" file is refused after this much work, not a billion."""
+
+MAX_EXTENDS_DEPTH = 16
+"""The most ancestors a variant may have (the length of its ``extends`` chain)."""
+
+MAX_RECORD_BYTES = 1 << 30
+"""The largest game record ``replay`` reads, in bytes (1 GiB): a simulated game of
+gin_rummy takes about 21 KB, so this holds some 50,000; replay time grows with the
+size, so it is capped."""
+
+MAX_RECORD_LINE_BYTES = 1 << 20
+"""The longest line of a game record, in bytes (1 MiB): a deal of the largest deck
+(:data:`MAX_DECK_CARDS` cards) is about 16 KiB; a longer line is refused before it
+is read whole."""
+
+# -- variant texts (the schema's maxLength) ------------------------------------------
+
+MAX_ID_LENGTH = 64
+"""The longest variant ``id``, in characters."""
+
+MAX_NAME_LENGTH = 120
+"""The longest variant ``name``, in characters."""
+
+MAX_DESCRIPTION_LENGTH = 4000
+"""The longest ``description`` of a variant, a suite or a case, in characters."""
+
+MAX_IDENTIFIER_LENGTH = 40
+"""The longest meld kind, option or ``let`` name, in characters."""
+
+# -- expressions ---------------------------------------------------------------------
+
+MAX_EXPR_LENGTH = 2000
+"""The longest expression text, in characters (the shipped ones are under 100)."""
+
+MAX_EXPR_DEPTH = 32
+"""The deepest nesting of an expression, in levels (a bracket or an operation is one);
+checked before parsing and after, so no expression exhausts the Python stack."""
+
+MAX_INT_LITERAL = 10**9
+"""The largest integer written in an expression."""
+
+MAX_EXPR_INT = 2**63 - 1
+"""The largest magnitude of an integer an expression computes (a signed 64-bit
+integer, so any engine can hold it). A ``+``, ``-``, ``*`` or ``sum`` whose result
+would be larger is an error, found from the operands' sizes before the product is
+computed: ``let`` formulas that square each other cannot build a huge number."""
+
+# -- the deck ------------------------------------------------------------------------
+
+MAX_SUITS = 26
+"""The most suits of a deck: one-letter symbols that differ ignoring case."""
+
+MAX_RANKS = 64
+"""The most ranks of a deck (a rank's order fits in a 64-bit mask)."""
+
+MAX_SYMBOL = 8
+"""The most characters in a rank symbol or alias."""
+
+MAX_SYMBOL_NUMBER = 10**MAX_SYMBOL - 1
+"""The largest rank symbol written as a YAML integer (its digits are the symbol)."""
+
+MAX_PACKS = 8
+"""The most copies of every natural card."""
+
+MAX_WILDS = 64
+"""The most wild cards in a deck."""
+
+MAX_DECK_CARDS = 2048
+"""The most cards in a deck (suits x ranks x packs + wilds): the engine keeps a
+hand as a bitmask of card ids, and per-deck tables by card id."""
+
+# -- players, the deal, the variant's parts ------------------------------------------
+
+MAX_PLAYERS = 8
+"""The most seats at a table."""
+
+MAX_HAND = 20
+"""The most cards a hand may hold for the meld solver (exact least deadwood is
+exponential in the hand's size; 20 cards solve in milliseconds)."""
+
+MAX_HAND_SIZE = MAX_HAND - 1
+"""The most cards dealt to each player (``deal.hand_size``): the hand and the card
+drawn must fit :data:`MAX_HAND`."""
+
+MAX_MELD_KINDS = 16
+"""The most meld kinds in ``melds``."""
+
+MAX_TURN_STEPS = 8
+"""The most steps in ``turn``."""
+
+MAX_OPTIONS = 64
+"""The most ``options``."""
+
+MAX_LETS = 32
+"""The most ``scoring.let`` formulas."""
+
+MAX_SCORE_CASES = 32
+"""The most cases in ``scoring.round``."""
+
+MAX_HOLLYWOOD_GAMES = 5
+"""The most games on one Hollywood score sheet (GR-13)."""
+
+MAX_MATCH_GAMES = 25
+"""The most games a player must win to win a match (GR-11)."""
+
+# -- play ----------------------------------------------------------------------------
+
+MAX_ACTIONS = 100_000
+"""The most actions in one round: a round of the shipped games takes a few dozen; a
+round past this is a variant nobody can finish (:class:`~rummydsl.errors.StalledRoundError`)."""
+
+MAX_ROUNDS = 1000
+"""The most rounds in one game (of a match, the rounds of each game): a game of
+gin_rummy to 100 points takes about 10; a game past this never reaches its target
+(:class:`~rummydsl.errors.StalledGameError`)."""
+
+MAX_AGENT_LINE = 65_536
+"""The longest answer line read from an agent program, in bytes."""
+
+# -- conformance suites (the conformance schema's maxima) ----------------------------
+
+MAX_SUITE_CASES = 5000
+"""The most cases in one suite file (the largest shipped suite has 66)."""
+
+MAX_CASE_ID_LENGTH = 120
+"""The longest case ``id``, in characters."""
+
+MAX_CASE_ACTIONS = 2000
+"""The most actions in one case's list (``actions``)."""
+
+MAX_ACTION_LENGTH = 2000
+"""The longest action text, in characters."""
+
+MAX_CASE_CARDS = 200
+"""The most cards in one list of cards of a case."""
+
+MAX_CARDS_TEXT = 2000
+"""The longest string of cards of a case, in characters."""
+
+MAX_TAG_LENGTH = 60
+"""The longest tag of a case, in characters."""
+
+MAX_VARIANT_REF_LENGTH = 500
+"""The longest variant name or path a suite or case names."""
