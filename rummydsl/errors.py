@@ -51,6 +51,7 @@ __all__ = [
     "RecordError",
     "SuiteError",
     "StalledRoundError",
+    "BackendError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -299,3 +300,12 @@ class SuiteError(RummyDslError, ValueError):
 
 class StalledRoundError(RummyDslError, ValueError):
     """A round ran past its limit of actions without ending (a variant nobody can finish)."""
+
+
+class BackendError(RummyDslError, ValueError):
+    """A backend cannot play a run: Ray is not installed or cannot be reached, or a
+    batch failed on the cluster past its retries (rummydsl/backends.py).
+
+    >>> str(BackendError("cannot start or reach the Ray cluster at 'head:6379': timed out"))
+    "cannot start or reach the Ray cluster at 'head:6379': timed out"
+    """

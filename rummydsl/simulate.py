@@ -20,11 +20,14 @@ import contextlib
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
 
 from .engine.actions import player_name
-from .errors import AgentError, RummyDslError
+from .errors import AgentError
 from .record import PlayedGame, RecordWriter
+
+if TYPE_CHECKING:
+    from .backends import Backend
 
 __all__ = [
     "GameTask",
@@ -183,39 +186,23 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.index, task.seed, played, lines)
 
 
-def _worker_start(variant: str) -> None:
-    """Load the variant once per worker process (the loader caches it).
+def run_tasks(tasks: Sequence[GameTask], workers: int | None = 1, *,
+              backend: Backend | None = None) -> Generator[GameOutcome, None, None]:
+    """Play ``tasks``, yielding outcomes in task order: on ``backend``, else in
+    ``workers`` local processes (``None``: every CPU, for a run long enough).
 
-    A failure is left for :func:`play_task` to raise: an initializer that raises
-    makes the pool start workers again and again.
+    Stop iterating (or ``close()`` the generator) to cancel what is left.
+    See :mod:`rummydsl.backends`.
+
+    >>> from rummydsl.variant import find_variant
+    >>> tasks = make_tasks(find_variant("gin_rummy"), count=2, seed=1, agents="greedy", hands=True, log=False)
+    >>> [outcome.index for outcome in run_tasks(tasks)]
+    [0, 1]
     """
-    from .variant import load_variant
+    from .backends import LocalBackend
 
-    try:
-        load_variant(variant)
-    except RummyDslError:
-        pass
-
-
-def run_tasks(tasks: Sequence[GameTask], workers: int = 1) -> Generator[GameOutcome, None, None]:
-    """Play ``tasks``, yielding outcomes in task order (``workers`` processes when more than 1).
-
-    Stop iterating early to cancel what is left.
-    """
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_task(task)
-        return
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    chunk = max(1, min(16, len(tasks) // (workers * 8)))
-    with context.Pool(min(workers, len(tasks)), initializer=_worker_start,
-                      initargs=(tasks[0].variant,)) as pool:
-        try:
-            yield from pool.imap(play_task, tasks, chunksize=chunk)
-        finally:
-            pool.terminate()
+    chosen: Backend = backend if backend is not None else LocalBackend(workers)
+    yield from chosen.run(tasks)
 
 
 @dataclass
@@ -411,9 +398,14 @@ def agent_names(spec: str, players: int) -> list[str]:
 
 
 def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, agents: str = "greedy",
-             workers: int = 1, log: bool = False, on_outcome: Callable[[GameOutcome], None] | None = None,
-             stop_on_failure: bool = True) -> Statistics:
+             workers: int | None = 1, log: bool = False,
+             on_outcome: Callable[[GameOutcome], None] | None = None,
+             stop_on_failure: bool = True, backend: Backend | None = None) -> Statistics:
     """Play ``games`` games (or ``hands`` single hands) of ``variant`` and sum them up.
+
+    The games are played on ``backend`` (:mod:`rummydsl.backends`), else in
+    ``workers`` local processes (``None``: every CPU, for a run long enough); the
+    figures are the same on any backend.
 
     ``on_outcome`` hears every outcome in game order (to write a log, show progress);
     with ``log`` each outcome carries its record lines.
@@ -431,7 +423,7 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
     tasks = make_tasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
                        log=log)
-    with contextlib.closing(run_tasks(tasks, workers)) as outcomes:  # closing stops the workers
+    with contextlib.closing(run_tasks(tasks, workers, backend=backend)) as outcomes:  # closing stops the workers
         for outcome in outcomes:
             if on_outcome is not None:
                 on_outcome(outcome)
