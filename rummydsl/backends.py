@@ -210,16 +210,18 @@ class VariantSource:
         if folder == shipped_dir and name.endswith(".yaml"):
             return cls(shipped=name[: -len(".yaml")])
         chain = [os.path.realpath(file) for file in load_variant(path).chain] or [absolute]
-        common = os.path.commonpath([os.path.dirname(file) for file in chain])
-        files = []
+        texts: list[tuple[str, str]] = []
         for file in chain:
             try:
                 with open(file, encoding="utf-8") as stream:
                     text = stream.read()
             except (OSError, UnicodeDecodeError) as problem:
                 raise BackendError(f"cannot read {file!r} to send it to the workers: {problem}") from None
-            files.append((os.path.relpath(file, common), text))
-        return cls(files=tuple(files))
+            texts.append((file, text))
+            if _extends_an_id(text):  # the rest of the chain is shipped: the worker has it
+                break
+        common = os.path.commonpath([os.path.dirname(file) for file, _ in texts])
+        return cls(files=tuple((os.path.relpath(file, common), text) for file, text in texts))
 
     def materialise(self) -> str:
         """A path or id on this machine that ``load_variant`` loads as this variant.
@@ -243,6 +245,24 @@ class VariantSource:
         child = os.path.join(root, self.files[0][0])
         _MATERIALISED[digest] = child
         return child
+
+
+def _extends_an_id(text: str) -> bool:
+    """Whether a variant file's ``extends`` names a shipped variant by id (not a file).
+
+    >>> _extends_an_id("id: a\\nextends: gin_rummy\\n"), _extends_an_id("extends: ../base.yaml\\n")
+    (True, False)
+    """
+    import yaml
+
+    from .variant import is_variant_id
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return False
+    parent = data.get("extends") if isinstance(data, dict) else None
+    return isinstance(parent, str) and is_variant_id(parent)
 
 
 _MATERIALISED: dict[str, str] = {}
