@@ -20,7 +20,9 @@ import contextlib
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
+from array import array
+from collections.abc import Sequence as SequenceABC
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, overload
 
 from .engine.actions import player_name
 from .errors import AgentError
@@ -42,6 +44,7 @@ __all__ = [
     "simulate",
     "ENDINGS",
     "make_tasks",
+    "GameTasks",
     "agent_names",
     "check_agents",
     "t975",
@@ -386,6 +389,43 @@ def make_tasks(variant_path: str, *, count: int, seed: int, agents: str, hands: 
             for index, game_seed in enumerate(game_seeds(seed, count))]
 
 
+class GameTasks(SequenceABC[GameTask]):
+    """The tasks of :func:`make_tasks` made on demand: 8 bytes a game (its seed), not a
+    :class:`GameTask` object each (about 200 bytes), so a run of a million games does
+    not hold a million tasks.
+
+    >>> tasks = GameTasks("v.yaml", count=3, seed=1, agents="greedy", hands=False, log=False)
+    >>> list(tasks) == make_tasks("v.yaml", count=3, seed=1, agents="greedy", hands=False, log=False)
+    True
+    >>> len(tasks), tasks[-1].index, [t.index for t in tasks[1:]]
+    (3, 2, [1, 2])
+    """
+
+    def __init__(self, variant_path: str, *, count: int, seed: int, agents: str, hands: bool,
+                 log: bool) -> None:
+        master = random.Random(seed)
+        self.variant = variant_path
+        self.agents = agents
+        self.hands = hands
+        self.log = log
+        self._seeds = array("Q", (master.getrandbits(64) for _ in range(count)))
+
+    def __len__(self) -> int:
+        return len(self._seeds)
+
+    @overload
+    def __getitem__(self, index: int) -> GameTask: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameTask]: ...
+
+    def __getitem__(self, index: int | slice) -> GameTask | list[GameTask]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        position = range(len(self))[index]  # negative indexes; IndexError past the end
+        return GameTask(self.variant, position, self._seeds[position], self.agents, self.hands, self.log)
+
+
 def agent_names(spec: str, players: int) -> list[str]:
     """The agent of each seat in an ``--agents`` list (the last repeats).
 
@@ -421,7 +461,7 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     check_agents(agents, loaded.players)
     mode = "hands" if hands else "games"
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
-    tasks = make_tasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
+    tasks = GameTasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
                        log=log)
     with contextlib.closing(run_tasks(tasks, workers, backend=backend)) as outcomes:  # closing stops the workers
         for outcome in outcomes:

@@ -28,7 +28,7 @@ from rummydsl.backends import (
 )
 from rummydsl.cli import build_parser
 from rummydsl.errors import AgentError, BackendError, VariantError
-from rummydsl.simulate import GameOutcome, GameTask, make_tasks, run_tasks, simulate
+from rummydsl.simulate import GameOutcome, GameTask, GameTasks, make_tasks, run_tasks, simulate
 from rummydsl.variant import find_variant, load_variant
 
 from .conftest import run, without_time
@@ -99,6 +99,18 @@ def test_simulate_and_run_tasks_play_on_the_backend_given() -> None:
     assert [o.index for o in run_tasks(tasks, backend=backend)] == [0, 1]
     assert backend.runs == [3, 2]
     assert fingerprint(list(run_tasks(tasks, 2))) == fingerprint(list(run_tasks(tasks)))  # the old signature
+
+
+def test_a_run_makes_its_tasks_on_demand_equal_to_the_list() -> None:
+    keywords = dict(count=9, seed=13, agents="greedy,random", hands=True, log=True)
+    listed = make_tasks("v.yaml", **keywords)  # type: ignore[arg-type]
+    lazy = GameTasks("v.yaml", **keywords)  # type: ignore[arg-type]
+    assert len(lazy) == 9 and list(lazy) == listed
+    for part in (slice(2, 5), slice(None, None, 2), slice(-3, None), slice(7, 100)):
+        assert lazy[part] == listed[part]
+    assert lazy[-1] == listed[-1]
+    with pytest.raises(IndexError):
+        lazy[9]
 
 
 # -- batches, in this process -----------------------------------------------------------
