@@ -160,6 +160,37 @@ def child(backend_name: str, unit: str, count: int, seed: int, variant: str) -> 
                       "driver_peak_kib": _status_kib("VmHWM"), "kept": kept}))
 
 
+class _Canned:
+    """A backend that plays one hand and hands back a copy of it for every task: the
+    driver's own memory (tasks, statistics, buffers) without the cost of play."""
+
+    def __init__(self) -> None:
+        self.played: Any = None
+
+    def run(self, tasks: Any) -> Any:
+        from dataclasses import replace
+
+        from rummydsl.simulate import play_task
+
+        for task in tasks:
+            if self.played is None:
+                self.played = play_task(task)
+            yield replace(self.played, index=task.index, seed=task.seed)
+
+
+def driver_memory(count: int) -> None:
+    """Print the driver's peak RSS and traced peak for ``count`` canned hands (a child)."""
+    import tracemalloc
+
+    from rummydsl.simulate import simulate
+
+    tracemalloc.start()
+    stats = simulate("gin_rummy", hands=count, seed=1, agents="greedy", backend=_Canned())
+    traced = tracemalloc.get_traced_memory()[1]
+    kept = sum(len(points) for points in stats.per_unit_points) + len(stats.turns)
+    print(json.dumps({"peak_kib": _status_kib("VmHWM"), "traced": traced, "kept": kept}))
+
+
 def measure(backend: str, unit: str, count: int, seed: int, variant: str) -> Run:
     """Run one child process and read its tree's CPU time from ``RUSAGE_CHILDREN``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -195,7 +226,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", default="gin_rummy")
     parser.add_argument("--child", nargs=5, metavar=("BACKEND", "UNIT", "COUNT", "SEED", "VARIANT"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--driver-memory", metavar="COUNTS",
+                        help="only the driver's memory, for these counts of canned hands (no play)")
+    parser.add_argument("--driver-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.driver_child is not None:
+        driver_memory(args.driver_child)
+        return
+    if args.driver_memory:
+        print("| canned hands | driver peak RSS MiB | traced peak MiB | traced bytes per hand | kept |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
+        for count in (int(c) for c in args.driver_memory.split(",")):
+            done = subprocess.run([sys.executable, __file__, "--driver-child", str(count)],
+                                  capture_output=True, text=True, check=True)
+            data = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"| {count:,} | {data['peak_kib'] / 1024:.1f} | {data['traced'] / 2 ** 20:.2f} | "
+                  f"{data['traced'] / count:.1f} | {data['kept']:,} |", flush=True)
+        return
     if args.child:
         backend, unit, count, seed, variant = args.child
         child(backend, unit, int(count), int(seed), variant)
