@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generator, Iterator, Protocol, Sequence
 
 from .errors import BackendError, RummyDslError
-from .simulate import GameOutcome, GameTask, play_task
+from .simulate import GameOutcome, GameTask, GameTasks, play_task
 
 __all__ = [
     "Backend",
@@ -475,7 +475,9 @@ class RayBackend:
         cpus = self.cpus()
         size = self.batch or batch_size(len(tasks), cpus)
         limit = self.in_flight or IN_FLIGHT_PER_CPU * cpus
-        sources = {path: VariantSource.of(path) for path in dict.fromkeys(t.variant for t in tasks)}
+        # One variant for a whole simulate run (GameTasks): no need to make every task to learn it.
+        paths = [tasks.variant] if isinstance(tasks, GameTasks) else dict.fromkeys(t.variant for t in tasks)
+        sources = {path: VariantSource.of(path) for path in paths}
         sources_ref = ray.put(sources)
         remote = ray.remote(play_batch).options(max_retries=self.max_retries, num_cpus=1,
                                                 retry_exceptions=False)
