@@ -96,8 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--agents", default="greedy", metavar="A,B,...",
                           help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM "
                                "(default: greedy)")
-    simulate.add_argument("--workers", type=int, default=1, metavar="N",
-                          help="play in N processes (the same results for any N)")
+    where = simulate.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="play in N local processes (default: every CPU, for a run of 64 or more; "
+                            "the same results for any N)")
+    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                       help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
+                            "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
+                            "same results as local processes; needs pip install 'rummydsl[ray]'")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.add_argument("--log", metavar="FILE", help="write a JSON-lines record of every game")
     keep = simulate.add_mutually_exclusive_group()
@@ -496,9 +502,19 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     if count <= 0:
         print(f"rummydsl simulate: {flag} must be at least 1, got {count}", file=err)
         return EXIT_INPUT
-    if args.workers <= 0:
+    if args.workers is not None and args.workers <= 0:
         print(f"rummydsl simulate: --workers must be at least 1, got {args.workers}", file=err)
         return EXIT_INPUT
+    backend = None
+    if args.ray is not None:
+        from .backends import RayBackend
+        from .errors import BackendError
+
+        try:
+            backend = RayBackend(args.ray or None)
+        except BackendError as missing:  # Ray not installed: a usage problem, not the input's
+            print(f"rummydsl simulate: {missing}", file=err)
+            return EXIT_USAGE
     variant = load_variant(args.variant)
     from .simulate import check_agents
 
@@ -543,9 +559,12 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
                 variant, seed=args.seed, agents=agent_names(args.agents, variant.players), mode=unit)
         stats = simulate(args.variant, games=args.games or 0, hands=args.hands or 0, seed=args.seed,
                          agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard,
-                         done=resumed.outcomes if resumed is not None else ())
+                         done=resumed.outcomes if resumed is not None else (),
+                         backend=backend)
     finally:
         progress.close()
+        if backend is not None:
+            backend.close()
         if log is not None:
             log.close()
         if run_out is not None:

@@ -53,6 +53,7 @@ __all__ = [
     "SuiteError",
     "StalledRoundError",
     "StalledGameError",
+    "BackendError",
 ]
 
 Severity = Literal["error", "warning"]
@@ -314,4 +315,13 @@ class StalledGameError(RummyDslError, ValueError):
 
     :data:`rummydsl.limits.MAX_ROUNDS` rounds of one game (of a match: of each game)
     and no total has closed it; the game deals no more rounds.
+    """
+
+
+class BackendError(RummyDslError, ValueError):
+    """A backend cannot play a run: Ray is not installed or cannot be reached, or a
+    batch failed on the cluster past its retries (rummydsl/backends.py).
+
+    >>> str(BackendError("cannot start or reach the Ray cluster at 'head:6379': timed out"))
+    "cannot start or reach the Ray cluster at 'head:6379': timed out"
     """

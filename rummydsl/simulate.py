@@ -17,14 +17,20 @@ True
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Sequence
+from array import array
+from collections.abc import Sequence as SequenceABC
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, overload
 
 from .engine.actions import player_name
-from .errors import AgentError, RummyDslError
+from .errors import AgentError
 from .record import PlayedGame, RecordWriter
+
+if TYPE_CHECKING:
+    from .backends import Backend
 
 __all__ = [
     "GameTask",
@@ -39,6 +45,7 @@ __all__ = [
     "simulate",
     "ENDINGS",
     "make_tasks",
+    "GameTasks",
     "agent_names",
     "check_agents",
     "t975",
@@ -183,39 +190,23 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.index, task.seed, played, lines)
 
 
-def _worker_start(variant: str) -> None:
-    """Load the variant once per worker process (the loader caches it).
+def run_tasks(tasks: Sequence[GameTask], workers: int | None = 1, *,
+              backend: Backend | None = None) -> Generator[GameOutcome, None, None]:
+    """Play ``tasks``, yielding outcomes in task order: on ``backend``, else in
+    ``workers`` local processes (``None``: every CPU, for a run long enough).
 
-    A failure is left for :func:`play_task` to raise: an initializer that raises
-    makes the pool start workers again and again.
+    Stop iterating (or ``close()`` the generator) to cancel what is left.
+    See :mod:`rummydsl.backends`.
+
+    >>> from rummydsl.variant import find_variant
+    >>> tasks = make_tasks(find_variant("gin_rummy"), count=2, seed=1, agents="greedy", hands=True, log=False)
+    >>> [outcome.index for outcome in run_tasks(tasks)]
+    [0, 1]
     """
-    from .variant import load_variant
+    from .backends import LocalBackend
 
-    try:
-        load_variant(variant)
-    except RummyDslError:
-        pass
-
-
-def run_tasks(tasks: Sequence[GameTask], workers: int = 1) -> Generator[GameOutcome, None, None]:
-    """Play ``tasks``, yielding outcomes in task order (``workers`` processes when more than 1).
-
-    Stop iterating early to cancel what is left.
-    """
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_task(task)
-        return
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    chunk = max(1, min(16, len(tasks) // (workers * 8)))
-    with context.Pool(min(workers, len(tasks)), initializer=_worker_start,
-                      initargs=(tasks[0].variant,)) as pool:
-        try:
-            yield from pool.imap(play_task, tasks, chunksize=chunk)
-        finally:
-            pool.terminate()
+    chosen: Backend = backend if backend is not None else LocalBackend(workers)
+    yield from chosen.run(tasks)
 
 
 @dataclass
@@ -399,6 +390,52 @@ def make_tasks(variant_path: str, *, count: int, seed: int, agents: str, hands: 
             for index, game_seed in enumerate(game_seeds(seed, count))]
 
 
+class GameTasks(SequenceABC[GameTask]):
+    """The tasks of :func:`make_tasks` made on demand: 8 bytes a game (its seed), not a
+    :class:`GameTask` object each (about 200 bytes), so a run of a million games does
+    not hold a million tasks.
+
+    >>> tasks = GameTasks("v.yaml", count=3, seed=1, agents="greedy", hands=False, log=False)
+    >>> list(tasks) == make_tasks("v.yaml", count=3, seed=1, agents="greedy", hands=False, log=False)
+    True
+    >>> len(tasks), tasks[-1].index, [t.index for t in tasks[1:]], tasks[1:][0] == tasks[1]
+    (3, 2, [1, 2], True)
+    """
+
+    def __init__(self, variant_path: str, *, count: int, seed: int, agents: str, hands: bool,
+                 log: bool) -> None:
+        master = random.Random(seed)
+        self.variant = variant_path
+        self.agents = agents
+        self.hands = hands
+        self.log = log
+        self._seeds = array("Q", (master.getrandbits(64) for _ in range(count)))
+        self._first = 0
+        """The game index of ``self._seeds[0]`` (a part of a run starts past 0)."""
+
+    def __len__(self) -> int:
+        return len(self._seeds)
+
+    @overload
+    def __getitem__(self, index: int) -> GameTask: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> GameTasks: ...
+
+    def __getitem__(self, index: int | slice) -> GameTask | GameTasks:
+        if isinstance(index, slice):  # a part of the run, still made on demand (a resumed run's rest)
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("a part of a run is consecutive games (no step)")
+            part = copy.copy(self)
+            part._seeds = self._seeds[start:max(start, stop)]
+            part._first = self._first + start
+            return part
+        position = range(len(self))[index]  # negative indexes; IndexError past the end
+        return GameTask(self.variant, self._first + position, self._seeds[position], self.agents,
+                        self.hands, self.log)
+
+
 def agent_names(spec: str, players: int) -> list[str]:
     """The agent of each seat in an ``--agents`` list (the last repeats).
 
@@ -411,9 +448,15 @@ def agent_names(spec: str, players: int) -> list[str]:
 
 
 def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, agents: str = "greedy",
-             workers: int = 1, log: bool = False, on_outcome: Callable[[GameOutcome], None] | None = None,
-             stop_on_failure: bool = True, done: Sequence[GameOutcome] = ()) -> Statistics:
+             workers: int | None = 1, log: bool = False,
+             on_outcome: Callable[[GameOutcome], None] | None = None,
+             stop_on_failure: bool = True, done: Sequence[GameOutcome] = (),
+             backend: Backend | None = None) -> Statistics:
     """Play ``games`` games (or ``hands`` single hands) of ``variant`` and sum them up.
+
+    The games are played on ``backend`` (:mod:`rummydsl.backends`), else in
+    ``workers`` local processes (``None``: every CPU, for a run long enough); the
+    figures are the same on any backend.
 
     ``on_outcome`` hears every outcome in game order (to write a log, show progress);
     with ``log`` each outcome carries its record lines.
@@ -432,7 +475,7 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     check_agents(agents, loaded.players)
     mode = "hands" if hands else "games"
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
-    tasks = make_tasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
+    tasks = GameTasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
                        log=log)
     _check_done(done, tasks, mode)
     for outcome in done:
@@ -440,7 +483,7 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
         if outcome.played.stopped is not None and stop_on_failure:
             return stats
     tasks = tasks[len(done):]
-    with contextlib.closing(run_tasks(tasks, workers)) as outcomes:  # closing stops the workers
+    with contextlib.closing(run_tasks(tasks, workers, backend=backend)) as outcomes:  # closing stops the workers
         for outcome in outcomes:
             if on_outcome is not None:
                 on_outcome(outcome)

@@ -47,10 +47,12 @@ def outcomes(path: Path) -> int:
     return max(0, text.count(b"\n") - 1)
 
 
-def start(*argv: str) -> subprocess.Popen[bytes]:
-    """``rummydsl simulate ARGV`` as a process of its own group (to kill it with its workers)."""
+def start(*argv: str, capture: bool = False) -> subprocess.Popen[bytes]:
+    """``rummydsl simulate ARGV`` as a process of its own group (to kill it with its workers);
+    with ``capture`` its standard output is kept."""
     return subprocess.Popen([sys.executable, "-m", "rummydsl.cli", "simulate", *argv],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
 
 
 def wait_for(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> None:
@@ -106,13 +108,30 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the pool's workers in /proc")
-def test_a_run_whose_worker_process_died_resumes_to_the_same_figures(tmp_path: Path) -> None:
+def test_a_run_whose_worker_process_died_plays_its_games_again_and_finishes(tmp_path: Path) -> None:
+    """A killed worker breaks the pool; a new pool plays the lost games again from their
+    seeds: the run ends by itself with the figures and out-file of an uninterrupted run."""
+    out = tmp_path / "run.jsonl"
+    argv = ("gin_rummy", "--games", str(GAMES), "--seed", "8", "--agents", "random,greedy")
+    proc = start(*argv, "--workers", "2", "--out", str(out), "--json", capture=True)
+    wait_for(proc, lambda: outcomes(out) >= 2 and len(_children(proc.pid)) == 2)
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)  # the pool loses that worker's games
+    printed, err = proc.communicate()
+    assert (proc.returncode, err.decode()) == (0, ""), err.decode()
+    assert without_time(printed.decode()) == uninterrupted(*argv)
+    whole = tmp_path / "whole.jsonl"
+    assert run("simulate", *argv, "--out", str(whole))[0] == 0
+    assert out.read_bytes() == whole.read_bytes()  # every game once, in game order
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the pool's workers in /proc")
+def test_a_run_stopped_after_a_worker_died_resumes_to_the_same_figures(tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
     argv = ("gin_rummy", "--games", str(GAMES), "--seed", "8", "--agents", "random,greedy")
     proc = start(*argv, "--workers", "2", "--out", str(out))
     wait_for(proc, lambda: outcomes(out) >= 2 and len(_children(proc.pid)) == 2)
-    os.kill(_children(proc.pid)[0], signal.SIGKILL)  # the pool loses that worker's game
-    kill_group(proc)  # the run cannot finish that game: stop it, as a person would
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)
+    kill_group(proc)  # stopped by a person before it finished
     assert outcomes(out) < GAMES
     code, printed, err = run("simulate", *argv, "--resume", str(out), "--json", "--workers", "2")
     assert (code, err) == (0, ""), err

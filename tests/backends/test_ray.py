@@ -1,0 +1,126 @@
+"""The Ray backend on a local Ray instance (2 CPUs): the same figures as local
+processes, games in order across batches, a batch whose worker died counted once,
+house-rule files sent to the workers, errors in game order. Skipped where Ray is
+not installed; CI installs it (``pip install '.[test,ray]'`` in .ci/run)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+from rummydsl.backends import FailOnce, LocalBackend, RayBackend
+from rummydsl.errors import AgentError
+from rummydsl.simulate import GameOutcome, make_tasks, simulate
+from rummydsl.variant import find_variant
+
+from .conftest import run, without_time
+from .test_local import fingerprint, write_house_rules
+
+pytestmark = pytest.mark.usefixtures("ray_instance")
+
+
+@pytest.mark.parametrize("variant,unit,count", [
+    ("gin_rummy", "--games", "12"),
+    ("ginski", "--hands", "9"),          # three players
+])
+def test_ray_gives_the_figures_and_the_log_of_local_processes(
+        variant: str, unit: str, count: str, tmp_path: Path) -> None:
+    argv = ("simulate", variant, unit, count, "--seed", "21", "--agents", "greedy,random", "--json")
+    figures = {}
+    logs = {}
+    for name, extra in [("one", ("--workers", "1")), ("two", ("--workers", "2")), ("ray", ("--ray",))]:
+        log = tmp_path / f"{name}.jsonl"
+        code, out, err = run(*argv, *extra, "--log", str(log))
+        assert (code, err) == (0, ""), err
+        figures[name] = without_time(out)
+        logs[name] = log.read_text(encoding="utf-8")
+    assert figures["one"] == figures["two"] == figures["ray"]
+    assert logs["one"] == logs["two"] == logs["ray"]
+    assert figures["ray"]["games" if unit == "--games" else "hands"] == int(count)
+
+
+def outcomes_of(backend: object, tasks: Sequence[object]) -> list[GameOutcome]:
+    return list(backend.run(tasks))  # type: ignore[attr-defined]
+
+
+def test_small_batches_come_back_in_game_order() -> None:
+    tasks = make_tasks(find_variant("gin_rummy"), count=11, seed=4, agents="greedy", hands=True, log=False)
+    local = outcomes_of(LocalBackend(1), tasks)
+    for batch, in_flight in [(1, 1), (1, 4), (3, 2), (4, 8)]:
+        played = outcomes_of(RayBackend(batch=batch, in_flight=in_flight), tasks)
+        assert fingerprint(played) == fingerprint(local), (batch, in_flight)
+
+
+def test_a_batch_whose_worker_dies_is_retried_and_counted_once(tmp_path: Path) -> None:
+    marker = tmp_path / "died"
+    backend = RayBackend(batch=2, in_flight=2, fail_once=FailOnce(batch=1, marker=str(marker)))
+    crashed = simulate("gin_rummy", hands=8, seed=6, agents="greedy", backend=backend)
+    assert marker.exists()  # the worker of batch 1 (hands 3 and 4) did exit on its first attempt
+    local = simulate("gin_rummy", hands=8, seed=6, agents="greedy", workers=1)
+    assert crashed.hands == 8
+    assert crashed.as_json(0.0) == local.as_json(0.0)
+
+
+def test_a_batch_whose_worker_always_dies_is_a_backend_error_naming_its_games(tmp_path: Path) -> None:
+    from rummydsl.errors import BackendError
+
+    marker = tmp_path / "died"
+
+    class Always(FailOnce):
+        def strike(self, batch: int) -> None:
+            if batch == self.batch:
+                import os
+
+                os._exit(70)
+
+    tasks = make_tasks(find_variant("gin_rummy"), count=4, seed=6, agents="greedy", hands=True, log=False)
+    backend = RayBackend(batch=2, in_flight=2, max_retries=1, fail_once=Always(batch=1, marker=str(marker)))
+    seen: list[int] = []
+    with pytest.raises(BackendError) as caught:
+        for outcome in backend.run(tasks):
+            seen.append(outcome.index)
+    assert seen == [0, 1]
+    assert str(caught.value).startswith("batch 1 (games 3 to 4) failed on Ray after 1 retries: ")
+
+
+def test_a_house_rule_file_plays_on_ray_as_it_does_here(tmp_path: Path) -> None:
+    house = write_house_rules(tmp_path / "house rules")
+    code, here, err = run("simulate", str(house), "--games", "4", "--seed", "2", "--json", "--workers", "1")
+    assert (code, err) == (0, ""), err
+    code, on_ray, err = run("simulate", str(house), "--games", "4", "--seed", "2", "--json", "--ray")
+    assert (code, err) == (0, ""), err
+    assert without_time(on_ray) == without_time(here)
+    assert without_time(on_ray)["variant"] == "house"
+
+
+def test_an_error_comes_in_game_order_after_the_games_before_it() -> None:
+    tasks = make_tasks(find_variant("gin_rummy"), count=6, seed=3, agents="greedy", hands=True, log=False)
+    tasks[4] = replace(tasks[4], agents="clever")
+    for backend in (LocalBackend(1), RayBackend(batch=2, in_flight=3)):
+        seen: list[int] = []
+        with pytest.raises(AgentError, match="unknown agent 'clever'"):
+            for outcome in backend.run(tasks):
+                seen.append(outcome.index)
+        assert seen == [0, 1, 2, 3], backend
+
+
+def test_stopping_early_cancels_the_rest_and_ray_stays_usable() -> None:
+    tasks = make_tasks(find_variant("gin_rummy"), count=40, seed=3, agents="greedy", hands=True, log=False)
+    backend = RayBackend(batch=2, in_flight=4)
+    outcomes = backend.run(tasks)
+    first = next(outcomes)
+    outcomes.close()
+    assert first.index == 0
+    assert [o.index for o in RayBackend(batch=3).run(tasks[:5])] == [0, 1, 2, 3, 4]
+
+
+def test_a_backend_that_did_not_start_ray_leaves_it_running() -> None:
+    import ray
+
+    backend = RayBackend()
+    assert backend.cpus() == 2 and not backend.started
+    backend.close()
+    assert ray.is_initialized()
