@@ -420,14 +420,14 @@ class GameTasks(SequenceABC[GameTask]):
     def __getitem__(self, index: int) -> GameTask: ...
 
     @overload
-    def __getitem__(self, index: slice) -> GameTasks: ...
+    def __getitem__(self, index: slice) -> Sequence[GameTask]: ...
 
-    def __getitem__(self, index: int | slice) -> GameTask | GameTasks:
-        if isinstance(index, slice):  # a part of the run, still made on demand (a resumed run's rest)
+    def __getitem__(self, index: int | slice) -> GameTask | Sequence[GameTask]:
+        if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step != 1:
-                raise ValueError("a part of a run is consecutive games (no step)")
-            part = copy.copy(self)
+                return [self[i] for i in range(start, stop, step)]
+            part = copy.copy(self)  # consecutive games (a resumed run's rest): still made on demand
             part._seeds = self._seeds[start:max(start, stop)]
             part._first = self._first + start
             return part
@@ -482,8 +482,8 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
         stats.add(outcome)
         if outcome.played.stopped is not None and stop_on_failure:
             return stats
-    tasks = tasks[len(done):]
-    with contextlib.closing(run_tasks(tasks, workers, backend=backend)) as outcomes:  # closing stops the workers
+    rest = tasks[len(done):]
+    with contextlib.closing(run_tasks(rest, workers, backend=backend)) as outcomes:  # closing stops the workers
         for outcome in outcomes:
             if on_outcome is not None:
                 on_outcome(outcome)

@@ -107,7 +107,7 @@ def test_a_run_makes_its_tasks_on_demand_equal_to_the_list() -> None:
     lazy = GameTasks("v.yaml", **keywords)  # type: ignore[arg-type]
     assert len(lazy) == 9 and list(lazy) == listed
     for part in (slice(2, 5), slice(None, None, 2), slice(-3, None), slice(7, 100)):
-        assert lazy[part] == listed[part]
+        assert list(lazy[part]) == listed[part]
     assert lazy[-1] == listed[-1]
     with pytest.raises(IndexError):
         lazy[9]
