@@ -85,9 +85,10 @@ class SuitTables:
     """``[suit][rank mask]``: the card id of that discard."""
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
-    walk_tie_keys: list[list[int]] | None
-    """``[suit][rank mask]``: the suit's runs and unmatched cards as a part of a tie key,
-    plus 1 (0: not yet), filled on the ties that need it (``None`` until the first tie)."""
+    walk_tie_keys: dict[int, int]
+    """A suit's cards left to runs (a card-id mask of one suit) -> those runs and
+    unmatched cards as a part of a tie key, filled on the ties that need it
+    (:meth:`_walk_tie_key`; ints only, so the garbage collector never scans it)."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
@@ -191,7 +192,7 @@ class SuitTables:
             packings.append(packs)
         self.set_unions = tuple(unions)
         self.set_tie_keys = {0: 0}
-        self.walk_tie_keys = None
+        self.walk_tie_keys = {0: 0}
         self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
@@ -406,9 +407,6 @@ class SuitTables:
         the unions differ: elsewhere every union has the same sets and runs, the
         same part of each key.
         """
-        walk_keys = self.walk_tie_keys
-        if walk_keys is None:
-            walk_keys = self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
         full = self.rank_mask
         first = tied[0]
         differ = 0
@@ -420,20 +418,21 @@ class SuitTables:
         for shift in self.suit_shifts:
             part = (differ >> shift) & full
             if part:
-                suits.append((walk_keys[s], s, shift))
+                suits.append((full << shift, s))
                 ranks |= part
             s += 1
+        walk_keys = self.walk_tie_keys
         set_keys = self.set_tie_keys
         rank_parts = [(bits, r) for r, bits in enumerate(self.same_rank_bits) if ranks >> r & 1]
-        walk_key = self._walk_tie_key
         best = first
         best_key = -1
         for union in tied:
             rest = hand ^ union
             key = 0
-            for keys, s, shift in suits:
-                m = (rest >> shift) & full
-                key += keys[m] or walk_key(s, m)
+            for in_suit, s in suits:
+                cards = rest & in_suit
+                got = walk_keys.get(cards)
+                key += self._walk_tie_key(s, cards) if got is None else got
             for bits, r in rank_parts:
                 sets = union & bits
                 got = set_keys.get(sets)
@@ -451,13 +450,12 @@ class SuitTables:
         self.set_tie_keys[union] = key
         return key
 
-    def _walk_tie_key(self, s: int, m: int) -> int:
-        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of a
-        tie key (:func:`.rankmasks.walk_tie_key`), plus 1 (so never 0, the mark of
-        "not yet": the same 1 per suit in every key), memoised."""
-        key = walk_tie_key(self.lowest_meld_by_suit[s], m, s, self.rank_count, self.suit_count) + 1
-        assert self.walk_tie_keys is not None
-        self.walk_tie_keys[s][m] = key
+    def _walk_tie_key(self, s: int, cards: int) -> int:
+        """Suit ``s``'s runs and unmatched cards when its ``cards`` (a card-id mask)
+        are left to runs, as a part of a tie key (:func:`.rankmasks.walk_tie_key`), memoised."""
+        R = self.rank_count
+        key = walk_tie_key(self.lowest_meld_by_suit[s], cards >> (s * R), s, R, self.suit_count)
+        self.walk_tie_keys[cards] = key
         return key
 
     def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
