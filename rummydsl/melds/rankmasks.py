@@ -88,14 +88,20 @@ def set_tie_key(mask: int, rank: int, R: int, S: int) -> int:
     '10111101110000010111'
     """
     suits = 0  # the set's suits, as a suit mask
-    for low in lowest_bits(mask):
+    while mask:
+        low = mask & -mask
+        mask ^= low
         suits |= 1 << ((low.bit_length() - 1) // R)
     width = R + S
+    top = width * (R * S - 1 - rank)  # the place of suit 0's card of the rank
     key = 0
-    for low in lowest_bits(suits):
+    rest = suits
+    while rest:
+        low = rest & -rest
+        rest ^= low
         s = low.bit_length() - 1
         packed = (suits & (low - 1)) | (1 << (s + rank)) | ((suits >> (s + 1)) << (s + R))
-        key += (packed * 2 + 1) << (width * (R * S - 1 - (s * R + rank)))
+        key += (packed * 2 + 1) << (top - width * R * s)
     return key
 
 
@@ -110,8 +116,7 @@ def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -
     True
     """
     width = R + S
-    top = width * (R * S - 1 - suit * R)  # the place of the suit's rank 0
-    key = 0
+    key = 0  # the fields placed within the suit (its rank 0 highest), shifted into place at the end
     rest = mask
     while rest:
         meld = lowest_meld[rest]
@@ -121,9 +126,10 @@ def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -
             while meld:
                 low = meld & -meld
                 meld ^= low
-                key += field << (top - width * (low.bit_length() - 1))
+                key += field << (width * (R - low.bit_length()))
         else:
             low = rest & -rest
             rest ^= low
-            key += ((low << suit) * 2) << (top - width * (low.bit_length() - 1))
-    return key
+            r = low.bit_length() - 1
+            key += 1 << (width * (R - 1 - r) + r + suit + 1)  # the card's bit, no meld flag
+    return key << (width * (R * S - R - suit * R))
