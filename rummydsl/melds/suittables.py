@@ -465,12 +465,19 @@ class SuitTables:
     def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
         """The sets making up ``union`` (of the hand's cards), memoised per union (its
         canonical packing does not depend on the other cards)."""
-        found: list[MeldInfo] = []
-        for r, bits in enumerate(self.same_rank_bits):
-            if union & bits:
-                found += self.set_infos[r][hand & bits][union & bits]
-        entry = self.sets_by_union[union] = tuple(found)
-        return entry
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= union >> shift
+        ranks &= self.rank_mask
+        found: tuple[MeldInfo, ...] = ()
+        while ranks:  # the union's ranks, lowest first
+            low = ranks & -ranks
+            ranks ^= low
+            r = low.bit_length() - 1
+            bits = self.same_rank_bits[r]
+            found += self.set_infos[r][hand & bits][union & bits]
+        self.sets_by_union[union] = found
+        return found
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
