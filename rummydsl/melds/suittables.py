@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
-from .rankmasks import disjoint_unions, lowest_bits, set_tie_key, suit_table, walk_tie_key
+from .rankmasks import disjoint_unions, set_tie_key, suit_table, walk_tie_key
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -415,7 +415,7 @@ class SuitTables:
         differ = 0
         for union in tied:
             differ |= union ^ first
-        R = self.rank_count
+        R, S = self.rank_count, self.suit_count
         in_suits = [in_suit for in_suit in self.suit_bits if differ & in_suit]
         ranks = 0
         for shift in self.suit_shifts:
@@ -439,8 +439,7 @@ class SuitTables:
                 got = walk_keys.get(cards)
                 if got is None:
                     s = (cards.bit_length() - 1) // R
-                    got = walk_keys[cards] = walk_tie_key(self.lowest_meld_by_suit[s], cards >> (s * R), s, R,
-                                                          self.suit_count)
+                    got = walk_keys[cards] = walk_tie_key(self.lowest_meld_by_suit[s], cards >> (s * R), s, R, S)
                 key += got
             for bits in rank_bits:
                 sets = union & bits
@@ -457,10 +456,7 @@ class SuitTables:
         rank's cards ``held``) as a part of a tie key (:func:`.rankmasks.set_tie_key`)."""
         R, S = self.rank_count, self.suit_count
         r = ((union & -union).bit_length() - 1) % R
-        key = 0
-        for info in self.set_infos[r][held][union]:
-            key += set_tie_key(info[3], r, R, S)
-        return key
+        return sum(set_tie_key(info[3], r, R, S) for info in self.set_infos[r][held][union])
 
     def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
         """The sets making up ``union`` (of the hand's cards), memoised per union (its
