@@ -73,7 +73,12 @@ class DeckTable:
         for mask in found:
             kinds = core._judge(mask, 0)
             if kinds:
-                total = sum(values[cid] for cid in _ids(mask))
+                total = 0
+                rest = mask
+                while rest:  # the melds' values, read bit by bit (no list per meld: built cold)
+                    low = rest & -rest
+                    rest ^= low
+                    total += values[low.bit_length() - 1]
                 table[(mask & -mask).bit_length() - 1].append((mask, total, kinds))
         return cls(core, [tuple(sorted(melds, reverse=True)) for melds in table])
 

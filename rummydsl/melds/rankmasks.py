@@ -5,7 +5,7 @@ A suit's cards of a hand are a rank mask (bit ``r``: the rank of order ``r + 1``
 
 from __future__ import annotations
 
-__all__ = ["lowest_bits", "suit_table", "disjoint_unions", "set_tie_key", "walk_tie_key"]
+__all__ = ["lowest_bits", "suit_table", "suit_table_reference", "disjoint_unions", "set_tie_key", "walk_tie_key"]
 
 
 def lowest_bits(mask: int) -> list[int]:
@@ -20,7 +20,79 @@ def lowest_bits(mask: int) -> list[int]:
 
 def suit_table(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Least deadwood of every rank mask of one suit, and the canonical meld taking
-    its lowest rank: among the best steps the largest meld, else none (unmatched)."""
+    its lowest rank: among the best steps the largest meld, else none (unmatched).
+
+    Built a block at a time, lowest rank from the top down: the masks whose lowest
+    rank is ``r`` first take "rank ``r`` unmatched" (the mask without it, plus its
+    value), then each meld of lowest rank ``r``, smallest mask first, takes the
+    masks holding it where it is at least as good (so on equal deadwood the meld
+    beats leaving the card unmatched and the larger meld beats the smaller). The
+    masks holding a meld ``M`` whose bits from ``r`` up to its top have no gap are
+    one slice of the table (``M``, then every ``2 ** top``-th), read against the
+    slice of the masks with nothing below ``top``; a meld with gaps (a wrap-around
+    run) takes one slice per filling of up to two gap bits, else one mask at a time.
+    Same tables as trying every meld at every mask (:func:`suit_table_reference`).
+
+    >>> deadwood, lowest_meld = suit_table(4, {0b0111, 0b1110, 0b1111}, (1, 2, 3, 4))
+    >>> deadwood[0b1111], bin(lowest_meld[0b1111]), deadwood[0b1011], lowest_meld[0b1011]
+    (0, '0b1111', 7, 0)
+    """
+    size = 1 << R
+    deadwood = [0] * size
+    lowest_meld = [0] * size
+    by_lowest: list[list[int]] = [[] for _ in range(R)]
+    for meld in sorted(melds):
+        by_lowest[(meld & -meld).bit_length() - 1].append(meld)
+    for r in range(R - 1, -1, -1):
+        low = 1 << r
+        value = values[r]
+        # rank r unmatched: the block of masks of lowest rank r, from the masks above it
+        deadwood[low::low * 2] = [d + value for d in deadwood[::low * 2]]
+        for meld in by_lowest[r]:
+            top = meld.bit_length()
+            step = 1 << top
+            gaps = (step - 1) & ~meld & -(low * 2)  # ranks between r and the top not in the meld
+            if gaps.bit_count() > 2:
+                _meld_one_by_one(deadwood, lowest_meld, meld, low, size)
+                continue
+            fill = gaps
+            while True:
+                target = slice(meld | fill, size, step)
+                so_far = deadwood[target]
+                with_meld = deadwood[fill::step]  # the masks less the meld
+                best = [w if w < f else f for f, w in zip(so_far, with_meld)]
+                deadwood[target] = best
+                lowest_meld[target] = [meld if w == b else c
+                                       for w, b, c in zip(with_meld, best, lowest_meld[target])]
+                if not fill:
+                    break
+                fill = (fill - 1) & gaps
+    return deadwood, lowest_meld
+
+
+def _meld_one_by_one(deadwood: list[int], lowest_meld: list[int], meld: int, low: int, size: int) -> None:
+    """:func:`suit_table`'s step for one meld of lowest rank ``low`` (a bit), mask by mask."""
+    free = (size - 1) & ~meld & -(low * 2)  # ranks above the lowest, outside the meld
+    rest = free
+    while True:
+        m = meld | rest
+        v = deadwood[rest]
+        if v <= deadwood[m]:
+            deadwood[m] = v
+            lowest_meld[m] = meld
+        if not rest:
+            break
+        rest = (rest - 1) & free
+
+
+def suit_table_reference(R: int, melds: set[int], values: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """:func:`suit_table` mask by mask, every meld tried at every mask (slower; the
+    reference the tests hold it to).
+
+    >>> suit_table_reference(4, {0b0111, 0b1110, 0b1111}, (1, 2, 3, 4)) == suit_table(
+    ...     4, {0b0111, 0b1110, 0b1111}, (1, 2, 3, 4))
+    True
+    """
     by_lowest: list[list[int]] = [[] for _ in range(R)]
     for m in sorted(melds, reverse=True):
         by_lowest[(m & -m).bit_length() - 1].append(m)
@@ -88,14 +160,20 @@ def set_tie_key(mask: int, rank: int, R: int, S: int) -> int:
     '10111101110000010111'
     """
     suits = 0  # the set's suits, as a suit mask
-    for low in lowest_bits(mask):
+    while mask:
+        low = mask & -mask
+        mask ^= low
         suits |= 1 << ((low.bit_length() - 1) // R)
     width = R + S
+    top = width * (R * S - 1 - rank)  # the place of suit 0's card of the rank
     key = 0
-    for low in lowest_bits(suits):
+    rest = suits
+    while rest:
+        low = rest & -rest
+        rest ^= low
         s = low.bit_length() - 1
         packed = (suits & (low - 1)) | (1 << (s + rank)) | ((suits >> (s + 1)) << (s + R))
-        key += (packed * 2 + 1) << (width * (R * S - 1 - (s * R + rank)))
+        key += (packed * 2 + 1) << (top - width * R * s)
     return key
 
 
@@ -110,8 +188,7 @@ def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -
     True
     """
     width = R + S
-    top = width * (R * S - 1 - suit * R)  # the place of the suit's rank 0
-    key = 0
+    key = 0  # the fields placed within the suit (its rank 0 highest), shifted into place at the end
     rest = mask
     while rest:
         meld = lowest_meld[rest]
@@ -121,9 +198,10 @@ def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -
             while meld:
                 low = meld & -meld
                 meld ^= low
-                key += field << (top - width * (low.bit_length() - 1))
+                key += field << (width * (R - low.bit_length()))
         else:
             low = rest & -rest
             rest ^= low
-            key += ((low << suit) * 2) << (top - width * (low.bit_length() - 1))
-    return key
+            r = low.bit_length() - 1
+            key += 1 << (width * (R - 1 - r) + r + suit + 1)  # the card's bit, no meld flag
+    return key << (width * (R * S - R - suit * R))

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
-from .rankmasks import disjoint_unions, lowest_bits, set_tie_key, suit_table, walk_tie_key
+from .rankmasks import disjoint_unions, set_tie_key, suit_table, walk_tie_key
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -58,7 +58,7 @@ class SuitTables:
     """The per-suit tables of one solver; build with :meth:`build`."""
 
     __slots__ = (
-        "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts",
+        "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts", "suit_bits",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
         "meld_info", "cards_by_penalty", "_four_suits_of_three",
@@ -75,6 +75,8 @@ class SuitTables:
     """``2 ** R - 1``: one suit's rank mask, all ranks."""
     suit_shifts: tuple[int, ...]
     """Where each suit's rank mask starts in a card-id mask."""
+    suit_bits: tuple[int, ...]
+    """``[suit]``: the card-id mask of every card of that suit."""
     deadwood_by_suit: list[list[int]]
     """``[suit][rank mask]``: the least deadwood with the suit's melds only."""
     lowest_meld_by_suit: list[list[int]]
@@ -85,9 +87,10 @@ class SuitTables:
     """``[suit][rank mask]``: the card id of that discard."""
     walks_by_suit: list[list[SuitWalk | None]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
-    walk_tie_keys: list[list[int]] | None
-    """``[suit][rank mask]``: the suit's runs and unmatched cards as a part of a tie key,
-    plus 1 (0: not yet), filled on the ties that need it (``None`` until the first tie)."""
+    walk_tie_keys: dict[int, int]
+    """A suit's cards left to runs (a card-id mask of one suit) -> those runs and
+    unmatched cards as a part of a tie key (:func:`.rankmasks.walk_tie_key`), filled
+    on the ties that need it (ints only, so the garbage collector never scans it)."""
     same_rank_bits: tuple[int, ...]
     """``[rank]``: the card-id mask of every card of that rank."""
     set_unions: tuple[dict[int, tuple[int, ...]], ...]
@@ -152,6 +155,7 @@ class SuitTables:
         self.rank_count, self.suit_count, self.natural_count = R, S, natural_count
         self.rank_mask = rank_mask
         self.suit_shifts = tuple(s * R for s in range(S))
+        self.suit_bits = tuple(rank_mask << shift for shift in self.suit_shifts)
         self.meld_info = meld_info
         values = core.values
         shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
@@ -191,7 +195,7 @@ class SuitTables:
             packings.append(packs)
         self.set_unions = tuple(unions)
         self.set_tie_keys = {0: 0}
-        self.walk_tie_keys = None
+        self.walk_tie_keys = {0: 0}
         self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
@@ -404,71 +408,72 @@ class SuitTables:
 
         A key sums the walk keys of the suits and the set keys of the ranks where
         the unions differ: elsewhere every union has the same sets and runs, the
-        same part of each key.
+        same part of each key. Both parts are memoised (dicts of ints, which the
+        garbage collector never scans) and built only when a tie needs them.
         """
-        walk_keys = self.walk_tie_keys
-        if walk_keys is None:
-            walk_keys = self.walk_tie_keys = [[0] * (self.rank_mask + 1) for _ in self.suit_shifts]
-        full = self.rank_mask
         first = tied[0]
         differ = 0
         for union in tied:
             differ |= union ^ first
-        suits = []
+        R, S = self.rank_count, self.suit_count
+        in_suits = [in_suit for in_suit in self.suit_bits if differ & in_suit]
         ranks = 0
-        s = 0
         for shift in self.suit_shifts:
-            part = (differ >> shift) & full
-            if part:
-                suits.append((walk_keys[s], s, shift))
-                ranks |= part
-            s += 1
+            ranks |= differ >> shift
+        ranks &= self.rank_mask
+        rank_bits = []
+        same_rank_bits = self.same_rank_bits
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            rank_bits.append(same_rank_bits[low.bit_length() - 1])
+        walk_keys = self.walk_tie_keys
         set_keys = self.set_tie_keys
-        rank_parts = [(bits, r) for r, bits in enumerate(self.same_rank_bits) if ranks >> r & 1]
-        walk_key = self._walk_tie_key
         best = first
         best_key = -1
         for union in tied:
             rest = hand ^ union
             key = 0
-            for keys, s, shift in suits:
-                m = (rest >> shift) & full
-                key += keys[m] or walk_key(s, m)
-            for bits, r in rank_parts:
+            for in_suit in in_suits:
+                cards = rest & in_suit
+                got = walk_keys.get(cards)
+                if got is None:
+                    s = (cards.bit_length() - 1) // R
+                    got = walk_keys[cards] = walk_tie_key(self.lowest_meld_by_suit[s], cards >> (s * R), s, R, S)
+                key += got
+            for bits in rank_bits:
                 sets = union & bits
                 got = set_keys.get(sets)
-                key += self._set_tie_key(r, hand & bits, sets) if got is None else got
+                if got is None:
+                    got = set_keys[sets] = self._set_tie_key(hand & bits, sets)
+                key += got
             if key > best_key:
                 best, best_key = union, key
         return best
 
-    def _set_tie_key(self, r: int, held: int, union: int) -> int:
-        """The sets making up ``union`` (of rank ``r``'s cards ``held``) as a part of a
-        tie key (:func:`.rankmasks.set_tie_key`), memoised per union (its packing does
-        not depend on the other cards)."""
+    def _set_tie_key(self, held: int, union: int) -> int:
+        """The sets making up ``union`` (a non-empty union of sets of one rank, of that
+        rank's cards ``held``) as a part of a tie key (:func:`.rankmasks.set_tie_key`)."""
         R, S = self.rank_count, self.suit_count
-        key = sum(set_tie_key(info[3], r, R, S) for info in self.set_infos[r][held][union])
-        self.set_tie_keys[union] = key
-        return key
-
-    def _walk_tie_key(self, s: int, m: int) -> int:
-        """Suit ``s``'s runs and unmatched cards for its rank mask ``m`` as a part of a
-        tie key (:func:`.rankmasks.walk_tie_key`), plus 1 (so never 0, the mark of
-        "not yet": the same 1 per suit in every key), memoised."""
-        key = walk_tie_key(self.lowest_meld_by_suit[s], m, s, self.rank_count, self.suit_count) + 1
-        assert self.walk_tie_keys is not None
-        self.walk_tie_keys[s][m] = key
-        return key
+        r = ((union & -union).bit_length() - 1) % R
+        return sum(set_tie_key(info[3], r, R, S) for info in self.set_infos[r][held][union])
 
     def _sets_of(self, hand: int, union: int) -> tuple[MeldInfo, ...]:
         """The sets making up ``union`` (of the hand's cards), memoised per union (its
         canonical packing does not depend on the other cards)."""
-        found: list[MeldInfo] = []
-        for r, bits in enumerate(self.same_rank_bits):
-            if union & bits:
-                found += self.set_infos[r][hand & bits][union & bits]
-        entry = self.sets_by_union[union] = tuple(found)
-        return entry
+        ranks = 0
+        for shift in self.suit_shifts:
+            ranks |= union >> shift
+        ranks &= self.rank_mask
+        found: tuple[MeldInfo, ...] = ()
+        while ranks:  # the union's ranks, lowest first
+            low = ranks & -ranks
+            ranks ^= low
+            r = low.bit_length() - 1
+            bits = self.same_rank_bits[r]
+            found += self.set_infos[r][hand & bits][union & bits]
+        self.sets_by_union[union] = found
+        return found
 
     def arrange(self, hand: int) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...],
                                           tuple[Card, ...]]:
