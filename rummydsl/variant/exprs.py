@@ -24,7 +24,11 @@ def compile_field(text: str, env: Env, expect: str) -> Compiled:
     is compiled once per process. Compiled expressions are immutable, so sharing
     them is safe.
     """
-    key = (text, env.context, env.deck, tuple(sorted(env.options.items())), env.lets,
+    # Each option's type is part of the key: True == 1 and hash(True) == hash(1), so
+    # without it `gin_bonus: true` reused the compiled form checked for `gin_bonus: 1`.
+    options = tuple(sorted((name, type(getattr(option, "value", option)).__name__, option)
+                           for name, option in env.options.items()))
+    key = (text, env.context, env.deck, options, env.lets,
            env.meld_kinds, env.per_player, env.has_upcard, expect)
     compiled = _COMPILED.get(key)
     if compiled is None:

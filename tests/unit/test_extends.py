@@ -472,6 +472,23 @@ def test_a_problem_of_the_parent_itself_stays_in_the_parent(tmp_path: Path) -> N
     assert all(name != "gin_rummy.yaml" for name, _, _ in found)
 
 
+def test_an_option_of_another_type_is_checked_again_after_an_equal_value(tmp_path: Path) -> None:
+    """True == 1 in Python: a formula compiled for `gin_bonus: 1` must not be reused for
+    `gin_bonus: true` (the compiled-expression cache once did, so this check passed or
+    failed by which test had run before it)."""
+    from rummydsl.variant import check_file
+
+    for folder, value in (("int", "1"), ("bool", "true")):
+        (tmp_path / folder).mkdir()
+        write(tmp_path / folder, "base.yaml", BROKEN_BASE)
+        write(tmp_path / folder, "child.yaml", "rummydsl: 1\nid: child\nextends: ./base.yaml\nname: C\n"
+              f"options: {{gin_bonus: {value}}}\n")
+    assert ("child.yaml", 5, "expr-type") not in [
+        (Path(d.location.path).name, d.location.line, d.rule) for d in check_file(str(tmp_path / "int" / "child.yaml"))]
+    found = [(Path(d.location.path).name, d.location.line, d.rule) for d in check_file(str(tmp_path / "bool" / "child.yaml"))]
+    assert ("child.yaml", 5, "expr-type") in found
+
+
 def test_follow_on_problems_of_one_change_are_one_problem(tmp_path: Path) -> None:
     from rummydsl.variant import check_file
 
