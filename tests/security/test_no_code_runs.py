@@ -112,6 +112,10 @@ def test_the_grammar_has_no_strings_subscripts_or_lambdas() -> None:
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "dill", "ctypes", "code", "codeop"}
 UNSAFE_YAML = {"load", "load_all", "unsafe_load", "unsafe_load_all", "full_load", "full_load_all"}
+NETWORK_MODULES = {"socket", "ssl", "urllib", "http", "ftplib", "smtplib", "xmlrpc", "requests", "httpx",
+                   "aiohttp", "webbrowser"}
+PROCESS_MODULES = {"subprocess": {"rummydsl/protocol.py"}}
+"""Modules that start programs, and the one file allowed to (program agents)."""
 
 
 def source_files() -> list[Path]:
@@ -120,7 +124,9 @@ def source_files() -> list[Path]:
     return files
 
 
-def test_the_package_never_runs_text_as_code() -> None:
+def test_the_package_never_runs_text_as_code_nor_uses_the_network() -> None:
+    """No eval/exec/compile/__import__, no unsafe YAML load, no pickle; no network module;
+    programs started only by the program agents (rummydsl/protocol.py)."""
     problems = []
     for path in source_files():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -135,8 +141,14 @@ def test_the_package_never_runs_text_as_code() -> None:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 for name in names:
-                    if name.split(".")[0] in FORBIDDEN_MODULES:
+                    top = name.split(".")[0]
+                    if top in FORBIDDEN_MODULES or top in NETWORK_MODULES:
                         problems.append(f"{where}:{node.lineno}: imports {name}")
+                    if top in PROCESS_MODULES and str(where) not in PROCESS_MODULES[top]:
+                        problems.append(f"{where}:{node.lineno}: imports {name} (only program agents start programs)")
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "os"
+                    and node.attr in ("system", "popen", "execv", "execvp", "spawnv", "fork", "startfile")):
+                problems.append(f"{where}:{node.lineno}: os.{node.attr}")
     assert problems == []
 
 
