@@ -332,11 +332,16 @@ class ReplaySummary:
 
 def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as problem:
         raise RecordError(f"cannot read the record: {problem.strerror or problem}", Location(path)) from None
     with handle:
-        for number, text in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as problem:
+                raise RecordError(f"not UTF-8: {raw[problem.start:problem.start + 8]!r}",
+                                  Location(path, number)) from None
             if not text.strip():
                 continue
             try:
@@ -344,6 +349,8 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             except json.JSONDecodeError as problem:
                 raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
                                   Location(path, number)) from None
+            except RecursionError:  # a stranger's record: JSON nested past Python's stack
+                raise RecordError("not a record line: JSON nested too deeply", Location(path, number)) from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
                                   Location(path, number))

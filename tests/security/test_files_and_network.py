@@ -101,6 +101,31 @@ def parser_cache(sandbox: Path) -> set[str]:
     return {str(sandbox / "tmp" / f"rummydsl-{os.getuid()}" / "expr.lark.cache")}
 
 
+def test_mutants_leave_no_temporary_file(sandbox: Path) -> None:
+    """``test --mutants`` writes its one-change copies into a temporary folder it removes."""
+    before = snapshot(sandbox, *INPUTS)
+    code, out, err = run("test", str(SUITE), "-k", "gr1-card-values", "--mutants", "-q")
+    assert code in (0, 1) and "mutants noticed" in out, err  # 1: some mutants go unnoticed by one case
+    after = snapshot(sandbox, *INPUTS)
+    assert {p for p in set(after) ^ set(before)} <= parser_cache(sandbox)
+
+
+@pytest.mark.parametrize("record,reason", [
+    (b"[" * 100_000 + b"\n", ":1: not a record line: JSON nested too deeply"),
+    (b'{"a": ' * 50_000 + b"\n", ":1: not a record line: JSON nested too deeply"),
+    (b"\xff\xfe not UTF-8\n", ":1: not UTF-8: b'\\xff\\xfe not U'"),
+    (b"\x00 not json\n", ":1: not a JSON line"),
+    (b'{"type": "header", "variant": {"__class__": "os.system"}}\n', "evil.jsonl:1:"),
+], ids=["deep-list", "deep-object", "not-utf8", "not-json", "object-names"])
+def test_a_stranger_s_record_is_refused_cleanly(record: bytes, reason: str, sandbox: Path) -> None:
+    """A game record is JSON lines read as data: a bad one is one located error line, not a crash."""
+    path = sandbox / "work" / "evil.jsonl"
+    path.write_bytes(record)
+    code, out, err = run("replay", str(path))
+    assert code != 0 and "Traceback" not in err
+    assert reason in err and err.count("\n") == 1
+
+
 def test_replay_writes_nothing_and_uses_no_network(sandbox: Path) -> None:
     assert run("simulate", "gin_rummy", "--games", "2", "--seed", "5", "--log", "games.jsonl")[0] == 0
     before = snapshot(sandbox, *INPUTS)
