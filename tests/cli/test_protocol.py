@@ -1,7 +1,9 @@
 """The program-agent protocol with real programs run as separate processes
 (tests/cli/bots/bot.py): a legal player finishes games, and every way of
-misbehaving (garbage, an illegal move, silence, megabytes on one line, exiting)
-stops the game cleanly with the seat and the reason, the record so far kept."""
+misbehaving (garbage, an illegal move, silence, a late or an early line, megabytes
+with or without a newline, bytes that are not UTF-8, a closed output, exiting, a
+grandchild left holding the pipe, not reading) stops the game cleanly with the seat
+and the reason, the record so far kept, the program killed and reaped."""
 
 from __future__ import annotations
 
