@@ -336,6 +336,7 @@ class Soak:
         self.doing = "playing"
 
     def count(self, kind: str, number: int) -> None:
+        """Add ``number`` refused attempts of ``kind`` to the figures."""
         self.figures.by_kind[kind] = self.figures.by_kind.get(kind, 0) + number
 
     def play_round(self, rnd: Round, agents: list[Any], tally: Any) -> RoundResult:
@@ -414,6 +415,7 @@ def soak_variant(variant_id: str, args: argparse.Namespace, out: TextIO) -> Figu
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, checked (a bad value exits 2 with argparse's message)."""
     parser = argparse.ArgumentParser(prog="soak.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per variant (default 20)")
     parser.add_argument("--seed", type=int, default=2026, help="the master seed (default 2026)")
