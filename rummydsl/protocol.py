@@ -14,8 +14,14 @@ docs/protocol.md is the reference; in short:
 - ``{"type": "quit"}`` at the end; the program should exit.
 
 An answer that is not a legal action, a late answer (``timeout`` seconds), an
-answer longer than :data:`MAX_LINE`, or a program that exits is an
-:class:`~rummydsl.errors.AgentError` naming the seat and the reason.
+answer longer than :data:`MAX_LINE` or not UTF-8, a line written before the
+program was asked, a program that stops reading its input, closes its output or
+exits is an :class:`~rummydsl.errors.AgentError` naming the seat and the reason.
+
+The program runs in a session (process group) of its own, with its standard
+error discarded; :meth:`ProgramAgent.close` kills the whole group (so a
+grandchild that kept the pipes open goes too) and reaps the program: nothing is
+left running, and no zombie.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import math
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
 from typing import Any
@@ -41,6 +48,8 @@ PROTOCOL_VERSION = 1
 MAX_LINE = MAX_AGENT_LINE
 #: Seconds a program has to answer one ``act`` message.
 DEFAULT_TIMEOUT = 10.0
+#: Seconds between checks that a program that has not answered yet is still running.
+_POLL = 0.1
 
 
 def agent_timeout(seat: str, default: float = DEFAULT_TIMEOUT) -> float:
@@ -92,25 +101,62 @@ class ProgramAgent:
             raise AgentError(self.name, "cmd: needs a program to run")
         try:
             process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL)
+                                       stderr=subprocess.DEVNULL, start_new_session=True)
         except OSError as problem:
             raise AgentError(self.name, f"cannot start {self.command!r}: {problem.strerror or problem}") from None
         self._process = process
         self._buffer = b""
+        assert process.stdin is not None
+        os.set_blocking(process.stdin.fileno(), False)  # writes wait at most the timeout (_send)
         self._send({"type": "start", "protocol": PROTOCOL_VERSION, "seat": self.name,
                     "variant": observation.variant.id, "players": observation.players})
         return process
 
     def _send(self, message: dict[str, Any]) -> None:
+        """Write one message, waiting at most :attr:`timeout` for the program to read it.
+
+        :raises AgentError: if the program has exited or does not read its input in time.
+        """
         process = self._process
         assert process is not None and process.stdin is not None
+        data = json.dumps(message).encode() + b"\n"
+        fd = process.stdin.fileno()
+        deadline = time.monotonic() + self.timeout
         try:
-            process.stdin.write(json.dumps(message).encode() + b"\n")
-            process.stdin.flush()
+            with selectors.DefaultSelector() as selector:
+                selector.register(fd, selectors.EVENT_WRITE)
+                while data:
+                    try:
+                        data = data[os.write(fd, data):]
+                        continue
+                    except BlockingIOError:
+                        pass
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not selector.select(left):
+                        raise AgentError(self.name, f"did not read its input within {self.timeout:g} seconds")
         except (BrokenPipeError, OSError):
             code = process.poll()
             how = f" (exit code {code})" if code is not None else ""
             raise AgentError(self.name, f"the program {self.command!r} has exited{how}") from None
+
+    def _check_nothing_pending(self) -> None:
+        """Refuse a line the program wrote before it was asked (it would answer the wrong ``act``).
+
+        :raises AgentError: quoting the start of the line.
+        """
+        process = self._process
+        assert process is not None and process.stdout is not None
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while len(self._buffer) <= MAX_LINE and selector.select(0):
+                chunk = os.read(process.stdout.fileno(), 65_536)
+                if not chunk:
+                    break  # end of output: the read after the act says so
+                self._buffer += chunk
+        if self._buffer.strip():
+            text = self._buffer[:80].decode("utf-8", errors="replace")
+            raise AgentError(self.name, f"wrote {text!r} before it was asked to act")
+        self._buffer = b""
 
     def _read_line(self) -> str:
         process = self._process
@@ -123,21 +169,33 @@ class ProgramAgent:
                 if len(self._buffer) > MAX_LINE:
                     raise AgentError(self.name, f"answered more than {MAX_LINE} bytes on one line")
                 left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
+                if left <= 0:
                     raise AgentError(self.name, f"no answer within {self.timeout:g} seconds")
+                if not selector.select(min(left, _POLL)):
+                    exited = process.poll()  # gone, though a grandchild may hold the pipe open
+                    if exited is not None:
+                        raise AgentError(self.name, f"the program {self.command!r} exited (exit code {exited})"
+                                         " without answering")
+                    continue
                 chunk = os.read(stream.fileno(), 65_536)
                 if not chunk:
                     try:
                         code: int | None = process.wait(timeout=0.5)
                     except subprocess.TimeoutExpired:
                         code = None
-                    how = f" (exit code {code})" if code is not None else ""
-                    raise AgentError(self.name, f"the program {self.command!r} exited{how} without answering")
+                    if code is None:
+                        raise AgentError(self.name, f"the program {self.command!r} closed its output"
+                                         " without answering")
+                    raise AgentError(self.name, f"the program {self.command!r} exited (exit code {code})"
+                                     " without answering")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         if len(line) > MAX_LINE:
             raise AgentError(self.name, f"answered more than {MAX_LINE} bytes on one line")
-        return line.decode("utf-8", errors="replace").strip()
+        try:
+            return line.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise AgentError(self.name, f"answered {line[:40]!r}, which is not UTF-8") from None
 
     # -- the agent ----------------------------------------------------------------
 
@@ -148,6 +206,7 @@ class ProgramAgent:
         """
         self._start(observation)
         legal = observation.legal_actions()
+        self._check_nothing_pending()
         self._send({"type": "act", "observation": observation.as_json(),
                     "legal": [str(a) for a in legal]})
         line = self._read_line()
@@ -188,29 +247,50 @@ class ProgramAgent:
                 pass
 
     def close(self) -> None:
-        """Send ``quit`` and stop the program (killed if it does not exit within a second)."""
+        """Send ``quit`` and stop the program: it has a second to exit, then its whole
+        process group is killed (a grandchild holding the pipes too), and it is reaped."""
         process = self._process
         self._process = None
         if process is None:
             return
         try:
             if process.poll() is None and process.stdin is not None:
-                process.stdin.write(b'{"type": "quit"}\n')
-                process.stdin.flush()
-                process.stdin.close()
+                os.write(process.stdin.fileno(), b'{"type": "quit"}\n')  # non-blocking: never waits
         except OSError:
             pass
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        _wait_unreaped(process.pid, 1.0)
         try:
-            process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        finally:
-            if process.stdout is not None:
-                process.stdout.close()
+            os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader only by a leak
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
 
     def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # noqa: BLE001 - never raise from a finaliser
             pass
+
+
+def _wait_unreaped(pid: int, seconds: float) -> None:
+    """Wait up to ``seconds`` for child ``pid`` to exit, without reaping it.
+
+    While the child is unreaped its process id (and so its process group id) cannot be
+    reused, so killing the group afterwards cannot hit an unrelated process.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.01)

@@ -380,6 +380,8 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
                                       Location(path, number)) from None
                 raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
                                   Location(path, number)) from None
+            except RecursionError:  # a stranger's record: JSON nested past Python's stack
+                raise RecordError("not a record line: JSON nested too deeply", Location(path, number)) from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
                                   Location(path, number))

@@ -27,7 +27,10 @@ rummydsl.errors.ExpressionError: 1:6: '=' is not an operator: write '=='
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import tempfile
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence, cast
 
@@ -117,6 +120,34 @@ _OPERAND_STARTS = frozenset({"NAME", "INT", "LPAR", "LSQB", "MINUS", "NOT", "TRU
 _VALUE_TOKENS = frozenset({"NAME", "INT", "TRUE", "FALSE", "LSQB"})
 
 
+def private_cache_file() -> str | bool:
+    """Where Lark keeps the built tables between runs: a file in a folder of the temp
+    folder that only this user can open (``rummydsl-UID``), or ``False`` for no cache.
+
+    Not Lark's own ``cache=True``: that file has a predictable name in the shared temp
+    folder and Lark unpickles it (lark-parser/lark#1628), so a file another user left
+    there would run code as whoever parses. A folder that is not ours, not private, or a
+    link means no cache (slower by some 20 ms, never unsafe).
+    """
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return False
+    folder = os.path.join(tempfile.gettempdir(), f"rummydsl-{getuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o077:
+        return False
+    return os.path.join(folder, "expr.lark.cache")
+
+
 @lru_cache(maxsize=None)
 def get_parser() -> Lark:
     """The LALR parser of ``spec/expr.lark``, built once per process."""
@@ -126,7 +157,7 @@ def get_parser() -> Lark:
         lexer="basic",
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,  # the built LALR tables are kept in the temp folder between runs
+        cache=private_cache_file(),  # the built LALR tables, kept between runs where safe
     )
 
 

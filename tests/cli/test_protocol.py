@@ -1,14 +1,18 @@
 """The program-agent protocol with real programs run as separate processes
 (tests/cli/bots/bot.py): a legal player finishes games, and every way of
-misbehaving (garbage, an illegal move, silence, megabytes on one line, exiting)
-stops the game cleanly with the seat and the reason, the record so far kept."""
+misbehaving (garbage, an illegal move, silence, a late or an early line, megabytes
+with or without a newline, bytes that are not UTF-8, a closed output, exiting, a
+grandchild left holding the pipe, not reading) stops the game cleanly with the seat
+and the reason, the record so far kept, the program killed and reaped."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -62,16 +66,53 @@ MISBEHAVING = [
     ("flood", f"answered more than {MAX_LINE} bytes on one line"),
     ("exit", "exited (exit code 3) without answering"),
     ("silent", "no answer within 0.3 seconds"),
+    ("flood_nonl", f"answered more than {MAX_LINE} bytes on one line"),
+    ("closeout", "closed its output without answering"),
+    ("late", "no answer within 0.3 seconds"),
+    ("early", "before it was asked to act"),
+    ("fork", "exited (exit code 3) without answering"),
+    ("badutf8", "answered b'\\xff\\xfe P2 draw stock', which is not UTF-8"),
 ]
+TIMED = ("silent", "late")
+"""Behaviours whose reason is the time limit: wrong from the first act (a slow start of
+Python cannot change the reason), under a short limit."""
+
+
+def pids_left(pidfile: Path) -> list[str]:
+    """The processes named in ``pidfile`` still running or unreaped (the bot's own must have been
+    reaped by us; a grandchild must be dead: gone, or a zombie waiting for its new parent)."""
+    left = []
+    pids = [int(line) for line in pidfile.read_text().split()]
+    try:
+        reaped = os.waitpid(pids[0], os.WNOHANG)
+    except ChildProcessError:
+        reaped = None  # not a child of ours any more: reaped
+    if reaped is not None:
+        left.append(f"{pids[0]} (the bot) is not reaped: {reaped}")
+    for pid in pids[1:]:
+        for _ in range(200):  # SIGKILL is delivered promptly, but not synchronously
+            stat = Path(f"/proc/{pid}/stat")
+            try:
+                state = stat.read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                break
+            if state in ("Z", "X"):
+                break
+            time.sleep(0.05)
+        else:
+            left.append(f"{pid} (a grandchild) is still running")
+    return left
 
 
 @pytest.mark.parametrize("behaviour,reason", MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
 def test_a_misbehaving_program_stops_the_game_cleanly(behaviour: str, reason: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     start = 3  # two legal moves first: the record has something to keep
-    if behaviour == "silent":
+    if behaviour in TIMED:
         monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "0.3")
-        start = 1  # silent from the first move, so a slow start of Python cannot change the reason
+        start = 1
+    pidfile = tmp_path / "pids.txt"
+    monkeypatch.setenv("BOT_PIDFILE", str(pidfile))
     log = tmp_path / "game.jsonl"
     code, out, err = run("simulate", "gin_rummy", "--games", "2", "--seed", "1", "--agents",
                          f"greedy,{bot(behaviour, start)}", "--log", str(log))
@@ -85,6 +126,32 @@ def test_a_misbehaving_program_stops_the_game_cleanly(behaviour: str, reason: st
     assert lines[-1]["type"] == "stopped" and lines[-1]["seat"] == "P2" and reason in lines[-1]["reason"]
     code, out, _ = run("replay", str(log))
     assert code == 0 and "1 stopped early" in out
+    assert pids_left(pidfile) == []
+
+
+def test_a_program_that_writes_megabytes_to_stderr_plays_on(tmp_path: Path) -> None:
+    """Its standard error goes nowhere: it never fills a pipe nobody reads."""
+    code, out, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                         f"greedy,{bot('stderr', 2)}", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["games"] == 1
+
+
+def test_a_program_that_does_not_read_its_input_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message the program does not read waits at most the time limit (the pipe is full)."""
+    monkeypatch.setenv("RUMMYDSL_AGENT_TIMEOUT", "0.3")
+    variant = load_variant("gin_rummy")
+    game = Game(variant, random.Random(2))
+    agent = ProgramAgent(f"{sys.executable} -c 'import time; time.sleep(60)'", 1)
+    try:
+        agent._start(Observation(game.round, 1))
+        with pytest.raises(AgentError, match="did not read its input within 0.3 seconds"):
+            agent._send({"type": "round_over", "result": {"padding": "x" * 1_000_000}})
+        process = agent._process
+        assert process is not None
+    finally:
+        agent.close()
+    assert process.returncode is not None  # killed and reaped
 
 
 def test_a_program_that_cannot_start_is_named(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ import os
 import re
 import random
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rummydsl.agents import make_agents
 from rummydsl.cards import Card
@@ -48,11 +48,13 @@ from rummydsl.engine import (
     Round,
     Take,
 )
+from rummydsl.engine import Game, RoundResult
 from rummydsl.engine.actions import player_name
 from rummydsl.errors import IllegalActionError
 from rummydsl.expr.runtime import SimpleRoundView
 from rummydsl.save import card_places, misplaced
-from rummydsl.scoring import score_round
+from rummydsl.scoring import final_figures, score_round
+from rummydsl.variant import load_variant
 
 SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
            "hollywood_gin", "skarney_poker_distinct", "ginski_four")
@@ -449,3 +451,161 @@ def seeded_agents(variant: Any, kind: str, seed: int) -> list[Any]:
         agents = [ShowingAgent(a, random.Random(seed * 31 + i)) if i % 2 == 0 else a
                   for i, a in enumerate(agents)]
     return agents
+
+
+# ---------------------------------------------------------------------------- whole games
+
+MAX_GAME_ROUNDS = 2_000
+"""A game that runs longer than this is taken to loop."""
+
+
+def play_light(rnd: Round, agents: list[Any], tally: Tally | None = None) -> RoundResult:
+    """Play a round checking the cheap invariants only: cards in place, a legal action to
+    take, the agent's choice legal, an end within the bound, the result scored right."""
+    views = [Observation(rnd, seat) for seat in range(rnd.players)]
+    count = 0
+    while rnd.result is None:
+        check_conservation(rnd)
+        player = rnd.to_move
+        assert player is not None
+        legal = rnd.legal_actions()
+        assert len(legal) > 0
+        action = agents[player].act(views[player])
+        assert action in legal
+        rnd.apply(action)
+        count += 1
+        assert count <= MAX_ROUND_ACTIONS, f"round {rnd.number} still going after {count} actions"
+    check_result(rnd)
+    if tally is not None:
+        tally.hands += 1
+        tally.actions += count
+        tally.endings[rnd.result.ending] = tally.endings.get(rnd.result.ending, 0) + 1
+    return rnd.result
+
+
+def expected_dealer(game: Game, dealer: int, result: RoundResult) -> int:
+    """The next dealer by the rules (GR-2.2, GR-2.3, SK-2.2, GS-2.2), worked out here."""
+    deal = game.variant.deal
+    n = game.players
+    if deal.rotation == "next":
+        if result.void and deal.void_redeal == "same_dealer":
+            return dealer
+        return (dealer + 1) % n
+    if result.winner is None:
+        return dealer if deal.void_redeal == "same_dealer" else (dealer + 1) % n
+    assert n == 2, "winner_deals/loser_deals are checked here for two players"
+    return result.winner if deal.rotation == "winner_deals" else 1 - result.winner
+
+
+class Sheets:
+    """An independent score sheet: one game, or Hollywood's several (GR-13)."""
+
+    def __init__(self, count: int, players: int) -> None:
+        self.points = [[0] * players for _ in range(count)]
+        self.wins = [[0] * players for _ in range(count)]
+        self.entries = [[False] * players for _ in range(count)]
+        self.closed = [False] * count
+
+    def enter(self, points: tuple[int, ...], hollywood: bool) -> None:
+        for player, got in enumerate(points):
+            if not got:
+                continue
+            if not hollywood:
+                self.points[0][player] += got
+                self.wins[0][player] += got > 0
+                continue
+            assert got > 0
+            opened = False
+            for game in range(len(self.points)):
+                if self.closed[game]:
+                    continue
+                if self.entries[game][player] or not opened:
+                    opened = opened or not self.entries[game][player]
+                    self.entries[game][player] = True
+                    self.points[game][player] += got
+                    self.wins[game][player] += 1
+
+    def close(self, target: int) -> list[int]:
+        """Close the games that reached the target with one leader; the games closed."""
+        done = []
+        for game, points in enumerate(self.points):
+            best = max(points)
+            if not self.closed[game] and best >= target and points.count(best) == 1:
+                self.closed[game] = True
+                done.append(game)
+        return done
+
+
+RoundPlayer = Callable[[Round, list[Any], "Tally | None"], RoundResult]
+"""Plays one round of a game to its end, checking what it checks (:func:`play_light` by default)."""
+
+
+def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None = None, *,
+                      play: RoundPlayer | None = None, game: Game | None = None) -> Game:
+    """A whole seeded game, with its totals, dealers, closing and figures checked.
+
+    ``play`` plays each round (the soak script's attacks between the actions); ``game``
+    is the game to play, if the caller made it (it must be fresh, seeded with ``seed``)."""
+    variant = load_variant(variant_id)
+    game = game if game is not None else Game(variant, random.Random(seed))
+    agents = seeded_agents(variant, kind, seed)
+    play = play if play is not None else play_light
+    hollywood = variant.game.hollywood_games is not None
+    sheets = Sheets(variant.game.hollywood_games or 1, game.players)
+    target = variant.game.target
+    match_wins = [0] * game.players
+    games_played = 0
+    while not game.over:
+        rnd = game.round
+        assert rnd.number == len(game.results) + 1
+        assert rnd.dealer == game.dealer
+        open_game = next((g for g in range(len(sheets.points)) if not sheets.closed[g]), -1)
+        assert rnd.scores == tuple(sheets.points[open_game]), "the round does not start from the totals"
+        result = play(rnd, agents, tally)
+        dealer = game.dealer
+        sheets.enter(result.points, hollywood)
+        game.next_round()
+        assert len(game.results) <= MAX_GAME_ROUNDS, f"game of seed {seed} still going"
+        closed = sheets.close(target)
+        if variant.game.match_games_to_win and closed:
+            points = sheets.points[0]
+            winner = points.index(max(points))
+            played = game.finished_games[games_played]
+            assert played[0] == winner and played[2] == tuple(points)
+            figures = final_figures(variant, dict(enumerate(points)), dict(enumerate(sheets.wins[0])))
+            assert played[1] == tuple(figures[p] for p in range(game.players))
+            games_played += 1
+            match_wins[winner] += 1
+            if max(match_wins) < variant.game.match_games_to_win:
+                sheets = Sheets(1, game.players)
+        if not game.over:
+            assert game.round.dealer == expected_dealer(game, dealer, result)
+            if not variant.game.match_games_to_win:
+                for number, sheet in enumerate(game.sheets):
+                    assert sheet.points == sheets.points[number]
+                    assert sheet.closed == sheets.closed[number]
+    outcome = game.result
+    assert outcome is not None
+    assert outcome.rounds == len(game.results)
+    assert all(sheets.closed), "the game ended with a game still open"
+    if variant.game.match_games_to_win:
+        assert max(match_wins) == variant.game.match_games_to_win
+        assert outcome.games_won == tuple(match_wins)
+        assert outcome.winner == match_wins.index(max(match_wins))
+        return game
+    figures = [final_figures(variant, dict(enumerate(points)), dict(enumerate(wins)))
+               for points, wins in zip(sheets.points, sheets.wins)]
+    want = tuple(sum(f[p] for f in figures) for p in range(game.players))
+    assert outcome.figures == want
+    assert outcome.points == tuple(sum(points[p] for points in sheets.points) for p in range(game.players))
+    if hollywood:
+        won = [0] * game.players
+        for points in sheets.points:
+            won[points.index(max(points))] += 1
+        assert outcome.games_won == tuple(won)
+        assert won[outcome.winner] == max(won)
+    else:
+        assert outcome.winner == sheets.points[0].index(max(sheets.points[0]))
+        assert max(sheets.points[0]) >= target
+        assert outcome.shutout == all(v == 0 for p, v in enumerate(sheets.points[0]) if p != outcome.winner)
+    return game

@@ -10,20 +10,39 @@ from its N-th act on (before that it plays the first legal move):
 - ``illegal``: a well-formed move that is not legal now;
 - ``silent``: nothing (it waits for the next message);
 - ``flood``: two megabytes on one line;
-- ``exit``: exits with code 3 without answering.
+- ``exit``: exits with code 3 without answering;
+- ``flood_nonl``: two megabytes with no newline, then waits;
+- ``stderr``: ten megabytes to its standard error at its N-th act; the first legal move all game long;
+- ``closeout``: closes its standard output and stays alive, deaf to ``quit``;
+- ``late``: sleeps BOT_SLEEP seconds (default 2), then answers the first legal move;
+- ``early``: answers the first legal move twice (the second line before it is asked);
+- ``fork``: leaves a grandchild holding its standard output (sleeping a minute), and exits
+  with code 3;
+- ``badutf8``: a line of bytes that are not UTF-8.
 
-It writes every message it got to the file named by BOT_TRANSCRIPT, if set.
+It writes every message it got to the file named by BOT_TRANSCRIPT, and its process
+id (and a grandchild's) one a line to the file named by BOT_PIDFILE, if set.
 """
 
 import json
 import os
 import sys
+import time
+
+
+def note_pid(pid: int) -> None:
+    """Append ``pid`` to the file named by BOT_PIDFILE, if set."""
+    name = os.environ.get("BOT_PIDFILE")
+    if name:
+        with open(name, "a", encoding="utf-8") as handle:
+            handle.write(f"{pid}\n")
 
 
 def main() -> int:
     behaviour = sys.argv[1]
     start = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     transcript = os.environ.get("BOT_TRANSCRIPT")
+    note_pid(os.getpid())
     acts = 0
     for line in sys.stdin:
         message = json.loads(line)
@@ -56,6 +75,33 @@ def main() -> int:
                 continue
             elif behaviour == "exit":
                 return 3
+            elif behaviour == "flood_nonl":
+                sys.stdout.write("x" * 2_000_000)
+                sys.stdout.flush()
+                time.sleep(60)
+            elif behaviour == "stderr" and acts == start:
+                for _ in range(10):
+                    sys.stderr.write("e" * 1_000_000)
+                sys.stderr.flush()
+            elif behaviour == "closeout":
+                os.close(1)
+                time.sleep(60)
+                return 0
+            elif behaviour == "late":
+                time.sleep(float(os.environ.get("BOT_SLEEP", "2")))
+            elif behaviour == "early":
+                sys.stdout.write(answer + "\n")
+            elif behaviour == "fork":
+                child = os.fork()
+                if child == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                note_pid(child)
+                os._exit(3)
+            elif behaviour == "badutf8":
+                sys.stdout.buffer.write(b"\xff\xfe P2 draw stock\n")
+                sys.stdout.flush()
+                continue
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
     return 0
