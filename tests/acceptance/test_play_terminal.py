@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -25,10 +26,17 @@ PROMPT = "your move (number, action, 'help' or 'quit'): "
 HAND = re.compile(r"your hand \((\d+)\): ([^\r\n]+)")
 
 
+def _ctrl_c_as_typed() -> None:
+    """In the child before it starts: Ctrl-C interrupts, as in a person's terminal. A test
+    run started in the background of a shell (`pytest &`, some CI jobs) has SIGINT
+    ignored, and a program inherits that, so Ctrl-C would never reach `play`."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(tmp_path: Path, *argv: str) -> "pexpect.spawn":
     """``rummydsl ARGV`` in a pseudo-terminal, from a folder that is not the project's."""
     child = pexpect.spawn(sys.executable, ["-m", "rummydsl.cli", *argv], cwd=str(tmp_path),
-                          encoding="utf-8", timeout=60, dimensions=(50, 120))
+                          encoding="utf-8", timeout=60, dimensions=(50, 120), preexec_fn=_ctrl_c_as_typed)
     child.logfile_read = open(tmp_path / "screen.txt", "w", encoding="utf-8")  # kept for a failing test
     return child
 
