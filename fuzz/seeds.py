@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -86,12 +87,13 @@ def actions() -> list[tuple[str, str]]:
     return list(found)
 
 
-def _record() -> bytes:
+def _record(*options: str) -> bytes:
+    """The record ``simulate gin_rummy --seed 7 OPTIONS --log FILE`` writes."""
     from rummydsl.cli import main
 
-    folder = Path(__import__("tempfile").mkdtemp(prefix="rummydsl-seed-"))
+    folder = Path(tempfile.mkdtemp(prefix="rummydsl-seed-"))
     log = folder / "game.jsonl"
-    main(["simulate", "gin_rummy", "--games", "1", "--seed", "7", "--agents", "random", "--log", str(log)],
+    main(["simulate", "gin_rummy", "--seed", "7", *options, "--log", str(log)],
          stdout=io.StringIO(), stderr=io.StringIO())
     return log.read_bytes()
 
@@ -109,7 +111,7 @@ def seeds(target: str) -> list[bytes]:
                 for index, (variant, text) in enumerate(actions())
                 for seed, steps in [(index, 0), (index, 1 + index % 7), (index, 10 + index % 40)]]
     if target == "record":
-        return [_record()]
+        return [_record("--hands", "2", "--agents", "random"), _record("--games", "1", "--agents", "greedy")]
     if target == "cli":
         gin = (REPO / "variants" / "gin_rummy.yaml").read_bytes()
         child = b"rummydsl: 1\nid: mine\nextends: gin_rummy\nname: Mine\nknock: {limit: 5}\n"
@@ -119,7 +121,7 @@ def seeds(target: str) -> list[bytes]:
             (["simulate", "v.yaml", "--hands", "1", "--seed", "3"], child), (["schema"], b""),
             (["test", "v.yaml"], b"variant: gin_rummy\ncases:\n- id: a\n  meld: [AS, 2S, 3S]\n"
                                  b"  expect: {valid: true}\n"),
-            (["replay", "v.yaml"], _record()), (["variants"], b""), (["--version"], b"")]]
+            (["replay", "v.yaml"], _record("--hands", "1")), (["variants"], b""), (["--version"], b"")]]
     raise KeyError(target)
 
 

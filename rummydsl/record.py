@@ -332,11 +332,16 @@ class ReplaySummary:
 
 def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as problem:
         raise RecordError(f"cannot read the record: {problem.strerror or problem}", Location(path)) from None
     with handle:
-        for number, text in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as problem:
+                raise RecordError(f"not UTF-8 text: byte 0x{raw[problem.start]:02x} at byte "
+                                  f"{problem.start + 1} of the line", Location(path, number)) from None
             if not text.strip():
                 continue
             try:
