@@ -383,6 +383,8 @@ def cli_target(data: bytes) -> None:
     os.chdir(folder)
     try:
         code = main(argv, stdout=out, stderr=err, stdin=io.StringIO(""))
+    except SystemExit as leaving:
+        raise Crash(f"rummydsl {' '.join(argv)}: main exits ({leaving.code!r}) instead of returning") from None
     finally:
         os.chdir(cwd)
     if code not in (0, 1, 2):

@@ -7,6 +7,7 @@ never prints; this module renders results as text or JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -27,11 +28,24 @@ class _UsageError(Exception):
     pass
 
 
+class _ParserExit(Exception):
+    """argparse is done before any command runs (``--help``): exit with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so ``main`` returns the code."""
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            raise _UsageError(message.rstrip())
+        raise _ParserExit(status)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,11 +119,14 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     err = stderr if stderr is not None else sys.stderr
     inp = stdin if stdin is not None else sys.stdin
     try:
-        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        with contextlib.redirect_stdout(out):  # where argparse prints --help
+            args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     except _UsageError as usage:
         print(usage, file=err)
         print("try 'rummydsl --help'", file=err)
         return EXIT_USAGE
+    except _ParserExit as done:
+        return done.status
     if args.version:
         from . import __version__
 
