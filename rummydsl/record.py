@@ -395,8 +395,10 @@ def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round
     stock = cards[at:at + len(stock_text)]
     upcard = cards[-1] if upcard_text else None
     dealer = _seat(data.get("dealer"), players, "dealer")
-    scores = [int(s) for s in _by_seat(data.get("scores", {f"P{p + 1}": 0 for p in range(players)}),
-                                       players, "scores")]
+    scores = _by_seat(data.get("scores", {f"P{p + 1}": 0 for p in range(players)}), players, "scores")
+    for seat, score in enumerate(scores):
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise RecordError(f"scores: P{seat + 1}: expected a whole number, got {score!r:.80}")
     number = data.get("round", 1)
     if not isinstance(number, int) or number < 1:
         raise RecordError(f"round: expected a round number, got {number!r}")

@@ -29,3 +29,11 @@ def test_cli_help_exits(argv: list[str]) -> None:
     assert main(argv, stdout=out, stderr=err) == 0
     assert out.getvalue().startswith("usage: rummydsl")
     assert err.getvalue() == ""
+
+
+def test_record_deal_score_not_a_number(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes((CORPUS / "record" / "deal_score_not_a_number.jsonl").read_bytes())
+    with pytest.raises(RecordError) as caught:
+        replay_record(str(path))
+    assert str(caught.value) == f"{path}:3: scores: P1: expected a whole number, got None"

@@ -1,7 +1,7 @@
 """Fuzzing the replay of game records (fuzz/targets.py ``record``): a record made by
 ``simulate --log`` and then edited replays, or is refused with a family error.
 
-Edits: a line's JSON tree changed (tests/unit/tree_edits.py), lines deleted,
+Edits: a line's JSON tree changed (each kind of line as likely as any other) (tests/unit/tree_edits.py), lines deleted,
 doubled or swapped, bytes changed (see mutations.py).
 """
 
@@ -38,7 +38,8 @@ values = st.recursive(scalars, lambda inner: st.one_of(
 @given(st.sampled_from(RECORD_LINES), st.data())
 def test_records_with_edited_lines_replay_or_raise_family_errors(lines: list[Any], data: st.DataObject) -> None:
     lines = list(lines)
-    at = data.draw(st.integers(0, len(lines) - 1))
+    kind = data.draw(st.sampled_from(sorted({line["type"] for line in lines})))  # each kind of line alike
+    at = data.draw(st.sampled_from([i for i, line in enumerate(lines) if line["type"] == kind]))
     lines[at] = edited(lines[at], data, values, ["type", "round", "players", "mode", "variant", "variant_path",
                                                  "scores", "record"])
     record_target(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
@@ -49,3 +50,20 @@ def test_records_with_edited_lines_replay_or_raise_family_errors(lines: list[Any
                           b'"P3"', b'"type":"deal",', b"\\u0000"]))
 def test_edited_record_bytes_replay_or_raise_family_errors(data: bytes) -> None:
     record_target(data)
+
+
+@fuzz_settings(50)
+@given(st.sampled_from(RECORD_LINES), st.data())
+def test_records_with_a_field_changed_replay_or_raise_family_errors(lines: list[Any], data: st.DataObject) -> None:
+    """One field of one line (or of a map inside it: hands, scores) given another value."""
+    lines = [dict(line) for line in lines]
+    kind = data.draw(st.sampled_from(sorted({line["type"] for line in lines})))
+    line = data.draw(st.sampled_from([line for line in lines if line["type"] == kind]))
+    key = data.draw(st.sampled_from(sorted(line)))
+    if isinstance(line[key], dict) and line[key] and data.draw(st.booleans()):
+        line[key] = dict(line[key])
+        line[key][data.draw(st.sampled_from(sorted(line[key])))] = data.draw(values)
+    else:
+        line[key] = data.draw(values)
+    record_target(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+
