@@ -155,17 +155,18 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
 
 def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
     from .errors import Location
+    from .paths import exists, is_dir
 
     files: list[Path] = []
     problems: list[Diagnostic] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
+        if is_dir(path):
             found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
             if not found:
                 problems.append(Diagnostic(Location(name), "no .yaml files in this folder", "io"))
             files.extend(found)
-        elif path.exists():
+        elif exists(path):
             files.append(path)
         else:
             problems.append(Diagnostic(Location(name), "no such file or folder", "io"))

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
+from .paths import is_file
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -419,7 +420,7 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
 
     recorded_path = header.get("variant_path")
     variant_id = header.get("variant")
-    if isinstance(recorded_path, str) and Path(recorded_path).is_file():
+    if isinstance(recorded_path, str) and is_file(recorded_path):
         variant = load_variant(recorded_path)
     elif isinstance(variant_id, str):
         variant = load_variant(variant_id)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
+from ..paths import is_dir, is_file
 from ..resources import read_spec_text
 
 __all__ = ["Case", "Suite", "load_suite", "find_suites", "suite_schema", "SUITE_SUFFIXES"]
@@ -126,9 +127,9 @@ def find_suites(paths: Sequence[str]) -> list[str]:
     problems = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
+        if is_dir(path):
             found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
-        elif path.is_file():
+        elif is_file(path):
             found.append(str(path))
         else:
             problems.append(Diagnostic(Location(name), f"no such file or folder: {name!r}", "io"))
@@ -217,6 +218,6 @@ def _resolve_variant(name: str, base: Path) -> str:
     """A shipped id stays an id; anything else is a path relative to the suite file."""
     from ..variant import shipped_variant_ids
 
-    if name in shipped_variant_ids() and not (base / name).is_file():
+    if name in shipped_variant_ids() and not is_file(base / name):
         return name
     return str((base / name).resolve())

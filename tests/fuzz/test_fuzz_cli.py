@@ -22,7 +22,8 @@ FILES = (repo_files("variants/gin_rummy.yaml", "variants/oklahoma_gin.yaml", "va
          + seeds("record")[:1])
 VALUES = ["v.yaml", "gin_rummy", "ginski", "skarney_gin", "nope", "missing.yaml", ".", "/", "v.yaml/x", "",
           "-", "0", "1", "3", "-1", "x", "2.5", "random", "greedy", "random,greedy", "bogus", "P1", "P2", "P9",
-          "AS", "7H", "*", "4R", "out.jsonl", "--", "--json", "-k", "--help", "é", "\x7f"]
+          "AS", "7H", "*", "4R", "out.jsonl", "--", "--json", "-k", "--help", "é", "\x7f", "a" * 300,
+          "../v.yaml"]
 FLAGS = {
     "check": ["--json", "--no-warnings", "-q", "--quiet", "--play"],
     "explain": ["--markdown"],

@@ -37,3 +37,37 @@ def test_record_deal_score_not_a_number(tmp_path: Path) -> None:
     with pytest.raises(RecordError) as caught:
         replay_record(str(path))
     assert str(caught.value) == f"{path}:3: scores: P1: expected a whole number, got None"
+
+
+LONG = "a" * 300  # longer than a file name may be: the system refuses to look it up (ENAMETOOLONG)
+
+
+def test_cli_check_name_too_long() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["check", LONG], stdout=out, stderr=err) == 1
+    assert f"{LONG}: no such file or folder" in out.getvalue()
+
+
+def test_cli_test_name_too_long() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["test", LONG], stdout=out, stderr=err) == 1
+    assert err.getvalue() == f"rummydsl test: {LONG}: no such file or folder: {LONG!r}\n"
+
+
+def test_cli_coverage_rules_not_utf8(tmp_path: Path) -> None:
+    suite = tmp_path / "a.suite.yaml"
+    suite.write_text("variant: gin_rummy\ncases:\n- id: a\n  meld: [AS, 2S, 3S]\n  expect: {valid: true}\n")
+    rules = tmp_path / "RULES.md"
+    rules.write_bytes(b"\xff\xfe")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["test", "--coverage", str(rules), str(suite)], stdout=out, stderr=err) == 2
+    assert err.getvalue() == f"rummydsl test: --coverage cannot read {str(rules)!r}: it is not UTF-8 text\n"
+
+
+def test_record_variant_path_too_long(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes((CORPUS / "record" / "variant_path_too_long.jsonl").read_bytes())
+    warnings: list[str] = []
+    summary = replay_record(str(path), on_warning=warnings.append)
+    assert summary.variant == "gin_rummy"
+    assert warnings[0].startswith(f"the variant file {LONG!r} is gone; replaying with ")

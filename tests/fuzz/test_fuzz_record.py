@@ -26,7 +26,7 @@ scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.floats(all
                     st.sampled_from(["P1", "P2", "P3", "P0", "7H", "KC", "*", "x", "", "gin_rummy", "ginski",
                                      "hands", "games", "deal", "action", "result", "game", "header", "stopped",
                                      "game_result", "P1 draw stock", "P2 knock 7H", "knock", "gin", "void",
-                                     "/", "variants/gin_rummy.yaml", "1"]))
+                                     "/", "variants/gin_rummy.yaml", "1", "a" * 300, "a\x00b"]))
 values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4),
     st.dictionaries(st.sampled_from(["P1", "P2", "P3", "type", "round", "dealer", "hands", "stock", "upcard",

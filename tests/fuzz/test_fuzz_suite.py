@@ -24,7 +24,8 @@ TREES = [yaml.safe_load(data) for data in SUITES[:12]]
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 120),
                     st.sampled_from(["P1", "P2", "P3", "P9", "7H", "KC", "AS", "*", "4R", "P1 draw stock",
                                      "P2 knock 7H", "P1 discard 7H", "gin_rummy", "ginski", "skarney_gin",
-                                     "nope", "../variants/gin_rummy.yaml", "GR-1", "run", "set", "poker"]))
+                                     "nope", "../variants/gin_rummy.yaml", "GR-1", "run", "set", "poker", "a" * 300,
+                                     "a\x00b"]))
 values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4),
     st.dictionaries(st.sampled_from(["P1", "P2", "P3", "valid", "kinds", "deadwood", "contract", "illegal",
