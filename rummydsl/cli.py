@@ -162,7 +162,12 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
     for name in paths:
         path = Path(name)
         if is_dir(path):
-            found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+            try:
+                found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+            except OSError as problem:  # a file vanished while the folder was walked (/proc, say)
+                problems.append(Diagnostic(Location(name), f"cannot read the folder: {problem.strerror or problem}",
+                                           "io"))
+                continue
             if not found:
                 problems.append(Diagnostic(Location(name), "no .yaml files in this folder", "io"))
             files.extend(found)

@@ -121,14 +121,19 @@ def _validator() -> Any:
 def find_suites(paths: Sequence[str]) -> list[str]:
     """The suite files named, and those found in the folders named (``*.suite.yaml``), sorted.
 
-    :raises SuiteError: for a path that does not exist.
+    :raises SuiteError: for a path that does not exist, or a folder that cannot be
+        walked (a file vanishing under it while it is read, as in ``/proc``).
     """
     found: list[str] = []
     problems = []
     for name in paths:
         path = Path(name)
         if is_dir(path):
-            found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+            try:
+                found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+            except OSError as problem:
+                problems.append(Diagnostic(Location(name), f"cannot read the folder {name!r}: "
+                                                           f"{problem.strerror or problem}", "io"))
         elif is_file(path):
             found.append(str(path))
         else:

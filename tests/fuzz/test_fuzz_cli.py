@@ -4,7 +4,8 @@ file they name, ``main`` returns 0, 1 or 2 (DESIGN.md) and prints no traceback.
 The command lines are put together from every subcommand's flags and values, odd
 ones mixed in; the file ``v.yaml`` they may name is a shipped variant, suite or
 record edited at random (mutations.py), so each subcommand reads a near-miss of
-what it expects. Commands that start other programs are not fuzzed (targets.py).
+what it expects. Commands that start other programs are not fuzzed (targets.py),
+and no folder but the test's own is named (``check /`` would walk the whole disk).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ FILES = (repo_files("variants/gin_rummy.yaml", "variants/oklahoma_gin.yaml", "va
                     "tests/examples/good/*.yaml", "tests/conformance/ginski/melds.suite.yaml",
                     "tests/conformance/variants/gr_knock_7.yaml")
          + seeds("record")[:1])
-VALUES = ["v.yaml", "gin_rummy", "ginski", "skarney_gin", "nope", "missing.yaml", ".", "/", "v.yaml/x", "",
+VALUES = ["v.yaml", "gin_rummy", "ginski", "skarney_gin", "nope", "missing.yaml", ".", "v.yaml/x", "",
           "-", "0", "1", "3", "-1", "x", "2.5", "random", "greedy", "random,greedy", "bogus", "P1", "P2", "P9",
           "AS", "7H", "*", "4R", "out.jsonl", "--", "--json", "-k", "--help", "é", "\x7f", "a" * 300,
           "../v.yaml"]

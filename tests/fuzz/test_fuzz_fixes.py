@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,3 +72,19 @@ def test_record_variant_path_too_long(tmp_path: Path) -> None:
     summary = replay_record(str(path), on_warning=warnings.append)
     assert summary.variant == "gin_rummy"
     assert warnings[0].startswith(f"the variant file {LONG!r} is gone; replaying with ")
+
+
+def _vanishing(self: Path, pattern: str) -> Any:
+    """``Path.rglob`` over a folder whose files vanish while it is walked (/proc)."""
+    raise FileNotFoundError(2, "No such file or directory", "/proc/29666")
+
+
+def test_cli_walk_of_a_changing_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Found as `rummydsl test /`: a process ended while /proc was walked (no corpus
+    # file: the race cannot be replayed from bytes).
+    monkeypatch.setattr(Path, "rglob", _vanishing)
+    for command in ("test", "check"):
+        out, err = io.StringIO(), io.StringIO()
+        assert main([command, str(tmp_path)], stdout=out, stderr=err) == 1
+        assert "cannot read the folder" in out.getvalue() + err.getvalue()
+        assert "No such file or directory" in out.getvalue() + err.getvalue()
