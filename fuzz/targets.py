@@ -285,7 +285,8 @@ def action_target(data: bytes) -> None:
     Parsing raises only :class:`ActionError`; what parses prints as text that
     parses back to the same action. Applied to a round dealt with the seed and
     played ``STEPS`` random legal actions on, the action is played or refused with
-    a family error, and a refused action leaves the round exactly as it was.
+    a family error, and a refused action leaves the round exactly as it was (a
+    played one leaves a round that can list its next actions).
     """
     from rummydsl.engine.actions import parse_action
     from rummydsl.engine.round import Round
@@ -316,6 +317,9 @@ def action_target(data: bytes) -> None:
         if after != before:
             changed = sorted(key for key in before if before[key] != after.get(key))
             raise Crash(f"{text!r} was refused but changed the round: {', '.join(changed)}") from None
+        return
+    rnd.to_json()  # a played action leaves a round that still describes itself and goes on
+    rnd.listed()
 
 
 # -- record ------------------------------------------------------------------------
