@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from rummydsl.cards import Deck
 from rummydsl.cli import main
-from rummydsl.errors import RecordError
+from rummydsl.errors import ExpressionError, RecordError
+from rummydsl.expr import Context, Env, compile_expression
 from rummydsl.record import replay_record
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -88,3 +90,15 @@ def test_cli_walk_of_a_changing_folder(monkeypatch: pytest.MonkeyPatch, tmp_path
         assert main([command, str(tmp_path)], stdout=out, stderr=err) == 1
         assert "cannot read the folder" in out.getvalue() + err.getvalue()
         assert "No such file or directory" in out.getvalue() + err.getvalue()
+
+
+@pytest.mark.parametrize("context", [Context.ROUND, Context.SCORE])
+def test_expr_all_call_outside_contract(context: Context) -> None:
+    # all/any without 'for' are the contract's per-meld tests; elsewhere they were
+    # compiled as such and failed at run time ('ScoreFrame' object has no attribute 'melds').
+    env = Env(context, Deck.preset("standard52"))
+    text = (CORPUS / "expr" / "all_call_outside_contract").read_text()
+    with pytest.raises(ExpressionError) as caught:
+        compile_expression(text, env)
+    assert str(caught.value) == "1:5: 'all' works on a list: write all(e for x in xs)"
+    assert compile_expression("all(p == dealer for p in players)", env).type.name == "bool"
