@@ -11,7 +11,7 @@ import pytest
 
 from rummydsl.cards import Deck
 from rummydsl.cli import main
-from rummydsl.errors import ExpressionError, RecordError
+from rummydsl.errors import ExpressionError, RecordError, VariantError
 from rummydsl.expr import Context, Env, compile_expression
 from rummydsl.record import replay_record
 
@@ -102,3 +102,15 @@ def test_expr_all_call_outside_contract(context: Context) -> None:
         compile_expression(text, env)
     assert str(caught.value) == "1:5: 'all' works on a list: write all(e for x in xs)"
     assert compile_expression("all(p == dealer for p in players)", env).type.name == "bool"
+
+
+def test_load_flow_plain_question_mark() -> None:
+    # libyaml read 'nam?e' inside {...} as one plain scalar and the fast path accepted
+    # the file, which PyYAML's reader (whose positions are exact) refuses at the '?'.
+    from rummydsl.variant.load import load_document
+
+    with pytest.raises(VariantError) as caught:
+        load_document("v.yaml", (CORPUS / "load" / "flow_plain_question_mark.yaml").read_bytes())
+    assert str(caught.value) == ("v.yaml:3:31: malformed YAML: expected ',' or '}', but got '?', while parsing "
+                                 "a flow mapping that starts on line 3, column 7")
+    assert load_document("v.yaml", "a: x?y\n").data == {"a": "x?y"}  # outside a flow collection, as before
