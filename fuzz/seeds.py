@@ -91,11 +91,11 @@ def _record(*options: str) -> bytes:
     """The record ``simulate gin_rummy --seed 7 OPTIONS --log FILE`` writes."""
     from rummydsl.cli import main
 
-    folder = Path(tempfile.mkdtemp(prefix="rummydsl-seed-"))
-    log = folder / "game.jsonl"
-    main(["simulate", "gin_rummy", "--seed", "7", *options, "--log", str(log)],
-         stdout=io.StringIO(), stderr=io.StringIO())
-    return log.read_bytes()
+    with tempfile.TemporaryDirectory(prefix="rummydsl-seed-") as folder:
+        log = Path(folder) / "game.jsonl"
+        main(["simulate", "gin_rummy", "--seed", "7", *options, "--log", str(log)],
+             stdout=io.StringIO(), stderr=io.StringIO())
+        return log.read_bytes()
 
 
 def seeds(target: str) -> list[bytes]:

@@ -33,9 +33,11 @@ Inputs, by target:
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import random
+import shutil
 import sys
 import tempfile
 from functools import partial
@@ -57,10 +59,11 @@ class Crash(AssertionError):
 
 
 def _scratch() -> Path:
-    """A folder for the files a target writes (one a process, reused)."""
+    """A folder for the files a target writes (one a process, reused, removed at exit)."""
     global _SCRATCH
     if _SCRATCH is None:
         _SCRATCH = Path(tempfile.mkdtemp(prefix="rummydsl-fuzz-"))
+        atexit.register(shutil.rmtree, _SCRATCH, True)
     return _SCRATCH
 
 
