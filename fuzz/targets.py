@@ -129,11 +129,9 @@ def load_target(data: bytes) -> None:
 
 # -- expr --------------------------------------------------------------------------
 
-_EXPR_OPTIONS: dict[str, Any] = {}
-
-
-def _expr_setup() -> tuple[list[tuple[Any, Callable[[Any], Iterable[Any]]]], Any]:
-    """Each (environment, how to call a compiled expression there), built once."""
+def _expr_setup() -> list[tuple[Any, Callable[[Any], Iterable[Any]]]]:
+    """Each (environment, how to evaluate a compiled expression there), built once:
+    every context over two decks (standard52, and rumski70 with its wild cards)."""
     global _EXPR_SETUP
     if _EXPR_SETUP is not None:
         return _EXPR_SETUP
@@ -149,14 +147,15 @@ def _expr_setup() -> tuple[list[tuple[Any, Callable[[Any], Iterable[Any]]]], Any
         groups = [cards[:1], cards[:3], cards[::13][:4], cards[-3:], sample[:5], []]
         kinds = ("run", "set")
 
-        def on_cards(fn: Any, sample: list[Card] = sample) -> Iterable[Any]:
-            return [fn(card) for card in sample]
+        def on_cards(compiled: Any, sample: list[Card] = sample) -> Iterable[Any]:
+            return [compiled(card) for card in sample]
 
-        def on_groups(fn: Any, groups: list[list[Card]] = groups) -> Iterable[Any]:
-            return [fn(group) for group in groups]
+        def on_groups(compiled: Any, groups: list[list[Card]] = groups) -> Iterable[Any]:
+            return [compiled(group) for group in groups]
 
-        def on_melds(fn: Any, groups: list[list[Card]] = groups) -> Iterable[Any]:
-            return [fn([]), fn([("run", groups[1])]), fn([("set", groups[2]), ("run", groups[3])])]
+        def on_melds(compiled: Any, groups: list[list[Card]] = groups) -> Iterable[Any]:
+            return [compiled([]), compiled([("run", groups[1])]),
+                    compiled([("set", groups[2]), ("run", groups[3])])]
 
         values = {card.id: (index % 11) for index, card in enumerate(cards)}
 
@@ -175,11 +174,11 @@ def _expr_setup() -> tuple[list[tuple[Any, Callable[[Any], Iterable[Any]]]], Any
                        deadwoods=(12, 40), scores=(5, 0), contracts=(False, False), card_value=value),
         ]
 
-        def on_views(fn: Any, views: list[Any]) -> Iterable[Any]:
-            return [fn(view, None, None) for view in _scored(views, fn)]
+        def on_views(compiled: Any, views: list[Any]) -> Iterable[Any]:
+            return [compiled(view, None, None) for view in _scored(views, compiled)]
 
-        def on_players(fn: Any, views: list[Any] = ended) -> Iterable[Any]:
-            return [fn(view, p, None) for view in _scored(views, fn) for p in view.players]
+        def on_players(compiled: Any, views: list[Any] = ended) -> Iterable[Any]:
+            return [compiled(view, p, None) for view in _scored(views, compiled) for p in view.players]
 
         envs += [
             (Env(Context.CARD, deck, options), on_cards),
@@ -189,11 +188,11 @@ def _expr_setup() -> tuple[list[tuple[Any, Callable[[Any], Iterable[Any]]]], Any
             (Env(Context.SCORE, deck, options, per_player=False), partial(on_views, views=ended)),
             (Env(Context.SCORE, deck, options, per_player=True), on_players),
         ]
-    _EXPR_SETUP = (envs, options)
-    return _EXPR_SETUP
+    _EXPR_SETUP = envs
+    return envs
 
 
-_EXPR_SETUP: Any = None
+_EXPR_SETUP: list[tuple[Any, Callable[[Any], Iterable[Any]]]] | None = None
 
 
 def _scored(views: list[Any], compiled: Any) -> list[Any]:
@@ -219,8 +218,7 @@ def expr_target(data: bytes) -> None:
         parse(text)
     except ExpressionError:
         return
-    envs, _ = _expr_setup()
-    for env, run in envs:
+    for env, run in _expr_setup():
         try:
             compiled = compile_expression(text, env)
         except ExpressionError:
