@@ -114,3 +114,19 @@ def test_load_flow_plain_question_mark() -> None:
     assert str(caught.value) == ("v.yaml:3:31: malformed YAML: expected ',' or '}', but got '?', while parsing "
                                  "a flow mapping that starts on line 3, column 7")
     assert load_document("v.yaml", "a: x?y\n").data == {"a": "x?y"}  # outside a flow collection, as before
+
+
+def test_suite_expect_a_seat_not_playing(tmp_path: Path) -> None:
+    # An expected hand or table of a seat past the round's players raised IndexError
+    # out of run_case; now the case fails and says why.
+    from rummydsl.conformance.runner import run_case
+    from rummydsl.conformance.suite import load_suite
+
+    path = tmp_path / "a.suite.yaml"
+    path.write_bytes((CORPUS / "suite" / "expect_a_seat_not_playing.suite.yaml").read_bytes())
+    (case,) = load_suite(str(path)).cases
+    result = run_case(case)
+    assert result.status == "failed"
+    assert [d.what for d in result.differences] == ["hands: P3 is not a seat of this round (P1 to P2)",
+                                                    "table: P3 is not a seat of this round (P1 to P2)"]
+    assert [d.location.line for d in result.differences] == [12, 13]
