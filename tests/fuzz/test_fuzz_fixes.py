@@ -123,7 +123,7 @@ def test_suite_expect_a_seat_not_playing(tmp_path: Path) -> None:
     from rummydsl.conformance.suite import load_suite
 
     path = tmp_path / "a.suite.yaml"
-    path.write_bytes((CORPUS / "suite" / "expect_a_seat_not_playing.suite.yaml").read_bytes())
+    path.write_bytes((CORPUS / "suite" / "expect_a_seat_not_playing.yaml").read_bytes())
     (case,) = load_suite(str(path)).cases
     result = run_case(case)
     assert result.status == "failed"
