@@ -7,6 +7,7 @@ never prints; this module renders results as text or JSON.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -30,11 +31,24 @@ class _UsageError(Exception):
     pass
 
 
+class _ParserExit(Exception):
+    """argparse is done before any command runs (``--help``): exit with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so ``main`` returns the code."""
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            raise _UsageError(message.rstrip())
+        raise _ParserExit(status)
 
 
 def _count(text: str) -> int:
@@ -144,11 +158,14 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
     err = stderr if stderr is not None else sys.stderr
     inp = stdin if stdin is not None else sys.stdin
     try:
-        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+        with contextlib.redirect_stdout(out):  # where argparse prints --help
+            args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     except _UsageError as usage:
         print(usage, file=err)
         print("try 'rummydsl --help'", file=err)
         return EXIT_USAGE
+    except _ParserExit as done:
+        return done.status
     if args.version:
         from . import __version__
 
@@ -177,17 +194,23 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
 
 def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
     from .errors import Location
+    from .paths import exists, is_dir
 
     files: list[Path] = []
     problems: list[Diagnostic] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        if is_dir(path):
+            try:
+                found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+            except OSError as problem:  # a file vanished while the folder was walked (/proc, say)
+                problems.append(Diagnostic(Location(name), f"cannot read the folder: {problem.strerror or problem}",
+                                           "io"))
+                continue
             if not found:
                 problems.append(Diagnostic(Location(name), "no .yaml files in this folder", "io"))
             files.extend(found)
-        elif path.exists():
+        elif exists(path):
             files.append(path)
         else:
             problems.append(Diagnostic(Location(name), "no such file or folder", "io"))

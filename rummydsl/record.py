@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
 from . import limits
 from .limits import MAX_ACTIONS
+from .paths import is_file
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -463,8 +464,10 @@ def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round
     stock = cards[at:at + len(stock_text)]
     upcard = cards[-1] if upcard_text else None
     dealer = _seat(data.get("dealer"), players, "dealer")
-    scores = [int(s) for s in _by_seat(data.get("scores", {f"P{p + 1}": 0 for p in range(players)}),
-                                       players, "scores")]
+    scores = _by_seat(data.get("scores", {f"P{p + 1}": 0 for p in range(players)}), players, "scores")
+    for seat, score in enumerate(scores):
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise RecordError(f"scores: P{seat + 1}: expected a whole number, got {score!r:.80}")
     number = data.get("round", 1)
     if not isinstance(number, int) or number < 1:
         raise RecordError(f"round: expected a round number, got {number!r}")
@@ -494,7 +497,7 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
 
     recorded_path = header.get("variant_path")
     variant_id = header.get("variant")
-    if isinstance(recorded_path, str) and Path(recorded_path).is_file():
+    if isinstance(recorded_path, str) and is_file(recorded_path):
         variant = load_variant(recorded_path)
     elif isinstance(variant_id, str):
         variant = load_variant(variant_id)

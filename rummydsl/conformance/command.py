@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import SuiteError
+from ..paths import is_file
 from .runner import CaseResult, run_case
 from .suite import Case, find_suites, load_suite
 
@@ -93,7 +94,7 @@ def find_rules_file(suite_paths: list[str]) -> Path | None:
     for name in suite_paths:
         for parent in Path(name).resolve().parents:
             candidates.append(parent / "shared" / "RULES.md")
-    return next((path for path in candidates if path.is_file()), None)
+    return next((path for path in candidates if is_file(path)), None)
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -127,11 +128,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from .coverage import coverage
 
         rules_file = Path(args.coverage) if args.coverage else find_rules_file(files)
-        if rules_file is None or not rules_file.is_file():
+        if rules_file is None or not is_file(rules_file):
             print("rummydsl test: --coverage needs RULES.md: give its path", file=err)
             return 2
+        try:
+            rules_text = rules_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as problem:
+            reason = problem.strerror if isinstance(problem, OSError) else "it is not UTF-8 text"
+            print(f"rummydsl test: --coverage cannot read {str(rules_file)!r}: {reason}", file=err)
+            return 2
         all_cases = [case for path in files for case in _cases_of(path)]
-        report = coverage(rules_file.read_text(encoding="utf-8"), all_cases)
+        report = coverage(rules_text, all_cases)
     if args.json:
         payload = {
             "passed": passed, "failed": failed, "skipped": skipped, "broken_suites": broken,

@@ -331,6 +331,9 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
     yield from check("stock_size", "the stock's size", len(rnd.stock))
     if "hands" in expect:
         for seat, cards in expect["hands"].items():
+            if _seat(seat) >= rnd.players:
+                yield _no_seat(case, "hands", seat, rnd.players)
+                continue
             wanted_hand = _faces(deck, _cards(deck, cards))
             got_hand = _faces(deck, rnd.hands[_seat(seat)])
             if wanted_hand != got_hand:
@@ -338,6 +341,9 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
                                  sorted(wanted_hand.elements()), sorted(got_hand.elements()))
     if "table" in expect:
         for seat, melds in expect["table"].items():
+            if _seat(seat) >= rnd.players:
+                yield _no_seat(case, "table", seat, rnd.players)
+                continue
             wanted_melds = [sorted(_faces(deck, _cards(deck, m)).elements()) for m in melds]
             got_melds = [sorted(_faces(deck, m.cards).elements()) for m in rnd.table[_seat(seat)]]
             if wanted_melds != got_melds:
@@ -376,6 +382,11 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
         if "next_dealer" in expect:
             got_dealer = None if game.over else _player_name(game.dealer)
             yield from check("next_dealer", "the next dealer", got_dealer)
+
+
+def _no_seat(case: Case, key: str, seat: str, players: int) -> Difference:
+    """An expectation about a seat the round does not have."""
+    return Difference(_where(case, key), f"{key}: {seat} is not a seat of this round (P1 to P{players})")
 
 
 def _by_player(case: Case, key: str, what: str, expected: dict[str, int], got: Sequence[int]) -> Iterable[Difference]:

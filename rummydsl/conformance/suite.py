@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
+from ..paths import is_dir, is_file
 from ..resources import read_spec_text
 
 __all__ = ["Case", "Suite", "load_suite", "find_suites", "suite_schema", "SUITE_SUFFIXES"]
@@ -121,15 +122,20 @@ def _validator() -> Any:
 def find_suites(paths: Sequence[str]) -> list[str]:
     """The suite files named, and those found in the folders named (``*.suite.yaml``), sorted.
 
-    :raises SuiteError: for a path that does not exist.
+    :raises SuiteError: for a path that does not exist, or a folder that cannot be
+        walked (a file vanishing under it while it is read, as in ``/proc``).
     """
     found: list[str] = []
     problems = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
-        elif path.is_file():
+        if is_dir(path):
+            try:
+                found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+            except OSError as problem:
+                problems.append(Diagnostic(Location(name), f"cannot read the folder {name!r}: "
+                                                           f"{problem.strerror or problem}", "io"))
+        elif is_file(path):
             found.append(str(path))
         else:
             problems.append(Diagnostic(Location(name), f"no such file or folder: {name!r}", "io"))
@@ -240,6 +246,6 @@ def _resolve_variant(name: str, base: Path) -> str:
     """A shipped id stays an id; anything else is a path relative to the suite file."""
     from ..variant import shipped_variant_ids
 
-    if name in shipped_variant_ids() and not (base / name).is_file():
+    if name in shipped_variant_ids() and not is_file(base / name):
         return name
     return str((base / name).resolve())

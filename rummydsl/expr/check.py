@@ -836,7 +836,7 @@ class _Checker:
                 raise _error(arg, message)
             self.types[id(arg)] = Type("selector")
             return BOOL
-        if name in ("all", "any", "count_where"):  # the contract's per-meld tests
+        if name in ("all", "any", "count_where") and self.context is Context.CONTRACT:  # per-meld tests
             self.arity(node, 1)
             if self.in_meld:
                 raise _error(node, f"{name}(...) cannot be nested inside another per-meld test")

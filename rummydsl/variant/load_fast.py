@@ -77,10 +77,11 @@ def _compose_fast(get: Any, path: str, text: str,
     assert mark is not None  # libyaml's events always carry marks
     root: dict[str, Any] = {}
     entries: dict[KeyPath, Any] = {(): (mark.line + 1, mark.column + 1, 0, 0, False)}
-    stack: list[tuple[Any, KeyPath, bool]] = []
+    stack: list[tuple[Any, KeyPath, bool, bool]] = []
     container: Any = root
     here: KeyPath = ()
     in_map = True
+    in_flow = False
     key: str | None = None
     key_line = key_column = 0
     count = 1
@@ -93,6 +94,8 @@ def _compose_fast(get: Any, path: str, text: str,
             count += 1
             text_value = event.value
             plain = event.implicit[0]
+            if plain and in_flow and "?" in text_value:
+                return None  # libyaml reads [a?b] as one scalar; PyYAML stops at the '?'
             if in_map and key is None:  # a key: a string, once per mapping, not '<<'
                 if plain and (resolve_plain(text_value) != STR or text_value == "<<"):
                     return None
@@ -150,12 +153,13 @@ def _compose_fast(get: Any, path: str, text: str,
                 child = here + (len(container),)
                 entries[child] = (mark.line + 1, mark.column + 1, 0, 0, False)
                 container.append(new)
-            stack.append((container, here, in_map))
+            stack.append((container, here, in_map, in_flow))
             container, here, in_map = new, child, cls is MappingStartEvent
+            in_flow = in_flow or bool(event.flow_style)
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             if not stack:
                 break
-            container, here, in_map = stack.pop()
+            container, here, in_map, in_flow = stack.pop()
         else:  # an alias, or anything unexpected
             return None
         if count > MAX_NODES:
