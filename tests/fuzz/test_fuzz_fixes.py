@@ -39,7 +39,7 @@ def test_record_deal_score_not_a_number(tmp_path: Path) -> None:
     path.write_bytes((CORPUS / "record" / "deal_score_not_a_number.jsonl").read_bytes())
     with pytest.raises(RecordError) as caught:
         replay_record(str(path))
-    assert str(caught.value) == f"{path}:3: scores: P1: expected a whole number, got None"
+    assert str(caught.value) == f"{path}:3: round 1 deal: scores: P1: expected a whole number, got None"
 
 
 LONG = "a" * 300  # longer than a file name may be: the system refuses to look it up (ENAMETOOLONG)
