@@ -13,13 +13,16 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import RummyDslError
 from .derive import SetSyntaxError, derive, parse_set
 from .output import as_json, text
 from .progress import Progress
 from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
+
+if TYPE_CHECKING:
+    from ..backends import RayBackend
 
 __all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_sweep", "UsageProblem"]
 
@@ -41,8 +44,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
     parser.add_argument("--agents", default="greedy", metavar="A,B,...",
                         help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM (default: greedy)")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="play in N processes (default: every core); the same results for any N")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="play in N processes (default: every core); the same results for any N")
+    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                       help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
+                            "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
+                            "same results as local processes; needs pip install 'rummydsl[ray]'")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report with tables and plots")
@@ -90,18 +98,39 @@ def _check_report(name: str | None) -> None:
         raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
 
 
-def _plan(args: argparse.Namespace, arms: list[Arm]) -> Plan:
+def _plan(args: argparse.Namespace, arms: list[Arm], backend: RayBackend | None) -> Plan:
     return Plan(arms, seed=args.seed, agents=args.agents, games=args.games, until=args.until,
-                max_games=args.max_games, workers=args.workers or os.cpu_count() or 1)
+                max_games=args.max_games, workers=args.workers or os.cpu_count() or 1, backend=backend)
 
 
-def _play(args: argparse.Namespace, plan: Plan, err: TextIO) -> tuple[LabResult, float]:
+def _backend(args: argparse.Namespace) -> RayBackend | None:
+    """The Ray backend of ``--ray [ADDRESS]``, else ``None`` (local processes).
+
+    :raises UsageProblem: when Ray is not installed (exit 2, as for ``simulate --ray``).
+    """
+    if args.ray is None:
+        return None
+    from ..backends import RayBackend
+    from ..errors import BackendError
+
+    try:
+        return RayBackend(args.ray or None)
+    except BackendError as missing:  # Ray not installed: a usage problem, not the input's
+        raise UsageProblem(str(missing)) from None
+
+
+def _play(args: argparse.Namespace, arms: list[Arm], err: TextIO,
+          backend: RayBackend | None) -> tuple[LabResult, float]:
+    """Play the arms (closing the backend after: Ray is shut down if the run started it)."""
+    plan = _plan(args, arms, backend)
     progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
     started = time.perf_counter()
     try:
         result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width))
     finally:
         progress.close()
+        if backend is not None:
+            backend.close()
     return result, time.perf_counter() - started
 
 
@@ -139,11 +168,12 @@ def run_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.variants) < 2:
         raise UsageProblem("give at least two variants to compare")
     _check_numbers(args)
+    backend = _backend(args)
     _check_report(args.report)
     loaded = [Arm.load(name) for name in args.variants]
     labels = _labels(list(args.variants), [arm.variant.id for arm in loaded])
     arms = [Arm(label, arm.path, arm.variant) for label, arm in zip(labels, loaded)]
-    result, seconds = _play(args, _plan(args, arms), err)
+    result, seconds = _play(args, arms, err, backend)
     return _finish(args, "compare", result, seconds, out, err, {})
 
 
@@ -154,6 +184,7 @@ def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     :raises VariantError: for the base or a derived variant with an error.
     """
     _check_numbers(args)
+    backend = _backend(args)
     try:
         settings = [parse_set(argument) for argument in args.settings]
         derived = derive(args.variant, settings)
@@ -162,7 +193,7 @@ def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _check_report(args.report)
     with tempfile.TemporaryDirectory(prefix="rummydsl-sweep-") as folder:
         arms = [Arm.load(variant.write(folder), label=variant.label, derived=variant) for variant in derived]
-        result, seconds = _play(args, _plan(args, arms), err)
+        result, seconds = _play(args, arms, err, backend)
         sweep = {"base": args.variant, "keys": [s.key for s in settings],
                  "values": [list(choice) for choice in _choices(settings)]}
         return _finish(args, "sweep", result, seconds, out, err, {"sweep": sweep})

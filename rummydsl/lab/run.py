@@ -25,13 +25,16 @@ import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterator, overload
 
 from ..errors import Diagnostic, Location, VariantError
 from ..simulate import GameTask, agent_names, check_agents, run_tasks
 from ..variant.model import Variant
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
+
+if TYPE_CHECKING:
+    from ..backends import Backend
 
 __all__ = ["Arm", "Plan", "LabResult", "run_lab", "deals_agree", "widest_interval", "DEFAULT_MAX_GAMES"]
 
@@ -97,6 +100,9 @@ class Plan:
     max_games: int = DEFAULT_MAX_GAMES
     check_every: int = 100
     workers: int = 1
+    backend: Backend | None = None
+    """Where the games are played (``--ray``: a :class:`~rummydsl.backends.RayBackend`);
+    ``None``: ``workers`` local processes. The same figures either way."""
 
 
 @dataclass
@@ -199,7 +205,7 @@ def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None]
     reason = f"played the {total} games asked for"
     values: list[dict[str, float]] = []
     latest: float | None = None
-    with contextlib.closing(run_tasks(tasks, workers=plan.workers)) as outcomes:  # closing stops the workers
+    with contextlib.closing(run_tasks(tasks, workers=plan.workers, backend=plan.backend)) as outcomes:  # closing stops the workers
         for outcome in outcomes:
             if outcome.played.stopped is not None:
                 stopped = f"game {outcome.index + 1} of {arms[len(values)].label}: {outcome.played.stopped}"
