@@ -23,6 +23,8 @@ from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
 
 if TYPE_CHECKING:
     from ..backends import RayBackend
+    from ..simulate import GameOutcome
+    from .runfile import LabRunWriter
 
 __all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_sweep", "UsageProblem"]
 
@@ -51,6 +53,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
                        help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
                             "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
                             "same results as local processes; needs pip install 'rummydsl[ray]'")
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--out", metavar="FILE",
+                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
+    keep.add_argument("--resume", metavar="FILE",
+                      help="go on with the interrupted run of FILE (written by --out; the same command) "
+                           "and append to it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report with tables and plots")
@@ -123,15 +131,37 @@ def _play(args: argparse.Namespace, arms: list[Arm], err: TextIO,
           backend: RayBackend | None) -> tuple[LabResult, float]:
     """Play the arms (closing the backend after: Ray is shut down if the run started it)."""
     plan = _plan(args, arms, backend)
+    writer, done_tasks = _run_file(args, plan)
+    on_outcome = None if writer is None else (lambda outcome, arm: writer.write_task(outcome, arm.label))
     progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
     started = time.perf_counter()
     try:
-        result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width))
+        result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width),
+                         done_tasks=done_tasks, on_outcome=on_outcome)
     finally:
         progress.close()
         if backend is not None:
             backend.close()
+        if writer is not None:
+            writer.close()
     return result, time.perf_counter() - started
+
+
+def _run_file(args: argparse.Namespace, plan: Plan) -> tuple[LabRunWriter | None, list[GameOutcome]]:
+    """The out-file of ``--out`` (begun), or of ``--resume`` (read, and opened to go on)
+    with the outcomes of the tasks it holds; else ``(None, [])``.
+
+    :raises RecordError: for a file that cannot be written, or read as this command's run.
+    """
+    from .runfile import LabRunWriter, lab_header, read_lab_run
+
+    if args.out is None and args.resume is None:
+        return None, []
+    header = lab_header(args.command, plan)
+    if args.out is not None:
+        return LabRunWriter.begin(args.out, header), []
+    log = read_lab_run(args.resume, header)
+    return LabRunWriter.go_on(args.resume, log), log.outcomes
 
 
 def _finish(args: argparse.Namespace, command: str, result: LabResult, seconds: float, out: TextIO,
