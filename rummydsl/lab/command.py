@@ -133,7 +133,8 @@ def _play(args: argparse.Namespace, arms: list[Arm], err: TextIO,
     plan = _plan(args, arms, backend)
     writer, done_tasks = _run_file(args, plan)
     on_outcome = None if writer is None else (lambda outcome, arm: writer.write_task(outcome, arm.label))
-    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0,
+                        before=len(done_tasks) // len(arms))
     started = time.perf_counter()
     try:
         result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width),
