@@ -188,3 +188,18 @@ def test_out_refuses_a_file_that_holds_something(tmp_path: Path, no_play: None) 
 def test_out_and_resume_do_not_go_together(tmp_path: Path, no_play: None) -> None:
     code, _, err = run(*SMALL, "--out", str(tmp_path / "a"), "--resume", str(tmp_path / "b"))
     assert code == 2 and "argument --resume: not allowed with argument --out" in err
+
+
+def test_a_changed_house_rule_is_refused_naming_the_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\nknock: {limit: '7'}\n")
+    argv = ("compare", "gin_rummy", str(house), "--games", "2", "--seed", "3")
+    out = out_file(tmp_path, *argv)
+    before = out.read_bytes()
+    house.write_text("rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\nknock: {limit: '8'}\n")
+    monkeypatch.setattr("rummydsl.lab.run.run_tasks", lambda *a, **k: pytest.fail("a game was played"))
+    code, printed, err = run(*argv, "--resume", str(out))
+    assert (code, printed) == (1, "")
+    assert err.startswith(f"rummydsl compare: {out}:1: the run in the file is not this command's run: "
+                          "the rules of 'house' have changed since the run began (variant sha256 "), err
+    assert out.read_bytes() == before
