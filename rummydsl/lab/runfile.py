@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ __all__ = ["LAB_RUN_VERSION", "ArmHeader", "LabHeader", "LabRunLog", "LabRunWrit
 
 #: The version of the lab out-file format, in each header.
 LAB_RUN_VERSION = 1
+FSYNC_EVERY = 1.0
+"""Seconds between two ``os.fsync`` of the out-file (each line is flushed at once), as for ``simulate``."""
 
 
 @dataclass(frozen=True)
@@ -303,12 +306,8 @@ class LabRunWriter(RunWriter):
 
     def write_line(self, data: dict[str, Any]) -> None:
         """Write one line, flushed; synced to disk about once a second."""
-        import time
-
-        from ..runlog import _FSYNC_EVERY
-
         self._line(data)
-        if time.monotonic() - self._synced >= _FSYNC_EVERY:
+        if time.monotonic() - self._synced >= FSYNC_EVERY:
             self.sync()
 
 
