@@ -9,6 +9,7 @@ One concern a module:
   :func:`rummydsl.simulate.run_tasks`), ``--until``;
 * :mod:`~rummydsl.lab.output`, :mod:`~rummydsl.lab.report`, :mod:`~rummydsl.lab.progress`:
   the text table and JSON, the HTML report, the progress line;
+* :mod:`~rummydsl.lab.runfile`: the out-file of ``--out``, read back by ``--resume``;
 * :mod:`~rummydsl.lab.command`: the two subcommands' flags.
 
 >>> from rummydsl.lab.run import Arm, Plan, run_lab

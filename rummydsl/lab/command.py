@@ -13,13 +13,18 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import RummyDslError
 from .derive import SetSyntaxError, derive, parse_set
 from .output import as_json, text
 from .progress import Progress
 from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
+
+if TYPE_CHECKING:
+    from ..backends import RayBackend
+    from ..simulate import GameOutcome
+    from .runfile import LabRunWriter
 
 __all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_sweep", "UsageProblem"]
 
@@ -41,8 +46,19 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
     parser.add_argument("--agents", default="greedy", metavar="A,B,...",
                         help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM (default: greedy)")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="play in N processes (default: every core); the same results for any N")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="play in N processes (default: every core); the same results for any N")
+    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                       help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
+                            "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
+                            "same results as local processes; needs pip install 'rummydsl[ray]'")
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--out", metavar="FILE",
+                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
+    keep.add_argument("--resume", metavar="FILE",
+                      help="go on with the interrupted run of FILE (written by --out; the same command) "
+                           "and append to it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report with tables and plots")
@@ -90,19 +106,63 @@ def _check_report(name: str | None) -> None:
         raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
 
 
-def _plan(args: argparse.Namespace, arms: list[Arm]) -> Plan:
+def _plan(args: argparse.Namespace, arms: list[Arm], backend: RayBackend | None) -> Plan:
     return Plan(arms, seed=args.seed, agents=args.agents, games=args.games, until=args.until,
-                max_games=args.max_games, workers=args.workers or os.cpu_count() or 1)
+                max_games=args.max_games, workers=args.workers or os.cpu_count() or 1, backend=backend)
 
 
-def _play(args: argparse.Namespace, plan: Plan, err: TextIO) -> tuple[LabResult, float]:
-    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
+def _backend(args: argparse.Namespace) -> RayBackend | None:
+    """The Ray backend of ``--ray [ADDRESS]``, else ``None`` (local processes).
+
+    :raises UsageProblem: when Ray is not installed (exit 2, as for ``simulate --ray``).
+    """
+    if args.ray is None:
+        return None
+    from ..backends import RayBackend
+    from ..errors import BackendError
+
+    try:
+        return RayBackend(args.ray or None)
+    except BackendError as missing:  # Ray not installed: a usage problem, not the input's
+        raise UsageProblem(str(missing)) from None
+
+
+def _play(args: argparse.Namespace, arms: list[Arm], err: TextIO,
+          backend: RayBackend | None) -> tuple[LabResult, float]:
+    """Play the arms (closing the backend after: Ray is shut down if the run started it)."""
+    plan = _plan(args, arms, backend)
+    writer, done_tasks = _run_file(args, plan)
+    on_outcome = None if writer is None else (lambda outcome, arm: writer.write_task(outcome, arm.label))
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0,
+                        before=len(done_tasks) // len(arms))
     started = time.perf_counter()
     try:
-        result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width))
+        result = run_lab(plan, on_game=lambda done, total, width: progress.update(done, width),
+                         done_tasks=done_tasks, on_outcome=on_outcome)
     finally:
         progress.close()
+        if backend is not None:
+            backend.close()
+        if writer is not None:
+            writer.close()
     return result, time.perf_counter() - started
+
+
+def _run_file(args: argparse.Namespace, plan: Plan) -> tuple[LabRunWriter | None, list[GameOutcome]]:
+    """The out-file of ``--out`` (begun), or of ``--resume`` (read, and opened to go on)
+    with the outcomes of the tasks it holds; else ``(None, [])``.
+
+    :raises RecordError: for a file that cannot be written, or read as this command's run.
+    """
+    from .runfile import LabRunWriter, lab_header, read_lab_run
+
+    if args.out is None and args.resume is None:
+        return None, []
+    header = lab_header(args.command, plan)
+    if args.out is not None:
+        return LabRunWriter.begin(args.out, header), []
+    log = read_lab_run(args.resume, header)
+    return LabRunWriter.go_on(args.resume, log), log.outcomes
 
 
 def _finish(args: argparse.Namespace, command: str, result: LabResult, seconds: float, out: TextIO,
@@ -139,11 +199,12 @@ def run_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.variants) < 2:
         raise UsageProblem("give at least two variants to compare")
     _check_numbers(args)
+    backend = _backend(args)
     _check_report(args.report)
     loaded = [Arm.load(name) for name in args.variants]
     labels = _labels(list(args.variants), [arm.variant.id for arm in loaded])
     arms = [Arm(label, arm.path, arm.variant) for label, arm in zip(labels, loaded)]
-    result, seconds = _play(args, _plan(args, arms), err)
+    result, seconds = _play(args, arms, err, backend)
     return _finish(args, "compare", result, seconds, out, err, {})
 
 
@@ -154,6 +215,7 @@ def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     :raises VariantError: for the base or a derived variant with an error.
     """
     _check_numbers(args)
+    backend = _backend(args)
     try:
         settings = [parse_set(argument) for argument in args.settings]
         derived = derive(args.variant, settings)
@@ -162,7 +224,7 @@ def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _check_report(args.report)
     with tempfile.TemporaryDirectory(prefix="rummydsl-sweep-") as folder:
         arms = [Arm.load(variant.write(folder), label=variant.label, derived=variant) for variant in derived]
-        result, seconds = _play(args, _plan(args, arms), err)
+        result, seconds = _play(args, arms, err, backend)
         sweep = {"base": args.variant, "keys": [s.key for s in settings],
                  "values": [list(choice) for choice in _choices(settings)]}
         return _finish(args, "sweep", result, seconds, out, err, {"sweep": sweep})

@@ -151,11 +151,37 @@ class DerivedVariant:
     """A file name for the child (``<id>.yaml``)."""
 
     def write(self, folder: str) -> str:
-        """Write the child into ``folder``; returns its path (the base must stay where it is)."""
+        """Write the child into ``folder``; returns its path (the base must stay where it is).
+
+        A base file is named in the written child by its path relative to ``folder``
+        (:attr:`text` keeps the absolute path, for people): so the child and its chain
+        travel together as text to the workers of a Ray cluster, which lay them out by
+        their relative paths (:class:`rummydsl.backends.VariantSource`), where the
+        driver's absolute path does not exist.
+        """
         path = os.path.join(folder, self.name)
         with open(path, "w", encoding="utf-8") as stream:
-            stream.write(self.text)
+            stream.write(self.text_in(folder))
         return path
+
+    def text_in(self, folder: str) -> str:
+        """The child's text as written into ``folder``: a file base named relative to it.
+
+        >>> child = DerivedVariant("/rules/base.yaml", "id: c\\nextends: /rules/base.yaml\\n", "x=1", "c.yaml")
+        >>> print(child.text_in("/tmp/sweep"), end="")
+        id: c
+        extends: ../../rules/base.yaml
+        >>> child = DerivedVariant("gin_rummy", "id: c\\nextends: gin_rummy\\n", "x=1", "c.yaml")
+        >>> child.text_in("/tmp/sweep") == child.text
+        True
+        """
+        if not os.path.isabs(self.base):
+            return self.text
+        absolute = yaml.safe_dump({"extends": self.base}, allow_unicode=True)
+        relative = yaml.safe_dump({"extends": os.path.relpath(self.base, folder)}, allow_unicode=True)
+        if absolute not in self.text:  # pragma: no cover - child_text always writes it so
+            return self.text
+        return self.text.replace(absolute, relative, 1)
 
 
 def derive(base: str, settings: Sequence[Setting]) -> list[DerivedVariant]:

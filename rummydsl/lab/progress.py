@@ -29,8 +29,10 @@ class Progress:
     """A progress line for games done of ``total`` (``None``: until the intervals are narrow enough)."""
 
     def __init__(self, stream: TextIO, total: int | None, *, until: float | None = None, force: bool = False,
-                 every: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+                 every: float = 0.1, clock: Callable[[], float] = time.monotonic, before: int = 0) -> None:
         self.stream = stream
+        self.before = before
+        """Games done before this run started (a resumed run): counted, but not in the rate."""
         self.total = total
         self.until = until
         self.terminal = _is_terminal(stream)
@@ -42,9 +44,14 @@ class Progress:
         self.shown = False
 
     def line(self, done: int, width: float | None, now: float) -> str:
-        """The text of the progress line."""
+        """The text of the progress line.
+
+        >>> import io
+        >>> Progress(io.StringIO(), 100, clock=lambda: 0.0, before=40).line(60, None, 10.0)
+        '60/100 games, 2.0 games/s, about 20 s left'
+        """
         elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
+        rate = max(done - self.before, 0) / elapsed
         if self.total is not None:
             left = (self.total - done) / rate if rate else 0.0
             return f"{done}/{self.total} games, {rate:.1f} games/s, about {left:.0f} s left"

@@ -25,13 +25,16 @@ import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, overload
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, overload
 
 from ..errors import Diagnostic, Location, VariantError
-from ..simulate import GameTask, agent_names, check_agents, run_tasks
+from ..simulate import GameOutcome, GameTask, agent_names, check_agents, run_tasks
 from ..variant.model import Variant
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
+
+if TYPE_CHECKING:
+    from ..backends import Backend
 
 __all__ = ["Arm", "Plan", "LabResult", "run_lab", "deals_agree", "widest_interval", "DEFAULT_MAX_GAMES"]
 
@@ -97,6 +100,9 @@ class Plan:
     max_games: int = DEFAULT_MAX_GAMES
     check_every: int = 100
     workers: int = 1
+    backend: Backend | None = None
+    """Where the games are played (``--ray``: a :class:`~rummydsl.backends.RayBackend`);
+    ``None``: ``workers`` local processes. The same figures either way."""
 
 
 @dataclass
@@ -123,21 +129,26 @@ class LabResult:
 class _Tasks(Sequence[GameTask]):
     """The interleaved tasks of a run, made as they are read (no list of a million tasks)."""
 
-    def __init__(self, paths: Sequence[str], games: int, seed: int, agents: str) -> None:
+    def __init__(self, paths: Sequence[str], games: int, seed: int, agents: str, start: int = 0) -> None:
         self.paths = list(paths)
         self.games = games
         self.seed = seed
         self.agents = agents
+        self.start = start
+        """Tasks already played (a resumed run): the sequence begins after them."""
 
     def __len__(self) -> int:
-        return self.games * len(self.paths)
+        return self.games * len(self.paths) - self.start
 
     def __iter__(self) -> Iterator[GameTask]:
         master = random.Random(self.seed)  # the same draws as simulate.game_seeds
+        number = 0
         for index in range(self.games):
             game_seed = master.getrandbits(64)
             for path in self.paths:
-                yield GameTask(path, index, game_seed, self.agents)
+                if number >= self.start:
+                    yield GameTask(path, index, game_seed, self.agents)
+                number += 1
 
     @overload
     def __getitem__(self, position: int) -> GameTask: ...
@@ -172,10 +183,18 @@ def widest_interval(arms: Sequence[Arm], figures: Sequence[ArmFigures]) -> tuple
     return widest
 
 
-def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None] | None = None) -> LabResult:
+def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None] | None = None, *,
+            done_tasks: Sequence[GameOutcome] = (),
+            on_outcome: Callable[[GameOutcome, Arm], None] | None = None) -> LabResult:
     """Play ``plan`` and sum it up; ``on_game(done, total, width)`` hears every finished game
     (``total`` is ``None`` with ``until``; ``width`` is the widest rate interval at the last
     until-check, ``None`` before the first).
+
+    ``done_tasks`` are the outcomes of the first tasks, in task order, played before (a
+    resumed run, ``--resume``): they are summed first, as if just played, and only the
+    tasks after them are played, so the figures are those of an uninterrupted run.
+    ``on_outcome(outcome, arm)`` hears each task newly played and summed, in task order
+    (``--out`` writes it); not a game that stopped early, nor one played past the end.
 
     :raises VariantError: when the variants seat different numbers of players.
     :raises AgentError: for an unknown agent name.
@@ -193,18 +212,20 @@ def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None]
     pairs = [PairFigures() for _ in arms[1:]]
     total = plan.games if plan.until is None else plan.max_games
     assert total is not None
-    tasks = _Tasks([arm.path for arm in arms], total, plan.seed, plan.agents)
+    tasks = _Tasks([arm.path for arm in arms], total, plan.seed, plan.agents, start=len(done_tasks))
     done = 0
     stopped: str | None = None
     reason = f"played the {total} games asked for"
     values: list[dict[str, float]] = []
     latest: float | None = None
-    with contextlib.closing(run_tasks(tasks, workers=plan.workers)) as outcomes:  # closing stops the workers
-        for outcome in outcomes:
+    with contextlib.closing(_outcomes(done_tasks, tasks, plan)) as outcomes:  # closing stops the workers
+        for outcome, new in outcomes:
             if outcome.played.stopped is not None:
                 stopped = f"game {outcome.index + 1} of {arms[len(values)].label}: {outcome.played.stopped}"
                 reason = "a game stopped early"
                 break
+            if new and on_outcome is not None:
+                on_outcome(outcome, arms[len(values)])
             values.append(figures[len(values)].add(outcome.played))
             if len(values) < len(arms):
                 continue
@@ -228,6 +249,19 @@ def run_lab(plan: Plan, on_game: Callable[[int, int | None, float | None], None]
         reason = (f"reached the cap of {plan.max_games} games (--max-games) with an interval still "
                   f"{width:.4f} wide ({label}, {arm_label}), not narrower than {plan.until:g}")
     return _result(plan, arms, figures, pairs, paired, done, reason, stopped)
+
+
+def _outcomes(done_tasks: Sequence[GameOutcome], tasks: _Tasks,
+              plan: Plan) -> Generator[tuple[GameOutcome, bool], None, None]:
+    """The outcomes of every task in task order, each with whether it was played now:
+    ``done_tasks`` first, then the rest as played (closing this closes the backend's run)."""
+    for outcome in done_tasks:
+        yield outcome, False
+    if len(tasks) <= 0:
+        return
+    with contextlib.closing(run_tasks(tasks, workers=plan.workers, backend=plan.backend)) as played:
+        for outcome in played:
+            yield outcome, True
 
 
 def _result(plan: Plan, arms: list[Arm], figures: list[ArmFigures], pairs: list[PairFigures], paired: list[bool],

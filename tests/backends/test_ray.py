@@ -124,3 +124,48 @@ def test_a_backend_that_did_not_start_ray_leaves_it_running() -> None:
     assert backend.cpus() == 2 and not backend.started
     backend.close()
     assert ray.is_initialized()
+
+
+# -- compare and sweep on Ray (issue 12) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ("compare", "gin_rummy", "straight_gin", "oklahoma_gin", "--games", "6", "--seed", "5"),
+    ("compare", "gin_rummy", "skarney_gin", "--until", "0.5", "--max-games", "4", "--seed", "3"),
+    ("sweep", "gin_rummy", "--set", "knock.limit=5,10", "--games", "5", "--seed", "9",
+     "--agents", "greedy,random"),
+])
+def test_compare_and_sweep_on_ray_give_the_figures_of_one_local_worker(argv: tuple[str, ...]) -> None:
+    code, local, err = run(*argv, "--json", "--workers", "1")
+    assert (code, err) == (0, ""), err
+    code, on_ray, err = run(*argv, "--json", "--ray")
+    assert (code, err) == (0, ""), err
+    assert without_time(on_ray) == without_time(local)
+
+
+def test_a_sweep_of_a_house_rule_file_plays_on_ray_as_it_does_here(tmp_path: Path) -> None:
+    house = write_house_rules(tmp_path / "house rules")
+    argv = ("sweep", str(house), "--set", "options.gin_bonus=20,30", "--games", "4", "--seed", "2", "--json")
+    code, here, err = run(*argv, "--workers", "1")
+    assert (code, err) == (0, ""), err
+    code, on_ray, err = run(*argv, "--ray")
+    assert (code, err) == (0, ""), err
+    assert without_time(on_ray) == without_time(here)
+    assert [arm["base"] for arm in without_time(on_ray)["variants"]] == [str(house.resolve())] * 2  # type: ignore[index]
+
+
+def test_a_compare_begun_on_ray_resumes_in_local_processes_to_the_same_file(tmp_path: Path) -> None:
+    argv = ("compare", "gin_rummy", "oklahoma_gin", "--games", "6", "--seed", "11")
+    on_ray, local = tmp_path / "ray.jsonl", tmp_path / "local.jsonl"
+    code, _, err = run(*argv, "--ray", "--out", str(on_ray))
+    assert (code, err) == (0, ""), err
+    code, _, err = run(*argv, "--workers", "1", "--out", str(local))
+    assert (code, err) == (0, ""), err
+    assert on_ray.read_bytes() == local.read_bytes()
+    lines = on_ray.read_bytes().split(b"\n")
+    on_ray.write_bytes(b"\n".join(lines[:6]) + b"\n")   # from game 3 of oklahoma_gin on, lost
+    code, resumed, err = run(*argv, "--workers", "1", "--resume", str(on_ray), "--json")
+    assert (code, err) == (0, ""), err
+    code, whole, err = run(*argv, "--workers", "1", "--json")
+    assert without_time(resumed) == without_time(whole)
+    assert on_ray.read_bytes() == local.read_bytes()
