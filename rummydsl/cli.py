@@ -518,7 +518,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     from .record import RecordWriter
     from .runlog import RunWriter, header_for
     from .simulate import GameOutcome, agent_names, simulate
-    from .variant import load_variant
+    from .variant import load_variant, shown_path
 
     count = args.games if args.games is not None else args.hands
     flag = "--games" if args.games is not None else "--hands"
@@ -552,7 +552,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     resumed = _resumable(args.resume, header) if args.resume else None
     run_out: RunWriter | None = None
     if args.out:
-        run_out = RunWriter.create(args.out, header, str(Path(variant.path).resolve()))
+        run_out = RunWriter.create(args.out, header, shown_path(variant.path))
     elif resumed is not None:
         run_out = RunWriter.append(args.resume, resumed)
     try:

@@ -176,7 +176,9 @@ def lab_header(command: str, plan: Plan) -> LabHeader:
 def _arm_header(arm: Arm, digest: str) -> ArmHeader:
     if arm.derived is not None:
         return ArmHeader(arm.label, arm.variant.id, digest, base=arm.derived.base, text=arm.derived.text)
-    return ArmHeader(arm.label, arm.variant.id, digest, path=str(Path(arm.path).resolve()))
+    from ..variant import shown_path
+
+    return ArmHeader(arm.label, arm.variant.id, digest, path=shown_path(arm.path))
 
 
 @dataclass

@@ -85,6 +85,20 @@ def find_variant(name: str) -> str:
     raise VariantError([Diagnostic(Location(name or "''"), f"no shipped variant or file {name!r}{hint}", "io")])
 
 
+def shown_path(path: str) -> str:
+    """``path`` as a run file or record notes it for people: empty for a shipped variant's
+    file (where the package lies differs between installs, and its id says it all),
+    else the absolute path.
+
+    >>> shown_path(find_variant("gin_rummy"))
+    ''
+    """
+    resolved = Path(path).resolve()
+    if resolved.parent == resources.variants_dir().resolve() and is_variant_id(resolved.stem):
+        return ""
+    return str(resolved)
+
+
 def _is_file(path: Path) -> bool:
     """``path.is_file()``, false also where the name cannot be looked up (too long, say)."""
     try:
