@@ -38,7 +38,7 @@ from .record import PlayedGame, RoundSummary
 from .save import Fields
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
-           "outcome_from_json", "read_run"]
+           "outcome_from_json", "parse_line", "read_run"]
 
 #: The version of the out-file format, in each header.
 RUN_VERSION = 1
@@ -208,7 +208,7 @@ def read_run(path: str) -> RunLog:
     if not lines:
         what = "is empty" if not tail else "ends inside its header line (cut short)"
         raise RecordError(f"the run {what}; start it again with --out", Location(path))
-    header_data = _parse_line(lines[0], path, 1)
+    header_data = parse_line(lines[0], path, 1)
     if header_data.get("type") != "run":
         raise RecordError(f"the first line must be a run header (type 'run', as --out writes it), "
                           f"got {str(header_data.get('type'))!r:.40}", Location(path, 1))
@@ -218,7 +218,7 @@ def read_run(path: str) -> RunLog:
         raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
     log = RunLog(header, end=len(lines[0]) + 1, dropped=bool(tail))
     for number, text in enumerate(lines[1:], start=2):
-        data = _parse_line(text, path, number)
+        data = parse_line(text, path, number)
         if data.get("type") != "outcome":
             raise RecordError(f"expected an outcome line, got type {data.get('type')!r:.40}",
                               Location(path, number))
@@ -238,7 +238,8 @@ def read_run(path: str) -> RunLog:
     return log
 
 
-def _parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:
+def parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:
+    """One line of a run file as a JSON object; anything else is a RecordError naming the line."""
     try:
         data = json.loads(text.decode("utf-8"))
     except UnicodeDecodeError:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Location, RecordError
-from ..runlog import RunWriter, outcome_from_json, outcome_json
+from ..runlog import RunWriter, outcome_from_json, outcome_json, parse_line
 
 if TYPE_CHECKING:
     from ..simulate import GameOutcome
@@ -212,7 +212,7 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     if not lines:
         what = "is empty" if not tail else "ends inside its header line (cut short)"
         raise RecordError(f"the run {what}; start it again with --out", Location(path))
-    data = _parse(lines[0], path, 1)
+    data = parse_line(lines[0], path, 1)
     if data.get("type") != "lab":
         raise RecordError(f"the first line must be a compare or sweep run header (type 'lab', as --out "
                           f"writes it), got type {str(data.get('type'))!r:.40}", Location(path, 1))
@@ -228,7 +228,7 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     seeds = game_seeds(header.seed, games)
     log = LabRunLog(header, end=len(lines[0]) + 1, dropped=bool(tail))
     for number, text in enumerate(lines[1:], start=2):
-        data = _parse(text, path, number)
+        data = parse_line(text, path, number)
         position = len(log.outcomes)
         if data.get("type") != "outcome":
             raise RecordError(f"expected an outcome line, got type {str(data.get('type'))!r:.40}",
@@ -250,18 +250,6 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
         log.outcomes.append(outcome)
         log.end += len(text) + 1
     return log
-
-
-def _parse(text: bytes, path: str, number: int) -> dict[str, Any]:
-    try:
-        data = json.loads(text.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise RecordError("not a JSON line: not UTF-8 text", Location(path, number)) from None
-    except json.JSONDecodeError as problem:
-        raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})", Location(path, number)) from None
-    if not isinstance(data, dict):
-        raise RecordError(f"a line of a run is a JSON object, got {text.decode()[:60]!r}", Location(path, number))
-    return data
 
 
 class LabRunWriter(RunWriter):
