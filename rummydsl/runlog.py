@@ -38,7 +38,7 @@ from .record import PlayedGame, RoundSummary
 from .save import Fields
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
-           "outcome_from_json", "parse_line", "read_run"]
+           "outcome_from_json", "parse_line", "read_run", "read_run_lines", "RunLines"]
 
 #: The version of the out-file format, in each header.
 RUN_VERSION = 1
@@ -198,30 +198,13 @@ def read_run(path: str) -> RunLog:
         a line that is not JSON or not an outcome, or a game out of order, naming the
         file and the line.
     """
+    lines = read_run_lines(path, "run", "a run header")
     try:
-        raw = Path(path).read_bytes()
-    except OSError as problem:
-        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
-                          Location(path)) from None
-    lines = raw.split(b"\n")
-    tail = lines.pop()  # after the last newline: empty, or a line cut short
-    if not lines:
-        what = "is empty" if not tail else "ends inside its header line (cut short)"
-        raise RecordError(f"the run {what}; start it again with --out", Location(path))
-    header_data = parse_line(lines[0], path, 1)
-    if header_data.get("type") != "run":
-        raise RecordError(f"the first line must be a run header (type 'run', as --out writes it), "
-                          f"got {str(header_data.get('type'))!r:.40}", Location(path, 1))
-    try:
-        header = _header_from_json(header_data)
+        header = _header_from_json(lines.header)
     except RecordError as problem:
         raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
-    log = RunLog(header, end=len(lines[0]) + 1, dropped=bool(tail))
-    for number, text in enumerate(lines[1:], start=2):
-        data = parse_line(text, path, number)
-        if data.get("type") != "outcome":
-            raise RecordError(f"expected an outcome line, got type {data.get('type')!r:.40}",
-                              Location(path, number))
+    log = RunLog(header, end=lines.header_end, dropped=lines.dropped)
+    for number, data, end in lines.outcomes:
         try:
             outcome = outcome_from_json(data, header.players)
         except RecordError as problem:
@@ -234,8 +217,57 @@ def read_run(path: str) -> RunLog:
         if expected >= header.count:
             raise RecordError(f"a {unit} past the run's {header.count}", Location(path, number))
         log.outcomes.append(outcome)
-        log.end += len(text) + 1
+        log.end = end
     return log
+
+
+@dataclass
+class RunLines:
+    """A run file's lines as JSON objects: the header, then each complete outcome line."""
+
+    header: dict[str, Any]
+    header_end: int
+    """The byte offset just past the header line."""
+    outcomes: list[tuple[int, dict[str, Any], int]]
+    """Each outcome line: its line number, its object, the byte offset just past it."""
+    dropped: bool
+    """Whether a last line cut short (by a kill) was left out."""
+
+
+def read_run_lines(path: str, kind: str, described: str) -> RunLines:
+    """Read the run file ``path``, whose header has type ``kind`` (``described`` in
+    messages), for :func:`read_run` and the lab's run files alike.
+
+    A last line without its newline is a line cut short by a kill: it is left out.
+
+    :raises RecordError: for a file that cannot be read, an empty file, a header of
+        another type, a line that is not a JSON object or not an outcome, naming the
+        file and the line.
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as problem:
+        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
+                          Location(path)) from None
+    lines = raw.split(b"\n")
+    tail = lines.pop()  # after the last newline: empty, or a line cut short
+    if not lines:
+        what = "is empty" if not tail else "ends inside its header line (cut short)"
+        raise RecordError(f"the run {what}; start it again with --out", Location(path))
+    header = parse_line(lines[0], path, 1)
+    if header.get("type") != kind:
+        raise RecordError(f"the first line must be {described} (type {kind!r}, as --out writes it), "
+                          f"got type {str(header.get('type'))!r:.40}", Location(path, 1))
+    end = len(lines[0]) + 1
+    outcomes = []
+    for number, text in enumerate(lines[1:], start=2):
+        data = parse_line(text, path, number)
+        if data.get("type") != "outcome":
+            raise RecordError(f"expected an outcome line, got type {str(data.get('type'))!r:.40}",
+                              Location(path, number))
+        end += len(text) + 1
+        outcomes.append((number, data, end))
+    return RunLines(header, len(lines[0]) + 1, outcomes, bool(tail))
 
 
 def parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:

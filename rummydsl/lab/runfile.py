@@ -29,11 +29,10 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Location, RecordError
-from ..runlog import RunWriter, outcome_from_json, outcome_json, parse_line
+from ..runlog import RunWriter, outcome_from_json, outcome_json, read_run_lines
 
 if TYPE_CHECKING:
     from ..simulate import GameOutcome
@@ -203,21 +202,9 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     """
     from ..simulate import game_seeds
 
+    lines = read_run_lines(path, "lab", "a compare or sweep run header")
     try:
-        raw = Path(path).read_bytes()
-    except OSError as problem:
-        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}", Location(path)) from None
-    lines = raw.split(b"\n")
-    tail = lines.pop()  # after the last newline: empty, or a line cut short
-    if not lines:
-        what = "is empty" if not tail else "ends inside its header line (cut short)"
-        raise RecordError(f"the run {what}; start it again with --out", Location(path))
-    data = parse_line(lines[0], path, 1)
-    if data.get("type") != "lab":
-        raise RecordError(f"the first line must be a compare or sweep run header (type 'lab', as --out "
-                          f"writes it), got type {str(data.get('type'))!r:.40}", Location(path, 1))
-    try:
-        header = LabHeader.from_json(data)
+        header = LabHeader.from_json(lines.header)
     except RecordError as problem:
         raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
     wrong = header.differences(expected)
@@ -226,13 +213,9 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     count = len(header.arms)
     games = header.games if header.games is not None else header.max_games
     seeds = game_seeds(header.seed, games)
-    log = LabRunLog(header, end=len(lines[0]) + 1, dropped=bool(tail))
-    for number, text in enumerate(lines[1:], start=2):
-        data = parse_line(text, path, number)
+    log = LabRunLog(header, end=lines.header_end, dropped=lines.dropped)
+    for number, data, end in lines.outcomes:
         position = len(log.outcomes)
-        if data.get("type") != "outcome":
-            raise RecordError(f"expected an outcome line, got type {str(data.get('type'))!r:.40}",
-                              Location(path, number))
         if position >= games * count:
             raise RecordError(f"a game past the run's {games} games of each variant", Location(path, number))
         try:
@@ -248,7 +231,7 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
             raise RecordError(f"game {game + 1} was played from seed {outcome.seed}, but seed {header.seed} "
                               f"gives it {seeds[game]}", Location(path, number))
         log.outcomes.append(outcome)
-        log.end += len(text) + 1
+        log.end = end
     return log
 
 
