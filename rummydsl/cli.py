@@ -435,49 +435,6 @@ def _knock_verdict(variant: Any, after: int, before: int) -> str | None:
 
 # -- simulate, replay, play -------------------------------------------------------
 
-class _Progress:
-    """A one-line progress bar on a terminal's stderr, drawn only for runs that take a while."""
-
-    def __init__(self, stream: TextIO, total: int, unit: str, done: int = 0) -> None:
-        self.stream = stream
-        self.total = total
-        self.unit = unit
-        self.done_before = done
-        """Games done before this run started (a resumed run): not in the rate."""
-        self.enabled = _is_terminal(stream)
-        self.started = time.monotonic()
-        self.drawn_at = 0.0
-        self.shown = False
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.started < 0.5 or (now - self.drawn_at < 0.1 and done < self.total):
-            return
-        self.drawn_at = now
-        width = 30
-        filled = width * done // max(self.total, 1)
-        rate = (done - self.done_before) / max(now - self.started, 1e-9)
-        left = (self.total - done) / rate if rate else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} {self.unit} "
-                          f"{now - self.started:.0f}s, about {left:.0f}s left ")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * 79 + "\r")
-            self.stream.flush()
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _open_log(name: str) -> TextIO:
     try:
         return open(name, "w", encoding="utf-8")
@@ -518,6 +475,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     from .record import RecordWriter
     from .runlog import RunWriter, header_for
     from .simulate import GameOutcome, agent_names, simulate
+    from .progress import Progress
     from .variant import load_variant, shown_path
 
     count = args.games if args.games is not None else args.hands
@@ -562,7 +520,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
             run_out.close()
         raise
     done = len(resumed.outcomes) if resumed is not None else 0
-    progress = _Progress(err, count, unit, done)
+    progress = Progress(err, count, before=done, unit=unit)
 
     def heard(outcome: GameOutcome) -> None:
         nonlocal done

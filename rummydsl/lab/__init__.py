@@ -7,7 +7,7 @@ One concern a module:
 * :mod:`~rummydsl.lab.derive`: variants derived from ``--set KEY=V1,V2``;
 * :mod:`~rummydsl.lab.run`: the same seeds played under each variant (through
   :func:`rummydsl.simulate.run_tasks`), ``--until``;
-* :mod:`~rummydsl.lab.output`, :mod:`~rummydsl.lab.report`, :mod:`~rummydsl.lab.progress`:
+* :mod:`~rummydsl.lab.output`, :mod:`~rummydsl.lab.report` and :mod:`rummydsl.progress`:
   the text table and JSON, the HTML report, the progress line;
 * :mod:`~rummydsl.lab.runfile`: the out-file of ``--out``, read back by ``--resume``;
 * :mod:`~rummydsl.lab.command`: the two subcommands' flags.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..errors import RummyDslError
 from .derive import SetSyntaxError, derive, parse_set
 from .output import as_json, text
-from .progress import Progress
+from ..progress import Progress
 from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
 
 if TYPE_CHECKING:

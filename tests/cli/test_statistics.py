@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from rummydsl.cli import _Progress
+from rummydsl.progress import Progress
 from rummydsl.record import PlayedGame, RoundSummary
 from rummydsl.simulate import GameOutcome, Statistics, game_seeds, mean_interval, t975, wilson
 
@@ -83,13 +83,13 @@ class FakeTerminal(io.StringIO):
 
 def test_progress_is_drawn_only_on_a_terminal() -> None:
     plain = io.StringIO()
-    progress = _Progress(plain, 10, "games")
+    progress = Progress(plain, 10, unit="games")
     progress.started -= 5
     progress.update(5)
     progress.close()
     assert plain.getvalue() == ""
     screen = FakeTerminal()
-    progress = _Progress(screen, 10, "games")
+    progress = Progress(screen, 10, unit="games")
     progress.update(1)
     assert screen.getvalue() == ""  # a run this short draws nothing
     progress.started = time.monotonic() - 5

@@ -1,4 +1,5 @@
-"""Progress of a long run on standard error: games done, games a second, time left.
+"""Progress of a long run on standard error (simulate, compare, sweep): games done,
+games a second, time left.
 
 Drawn as one line redrawn with ``\\r`` on a terminal, only once a run has taken
 half a second, at most ten times a second; on anything that is not a terminal
@@ -24,13 +25,19 @@ from typing import Callable, TextIO
 
 __all__ = ["Progress"]
 
+BAR = 30
+"""The width of the bar drawn before the line on a terminal when the run's end is known."""
+
 
 class Progress:
     """A progress line for games done of ``total`` (``None``: until the intervals are narrow enough)."""
 
     def __init__(self, stream: TextIO, total: int | None, *, until: float | None = None, force: bool = False,
-                 every: float = 0.1, clock: Callable[[], float] = time.monotonic, before: int = 0) -> None:
+                 every: float = 0.1, clock: Callable[[], float] = time.monotonic, before: int = 0,
+                 unit: str = "games") -> None:
         self.stream = stream
+        self.unit = unit
+        """What is counted, plural (``games``, ``hands``)."""
         self.before = before
         """Games done before this run started (a resumed run): counted, but not in the rate."""
         self.total = total
@@ -42,6 +49,8 @@ class Progress:
         self.started = clock()
         self.drawn_at = self.started
         self.shown = False
+        self.drawn = 0
+        """The longest line drawn on the terminal (what ``close`` clears)."""
 
     def line(self, done: int, width: float | None, now: float) -> str:
         """The text of the progress line.
@@ -54,11 +63,11 @@ class Progress:
         rate = max(done - self.before, 0) / elapsed
         if self.total is not None:
             left = (self.total - done) / rate if rate else 0.0
-            return f"{done}/{self.total} games, {rate:.1f} games/s, about {left:.0f} s left"
+            return f"{done}/{self.total} {self.unit}, {rate:.1f} {self.unit}/s, about {left:.0f} s left"
         widest = "not checked yet" if width is None else f"widest interval {width:.4f}"
-        return f"{done} games, {rate:.1f} games/s, {widest} (until < {self.until:g})"
+        return f"{done} {self.unit}, {rate:.1f} {self.unit}/s, {widest} (until < {self.until:g})"
 
-    def update(self, done: int, width: float | None) -> None:
+    def update(self, done: int, width: float | None = None) -> None:
         """Redraw after ``done`` games (``width``: the widest interval at the last check)."""
         if not self.enabled:
             return
@@ -66,11 +75,16 @@ class Progress:
         final = self.total is not None and done >= self.total
         if self.terminal and now - self.started < 0.5 and not final:
             return
-        if now - self.drawn_at < (min(self.every, 0.1) if self.terminal else self.every) and not final:
+        wait = min(self.every, 0.1) if self.terminal else self.every
+        if (self.shown or not self.terminal) and now - self.drawn_at < wait and not final:
             return
         self.drawn_at = now
         text = self.line(done, width, now)
         if self.terminal:
+            if self.total is not None:  # a bar, where the end is known
+                filled = BAR * min(done, self.total) // max(self.total, 1)
+                text = f"[{'#' * filled}{'.' * (BAR - filled)}] {text}"
+            self.drawn = max(self.drawn, len(text))
             self.stream.write("\r" + text.ljust(79))
         else:
             self.stream.write(text + "\n")
@@ -80,7 +94,7 @@ class Progress:
     def close(self) -> None:
         """Clear the line from a terminal."""
         if self.shown and self.terminal:
-            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.write("\r" + " " * max(79, self.drawn) + "\r")
             self.stream.flush()
 
 
