@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ..cards import Card
 from ..endings import Ending
 from ..errors import CardError, IllegalActionError, MalformedActionError
+from ..limits import MAX_HAND
 from ..melds import MeldRules
 from .actions import Action, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
+from .mechanics.credit import melded_total
 from .mechanics.knock import knock_limit
 from .state import Phase, RoundResult, TableMeld
 from .view import RoundFacts
@@ -486,15 +488,18 @@ class Round:
 
     # ------------------------------------------------------------------ the end
 
-    def deadwood_of(self, player: int) -> int:
+    def deadwood_of(self, player: int) -> int | None:
         """``player``'s deadwood now: the ender's as shown, anyone else's the least their
         hand allows (C-6: engines compute the minimum; melds a defender showed are part
-        of such an arrangement, checked when shown)."""
+        of such an arrangement, checked when shown); None for a hand larger than the
+        meld solver takes (:data:`~rummydsl.limits.MAX_HAND` cards, after deep draws)."""
         hand = self.hands[player]
         if not hand:
             return 0
         if self.ender == player:
             return self.ender_deadwood
+        if len(hand) > MAX_HAND:
+            return None
         return self.rules.solve(hand, check_contract=False).deadwood
 
     def finish(self, ending: Ending, ender: int | None) -> None:
@@ -511,6 +516,8 @@ class Round:
             facts.ending = ending
             facts.deadwoods = deadwoods
             facts.contracts = tuple(self.met_contract)
+            facts.hand_cards = tuple(len(hand) for hand in self.hands)
+            facts.melded_of = lambda player: melded_total(self, player)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
         undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
@@ -542,7 +549,7 @@ class Round:
             "stock": cards(reversed(self.stock)),  # type: ignore[arg-type]
             "discards": cards(self.discards),
             "upcard": card(self.upcard),
-            "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
+            "table": {player_name(p): [m.as_json(card_text) for m in melds]
                       for p, melds in enumerate(self.table)},
             "met_contract": {player_name(p): met for p, met in enumerate(self.met_contract)},
             "known": {player_name(p): cards(k) for p, k in enumerate(self.known)},

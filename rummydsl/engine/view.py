@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..cards import Card
+from ..errors import ExpressionError
+from ..limits import MAX_HAND
 
 __all__ = ["RoundFacts"]
 
@@ -33,10 +35,15 @@ class RoundFacts:
     upcard: Card | None = None
     ender: int | None = None
     ending: str = ""
-    deadwoods: tuple[int, ...] = ()
+    deadwoods: tuple[int | None, ...] = ()
+    """Each player's deadwood; None for a hand too large for the meld solver (after deep draws)."""
+    hand_cards: tuple[int, ...] = ()
+    """How many cards each player holds (for the message about a hand too large to solve)."""
     contracts: tuple[bool, ...] = ()
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
+    melded_of: Callable[[int], int] = field(default=lambda player: 0)
+    """Works out ``melded(p)`` when a formula asks (the round's table, R5-6)."""
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -59,9 +66,23 @@ class RoundFacts:
         return self.scores[player] if self.scores else 0
 
     def deadwood(self, player: int) -> int:
-        """``player``'s deadwood at the end of the round (after lay-offs)."""
-        return self.deadwoods[player]
+        """``player``'s deadwood at the end of the round (after lay-offs).
+
+        :raises ExpressionError: rule ``hand-too-large``, for a hand larger than the meld
+            solver takes (the scoring names the formula that asked).
+        """
+        found = self.deadwoods[player]
+        if found is None:
+            held = self.hand_cards[player] if self.hand_cards else "too many"
+            raise ExpressionError(f"deadwood(P{player + 1}): P{player + 1} holds {held} cards, more than "
+                                  f"the meld solver takes ({MAX_HAND}), so their deadwood is not known",
+                                  0, 0, "hand-too-large")
+        return found
 
     def met_contract(self, player: int) -> bool:
         """Whether ``player`` met the contract this round (true without a contract)."""
         return self.contracts[player] if self.contracts else True
+
+    def melded(self, player: int) -> int:
+        """The total melded value of the table cards credited to ``player`` (R5-4, R5-6)."""
+        return self.melded_of(player)

@@ -77,6 +77,8 @@ class Context(str, enum.Enum):
     """``knock.limit``: the round being played."""
     SCORE = "score"
     """``scoring.*``: the round that just ended."""
+    MELDED = "melded"
+    """``melded_value``: one card as it lies in a table meld (R5-1)."""
 
 
 @dataclass(frozen=True)
@@ -298,6 +300,10 @@ _CARD_ATTRIBUTES = dict(_CARD_NAMES)
 _MELD_NAMES = {"size": INT, "naturals": INT, "wilds": INT}
 _CONTRACT_NAMES = {"count": INT, "cards": INT}
 _CONTRACT_INNER = ("size", "kind")
+_MELDED_NAMES = {**_CARD_NAMES, "value": INT, "kind": SYMBOL, "position": INT, "size": INT}
+"""The melded-card context: the card names, its card_value, and its table meld's kind
+(an enum of the meld kinds: ``SYMBOL`` here stands for it), its place from the low end
+and its size."""
 _ROUND_NAMES = {
     "upcard": CARD,
     "dealer": PLAYER,
@@ -318,6 +324,7 @@ _NAMES: dict[Context, dict[str, Type]] = {
     Context.CONTRACT: _CONTRACT_NAMES,
     Context.ROUND: _ROUND_NAMES,
     Context.SCORE: _SCORE_NAMES,
+    Context.MELDED: _MELDED_NAMES,
 }
 
 _COMMON_FUNCTIONS = ("min", "max", "abs")
@@ -327,7 +334,8 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract"),
+    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract", "melded"),
+    Context.MELDED: _COMMON_FUNCTIONS,
 }
 _HAS_LISTS = (Context.ROUND, Context.SCORE)
 _SELECTORS = ("rank", "suit", "colour")
@@ -382,6 +390,7 @@ FIELDS: Mapping[str, Field] = {
     "turn.draw.skip_after_accepting": Field(Context.CARD, BOOL),
     "melds": Field(Context.MELD, BOOL),
     "contract.melds": Field(Context.CONTRACT, BOOL),
+    "melded_value": Field(Context.MELDED, INT),
     "knock.limit": Field(Context.ROUND, INT),
     "scoring.let": Field(Context.SCORE, ANY),
     "scoring.multiplier": Field(Context.SCORE, INT),
@@ -547,6 +556,8 @@ class _Checker:
             return None
         if name == "upcard" and not self.env.has_upcard:
             return None
+        if context is Context.MELDED and name == "kind":
+            return self.kind_type
         return names[name]
 
     # -- symbols and unknown names ---------------------------------------------------
@@ -846,7 +857,7 @@ class _Checker:
             finally:
                 self.in_meld = False
             return INT if name == "count_where" else BOOL
-        if name in ("value", "score", "deadwood", "others", "met_contract"):
+        if name in ("value", "score", "deadwood", "others", "met_contract", "melded"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -12,6 +12,7 @@ meld       ``fn(cards) -> bool``                        ``(size, natural ids, wi
 contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+melded     ``fn(card, value, kind, position, size)``    that tuple
 ========== ============================================ ===========================
 
 Runtime values: an int, a bool, a player or card as the caller gives them, a
@@ -72,6 +73,7 @@ __all__ = [
     "MeldPattern",
     "ContractExpression",
     "RoundExpression",
+    "MeldedExpression",
 ]
 
 Fn = Callable[[Any], Any]
@@ -168,6 +170,20 @@ class RoundExpression(CompiledExpression, Protocol[T_co]):
 
     def __call__(self, view: RoundView, p: Any = None, lets: Mapping[str, Any] | None = None) -> T_co:
         """The value for the round ``view`` describes."""
+
+
+class MeldedExpression(CompiledExpression, Protocol):
+    """A compiled melded-card expression, ``fn(card, value, kind, position, size) -> int``:
+    ``melded_value`` (R5-1). ``value`` is the card's card_value, ``kind`` the name of the
+    table meld's kind, ``position`` its place in the meld from the low end (from 1),
+    ``size`` the meld's number of cards."""
+
+    @property
+    def fn(self) -> Callable[[Card, int, str, int, int], int]:
+        """The bare closure."""
+
+    def __call__(self, card: Card, value: int, kind: str, position: int, size: int) -> int:
+        """What the card is worth where it lies."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -360,6 +376,9 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
     fn: Callable[..., Any]
     if context is Context.CARD:
         fn = body
+    elif context is Context.MELDED:
+        def fn(card: Any, value: int, kind: str, position: int, size: int) -> Any:
+            return body((card, value, kind, position, size))
     elif context is Context.MELD:
         def fn(cards: Sequence[Any]) -> Any:
             nat = [c.id for c in cards if not c.wild]
@@ -398,6 +417,8 @@ _COMPARE = {
     ">": operator.gt,
     ">=": operator.ge,
 }
+_MELDED_AT = {"value": 1, "kind": 2, "position": 3, "size": 4}
+"""Where the melded-card frame ``(card, value, kind, position, size)`` holds each name."""
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
@@ -465,6 +486,12 @@ class _Compiler:
         if context is Context.CARD:
             table = self.card_table(name)
             return _Code(lambda card: table[card.id])
+        if context is Context.MELDED:
+            at = _MELDED_AT.get(name)
+            if at is not None:
+                return _Code(operator.itemgetter(at))
+            table = self.card_table(name)
+            return _Code(lambda x: table[x[0].id])
         if context is Context.MELD:
             if name == "size":
                 return _Code(lambda x: x[0])
@@ -654,6 +681,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "melded":
+            return _Code(lambda x: x.view.melded(f(x)))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:

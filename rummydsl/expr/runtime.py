@@ -84,6 +84,9 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
+    def melded(self, player: Any) -> int:
+        """The total ``melded_value`` of the table cards credited to ``player`` (R5-4, R5-6)."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -121,6 +124,8 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
+    melded_points: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → the melded value credited to them, for :meth:`melded` (absent: 0)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -168,6 +173,10 @@ class SimpleRoundView:
     def met_contract(self, player: Any) -> bool:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
+
+    def melded(self, player: Any) -> int:
+        """``melded_points[player]``, 0 if absent."""
+        return self.melded_points.get(player, 0)
 
 
 class ScoreFrame:

@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from ..expr.compile import CardExpression, ContractExpression, MeldPattern, RoundExpression
+    from ..expr.compile import CardExpression, ContractExpression, MeldedExpression, MeldPattern, RoundExpression
 
 OptionValue = Union[int, bool, str]
 
@@ -143,6 +143,11 @@ class DrawStep:
     skip_after_accepting: CardExpression[bool] | None = None
     """Compiled card predicate, or None (SK-7.3 accepted_ace_skips_draw)."""
     name: Literal["draw"] = "draw"
+    discard_depth: Literal["top", "any"] = "top"
+    """From the discard pile: the top card only, or any card and every card above it (R5-3)."""
+    deep_draw_must_meld: bool = True
+    """With ``discard_depth: any``: the deepest card taken, unless it was the top card,
+    must be melded or laid off in the same turn (R5-3)."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +203,8 @@ class Stock:
     """The stock running low (GR-8, SK-9, GS-6.5)."""
 
     floor: int = 2
-    at_floor: Literal["void", "stock_end"] = "void"
+    at_floor: Literal["void", "stock_end", "discard_only"] = "void"
+    """``discard_only``: at the floor, play goes on drawing from the discard pile only (R5-5)."""
     final_turn_skip: tuple[str, ...] = ()
     last_discard_claim: bool = False
 
@@ -287,6 +293,9 @@ class Variant:
     layoff: Layoff = field(default_factory=Layoff)
     stock: Stock = field(default_factory=Stock)
     deadwood_excludes_concealed_melds: bool = True
+    melded_value: MeldedExpression | None = None
+    """What a table card is worth to the player credited with it (``melded(p)``): the
+    compiled melded-card expression, or None for the card's ``card_value`` (R5-1)."""
     options: Mapping[str, Option] = field(default_factory=lambda: MappingProxyType({}))
     """The options by name (read-only)."""
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), repr=False,

@@ -198,7 +198,7 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
     player = action.player
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]
-    meld.cards.append(held)
+    meld.add(held, player)
     if not rnd.variant.kind_locked:
         kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
         if meld.kind not in kinds:
@@ -390,7 +390,7 @@ class MeldMechanic(Mechanic):
             for cards, kind in judged:
                 for card in cards:
                     rnd.remove(player, card)
-                rnd.table[player].append(TableMeld(list(cards), kind))
+                rnd.table[player].append(TableMeld(list(cards), kind, [player] * len(cards)))
             if not rnd.met_contract[player] and meets:
                 rnd.met_contract[player] = True
                 rnd.contract_now = True
