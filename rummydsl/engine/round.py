@@ -27,9 +27,10 @@ from ..endings import Ending
 from ..errors import CardError, IllegalActionError, MalformedActionError
 from ..limits import MAX_HAND
 from ..melds import MeldRules
-from .actions import Action, Knock, parse_action, player_name
+from .actions import Action, Draw, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
 from .mechanics.credit import melded_total
+from .mechanics.deep import pending, pending_reason
 from .mechanics.knock import knock_limit
 from .state import Phase, RoundResult, TableMeld
 from .view import RoundFacts
@@ -171,6 +172,9 @@ class Round:
         self.drawn = False
         self.taken: Card | None = None
         """The card taken from the discard pile this turn (GR-5: not discarded this turn)."""
+        self.must_meld: Card | None = None
+        """The card drawn from deep in the discard pile this turn, to be melded or laid
+        off before the turn goes on (R5-3, :mod:`.mechanics.deep`)."""
         self.contract_now = False
         """The contract was met this turn (SK-5.4)."""
         self.final_turn = False
@@ -283,7 +287,7 @@ class Round:
             else:
                 mechanic = BY_PHASE.get(self.phase)
                 listed = list(mechanic.legal(self, player)) if mechanic is not None else []
-                if self.phase in _TURN_PHASES:
+                if self.phase in _TURN_PHASES and pending(self) is None:
                     listed.extend(KNOCK.legal(self, player))
             self._listed = listed
         return listed
@@ -340,7 +344,11 @@ class Round:
         if isinstance(action, Knock):
             if self.phase is Phase.CLAIM:
                 return "claim the discard first ('draw discard') or pass"
+            if pending(self) is not None:
+                return pending_reason(self)
             return KNOCK.check(self, action)
+        if isinstance(action, Draw) and action.card is not None and self.phase is not Phase.DRAW:
+            return "a card of the discard pile is named only in the turn's draw step ('draw discard CARD')"
         if self.must_knock:
             return "a claimed discard must be used to knock at once (GR-8)"
         mechanic = BY_PHASE.get(self.phase)
@@ -424,6 +432,7 @@ class Round:
         self.to_move = player
         self.drawn = False
         self.taken = None
+        self.must_meld = None
         self.contract_now = False
         self.final_turn = False
         self.must_knock = False
@@ -440,6 +449,20 @@ class Round:
             self.begin_turn(player)
         self.drawn = True
         self.taken = card
+
+    def take_deep(self, player: int, index: int) -> None:
+        """``player`` takes the discard pile's card at ``index`` and every card above it,
+        face up (R5-3); the deepest is taken as ``taken``, and is to be melded this turn
+        where the draw step says ``deep_draw_must_meld``."""
+        cards = self.discards[index:]
+        del self.discards[index:]
+        self.hands[player].extend(cards)
+        self.known[player].extend(cards)
+        self.drawn = True
+        self.taken = cards[0]
+        step = self.variant.step("draw")
+        if step is not None and step.deep_draw_must_meld:
+            self.must_meld = cards[0]
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
@@ -558,6 +581,7 @@ class Round:
             "step": self.step,
             "drawn": self.drawn,
             "taken": card(self.taken),
+            "must_meld": card(self.must_meld),
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,

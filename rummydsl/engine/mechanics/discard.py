@@ -13,6 +13,7 @@ from ...cards import Card
 from ..actions import Action, Discard, player_name
 from ..state import Phase
 from .base import Mechanic
+from .deep import pending, pending_reason
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -35,6 +36,8 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
+        if pending(rnd) is not None:
+            return []
         taken = barred(rnd)
         return [Discard(player, card)
                 for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken])]
@@ -42,6 +45,8 @@ class DiscardMechanic(Mechanic):
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
             return "this is the discard step: discard a card (or knock)"
+        if pending(rnd) is not None:
+            return pending_reason(rnd)
         held = rnd.holds(action.player, action.card, barred(rnd))
         if held is None:
             return f"{player_name(action.player)} does not hold {action.card}"

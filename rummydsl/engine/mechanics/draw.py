@@ -1,8 +1,12 @@
 """The draw step: the top card of the stock or of the discard pile (GR-5, SK-4.1, GS-5).
 
 The stock is never drawn below ``stock.floor``; the draw that brings it down to
-the floor makes this the round's final turn (GR-8, SK-9). A player who accepted
-an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
+the floor makes this the round's final turn (GR-8, SK-9), except with ``at_floor:
+discard_only`` (R5-5): then play goes on with draws from the discard pile only, and
+the player to draw may pass instead, which ends the round (as does an empty pile).
+A player who accepted an offered card matching ``skip_after_accepting`` skips the
+draw (SK-7.3). With ``discard_depth: any`` a card deeper in the pile may be named
+(:mod:`.deep`, R5-3).
 """
 
 from __future__ import annotations
@@ -10,14 +14,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ...variant.model import DrawStep
-from ..actions import Action, Draw, player_name
+from ..actions import Action, Draw, Pass, player_name
 from ..state import Phase
 from .base import Mechanic
+from .deep import deep_draw_reason, deep_draws, deep_index
 
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["DrawMechanic", "draw_sources"]
+__all__ = ["DrawMechanic", "draw_sources", "discard_only_now"]
+
+
+def discard_only_now(rnd: Round) -> bool:
+    """Whether the stock is at its floor with ``at_floor: discard_only`` (R5-5): the
+    player to draw may take from the discard pile or pass, ending the round."""
+    stock = rnd.variant.stock
+    return stock.at_floor == "discard_only" and len(rnd.stock) <= stock.floor
 
 
 def draw_sources(rnd: Round) -> list[str]:
@@ -47,12 +59,22 @@ class DrawMechanic(Mechanic):
         return super().enter(rnd)
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        return [Draw(player, "stock" if source == "stock" else "discard") for source in draw_sources(rnd)]
+        sources = draw_sources(rnd)
+        out: list[Action] = [Draw(player, "stock" if source == "stock" else "discard") for source in sources]
+        if "discard" in sources:
+            out.extend(deep_draws(rnd, player))
+        if discard_only_now(rnd):
+            out.append(Pass(player))
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Pass) and discard_only_now(rnd):
+            return None
         if not isinstance(action, Draw):
             return f"{player_name(action.player)} must draw first"
         if action.source in draw_sources(rnd):
+            if action.card is not None:
+                return deep_draw_reason(rnd, action)
             return None
         step = rnd.variant.turn[rnd.step]
         allowed = step.sources if isinstance(step, DrawStep) else ("stock",)
@@ -65,14 +87,20 @@ class DrawMechanic(Mechanic):
         return "the discard pile is empty"
 
     def apply(self, rnd: Round, action: Action) -> None:
+        if isinstance(action, Pass):
+            rnd.end_at_floor()  # R5-5: the stock is at its floor and the player takes no discard
+            return
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
             rnd.hands[player].append(rnd.stock.pop())
             rnd.taken = None
             rnd.drawn = True
-            if len(rnd.stock) <= rnd.variant.stock.floor:
+            if len(rnd.stock) <= rnd.variant.stock.floor and rnd.variant.stock.at_floor != "discard_only":
                 rnd.final_turn = True
+        elif action.card is not None and (index := deep_index(rnd, action.card)) is not None \
+                and index < len(rnd.discards) - 1:
+            rnd.take_deep(player, index)
         else:
             rnd.take_discard(player, new_turn=False)
         rnd.stock_only = False

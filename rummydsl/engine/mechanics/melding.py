@@ -342,19 +342,31 @@ class MeldMechanic(Mechanic):
         return out
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        from .deep import keeps_use, pending
+
         options = self.options(rnd, player)
+        if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
+            yield from (action for action in options if keeps_use(rnd, action))
+            return
         yield from options
         if self._step(rnd).optional or not options:
             yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:
-        if isinstance(action, Meld):
-            self._check_meld(rnd, action)
-            return None
-        if isinstance(action, Layoff):
-            check_layoff(rnd, action)
+        from .deep import keeps_use, pending, pending_reason
+
+        if isinstance(action, (Meld, Layoff)):
+            if isinstance(action, Meld):
+                self._check_meld(rnd, action)
+            else:
+                check_layoff(rnd, action)
+            if not keeps_use(rnd, action):
+                return (f"this would leave {rnd.must_meld} (drawn from deep in the discard pile) "
+                        f"with no meld or lay-off this turn (R5-3)")
             return None
         if isinstance(action, Done):
+            if pending(rnd) is not None:
+                return pending_reason(rnd)
             if not self._step(rnd).optional and self.options(rnd, action.player):
                 return "melding is not optional in this variant: put down what you can"
             return None
