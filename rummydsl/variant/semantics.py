@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
@@ -125,7 +125,7 @@ def _check_turn(variant: Variant, report: _Report) -> None:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
 
 
-def _check_deep_draw(variant: Variant, names: list[str], report: _Report) -> None:
+def _check_deep_draw(variant: Variant, names: Sequence[str], report: _Report) -> None:
     """``discard_depth: any`` needs the discard pile and, to meld the card it obliges, a
     meld step after the draw (R5-3); ``at_floor: discard_only`` needs draws from the pile
     (R5-5)."""
