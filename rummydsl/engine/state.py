@@ -44,7 +44,7 @@ class TableMeld:
 
     >>> from rummydsl.cards import Deck
     >>> deck = Deck.preset("standard52")
-    >>> meld = TableMeld(deck.parse_cards("7H 7D 7C"), "set", [0, 0, 0])
+    >>> meld = TableMeld(list(deck.parse_cards("7H 7D 7C")), "set", [0, 0, 0])
     >>> meld.add(deck.parse_card("7S"), 1)
     >>> meld.by, meld.credited(1)
     ([0, 0, 0, 1], ['7S'])
