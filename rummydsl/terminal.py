@@ -103,6 +103,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     pile = f"discard pile: {top} on top ({size} card{'s' if size != 1 else ''})" if top is not None else (
         "discard pile: empty" if observation.variant.has_discard_pile else "")
     lines.append(f"stock: {observation.stock_size} cards    {pile}".rstrip())
+    draw = observation.variant.step("draw")
+    if draw is not None and draw.discard_depth == "any" and size > 1:
+        lines.append(f"  the pile, bottom first: {_cards(observation.discards)}")  # R5-2: spread out
     others = [p for p in range(n) if p != me]
     sizes = observation.hand_sizes
     lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"
@@ -115,7 +118,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     if table:
         lines.append("table:")
         for p, i, meld in table:
-            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {_cards(meld.cards)}")
+            laid = [f"{player_name(who)} {card}" for card, who in zip(meld.cards, meld.by) if who != p]
+            credit = f"   (laid off: {', '.join(laid)})" if laid else ""
+            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {_cards(meld.cards)}{credit}")
     ender = observation.ender
     if ender is not None:
         shown = observation.shown(ender) or ()
