@@ -84,8 +84,13 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
-    def melded(self, player: Any) -> int:
-        """The total ``melded_value`` of the table cards credited to ``player`` (R5-4, R5-6)."""
+    def melded_turns(self, player: Any) -> int:
+        """In how many of ``player``'s turns this round they put at least one card on the
+        table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
+
+    def melded_points(self, player: Any) -> int:
+        """The total ``melded_value`` of the table cards credited to ``player`` (``melded(p)``,
+        R5-4, R5-6)."""
 
 
 @dataclass
@@ -124,8 +129,10 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
-    melded_points: Mapping[Any, int] = field(default_factory=dict)
-    """``player`` → the melded value credited to them, for :meth:`melded` (absent: 0)."""
+    melded: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
+    melded_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → the melded value credited to them, for :meth:`melded_points` (absent: 0)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -174,9 +181,13 @@ class SimpleRoundView:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
 
-    def melded(self, player: Any) -> int:
-        """``melded_points[player]``, 0 if absent."""
-        return self.melded_points.get(player, 0)
+    def melded_turns(self, player: Any) -> int:
+        """``melded[player]``, 0 if absent."""
+        return self.melded.get(player, 0)
+
+    def melded_points(self, player: Any) -> int:
+        """``melded_values[player]``, 0 if absent."""
+        return self.melded_values.get(player, 0)
 
 
 class ScoreFrame:

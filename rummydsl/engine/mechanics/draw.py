@@ -1,12 +1,15 @@
 """The draw step: the top card of the stock or of the discard pile (GR-5, SK-4.1, GS-5).
 
 The stock is never drawn below ``stock.floor``; the draw that brings it down to
-the floor makes this the round's final turn (GR-8, SK-9), except with ``at_floor:
-discard_only`` (R5-5): then play goes on with draws from the discard pile only, and
-the player to draw may pass instead, which ends the round (as does an empty pile).
-A player who accepted an offered card matching ``skip_after_accepting`` skips the
-draw (SK-7.3). With ``discard_depth: any`` a card deeper in the pile may be named
-(:mod:`.deep`, R5-3).
+the floor makes this the round's final turn (GR-8, SK-9), except with
+``at_floor: turn_over`` (BR-4): then, when a player is to draw from a stock at
+its floor, the discard pile but its top card is turned over beneath it first,
+and the round is void only when there is nothing to turn over; and except with
+``at_floor: discard_only`` (R5-5): then play goes on with draws from the discard
+pile only, and the player to draw may pass instead, which ends the round (as does
+an empty pile). A player who accepted an offered card matching
+``skip_after_accepting`` skips the draw (SK-7.3). With ``discard_depth: any`` a
+card deeper in the pile may be named (:mod:`.deep`, R5-3).
 """
 
 from __future__ import annotations
@@ -53,6 +56,11 @@ class DrawMechanic(Mechanic):
             rnd.skip_draw[player] = False
             rnd.drawn = True
             return False
+        stock = rnd.variant.stock
+        if (stock.at_floor == "turn_over" and len(rnd.stock) <= stock.floor
+                and not rnd.turn_over_discards()):
+            rnd.end_at_floor()  # BR-4: nothing to turn over: the round is void
+            return True
         if not draw_sources(rnd):
             rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
             return True
@@ -96,7 +104,8 @@ class DrawMechanic(Mechanic):
             rnd.hands[player].append(rnd.stock.pop())
             rnd.taken = None
             rnd.drawn = True
-            if len(rnd.stock) <= rnd.variant.stock.floor and rnd.variant.stock.at_floor != "discard_only":
+            stock = rnd.variant.stock
+            if len(rnd.stock) <= stock.floor and stock.at_floor not in ("turn_over", "discard_only"):
                 rnd.final_turn = True
         elif action.card is not None and (index := deep_index(rnd, action.card)) is not None \
                 and index < len(rnd.discards) - 1:
