@@ -92,6 +92,9 @@ class RoundView(Protocol):
         """The total ``melded_value`` of the table cards credited to ``player`` (``melded(p)``,
         R5-4, R5-6)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -133,6 +136,8 @@ class SimpleRoundView:
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
     melded_values: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → the melded value credited to them, for :meth:`melded_points` (absent: 0)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -188,6 +193,12 @@ class SimpleRoundView:
     def melded_points(self, player: Any) -> int:
         """``melded_values[player]``, 0 if absent."""
         return self.melded_values.get(player, 0)
+
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
 
 
 class ScoreFrame:
