@@ -202,6 +202,8 @@ class Round:
         self.must_meld: Card | None = None
         """The card drawn from deep in the discard pile this turn, to be melded or laid
         off before the turn goes on (R5-3, :mod:`.mechanics.deep`)."""
+        self.must_meld_copies = 0
+        """How many cards of ``must_meld``'s face the hand held just after that draw."""
         self.contract_now = False
         """The contract was met this turn (SK-5.4)."""
         self.final_turn = False
@@ -460,6 +462,7 @@ class Round:
         self.drawn = False
         self.taken = None
         self.must_meld = None
+        self.must_meld_copies = 0
         self.contract_now = False
         self.laid_this_turn = False
         self.final_turn = False
@@ -491,6 +494,8 @@ class Round:
         step = self.variant.step("draw")
         if step is not None and step.deep_draw_must_meld:
             self.must_meld = cards[0]
+            key = self.variant.deck.face_key(cards[0])
+            self.must_meld_copies = sum(1 for c in self.hands[player] if self.variant.deck.face_key(c) == key)
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""

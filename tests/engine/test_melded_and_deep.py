@@ -387,3 +387,25 @@ def test_a_large_hand_without_a_deadwood_formula_has_no_deadwood(tmp_path: Path)
     assert rnd.result is not None
     assert rnd.result.deadwoods[0] is None and rnd.result.points == (9, 0)
     assert rnd.result.as_json()["deadwoods"]["P1"] is None
+
+
+def test_two_packs_any_copy_of_the_deep_face_meets_the_obligation() -> None:
+    """Regression (check --play on eight players and two packs): a player who held QH and
+    drew the other QH deep was left with no legal action once a set took one copy. Copies
+    are interchangeable: melding or laying off either copy meets the obligation."""
+    variant = load_variant(str(Path(__file__).resolve().parents[1] / "conformance" / "variants"
+                               / "r5_eight_players.yaml"))
+    deck = variant.deck
+    cards = deck.parse_cards("QH QD QS 2C 3D 5S 9C QH 4S")  # the second QH is the other copy
+    held, pile = list(cards[:7]), list(cards[7:])
+    assert held[0] is not pile[0] and str(held[0]) == str(pile[0]) == "QH"
+    placed = {c.id for c in cards}
+    rest = [c for c in deck.cards if c.id not in placed]
+    hands = [held] + [rest[7 * k:7 * k + 7] for k in range(7)]
+    rnd = Round.from_setup(variant, dealer=7, hands=hands, stock=rest[49:], upcard=pile[0])
+    rnd.discards = list(pile)
+    play(rnd, "P1 draw discard QH")
+    assert rnd.must_meld is pile[0]
+    assert "P1 done" not in legal(rnd)
+    play(rnd, "P1 meld [QH QD QS]")
+    assert "P1 done" in legal(rnd), "one QH of the two is melded: the obligation is met"

@@ -10,7 +10,8 @@ So that a player is never stuck with such a card, a deep draw is legal only when
 hand with the cards taken can meld that card (in a group of the hand, or by laying it
 off onto a table meld the player may add to), and a meld or lay-off of other cards is
 legal only when it leaves that possible. A card whose face is in the pile twice (two
-packs) is taken at its topmost copy.
+packs) is taken at its topmost copy; copies being interchangeable, melding any card of
+the face the player holds meets the obligation.
 """
 
 from __future__ import annotations
@@ -49,14 +50,30 @@ def deep_index(rnd: Round, card: Card) -> int | None:
     return None
 
 
+def _copies(rnd: Round, card: Card) -> list[Card]:
+    """The cards of the turn player's hand with ``card``'s face (that card first)."""
+    key = rnd.variant.deck.face_key(card)
+    hand = rnd.hands[rnd.turn_player]
+    same = [held for held in hand if held is card]
+    same += [held for held in hand if held is not card and rnd.variant.deck.face_key(held) == key]
+    return same
+
+
 def pending(rnd: Round) -> Card | None:
-    """The deep-drawn card still to be melded this turn, if it is still in the hand."""
+    """The deep-drawn card still to be melded this turn (a card of its face in the hand),
+    or None once it is melded or laid off.
+
+    With several packs copies of a face are interchangeable: melding either copy of
+    the face meets the obligation (the hand then holds fewer cards of that face than
+    just after the draw, :attr:`Round.must_meld_copies`).
+    """
     card = rnd.must_meld
     if card is None:
         return None
-    if any(held is card for held in rnd.hands[rnd.turn_player]):
-        return card
-    return None
+    same = _copies(rnd, card)
+    if len(same) < rnd.must_meld_copies or not same:
+        return None
+    return same[0]
 
 
 def pending_reason(rnd: Round) -> str:
@@ -160,6 +177,7 @@ def keeps_use(rnd: Round, action: Action) -> bool:
         return True
     trial = rnd.copy()
     MeldMechanic().apply(trial, action)
-    if trial.result is not None or not any(held is card for held in trial.hands[action.player]):
+    left = pending(trial) if trial.result is None else None
+    if left is None:
         return True
-    return can_use(trial, action.player, card, trial.hands[action.player])
+    return can_use(trial, action.player, left, trial.hands[action.player])
