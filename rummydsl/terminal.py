@@ -261,8 +261,10 @@ class TerminalWatcher(Watcher):
             you = " (you)" if p == self.seat else ""
             table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
             melds = f"melds {table}; " if table else ""
+            deadwood = result.deadwoods[p]
+            shown = "not worked out (a hand past the solver)" if deadwood is None else deadwood
             self.say(f"  {player_name(p)}{you}: {melds}hand {_cards(_sorted(rnd.hands[p]))}; deadwood "
-                     f"{result.deadwoods[p]}; points {result.points[p]}")
+                     f"{shown}; points {result.points[p]}")
         self.say("scores: " + " . ".join(f"{player_name(p)} {scores[p]}" for p in range(n)))
 
     def game_over(self, result: GameResult) -> None:
