@@ -23,7 +23,7 @@ from ...cards import Card
 from ...variant.model import DrawStep
 from ..actions import Action, Draw, Knock
 from ..state import Phase, TableMeld
-from .melding import MAX_LISTED, _fits
+from .melding import MAX_LISTED, _fits, single_melds
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -119,11 +119,17 @@ def can_use(rnd: Round, player: int, card: Card, hand: Sequence[Card],
     low = max(1, min((shape.min_size for shape in shapes), default=3))
     span = max(low, MAX_LISTED)
     pool = [c for c in hand if c is not card and _near(rnd, card, c, span)]
-    for size in range(low, min(len(pool) + 1, MAX_LISTED) + 1):
-        for others in itertools.combinations(pool, size - 1):
-            if rules.kinds_of((card, *others), hand=hand):
-                return True
-    return False
+    if len(pool) + 1 < low:
+        return False
+    families = {shape.family for shape in shapes}
+    if "any" in families or card.wild or any(c.wild for c in pool):
+        for size in range(low, min(len(pool) + 1, MAX_LISTED) + 1):
+            for others in itertools.combinations(pool, size - 1):
+                if rules.kinds_of((card, *others), hand=hand):
+                    return True
+        return False
+    # the groups the kinds' shapes allow (one rank; one card per sequence position)
+    return any(any(c is card for c in group) for group in single_melds(rnd, [card, *pool]))
 
 
 def deep_draws(rnd: Round, player: int) -> list[Action]:
