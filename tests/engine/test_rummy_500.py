@@ -107,3 +107,18 @@ def test_explain_tells_the_deep_draw_the_low_ace_and_the_empty_stock() -> None:
     assert "kind == run and rank == A and position == 1 ? 1 : value" in text
     assert "play goes on with draws from the discard pile only" in text
     assert "13 with 2 players, 7 with 3 to 7 players" in text
+
+
+@pytest.mark.parametrize(("house", "check"), [
+    ("r5_jokers.yaml", lambda v: v.deck.wilds == 2 and all(
+        value == 15 for card, value in zip(v.deck.cards, v.card_values) if card.wild)),
+    ("r5_target_250.yaml", lambda v: v.game.target == 250),
+    ("r5_eight_players.yaml", lambda v: (v.players, v.deck.packs, v.deal.hand_size) == (8, 2, 7)),
+])
+def test_house_rules_set_the_options(house: str, check) -> None:  # type: ignore[no-untyped-def]
+    """R5-1 jokers = 2, R5-7 game_target = n, and eight players on two packs, each one key."""
+    from pathlib import Path
+
+    variant = load_variant(str(Path(__file__).resolve().parents[1] / "conformance" / "variants" / house))
+    assert check(variant)
+    assert variant.parent == "rummy_500"
