@@ -280,7 +280,18 @@ def _cards(variant: Variant) -> list[str]:
     if variant.melded_value is not None:
         out += _bullet("A card on the table is worth, to the player who laid it there (melded(p)): "
                        f"{_filled(variant.melded_value, variant)}.")
+    elif _scores_melded(variant):
+        out += _bullet("A card on the table is worth its card value to the player who laid it there "
+                       "(melded(p)), a card laid off onto another player's meld included.")
     return out
+
+
+def _scores_melded(variant: Variant) -> bool:
+    """Whether a scoring formula uses ``melded(p)``."""
+    scoring = variant.scoring
+    formulas = [f for _, f in scoring.lets] + [scoring.multiplier] + [
+        part for case in scoring.cases for part in (case.when, case.points, case.ender, case.others)]
+    return any(f is not None and "melded" in f.names for f in formulas)
 
 
 def _ace(deck: Deck) -> str:

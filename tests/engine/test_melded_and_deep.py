@@ -409,3 +409,15 @@ def test_two_packs_any_copy_of_the_deep_face_meets_the_obligation() -> None:
     assert "P1 done" not in legal(rnd)
     play(rnd, "P1 meld [QH QD QS]")
     assert "P1 done" in legal(rnd), "one QH of the two is melded: the obligation is met"
+
+
+def test_explain_says_who_a_table_card_counts_for(tmp_path: Path) -> None:
+    from rummydsl.explainer import explain
+
+    plain = " ".join(explain(load_variant(variant_file(tmp_path, name="plainx", melded_value=None))).split())
+    assert ("A card on the table is worth its card value to the player who laid it there (melded(p)), "
+            "a card laid off onto another player's meld included.") in plain
+    ace = " ".join(explain(load_variant(variant_file(tmp_path, name="acex"))).split())
+    assert ("A card on the table is worth, to the player who laid it there (melded(p)): kind == run and "
+            "rank == A and position == 1 ? 1 : value.") in ace
+    assert "worth" not in " ".join(explain(load_variant("gin_rummy")).split()).split("Deal")[0]
