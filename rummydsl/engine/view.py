@@ -35,8 +35,15 @@ class RoundFacts:
     ending: str = ""
     deadwoods: tuple[int, ...] = ()
     contracts: tuple[bool, ...] = ()
+    hand_values: tuple[int, ...] = ()
+    """Each player's hand value at the end (the score context's ``hand_value(p)``)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
+
+    @property
+    def player_count(self) -> int:
+        """How many players are dealt in."""
+        return len(self.players)
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -65,3 +72,7 @@ class RoundFacts:
     def met_contract(self, player: int) -> bool:
         """Whether ``player`` met the contract this round (true without a contract)."""
         return self.contracts[player] if self.contracts else True
+
+    def hand_value(self, player: int) -> int:
+        """``player``'s hand value at the end: every card held, melds still held included."""
+        return self.hand_values[player]

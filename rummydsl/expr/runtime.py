@@ -84,6 +84,9 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -121,6 +124,8 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -168,6 +173,12 @@ class SimpleRoundView:
     def met_contract(self, player: Any) -> bool:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
+
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
 
 
 class ScoreFrame:
