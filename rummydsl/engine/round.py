@@ -613,10 +613,10 @@ class Round:
             facts.ending = ending
             facts.deadwoods = deadwoods
             facts.contracts = tuple(self.met_contract)
+            facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
+            facts.melded = tuple(self.melded_turns)
             facts.hand_cards = tuple(len(hand) for hand in self.hands)
             facts.melded_of = lambda player: melded_total(self, player)
-            facts.melded = tuple(self.melded_turns)
-            facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
         undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)

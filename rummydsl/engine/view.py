@@ -40,10 +40,10 @@ class RoundFacts:
     hand_cards: tuple[int, ...] = ()
     """How many cards each player holds (for the message about a hand too large to solve)."""
     contracts: tuple[bool, ...] = ()
-    melded: tuple[int, ...] = ()
-    """Each player's ``melded_turns`` (BR-5)."""
     hand_values: tuple[int, ...] = ()
     """Each player's hand value at the end (the score context's ``hand_value(p)``)."""
+    melded: tuple[int, ...] = ()
+    """Each player's ``melded_turns`` (BR-5)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
     melded_of: Callable[[int], int] = field(default=lambda player: 0)
@@ -92,14 +92,14 @@ class RoundFacts:
         """Whether ``player`` met the contract this round (true without a contract)."""
         return self.contracts[player] if self.contracts else True
 
-    def melded_points(self, player: int) -> int:
-        """The total melded value of the table cards credited to ``player`` (R5-4, R5-6)."""
-        return self.melded_of(player)
+    def hand_value(self, player: int) -> int:
+        """``player``'s hand value at the end: every card held, melds still held included."""
+        return self.hand_values[player]
 
     def melded_turns(self, player: int) -> int:
         """In how many of ``player``'s turns they put at least one card on the table."""
         return self.melded[player] if self.melded else 0
 
-    def hand_value(self, player: int) -> int:
-        """``player``'s hand value at the end: every card held, melds still held included."""
-        return self.hand_values[player]
+    def melded_points(self, player: int) -> int:
+        """The total melded value of the table cards credited to ``player`` (R5-4, R5-6)."""
+        return self.melded_of(player)

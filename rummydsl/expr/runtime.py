@@ -84,6 +84,9 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
+
     def melded_turns(self, player: Any) -> int:
         """In how many of ``player``'s turns this round they put at least one card on the
         table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
@@ -91,9 +94,6 @@ class RoundView(Protocol):
     def melded_points(self, player: Any) -> int:
         """The total ``melded_value`` of the table cards credited to ``player`` (``melded(p)``,
         R5-4, R5-6)."""
-
-    def hand_value(self, player: Any) -> int:
-        """The total card value of ``player``'s hand at the end, melds still held included."""
 
 
 @dataclass
@@ -132,12 +132,12 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
     melded: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
     melded_values: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → the melded value credited to them, for :meth:`melded_points` (absent: 0)."""
-    hand_values: Mapping[Any, int] = field(default_factory=dict)
-    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -186,6 +186,11 @@ class SimpleRoundView:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
 
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
     def melded_turns(self, player: Any) -> int:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)
@@ -193,12 +198,6 @@ class SimpleRoundView:
     def melded_points(self, player: Any) -> int:
         """``melded_values[player]``, 0 if absent."""
         return self.melded_values.get(player, 0)
-
-    def hand_value(self, player: Any) -> int:
-        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
-        if player in self.hand_values:
-            return self.hand_values[player]
-        return self.deadwood(player)
 
 
 class ScoreFrame:
