@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ...cards import Card
 from ...variant.model import DrawStep
-from ..actions import Action, Draw, Knock
+from ..actions import Action, Draw, Knock, Meld
 from ..state import Phase, TableMeld
 from .melding import MAX_LISTED, _fits, single_melds
 
@@ -181,6 +181,9 @@ def keeps_use(rnd: Round, action: Action) -> bool:
 
     if rnd.phase is not Phase.MELD:
         return True
+    used = sum(len(meld) for meld in action.melds) if isinstance(action, Meld) else 1
+    if used >= len(rnd.hands[action.player]):
+        return True  # it empties the hand, the deep card with it (and would end the round)
     trial = rnd.copy()
     MeldMechanic().apply(trial, action)
     left = pending(trial) if trial.result is None else None
