@@ -316,7 +316,7 @@ class Round:
             else:
                 mechanic = BY_PHASE.get(self.phase)
                 listed = list(mechanic.legal(self, player)) if mechanic is not None else []
-                if self.phase in _TURN_PHASES and pending(self) is None:
+                if self.phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
                     listed.extend(KNOCK.legal(self, player))
             self._listed = listed
         return listed

@@ -49,7 +49,7 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        if pending(rnd) is not None or (len(rnd.hands[player]) == 1
+        if (rnd.must_meld is not None and pending(rnd) is not None) or (len(rnd.hands[player]) == 1
                                         and last_card_kept(rnd, player) is not None):
             return []
         taken = barred(rnd)

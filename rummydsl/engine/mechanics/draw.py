@@ -69,9 +69,10 @@ class DrawMechanic(Mechanic):
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         sources = draw_sources(rnd)
         out: list[Action] = [Draw(player, "stock" if source == "stock" else "discard") for source in sources]
-        if "discard" in sources:
+        step = rnd.variant.turn[rnd.step]
+        if "discard" in sources and isinstance(step, DrawStep) and step.discard_depth == "any":
             out.extend(deep_draws(rnd, player))
-        if discard_only_now(rnd):
+        if rnd.variant.stock.at_floor == "discard_only" and discard_only_now(rnd):
             out.append(Pass(player))
         return out
 
