@@ -56,7 +56,9 @@ class GreedyAgent:
 
     It takes the upcard or the top discard when that lowers its deadwood, and an
     offered card likewise; discards (and offers) the card that leaves the least
-    deadwood; knocks or goes gin as soon as it may (the lowest knock); meets the
+    deadwood; knocks or goes gin as soon as it may (the lowest knock) or, where
+    any deadwood may knock (no ``knock.limit``, KR-3), once its deadwood is low
+    enough to be likely the lowest (:meth:`knock_threshold`); meets the
     contract and puts down what it can, aiming to go out; claims a last discard
     when it may; and as a defender lays off every card it can (C-7).
     """
@@ -66,7 +68,12 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         knocks = [a for a in legal if isinstance(a, Knock)]
-        if knocks:
+        if knocks and observation.knock_limit is None:
+            best = self._best_knock(observation, knocks)
+            if self._knock_deadwood(observation, best) <= self.knock_threshold(observation):
+                return best
+            legal = [a for a in legal if not isinstance(a, Knock)]
+        elif knocks:
             return self._best_knock(observation, knocks)
         phase = observation.phase
         player = observation.player
@@ -130,6 +137,28 @@ class GreedyAgent:
             return (rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
 
         return min(options, key=left)
+
+    @staticmethod
+    def knock_threshold(observation: Observation) -> int:
+        """The most deadwood it knocks with where any deadwood may knock: one point per
+        card dealt (gin's 10 for 10 cards), and, once the stock could run out before
+        its next turn (a void round scores nothing), twice that.
+
+        A knock that is not the lowest costs the differences and a penalty, so it
+        waits for a hand that is nearly all melds; the more players, the fewer cards
+        each and the lower the bar.
+        """
+        size = observation.hand_size
+        if observation.stock_size <= len(observation.hand_sizes):
+            return 2 * size
+        return size
+
+    @staticmethod
+    def _knock_deadwood(observation: Observation, knock: Knock) -> int:
+        """The deadwood a knock leaves (big gin: none)."""
+        if knock.card is None:
+            return 0
+        return observation.rules.min_deadwood([c for c in observation.hand if c is not knock.card])
 
     @staticmethod
     def _best_knock(observation: Observation, knocks: Sequence[Knock]) -> Knock:
