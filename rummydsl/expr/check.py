@@ -338,7 +338,7 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
-                                       "hand_value"),
+                                       "hand_value", "melded_turns"),
     Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
 }
 _HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL)
@@ -864,7 +864,8 @@ class _Checker:
             for arg in node.args:
                 self.expect(arg, PLAYER, "'distance'")
             return INT
-        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value"):
+        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
+                    "melded_turns"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -668,7 +668,7 @@ class _Compiler:
             return self.fold(node, lambda x: abs(f(x)), args)
         if name == "distance":
             return _Code(_distance(fns[0], fns[1], node))
-        # value, score, deadwood, met_contract, hand_value, others: the view's methods
+        # value, score, deadwood, met_contract, hand_value, melded_turns, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -680,6 +680,8 @@ class _Compiler:
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
         if name == "hand_value":
             return _Code(lambda x: x.view.hand_value(f(x)))
+        if name == "melded_turns":
+            return _Code(lambda x: int(x.view.melded_turns(f(x))))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:

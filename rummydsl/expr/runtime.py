@@ -86,6 +86,9 @@ class RoundView(Protocol):
 
     def hand_value(self, player: Any) -> int:
         """The total card value of ``player``'s hand at the end, melds still held included."""
+    def melded_turns(self, player: Any) -> int:
+        """In how many of ``player``'s turns this round they put at least one card on the
+        table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
 
 
 @dataclass
@@ -126,6 +129,8 @@ class SimpleRoundView:
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
     hand_values: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
+    melded: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -179,6 +184,9 @@ class SimpleRoundView:
         if player in self.hand_values:
             return self.hand_values[player]
         return self.deadwood(player)
+    def melded_turns(self, player: Any) -> int:
+        """``melded[player]``, 0 if absent."""
+        return self.melded.get(player, 0)
 
 
 class ScoreFrame:
