@@ -69,6 +69,16 @@ class Observation:
         return self._round.dealer
 
     @property
+    def sat_out(self) -> int | None:
+        """The seat sitting out this round (G3-1: no cards, never to move), or None."""
+        return self._round.sat_out
+
+    @property
+    def seated(self) -> tuple[int, ...]:
+        """The seats dealt in this round, in seat order."""
+        return self._round.seated
+
+    @property
     def scores(self) -> tuple[int, ...]:
         return self._round.scores
 
@@ -179,6 +189,7 @@ class Observation:
             "you": player_name(self.player),
             "round": rnd.number,
             "dealer": player_name(rnd.dealer),
+            **({} if rnd.sat_out is None else {"sat_out": player_name(rnd.sat_out)}),
             "phase": self.phase,
             "to_move": None if rnd.to_move is None else player_name(rnd.to_move),
             "hand": cards(sorted(self.hand, key=lambda c: c.id)),

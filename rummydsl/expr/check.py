@@ -59,6 +59,7 @@ __all__ = [
     "context_names",
     "context_functions",
     "RESERVED_NAMES",
+    "LAST_ROUND_NAMES",
     "FIELDS",
     "Field",
 ]
@@ -77,6 +78,8 @@ class Context(str, enum.Enum):
     """``knock.limit``: the round being played."""
     SCORE = "score"
     """``scoring.*``: the round that just ended."""
+    DEAL = "deal"
+    """``deal.sit_out``: the deal about to be dealt, after the last round (if any)."""
 
 
 @dataclass(frozen=True)
@@ -312,12 +315,25 @@ _SCORE_NAMES = {
     **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
 
+_DEAL_NAMES = {
+    "round": INT,
+    "dealer": PLAYER,
+    "players": list_of(PLAYER),
+    "last_sat_out": PLAYER,
+    "last_winner": PLAYER,
+    "last_loser": PLAYER,
+    "last_void": BOOL,
+}
+LAST_ROUND_NAMES = ("last_sat_out", "last_winner", "last_loser", "last_void")
+"""The deal-context names that describe the last round: none of them has a value in round 1."""
+
 _NAMES: dict[Context, dict[str, Type]] = {
     Context.CARD: _CARD_NAMES,
     Context.MELD: _MELD_NAMES,
     Context.CONTRACT: _CONTRACT_NAMES,
     Context.ROUND: _ROUND_NAMES,
     Context.SCORE: _SCORE_NAMES,
+    Context.DEAL: _DEAL_NAMES,
 }
 
 _COMMON_FUNCTIONS = ("min", "max", "abs")
@@ -328,8 +344,9 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract"),
+    Context.DEAL: _COMMON_FUNCTIONS + ("score", "next"),
 }
-_HAS_LISTS = (Context.ROUND, Context.SCORE)
+_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL)
 _SELECTORS = ("rank", "suit", "colour")
 _KEYWORDS = ("and", "or", "not", "in", "for", "true", "false")
 
@@ -389,6 +406,7 @@ FIELDS: Mapping[str, Field] = {
     "scoring.round.points": Field(Context.SCORE, INT, per_player=True),
     "scoring.round.ender": Field(Context.SCORE, INT),
     "scoring.round.others": Field(Context.SCORE, INT, per_player=True),
+    "deal.sit_out": Field(Context.DEAL, PLAYER),
 }
 """The context and result type of every expression field of a variant."""
 
@@ -852,6 +870,10 @@ class _Checker:
             if name == "met_contract":
                 return BOOL
             return list_of(PLAYER) if name == "others" else INT
+        if name == "next":
+            self.arity(node, 1)
+            self.expect(node.args[0], PLAYER, "'next'")
+            return PLAYER
         # sum/count used without 'for'
         raise _error(node, f"{name!r} works on a list: write {name}(e for x in xs)")
 

@@ -12,6 +12,7 @@ meld       ``fn(cards) -> bool``                        ``(size, natural ids, wi
 contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+deal       ``fn(view)``                                 a ``ScoreFrame``
 ========== ============================================ ===========================
 
 Runtime values: an int, a bool, a player or card as the caller gives them, a
@@ -654,6 +655,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "next":
+            return _Code(lambda x: x.view.next(f(x)))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:

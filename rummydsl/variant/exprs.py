@@ -70,6 +70,11 @@ class Envs:
     def round(self) -> Env:
         return self._env(Context.ROUND)
 
+    @property
+    def deal(self) -> Env:
+        """The deal context (``deal.sit_out``)."""
+        return self._env(Context.DEAL)
+
     def score_scope(self) -> LetScope:
         """An empty ``scoring.let`` scope in the score context."""
         return LetScope(self._env(Context.SCORE))
