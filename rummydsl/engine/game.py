@@ -210,7 +210,7 @@ class Game:
             view = deal_view(self.players, 1, self.dealer, self.scores)
         else:
             assert last.result is not None
-            view = deal_view(self.players, len(self.results) + 1, last.dealer, self.scores,
+            view = deal_view(self.players, last.number + 1, last.dealer, self.scores,
                              last.result, last.seated, last.sat_out)
         self.sat_out = who_sits_out(self.variant, view)
         self.dealer = dealer_for(self.variant, self.dealer, self.sat_out)
