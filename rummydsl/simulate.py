@@ -181,10 +181,7 @@ def play_task(task: GameTask) -> GameOutcome:
     agents = make_agents(task.agents, variant.players, agent_rng)
     try:
         if task.hand:
-            from .engine.seating import first_seating
-
-            dealer, sat_out = first_seating(variant, task.index % variant.players)
-            rnd = Round.deal(variant, deal_rng, dealer=dealer, sat_out=sat_out)
+            rnd = Round.deal(variant, deal_rng, dealer=task.index % variant.players)
             played = run_hand(rnd, agents, writer=writer)
         else:
             played = run_game(Game(variant, deal_rng), agents, writer=writer)

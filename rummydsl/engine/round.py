@@ -35,7 +35,10 @@ from .view import RoundFacts
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
-__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules"]
+__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "FIRST_DEAL"]
+
+FIRST_DEAL = -1
+"""``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _KEPT = 32
@@ -207,11 +210,19 @@ class Round:
     @classmethod
     def deal(cls, variant: Variant, rng: random.Random, *, dealer: int,
              players: int | None = None, scores: Sequence[int] | None = None, number: int = 1,
-             sat_out: int | None = None) -> Round:
+             sat_out: int | None = FIRST_DEAL) -> Round:
         """Shuffle with ``rng`` and deal (GR-2, SK-2, GS-2): one card at a time from the
         dealer's left, then the upcard where the variant has one, the rest the stock.
-        The seat ``sat_out`` (G3-1) is dealt nothing."""
+
+        The seat ``sat_out`` (G3-1) is dealt nothing; left as :data:`FIRST_DEAL`, it is
+        the seat the variant's ``deal.sit_out`` names for a game's first deal by
+        ``dealer`` (nobody without one), and with ``rotation: sitter`` that seat deals.
+        """
         n = variant.players if players is None else players
+        if sat_out == FIRST_DEAL:
+            from .seating import first_seating
+
+            dealer, sat_out = first_seating(variant, dealer, n)
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
         size = variant.deal.hand_size

@@ -199,7 +199,7 @@ class DealView:
         """Who sat out the last round (``None``: nobody did, or round 1)."""
         self.last_winner_player = last_winner
         self.last_loser_player = last_loser
-        self.last_void = last_void
+        self.last_void_round = last_void
         """Whether the last round had no winner: void at the stock floor, or nobody scored."""
         self.scores: dict[Any, int] = dict(scores or {})
         """``player`` → game total before this deal (absent players have 0)."""
@@ -218,6 +218,11 @@ class DealView:
     def last_sat_out(self) -> Any:
         """Who sat out the last round."""
         return self._last("last_sat_out", self.last_sat_out_player)
+
+    @property
+    def last_void(self) -> bool:
+        """Whether the last round had no winner (void, or nobody scored)."""
+        return bool(self._last("last_void", self.last_void_round))
 
     @property
     def last_winner(self) -> Any:

@@ -106,7 +106,7 @@ def _check_sit_out(variant: Variant, report: _Report) -> None:
         try:
             deal.sit_out(DealView(players=seats, round=1, dealer=dealer))  # type: ignore[arg-type]
         except ExpressionError as problem:
-            report.warn(("deal", "sit_out"), f"in round 1 {problem.message}", "sit-out-round-1")
+            report.warn(("deal", "sit_out"), f"round 1 cannot be dealt: {problem.message}", "sit-out-round-1")
             return
 
 
