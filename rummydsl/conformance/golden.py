@@ -84,7 +84,7 @@ def golden_suite(variant_name: str, *, seed: int, rounds: int = ROUNDS) -> dict[
             "expect": expect,
         })
         game.next_round()
-        if rnd.sat_out is not None and not game.over:  # G3-2: who sits out and deals next
+        if rnd.sat_out is not None and game.round.sat_out is not None and not game.over:  # G3-2: who is next
             expect["next_sits_out"] = player_name(game.round.sat_out)
             expect["next_dealer"] = player_name(game.dealer)
     return {

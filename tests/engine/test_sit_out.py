@@ -175,3 +175,14 @@ def test_statistics_count_the_dealer_only_when_dealt_in() -> None:
     assert "an even share is 50.0%" in stats.text(1.0)
     hands = simulate("gin_three_handed", hands=6, seed=2, agents="random")
     assert hands.hands == 6 and hands.sat_out_rounds == 6
+
+
+def test_check_play_places_a_formula_failing_between_rounds(tmp_path: Path) -> None:
+    from rummydsl.playcheck import play_check
+
+    path = tmp_path / "late.yaml"
+    path.write_text("rummydsl: 1\nid: late\nname: Late\nextends: gin_three_handed\n"
+                    "deal:\n  sit_out: \"round == 2 ? last_winner : dealer\"\n", encoding="utf-8")
+    found = [d for d in play_check(str(path), games=3, seed=0) if d.rule == "play-scoring-error"]
+    assert found and (found[0].location.line, found[0].location.column) == (6, 26)
+    assert "'last_winner' has no value in round 2" in found[0].message
