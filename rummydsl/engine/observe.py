@@ -161,6 +161,11 @@ class Observation:
         return tuple(self._round.met_contract)
 
     @property
+    def melded_turns(self) -> tuple[int, ...]:
+        """In how many of their turns each player has put cards on the table this round (BR-5)."""
+        return tuple(self._round.melded_turns)
+
+    @property
     def ender(self) -> int | None:
         return self._round.ender
 
@@ -202,6 +207,7 @@ class Observation:
             "known": {player_name(p): cards(rnd.known[p]) for p in range(rnd.players) if p != self.player},
             "offered": None if rnd.offered is None else str(rnd.offered),
             "met_contract": {player_name(p): m for p, m in enumerate(rnd.met_contract)},
+            "melded_turns": {player_name(p): k for p, k in enumerate(rnd.melded_turns)},
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
             "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
         }

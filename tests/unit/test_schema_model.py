@@ -41,6 +41,7 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/knock/oneOf/1": (m.Knock, {}),
     "#/properties/layoff": (m.Layoff, {}),
     "#/properties/stock": (m.Stock, {}),
+    "#/properties/going_out": (m.GoingOut, {}),
     "#/properties/deadwood": (m.Variant, {"excludes_concealed_melds": "deadwood_excludes_concealed_melds"}),
     "#/properties/options/additionalProperties/oneOf/2": (m.Option, {}),
     "#/properties/scoring": (m.Scoring, {"let": "lets", "round": "cases"}),
