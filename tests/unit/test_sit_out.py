@@ -152,3 +152,12 @@ def test_shutout_all_losers_is_gin_rummys_rule(tmp_path: Path) -> None:
     four = load_variant(write(tmp_path, "players: 3\n"))  # gin_rummy's game: shutout_per all_losers
     assert final_figures(four, {0: 105, 1: 0, 2: 10}, {})[0] == 205   # one loser blank: no shutout
     assert final_figures(four, {0: 105, 1: 0, 2: 0}, {})[0] == 410    # every loser blank: doubled once
+
+
+def test_editor_knows_the_deal_context() -> None:
+    from rummydsl.lsp.features import expression_context
+    from rummydsl.lsp.reference import expression_help
+
+    assert expression_context(("deal", "sit_out")) == "deal"
+    assert expression_help("deal", "last_loser", ) is not None
+    assert "left" in (expression_help("deal", "next") or "")
