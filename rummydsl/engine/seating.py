@@ -1,8 +1,8 @@
 """Seats that sit out a round (G3-1, G3-2): who sits out each deal, and who deals it.
 
 A variant with ``deal.sit_out`` names, before each deal, the seat that sits out
-that round: an expression in the deal context (docs/language.md, "Deal context")
-read over a :class:`~rummydsl.expr.runtime.DealView` of the game so far. The seat
+that round: an expression in the next-deal context (docs/language.md, "Next-deal context")
+read over a :class:`~rummydsl.expr.runtime.NextDealView` of the game so far. The seat
 keeps its number; the round skips it everywhere (:meth:`Round.next_seat
 <rummydsl.engine.round.Round.next_seat>`). With ``deal.rotation: sitter`` the
 seat sitting out deals. Nothing here names a game.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..errors import ExpressionError
-from ..expr.runtime import DealView
+from ..expr.runtime import NextDealView
 from .state import RoundResult
 
 if TYPE_CHECKING:
@@ -45,19 +45,19 @@ def round_loser(result: RoundResult, seated: Sequence[int]) -> int | None:
 
 def deal_view(players: int, number: int, dealer: int, scores: Sequence[int],
               last: RoundResult | None = None, last_seated: Sequence[int] = (),
-              last_sat_out: int | None = None) -> DealView:
-    """The deal context of deal ``number`` (from 1): ``dealer`` is the first dealer in
+              last_sat_out: int | None = None) -> NextDealView:
+    """The next-deal context of deal ``number`` (from 1): ``dealer`` is the first dealer in
     round 1, the last round's dealer afterwards; ``last`` is the last round's result."""
     seats = tuple(range(players))
     totals = dict(enumerate(scores))
     if last is None:
-        return DealView(players=seats, round=number, dealer=dealer, scores=totals)
-    return DealView(players=seats, round=number, dealer=dealer, last_sat_out=last_sat_out,
+        return NextDealView(players=seats, round=number, dealer=dealer, scores=totals)
+    return NextDealView(players=seats, round=number, dealer=dealer, last_sat_out=last_sat_out,
                     last_winner=last.winner, last_loser=round_loser(last, last_seated),
                     last_void=last.winner is None, scores=totals)
 
 
-def who_sits_out(variant: Variant, view: DealView) -> int | None:
+def who_sits_out(variant: Variant, view: NextDealView) -> int | None:
     """The seat ``deal.sit_out`` names for the deal ``view`` describes, or None without it.
 
     :raises ExpressionError: rule ``expr-runtime``, quoting the formula, when it fails

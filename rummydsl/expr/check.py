@@ -76,10 +76,12 @@ class Context(str, enum.Enum):
     """``contract.melds``: the melds of a first lay-down."""
     ROUND = "round"
     """``knock.limit``: the round being played."""
+    DEAL = "deal"
+    """``deal.hand_size``: a deal about to be made (the players, the deal's number, the totals)."""
     SCORE = "score"
     """``scoring.*``: the round that just ended."""
-    DEAL = "deal"
-    """``deal.sit_out``: the deal about to be dealt, after the last round (if any)."""
+    NEXT_DEAL = "next_deal"
+    """``deal.sit_out``: the next deal of a game, after the last round (if any)."""
 
 
 @dataclass(frozen=True)
@@ -299,6 +301,12 @@ def _value_type(name: str, value: Any) -> Type:
 _CARD_NAMES = {"rank": RANK, "suit": SUIT, "colour": COLOUR, "order": INT, "pips": INT, "wild": BOOL}
 _CARD_ATTRIBUTES = dict(_CARD_NAMES)
 _MELD_NAMES = {"size": INT, "naturals": INT, "wilds": INT}
+_DEAL_NAMES = {
+    "player_count": INT,
+    "players": list_of(PLAYER),
+    "round": INT,
+    "dealer": PLAYER,
+}
 _CONTRACT_NAMES = {"count": INT, "cards": INT}
 _CONTRACT_INNER = ("size", "kind")
 _ROUND_NAMES = {
@@ -307,6 +315,7 @@ _ROUND_NAMES = {
     "round": INT,
     "hand_size": INT,
     "players": list_of(PLAYER),
+    "player_count": INT,
 }
 _SCORE_NAMES = {
     **_ROUND_NAMES,
@@ -315,7 +324,7 @@ _SCORE_NAMES = {
     **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
 
-_DEAL_NAMES = {
+_NEXT_DEAL_NAMES = {
     "round": INT,
     "dealer": PLAYER,
     "players": list_of(PLAYER),
@@ -325,7 +334,7 @@ _DEAL_NAMES = {
     "last_void": BOOL,
 }
 LAST_ROUND_NAMES = ("last_sat_out", "last_winner", "last_loser", "last_void")
-"""The deal-context names that describe the last round: none of them has a value in round 1."""
+"""The next-deal names that describe the last round: none of them has a value in round 1."""
 
 _NAMES: dict[Context, dict[str, Type]] = {
     Context.CARD: _CARD_NAMES,
@@ -334,20 +343,22 @@ _NAMES: dict[Context, dict[str, Type]] = {
     Context.ROUND: _ROUND_NAMES,
     Context.SCORE: _SCORE_NAMES,
     Context.DEAL: _DEAL_NAMES,
+    Context.NEXT_DEAL: _NEXT_DEAL_NAMES,
 }
 
 _COMMON_FUNCTIONS = ("min", "max", "abs")
 _AGGREGATES = ("sum", "min", "max", "count", "any", "all")
 _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CARD: _COMMON_FUNCTIONS,
-    Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
+    Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive", "count_distinct"),
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
-    Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract",
-                                        "melded_turns"),
-    Context.DEAL: _COMMON_FUNCTIONS + ("score", "next"),
+    Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
+    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
+                                       "hand_value", "melded_turns"),
+    Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
+    Context.NEXT_DEAL: _COMMON_FUNCTIONS + ("score", "next"),
 }
-_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL)
+_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL)
 _SELECTORS = ("rank", "suit", "colour")
 _KEYWORDS = ("and", "or", "not", "in", "for", "true", "false")
 
@@ -370,7 +381,7 @@ def context_functions(context: Context) -> tuple[str, ...]:
     """The functions (and aggregates) a context may call.
 
     >>> context_functions(Context.MELD)
-    ('min', 'max', 'abs', 'same', 'distinct', 'consecutive')
+    ('min', 'max', 'abs', 'same', 'distinct', 'consecutive', 'count_distinct')
     """
     functions = _FUNCTIONS[context]
     if context in _HAS_LISTS:
@@ -401,13 +412,14 @@ FIELDS: Mapping[str, Field] = {
     "melds": Field(Context.MELD, BOOL),
     "contract.melds": Field(Context.CONTRACT, BOOL),
     "knock.limit": Field(Context.ROUND, INT),
+    "deal.hand_size": Field(Context.DEAL, INT),
     "scoring.let": Field(Context.SCORE, ANY),
     "scoring.multiplier": Field(Context.SCORE, INT),
     "scoring.round.when": Field(Context.SCORE, BOOL),
     "scoring.round.points": Field(Context.SCORE, INT, per_player=True),
     "scoring.round.ender": Field(Context.SCORE, INT),
     "scoring.round.others": Field(Context.SCORE, INT, per_player=True),
-    "deal.sit_out": Field(Context.DEAL, PLAYER),
+    "deal.sit_out": Field(Context.NEXT_DEAL, PLAYER),
 }
 """The context and result type of every expression field of a variant."""
 
@@ -841,7 +853,7 @@ class _Checker:
             self.arity(node, 1)
             self.expect(node.args[0], INT, "'abs'")
             return INT
-        if name in ("same", "distinct", "consecutive"):
+        if name in ("same", "distinct", "consecutive", "count_distinct"):
             self.arity(node, 1)
             arg = node.args[0]
             allowed = ("rank",) if name == "consecutive" else _SELECTORS
@@ -854,7 +866,7 @@ class _Checker:
                     message += f"; did you mean {close!r}?"
                 raise _error(arg, message)
             self.types[id(arg)] = Type("selector")
-            return BOOL
+            return INT if name == "count_distinct" else BOOL
         if name in ("all", "any", "count_where") and self.context is Context.CONTRACT:  # per-meld tests
             self.arity(node, 1)
             if self.in_meld:
@@ -865,7 +877,13 @@ class _Checker:
             finally:
                 self.in_meld = False
             return INT if name == "count_where" else BOOL
-        if name in ("value", "score", "deadwood", "others", "met_contract", "melded_turns"):
+        if name == "distance":
+            self.arity(node, 2)
+            for arg in node.args:
+                self.expect(arg, PLAYER, "'distance'")
+            return INT
+        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
+                    "melded_turns"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 from rummydsl.endings import SCORED_ENDING_NAMES, Ending
 from rummydsl.errors import ExpressionError
 
-__all__ = ["RoundView", "SimpleRoundView", "DealView", "ENDINGS"]
+__all__ = ["RoundView", "SimpleRoundView", "NextDealView", "ENDINGS"]
 
 ENDINGS: tuple[str, ...] = SCORED_ENDING_NAMES
 """The values of :attr:`RoundView.ending` (each is a boolean name in the score context):
@@ -88,6 +88,9 @@ class RoundView(Protocol):
         """In how many of ``player``'s turns this round they put at least one card on the
         table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -127,6 +130,8 @@ class SimpleRoundView:
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
     melded: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -179,9 +184,15 @@ class SimpleRoundView:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)
 
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
 
-class DealView:
-    """The deal context (``deal.sit_out``): the deal about to be dealt, and the last round.
+
+class NextDealView:
+    """The next-deal context (``deal.sit_out``): the next deal of a game, and the last round.
 
     ``last_winner``, ``last_loser`` and ``last_sat_out`` are ``None`` when they have
     no value: reading one then raises :class:`~rummydsl.errors.ExpressionError`
@@ -189,11 +200,11 @@ class DealView:
     after a round nobody won (``last_void``). The engine supplies one with seats
     (ints); tests may use any player values.
 
-    >>> view = DealView(players=("P1", "P2", "P3"), round=2, dealer="P1",
+    >>> view = NextDealView(players=("P1", "P2", "P3"), round=2, dealer="P1",
     ...                 last_sat_out="P1", last_winner="P2", last_loser="P3")
     >>> view.next("P3"), view.last_loser, view.last_void
     ('P1', 'P3', False)
-    >>> DealView(players=("P1", "P2", "P3"), dealer="P1").last_winner
+    >>> NextDealView(players=("P1", "P2", "P3"), dealer="P1").last_winner
     Traceback (most recent call last):
     ...
     rummydsl.errors.ExpressionError: 'last_winner' has no value in round 1: no round was played before it (test 'round == 1' first)

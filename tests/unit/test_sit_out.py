@@ -10,63 +10,63 @@ import pytest
 
 from rummydsl.cards import Deck
 from rummydsl.errors import ExpressionError
-from rummydsl.expr import PLAYER, Context, DealView, Env, compile_expression, context_functions, context_names
+from rummydsl.expr import PLAYER, Context, NextDealView, Env, compile_expression, context_functions, context_names
 from rummydsl.scoring import final_figures
 from rummydsl.variant import check_file, load_variant
 
 STANDARD = Deck.preset("standard52")
-DEAL = Env(Context.DEAL, STANDARD, options={})
+NEXT_DEAL = Env(Context.NEXT_DEAL, STANDARD, options={})
 G3_FORMULA = "round == 1 ? dealer : (last_void ? last_sat_out : last_loser)"
 
 
-def sit_out(text: str, view: DealView) -> object:
-    return compile_expression(text, DEAL, PLAYER)(view)  # type: ignore[arg-type]
+def sit_out(text: str, view: NextDealView) -> object:
+    return compile_expression(text, NEXT_DEAL, PLAYER)(view)  # type: ignore[arg-type]
 
 
 # -- the deal context --------------------------------------------------------------
 
 
 def test_deal_context_names_and_functions() -> None:
-    assert set(context_names(Context.DEAL)) == {"round", "dealer", "players", "last_sat_out", "last_winner",
+    assert set(context_names(Context.NEXT_DEAL)) == {"round", "dealer", "players", "last_sat_out", "last_winner",
                                                 "last_loser", "last_void"}
-    assert {"next", "score", "sum", "max"} <= set(context_functions(Context.DEAL))
-    assert "deadwood" not in context_functions(Context.DEAL)
+    assert {"next", "score", "sum", "max"} <= set(context_functions(Context.NEXT_DEAL))
+    assert "deadwood" not in context_functions(Context.NEXT_DEAL)
 
 
 def test_g3_formula_round_by_round() -> None:
     seats = ("P1", "P2", "P3")
-    assert sit_out(G3_FORMULA, DealView(players=seats, round=1, dealer="P2")) == "P2"
-    after_win = DealView(players=seats, round=2, dealer="P2", last_sat_out="P2", last_winner="P1",
+    assert sit_out(G3_FORMULA, NextDealView(players=seats, round=1, dealer="P2")) == "P2"
+    after_win = NextDealView(players=seats, round=2, dealer="P2", last_sat_out="P2", last_winner="P1",
                          last_loser="P3")
     assert sit_out(G3_FORMULA, after_win) == "P3"
-    after_void = DealView(players=seats, round=3, dealer="P3", last_sat_out="P3", last_void=True)
+    after_void = NextDealView(players=seats, round=3, dealer="P3", last_sat_out="P3", last_void=True)
     assert sit_out(G3_FORMULA, after_void) == "P3"
 
 
 def test_next_goes_round_every_seat() -> None:
-    view = DealView(players=(0, 1, 2), round=2, dealer=2, last_sat_out=2)
+    view = NextDealView(players=(0, 1, 2), round=2, dealer=2, last_sat_out=2)
     assert sit_out("next(last_sat_out)", view) == 0
     assert sit_out("next(next(dealer))", view) == 1
 
 
 def test_score_and_aggregates_over_players() -> None:
-    view = DealView(players=(0, 1, 2), round=4, dealer=0, scores={0: 30, 1: 70, 2: 10})
+    view = NextDealView(players=(0, 1, 2), round=4, dealer=0, scores={0: 30, 1: 70, 2: 10})
     # a house rule: once a total passes 50, the seat left of the dealer sits out
     text = "max(score(p) for p in players) >= 50 ? next(dealer) : dealer"
     assert sit_out(text, view) == 1
-    assert sit_out(text, DealView(players=(0, 1, 2), round=4, dealer=0, scores={0: 30})) == 0
+    assert sit_out(text, NextDealView(players=(0, 1, 2), round=4, dealer=0, scores={0: 30})) == 0
 
 
 @pytest.mark.parametrize("name", ["last_winner", "last_loser", "last_sat_out", "last_void"])
 def test_last_names_fail_in_round_one_naming_themselves(name: str) -> None:
     text = f"{name} ? dealer : dealer" if name == "last_void" else name
     with pytest.raises(ExpressionError, match=f"'{name}' has no value in round 1") as caught:
-        sit_out(text, DealView(players=(0, 1, 2), round=1, dealer=0))
+        sit_out(text, NextDealView(players=(0, 1, 2), round=1, dealer=0))
     assert caught.value.rule == "expr-runtime"
 
 
 def test_winner_and_loser_fail_after_a_round_nobody_won() -> None:
-    view = DealView(players=(0, 1, 2), round=3, dealer=0, last_sat_out=0, last_void=True)
+    view = NextDealView(players=(0, 1, 2), round=3, dealer=0, last_sat_out=0, last_void=True)
     with pytest.raises(ExpressionError, match="round 2 had no winner"):
         sit_out("last_loser", view)
 
@@ -75,12 +75,12 @@ def test_winner_and_loser_fail_after_a_round_nobody_won() -> None:
     ("round", "this expression must give a player, got an int"),
     ("last_winer", "did you mean 'last_winner'"),
     ("next(round)", "'next'"),
-    ("deadwood(dealer)", "not available in the deal context"),
-    ("upcard", "'upcard' is not available in the deal context; names here: round, dealer, players"),
+    ("deadwood(dealer)", "not available in the next_deal context"),
+    ("upcard", "'upcard' is not available in the next_deal context; names here: round, dealer, players"),
 ])
 def test_checker_errors(text: str, message: str) -> None:
     with pytest.raises(ExpressionError, match=message):
-        compile_expression(text, DEAL, PLAYER)
+        compile_expression(text, NEXT_DEAL, PLAYER)
 
 
 # -- the checker, at the YAML line --------------------------------------------------
@@ -158,6 +158,6 @@ def test_editor_knows_the_deal_context() -> None:
     from rummydsl.lsp.features import expression_context
     from rummydsl.lsp.reference import expression_help
 
-    assert expression_context(("deal", "sit_out")) == "deal"
-    assert expression_help("deal", "last_loser", ) is not None
-    assert "left" in (expression_help("deal", "next") or "")
+    assert expression_context(("deal", "sit_out")) == "next_deal"
+    assert expression_help("next_deal", "last_loser") is not None
+    assert "left" in (expression_help("next_deal", "next") or "")
