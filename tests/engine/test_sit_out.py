@@ -186,3 +186,14 @@ def test_check_play_places_a_formula_failing_between_rounds(tmp_path: Path) -> N
     found = [d for d in play_check(str(path), games=3, seed=0) if d.rule == "play-scoring-error"]
     assert found and (found[0].location.line, found[0].location.column) == (6, 26)
     assert "'last_winner' has no value in round 2" in found[0].message
+
+
+def test_a_hand_size_by_player_count_counts_the_players_dealt_in(tmp_path: Path) -> None:
+    path = tmp_path / "sized.yaml"
+    path.write_text("rummydsl: 1\nid: sized\nname: Sized\nextends: gin_three_handed\n"
+                    "deal:\n  hand_size: \"player_count == 2 ? 10 : 7\"\n", encoding="utf-8")
+    game = Game(load_variant(str(path)), random.Random(6))
+    rnd = game.round
+    assert rnd.hand_size == 10
+    assert sorted(len(hand) for hand in rnd.hands) == [0, 10, 10]
+    assert rnd.facts().player_count == 2
