@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
-from ..errors import StalledGameError
+from ..errors import ExpressionError, StalledGameError
 from ..limits import MAX_ACTIONS, MAX_ROUNDS
 from ..scoring import final_figures
 from .actions import Action, player_name
@@ -130,7 +130,7 @@ class Game:
             self.dealer = self.rng.randrange(self.players)  # GR-2.1: first dealer at random
         self.games_won = [0] * self.players
         self._new_sheets()
-        self._seat(None)
+        self.sat_out, self.dealer = self._seating(None, self.dealer)
         self.round = self._deal()
 
     @classmethod
@@ -198,22 +198,23 @@ class Game:
         return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
                           scores=self.scores, number=len(self.results) + 1, sat_out=self.sat_out)
 
-    def _seat(self, last: Round | None) -> None:
-        """G3-1, G3-2: who sits out the next deal (``deal.sit_out``) and, with ``rotation:
-        sitter``, the dealer; ``last`` is the round just played (None before the first).
+    def _seating(self, last: Round | None, dealer: int) -> tuple[int | None, int]:
+        """G3-1, G3-2: who sits out the next deal (``deal.sit_out``; None without it) and
+        its dealer (the seat sitting out with ``rotation: sitter``, else ``dealer``);
+        ``last`` is the round just played (None before the first). Changes nothing.
 
         :raises ExpressionError: when ``deal.sit_out`` fails (quoting it).
         """
         if self.variant.deal.sit_out is None:
-            return
+            return None, dealer
         if last is None:
-            view = deal_view(self.players, 1, self.dealer, self.scores)
+            view = deal_view(self.players, 1, dealer, self.scores)
         else:
             assert last.result is not None
             view = deal_view(self.players, last.number + 1, last.dealer, self.scores,
                              last.result, last.seated, last.sat_out)
-        self.sat_out = who_sits_out(self.variant, view)
-        self.dealer = dealer_for(self.variant, self.dealer, self.sat_out)
+        sat_out = who_sits_out(self.variant, view)
+        return sat_out, dealer_for(self.variant, dealer, sat_out)
 
     def next_round(self) -> None:
         """Record the finished round, settle what it closes, and deal the next (if any).
@@ -222,6 +223,8 @@ class Game:
         :raises StalledGameError: when the current game has had :attr:`max_rounds`
             rounds and goes on: the round is recorded, no other is dealt, and
             every later call raises the same.
+        :raises ExpressionError: when ``deal.sit_out`` fails for the next deal: the
+            round is recorded, no other is dealt, later calls raise StalledGameError.
         """
         if self.stalled is not None:
             raise StalledGameError(self.stalled)
@@ -240,8 +243,11 @@ class Game:
                             f"ending: no total reached the target {self.variant.game.target} "
                             f"(totals after round {self.round.number}: {totals})")
             raise StalledGameError(self.stalled)
-        self.dealer = self._next_dealer(result)
-        self._seat(self.round)
+        try:
+            self.sat_out, self.dealer = self._seating(self.round, self._next_dealer(result))
+        except ExpressionError as problem:  # the round is recorded; no other is dealt, as for a stall
+            self.stalled = str(problem)
+            raise
         self.round = self._deal()
 
     def _enter(self, result: RoundResult) -> None:

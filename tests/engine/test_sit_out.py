@@ -197,3 +197,26 @@ def test_a_hand_size_by_player_count_counts_the_players_dealt_in(tmp_path: Path)
     assert rnd.hand_size == 10
     assert sorted(len(hand) for hand in rnd.hands) == [0, 10, 10]
     assert rnd.facts().player_count == 2
+
+
+def test_a_formula_failing_between_rounds_stops_the_game_cleanly(tmp_path: Path) -> None:
+    from rummydsl.errors import StalledGameError
+
+    path = tmp_path / "winner.yaml"
+    path.write_text("rummydsl: 1\nid: winner\nname: Winner\nextends: gin_three_handed\n"
+                    "deal:\n  sit_out: \"round == 1 ? dealer : last_winner\"\n", encoding="utf-8")
+    variant = load_variant(str(path))
+    deck = variant.deck
+    hands = [deck.parse_cards("5H 6H 7H 8H 9C 9D 9S AC 2D 4S".split()),
+             deck.parse_cards("KS KH KD 2C 3C 4C 9H 4H QC 7D".split()), []]
+    rnd = Round.from_setup(variant, dealer=2, hands=hands, stock=deck.parse_cards("3D 4D 8D TD".split()),
+                           upcard=deck.parse_card("QD"), sat_out=2)
+    game = Game.resume(variant, rnd)
+    for text in ("P1 pass", "P2 pass", "P1 draw stock", "P1 discard 3D", "P2 draw stock", "P2 discard 4D"):
+        rnd.apply(text)
+    assert rnd.result is not None and rnd.result.void
+    with pytest.raises(ExpressionError, match="'last_winner' has no value in round 2: round 1 had no winner"):
+        game.next_round()
+    assert game.round is rnd and len(game.results) == 1 and game.sat_out == 2 and game.dealer == 2
+    with pytest.raises(StalledGameError, match="last_winner"):
+        game.next_round()
