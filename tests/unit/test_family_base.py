@@ -167,6 +167,14 @@ def test_player_count_and_distance() -> None:
     assert [compile_expression("distance(p, ender)", per, INT)(view, p) for p in view.players] == [2, 1, 0, 3]
 
 
+def test_distance_of_a_player_not_seated_is_a_runtime_error() -> None:
+    compiled = compile_expression("distance(ender, dealer)", Env(Context.SCORE, STANDARD), INT)
+    with pytest.raises(ExpressionError) as info:
+        compiled(SimpleRoundView(players=("P1", "P2"), ending="stock_end"))
+    assert (info.value.rule, info.value.column) == ("expr-runtime", 1)
+    assert info.value.message.startswith("distance(None, 'P1'): None is not a player of this round")
+
+
 def test_distance_type_errors() -> None:
     e = Env(Context.SCORE, STANDARD)
     with pytest.raises(ExpressionError) as info:
