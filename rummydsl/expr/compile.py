@@ -13,6 +13,7 @@ contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 deal       ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+next_deal  ``fn(view)``                                 a ``ScoreFrame``
 ========== ============================================ ===========================
 
 Runtime values: an int, a bool, a player or card as the caller gives them, a
@@ -668,7 +669,7 @@ class _Compiler:
             return self.fold(node, lambda x: abs(f(x)), args)
         if name == "distance":
             return _Code(_distance(fns[0], fns[1], node))
-        # value, score, deadwood, met_contract, hand_value, melded_turns, others: the view's methods
+        # value, score, deadwood, met_contract, hand_value, melded_turns, next, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -678,6 +679,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "next":
+            return _Code(lambda x: x.view.next(f(x)))
         if name == "hand_value":
             return _Code(lambda x: x.view.hand_value(f(x)))
         if name == "melded_turns":

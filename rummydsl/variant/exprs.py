@@ -81,7 +81,13 @@ class Envs:
 
     @property
     def deal(self) -> Env:
+        """The deal context (``deal.hand_size``)."""
         return self._env(Context.DEAL)
+
+    @property
+    def next_deal(self) -> Env:
+        """The next-deal context (``deal.sit_out``)."""
+        return self._env(Context.NEXT_DEAL)
 
     def score_scope(self) -> LetScope:
         """An empty ``scoring.let`` scope in the score context."""

@@ -184,7 +184,7 @@ def layoff_targets(rnd: Round, player: int) -> list[int]:
     assert isinstance(step, MeldStep)
     targets = [player] if step.add_to_own else []
     if step.add_to_opponents:
-        targets.extend(q for q in range(rnd.players) if q != player)
+        targets.extend(q for q in rnd.seated if q != player)
     return targets
 
 
