@@ -27,6 +27,7 @@ from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
+from .discard import barred
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -43,6 +44,9 @@ __all__ = [
     "MAX_LISTED",
     "final_discard_required",
     "FINAL_DISCARD_REASON",
+    "TAKEN_LAST_REASON",
+    "too_few_left",
+    "only_taken_left",
 ]
 
 #: Hands with wild cards list melds of at most this many cards (any size is still accepted).
@@ -55,9 +59,21 @@ FINAL_DISCARD_REASON = ("the last card must be discarded (going_out.final_discar
                         "keep a card to discard")
 
 
+#: Why a meld or lay-off that would leave only the card taken from the pile is refused.
+TAKEN_LAST_REASON = ("the card taken from the discard pile this turn cannot be discarded, so it cannot "
+                     "be the last card left: keep another card to discard, or meld or lay off that one too")
+
+
 def final_discard_required(rnd: Round) -> bool:
     """Whether a player must keep a card to discard: no meld or lay-off may empty the hand."""
     return rnd.variant.going_out.final_discard == "required"
+
+
+def only_taken_left(rnd: Round, left: Sequence[Card]) -> bool:
+    """Whether ``left`` is just the card taken from the pile this turn, which the discard
+    step may not throw (the turn could not end)."""
+    return (len(left) == 1 and rnd.phase is Phase.MELD and rnd.taken is not None
+            and left[0] is barred(rnd) and rnd.variant.step("discard") is not None)
 
 
 def first_kind(rnd: Round, cards: Sequence[Card], pool: Sequence[Card]) -> str:
@@ -127,6 +143,10 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
     left = len(hand) - sum(len(cards) for cards, _ in judged)
     if left > 1:
         return None
+    if left == 1:
+        used = {c.id for cards, _ in judged for c in cards}
+        if only_taken_left(rnd, [c for c in hand if c.id not in used]):
+            return TAKEN_LAST_REASON
     if left == 0 and final_discard_required(rnd):
         return FINAL_DISCARD_REASON
     if rnd.variant.contract is None or would_meet(rnd, player, judged, hand):
@@ -210,8 +230,11 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
         raise IllegalActionError("", "no more melding in the turn the contract was met")
-    if rnd.phase is Phase.MELD and len(rnd.hands[player]) == 1 and final_discard_required(rnd):
+    hand = rnd.hands[player]
+    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
         raise IllegalActionError("", FINAL_DISCARD_REASON)
+    if only_taken_left(rnd, [c for c in hand if c is not held]):
+        raise IllegalActionError("", TAKEN_LAST_REASON)
     if action.owner not in layoff_targets(rnd, player):
         if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
             raise IllegalActionError("", "no lay-offs before meeting the contract")
@@ -248,6 +271,8 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
     if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
         return
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+    if len(hand) == 2 and rnd.taken is not None:
+        free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
             for card in rnd.distinct_faces(free):
