@@ -37,8 +37,15 @@ class RoundFacts:
     contracts: tuple[bool, ...] = ()
     melded: tuple[int, ...] = ()
     """Each player's ``melded_turns`` (BR-5)."""
+    hand_values: tuple[int, ...] = ()
+    """Each player's hand value at the end (the score context's ``hand_value(p)``)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
+
+    @property
+    def player_count(self) -> int:
+        """How many players are dealt in."""
+        return len(self.players)
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -71,3 +78,7 @@ class RoundFacts:
     def melded_turns(self, player: int) -> int:
         """In how many of ``player``'s turns they put at least one card on the table."""
         return self.melded[player] if self.melded else 0
+
+    def hand_value(self, player: int) -> int:
+        """``player``'s hand value at the end: every card held, melds still held included."""
+        return self.hand_values[player]

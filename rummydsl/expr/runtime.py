@@ -88,6 +88,9 @@ class RoundView(Protocol):
         """In how many of ``player``'s turns this round they put at least one card on the
         table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -127,6 +130,8 @@ class SimpleRoundView:
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
     melded: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -178,6 +183,12 @@ class SimpleRoundView:
     def melded_turns(self, player: Any) -> int:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)
+
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
 
 
 class ScoreFrame:
