@@ -54,7 +54,6 @@ RELATED: dict[str, tuple[KeyPath, ...]] = {
     "offer-min-hand": (("deal",),),
     "stock-turn-over": (("stock",), ("turn",), ("deal",)),
     "stock-turn-over-final": (("stock",),),
-    "stock-max-turn-overs": (("stock",),),
     "going-out-discard": (("going_out",), ("turn",)),
     "play-stalled": (("turn",), ("knock",), ("stock",)),
     "play-no-legal-action": (("turn",), ("deal",), ("stock",)),

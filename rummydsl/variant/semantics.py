@@ -173,9 +173,6 @@ def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequenc
             if given:
                 report.warn(("stock", key), f"'{key}' has no effect with 'at_floor: turn_over': "
                             "the stock is renewed, so there is no final turn", "stock-turn-over-final")
-    elif stock.max_turn_overs is not None:
-        report.warn(("stock", "max_turn_overs"), "'max_turn_overs' has no effect without "
-                    "'at_floor: turn_over'", "stock-max-turn-overs")
     if variant.going_out.final_discard == "required" and "discard" not in names:
         report.error(("going_out", "final_discard"), "'required' means the last card is discarded, "
                      "but the turn has no 'discard' step", "going-out-discard")
