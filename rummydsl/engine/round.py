@@ -255,7 +255,7 @@ class Round:
         """A fixed position (conformance cases, replays); the stock is top card first.
 
         :raises CardError: for a card placed twice, a card of another deck, an
-            upcard in a variant without a discard pile, or a dealer not seated.
+            upcard in a variant that deals none, or a dealer not seated.
         """
         cards = variant.deck.cards
         seen: set[int] = set()
@@ -266,8 +266,8 @@ class Round:
             if card.id in seen:
                 raise CardError(f"card {str(card)!r} is placed twice in the setup")
             seen.add(card.id)
-        if upcard is not None and not variant.has_discard_pile:
-            raise CardError("this variant has no discard pile, so no upcard")
+        if upcard is not None and not variant.deal.upcard:
+            raise CardError("this variant deals no upcard (deal.upcard: false), so a round starts without one")
         if not 0 <= dealer < len(hands):
             raise CardError(f"dealer {player_name(dealer)} is not one of the {len(hands)} players")
         return cls(variant, dealer=dealer, hands=hands, stock=stock, upcard=upcard,
