@@ -584,8 +584,8 @@ class Round:
             facts.ending = ending
             facts.deadwoods = deadwoods
             facts.contracts = tuple(self.met_contract)
-            facts.melded = tuple(self.melded_turns)
             facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
+            facts.melded = tuple(self.melded_turns)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
         undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)

@@ -864,7 +864,8 @@ class _Checker:
             for arg in node.args:
                 self.expect(arg, PLAYER, "'distance'")
             return INT
-        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value", "melded_turns"):
+        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
+                    "melded_turns"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -671,10 +671,10 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
-        if name == "melded_turns":
-            return _Code(lambda x: int(x.view.melded_turns(f(x))))
         if name == "hand_value":
             return _Code(lambda x: x.view.hand_value(f(x)))
+        if name == "melded_turns":
+            return _Code(lambda x: int(x.view.melded_turns(f(x))))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:
