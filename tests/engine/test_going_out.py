@@ -15,6 +15,7 @@ import pytest
 
 from rummydsl.agents import make_agents
 from rummydsl.engine import Round, play_round
+from rummydsl.engine.actions import Meld
 from rummydsl.errors import IllegalActionError
 from rummydsl.variant import load_variant
 
@@ -280,3 +281,26 @@ def test_a_lay_off_that_leaves_only_the_taken_card_is_refused() -> None:
     assert "P1 layoff 7S on P1#1" not in rnd.legal_actions()
     play(rnd, "P1 done", "P1 discard 7S")
     assert rnd.result is None and [str(c) for c in rnd.hands[0]] == ["KC"]
+
+
+def _largest_lay_down(rnd: Round) -> int:
+    """The most cards one listed meld action puts down."""
+    return max((sum(len(m) for m in a.melds) for a in rnd.legal_actions() if isinstance(a, Meld)), default=0)
+
+
+def test_a_contract_lay_down_that_leaves_only_the_taken_card_is_not_listed() -> None:
+    """With a contract whose melds stay concealed until met (CR-3), the listed first lay-downs
+    leave out the one that would keep only the card taken from the pile; it is refused too.
+    Where the taken card may be discarded, it is listed."""
+    contract = house("plain_contract_concealed", PLAIN, 'contract: {melds: "count >= 2"}\n')
+    hands = {"P1": "3S 4S 5S 6S 9H 9C 9D", "P2": "2C 3C 4C 8H 8D JS QS", "P3": "AH AD 7C 7D TH JH QH"}
+    rnd = position(contract, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC")
+    play(rnd, "P1 draw discard")
+    whole = "P1 meld [3S 4S 5S 6S] [9H 9C 9D]"
+    assert _largest_lay_down(rnd) == 6
+    assert "cannot be the last card left" in str(rnd.why_illegal(rnd.parse(whole)))
+    allowed = house("plain_contract_taken_allowed", contract,
+                    "turn: [draw: {from: [stock, discard]}, meld: {add_to_opponents: true}, "
+                    "discard: {taken_card: allowed}]\n")
+    rnd = play(position(allowed, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC"), "P1 draw discard")
+    assert _largest_lay_down(rnd) == 7 and rnd.why_illegal(rnd.parse(whole)) is None

@@ -9,7 +9,8 @@ melds (``add_to_own``) or the others' (``add_to_opponents``). A player who has
 met the contract and empties their hand here goes out (SK-8); going out before
 meeting it is refused, and so is any meld or lay-off that would empty the hand
 when ``going_out.final_discard`` is ``required`` (BR-3: the last card must be
-discarded). A table meld keeps the kind it was laid as with
+discarded), or that would leave only the card taken from the pile this turn when
+the discard step may not throw it (the turn could not end). A table meld keeps the kind it was laid as with
 ``kind_locked`` (SK-3.4); otherwise it may change kind as it grows.
 
 The functions here judge groups for the other mechanics too (a knock's melds,
@@ -393,10 +394,13 @@ class MeldMechanic(Mechanic):
         out: list[Action] = []
         hand = rnd.hands[player]
         contract = rnd.variant.contract
-        keep_one = final_discard_required(rnd)
         if contract is not None and not rnd.met_contract[player] and contract.concealed_until_met:
-            out.extend(m for m in _contract_melds(rnd, player)
-                       if not (keep_one and sum(map(len, m.melds)) == len(hand)))
+            for meld in _contract_melds(rnd, player):
+                if sum(map(len, meld.melds)) >= len(hand) - 1 and too_few_left(
+                        rnd, player, [(group, first_kind(rnd, group, hand)) for group in meld.melds],
+                        hand) is not None:
+                    continue
+                out.append(meld)
             return out
         if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
             return out
