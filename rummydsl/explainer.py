@@ -413,6 +413,8 @@ def _turn(variant: Variant) -> list[str]:
                        else ". Keep at least one card: the last card must be discarded."))
         elif isinstance(step, DiscardStep):
             text = "Discard one card face up, ending the turn."
+            if variant.going_out.final_discard == "forbidden":
+                text += " The last card may not be discarded: it must be melded or laid off."
             if step.taken_card == "forbidden":
                 text += " A card taken from the discard pile this turn may not be discarded"
                 text += "." if _written(variant, number - 1, "taken_card") else (
@@ -459,9 +461,9 @@ def _ending(variant: Variant) -> list[str]:
     if variant.step("meld") is not None and variant.step("discard") is None:
         out += _bullet("Going out: a player who melds every card in hand ends the round.")
     elif variant.step("meld") is not None:
-        last = ("by melding, laying off or discarding the last card"
-                if variant.going_out.final_discard == "optional"
-                else "the last card always by discarding it")
+        last = {"optional": "by melding, laying off or discarding the last card",
+                "required": "the last card always by discarding it",
+                "forbidden": "the last card always by melding or laying it off"}[variant.going_out.final_discard]
         out += _bullet(f"Going out: a player who gets rid of every card in hand, {last}, ends the round.")
     stock = variant.stock
     ending = ("the round is void: nobody scores" if stock.at_floor == "void"

@@ -355,6 +355,8 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
         _build_contract(builder, envs)
     if "turn" not in broken and "turn" in data:
         _build_turn(builder, envs)
+    if "deal" not in broken and isinstance(deal, Mapping) and isinstance(deal.get("hand_size"), str):
+        builder.compile(("deal", "hand_size"), deal["hand_size"], envs.deal, "int")
     if isinstance(upcard, bool):  # whether 'upcard' exists is known
         if "knock" not in broken:
             _build_knock(builder, envs)

@@ -234,10 +234,12 @@ class GoingOut:
 
     A player whose hand becomes empty in their turn, by melding, laying off or
     discarding, goes out. With ``final_discard: required`` the last card must be
-    discarded: a meld or lay-off that would empty the hand is refused.
+    discarded: a meld or lay-off that would empty the hand is refused; with
+    ``forbidden`` it must not be: discarding the last card is refused, so a player
+    goes out only by melding or laying off.
     """
 
-    final_discard: Literal["optional", "required"] = "optional"
+    final_discard: Literal["optional", "required", "forbidden"] = "optional"
 
 
 @dataclass(frozen=True)
