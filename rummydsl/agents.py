@@ -62,6 +62,12 @@ class GreedyAgent:
     what the others' hands are expected to hold (:meth:`knock_threshold`); meets the
     contract and puts down what it can, aiming to go out; claims a last discard
     when it may; and as a defender lays off every card it can (C-7).
+
+    In a game won by going out (a meld step and a discard step, no knock: Rummy,
+    BR) it counts lay-offs too: it takes the top discard when it can meld it or
+    lay it off onto any player's melds, and once the stock has been turned over
+    (a sign that the cards everyone waits for are stuck in hands) it discards the
+    card it has held longest, so that no card is kept for ever.
     """
 
     def act(self, observation: Observation) -> Action:
@@ -85,11 +91,16 @@ class GreedyAgent:
             return next(a for a in legal if isinstance(a, Pass))
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
-            if take is not None and (self._pile_helps(observation) or len(legal) == 1):
+            helps = (self._pile_helps_going_out(observation) if _going_out_game(observation)
+                     else self._pile_helps(observation)) if take is not None else False
+            if take is not None and (helps or len(legal) == 1):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
         if phase == "discard":
-            return self._shed(observation, [a for a in legal if isinstance(a, Discard)], legal)
+            discards = [a for a in legal if isinstance(a, Discard)]
+            if discards and observation.turn_overs and _going_out_game(observation):
+                return self._shed_oldest(observation, discards)
+            return self._shed(observation, discards, legal)
         if phase == "offer":
             return self._shed(observation, [a for a in legal if isinstance(a, Offer)], legal)
         if phase == "answer":
@@ -124,6 +135,30 @@ class GreedyAgent:
         hand = observation.hand
         now = observation.rules.min_deadwood(hand)
         return self._after_shedding(observation, (*hand, card), card) < now
+
+    @staticmethod
+    def _left_after_putting_down(observation: Observation, hand: Sequence[Card]) -> int:
+        """The least deadwood of ``hand`` once it has melded and laid off onto the table all it can."""
+        table = [SolverMeld(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+        return observation.rules.solve(hand, table=table, check_contract=False).deadwood
+
+    def _pile_helps_going_out(self, observation: Observation) -> bool:
+        """Whether the top discard would be melded or laid off (less left after putting down
+        and discarding another card, or the same with one card fewer)."""
+        card = observation.top_discard
+        if card is None:
+            return False
+        hand = observation.hand
+        now = self._left_after_putting_down(observation, hand)
+        with_card = (*hand, card)
+        return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out]) < now
+                   for out in hand)
+
+    @staticmethod
+    def _shed_oldest(observation: Observation, options: Sequence[Discard]) -> Discard:
+        """The discard of the card held longest (the hand keeps the order cards came in)."""
+        order = {card.id: at for at, card in enumerate(observation.hand)}
+        return min(options, key=lambda action: order.get(action.card.id, len(order)))
 
     @staticmethod
     def _shed(observation: Observation, options: Sequence[Discard | Offer], legal: Sequence[Action]) -> Action:
@@ -235,6 +270,12 @@ def dealt_low(observation: Observation) -> float:
         _DEALT_LOW.pop(next(iter(_DEALT_LOW)))
     _DEALT_LOW[key] = (variant, low)
     return low
+
+
+def _going_out_game(observation: Observation) -> bool:
+    """Whether rounds are won by going out: a meld step and a discard step, and no knock."""
+    variant = observation.variant
+    return variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None
 
 
 def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:

@@ -528,6 +528,9 @@ def _ending(variant: Variant) -> list[str]:
                 "except its top card is turned face down beneath it, without shuffling (its oldest card "
                 "is drawn first), and play goes on; if the pile has fewer than two cards, the round is "
                 "void: nobody scores.")
+        if stock.max_turn_overs is not None:
+            text += (f" The pile is turned over at most {stock.max_turn_overs} times a round; the next "
+                     "time the stock runs out, the round is void.")
     if stock.final_turn_skip:
         text += f" That last turn has no {' or '.join(stock.final_turn_skip)}."
     if stock.last_discard_claim:

@@ -109,6 +109,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     pile = f"discard pile: {top} on top ({size} card{'s' if size != 1 else ''})" if top is not None else (
         "discard pile: empty" if observation.variant.has_discard_pile else "")
     lines.append(f"stock: {observation.stock_size} cards    {pile}".rstrip())
+    if observation.turn_overs:
+        times = "once" if observation.turn_overs == 1 else f"{observation.turn_overs} times"
+        lines[-1] += f"    (the pile was turned over {times})"
     others = [p for p in range(n) if p != me and p != observation.sat_out]
     sizes = observation.hand_sizes
     lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"

@@ -167,6 +167,11 @@ class Observation:
         return tuple(self._round.met_contract)
 
     @property
+    def turn_overs(self) -> int:
+        """How many times the discard pile has been turned over into a new stock this round (BR-4)."""
+        return self._round.turn_overs
+
+    @property
     def melded_turns(self) -> tuple[int, ...]:
         """In how many of their turns each player has put cards on the table this round (BR-5)."""
         return tuple(self._round.melded_turns)
@@ -214,6 +219,7 @@ class Observation:
             "offered": None if rnd.offered is None else str(rnd.offered),
             "met_contract": {player_name(p): m for p, m in enumerate(rnd.met_contract)},
             "melded_turns": {player_name(p): k for p, k in enumerate(rnd.melded_turns)},
+            "turn_overs": rnd.turn_overs,
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
             "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
         }

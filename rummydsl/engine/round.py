@@ -196,6 +196,8 @@ class Round:
         self.upcard = upcard
         self.table: list[list[TableMeld]] = [[] for _ in range(n)]
         self.met_contract: list[bool] = [variant.contract is None] * n
+        self.turn_overs = 0
+        """How many times the discard pile has been turned over into a new stock (BR-4)."""
         self.melded_turns: list[int] = [0] * n
         """In how many of their turns each player put at least one card on the table (BR-5)."""
         self.laid_this_turn = False
@@ -282,7 +284,7 @@ class Round:
         """A fixed position (conformance cases, replays); the stock is top card first.
 
         :raises CardError: for a card placed twice, a card of another deck, an
-            upcard in a variant without a discard pile, a dealer not seated, or a
+            upcard in a variant that deals none, a dealer not seated, or a
             seat sitting out (``sat_out``, G3-1) that is not a seat or holds cards.
         """
         cards = variant.deck.cards
@@ -294,8 +296,8 @@ class Round:
             if card.id in seen:
                 raise CardError(f"card {str(card)!r} is placed twice in the setup")
             seen.add(card.id)
-        if upcard is not None and not variant.has_discard_pile:
-            raise CardError("this variant has no discard pile, so no upcard")
+        if upcard is not None and not variant.deal.upcard:
+            raise CardError("this variant deals no upcard (deal.upcard: false), so a round starts without one")
         if not 0 <= dealer < len(hands):
             raise CardError(f"dealer {player_name(dealer)} is not one of the {len(hands)} players")
         if sat_out is not None:
@@ -566,10 +568,13 @@ class Round:
         (the oldest, the upcard where there was one) becomes the first card drawn,
         the card discarded just under the top one the last. The cards left in the
         stock (those of a floor above 0) stay on top. False (nothing changed) when
-        the pile has fewer than two cards.
+        the pile has fewer than two cards, or it has been turned over
+        ``stock.max_turn_overs`` times already.
         """
-        if len(self.discards) < 2:
+        limit = self.variant.stock.max_turn_overs
+        if len(self.discards) < 2 or (limit is not None and self.turn_overs >= limit):
             return False
+        self.turn_overs += 1
         pile = self.discards[:-1]
         del self.discards[:-1]
         self.stock[:0] = reversed(pile)  # the stock's top card is last
@@ -676,6 +681,7 @@ class Round:
             "drawn": self.drawn,
             "taken": card(self.taken),
             "laid_this_turn": self.laid_this_turn,
+            "turn_overs": self.turn_overs,
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,

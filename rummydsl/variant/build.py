@@ -329,7 +329,8 @@ def _build_stock(raw: Mapping[str, Any]) -> Stock:
     return Stock(floor=_given(raw, "floor", Stock),
                  at_floor=_given(raw, "at_floor", Stock),
                  final_turn_skip=tuple(_given(raw, "final_turn_skip", Stock)),
-                 last_discard_claim=_given(raw, "last_discard_claim", Stock))
+                 last_discard_claim=_given(raw, "last_discard_claim", Stock),
+                 max_turn_overs=_given(raw, "max_turn_overs", Stock))
 
 
 def _build_going_out(raw: Mapping[str, Any]) -> GoingOut:

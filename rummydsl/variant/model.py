@@ -226,6 +226,9 @@ class Stock:
     its top card is turned over beneath it, and play goes on (BR-4)."""
     final_turn_skip: tuple[str, ...] = ()
     last_discard_claim: bool = False
+    max_turn_overs: int | None = None
+    """With ``turn_over``: the most times the pile is turned over in a round (None: no
+    limit); when the stock runs out once more, the round is void."""
 
 
 @dataclass(frozen=True)

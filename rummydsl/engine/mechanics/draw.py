@@ -4,7 +4,8 @@ The stock is never drawn below ``stock.floor``; the draw that brings it down to
 the floor makes this the round's final turn (GR-8, SK-9), except with
 ``at_floor: turn_over`` (BR-4): then, when a player is to draw from a stock at
 its floor, the discard pile but its top card is turned over beneath it first,
-and the round is void only when there is nothing to turn over. A player who accepted
+and the round is void only when there is nothing to turn over (or it has been
+turned over ``max_turn_overs`` times). A player who accepted
 an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
 """
 
