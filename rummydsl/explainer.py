@@ -354,10 +354,56 @@ def _value_summary(variant: Variant) -> str:
     return ", ".join(parts)
 
 
+_SIT_OUT_WORDS = {
+    "round == 1": "in the first round",
+    "dealer": "the dealer",
+    "last_void": "after a round nobody won (void)",
+    "last_sat_out": "the same seat as last round",
+    "next(last_sat_out)": "the seat left of the last one to sit out",
+    "last_loser": "the last round's loser",
+    "last_winner": "the last round's winner",
+}
+
+
+def _sit_out_words(text: str) -> str:
+    """``deal.sit_out`` read aloud where it is a chain of ``c ? a : b`` over the usual names
+    (G3-2's own formula), else quoted as written."""
+    import re
+
+    words = []
+    rest = text.strip()
+    while True:
+        while rest.startswith("(") and rest.endswith(")"):
+            rest = rest[1:-1].strip()
+        match = re.fullmatch(r"([^?():]+?)\s*\?\s*([^?:]+?)\s*:\s*(.+)", rest)
+        if match is None:
+            break
+        test, then, rest = (part.strip() for part in match.groups())
+        said_test = _SIT_OUT_WORDS.get(test) or _option_test_words(test)
+        said = _SIT_OUT_WORDS.get(then)
+        if said_test is None or said is None:
+            return f"the seat '{text}' names"
+        words.append(f"{said_test}, {said}")
+    last = _SIT_OUT_WORDS.get(rest)
+    if last is None:
+        return f"the seat '{text}' names"
+    words.append(f"otherwise {last}" if words else last)
+    return "; ".join(words)
+
+
+def _option_test_words(test: str) -> str | None:
+    """``name == value`` (an option's choice) as words."""
+    parts = [p.strip() for p in test.split("==")]
+    if len(parts) != 2 or not all(p.isidentifier() for p in parts):
+        return None
+    return f"with {parts[0]} = {parts[1]}"
+
+
 def _deal(variant: Variant) -> list[str]:
     deal = variant.deal
-    given = (f"{deal.hand_size} cards to each player" if deal.hand_size_rule is None
-             else "each player " + _cards_each(variant).replace(" cards each", " cards", 1))
+    each = "each player dealt in" if deal.sit_out is not None else "each player"
+    given = (f"{deal.hand_size} cards to {each}" if deal.hand_size_rule is None
+             else f"{each} " + _cards_each(variant).replace(" cards each", " cards", 1))
     out = _bullet(f"The first dealer is chosen at random. The dealer gives {given}, one at a time, "
                   "starting with the next seat.")
     if deal.upcard:
@@ -365,18 +411,25 @@ def _deal(variant: Variant) -> list[str]:
                        "the rest form the face-down stock.")
     else:
         out += _bullet("The rest form the face-down stock; there is no upcard.")
+    if deal.sit_out is not None:  # G3-1, G3-2
+        out += _bullet("Before each deal one seat sits out the round: it is dealt no cards, takes no turn "
+                       "and scores nothing; the others play and every turn passes over it. Who sits out: "
+                       f"{_sit_out_words(deal.sit_out.text)}.")
     rotation = {"next": "The deal passes to the next seat each round.",
                 "winner_deals": "The winner of a round deals the next one.",
-                "loser_deals": "The loser of a round deals the next one."}[deal.rotation]
+                "loser_deals": "The loser of a round deals the next one.",
+                "sitter": "The player sitting out deals each round."}[deal.rotation]
     void = {"same_dealer": "After a round with no winner the same dealer deals again.",
             "rotate": "After a round with no winner the deal passes on as usual."}[deal.void_redeal]
-    out += _bullet(f"{rotation} {void}")
+    out += _bullet(rotation if deal.rotation == "sitter" else f"{rotation} {void}")
     out += _bullet("The player after the dealer plays first"
                    + (" (the non-dealer, with two players)." if variant.players == 2 else "."))
     if variant.upcard_offer is not None:
         either = ("may then draw from either pile" if variant.upcard_offer.after_all_pass == "either"
                   else "must then draw from the stock")
-        out += _bullet("First turn: starting after the dealer and ending with the dealer, each player may "
+        order = ("starting after the dealer, each player dealt in may" if deal.sit_out is not None
+                 else "starting after the dealer and ending with the dealer, each player may")
+        out += _bullet(f"First turn: {order} "
                        "take the upcard (it counts as their draw: they then discard another card, or knock) "
                        f"or pass. If everyone passes, the player after the dealer {either}.")
     return out
@@ -495,6 +548,9 @@ def _ending(variant: Variant) -> list[str]:
                 "except its top card is turned face down beneath it, without shuffling (its oldest card "
                 "is drawn first), and play goes on; if the pile has fewer than two cards, the round is "
                 "void: nobody scores.")
+        if stock.max_turn_overs is not None:
+            text += (f" The pile is turned over at most {stock.max_turn_overs} times a round; the next "
+                     "time the stock runs out, the round is void.")
     if stock.at_floor == "discard_only":
         text = (f"The stock is never drawn below {stock.floor} cards. Once it is down to {stock.floor}, "
                 "play goes on with draws from the discard pile only; when the player to draw passes "
@@ -632,7 +688,10 @@ def _game(variant: Variant) -> list[str]:
     shutout = {"double_total": "the winner's whole final figure is doubled",
                "double_hand_points": "the winner's hand points are doubled before bonuses",
                "flat_100": "the winner gets 100 more", "none": None}[game.shutout]
-    if shutout:
+    if shutout and game.shutout_per == "each_loser":  # G3-3
+        out += _bullet(f"Shutout, for each loser who scored nothing in the game: {shutout} "
+                       "(once more for each such loser).")
+    elif shutout:
         out += _bullet(f"Shutout: if the loser scored nothing, {shutout}.")
     if game.hollywood_games:
         out += _bullet(f"Hollywood: {game.hollywood_games} games run on one score sheet; a round's points go "

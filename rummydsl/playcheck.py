@@ -169,7 +169,11 @@ def _located(compiled: Any, path: KeyPath, names: frozenset[str]) -> Any:
         except _FormulaFailed:
             raise
         except ExpressionError as problem:
-            raise _FormulaFailed(path, problem.message + _when(args), problem.line, problem.column) from None
+            line, column = problem.line, problem.column
+            quoted = re.match(r"'(\w+)' has no value", problem.message) if not line else None
+            if quoted is not None:  # a name with no value now (deal.sit_out's last_*): point at it
+                line, column = _word_at(text, quoted.group(1))
+            raise _FormulaFailed(path, problem.message + _when(args), line, column) from None
         except (TypeError, LookupError, AttributeError, ZeroDivisionError, ValueError) as problem:
             if "ender" in names and nobody:
                 line, column = _word_at(text, "ender")
@@ -222,8 +226,8 @@ def _instrumented(variant: Any) -> Any:
     """A copy of ``variant`` whose run-time formulas report the key path they were written at.
 
     The formulas of play and scoring: ``knock.limit``, ``contract``, a draw's
-    ``skip_after_accepting``, ``scoring.let``, ``scoring.multiplier`` and every
-    scoring case. Nothing else changes: the copy plays exactly as the variant does.
+    ``skip_after_accepting``, ``deal.sit_out``, ``scoring.let``, ``scoring.multiplier``
+    and every scoring case. Nothing else changes: the copy plays exactly as the variant does.
     """
     from .variant.semantics import _names_through_lets as reads  # the static check's own walk
 
@@ -253,6 +257,8 @@ def _instrumented(variant: Any) -> Any:
             step = replace(step, skip_after_accepting=wrap(skip, ("turn", index, "draw", "skip_after_accepting")))
         turn.append(step)
     changes["turn"] = tuple(turn)
+    if variant.deal.sit_out is not None:  # G3-2: worked out before each deal
+        changes["deal"] = replace(variant.deal, sit_out=wrap(variant.deal.sit_out, ("deal", "sit_out")))
     return replace(variant, **changes)
 
 

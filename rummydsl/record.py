@@ -146,7 +146,8 @@ class RecordWriter:
         state = rnd.to_json()
         self.emit({"type": "deal", "round": rnd.number, "dealer": state["dealer"], "hands": state["hands"],
                    "stock": state["stock"], "upcard": state["upcard"],
-                   "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)}})
+                   "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)},
+                   **({} if rnd.sat_out is None else {"sat_out": state["sat_out"]})})
 
     def action(self, rnd: Round, action: Action) -> None:
         """An action just played, in the notation, numbered from 1 in its round."""
@@ -179,6 +180,8 @@ class RoundSummary:
     points: tuple[int, ...]
     winner: int | None
     """Who scored most this round, ``None`` when nobody scored."""
+    sat_out: int | None = None
+    """The seat that sat out the round (G3-1), ``None`` when everyone was dealt in."""
 
 
 @dataclass
@@ -194,8 +197,8 @@ class PlayedGame:
 
 
 def _summary(rnd: Round, result: RoundResult) -> RoundSummary:
-    return RoundSummary(rnd.dealer, (rnd.dealer + 1) % rnd.players, str(result.ending), result.ender,
-                        result.undercut, result.turns, tuple(result.points), result.winner)
+    return RoundSummary(rnd.dealer, rnd.next_seat(rnd.dealer), str(result.ending), result.ender,
+                        result.undercut, result.turns, tuple(result.points), result.winner, rnd.sat_out)
 
 
 def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None,
@@ -471,8 +474,9 @@ def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round
     number = data.get("round", 1)
     if not isinstance(number, int) or number < 1:
         raise RecordError(f"round: expected a round number, got {number!r}")
+    sat_out = None if data.get("sat_out") is None else _seat(data.get("sat_out"), players, "sat_out")
     return Round.from_setup(variant, dealer=dealer, hands=hands, stock=stock, upcard=upcard,
-                            scores=scores, number=number)
+                            scores=scores, number=number, sat_out=sat_out)
 
 
 def _differences(recorded: dict[str, Any], played: dict[str, Any]) -> list[str]:
@@ -621,6 +625,11 @@ class _Replayer:
                 raise self.fail("a deal after the game's end", number)
             expected = (game.round.number, game.round.dealer, game.round.scores)
             got = (rnd.number, rnd.dealer, rnd.scores)
+            if game.round.sat_out != rnd.sat_out:  # G3-1, G3-2: who sits out follows the rules too
+                def who(seat: int | None) -> str:
+                    return "nobody" if seat is None else f"P{seat + 1}"
+                raise self.fail(f"round {rnd.number}: the deal says {who(rnd.sat_out)} sits out; the engine "
+                                f"expects {who(game.round.sat_out)}", number)
             if expected != got:
                 raise self.fail(f"round {rnd.number}: the deal says round {rnd.number}, dealer P{rnd.dealer + 1}, "
                                 f"scores {list(rnd.scores)}; the engine expects round {expected[0]}, "

@@ -109,7 +109,8 @@ def outcome_json(outcome: GameOutcome) -> dict[str, Any]:
         "rounds": [{"dealer": player_name(r.dealer), "first": player_name(r.first), "ending": r.ending,
                     "ender": None if r.ender is None else player_name(r.ender), "undercut": r.undercut,
                     "turns": r.turns, "points": list(r.points),
-                    "winner": None if r.winner is None else player_name(r.winner)}
+                    "winner": None if r.winner is None else player_name(r.winner),
+                    **({} if r.sat_out is None else {"sat_out": player_name(r.sat_out)})}
                    for r in played.rounds],
         "result": None if result is None else {
             "winner": player_name(result.winner), "figures": list(result.figures),
@@ -136,7 +137,7 @@ def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
         where = f"rounds[{number}]."
         if not isinstance(item, dict):
             raise RecordError(f"rounds[{number}]: expected an object, got {item!r:.60}")
-        ender, winner = item.get("ender"), item.get("winner")
+        ender, winner, sat_out = item.get("ender"), item.get("winner"), item.get("sat_out")
         rounds.append(RoundSummary(
             dealer=read.player(item.get("dealer"), where + "dealer"),
             first=read.player(item.get("first"), where + "first"),
@@ -144,7 +145,8 @@ def outcome_from_json(data: dict[str, Any], players: int) -> GameOutcome:
             ender=None if ender is None else read.player(ender, where + "ender"),
             undercut=read.get(item, "undercut", bool, where), turns=read.get(item, "turns", int, where),
             points=tuple(read.numbers(item, "points", where)),
-            winner=None if winner is None else read.player(winner, where + "winner")))
+            winner=None if winner is None else read.player(winner, where + "winner"),
+            sat_out=None if sat_out is None else read.player(sat_out, where + "sat_out")))
     raw = data.get("result")
     result = None
     if raw is not None:

@@ -253,7 +253,8 @@ def save_game(game: Game, agents: Sequence[Agent] | None = None) -> dict[str, An
             "deal": {"round": rnd.number, "dealer": player_name(rnd.dealer), "scores": list(rnd.scores),
                      "hands": _seats([[card_text(c) for c in hand] for hand in hands]),
                      "stock": [card_text(c) for c in stock],
-                     "upcard": None if upcard is None else card_text(upcard)},
+                     "upcard": None if upcard is None else card_text(upcard),
+                     **({} if rnd.sat_out is None else {"sat_out": player_name(rnd.sat_out)})},
             "actions": [str(a) for a in rnd.actions],
             "action_cards": _copies_played(rnd),
             "position": rnd.to_json(card_text),
@@ -451,9 +452,10 @@ def _load_round(load: _Loader, data: Any) -> Round:
         raise RecordError(f"{where}round: expected a round number from 1, got {number!r}")
     dealer = load.player(deal.get("dealer"), where + "dealer")
     scores = load.numbers(deal, "scores", where)
+    sat_out = load.seat(deal.get("sat_out"), where + "sat_out", empty=True)  # G3-1
     try:
         rnd = Round.from_setup(load.variant, dealer=dealer, hands=hands, stock=stock, upcard=upcard,
-                               scores=scores, number=number)
+                               scores=scores, number=number, sat_out=sat_out)
     except RummyDslError as problem_:
         raise RecordError(f"round.deal: {problem_}") from None
     actions = load.get(data, "actions", list, "round.")
@@ -565,6 +567,8 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     game = Game(load.variant, random.Random(0), players=n, dealer=dealer)
     game.rng = rng
     game.round = rnd
+    game.dealer = rnd.dealer
+    game.sat_out = rnd.sat_out
     game.sheets = sheets
     game.results = results
     game.games_won = load.numbers(data, "games_won", "")

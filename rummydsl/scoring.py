@@ -99,7 +99,9 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
 
     The winner is the highest total of hand points; everyone gets the box bonus per
     won hand, the winner the game bonus, and a shutout (every other player scored
-    nothing) changes the winner's figure as ``game.shutout`` says (GR-10.4). With no
+    nothing) changes the winner's figure as ``game.shutout`` says (GR-10.4); with
+    ``game.shutout_per: each_loser`` (G3-3) it applies once for each loser who scored
+    nothing (doubling adds the figure again each time, ``flat_100`` adds 100 each). With no
     players there is nothing to settle: the answer is empty.
 
     >>> from rummydsl.variant import load_variant
@@ -112,19 +114,23 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
     if not points:
         return {}
     winner = max(points, key=lambda player: points[player])
-    shutout = all(points[player] == 0 for player in points if player != winner)
+    blanked = [points[player] == 0 for player in points if player != winner]
+    if game.shutout_per == "each_loser":  # G3-3: once for each loser who scored nothing
+        times = sum(blanked)
+    else:
+        times = 1 if all(blanked) else 0
     figures: dict[Hashable, int] = {}
     for player, hand_points in points.items():
         boxes = game.box_bonus * wins.get(player, 0)
         if player != winner:
             figures[player] = hand_points + boxes
             continue
-        if shutout and game.shutout == "double_hand_points":
-            hand_points *= 2
+        if game.shutout == "double_hand_points":
+            hand_points += hand_points * times
         figure = hand_points + game.game_bonus + boxes
-        if shutout and game.shutout == "double_total":
-            figure *= 2
-        elif shutout and game.shutout == "flat_100":
-            figure += 100
+        if game.shutout == "double_total":
+            figure += figure * times
+        elif game.shutout == "flat_100":
+            figure += 100 * times
         figures[player] = figure
     return figures

@@ -240,7 +240,12 @@ class Statistics:
     dealer_round_wins: int = 0
     first_round_wins: int = 0
     decided_rounds: int = 0
-    """Rounds somebody won (the denominator of the dealer's and first player's round rates)."""
+    """Rounds somebody won (the denominator of the first player's round rate)."""
+    dealer_rounds: int = 0
+    """Rounds somebody won in which the dealer was dealt in (the denominator of the dealer's
+    round rate: a dealer sitting out, G3-2, cannot win the round)."""
+    sat_out_rounds: int = 0
+    """Rounds in which a seat sat out (G3-1): the even share of a round is then 1/(players - 1)."""
     dealer_game_wins: int = 0
     first_game_wins: int = 0
     stopped: list[str] = field(default_factory=list)
@@ -266,11 +271,13 @@ class Statistics:
             self.endings[rnd.ending] = self.endings.get(rnd.ending, 0) + 1
             self.undercuts += rnd.undercut
             self.turns.append(rnd.turns)
+            self.sat_out_rounds += rnd.sat_out is not None
             if rnd.winner is None:
                 self.ties += rnd.ending != "void"
                 continue
             self.round_wins[rnd.winner] += 1
             self.decided_rounds += 1
+            self.dealer_rounds += rnd.dealer != rnd.sat_out
             self.dealer_round_wins += rnd.winner == rnd.dealer
             self.first_round_wins += rnd.winner == rnd.first
         if self.mode == "hands":
@@ -289,7 +296,8 @@ class Statistics:
             self.points[seat] += result.points[seat]
             self.per_unit_points[seat].append(result.points[seat])
         self.dealer_game_wins += result.winner == played.first_dealer
-        self.first_game_wins += result.winner == (played.first_dealer + 1) % n
+        first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % n
+        self.first_game_wins += result.winner == first
 
     # -- reading ------------------------------------------------------------------
 
@@ -323,8 +331,8 @@ class Statistics:
                         for ending in self._ending_names()},
             "undercuts": {"count": self.undercuts, **wilson(self.undercuts, self.hands).as_json("rate")},
             "turns_per_round": mean_interval(self.turns).as_json("mean"),
-            "dealer": {"rounds": {"won": self.dealer_round_wins, "of": self.decided_rounds,
-                                  **wilson(self.dealer_round_wins, self.decided_rounds).as_json("rate")}},
+            "dealer": {"rounds": {"won": self.dealer_round_wins, "of": self.dealer_rounds,
+                                  **wilson(self.dealer_round_wins, self.dealer_rounds).as_json("rate")}},
             "first_player": {"rounds": {"won": self.first_round_wins, "of": self.decided_rounds,
                                         **wilson(self.first_round_wins, self.decided_rounds).as_json("rate")}},
             "stopped": list(self.stopped),
@@ -364,9 +372,9 @@ class Statistics:
                      "  (a knock someone else scored on; also counted above)")
         lines.append("")
         lines.append(f"turns per round: {_num(mean_interval(self.turns))}")
-        fair = 1 / n
+        fair = 1 / (n - 1 if self.sat_out_rounds and n > 2 else n)
         lines.append(f"rounds won (of {self.decided_rounds} someone won; an even share is {fair:.1%}):")
-        lines.append(f"  dealer        {self.dealer_round_wins:>8}  {_pct(wilson(self.dealer_round_wins, self.decided_rounds))}")
+        lines.append(f"  dealer        {self.dealer_round_wins:>8}  {_pct(wilson(self.dealer_round_wins, self.dealer_rounds))}")
         lines.append(f"  first player  {self.first_round_wins:>8}  {_pct(wilson(self.first_round_wins, self.decided_rounds))}")
         if self.mode == "games":
             lines.append(f"games won (of {self.games}) by the first dealer and the first to play:")

@@ -96,6 +96,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     lines = [_RULE,
              f"round {observation.number}: {player_name(me)} (you) to move, phase {observation.phase}",
              f"scores: {scores}    dealer: {player_name(observation.dealer)}"]
+    if observation.sat_out is not None:  # G3-1
+        sitter = observation.sat_out
+        lines[-1] += f"    sits out: {player_name(sitter)}{' (you)' if sitter == me else ''}"
     limit = observation.knock_limit
     if observation.variant.knock is not None and limit is None:
         lines[-1] += "    knock: any deadwood"
@@ -106,10 +109,13 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     pile = f"discard pile: {top} on top ({size} card{'s' if size != 1 else ''})" if top is not None else (
         "discard pile: empty" if observation.variant.has_discard_pile else "")
     lines.append(f"stock: {observation.stock_size} cards    {pile}".rstrip())
+    if observation.turn_overs:
+        times = "once" if observation.turn_overs == 1 else f"{observation.turn_overs} times"
+        lines[-1] += f"    (the pile was turned over {times})"
     draw = observation.variant.step("draw")
     if draw is not None and draw.discard_depth == "any" and size > 1:
         lines.append(f"  the pile, bottom first: {_cards(observation.discards)}")  # R5-2: spread out
-    others = [p for p in range(n) if p != me]
+    others = [p for p in range(n) if p != me and p != observation.sat_out]
     sizes = observation.hand_sizes
     lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"
                                        for p in others))
@@ -246,7 +252,10 @@ class TerminalWatcher(Watcher):
 
     def deal(self, rnd: Round) -> None:
         upcard = f", upcard {rnd.upcard}" if rnd.upcard is not None else ""
-        self.say(f"\n=== round {rnd.number}: {player_name(rnd.dealer)} deals{upcard} ===")
+        sitter = rnd.sat_out
+        sits = "" if sitter is None else (
+            f", {player_name(sitter)}{' (you)' if sitter == self.seat else ''} sits out")
+        self.say(f"\n=== round {rnd.number}: {player_name(rnd.dealer)} deals{sits}{upcard} ===")
 
     def action(self, rnd: Round, action: Action) -> None:
         self.say(f"  {action}{' (you)' if action.player == self.seat else ''}")
@@ -259,6 +268,9 @@ class TerminalWatcher(Watcher):
         self.say(f"\nround {rnd.number} over: {how}{who}{undercut}")
         for p in range(n):
             you = " (you)" if p == self.seat else ""
+            if p == rnd.sat_out:
+                self.say(f"  {player_name(p)}{you}: sat out")
+                continue
             table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
             melds = f"melds {table}; " if table else ""
             deadwood = result.deadwoods[p]

@@ -58,6 +58,8 @@ def golden_suite(variant_name: str, *, seed: int, rounds: int = ROUNDS) -> dict[
             setup["scores"] = {player_name(p): s for p, s in enumerate(rnd.scores)}
         if rnd.number != 1:
             setup["round"] = rnd.number
+        if rnd.sat_out is not None:  # G3-1
+            setup["sits_out"] = player_name(rnd.sat_out)
         result = play_round(rnd, agents)
         names = [player_name(p) for p in range(rnd.players)]
         expect: dict[str, Any] = {
@@ -82,6 +84,9 @@ def golden_suite(variant_name: str, *, seed: int, rounds: int = ROUNDS) -> dict[
             "expect": expect,
         })
         game.next_round()
+        if rnd.sat_out is not None and game.round.sat_out is not None and not game.over:  # G3-2: who is next
+            expect["next_sits_out"] = player_name(game.round.sat_out)
+            expect["next_dealer"] = player_name(game.dealer)
     return {
         "description": f"Golden playthrough of {variant.id}: greedy agents, seed {seed}. Regenerate with "
                        f"'python -m rummydsl.conformance.golden FOLDER' when a rule changes on purpose.",

@@ -243,8 +243,10 @@ def _setup(case: Case, variant: Any) -> Any:
     upcard = cards[at] if upcard_text else None
     scores = [int(setup.get("scores", {}).get(seat, 0)) for seat in seats]
     wins = [int(setup.get("wins", {}).get(seat, 0)) for seat in seats]
+    sits_out = setup.get("sits_out")
     rnd = Round.from_setup(variant, dealer=_seat(setup["dealer"]), hands=hands, stock=stock, upcard=upcard,
-                           scores=scores, number=int(setup.get("round", 1)))
+                           scores=scores, number=int(setup.get("round", 1)),
+                           sat_out=None if sits_out is None else _seat(sits_out))
     return Game.resume(variant, rnd, scores=scores, wins=wins)
 
 
@@ -350,7 +352,7 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
                 yield Difference(_where(case, "table"), f"{seat}'s table melds (in order, each as a set)",
                                  [" ".join(m) for m in wanted_melds], [" ".join(m) for m in got_melds])
     needs_result = ("ending", "ender", "undercut", "deadwoods", "round_score", "scores", "game_over",
-                    "winner", "figures", "next_dealer")
+                    "winner", "figures", "next_dealer", "next_sits_out")
     if result is None:
         for key in needs_result:
             if key in expect and key != "scores":
@@ -367,7 +369,7 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
     if "scores" in expect:
         totals = tuple(before + won for before, won in zip(rnd.scores, result.points))
         yield from _by_player(case, "scores", "game total after the round", expect["scores"], totals)
-    if any(key in expect for key in ("game_over", "winner", "figures", "next_dealer")):
+    if any(key in expect for key in ("game_over", "winner", "figures", "next_dealer", "next_sits_out")):
         game.next_round()
         yield from check("game_over", "whether the game is over", game.over)
         if "winner" in expect:
@@ -382,6 +384,9 @@ def _state(case: Case, variant: Any, game: Any, expect: dict[str, Any]) -> Itera
         if "next_dealer" in expect:
             got_dealer = None if game.over else _player_name(game.dealer)
             yield from check("next_dealer", "the next dealer", got_dealer)
+        if "next_sits_out" in expect:
+            got_sitter = None if game.over else _player_name(game.sat_out)
+            yield from check("next_sits_out", "who sits out the next round", got_sitter)
 
 
 def _no_seat(case: Case, key: str, seat: str, players: int) -> Difference:

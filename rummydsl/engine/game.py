@@ -24,11 +24,12 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
-from ..errors import StalledGameError
+from ..errors import ExpressionError, StalledGameError
 from ..limits import MAX_ACTIONS, MAX_ROUNDS
 from ..scoring import final_figures
 from .actions import Action, player_name
 from .round import Round, RoundResult
+from .seating import dealer_for, deal_view, who_sits_out
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -115,6 +116,8 @@ class Game:
     finished_games: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(init=False, default_factory=list)
     """For a match: (winner, figures, points) of each game played."""
     result: GameResult | None = field(init=False, default=None)
+    sat_out: int | None = field(init=False, default=None)
+    """The seat sitting out the current round (``deal.sit_out``, G3-1), or None."""
     stalled: str | None = field(init=False, default=None)
     """Why the game stopped short of its end (:data:`max_rounds` reached), else None."""
     _game_start: int = field(init=False, default=0, repr=False)
@@ -127,6 +130,7 @@ class Game:
             self.dealer = self.rng.randrange(self.players)  # GR-2.1: first dealer at random
         self.games_won = [0] * self.players
         self._new_sheets()
+        self.sat_out, self.dealer = self._seating(None, self.dealer)
         self.round = self._deal()
 
     @classmethod
@@ -136,6 +140,8 @@ class Game:
         with these game totals and won hands before it; later rounds are dealt from ``rng``."""
         game = cls(variant, rng or random.Random(0), players=rnd.players, dealer=rnd.dealer)
         game.round = rnd
+        game.dealer = rnd.dealer
+        game.sat_out = rnd.sat_out
         sheet = game.sheets[0]
         if scores is not None:
             sheet.points = list(scores)
@@ -190,7 +196,25 @@ class Game:
 
     def _deal(self) -> Round:
         return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
-                          scores=self.scores, number=len(self.results) + 1)
+                          scores=self.scores, number=len(self.results) + 1, sat_out=self.sat_out)
+
+    def _seating(self, last: Round | None, dealer: int) -> tuple[int | None, int]:
+        """G3-1, G3-2: who sits out the next deal (``deal.sit_out``; None without it) and
+        its dealer (the seat sitting out with ``rotation: sitter``, else ``dealer``);
+        ``last`` is the round just played (None before the first). Changes nothing.
+
+        :raises ExpressionError: when ``deal.sit_out`` fails (quoting it).
+        """
+        if self.variant.deal.sit_out is None:
+            return None, dealer
+        if last is None:
+            view = deal_view(self.players, 1, dealer, self.scores)
+        else:
+            assert last.result is not None
+            view = deal_view(self.players, last.number + 1, last.dealer, self.scores,
+                             last.result, last.seated, last.sat_out)
+        sat_out = who_sits_out(self.variant, view)
+        return sat_out, dealer_for(self.variant, dealer, sat_out)
 
     def next_round(self) -> None:
         """Record the finished round, settle what it closes, and deal the next (if any).
@@ -199,6 +223,8 @@ class Game:
         :raises StalledGameError: when the current game has had :attr:`max_rounds`
             rounds and goes on: the round is recorded, no other is dealt, and
             every later call raises the same.
+        :raises ExpressionError: when ``deal.sit_out`` fails for the next deal: the
+            round is recorded, no other is dealt, later calls raise StalledGameError.
         """
         if self.stalled is not None:
             raise StalledGameError(self.stalled)
@@ -217,7 +243,11 @@ class Game:
                             f"ending: no total reached the target {self.variant.game.target} "
                             f"(totals after round {self.round.number}: {totals})")
             raise StalledGameError(self.stalled)
-        self.dealer = self._next_dealer(result)
+        try:
+            self.sat_out, self.dealer = self._seating(self.round, self._next_dealer(result))
+        except ExpressionError as problem:  # the round is recorded; no other is dealt, as for a stall
+            self.stalled = str(problem)
+            raise
         self.round = self._deal()
 
     def _enter(self, result: RoundResult) -> None:
@@ -291,7 +321,8 @@ class Game:
                                  any(self._shutout(sheet) for sheet in self.sheets))
 
     def _shutout(self, sheet: Sheet) -> bool:
-        return all(sheet.points[p] == 0 for p in range(self.players) if p != sheet.winner)
+        losers = [sheet.points[p] == 0 for p in range(self.players) if p != sheet.winner]
+        return any(losers) if self.variant.game.shutout_per == "each_loser" else all(losers)
 
     def _next_dealer(self, result: RoundResult) -> int:
         """GR-2.2, GR-2.3, SK-2.2, GS-2.2: who deals the next round.
@@ -312,7 +343,7 @@ class Game:
         assert winner is not None
         if deal.rotation == "winner_deals":
             return winner
-        order = [(winner + k) % n for k in range(1, n)]
+        order = [q for q in ((winner + k) % n for k in range(1, n)) if q != self.round.sat_out]
         least = min(result.points[p] for p in order)
         return next(p for p in order if result.points[p] == least)
 

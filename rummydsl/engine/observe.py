@@ -69,6 +69,16 @@ class Observation:
         return self._round.dealer
 
     @property
+    def sat_out(self) -> int | None:
+        """The seat sitting out this round (G3-1: no cards, never to move), or None."""
+        return self._round.sat_out
+
+    @property
+    def seated(self) -> tuple[int, ...]:
+        """The seats dealt in this round, in seat order."""
+        return self._round.seated
+
+    @property
     def scores(self) -> tuple[int, ...]:
         return self._round.scores
 
@@ -157,6 +167,11 @@ class Observation:
         return tuple(self._round.met_contract)
 
     @property
+    def turn_overs(self) -> int:
+        """How many times the discard pile has been turned over into a new stock this round (BR-4)."""
+        return self._round.turn_overs
+
+    @property
     def melded_turns(self) -> tuple[int, ...]:
         """In how many of their turns each player has put cards on the table this round (BR-5)."""
         return tuple(self._round.melded_turns)
@@ -190,6 +205,7 @@ class Observation:
             "you": player_name(self.player),
             "round": rnd.number,
             "dealer": player_name(rnd.dealer),
+            **({} if rnd.sat_out is None else {"sat_out": player_name(rnd.sat_out)}),
             "phase": self.phase,
             "to_move": None if rnd.to_move is None else player_name(rnd.to_move),
             "hand": cards(sorted(self.hand, key=lambda c: c.id)),
@@ -203,6 +219,7 @@ class Observation:
             "offered": None if rnd.offered is None else str(rnd.offered),
             "met_contract": {player_name(p): m for p, m in enumerate(rnd.met_contract)},
             "melded_turns": {player_name(p): k for p, k in enumerate(rnd.melded_turns)},
+            "turn_overs": rnd.turn_overs,
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
             "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
         }

@@ -38,7 +38,11 @@ from .view import RoundFacts
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
-__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "dealt_hand_size"]
+__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "dealt_hand_size",
+           "FIRST_DEAL"]
+
+FIRST_DEAL = -1
+"""``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _KEPT = 32
@@ -79,9 +83,10 @@ def meld_rules(variant: Variant) -> MeldRules:
 
 
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
-                    scores: Sequence[int] | None = None) -> int:
+                    scores: Sequence[int] | None = None, sat_out: int | None = None) -> int:
     """The cards each player gets in deal ``number`` (from 1) of ``players`` seats:
-    ``deal.hand_size``, worked out in the deal context when it is an expression.
+    ``deal.hand_size``, worked out in the deal context when it is an expression
+    (its ``players`` and ``player_count`` are the seats dealt in: not ``sat_out``, G3-1).
 
     :raises ExpressionError: rule ``expr-runtime``, when the expression fails or gives
         a size outside 1..19 (``check`` tries every player count and deal with totals
@@ -90,12 +95,13 @@ def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
     rule = variant.deal.hand_size_rule
     if rule is None:
         return variant.deal.hand_size
-    facts = RoundFacts(players=tuple(range(players)), dealer=dealer, round=number,
+    seated = tuple(p for p in range(players) if p != sat_out)
+    facts = RoundFacts(players=seated, dealer=dealer, round=number,
                        scores=tuple(scores) if scores is not None else (0,) * players)
     size = int(rule(facts))
     if not 1 <= size <= MAX_HAND_SIZE:
         raise ExpressionError(f"deal.hand_size {rule.text!r} gives {size} cards in deal {number} with "
-                              f"{players} players; a hand is 1 to {MAX_HAND_SIZE} cards", 0, 0, "expr-runtime")
+                              f"{len(seated)} players; a hand is 1 to {MAX_HAND_SIZE} cards", 0, 0, "expr-runtime")
     return size
 
 
@@ -158,8 +164,11 @@ class Round:
 
     def __init__(self, variant: Variant, *, dealer: int, hands: Sequence[Sequence[Card]],
                  stock: Sequence[Card], upcard: Card | None, scores: Sequence[int] | None = None,
-                 number: int = 1) -> None:
-        """A round at its start; ``stock`` is top card first. Use :meth:`deal` or :meth:`from_setup`."""
+                 number: int = 1, sat_out: int | None = None) -> None:
+        """A round at its start; ``stock`` is top card first. Use :meth:`deal` or :meth:`from_setup`.
+
+        ``sat_out`` is the seat sitting out this round (G3-1: dealt nothing, never to move), or None.
+        """
         self.variant = variant
         self.rules = meld_rules(variant)
         self.values = variant.card_values
@@ -169,10 +178,16 @@ class Round:
         """Each card's one sequence position by id (-1: none or several), or None for a wrapping deck."""
         n = len(hands)
         self.players = n
+        """Every seat of the game, those sitting out included (seats keep their numbers)."""
+        self.sat_out = sat_out
+        """The seat sitting out this round (G3-1), or None."""
+        self.seated: tuple[int, ...] = tuple(p for p in range(n) if p != sat_out)
+        """The seats dealt in, in seat order: the round's players (turns, queues, scoring)."""
         self.dealer = dealer
         self.number = number
         self.scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * n
-        self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores)
+        self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores,
+                                         sat_out=sat_out)
         """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
         self.dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None] = (
             tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
@@ -183,6 +198,8 @@ class Round:
         self.upcard = upcard
         self.table: list[list[TableMeld]] = [[] for _ in range(n)]
         self.met_contract: list[bool] = [variant.contract is None] * n
+        self.turn_overs = 0
+        """How many times the discard pile has been turned over into a new stock (BR-4)."""
         self.melded_turns: list[int] = [0] * n
         """In how many of their turns each player put at least one card on the table (BR-5)."""
         self.laid_this_turn = False
@@ -194,7 +211,7 @@ class Round:
         # the turn
         self.phase = Phase.DRAW
         self.to_move: int | None = None
-        self.turn_player = (dealer + 1) % n
+        self.turn_player = self.next_seat(dealer)
         self.step = 0
         self.drawn = False
         self.taken: Card | None = None
@@ -227,40 +244,55 @@ class Round:
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
         self.knock_limit = knock_limit(self)
         if not UPCARD.begin(self):
-            self.start_turn((dealer + 1) % n)
+            self.start_turn(self.next_seat(dealer))
 
     # ------------------------------------------------------------------ building
 
     @classmethod
     def deal(cls, variant: Variant, rng: random.Random, *, dealer: int,
-             players: int | None = None, scores: Sequence[int] | None = None, number: int = 1) -> Round:
+             players: int | None = None, scores: Sequence[int] | None = None, number: int = 1,
+             sat_out: int | None = FIRST_DEAL) -> Round:
         """Shuffle with ``rng`` and deal (GR-2, SK-2, GS-2): one card at a time from the
-        dealer's left, then the upcard where the variant has one, the rest the stock."""
+        dealer's left, then the upcard where the variant has one, the rest the stock.
+
+        The seat ``sat_out`` (G3-1) is dealt nothing; left as :data:`FIRST_DEAL`, it is
+        the seat the variant's ``deal.sit_out`` names for a game's first deal by
+        ``dealer`` (nobody without one), and with ``rotation: sitter`` that seat deals.
+        """
         n = variant.players if players is None else players
+        if sat_out == FIRST_DEAL:
+            from .seating import first_seating
+
+            dealer, sat_out = first_seating(variant, dealer, n)
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
-        size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores)
+        size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores, sat_out=sat_out)
         hands: list[list[Card]] = [[] for _ in range(n)]
+        order = [(dealer + k) % n for k in range(1, n + 1)]
+        if sat_out is not None:
+            order.remove(sat_out)
         at = 0
         for _ in range(size):
-            for k in range(1, n + 1):
-                hands[(dealer + k) % n].append(cards[at])
+            for seat in order:
+                hands[seat].append(cards[at])
                 at += 1
         upcard = None
         if variant.deal.upcard:
             upcard = cards[at]
             at += 1
         return cls(variant, dealer=dealer, hands=hands, stock=cards[at:], upcard=upcard,
-                   scores=scores, number=number)
+                   scores=scores, number=number, sat_out=sat_out)
 
     @classmethod
     def from_setup(cls, variant: Variant, *, dealer: int, hands: Sequence[Sequence[Card]],
                    stock: Sequence[Card], upcard: Card | None = None,
-                   scores: Sequence[int] | None = None, number: int = 1) -> Round:
+                   scores: Sequence[int] | None = None, number: int = 1,
+                   sat_out: int | None = None) -> Round:
         """A fixed position (conformance cases, replays); the stock is top card first.
 
         :raises CardError: for a card placed twice, a card of another deck, an
-            upcard in a variant without a discard pile, or a dealer not seated.
+            upcard in a variant that deals none, a dealer not seated, or a
+            seat sitting out (``sat_out``, G3-1) that is not a seat or holds cards.
         """
         cards = variant.deck.cards
         seen: set[int] = set()
@@ -271,12 +303,19 @@ class Round:
             if card.id in seen:
                 raise CardError(f"card {str(card)!r} is placed twice in the setup")
             seen.add(card.id)
-        if upcard is not None and not variant.has_discard_pile:
-            raise CardError("this variant has no discard pile, so no upcard")
+        if upcard is not None and not variant.deal.upcard:
+            raise CardError("this variant deals no upcard (deal.upcard: false), so a round starts without one")
         if not 0 <= dealer < len(hands):
             raise CardError(f"dealer {player_name(dealer)} is not one of the {len(hands)} players")
+        if sat_out is not None:
+            if not 0 <= sat_out < len(hands):
+                raise CardError(f"the seat sitting out, {player_name(sat_out)}, is not one of the "
+                                f"{len(hands)} players")
+            if hands[sat_out]:
+                raise CardError(f"{player_name(sat_out)} sits out this round but holds "
+                                f"{len(hands[sat_out])} cards: a seat sitting out is dealt none (G3-1)")
         return cls(variant, dealer=dealer, hands=hands, stock=stock, upcard=upcard,
-                   scores=scores, number=number)
+                   scores=scores, number=number, sat_out=sat_out)
 
     def copy(self) -> Round:
         """An independent copy (for agents that search); the variant is shared."""
@@ -446,10 +485,25 @@ class Round:
                 del known[i]
                 break
 
+    def next_seat(self, player: int) -> int:
+        """The seat dealt in nearest ``player``'s left: who plays after ``player`` (every
+        turn, offer and queue goes round by this, skipping a seat sitting out, G3-1;
+        tests/engine/test_sit_out.py shows it)."""
+        nxt = (player + 1) % self.players
+        if nxt == self.sat_out:
+            nxt = (nxt + 1) % self.players
+        return nxt
+
+    def seats_after(self, player: int) -> list[int]:
+        """The other seats dealt in, in turn order from ``player``'s left (defenders, claims)."""
+        n = self.players
+        return [q for q in ((player + k) % n for k in range(1, n)) if q != self.sat_out]
+
     def facts(self) -> RoundFacts:
-        """The round context of expressions (upcard, dealer, round, scores)."""
+        """The round context of expressions (upcard, dealer, round, scores); its players
+        are the seats dealt in."""
         values = self.values
-        return RoundFacts(players=tuple(range(self.players)), dealer=self.dealer, round=self.number,
+        return RoundFacts(players=self.seated, dealer=self.dealer, round=self.number,
                           hand_size=self.hand_size, upcard=self.upcard,
                           scores=self.scores, card_value=lambda card: values[card.id])
 
@@ -529,7 +583,7 @@ class Round:
             if not (discarded and CLAIM.begin(self, player)):
                 self.end_at_floor()
             return
-        self.start_turn((player + 1) % self.players)
+        self.start_turn(self.next_seat(player))
 
     def end_at_floor(self) -> None:
         """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9;
@@ -545,10 +599,13 @@ class Round:
         (the oldest, the upcard where there was one) becomes the first card drawn,
         the card discarded just under the top one the last. The cards left in the
         stock (those of a floor above 0) stay on top. False (nothing changed) when
-        the pile has fewer than two cards.
+        the pile has fewer than two cards, or it has been turned over
+        ``stock.max_turn_overs`` times already.
         """
-        if len(self.discards) < 2:
+        limit = self.variant.stock.max_turn_overs
+        if len(self.discards) < 2 or (limit is not None and self.turn_overs >= limit):
             return False
+        self.turn_overs += 1
         pile = self.discards[:-1]
         del self.discards[:-1]
         self.stock[:0] = reversed(pile)  # the stock's top card is last
@@ -642,6 +699,7 @@ class Round:
         return {
             "round": self.number,
             "dealer": player_name(self.dealer),
+            **({} if self.sat_out is None else {"sat_out": player_name(self.sat_out)}),
             "phase": self.phase.value,
             "to_move": None if self.to_move is None else player_name(self.to_move),
             "hands": {player_name(p): cards(h) for p, h in enumerate(self.hands)},
@@ -660,6 +718,7 @@ class Round:
             "taken": card(self.taken),
             "must_meld": card(self.must_meld),
             "laid_this_turn": self.laid_this_turn,
+            "turn_overs": self.turn_overs,
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,

@@ -57,10 +57,11 @@ class RoundFacts:
     @property
     def opponents(self) -> tuple[int, ...]:
         """Every player but the ender, in seat order from the ender's left."""
-        if self.ender is None:
-            return self.players
-        n = len(self.players)
-        return tuple((self.ender + k) % n for k in range(1, n))
+        players = self.players
+        if self.ender is None or self.ender not in players:
+            return players
+        at = players.index(self.ender)  # the players may skip a seat sitting out (G3-1)
+        return players[at + 1:] + players[:at]
 
     def others(self, player: int) -> tuple[int, ...]:
         """Every player but ``player``, in seat order."""

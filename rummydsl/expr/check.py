@@ -59,6 +59,7 @@ __all__ = [
     "context_names",
     "context_functions",
     "RESERVED_NAMES",
+    "LAST_ROUND_NAMES",
     "FIELDS",
     "Field",
 ]
@@ -79,6 +80,8 @@ class Context(str, enum.Enum):
     """``deal.hand_size``: a deal about to be made (the players, the deal's number, the totals)."""
     SCORE = "score"
     """``scoring.*``: the round that just ended."""
+    NEXT_DEAL = "next_deal"
+    """``deal.sit_out``: the next deal of a game, after the last round (if any)."""
     MELDED = "melded"
     """``melded_value``: one card as it lies in a table meld (R5-1)."""
 
@@ -327,6 +330,18 @@ _SCORE_NAMES = {
     **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
 
+_NEXT_DEAL_NAMES = {
+    "round": INT,
+    "dealer": PLAYER,
+    "players": list_of(PLAYER),
+    "last_sat_out": PLAYER,
+    "last_winner": PLAYER,
+    "last_loser": PLAYER,
+    "last_void": BOOL,
+}
+LAST_ROUND_NAMES = ("last_sat_out", "last_winner", "last_loser", "last_void")
+"""The next-deal names that describe the last round: none of them has a value in round 1."""
+
 _NAMES: dict[Context, dict[str, Type]] = {
     Context.CARD: _CARD_NAMES,
     Context.MELD: _MELD_NAMES,
@@ -335,6 +350,7 @@ _NAMES: dict[Context, dict[str, Type]] = {
     Context.SCORE: _SCORE_NAMES,
     Context.MELDED: _MELDED_NAMES,
     Context.DEAL: _DEAL_NAMES,
+    Context.NEXT_DEAL: _NEXT_DEAL_NAMES,
 }
 
 _COMMON_FUNCTIONS = ("min", "max", "abs")
@@ -347,9 +363,10 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
                                        "hand_value", "melded_turns", "melded"),
     Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
+    Context.NEXT_DEAL: _COMMON_FUNCTIONS + ("score", "next"),
     Context.MELDED: _COMMON_FUNCTIONS,
 }
-_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL)
+_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL)
 _SELECTORS = ("rank", "suit", "colour")
 _KEYWORDS = ("and", "or", "not", "in", "for", "true", "false")
 
@@ -411,6 +428,7 @@ FIELDS: Mapping[str, Field] = {
     "scoring.round.points": Field(Context.SCORE, INT, per_player=True),
     "scoring.round.ender": Field(Context.SCORE, INT),
     "scoring.round.others": Field(Context.SCORE, INT, per_player=True),
+    "deal.sit_out": Field(Context.NEXT_DEAL, PLAYER),
 }
 """The context and result type of every expression field of a variant."""
 
@@ -882,6 +900,10 @@ class _Checker:
             if name == "met_contract":
                 return BOOL
             return list_of(PLAYER) if name == "others" else INT
+        if name == "next":
+            self.arity(node, 1)
+            self.expect(node.args[0], PLAYER, "'next'")
+            return PLAYER
         # sum/count used without 'for'
         raise _error(node, f"{name!r} works on a list: write {name}(e for x in xs)")
 

@@ -13,6 +13,7 @@ contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 deal       ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+next_deal  ``fn(view)``                                 a ``ScoreFrame``
 melded     ``fn(card, value, kind, position, size)``    that tuple
 ========== ============================================ ===========================
 
@@ -309,12 +310,19 @@ def _build_tables(deck: Any) -> DeckTables:
 # -- compilation ------------------------------------------------------------------
 
 
-def _distance(a: Fn, b: Fn) -> Fn:
+def _distance(a: Fn, b: Fn, node: ast.Node) -> Fn:
     """``distance(a, b)``: how many seats ``b`` sits to the left of ``a`` (play passes
-    to the left, seat by seat), 0 when ``b`` is ``a``; ``players`` is in seat order."""
+    to the left, seat by seat), 0 when ``b`` is ``a``; ``players`` is in seat order.
+    A player not seated (``ender`` of a round nobody ended) is an ``expr-runtime``
+    error at the call."""
     def distance(x: Any) -> int:
         players = list(x.view.players)
-        return (players.index(b(x)) - players.index(a(x))) % len(players)
+        first, second = a(x), b(x)
+        for player in (first, second):
+            if player not in players:
+                raise _runtime_error(node, f"distance({first!r}, {second!r}): {player!r} is not a player of "
+                                           "this round (a round ended at the stock floor has no ender)")
+        return (players.index(second) - players.index(first)) % len(players)
     return distance
 
 
@@ -687,8 +695,8 @@ class _Compiler:
             f = fns[0]
             return self.fold(node, lambda x: abs(f(x)), args)
         if name == "distance":
-            return _Code(_distance(fns[0], fns[1]))
-        # value, score, deadwood, met_contract, hand_value, melded_turns, melded, others: the view's methods
+            return _Code(_distance(fns[0], fns[1], node))
+        # value, score, deadwood, met_contract, hand_value, melded_turns, next, melded, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -698,6 +706,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "next":
+            return _Code(lambda x: x.view.next(f(x)))
         if name == "hand_value":
             return _Code(lambda x: x.view.hand_value(f(x)))
         if name == "melded_turns":

@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 from rummydsl.endings import SCORED_ENDING_NAMES, Ending
 from rummydsl.errors import ExpressionError
 
-__all__ = ["RoundView", "SimpleRoundView", "ENDINGS"]
+__all__ = ["RoundView", "SimpleRoundView", "NextDealView", "ENDINGS"]
 
 ENDINGS: tuple[str, ...] = SCORED_ENDING_NAMES
 """The values of :attr:`RoundView.ending` (each is a boolean name in the score context):
@@ -191,6 +191,7 @@ class SimpleRoundView:
         if player in self.hand_values:
             return self.hand_values[player]
         return self.deadwood(player)
+
     def melded_turns(self, player: Any) -> int:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)
@@ -198,6 +199,83 @@ class SimpleRoundView:
     def melded_points(self, player: Any) -> int:
         """``melded_values[player]``, 0 if absent."""
         return self.melded_values.get(player, 0)
+
+
+class NextDealView:
+    """The next-deal context (``deal.sit_out``): the next deal of a game, and the last round.
+
+    ``last_winner``, ``last_loser`` and ``last_sat_out`` are ``None`` when they have
+    no value: reading one then raises :class:`~rummydsl.errors.ExpressionError`
+    (rule ``expr-runtime``) that says why, in round 1 (nothing was played yet) or
+    after a round nobody won (``last_void``). The engine supplies one with seats
+    (ints); tests may use any player values.
+
+    >>> view = NextDealView(players=("P1", "P2", "P3"), round=2, dealer="P1",
+    ...                 last_sat_out="P1", last_winner="P2", last_loser="P3")
+    >>> view.next("P3"), view.last_loser, view.last_void
+    ('P1', 'P3', False)
+    >>> NextDealView(players=("P1", "P2", "P3"), dealer="P1").last_winner
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.ExpressionError: 'last_winner' has no value in round 1: no round was played before it (test 'round == 1' first)
+    """
+
+    def __init__(self, players: Sequence[Any] = ("P1", "P2"), round: int = 1, dealer: Any = None,
+                 last_sat_out: Any = None, last_winner: Any = None, last_loser: Any = None,
+                 last_void: bool = False, scores: Mapping[Any, int] | None = None) -> None:
+        self.players: tuple[Any, ...] = tuple(players)
+        self.round = round
+        self.dealer = self.players[0] if dealer is None and self.players else dealer
+        self.last_sat_out_player = last_sat_out
+        """Who sat out the last round (``None``: nobody did, or round 1)."""
+        self.last_winner_player = last_winner
+        self.last_loser_player = last_loser
+        self.last_void_round = last_void
+        """Whether the last round had no winner: void at the stock floor, or nobody scored."""
+        self.scores: dict[Any, int] = dict(scores or {})
+        """``player`` → game total before this deal (absent players have 0)."""
+
+    def _last(self, name: str, value: Any) -> Any:
+        if self.round <= 1:
+            raise ExpressionError(f"{name!r} has no value in round 1: no round was played before it "
+                                  f"(test 'round == 1' first)", 0, 0, "expr-runtime")
+        if value is None:
+            why = ("nobody sat out the last round" if name == "last_sat_out"
+                   else f"round {self.round - 1} had no winner (test 'last_void' first)")
+            raise ExpressionError(f"{name!r} has no value in round {self.round}: {why}", 0, 0, "expr-runtime")
+        return value
+
+    @property
+    def last_sat_out(self) -> Any:
+        """Who sat out the last round."""
+        return self._last("last_sat_out", self.last_sat_out_player)
+
+    @property
+    def last_void(self) -> bool:
+        """Whether the last round had no winner (void, or nobody scored)."""
+        return bool(self._last("last_void", self.last_void_round))
+
+    @property
+    def last_winner(self) -> Any:
+        """Who scored most in the last round."""
+        return self._last("last_winner", self.last_winner_player)
+
+    @property
+    def last_loser(self) -> Any:
+        """A player dealt into the last round who did not win it (the lowest score, nearest the winner's left)."""
+        return self._last("last_loser", self.last_loser_player)
+
+    def next(self, player: Any) -> Any:
+        """The seat on ``player``'s left (every seat counts, whoever sits out)."""
+        try:
+            at = self.players.index(player)
+        except ValueError:
+            raise ExpressionError(f"next({player!r}): not a player of this game", 0, 0, "expr-runtime") from None
+        return self.players[(at + 1) % len(self.players)]
+
+    def score(self, player: Any) -> int:
+        """``player``'s game total before this deal."""
+        return self.scores.get(player, 0)
 
 
 class ScoreFrame:

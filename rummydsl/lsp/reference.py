@@ -22,6 +22,7 @@ __all__ = ["language_reference", "expression_help", "CONTEXT_HEADINGS"]
 
 CONTEXT_HEADINGS = {"card": "Card context", "meld": "Meld context", "contract": "Contract context",
                     "round": "Round context", "score": "Score context", "deal": "Deal context",
+                    "next_deal": "Next-deal context",
                     "melded": "Melded-card context"}
 """The docs/language.md heading of each expression context's table."""
 

@@ -140,6 +140,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     contract = _build_contract(builder, envs)
     turn = _build_turn(builder, envs)
     knock = _build_knock(builder, envs)
+    deal = _build_sit_out(builder, envs, deal)
     scoring = _build_scoring(builder, envs)
     game = _build_game(builder.get("game", default={}))
     upcard_data = data.get("upcard_offer")
@@ -300,6 +301,16 @@ def _build_hand_size(builder: _Builder, deal: Deal, envs: Any) -> Deal:
     return replace(deal, hand_size=first, hand_size_rule=rule, hand_size_max=max(sizes.values(), default=high))
 
 
+def _build_sit_out(builder: _Builder, envs: Any, deal: Deal) -> Deal:
+    """``deal.sit_out`` compiled in the next-deal context (G3-1, G3-2), when it is given."""
+    raw = builder.data.get("deal")
+    text = raw.get("sit_out") if isinstance(raw, Mapping) else None
+    if text is None:
+        return deal
+    compiled = builder.compile(("deal", "sit_out"), text, envs.next_deal, "player")
+    return deal if compiled is None else replace(deal, sit_out=compiled)
+
+
 def _build_game(raw: Mapping[str, Any]) -> Game:
     hollywood = raw.get("hollywood")
     match = raw.get("match")
@@ -307,6 +318,7 @@ def _build_game(raw: Mapping[str, Any]) -> Game:
                 game_bonus=_given(raw, "game_bonus", Game),
                 box_bonus=_given(raw, "box_bonus", Game),
                 shutout=_given(raw, "shutout", Game),
+                shutout_per=_given(raw, "shutout_per", Game),
                 hollywood_games=hollywood["games"] if hollywood else None,
                 match_games_to_win=match["games_to_win"] if match else None)
 
@@ -319,7 +331,8 @@ def _build_stock(raw: Mapping[str, Any]) -> Stock:
     return Stock(floor=_given(raw, "floor", Stock),
                  at_floor=_given(raw, "at_floor", Stock),
                  final_turn_skip=tuple(_given(raw, "final_turn_skip", Stock)),
-                 last_discard_claim=_given(raw, "last_discard_claim", Stock))
+                 last_discard_claim=_given(raw, "last_discard_claim", Stock),
+                 max_turn_overs=_given(raw, "max_turn_overs", Stock))
 
 
 def _build_going_out(raw: Mapping[str, Any]) -> GoingOut:
@@ -358,6 +371,8 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
         _build_contract(builder, envs)
     if "turn" not in broken and "turn" in data:
         _build_turn(builder, envs)
+    if "deal" not in broken and isinstance(deal, Mapping) and isinstance(deal.get("hand_size"), str):
+        builder.compile(("deal", "hand_size"), deal["hand_size"], envs.deal, "int")
     if isinstance(upcard, bool):  # whether 'upcard' exists is known
         if "knock" not in broken:
             _build_knock(builder, envs)

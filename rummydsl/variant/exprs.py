@@ -85,7 +85,13 @@ class Envs:
 
     @property
     def deal(self) -> Env:
+        """The deal context (``deal.hand_size``)."""
         return self._env(Context.DEAL)
+
+    @property
+    def next_deal(self) -> Env:
+        """The next-deal context (``deal.sit_out``)."""
+        return self._env(Context.NEXT_DEAL)
 
     def score_scope(self) -> LetScope:
         """An empty ``scoring.let`` scope in the score context."""
@@ -126,16 +132,14 @@ def deal_probes(rule: RoundExpression[int], players_range: tuple[int, int],
     >>> deal_probes(rule, (2, 4), None)
     [(2, 1, 10), (3, 1, 7), (4, 1, 7)]
     """
-    from ..engine.view import RoundFacts
-
     low, high = players_range
     numbers = range(1, (deals or DEFAULT_DEALS_PROBED) + 1) if "round" in rule.names else range(1, 2)
     found: list[tuple[int, int, int | ExpressionError]] = []
     for count in range(low, high + 1):
         for number in numbers:
-            facts = RoundFacts(players=tuple(range(count)), dealer=0, round=number, scores=(0,) * count)
+            view = SimpleRoundView(players=tuple(range(count)), dealer=0, round=number)
             try:
-                found.append((count, number, int(rule(facts))))
+                found.append((count, number, int(rule(view))))
             except ExpressionError as problem:
                 found.append((count, number, problem))
     return found

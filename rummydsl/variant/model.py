@@ -123,8 +123,11 @@ class Deal:
     hand_size: int
     upcard: bool = False
     first_dealer: Literal["random"] = "random"
-    rotation: Literal["next", "winner_deals", "loser_deals"] = "next"
+    rotation: Literal["next", "winner_deals", "loser_deals", "sitter"] = "next"
     void_redeal: Literal["same_dealer", "rotate"] = "same_dealer"
+    sit_out: RoundExpression[Any] | None = None
+    """G3-1, G3-2: the deal-context expression naming who sits out each round, or None
+    (everyone is dealt in). ``rotation: sitter`` makes that player the dealer."""
     hand_size_rule: RoundExpression[int] | None = None
     """The deal-context expression of ``deal.hand_size``, or None for a fixed number."""
     hand_size_max: int = 0
@@ -229,6 +232,9 @@ class Stock:
     play goes on drawing from the discard pile only (R5-5)."""
     final_turn_skip: tuple[str, ...] = ()
     last_discard_claim: bool = False
+    max_turn_overs: int | None = None
+    """With ``turn_over``: the most times the pile is turned over in a round (None: no
+    limit); when the stock runs out once more, the round is void."""
 
 
 @dataclass(frozen=True)
@@ -279,6 +285,9 @@ class Game:
     game_bonus: int = 0
     box_bonus: int = 0
     shutout: Literal["double_total", "double_hand_points", "flat_100", "none"] = "none"
+    shutout_per: Literal["all_losers", "each_loser"] = "all_losers"
+    """G3-3: a shutout when every loser scored nothing (applied once), or once for each
+    loser who scored nothing."""
     hollywood_games: int | None = None
     """GR-13: the number of games on one score sheet, or None."""
     match_games_to_win: int | None = None

@@ -47,6 +47,7 @@ def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
     """Every semantic problem of a built variant."""
     report = _Report(positions, [])
     _check_deal(variant, report)
+    _check_sit_out(variant, report)
     _check_turn(variant, report)
     samples = _check_melds(variant, report)
     _check_contract(variant, report, samples)
@@ -59,14 +60,15 @@ def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
 
 def _check_deal(variant: Variant, report: _Report) -> None:
     deck, deal, players = variant.deck, variant.deal, variant.players
-    dealt = players * deal.hand_size + (1 if deal.upcard else 0)
+    dealt_in = players - (1 if deal.sit_out is not None else 0)  # G3-1: one seat is dealt nothing
+    dealt = dealt_in * deal.hand_size + (1 if deal.upcard else 0)
     needed = dealt + variant.stock.floor + 1
     if deal.hand_size_rule is not None:
         _check_hand_size_rule(variant, report)  # every allowed player count and deal
     elif needed > deck.size:
         upcard = " and an upcard" if deal.upcard else ""
         report.error(("deal", "hand_size"),
-                     f"the deck has {deck.size} cards, too few to deal {players} × {deal.hand_size}"
+                     f"the deck has {deck.size} cards, too few to deal {dealt_in} × {deal.hand_size}"
                      f"{upcard} and keep a stock above its floor of {variant.stock.floor} "
                      f"(needs at least {needed})", "deal-size")
     low, high = variant.players_range
@@ -83,6 +85,31 @@ def _check_deal(variant: Variant, report: _Report) -> None:
                         "players")
     if variant.upcard_offer is not None and not deal.upcard:
         report.error(("upcard_offer",), "an upcard round needs 'deal.upcard: true'", "upcard")
+
+
+def _check_sit_out(variant: Variant, report: _Report) -> None:
+    """G3-1, G3-2: ``deal.sit_out`` leaves at least two players dealt in; ``rotation:
+    sitter`` needs it; and round 1 must not read the last round (which does not exist)."""
+    deal = variant.deal
+    if deal.rotation == "sitter" and deal.sit_out is None:
+        report.error(("deal", "rotation"), "'rotation: sitter' deals by the player sitting out, "
+                     "but 'deal.sit_out' names nobody", "sit-out")
+    if deal.sit_out is None:
+        return
+    low = variant.players_range[0]
+    if low < 3:
+        report.error(("deal", "sit_out"), f"with {low} players a seat sitting out leaves fewer than two "
+                     "to play: 'sit_out' needs at least 3 players", "sit-out")
+        return
+    from ..expr.runtime import NextDealView
+
+    seats = tuple(range(variant.players))
+    for dealer in seats:  # round 1 with each first dealer: every name of the deal context has a value
+        try:
+            deal.sit_out(NextDealView(players=seats, round=1, dealer=dealer))  # type: ignore[arg-type]
+        except ExpressionError as problem:
+            report.warn(("deal", "sit_out"), f"round 1 cannot be dealt: {problem.message}", "sit-out-round-1")
+            return
 
 
 def _check_hand_size_rule(variant: Variant, report: _Report) -> None:
@@ -108,10 +135,11 @@ def _check_hand_size_rule(variant: Variant, report: _Report) -> None:
             report.error(path, f"deal.hand_size gives {value} cards with {where}; a hand is "
                          f"{smallest} to {largest} cards", "deal-size")
             return
-        needed = count * value + (1 if deal.upcard else 0) + variant.stock.floor + 1
+        dealt_in = count - (1 if deal.sit_out is not None else 0)  # G3-1: one seat is dealt nothing
+        needed = dealt_in * value + (1 if deal.upcard else 0) + variant.stock.floor + 1
         if needed > deck.size:
             upcard = " and an upcard" if deal.upcard else ""
-            report.error(path, f"the deck has {deck.size} cards, too few to deal {count} × {value}{upcard} "
+            report.error(path, f"the deck has {deck.size} cards, too few to deal {dealt_in} × {value}{upcard} "
                          f"with {where} and keep a stock above its floor of {variant.stock.floor} "
                          f"(needs at least {needed})", "deal-size")
             return

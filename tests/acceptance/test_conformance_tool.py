@@ -287,7 +287,7 @@ EQUIVALENT = {
 }
 
 
-@pytest.mark.parametrize("folder", ["gin_rummy", "skarney_gin", "ginski"])
+@pytest.mark.parametrize("folder", ["gin_rummy", "skarney_gin", "ginski", "gin_three_handed"])
 def test_shipped_suites_notice_every_option_change(folder: str) -> None:
     """--mutants: every change of an option of each suite's variant fails some case."""
     from rummydsl.conformance import find_suites, load_suite

@@ -64,3 +64,14 @@ def test_every_shipped_variant_plays_from_any_folder(variant: str, tmp_path: Pat
     assert (code, err) == (0, ""), err
     assert "your move" in out and ("bye: the player left (end of input)" in out or "game over" in out)
     assert run("replay", "game.jsonl")[0] == 0
+
+
+def test_rummy_shows_the_pile_turned_over(tmp_path: Path) -> None:
+    """Rummy (BR-4): the screen says when the discard pile has been turned over into a new
+    stock; the game goes to its end and its log replays."""
+    log = tmp_path / "rummy.jsonl"
+    code, out, err = run("play", "rummy", "--seed", "1", "--log", str(log), stdin="1\n" * 3000)
+    assert (code, err) == (0, "")
+    assert "(the pile was turned over once)" in out
+    assert "game over after" in out
+    assert run("replay", str(log))[0] == 0

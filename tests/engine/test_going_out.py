@@ -15,6 +15,7 @@ import pytest
 
 from rummydsl.agents import make_agents
 from rummydsl.engine import Round, play_round
+from rummydsl.engine.actions import Meld
 from rummydsl.errors import IllegalActionError
 from rummydsl.variant import load_variant
 
@@ -272,3 +273,70 @@ def test_explain_says_how_to_go_out_and_what_happens_at_the_floor() -> None:
     required = " ".join(explain(load_variant(REQUIRED)).split())
     assert "the last card always by discarding it" in required
     assert "Keep at least one card: the last card must be discarded." in required
+
+
+def test_max_turn_overs_voids_the_next_exhaustion() -> None:
+    """stock.max_turn_overs: the pile is turned over that many times; the next time the
+    stock runs out the round is void (a round nobody can end still ends)."""
+    limited = house("plain_turn_overs_2", PLAIN, "stock: {floor: 0, at_floor: turn_over, max_turn_overs: 2}\n")
+    rnd = position(limited, dealer="P3", hands=HANDS, stock="KC", upcard="2H")
+    # every turn draws the one card in the stock and discards one: the next player turns the pile over
+    play(rnd, "P1 draw stock", "P1 done", "P1 discard KC")
+    assert rnd.turn_overs == 1 and rnd.to_move == 1
+    play(rnd, "P2 draw stock", "P2 done", "P2 discard QS")
+    assert rnd.turn_overs == 2 and rnd.result is None and len(rnd.stock) == 1
+    play(rnd, "P3 draw stock", "P3 done", "P3 discard QH")
+    assert rnd.result is not None and rnd.result.void and rnd.turn_overs == 2
+
+
+def test_a_meld_that_leaves_only_the_taken_card_is_refused() -> None:
+    """BR-2 with BR-3: a card taken from the pile may not be discarded this turn, so a meld
+    that would leave only that card is refused (the turn could not end), and not listed."""
+    hands = {"P1": "3S 4S 5S 6S 9H 9C 9D", "P2": "2C 3C 4C 8H 8D JS QS", "P3": "AH AD 7C 7D TH JH QH"}
+    rnd = position(PLAIN, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC")
+    play(rnd, "P1 draw discard", "P1 meld [3S 4S 5S 6S]")
+    reason = rnd.why_illegal(rnd.parse("P1 meld [9H 9C 9D]"))
+    assert reason is not None and "cannot be the last card left" in reason
+    assert "P1 meld [9H 9C 9D]" not in rnd.legal_actions()
+    allowed = house("plain_taken_allowed", PLAIN,
+                    "turn: [draw: {from: [stock, discard]}, meld: {add_to_opponents: true}, "
+                    "discard: {taken_card: allowed}]\n")
+    rnd = position(allowed, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC")
+    play(rnd, "P1 draw discard", "P1 meld [3S 4S 5S 6S]", "P1 meld [9H 9C 9D]", "P1 done", "P1 discard KC")
+    assert rnd.result is not None and rnd.result.ending == "out"
+
+
+def test_a_lay_off_that_leaves_only_the_taken_card_is_refused() -> None:
+    """The taken card stays in hand when everything else is laid off: refused, with the reason."""
+    hands = {"P1": "3S 4S 5S 9H 9C 9D 7S", "P2": "2C 3C 4C 8H 8D JS QS", "P3": "AH AD 7C 7D TH JH QH"}
+    rnd = position(PLAIN, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC")
+    play(rnd, "P1 draw discard", "P1 meld [3S 4S 5S]", "P1 meld [9H 9C 9D]")
+    # P1 holds 7S and KC (taken): laying off 7S would leave only KC, which cannot be discarded
+    assert rnd.why_illegal(rnd.parse("P1 layoff 7S on P1#1")) is not None
+    assert "cannot be the last card left" in str(rnd.why_illegal(rnd.parse("P1 layoff 7S on P1#1")))
+    assert "P1 layoff 7S on P1#1" not in rnd.legal_actions()
+    play(rnd, "P1 done", "P1 discard 7S")
+    assert rnd.result is None and [str(c) for c in rnd.hands[0]] == ["KC"]
+
+
+def _largest_lay_down(rnd: Round) -> int:
+    """The most cards one listed meld action puts down."""
+    return max((sum(len(m) for m in a.melds) for a in rnd.legal_actions() if isinstance(a, Meld)), default=0)
+
+
+def test_a_contract_lay_down_that_leaves_only_the_taken_card_is_not_listed() -> None:
+    """With a contract whose melds stay concealed until met (CR-3), the listed first lay-downs
+    leave out the one that would keep only the card taken from the pile; it is refused too.
+    Where the taken card may be discarded, it is listed."""
+    contract = house("plain_contract_concealed", PLAIN, 'contract: {melds: "count >= 2"}\n')
+    hands = {"P1": "3S 4S 5S 6S 9H 9C 9D", "P2": "2C 3C 4C 8H 8D JS QS", "P3": "AH AD 7C 7D TH JH QH"}
+    rnd = position(contract, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC")
+    play(rnd, "P1 draw discard")
+    whole = "P1 meld [3S 4S 5S 6S] [9H 9C 9D]"
+    assert _largest_lay_down(rnd) == 6
+    assert "cannot be the last card left" in str(rnd.why_illegal(rnd.parse(whole)))
+    allowed = house("plain_contract_taken_allowed", contract,
+                    "turn: [draw: {from: [stock, discard]}, meld: {add_to_opponents: true}, "
+                    "discard: {taken_card: allowed}]\n")
+    rnd = play(position(allowed, dealer="P3", hands=hands, stock="5D 6D 2S", upcard="KC"), "P1 draw discard")
+    assert _largest_lay_down(rnd) == 7 and rnd.why_illegal(rnd.parse(whole)) is None

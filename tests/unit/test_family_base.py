@@ -124,6 +124,14 @@ def test_hand_size_checked_for_every_count_and_deal(tmp_path: Path, size: str, w
     assert errors(path) == [where]
 
 
+def test_hand_size_expression_checked_beside_schema_errors(tmp_path: Path) -> None:
+    """One run reports a schema error elsewhere and the hand size expression's error."""
+    text = KNOCK_ANY.replace("player_count == 2 ? 10 : player_count <= 4 ? 7 : 6", "player_cont") + "game: {target: 0}\n"
+    found = errors(write(tmp_path, text))
+    assert any("[schema-range]" in line for line in found), found
+    assert "7:15: unknown name 'player_cont'; did you mean 'player_count'? [expr-name]" in found
+
+
 def test_fixed_hand_size_keeps_its_old_checks(tmp_path: Path) -> None:
     text = KNOCK_ANY.replace('"player_count == 2 ? 10 : player_count <= 4 ? 7 : 6"', "10")
     found = [(d.rule, d.severity) for d in check_file(write(tmp_path, text))]
@@ -157,6 +165,14 @@ def test_player_count_and_distance() -> None:
     assert near(view) == 1  # P4, before P1
     per = Env(Context.SCORE, STANDARD, per_player=True)
     assert [compile_expression("distance(p, ender)", per, INT)(view, p) for p in view.players] == [2, 1, 0, 3]
+
+
+def test_distance_of_a_player_not_seated_is_a_runtime_error() -> None:
+    compiled = compile_expression("distance(ender, dealer)", Env(Context.SCORE, STANDARD), INT)
+    with pytest.raises(ExpressionError) as info:
+        compiled(SimpleRoundView(players=("P1", "P2"), ending="stock_end"))
+    assert (info.value.rule, info.value.column) == ("expr-runtime", 1)
+    assert info.value.message.startswith("distance(None, 'P1'): None is not a player of this round")
 
 
 def test_distance_type_errors() -> None:

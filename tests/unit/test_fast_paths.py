@@ -40,7 +40,7 @@ json_values = st.recursive(json_scalars, lambda inner: st.one_of(
 def same_document(text: str) -> None:
     fast = load_document("v.yaml", text)
     slow = load_python("v.yaml", text)
-    assert fast.data == slow.data
+    assert fast.data == slow.data or repr(fast.data) == repr(slow.data)  # .nan is not equal to itself
     for path in slow.positions:
         assert fast.positions.value(path) == slow.positions.value(path), path
         assert fast.positions.key(path) == slow.positions.key(path), path

@@ -1,18 +1,18 @@
 """The mechanics of play, one module each, all of the shape of :class:`.base.Mechanic`.
 
-=========== ===================================================== ==================
+=========== ===================================================== ========================
 module      mechanic                                              rules
-=========== ===================================================== ==================
+=========== ===================================================== ========================
 upcard      the first-turn upcard offer                           GR-4, GS-4
-draw        the draw step, the stock floor's final turn           GR-5, SK-4.1, GS-5
-melding     the meld step, contracts, lay-offs, going out         SK-5, SK-6, SK-8
-discard     the discard step                                      GR-5, GS-5
+draw        the draw step, the stock floor, the pile turned over  GR-5, SK-4.1, GS-5, BR-4
+melding     the meld step, contracts, lay-offs, going out         SK-5, SK-6, SK-8, BR-3
+discard     the discard step, going out by the last card          GR-5, GS-5, BR-3
 offer       offering a card and taking or declining it            SK-7
 knock       knocking, gin, big gin, the defenders' showdown       GR-6, GR-7, GS-6
 floor       the last-discard claim at the stock floor             GR-8
 credit      who laid each table card; ``melded(p)``                R5-1, R5-4, R5-6
 deep        deep draws into the discard pile, the meld they oblige R5-3
-=========== ===================================================== ==================
+=========== ===================================================== ========================
 
 ``credit`` and ``deep`` are helpers of the mechanics above, not mechanics of their own.
 """

@@ -16,7 +16,6 @@ from ...cards import Card
 from ..actions import Action, Discard, player_name
 from ..state import Phase
 from .base import Mechanic
-from .deep import pending, pending_reason
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -49,7 +48,7 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        if (rnd.must_meld is not None and pending(rnd) is not None) or (len(rnd.hands[player]) == 1
+        if (rnd.must_meld is not None and _pending(rnd)) or (len(rnd.hands[player]) == 1
                                         and last_card_kept(rnd, player) is not None):
             return []
         taken = barred(rnd)
@@ -59,7 +58,9 @@ class DiscardMechanic(Mechanic):
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
             return "this is the discard step: discard a card (or knock)"
-        if pending(rnd) is not None:
+        if rnd.must_meld is not None and _pending(rnd):
+            from .deep import pending_reason
+
             return pending_reason(rnd)
         held = rnd.holds(action.player, action.card, barred(rnd))
         if held is None:
@@ -78,3 +79,11 @@ class DiscardMechanic(Mechanic):
         rnd.discards.append(held)
         if not rnd.goes_out(action.player):  # BR-3: going out by discarding
             rnd.end_turn(discarded=True)
+
+
+def _pending(rnd: Round) -> bool:
+    """Whether a deep-drawn card still waits to be melded (R5-3; :mod:`.deep` imports the
+    melding module, which imports this one, so it is asked here on use)."""
+    from .deep import pending
+
+    return pending(rnd) is not None

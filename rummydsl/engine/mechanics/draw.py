@@ -4,12 +4,13 @@ The stock is never drawn below ``stock.floor``; the draw that brings it down to
 the floor makes this the round's final turn (GR-8, SK-9), except with
 ``at_floor: turn_over`` (BR-4): then, when a player is to draw from a stock at
 its floor, the discard pile but its top card is turned over beneath it first,
-and the round is void only when there is nothing to turn over; and except with
-``at_floor: discard_only`` (R5-5): then play goes on with draws from the discard
-pile only, and the player to draw may pass instead, which ends the round (as does
-an empty pile). A player who accepted an offered card matching
-``skip_after_accepting`` skips the draw (SK-7.3). With ``discard_depth: any`` a
-card deeper in the pile may be named (:mod:`.deep`, R5-3).
+and the round is void only when there is nothing to turn over (or it has been
+turned over ``max_turn_overs`` times). A player who accepted
+an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
+With ``at_floor: discard_only`` (R5-5) play goes on at the floor with draws from the
+discard pile only, and the player to draw may pass instead, which ends the round (as
+does an empty pile). With ``discard_depth: any`` a card deeper in the pile may be
+named (:mod:`.deep`, R5-3).
 """
 
 from __future__ import annotations

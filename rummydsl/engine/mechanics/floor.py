@@ -45,8 +45,7 @@ class ClaimMechanic(Mechanic):
         """Open the claim after ``discarder``'s final discard, where the variant has it."""
         if not rnd.variant.stock.last_discard_claim or rnd.variant.knock is None:
             return False
-        n = rnd.players
-        rnd.claim_queue = [(discarder + k) % n for k in range(1, n)]
+        rnd.claim_queue = rnd.seats_after(discarder)
         rnd.phase = Phase.CLAIM
         rnd.to_move = rnd.claim_queue[0]
         return True

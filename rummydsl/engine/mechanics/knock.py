@@ -168,8 +168,7 @@ class KnockMechanic(Mechanic):
         rnd.ender_deadwood = deadwood
         rnd.ender = player
         rnd.ending = Ending.BIG_GIN if action.card is None else Ending.GIN if deadwood == 0 else Ending.KNOCK
-        n = rnd.players
-        rnd.defenders = [(player + k) % n for k in range(1, n)]
+        rnd.defenders = rnd.seats_after(player)
         if rnd.showdown_layoffs():
             rnd.phase = Phase.SHOWDOWN
             rnd.to_move = rnd.defenders[0]

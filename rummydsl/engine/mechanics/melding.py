@@ -9,7 +9,8 @@ melds (``add_to_own``) or the others' (``add_to_opponents``). A player who has
 met the contract and empties their hand here goes out (SK-8); going out before
 meeting it is refused, and so is any meld or lay-off that would empty the hand
 when ``going_out.final_discard`` is ``required`` (BR-3: the last card must be
-discarded). A table meld keeps the kind it was laid as with
+discarded), or that would leave only the card taken from the pile this turn when
+the discard step may not throw it (the turn could not end). A table meld keeps the kind it was laid as with
 ``kind_locked`` (SK-3.4); otherwise it may change kind as it grows.
 
 The functions here judge groups for the other mechanics too (a knock's melds,
@@ -27,6 +28,7 @@ from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
+from .discard import barred
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -43,6 +45,9 @@ __all__ = [
     "MAX_LISTED",
     "final_discard_required",
     "FINAL_DISCARD_REASON",
+    "TAKEN_LAST_REASON",
+    "too_few_left",
+    "only_taken_left",
 ]
 
 #: Hands with wild cards list melds of at most this many cards (any size is still accepted).
@@ -55,9 +60,23 @@ FINAL_DISCARD_REASON = ("the last card must be discarded (going_out.final_discar
                         "keep a card to discard")
 
 
+#: Why a meld or lay-off that would leave only the card taken from the pile is refused.
+TAKEN_LAST_REASON = ("the card taken from the discard pile this turn cannot be discarded, so it cannot "
+                     "be the last card left: keep another card to discard, or meld or lay off that one too")
+
+
 def final_discard_required(rnd: Round) -> bool:
     """Whether a player must keep a card to discard: no meld or lay-off may empty the hand."""
     return rnd.variant.going_out.final_discard == "required"
+
+
+def only_taken_left(rnd: Round, left: Sequence[Card]) -> bool:
+    """Whether ``left`` is just the card taken from the pile this turn, which the discard
+    step may not throw (the turn could not end). Under ``final_discard: forbidden`` no
+    last card is discarded anyway: :func:`last_card_stays` decides there."""
+    return (len(left) == 1 and rnd.phase is Phase.MELD and rnd.taken is not None
+            and left[0] is barred(rnd) and rnd.variant.step("discard") is not None
+            and rnd.variant.going_out.final_discard != "forbidden")
 
 
 #: Why a meld or lay-off that would leave one card nowhere to go is refused under ``forbidden``.
@@ -156,6 +175,10 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
     left = len(hand) - sum(len(cards) for cards, _ in judged)
     if left > 1:
         return None
+    if left == 1:
+        used = {c.id for cards, _ in judged for c in cards}
+        if only_taken_left(rnd, [c for c in hand if c.id not in used]):
+            return TAKEN_LAST_REASON
     if left == 0 and final_discard_required(rnd):
         return FINAL_DISCARD_REASON
     if left == 1 and last_card_stays(rnd):
@@ -184,7 +207,7 @@ def layoff_targets(rnd: Round, player: int) -> list[int]:
     assert isinstance(step, MeldStep)
     targets = [player] if step.add_to_own else []
     if step.add_to_opponents:
-        targets.extend(q for q in range(rnd.players) if q != player)
+        targets.extend(q for q in rnd.seated if q != player)
     return targets
 
 
@@ -245,8 +268,11 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
         raise IllegalActionError("", "no more melding in the turn the contract was met")
-    if rnd.phase is Phase.MELD and len(rnd.hands[player]) == 1 and final_discard_required(rnd):
+    hand = rnd.hands[player]
+    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
         raise IllegalActionError("", FINAL_DISCARD_REASON)
+    if only_taken_left(rnd, [c for c in hand if c is not held]):
+        raise IllegalActionError("", TAKEN_LAST_REASON)
     if action.owner not in layoff_targets(rnd, player):
         if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
             raise IllegalActionError("", "no lay-offs before meeting the contract")
@@ -288,6 +314,8 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
     if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
         return
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+    if len(hand) == 2 and rnd.taken is not None:
+        free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     two = len(hand) == 2 and last_card_stays(rnd)
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
@@ -412,10 +440,13 @@ class MeldMechanic(Mechanic):
         out: list[Action] = []
         hand = rnd.hands[player]
         contract = rnd.variant.contract
-        keep_one = final_discard_required(rnd)
         if contract is not None and not rnd.met_contract[player] and contract.concealed_until_met:
-            out.extend(m for m in _contract_melds(rnd, player)
-                       if not (keep_one and sum(map(len, m.melds)) == len(hand)))
+            for meld in _contract_melds(rnd, player):
+                if sum(map(len, meld.melds)) >= len(hand) - 1 and too_few_left(
+                        rnd, player, [(group, first_kind(rnd, group, hand)) for group in meld.melds],
+                        hand) is not None:
+                    continue
+                out.append(meld)
             return out
         if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
             return out

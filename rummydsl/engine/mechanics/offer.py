@@ -76,7 +76,7 @@ class OfferMechanic(Mechanic):
         assert held is not None
         rnd.offered = held
         rnd.phase = Phase.ANSWER
-        rnd.to_move = (action.player + 1) % rnd.players
+        rnd.to_move = rnd.next_seat(action.player)
 
 
 class AnswerMechanic(Mechanic):

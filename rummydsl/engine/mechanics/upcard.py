@@ -30,7 +30,7 @@ class UpcardOffer(Mechanic):
         if rnd.variant.upcard_offer is None or rnd.upcard is None:
             return False
         n = rnd.players
-        rnd.upcard_queue = [(rnd.dealer + k) % n for k in range(1, n + 1)]
+        rnd.upcard_queue = [q for q in ((rnd.dealer + k) % n for k in range(1, n + 1)) if q != rnd.sat_out]
         rnd.phase = Phase.UPCARD
         rnd.to_move = rnd.upcard_queue[0]
         return True
@@ -57,4 +57,4 @@ class UpcardOffer(Mechanic):
             return
         offer = rnd.variant.upcard_offer
         rnd.stock_only = offer is not None and offer.after_all_pass == "stock_only"
-        rnd.start_turn((rnd.dealer + 1) % rnd.players)
+        rnd.start_turn(rnd.next_seat(rnd.dealer))
