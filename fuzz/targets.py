@@ -167,11 +167,12 @@ def _expr_setup() -> list[tuple[Any, Callable[[Any], Iterable[Any]]]]:
         ended = [
             RoundFacts(players=(0, 1, 2), dealer=2, round=3, upcard=None, ender=1, ending="knock",
                        deadwoods=(26, 2, 48), contracts=(True, False, True), scores=(90, 10, -5),
-                       card_value=value),
+                       card_value=value, hand_values=(30, 2, 60), melded_of=lambda p: 10 * p),
             RoundFacts(players=(0, 1), dealer=1, upcard=cards[0], ender=0, ending="gin", deadwoods=(0, 31),
-                       scores=(0, 0), contracts=(True, True), card_value=value),
+                       scores=(0, 0), contracts=(True, True), card_value=value, hand_values=(0, 40)),
             RoundFacts(players=(0, 1), dealer=0, upcard=cards[1], ender=None, ending="stock_end",
-                       deadwoods=(12, 40), scores=(5, 0), contracts=(False, False), card_value=value),
+                       deadwoods=(12, 40), scores=(5, 0), contracts=(False, False), card_value=value,
+                       hand_values=(20, 40)),
         ]
 
         def on_views(compiled: Any, views: list[Any]) -> Iterable[Any]:

@@ -25,6 +25,7 @@ from .cards import Card
 from .engine.actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
 from .engine.observe import Observation
 from .errors import AgentError
+from .limits import MAX_HAND
 from .melds import TableMeld as SolverMeld
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agents", "dealt_low", "AGENT_NAMES"]
@@ -68,6 +69,10 @@ class GreedyAgent:
     lay it off onto any player's melds, and once the stock has been turned over
     (a sign that the cards everyone waits for are stuck in hands) it discards the
     card it has held longest, so that no card is kept for ever.
+
+    Where the variant draws deep into the discard pile (500 Rum, R5-3) it takes the
+    draw whose cards meld for the most more than they cost, and passes at an empty
+    stock when no discard is worth taking (R5-5).
     """
 
     def act(self, observation: Observation) -> Action:
@@ -89,6 +94,8 @@ class GreedyAgent:
             if take is not None and (phase == "claim" or self._pile_helps(observation)):
                 return take
             return next(a for a in legal if isinstance(a, Pass))
+        if phase == "draw" and self._deep_variant(observation):
+            return self._deep_draw(observation, legal)
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
             helps = (self._pile_helps_going_out(observation) if _going_out_game(observation)
@@ -118,6 +125,58 @@ class GreedyAgent:
         return legal[0]
 
     # -- helpers ------------------------------------------------------------------
+
+    @staticmethod
+    def _deep_variant(observation: Observation) -> bool:
+        """Whether the variant draws deep into the discard pile (R5-3)."""
+        draw = observation.variant.step("draw")
+        return draw is not None and draw.discard_depth == "any"
+
+    @staticmethod
+    def _melded_gain(observation: Observation, taken: Sequence[Card]) -> int | None:
+        """What taking ``taken`` from the pile is worth: the card value the hand can then
+        meld beyond what it melds now, less the taken cards left unmelded (they count
+        against the hand if the round ends); None for a hand past the solver's size."""
+        hand = observation.hand
+        if len(hand) + len(taken) > MAX_HAND:
+            return None
+        rules = observation.rules
+        values = observation.variant.card_values
+
+        def melded(cards: Sequence[Card]) -> tuple[int, set[int]]:
+            best = rules.solve(cards, check_contract=False)
+            return sum(values[c.id] for m in best.melds for c in m), {c.id for c in best.unmatched}
+
+        before, _ = melded(hand)
+        after, left = melded([*hand, *taken])
+        return after - before - sum(values[c.id] for c in taken if c.id in left)
+
+    def _deep_draw(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """In a deep-draw variant: the discard draw whose cards meld for the most more
+        than they cost, if that is worth anything; else the stock, else a pass."""
+        pile = observation.discards
+        best: tuple[int, int] | None = None
+        choice: Action | None = None
+        for action in legal:
+            if not isinstance(action, Draw) or action.source != "discard":
+                continue
+            if action.card is None:
+                taken: Sequence[Card] = pile[-1:]
+            else:
+                index = max(i for i, c in enumerate(pile) if c is action.card)
+                taken = pile[index:]
+            gain = self._melded_gain(observation, taken)
+            if gain is None or gain <= 0:
+                continue
+            key = (gain, -len(taken))
+            if best is None or key > best:
+                best, choice = key, action
+        if choice is not None:
+            return choice
+        stock = next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), None)
+        if stock is not None:
+            return stock
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
 
     @staticmethod
     def _after_shedding(observation: Observation, hand: Sequence[Card], barred: Card | None) -> int:
@@ -167,6 +226,8 @@ class GreedyAgent:
         rules = observation.rules
         hand = observation.hand
         values = observation.variant.card_values
+        if len(hand) > MAX_HAND + 1:  # past the solver (deep draws): the highest card goes
+            return max(options, key=lambda action: (values[action.card.id], action.card.id))
 
         def left(action: Discard | Offer) -> tuple[int, int, int]:
             rest = [c for c in hand if c is not action.card]
@@ -217,6 +278,8 @@ class GreedyAgent:
         def left(action: Meld | Layoff) -> tuple[int, int]:
             gone = {c.id for m in action.melds for c in m} if isinstance(action, Meld) else {action.card.id}
             rest = [c for c in hand if c.id not in gone]
+            if len(rest) > MAX_HAND:  # past the solver (deep draws): the most cards first
+                return (0, -len(gone))
             return (rules.min_deadwood(rest) if rest else -1, -len(gone))
 
         return min(puts, key=left)

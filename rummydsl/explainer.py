@@ -277,7 +277,21 @@ def _cards(variant: Variant) -> list[str]:
         out += _bullet(f"Card values: {values}.")
     else:
         out += _bullet(f"Card values: {_value_summary(variant)} ({_filled(variant.card_value, variant)}).")
+    if variant.melded_value is not None:
+        out += _bullet("A card on the table is worth, to the player who laid it there (melded(p)): "
+                       f"{_filled(variant.melded_value, variant)}.")
+    elif _scores_melded(variant):
+        out += _bullet("A card on the table is worth its card value to the player who laid it there "
+                       "(melded(p)), a card laid off onto another player's meld included.")
     return out
+
+
+def _scores_melded(variant: Variant) -> bool:
+    """Whether a scoring formula uses ``melded(p)``."""
+    scoring = variant.scoring
+    formulas = [f for _, f in scoring.lets] + [scoring.multiplier] + [
+        part for case in scoring.cases for part in (case.when, case.points, case.ender, case.others)]
+    return any(f is not None and "melded" in f.names for f in formulas)
 
 
 def _ace(deck: Deck) -> str:
@@ -454,6 +468,12 @@ def _turn(variant: Variant) -> list[str]:
             piles = " or ".join({"stock": "the top of the stock", "discard": "the top discard"}[s]
                                 for s in step.sources)
             text = f"Draw {piles}."
+            if step.discard_depth == "any" and "discard" in step.sources:
+                text += (" Or name any card of the discard pile (every card in it is shown) and take it "
+                         "with every card above it")
+                text += (": the deepest card taken, unless it was the top one, must be melded or laid "
+                         "off this turn (such a draw is allowed only when it can be)."
+                         if step.deep_draw_must_meld else ".")
             if step.skip_after_accepting is not None:
                 text += (" A player who accepted an offered card matching "
                          f"{_filled(step.skip_after_accepting, variant)} skips this draw.")
@@ -531,6 +551,10 @@ def _ending(variant: Variant) -> list[str]:
         if stock.max_turn_overs is not None:
             text += (f" The pile is turned over at most {stock.max_turn_overs} times a round; the next "
                      "time the stock runs out, the round is void.")
+    if stock.at_floor == "discard_only":
+        text = (f"The stock is never drawn below {stock.floor} cards. Once it is down to {stock.floor}, "
+                "play goes on with draws from the discard pile only; when the player to draw passes "
+                "('pass') or the pile is empty, the round ends and is scored as a stock end.")
     if stock.final_turn_skip:
         text += f" That last turn has no {' or '.join(stock.final_turn_skip)}."
     if stock.last_discard_claim:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Mapping
 
+from .errors import ExpressionError
 from .variant.model import ScoreCase, Variant
 
 __all__ = ["score_round", "matching_case", "final_figures"]
@@ -36,9 +37,22 @@ class _Lets(dict[str, Any]):
         self._view = view
 
     def __missing__(self, name: str) -> Any:
-        value = self._formulas[name].fn(self._view, None, self)
+        formula = self._formulas[name]
+        value = _named(f"scoring.let.{name}", formula, self._view, None, self)
         self[name] = value
         return value
+
+
+def _named(where: str, formula: Any, view: Any, p: Any, lets: Any) -> Any:
+    """``formula``'s value; a hand too large for the meld solver (rule ``hand-too-large``)
+    is reported with the formula that asked its deadwood, named and quoted."""
+    try:
+        return formula.fn(view, p, lets)
+    except ExpressionError as problem:
+        if problem.rule != "hand-too-large" or problem.message.startswith("scoring."):
+            raise
+        raise ExpressionError(f"{where} {formula.text!r}: {problem.message}", 0, 0,
+                              "hand-too-large") from None
 
 
 def _lets(variant: Variant, view: Any) -> dict[str, Any]:
@@ -60,20 +74,21 @@ def score_round(variant: Variant, view: Any) -> dict[Any, int]:
     lets = _lets(variant, view)
     players = tuple(view.players)
     points = {player: 0 for player in players}
-    for case in variant.scoring.cases:
-        if not case.when.fn(view, None, lets):
+    for index, case in enumerate(variant.scoring.cases):
+        where = f"scoring.round[{index}]"
+        if not _named(f"{where}.when", case.when, view, None, lets):
             continue
         if case.points is not None:
             for player in players:
-                points[player] = int(case.points.fn(view, player, lets))
+                points[player] = int(_named(f"{where}.points", case.points, view, player, lets))
         if case.ender is not None:
-            points[view.ender] = int(case.ender.fn(view, None, lets))
+            points[view.ender] = int(_named(f"{where}.ender", case.ender, view, None, lets))
         if case.others is not None:
             for player in players:
                 if player != view.ender:
-                    points[player] = int(case.others.fn(view, player, lets))
+                    points[player] = int(_named(f"{where}.others", case.others, view, player, lets))
         multiplier = variant.scoring.multiplier
-        factor = 1 if multiplier is None else int(multiplier.fn(view, None, lets))
+        factor = 1 if multiplier is None else int(_named("scoring.multiplier", multiplier, view, None, lets))
         return {player: value * factor for player, value in points.items()}
     return points
 

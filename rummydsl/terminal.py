@@ -112,6 +112,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     if observation.turn_overs:
         times = "once" if observation.turn_overs == 1 else f"{observation.turn_overs} times"
         lines[-1] += f"    (the pile was turned over {times})"
+    draw = observation.variant.step("draw")
+    if draw is not None and draw.discard_depth == "any" and size > 1:
+        lines.append(f"  the pile, bottom first: {_cards(observation.discards)}")  # R5-2: spread out
     others = [p for p in range(n) if p != me and p != observation.sat_out]
     sizes = observation.hand_sizes
     lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"
@@ -124,7 +127,9 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     if table:
         lines.append("table:")
         for p, i, meld in table:
-            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {_cards(meld.cards)}")
+            laid = [f"{player_name(who)} {card}" for card, who in zip(meld.cards, meld.by) if who != p]
+            credit = f"   (laid off: {', '.join(laid)})" if laid else ""
+            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {_cards(meld.cards)}{credit}")
     ender = observation.ender
     if ender is not None:
         shown = observation.shown(ender) or ()
@@ -268,8 +273,10 @@ class TerminalWatcher(Watcher):
                 continue
             table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
             melds = f"melds {table}; " if table else ""
+            deadwood = result.deadwoods[p]
+            shown = "not worked out (a hand past the solver)" if deadwood is None else deadwood
             self.say(f"  {player_name(p)}{you}: {melds}hand {_cards(_sorted(rnd.hands[p]))}; deadwood "
-                     f"{result.deadwoods[p]}; points {result.points[p]}")
+                     f"{shown}; points {result.points[p]}")
         self.say("scores: " + " . ".join(f"{player_name(p)} {scores[p]}" for p in range(n)))
 
     def game_over(self, result: GameResult) -> None:

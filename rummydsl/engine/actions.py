@@ -11,6 +11,8 @@ from (in the deck's canonical spelling), and its ``repr`` shows that text:
 Knock('P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]')
 >>> str(parse_action("p2 layoff 6s on P1#1", deck, 2))
 'P2 layoff 6S on P1#1'
+>>> str(parse_action("P2 draw discard 7h", deck, 2))
+'P2 draw discard 7H'
 
 Players are seats counted from 0 in the values and written ``P1``, ``P2`` ... in
 the notation. A card is one physical card of the deck; with several packs the
@@ -69,13 +71,18 @@ class Draw:
 
     In the first-turn upcard round ``draw discard`` takes the upcard (GR-4, GS-4);
     after a final discard with ``last_discard_claim`` it claims that card (GR-8).
+    ``P1 draw discard 7H`` names a card of the discard pile: with ``discard_depth:
+    any`` the player takes it and every card above it (R5-3).
     """
 
     player: int
     source: Literal["stock", "discard"]
+    card: Card | None = None
+    """The card of the discard pile drawn down to (``None``: the top card)."""
 
     def __str__(self) -> str:
-        return f"{player_name(self.player)} draw {self.source}"
+        deep = "" if self.card is None else f" {self.card}"
+        return f"{player_name(self.player)} draw {self.source}{deep}"
 
     def __repr__(self) -> str:
         return f"Draw({str(self)!r})"
@@ -286,8 +293,11 @@ def _parse_args(text: str, player: int, verb: str, args: list[str], deck: Deck, 
             raise MalformedActionError(text, f"'{verb}' takes nothing after it, got {' '.join(args)!r}")
 
     if verb == "draw":
+        if len(args) == 2 and args[0].lower() == "discard" and args[1] not in "[]":
+            return Draw(player, "discard", deck.parse_card(args[1]))
         if len(args) != 1 or args[0].lower() not in ("stock", "discard"):
-            raise MalformedActionError(text, "write 'draw stock' or 'draw discard'")
+            raise MalformedActionError(text, "write 'draw stock', 'draw discard' or 'draw discard CARD' "
+                                             "(a card of the discard pile, with every card above it)")
         return Draw(player, "stock" if args[0].lower() == "stock" else "discard")
     if verb in ("pass", "take", "decline", "done"):
         no_args()

@@ -213,7 +213,7 @@ class Observation:
             "stock_size": self.stock_size,
             "discards": cards(self.discards),
             "upcard": None if rnd.upcard is None else str(rnd.upcard),
-            "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
+            "table": {player_name(p): [m.as_json() for m in melds]
                       for p, melds in enumerate(rnd.table)},
             "known": {player_name(p): cards(rnd.known[p]) for p in range(rnd.players) if p != self.player},
             "offered": None if rnd.offered is None else str(rnd.offered),

@@ -25,10 +25,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ..cards import Card
 from ..endings import Ending
 from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
-from ..limits import MAX_HAND_SIZE
+from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds import MeldRules
-from .actions import Action, Knock, parse_action, player_name
+from .actions import Action, Draw, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
+from .mechanics.credit import melded_total
+from .mechanics.deep import pending, pending_reason
 from .mechanics.knock import knock_limit
 from .state import Phase, RoundResult, TableMeld
 from .view import RoundFacts
@@ -214,6 +216,11 @@ class Round:
         self.drawn = False
         self.taken: Card | None = None
         """The card taken from the discard pile this turn (GR-5: not discarded this turn)."""
+        self.must_meld: Card | None = None
+        """The card drawn from deep in the discard pile this turn, to be melded or laid
+        off before the turn goes on (R5-3, :mod:`.mechanics.deep`)."""
+        self.must_meld_copies = 0
+        """How many cards of ``must_meld``'s face the hand held just after that draw."""
         self.contract_now = False
         """The contract was met this turn (SK-5.4)."""
         self.final_turn = False
@@ -348,7 +355,7 @@ class Round:
             else:
                 mechanic = BY_PHASE.get(self.phase)
                 listed = list(mechanic.legal(self, player)) if mechanic is not None else []
-                if self.phase in _TURN_PHASES:
+                if self.phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
                     listed.extend(KNOCK.legal(self, player))
             self._listed = listed
         return listed
@@ -405,7 +412,11 @@ class Round:
         if isinstance(action, Knock):
             if self.phase is Phase.CLAIM:
                 return "claim the discard first ('draw discard') or pass"
+            if pending(self) is not None:
+                return pending_reason(self)
             return KNOCK.check(self, action)
+        if isinstance(action, Draw) and action.card is not None and self.phase is not Phase.DRAW:
+            return "a card of the discard pile is named only in the turn's draw step ('draw discard CARD')"
         if self.must_knock:
             return "a claimed discard must be used to knock at once (GR-8)"
         mechanic = BY_PHASE.get(self.phase)
@@ -504,6 +515,8 @@ class Round:
         self.to_move = player
         self.drawn = False
         self.taken = None
+        self.must_meld = None
+        self.must_meld_copies = 0
         self.contract_now = False
         self.laid_this_turn = False
         self.final_turn = False
@@ -521,6 +534,22 @@ class Round:
             self.begin_turn(player)
         self.drawn = True
         self.taken = card
+
+    def take_deep(self, player: int, index: int) -> None:
+        """``player`` takes the discard pile's card at ``index`` and every card above it,
+        face up (R5-3); the deepest is taken as ``taken``, and is to be melded this turn
+        where the draw step says ``deep_draw_must_meld``."""
+        cards = self.discards[index:]
+        del self.discards[index:]
+        self.hands[player].extend(cards)
+        self.known[player].extend(cards)
+        self.drawn = True
+        self.taken = cards[0]
+        step = self.variant.step("draw")
+        if step is not None and step.deep_draw_must_meld:
+            self.must_meld = cards[0]
+            key = self.variant.deck.face_key(cards[0])
+            self.must_meld_copies = sum(1 for c in self.hands[player] if self.variant.deck.face_key(c) == key)
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
@@ -557,9 +586,11 @@ class Round:
         self.start_turn(self.next_seat(player))
 
     def end_at_floor(self) -> None:
-        """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9);
+        """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9;
+        with ``discard_only`` when the player to draw passes or the pile is empty, R5-5);
         void too when the discard pile cannot be turned over (``turn_over``, BR-4)."""
-        self.finish(Ending.STOCK_END if self.variant.stock.at_floor == "stock_end" else Ending.VOID, None)
+        scored = self.variant.stock.at_floor in ("stock_end", "discard_only")
+        self.finish(Ending.STOCK_END if scored else Ending.VOID, None)
 
     def turn_over_discards(self) -> bool:
         """Turn the discard pile but its top card over beneath the stock (BR-4).
@@ -602,15 +633,18 @@ class Round:
 
     # ------------------------------------------------------------------ the end
 
-    def deadwood_of(self, player: int) -> int:
+    def deadwood_of(self, player: int) -> int | None:
         """``player``'s deadwood now: the ender's as shown, anyone else's the least their
         hand allows (C-6: engines compute the minimum; melds a defender showed are part
-        of such an arrangement, checked when shown)."""
+        of such an arrangement, checked when shown); None for a hand larger than the
+        meld solver takes (:data:`~rummydsl.limits.MAX_HAND` cards, after deep draws)."""
         hand = self.hands[player]
         if not hand:
             return 0
         if self.ender == player:
             return self.ender_deadwood
+        if len(hand) > MAX_HAND:
+            return None
         return self.rules.solve(hand, check_contract=False).deadwood
 
     def hand_value_of(self, player: int) -> int:
@@ -638,6 +672,8 @@ class Round:
             facts.contracts = tuple(self.met_contract)
             facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
             facts.melded = tuple(self.melded_turns)
+            facts.hand_cards = tuple(len(hand) for hand in self.hands)
+            facts.melded_of = lambda player: melded_total(self, player)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
         undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
@@ -670,7 +706,7 @@ class Round:
             "stock": cards(reversed(self.stock)),  # type: ignore[arg-type]
             "discards": cards(self.discards),
             "upcard": card(self.upcard),
-            "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
+            "table": {player_name(p): [m.as_json(card_text) for m in melds]
                       for p, melds in enumerate(self.table)},
             "met_contract": {player_name(p): met for p, met in enumerate(self.met_contract)},
             "melded_turns": {player_name(p): k for p, k in enumerate(self.melded_turns)},
@@ -680,6 +716,7 @@ class Round:
             "step": self.step,
             "drawn": self.drawn,
             "taken": card(self.taken),
+            "must_meld": card(self.must_meld),
             "laid_this_turn": self.laid_this_turn,
             "turn_overs": self.turn_overs,
             "final_turn": self.final_turn,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
@@ -38,14 +38,40 @@ class Phase(str, enum.Enum):
 
 @dataclass
 class TableMeld:
-    """A meld on the table: its cards as they lie now, and the kind it was laid as."""
+    """A meld on the table: its cards as they lie now, the kind it was laid as, and who
+    put each card there (R5-4: a card laid off stays credited to the player who laid it
+    off, whoever's meld it lies in).
+
+    >>> from rummydsl.cards import Deck
+    >>> deck = Deck.preset("standard52")
+    >>> meld = TableMeld(list(deck.parse_cards("7H 7D 7C")), "set", [0, 0, 0])
+    >>> meld.add(deck.parse_card("7S"), 1)
+    >>> meld.by, meld.credited(1)
+    ([0, 0, 0, 1], ['7S'])
+    """
 
     cards: list[Card]
     kind: str
+    by: list[int] = field(default_factory=list)
+    """The seat that laid each card, parallel to ``cards``."""
 
     def copy(self) -> TableMeld:
         """An independent copy."""
-        return TableMeld(list(self.cards), self.kind)
+        return TableMeld(list(self.cards), self.kind, list(self.by))
+
+    def add(self, card: Card, player: int) -> None:
+        """Lay ``card`` off onto this meld, credited to ``player``."""
+        self.cards.append(card)
+        self.by.append(player)
+
+    def credited(self, player: int) -> list[str]:
+        """The cards of this meld that ``player`` laid, as text."""
+        return [str(c) for c, who in zip(self.cards, self.by) if who == player]
+
+    def as_json(self, card_text: Any = str) -> dict[str, Any]:
+        """The meld as plain JSON: kind, cards, and who laid each card (``P1``...)."""
+        return {"kind": self.kind, "cards": [card_text(c) for c in self.cards],
+                "by": [player_name(p) for p in self.by]}
 
 
 @dataclass(frozen=True)
@@ -65,8 +91,9 @@ class RoundResult:
     """How the round ended."""
     ender: int | None
     """Who ended it (knocked, went gin or out); ``None`` at the stock floor."""
-    deadwoods: tuple[int, ...]
-    """Each player's deadwood at the end (defenders' after lay-offs)."""
+    deadwoods: tuple[int | None, ...]
+    """Each player's deadwood at the end (defenders' after lay-offs); None for a hand
+    larger than the meld solver takes (:data:`~rummydsl.limits.MAX_HAND`, after deep draws)."""
     points: tuple[int, ...]
     """Points each player won this round (GR-9, SK-10, GS-7), multiplier included."""
     undercut: bool = False

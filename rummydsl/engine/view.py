@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..cards import Card
+from ..errors import ExpressionError
+from ..limits import MAX_HAND
 
 __all__ = ["RoundFacts"]
 
@@ -33,7 +35,10 @@ class RoundFacts:
     upcard: Card | None = None
     ender: int | None = None
     ending: str = ""
-    deadwoods: tuple[int, ...] = ()
+    deadwoods: tuple[int | None, ...] = ()
+    """Each player's deadwood; None for a hand too large for the meld solver (after deep draws)."""
+    hand_cards: tuple[int, ...] = ()
+    """How many cards each player holds (for the message about a hand too large to solve)."""
     contracts: tuple[bool, ...] = ()
     hand_values: tuple[int, ...] = ()
     """Each player's hand value at the end (the score context's ``hand_value(p)``)."""
@@ -41,6 +46,8 @@ class RoundFacts:
     """Each player's ``melded_turns`` (BR-5)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
+    melded_of: Callable[[int], int] = field(default=lambda player: 0)
+    """Works out ``melded(p)`` when a formula asks (the round's table, R5-6)."""
 
     @property
     def player_count(self) -> int:
@@ -69,8 +76,18 @@ class RoundFacts:
         return self.scores[player] if self.scores else 0
 
     def deadwood(self, player: int) -> int:
-        """``player``'s deadwood at the end of the round (after lay-offs)."""
-        return self.deadwoods[player]
+        """``player``'s deadwood at the end of the round (after lay-offs).
+
+        :raises ExpressionError: rule ``hand-too-large``, for a hand larger than the meld
+            solver takes (the scoring names the formula that asked).
+        """
+        found = self.deadwoods[player]
+        if found is None:
+            held = self.hand_cards[player] if self.hand_cards else "too many"
+            raise ExpressionError(f"deadwood(P{player + 1}): P{player + 1} holds {held} cards, more than "
+                                  f"the meld solver takes ({MAX_HAND}), so their deadwood is not known",
+                                  0, 0, "hand-too-large")
+        return found
 
     def met_contract(self, player: int) -> bool:
         """Whether ``player`` met the contract this round (true without a contract)."""
@@ -79,6 +96,11 @@ class RoundFacts:
     def hand_value(self, player: int) -> int:
         """``player``'s hand value at the end: every card held, melds still held included."""
         return self.hand_values[player]
+
     def melded_turns(self, player: int) -> int:
         """In how many of ``player``'s turns they put at least one card on the table."""
         return self.melded[player] if self.melded else 0
+
+    def melded_points(self, player: int) -> int:
+        """The total melded value of the table cards credited to ``player`` (R5-4, R5-6)."""
+        return self.melded_of(player)

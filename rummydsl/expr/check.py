@@ -82,6 +82,8 @@ class Context(str, enum.Enum):
     """``scoring.*``: the round that just ended."""
     NEXT_DEAL = "next_deal"
     """``deal.sit_out``: the next deal of a game, after the last round (if any)."""
+    MELDED = "melded"
+    """``melded_value``: one card as it lies in a table meld (R5-1)."""
 
 
 @dataclass(frozen=True)
@@ -309,6 +311,10 @@ _DEAL_NAMES = {
 }
 _CONTRACT_NAMES = {"count": INT, "cards": INT}
 _CONTRACT_INNER = ("size", "kind")
+_MELDED_NAMES = {**_CARD_NAMES, "value": INT, "kind": SYMBOL, "position": INT, "size": INT}
+"""The melded-card context: the card names, its card_value, and its table meld's kind
+(an enum of the meld kinds: ``SYMBOL`` here stands for it), its place from the low end
+and its size."""
 _ROUND_NAMES = {
     "upcard": CARD,
     "dealer": PLAYER,
@@ -342,6 +348,7 @@ _NAMES: dict[Context, dict[str, Type]] = {
     Context.CONTRACT: _CONTRACT_NAMES,
     Context.ROUND: _ROUND_NAMES,
     Context.SCORE: _SCORE_NAMES,
+    Context.MELDED: _MELDED_NAMES,
     Context.DEAL: _DEAL_NAMES,
     Context.NEXT_DEAL: _NEXT_DEAL_NAMES,
 }
@@ -354,9 +361,10 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
-                                       "hand_value", "melded_turns"),
+                                       "hand_value", "melded_turns", "melded"),
     Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
     Context.NEXT_DEAL: _COMMON_FUNCTIONS + ("score", "next"),
+    Context.MELDED: _COMMON_FUNCTIONS,
 }
 _HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL)
 _SELECTORS = ("rank", "suit", "colour")
@@ -411,6 +419,7 @@ FIELDS: Mapping[str, Field] = {
     "turn.draw.skip_after_accepting": Field(Context.CARD, BOOL),
     "melds": Field(Context.MELD, BOOL),
     "contract.melds": Field(Context.CONTRACT, BOOL),
+    "melded_value": Field(Context.MELDED, INT),
     "knock.limit": Field(Context.ROUND, INT),
     "deal.hand_size": Field(Context.DEAL, INT),
     "scoring.let": Field(Context.SCORE, ANY),
@@ -578,6 +587,8 @@ class _Checker:
             return None
         if name == "upcard" and not self.env.has_upcard:
             return None
+        if context is Context.MELDED and name == "kind":
+            return self.kind_type
         return names[name]
 
     # -- symbols and unknown names ---------------------------------------------------
@@ -883,7 +894,7 @@ class _Checker:
                 self.expect(arg, PLAYER, "'distance'")
             return INT
         if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
-                    "melded_turns"):
+                    "melded_turns", "melded"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -14,6 +14,7 @@ round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 deal       ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 next_deal  ``fn(view)``                                 a ``ScoreFrame``
+melded     ``fn(card, value, kind, position, size)``    that tuple
 ========== ============================================ ===========================
 
 Runtime values: an int, a bool, a player or card as the caller gives them, a
@@ -77,6 +78,7 @@ __all__ = [
     "MeldPattern",
     "ContractExpression",
     "RoundExpression",
+    "MeldedExpression",
 ]
 
 Fn = Callable[[Any], Any]
@@ -173,6 +175,20 @@ class RoundExpression(CompiledExpression, Protocol[T_co]):
 
     def __call__(self, view: RoundView, p: Any = None, lets: Mapping[str, Any] | None = None) -> T_co:
         """The value for the round ``view`` describes."""
+
+
+class MeldedExpression(CompiledExpression, Protocol):
+    """A compiled melded-card expression, ``fn(card, value, kind, position, size) -> int``:
+    ``melded_value`` (R5-1). ``value`` is the card's card_value, ``kind`` the name of the
+    table meld's kind, ``position`` its place in the meld from the low end (from 1),
+    ``size`` the meld's number of cards."""
+
+    @property
+    def fn(self) -> Callable[[Card, int, str, int, int], int]:
+        """The bare closure."""
+
+    def __call__(self, card: Card, value: int, kind: str, position: int, size: int) -> int:
+        """What the card is worth where it lies."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -381,6 +397,9 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
     fn: Callable[..., Any]
     if context is Context.CARD:
         fn = body
+    elif context is Context.MELDED:
+        def fn(card: Any, value: int, kind: str, position: int, size: int) -> Any:
+            return body((card, value, kind, position, size))
     elif context is Context.MELD:
         def fn(cards: Sequence[Any]) -> Any:
             nat = [c.id for c in cards if not c.wild]
@@ -419,6 +438,8 @@ _COMPARE = {
     ">": operator.gt,
     ">=": operator.ge,
 }
+_MELDED_AT = {"value": 1, "kind": 2, "position": 3, "size": 4}
+"""Where the melded-card frame ``(card, value, kind, position, size)`` holds each name."""
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
@@ -486,6 +507,12 @@ class _Compiler:
         if context is Context.CARD:
             table = self.card_table(name)
             return _Code(lambda card: table[card.id])
+        if context is Context.MELDED:
+            at = _MELDED_AT.get(name)
+            if at is not None:
+                return _Code(operator.itemgetter(at))
+            table = self.card_table(name)
+            return _Code(lambda x: table[x[0].id])
         if context is Context.MELD:
             if name == "size":
                 return _Code(lambda x: x[0])
@@ -669,7 +696,7 @@ class _Compiler:
             return self.fold(node, lambda x: abs(f(x)), args)
         if name == "distance":
             return _Code(_distance(fns[0], fns[1], node))
-        # value, score, deadwood, met_contract, hand_value, melded_turns, next, others: the view's methods
+        # value, score, deadwood, met_contract, hand_value, melded_turns, next, melded, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -685,6 +712,8 @@ class _Compiler:
             return _Code(lambda x: x.view.hand_value(f(x)))
         if name == "melded_turns":
             return _Code(lambda x: int(x.view.melded_turns(f(x))))
+        if name == "melded":
+            return _Code(lambda x: x.view.melded_points(f(x)))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:

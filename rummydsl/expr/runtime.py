@@ -86,9 +86,14 @@ class RoundView(Protocol):
 
     def hand_value(self, player: Any) -> int:
         """The total card value of ``player``'s hand at the end, melds still held included."""
+
     def melded_turns(self, player: Any) -> int:
         """In how many of ``player``'s turns this round they put at least one card on the
         table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
+
+    def melded_points(self, player: Any) -> int:
+        """The total ``melded_value`` of the table cards credited to ``player`` (``melded(p)``,
+        R5-4, R5-6)."""
 
 
 @dataclass
@@ -131,6 +136,8 @@ class SimpleRoundView:
     """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
     melded: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
+    melded_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → the melded value credited to them, for :meth:`melded_points` (absent: 0)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -188,6 +195,10 @@ class SimpleRoundView:
     def melded_turns(self, player: Any) -> int:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)
+
+    def melded_points(self, player: Any) -> int:
+        """``melded_values[player]``, 0 if absent."""
+        return self.melded_values.get(player, 0)
 
 
 class NextDealView:

@@ -240,6 +240,8 @@ def expression_context(path: KeyPath) -> str | None:
         return "meld"
     if keys == ("contract", "melds"):
         return "contract"
+    if keys == ("melded_value",):
+        return "melded"
     if keys == ("knock", "limit"):
         return "round"
     if keys == ("deal", "hand_size"):

@@ -22,7 +22,8 @@ __all__ = ["language_reference", "expression_help", "CONTEXT_HEADINGS"]
 
 CONTEXT_HEADINGS = {"card": "Card context", "meld": "Meld context", "contract": "Contract context",
                     "round": "Round context", "score": "Score context", "deal": "Deal context",
-                    "next_deal": "Next-deal context"}
+                    "next_deal": "Next-deal context",
+                    "melded": "Melded-card context"}
 """The docs/language.md heading of each expression context's table."""
 
 _SOURCE_DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
@@ -72,7 +73,10 @@ def _tables() -> dict[tuple[str, str], str]:
 
 
 def _context_chain(context: str) -> list[str]:
-    # The score context has every round-context name (docs/language.md says so).
+    # The score context has every round-context name, the melded-card context every
+    # card-context name (docs/language.md says so).
+    if context == "melded":
+        return [context, "card"]
     return [context, "round"] if context == "score" else [context]
 
 

@@ -44,6 +44,7 @@ RELATED: dict[str, tuple[KeyPath, ...]] = {
     "knock-discard": (("turn",), ("knock",)),
     "contract-unused": (("turn",), ("contract",)),
     "turn-pile": (("turn",), ("deal",)),
+    "deep-draw": (("turn",), ("stock",)),
     "upcard": (("deal",), ("upcard_offer",)),
     "knock-unreachable": (("options",), ("card_value",), ("deck",)),
     "knock-always": (("options",), ("card_value",), ("deck",)),

@@ -135,6 +135,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
 
     deal = _build_hand_size(builder, deal, envs)
     card_value, card_values = _build_card_values(builder, deck, envs)
+    melded_value = _build_melded_value(builder, envs)
     meld_kinds = _build_melds(builder, envs)
     contract = _build_contract(builder, envs)
     turn = _build_turn(builder, envs)
@@ -177,6 +178,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         going_out=_build_going_out(builder.get("going_out", default={})),
         deadwood_excludes_concealed_melds=bool(
             builder.get("deadwood", "excludes_concealed_melds", default=True)),
+        melded_value=melded_value,
         options=MappingProxyType(options),
         scoring=scoring,
         game=game,
@@ -363,6 +365,8 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
         _build_card_values(builder, deck, envs)
     if "melds" not in broken and "melds" in data:
         _build_melds(builder, envs)
+    if "melded_value" not in broken and "melds" not in broken:
+        _build_melded_value(builder, envs)
     if "contract" not in broken and "melds" not in broken:
         _build_contract(builder, envs)
     if "turn" not in broken and "turn" in data:
@@ -569,6 +573,14 @@ def _card_values_from_table(builder: _Builder, deck: Deck, table: Mapping[str, A
     return tuple(values)
 
 
+def _build_melded_value(builder: _Builder, envs: Any) -> Any:
+    """The compiled ``melded_value`` (melded-card context), or None when absent (R5-1)."""
+    raw = builder.data.get("melded_value")
+    if raw is None:
+        return None
+    return builder.compile(("melded_value",), raw, envs.melded, "int")
+
+
 def _build_melds(builder: _Builder, envs: Any) -> tuple[MeldKind, ...]:
     kinds = []
     for name, raw in builder.get("melds", default={}).items():
@@ -614,7 +626,9 @@ def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:
                 compiled = builder.compile(("turn", index, "draw", "skip_after_accepting"), skip,
                                            envs.card, "bool")
             step = DrawStep(sources=tuple(_given(settings, "from", DrawStep, "sources")),
-                            skip_after_accepting=compiled)
+                            skip_after_accepting=compiled,
+                            discard_depth=_given(settings, "discard_depth", DrawStep),
+                            deep_draw_must_meld=_given(settings, "deep_draw_must_meld", DrawStep))
         elif name == "meld":
             step = MeldStep(optional=_given(settings, "optional", MeldStep),
                             add_to_own=_given(settings, "add_to_own", MeldStep),

@@ -76,6 +76,10 @@ class Envs:
         return self._env(Context.CONTRACT)
 
     @property
+    def melded(self) -> Env:
+        return self._env(Context.MELDED)
+
+    @property
     def round(self) -> Env:
         return self._env(Context.ROUND)
 

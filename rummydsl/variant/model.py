@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from ..expr.compile import CardExpression, ContractExpression, MeldPattern, RoundExpression
+    from ..expr.compile import CardExpression, ContractExpression, MeldedExpression, MeldPattern, RoundExpression
 
 OptionValue = Union[int, bool, str]
 
@@ -164,6 +164,11 @@ class DrawStep:
     skip_after_accepting: CardExpression[bool] | None = None
     """Compiled card predicate, or None (SK-7.3 accepted_ace_skips_draw)."""
     name: Literal["draw"] = "draw"
+    discard_depth: Literal["top", "any"] = "top"
+    """From the discard pile: the top card only, or any card and every card above it (R5-3)."""
+    deep_draw_must_meld: bool = True
+    """With ``discard_depth: any``: the deepest card taken, unless it was the top card,
+    must be melded or laid off in the same turn (R5-3)."""
 
 
 @dataclass(frozen=True)
@@ -220,10 +225,11 @@ class Stock:
     """The stock running low (GR-8, SK-9, GS-6.5)."""
 
     floor: int = 2
-    at_floor: Literal["void", "stock_end", "turn_over"] = "void"
-    """What happens at the floor: ``void``, ``stock_end`` (both after the final turn), or
+    at_floor: Literal["void", "stock_end", "turn_over", "discard_only"] = "void"
+    """What happens at the floor: ``void``, ``stock_end`` (both after the final turn),
     ``turn_over``: when a player is to draw from a stock at its floor, the discard pile but
-    its top card is turned over beneath it, and play goes on (BR-4)."""
+    its top card is turned over beneath it, and play goes on (BR-4); or ``discard_only``:
+    play goes on drawing from the discard pile only (R5-5)."""
     final_turn_skip: tuple[str, ...] = ()
     last_discard_claim: bool = False
     max_turn_overs: int | None = None
@@ -333,6 +339,9 @@ class Variant:
     stock: Stock = field(default_factory=Stock)
     going_out: GoingOut = field(default_factory=GoingOut)
     deadwood_excludes_concealed_melds: bool = True
+    melded_value: MeldedExpression | None = None
+    """What a table card is worth to the player credited with it (``melded(p)``): the
+    compiled melded-card expression, or None for the card's ``card_value`` (R5-1)."""
     options: Mapping[str, Option] = field(default_factory=lambda: MappingProxyType({}))
     """The options by name (read-only)."""
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), repr=False,

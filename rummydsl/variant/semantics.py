@@ -182,6 +182,7 @@ def _check_turn(variant: Variant, report: _Report) -> None:
                     "no offer is ever made", "offer-min-hand")
     if variant.contract is not None and "meld" not in names:
         report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
+    _check_deep_draw(variant, names, report)
     if variant.knock is None and "layoff" in variant.data:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
     _check_stock_and_going_out(variant, report, names)
@@ -204,6 +205,28 @@ def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequenc
     if variant.going_out.final_discard == "required" and "discard" not in names:
         report.error(("going_out", "final_discard"), "'required' means the last card is discarded, "
                      "but the turn has no 'discard' step", "going-out-discard")
+
+
+def _check_deep_draw(variant: Variant, names: Sequence[str], report: _Report) -> None:
+    """``discard_depth: any`` needs the discard pile and, to meld the card it obliges, a
+    meld step after the draw (R5-3); ``at_floor: discard_only`` needs draws from the pile
+    (R5-5)."""
+    draw = variant.step("draw")
+    if draw is not None and draw.discard_depth == "any":
+        index = names.index("draw")
+        if "discard" not in draw.sources:
+            report.error(("turn", index, "draw", "discard_depth"),
+                         "discard_depth 'any' takes cards from the discard pile, but this draw step's "
+                         "'from' has no 'discard'", "deep-draw")
+        elif draw.deep_draw_must_meld and ("meld" not in names or names.index("meld") < index):
+            report.error(("turn", index, "draw", "discard_depth"),
+                         "a deep draw's card must be melded the same turn (deep_draw_must_meld), but no "
+                         "'meld' step follows the draw (add one, or set deep_draw_must_meld: false)",
+                         "deep-draw")
+    if variant.stock.at_floor == "discard_only" and (draw is None or "discard" not in draw.sources):
+        report.error(("stock", "at_floor"), "at_floor 'discard_only' goes on with draws from the discard "
+                     "pile, but the draw step does not draw from it (turn: draw: from: [.., discard])",
+                     "deep-draw")
 
 
 def _shapes(deck: Deck, size: int) -> list[list[tuple[int, int]]]:

@@ -126,3 +126,35 @@ def test_ginski_three_players_from_seat_two_and_ctrl_c(tmp_path: Path) -> None:
     assert finish(child) == 0
     code, out, err = run("replay", str(tmp_path / "ginski.jsonl"))
     assert (code, err) == (0, "") and out.startswith("ginski: 1 game")
+
+
+def test_rummy_500_deep_draw_typed_and_the_pile_shown(tmp_path: Path) -> None:
+    """500 Rum: the whole pile is shown bottom first; a deep draw the hand cannot meld
+    is refused with its reason; a legal one typed without the seat is played."""
+    child = spawn(tmp_path, "play", "rummy_500", "--seed", "5", "--agents", "greedy", "--log", "game.jsonl")
+    shown = ""
+    for _ in range(40):  # play the stock until a deep draw is offered
+        child.expect_exact(PROMPT)
+        shown = child.before
+        deep = re.findall(r"\d+\s+P1 draw discard (\w\w)\s", shown)
+        if deep:
+            break
+        options = re.findall(r"^\s+(\d+)\s+P1 (.+?)\s*$", shown, re.M)
+        pick = next((n for n, text in options if text.startswith(("draw stock", "meld", "layoff"))),
+                    options[-1][0] if options else "1")
+        child.sendline(pick)
+    assert deep, "no deep draw was offered in 40 moves"
+    assert "the pile, bottom first:" in shown
+    pile = shown.split("the pile, bottom first:")[1].split("\n")[0].split()
+    assert deep[0] in pile[:-1]
+    unmeldable = next((card for card in pile[:-1] if card not in deep), None)
+    if unmeldable is not None:
+        child.sendline(f"draw discard {unmeldable}")
+        child.expect("could not be melded or laid off from this hand")
+        child.expect_exact(PROMPT)
+    child.sendline(f"draw discard {deep[0]}")
+    child.expect_exact(f"P1 draw discard {deep[0]} (you)")
+    child.sendline("quit")
+    assert finish(child) == 0
+    code, out, _ = run("replay", str(tmp_path / "game.jsonl"))
+    assert code == 0, out

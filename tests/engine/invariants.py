@@ -58,7 +58,7 @@ from rummydsl.variant import load_variant
 
 SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
            "hollywood_gin", "skarney_poker_distinct", "ginski_four",
-           "knock_rummy", "gin_three_handed", "rummy")
+           "knock_rummy", "gin_three_handed", "rummy", "rummy_500")
 """Every variant in variants/ (a test checks this list against the folder)."""
 
 SOAK = os.environ.get("RUMMYDSL_SOAK", "") not in ("", "0")
@@ -135,7 +135,11 @@ class Witness:
     def before(self, rnd: Round, action: Action) -> None:
         """Note what ``action`` shows, from the round as it is before the action."""
         player = action.player
-        if isinstance(action, Draw) and action.source == "discard" and rnd.discards:
+        if isinstance(action, Draw) and action.source == "discard" and action.card is not None:
+            faces = [rnd.variant.deck.face_key(c) for c in rnd.discards]  # a deep draw (R5-3):
+            at = len(faces) - 1 - faces[::-1].index(rnd.variant.deck.face_key(action.card))
+            self.seen[player].update(c.id for c in rnd.discards[at:])  # the card and all above it
+        elif isinstance(action, Draw) and action.source == "discard" and rnd.discards:
             self.seen[player].add(rnd.discards[-1].id)
         elif isinstance(action, Offer):
             held = rnd.holds(player, action.card)
@@ -346,14 +350,17 @@ def check_unlisted(rnd: Round, rng: random.Random, count: int = 3) -> None:
     assert rnd.to_json() == before
 
 
-def expected_deadwood(rnd: Round, player: int) -> int:
+def expected_deadwood(rnd: Round, player: int) -> int | None:
     """A player's deadwood at the end, worked out from the hand left (C-6, GR-7, SK-10.1).
 
     The ender's is what the melds put on the table leave; anyone else's is the least the
-    hand allows (C-6), and melds a defender showed leave exactly that."""
+    hand allows (C-6), and melds a defender showed leave exactly that. A hand grown past
+    the solver's 20 cards by deep draws has none (None)."""
     hand = rnd.hands[player]
     if player == rnd.ender:
         return rnd.value(hand)  # the knocker's melds are on the table; what is left is deadwood
+    if len(hand) > 20:
+        return None
     least = rnd.rules.min_deadwood(hand) if hand else 0
     declared = rnd.declared[player]
     if declared:
@@ -361,6 +368,39 @@ def expected_deadwood(rnd: Round, player: int) -> int:
         assert rnd.value([c for c in hand if c.id not in used]) == least, (
             f"{player_name(player)} showed melds that leave more than the least deadwood {least}")
     return least
+
+
+def expected_melded(rnd: Round, player: int) -> int:
+    """``melded(p)`` worked out apart from the engine's credit module: each table card
+    credited to ``player`` (who laid it, ``TableMeld.by``), valued by ``melded_value``
+    with a run's cards placed by rank (the ace low when the run holds a 2)."""
+    formula = rnd.variant.melded_value
+    total = 0
+    for melds in rnd.table:
+        for meld in melds:
+            assert len(meld.by) == len(meld.cards), "every table card has who laid it"
+            if formula is None or any(c.wild for c in meld.cards):
+                total += sum(rnd.values[c.id] for c, who in zip(meld.cards, meld.by) if who == player)
+                if formula is not None:  # wild cards: the engine's placing, trusted here
+                    from rummydsl.engine.mechanics.credit import melded_total
+                    return melded_total(rnd, player)
+                continue
+            orders = [c.rank.order for c in meld.cards if c.rank is not None]
+            run = len(set(orders)) == len(orders) and len(orders) > 1
+            low_ace = 2 in orders
+
+            def place(index: int) -> int:
+                card = meld.cards[index]
+                assert card.rank is not None
+                order = card.rank.order
+                return (14 if order == 1 and not low_ace else order) if run else index
+
+            ranked = sorted(range(len(meld.cards)), key=place)
+            for position, index in enumerate(ranked, start=1):
+                if meld.by[index] == player:
+                    card = meld.cards[index]
+                    total += int(formula(card, rnd.values[card.id], meld.kind, position, len(meld.cards)))
+    return total
 
 
 def check_result(rnd: Round) -> None:
@@ -383,7 +423,9 @@ def check_result(rnd: Round) -> None:
         ender=None if result.ender is None else names[result.ender], ending=result.ending,
         deadwoods=dict(zip(names, result.deadwoods)), scores=dict(zip(names, rnd.scores)),
         card_value=lambda card: rnd.values[card.id], contracts=dict(zip(names, rnd.met_contract)),
-        melded=dict(zip(names, rnd.melded_turns)))
+        melded=dict(zip(names, rnd.melded_turns)),
+        hand_values={name: sum(rnd.values[c.id] for c in rnd.hands[p]) for p, name in enumerate(names)},
+        melded_values={name: expected_melded(rnd, p) for p, name in enumerate(names)})
     want = score_round(rnd.variant, view)
     assert result.points == tuple(want.get(name, 0) for name in names), (
         f"points {result.points}, the variant's scoring gives {want}")

@@ -50,6 +50,7 @@ def test_expression_contexts_of_fields() -> None:
     assert expression_context(("turn", 0, "draw", "skip_after_accepting")) == "card"
     assert expression_context(("melds", "poker", "pattern")) == "meld"
     assert expression_context(("contract", "melds")) == "contract"
+    assert expression_context(("melded_value",)) == "melded"
     assert expression_context(("knock", "limit")) == "round"
     assert expression_context(("deal", "hand_size")) == "deal"
     assert expression_context(("scoring", "let", "k")) == "score"

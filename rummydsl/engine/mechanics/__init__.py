@@ -10,7 +10,11 @@ discard     the discard step, going out by the last card          GR-5, GS-5, BR
 offer       offering a card and taking or declining it            SK-7
 knock       knocking, gin, big gin, the defenders' showdown       GR-6, GR-7, GS-6
 floor       the last-discard claim at the stock floor             GR-8
+credit      who laid each table card; ``melded(p)``                R5-1, R5-4, R5-6
+deep        deep draws into the discard pile, the meld they oblige R5-3
 =========== ===================================================== ========================
+
+``credit`` and ``deep`` are helpers of the mechanics above, not mechanics of their own.
 """
 
 from __future__ import annotations

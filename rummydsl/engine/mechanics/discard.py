@@ -48,7 +48,8 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        if len(rnd.hands[player]) == 1 and last_card_kept(rnd, player) is not None:
+        if (rnd.must_meld is not None and _pending(rnd)) or (len(rnd.hands[player]) == 1
+                                        and last_card_kept(rnd, player) is not None):
             return []
         taken = barred(rnd)
         return [Discard(player, card)
@@ -57,6 +58,10 @@ class DiscardMechanic(Mechanic):
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
             return "this is the discard step: discard a card (or knock)"
+        if rnd.must_meld is not None and _pending(rnd):
+            from .deep import pending_reason
+
+            return pending_reason(rnd)
         held = rnd.holds(action.player, action.card, barred(rnd))
         if held is None:
             return f"{player_name(action.player)} does not hold {action.card}"
@@ -74,3 +79,11 @@ class DiscardMechanic(Mechanic):
         rnd.discards.append(held)
         if not rnd.goes_out(action.player):  # BR-3: going out by discarding
             rnd.end_turn(discarded=True)
+
+
+def _pending(rnd: Round) -> bool:
+    """Whether a deep-drawn card still waits to be melded (R5-3; :mod:`.deep` imports the
+    melding module, which imports this one, so it is asked here on use)."""
+    from .deep import pending
+
+    return pending(rnd) is not None

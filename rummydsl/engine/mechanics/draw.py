@@ -7,6 +7,10 @@ its floor, the discard pile but its top card is turned over beneath it first,
 and the round is void only when there is nothing to turn over (or it has been
 turned over ``max_turn_overs`` times). A player who accepted
 an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
+With ``at_floor: discard_only`` (R5-5) play goes on at the floor with draws from the
+discard pile only, and the player to draw may pass instead, which ends the round (as
+does an empty pile). With ``discard_depth: any`` a card deeper in the pile may be
+named (:mod:`.deep`, R5-3).
 """
 
 from __future__ import annotations
@@ -14,14 +18,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ...variant.model import DrawStep
-from ..actions import Action, Draw, player_name
+from ..actions import Action, Draw, Pass, player_name
 from ..state import Phase
 from .base import Mechanic
+from .deep import deep_draw_reason, deep_draws, deep_index
 
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["DrawMechanic", "draw_sources"]
+__all__ = ["DrawMechanic", "draw_sources", "discard_only_now"]
+
+
+def discard_only_now(rnd: Round) -> bool:
+    """Whether the stock is at its floor with ``at_floor: discard_only`` (R5-5): the
+    player to draw may take from the discard pile or pass, ending the round."""
+    stock = rnd.variant.stock
+    return stock.at_floor == "discard_only" and len(rnd.stock) <= stock.floor
 
 
 def draw_sources(rnd: Round) -> list[str]:
@@ -56,12 +68,23 @@ class DrawMechanic(Mechanic):
         return super().enter(rnd)
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        return [Draw(player, "stock" if source == "stock" else "discard") for source in draw_sources(rnd)]
+        sources = draw_sources(rnd)
+        out: list[Action] = [Draw(player, "stock" if source == "stock" else "discard") for source in sources]
+        step = rnd.variant.turn[rnd.step]
+        if "discard" in sources and isinstance(step, DrawStep) and step.discard_depth == "any":
+            out.extend(deep_draws(rnd, player))
+        if rnd.variant.stock.at_floor == "discard_only" and discard_only_now(rnd):
+            out.append(Pass(player))
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
+        if isinstance(action, Pass) and discard_only_now(rnd):
+            return None
         if not isinstance(action, Draw):
             return f"{player_name(action.player)} must draw first"
         if action.source in draw_sources(rnd):
+            if action.card is not None:
+                return deep_draw_reason(rnd, action)
             return None
         step = rnd.variant.turn[rnd.step]
         allowed = step.sources if isinstance(step, DrawStep) else ("stock",)
@@ -74,6 +97,9 @@ class DrawMechanic(Mechanic):
         return "the discard pile is empty"
 
     def apply(self, rnd: Round, action: Action) -> None:
+        if isinstance(action, Pass):
+            rnd.end_at_floor()  # R5-5: the stock is at its floor and the player takes no discard
+            return
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
@@ -81,8 +107,11 @@ class DrawMechanic(Mechanic):
             rnd.taken = None
             rnd.drawn = True
             stock = rnd.variant.stock
-            if len(rnd.stock) <= stock.floor and stock.at_floor != "turn_over":
+            if len(rnd.stock) <= stock.floor and stock.at_floor not in ("turn_over", "discard_only"):
                 rnd.final_turn = True
+        elif action.card is not None and (index := deep_index(rnd, action.card)) is not None \
+                and index < len(rnd.discards) - 1:
+            rnd.take_deep(player, index)
         else:
             rnd.take_discard(player, new_turn=False)
         rnd.stock_only = False

@@ -163,7 +163,7 @@ class KnockMechanic(Mechanic):
         for cards in shown:
             for card in cards:
                 rnd.remove(player, card)
-            rnd.table[player].append(TableMeld(list(cards), first_kind(rnd, cards, kept)))
+            rnd.table[player].append(TableMeld(list(cards), first_kind(rnd, cards, kept), [player] * len(cards)))
         rnd.declared[player] = shown
         rnd.ender_deadwood = deadwood
         rnd.ender = player

@@ -301,7 +301,7 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
     player = action.player
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]
-    meld.cards.append(held)
+    meld.add(held, player)
     if not rnd.variant.kind_locked:
         kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
         if meld.kind not in kinds:
@@ -459,19 +459,31 @@ class MeldMechanic(Mechanic):
         return out
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+        from .deep import keeps_use, pending
+
         options = self.options(rnd, player)
+        if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
+            yield from (action for action in options if keeps_use(rnd, action))
+            return
         yield from options
         if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
             yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:
-        if isinstance(action, Meld):
-            self._check_meld(rnd, action)
-            return None
-        if isinstance(action, Layoff):
-            check_layoff(rnd, action)
+        from .deep import keeps_use, pending, pending_reason
+
+        if isinstance(action, (Meld, Layoff)):
+            if isinstance(action, Meld):
+                self._check_meld(rnd, action)
+            else:
+                check_layoff(rnd, action)
+            if not keeps_use(rnd, action):
+                return (f"this would leave {rnd.must_meld} (drawn from deep in the discard pile) "
+                        f"with no meld or lay-off this turn (R5-3)")
             return None
         if isinstance(action, Done):
+            if pending(rnd) is not None:
+                return pending_reason(rnd)
             if not self._step(rnd).optional and self.options(rnd, action.player):
                 return "melding is not optional in this variant: put down what you can"
             if self._last_card_held(rnd, action.player):
@@ -518,7 +530,7 @@ class MeldMechanic(Mechanic):
             for cards, kind in judged:
                 for card in cards:
                     rnd.remove(player, card)
-                rnd.table[player].append(TableMeld(list(cards), kind))
+                rnd.table[player].append(TableMeld(list(cards), kind, [player] * len(cards)))
             if not rnd.met_contract[player] and meets:
                 rnd.met_contract[player] = True
                 rnd.contract_now = True
