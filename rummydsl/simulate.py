@@ -368,8 +368,9 @@ class Statistics:
         for ending in self._ending_names():
             count = self.endings.get(ending, 0)
             lines.append(f"  {ending:12}{count:>8}  {_pct(wilson(count, self.hands))}")
-        lines.append(f"  {'undercut':12}{self.undercuts:>8}  {_pct(wilson(self.undercuts, self.hands))}"
-                     "  (a knock someone else scored on; also counted above)")
+        if self.undercuts or "knock" in self.endings:  # no line for games without a knock
+            lines.append(f"  {'undercut':12}{self.undercuts:>8}  {_pct(wilson(self.undercuts, self.hands))}"
+                         "  (a knock someone else scored on; also counted above)")
         lines.append("")
         lines.append(f"turns per round: {_num(mean_interval(self.turns))}")
         fair = 1 / (n - 1 if self.sat_out_rounds and n > 2 else n)

@@ -47,6 +47,8 @@ FIRST_DEAL = -1
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _KEPT = 32
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
+_KNOCKS = (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN)
+"""The endings a defender can undercut: another player scoring after going out is no undercut (R5-6)."""
 
 
 _POSITIONS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}
@@ -676,7 +678,7 @@ class Round:
             facts.melded_of = lambda player: melded_total(self, player)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
-        undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
+        undercut = ending in _KNOCKS and ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
         self.ender = ender
         self.ending = ending
         self.phase = Phase.OVER
