@@ -28,6 +28,8 @@ class Phase(str, enum.Enum):
     """The turn's offer step (SK-7)."""
     ANSWER = "answer"
     """The next player takes or declines an offered card (SK-7.2)."""
+    BUY = "buy"
+    """The player to move drew from the stock: the others in turn may buy the top discard (CR-4)."""
     CLAIM = "claim"
     """After a final discard, the others may claim it to knock at once (GR-8)."""
     SHOWDOWN = "showdown"

@@ -61,6 +61,7 @@ __all__ = [
     "RESERVED_NAMES",
     "FIELDS",
     "Field",
+    "CONTRACT_ROUND_NAMES",
 ]
 
 
@@ -72,7 +73,7 @@ class Context(str, enum.Enum):
     MELD = "meld"
     """A meld pattern: a group of cards."""
     CONTRACT = "contract"
-    """``contract.melds``: the melds of a first lay-down."""
+    """``contract.melds``: the melds of a first lay-down (and the round names, CR-2)."""
     ROUND = "round"
     """``knock.limit``: the round being played."""
     SCORE = "score"
@@ -312,6 +313,12 @@ _SCORE_NAMES = {
     **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
 
+_CONTRACT_NAMES.update(_ROUND_NAMES)  # CR-2: a contract may differ by deal ('round == 1 ? ...')
+
+#: The names a contract reads from the round (not from the melds): a contract that
+#: uses one of these is judged against a round view.
+CONTRACT_ROUND_NAMES: frozenset[str] = frozenset(_ROUND_NAMES) | {"value", "score"}
+
 _NAMES: dict[Context, dict[str, Type]] = {
     Context.CARD: _CARD_NAMES,
     Context.MELD: _MELD_NAMES,
@@ -325,7 +332,7 @@ _AGGREGATES = ("sum", "min", "max", "count", "any", "all")
 _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CARD: _COMMON_FUNCTIONS,
     Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
-    Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
+    Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where", "value", "score"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract"),
 }
@@ -383,6 +390,7 @@ FIELDS: Mapping[str, Field] = {
     "melds": Field(Context.MELD, BOOL),
     "contract.melds": Field(Context.CONTRACT, BOOL),
     "knock.limit": Field(Context.ROUND, INT),
+    "buying.per_deal": Field(Context.ROUND, INT),
     "scoring.let": Field(Context.SCORE, ANY),
     "scoring.multiplier": Field(Context.SCORE, INT),
     "scoring.round.when": Field(Context.SCORE, BOOL),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -131,6 +132,16 @@ class MeldRules(MeldCore):
             kind_locked=bool(locked),
             wild_unique_card=bool(getattr(variant, "wild_unique_card", False)),
         )
+
+    def with_contract(self, contract: ContractPredicate) -> MeldRules:
+        """A solver like this one but judging ``contract``, sharing this one's tables and
+        memos (none of them depends on the contract): a contract by deal (CR-2) gets one
+        solver per deal without building the deck's tables again."""
+        self._deck_table()
+        self._suit_tables()
+        other = copy.copy(self)
+        other.contract = contract
+        return other
 
     # ------------------------------------------------------------------ inputs
 

@@ -26,6 +26,7 @@ from ..expr import RESERVED_NAMES
 from ..suggest import closest
 from . import exprs
 from .model import (
+    Buying,
     Contract,
     Deal,
     DiscardStep,
@@ -135,6 +136,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     card_value, card_values = _build_card_values(builder, deck, envs)
     meld_kinds = _build_melds(builder, envs)
     contract = _build_contract(builder, envs)
+    buying = _build_buying(builder, envs)
     turn = _build_turn(builder, envs)
     knock = _build_knock(builder, envs)
     scoring = _build_scoring(builder, envs)
@@ -167,6 +169,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         wild_unique_card=bool(meld_options.get("wild_unique_card", False)),
         contract=contract,
         upcard_offer=upcard_offer,
+        buying=buying,
         turn=turn,
         knock=knock,
         layoff=_build_layoff(builder.get("layoff", default={})),
@@ -261,7 +264,8 @@ def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
             for model in models}
 
 
-_DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game)
+_DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game,
+                      Buying)
 
 
 def _build_deal(raw: Mapping[str, Any]) -> Deal:
@@ -275,7 +279,9 @@ def _build_deal(raw: Mapping[str, Any]) -> Deal:
 def _build_game(raw: Mapping[str, Any]) -> Game:
     hollywood = raw.get("hollywood")
     match = raw.get("match")
-    return Game(target=raw["target"],
+    return Game(target=raw.get("target"),
+                deals=raw.get("deals"),
+                winner=_given(raw, "winner", Game),
                 game_bonus=_given(raw, "game_bonus", Game),
                 box_bonus=_given(raw, "box_bonus", Game),
                 shutout=_given(raw, "shutout", Game),
@@ -322,6 +328,8 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
         _build_melds(builder, envs)
     if "contract" not in broken and "melds" not in broken:
         _build_contract(builder, envs)
+    if "buying" not in broken:
+        _build_buying(builder, envs)
     if "turn" not in broken and "turn" in data:
         _build_turn(builder, envs)
     if isinstance(upcard, bool):  # whether 'upcard' exists is known
@@ -544,7 +552,17 @@ def _build_contract(builder: _Builder, envs: Any) -> Contract | None:
         return None
     compiled = builder.compile(("contract", "melds"), raw["melds"], envs.contract, "bool")
     return Contract(compiled, bool(raw.get("then_meld_same_turn", True)),
-                    bool(raw.get("concealed_until_met", True)))
+                    bool(raw.get("concealed_until_met", True)),
+                    new_melds_after=bool(raw.get("new_melds_after", True)))
+
+
+def _build_buying(builder: _Builder, envs: Any) -> Buying | None:
+    """``buying:`` (CR-4): the buys per deal (a round-context integer) and the penalty cards."""
+    raw = builder.data.get("buying")
+    if not isinstance(raw, Mapping):
+        return None
+    compiled = builder.compile(("buying", "per_deal"), raw["per_deal"], envs.round, "int")
+    return Buying(compiled, _given(raw, "penalty_cards", Buying))
 
 
 def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:

@@ -555,9 +555,10 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
     target = variant.game.target
     match_wins = [0] * game.players
     games_played = 0
+    game_start = 0  # rounds played before the current game of a match began
     while not game.over:
         rnd = game.round
-        assert rnd.number == len(game.results) + 1
+        assert rnd.number == len(game.results) - game_start + 1, "round is the deal number within its game"
         assert rnd.dealer == game.dealer
         open_game = next((g for g in range(len(sheets.points)) if not sheets.closed[g]), -1)
         assert rnd.scores == tuple(sheets.points[open_game]), "the round does not start from the totals"
@@ -578,6 +579,7 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
             match_wins[winner] += 1
             if max(match_wins) < variant.game.match_games_to_win:
                 sheets = Sheets(1, game.players)
+                game_start = len(game.results)
         if not game.over:
             assert game.round.dealer == expected_dealer(game, dealer, result)
             if not variant.game.match_games_to_win:

@@ -2,7 +2,9 @@
 
 The stock is never drawn below ``stock.floor``; the draw that brings it down to
 the floor makes this the round's final turn (GR-8, SK-9). A player who accepted
-an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
+an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3). With
+``buying`` (CR-4) a draw from the stock first lets the others buy the top discard
+(:mod:`.buying`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from .base import Mechanic
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["DrawMechanic", "draw_sources"]
+__all__ = ["DrawMechanic", "draw_sources", "draw_from_stock"]
 
 
 def draw_sources(rnd: Round) -> list[str]:
@@ -68,13 +70,25 @@ class DrawMechanic(Mechanic):
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
-            rnd.hands[player].append(rnd.stock.pop())
-            rnd.taken = None
-            rnd.drawn = True
-            if len(rnd.stock) <= rnd.variant.stock.floor:
-                rnd.final_turn = True
-        else:
-            rnd.take_discard(player, new_turn=False)
+            from . import BUY
+
+            if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
+                return
+            draw_from_stock(rnd, player)
+            return
+        rnd.take_discard(player, new_turn=False)
         rnd.stock_only = False
         rnd.next_step()
+
+
+def draw_from_stock(rnd: Round, player: int) -> None:
+    """``player`` takes the top card of the stock, and the turn goes on to its next step;
+    the draw that brings the stock to its floor makes this the final turn (GR-8)."""
+    rnd.hands[player].append(rnd.stock.pop())
+    rnd.taken = None
+    rnd.drawn = True
+    if len(rnd.stock) <= rnd.variant.stock.floor:
+        rnd.final_turn = True
+    rnd.stock_only = False
+    rnd.next_step()
 
