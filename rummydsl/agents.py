@@ -21,7 +21,7 @@ import random
 from typing import Protocol, Sequence
 
 from .cards import Card
-from .engine.actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
+from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
 from .engine.observe import Observation
 from .errors import AgentError
 from .melds import TableMeld as SolverMeld
@@ -59,6 +59,11 @@ class GreedyAgent:
     deadwood; knocks or goes gin as soon as it may (the lowest knock); meets the
     contract and puts down what it can, aiming to go out; claims a last discard
     when it may; and as a defender lays off every card it can (C-7).
+
+    Before going down in a game with a contract and a discard step (CR), among
+    discards that leave the same deadwood it keeps the cards that work towards
+    melds (pairs of a rank, near cards of a suit, wild cards), and it buys a
+    discard (CR-4) that lowers its deadwood or works towards a meld.
     """
 
     def act(self, observation: Observation) -> Action:
@@ -80,6 +85,11 @@ class GreedyAgent:
             if take is not None and (self._pile_helps(observation) or len(legal) == 1):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
+        if phase == "buy":
+            buy = next((a for a in legal if isinstance(a, Buy)), None)
+            if buy is not None and self._buy_helps(observation):
+                return buy
+            return next(a for a in legal if isinstance(a, Pass))
         if phase == "discard":
             return self._shed(observation, [a for a in legal if isinstance(a, Discard)], legal)
         if phase == "offer":
@@ -124,12 +134,26 @@ class GreedyAgent:
         rules = observation.rules
         hand = observation.hand
         values = observation.variant.card_values
+        toward = _working_towards(observation) and observation.phase == "discard"
 
-        def left(action: Discard | Offer) -> tuple[int, int, int]:
+        def left(action: Discard | Offer) -> tuple[int, int, int, int]:
             rest = [c for c in hand if c is not action.card]
-            return (rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
+            promise = -_promise(rest) if toward else 0
+            return (rules.min_deadwood(rest) if rest else 0, promise, -values[action.card.id], -action.card.id)
 
         return min(options, key=left)
+
+    @staticmethod
+    def _buy_helps(observation: Observation) -> bool:
+        """Whether the discard for sale serves the hand before going down (CR-4)."""
+        card = observation.top_discard
+        if card is None or observation.met_contract[observation.player]:
+            return False
+        hand = observation.hand
+        rules = observation.rules
+        if rules.min_deadwood((*hand, card)) < rules.min_deadwood(hand):
+            return True
+        return _promise((*hand, card)) > _promise(hand)
 
     @staticmethod
     def _best_knock(observation: Observation, knocks: Sequence[Knock]) -> Knock:
@@ -172,6 +196,32 @@ class GreedyAgent:
             if (action.index, action.card.id) in wanted:
                 return action
         return next(a for a in legal if isinstance(a, Done))
+
+
+def _working_towards(observation: Observation) -> bool:
+    """Whether the player is still working towards a contract it has not met (CR-2)."""
+    return (observation.variant.contract is not None and observation.variant.step("discard") is not None
+            and not observation.met_contract[observation.player])
+
+
+def _promise(cards: Sequence[Card]) -> int:
+    """How much a hand works towards melds: pairs of one rank, pairs of one suit at
+    most two ranks apart, and two for each wild card.
+
+    >>> from rummydsl.cards import Deck
+    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"))
+    2
+    """
+    naturals = [c for c in cards if not c.wild and c.rank is not None]
+    score = 2 * (len(cards) - len(naturals))
+    for i, one in enumerate(naturals):
+        for two in naturals[i + 1:]:
+            assert one.rank is not None and two.rank is not None
+            if one.rank.order == two.rank.order:
+                score += 1
+            elif one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
+                score += 1
+    return score
 
 
 def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:
