@@ -71,7 +71,8 @@ def _summary(variant: Variant) -> str:
         ends.append("only by gin" if limit == "0" else
                     f"by knocking with at most {limit} deadwood, or by gin")
     if variant.step("meld") is not None:
-        ends.append("by melding every card (going out)")
+        ends.append("by melding every card (going out)" if variant.step("discard") is None
+                    else "by getting rid of every card (going out)")
     ending = (" A round ends " + " or ".join(ends) + ".") if ends else ""
     return (f"{players}, {variant.deal.hand_size} cards each.{ending} First to "
             f"{variant.game.target} points wins.")
@@ -368,7 +369,9 @@ def _turn(variant: Variant) -> list[str]:
             text = ("Meld: put melds on the table" + (" (optional)" if step.optional else "")
                     + (", add cards to your own table melds" if step.add_to_own else "")
                     + (", add cards to opponents' melds" if step.add_to_opponents else "")
-                    + ". Emptying your hand this way goes out and ends the round.")
+                    + (". Emptying your hand this way goes out and ends the round."
+                       if variant.going_out.final_discard == "optional"
+                       else ". Keep at least one card: the last card must be discarded."))
         elif isinstance(step, DiscardStep):
             text = "Discard one card face up, ending the turn."
             if step.taken_card == "forbidden":
@@ -411,13 +414,23 @@ def _ending(variant: Variant) -> list[str]:
             after = "" if variant.layoff.after_gin else " No lay-offs after gin or big gin."
             out += _bullet("After a knock each other player, in turn from the knocker's left, shows their "
                            "melds and may lay off cards onto the knocker's melds." + after)
-    if variant.step("meld") is not None:
+    if variant.step("meld") is not None and variant.step("discard") is None:
         out += _bullet("Going out: a player who melds every card in hand ends the round.")
+    elif variant.step("meld") is not None:
+        last = ("by melding, laying off or discarding the last card"
+                if variant.going_out.final_discard == "optional"
+                else "the last card always by discarding it")
+        out += _bullet(f"Going out: a player who gets rid of every card in hand, {last}, ends the round.")
     stock = variant.stock
     ending = ("the round is void: nobody scores" if stock.at_floor == "void"
               else "the round ends and is scored on the deadwood left")
     text = (f"The stock is never drawn below {stock.floor} cards. When the turn that draws it down to "
             f"{stock.floor} ends without ending the round, {ending}.")
+    if stock.at_floor == "turn_over":
+        text = (f"When a player is to draw and the stock is down to {stock.floor} cards, the discard pile "
+                "except its top card is turned face down beneath it, without shuffling (its oldest card "
+                "is drawn first), and play goes on; if the pile has fewer than two cards, the round is "
+                "void: nobody scores.")
     if stock.final_turn_skip:
         text += f" That last turn has no {' or '.join(stock.final_turn_skip)}."
     if stock.last_discard_claim:

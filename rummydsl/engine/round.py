@@ -228,6 +228,10 @@ class Round:
         """The meld solver, its contract judged in this round (CR-2)."""
         self.table: list[list[TableMeld]] = [[] for _ in range(n)]
         self.met_contract: list[bool] = [variant.contract is None] * n
+        self.melded_turns: list[int] = [0] * n
+        """In how many of their turns each player put at least one card on the table (BR-5)."""
+        self.laid_this_turn = False
+        """The player on turn has put a card on the table this turn."""
         self.known: list[list[Card]] = [[] for _ in range(n)]
         """Cards in each hand that every player has seen (taken from the pile, offered)."""
         self.last_accepted: list[Card | None] = [None] * n
@@ -328,7 +332,7 @@ class Round:
         other.stock = list(self.stock)
         other.discards = list(self.discards)
         other.table = [[m.copy() for m in melds] for melds in self.table]
-        for name in ("met_contract", "last_accepted", "skip_draw", "upcard_queue", "claim_queue",
+        for name in ("met_contract", "melded_turns", "last_accepted", "skip_draw", "upcard_queue", "claim_queue",
                      "defenders", "declared", "actions", "buy_queue", "bought"):
             setattr(other, name, list(getattr(self, name)))
         other.known = [list(k) for k in self.known]
@@ -500,6 +504,7 @@ class Round:
         self.drawn = False
         self.taken = None
         self.contract_now = False
+        self.laid_this_turn = False
         self.final_turn = False
         self.must_knock = False
         self.offered = None
@@ -551,8 +556,38 @@ class Round:
         self.start_turn((player + 1) % self.players)
 
     def end_at_floor(self) -> None:
-        """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9)."""
-        self.finish(Ending.VOID if self.variant.stock.at_floor == "void" else Ending.STOCK_END, None)
+        """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9);
+        void too when the discard pile cannot be turned over (``turn_over``, BR-4)."""
+        self.finish(Ending.STOCK_END if self.variant.stock.at_floor == "stock_end" else Ending.VOID, None)
+
+    def turn_over_discards(self) -> bool:
+        """Turn the discard pile but its top card over beneath the stock (BR-4).
+
+        The pile is picked up and turned face down without shuffling: its bottom card
+        (the oldest, the upcard where there was one) becomes the first card drawn,
+        the card discarded just under the top one the last. The cards left in the
+        stock (those of a floor above 0) stay on top. False (nothing changed) when
+        the pile has fewer than two cards.
+        """
+        if len(self.discards) < 2:
+            return False
+        pile = self.discards[:-1]
+        del self.discards[:-1]
+        self.stock[:0] = reversed(pile)  # the stock's top card is last
+        return True
+
+    def put_on_table(self, player: int) -> None:
+        """Note that ``player``, on turn, put a card on the table (``melded_turns``)."""
+        if not self.laid_this_turn:
+            self.laid_this_turn = True
+            self.melded_turns[player] += 1
+
+    def goes_out(self, player: int) -> bool:
+        """End the round if ``player`` has emptied their hand and may go out (SK-8, BR-3)."""
+        if self.hands[player] or not self.met_contract[player]:
+            return False
+        self.finish(Ending.OUT, player)
+        return True
 
     def showdown_layoffs(self) -> bool:
         """Whether defenders may lay off after this ending (GR-7.1, GR-7.2, GS-6.4)."""
@@ -588,6 +623,7 @@ class Round:
             facts.ending = ending
             facts.deadwoods = deadwoods
             facts.contracts = tuple(self.met_contract)
+            facts.melded = tuple(self.melded_turns)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))
         undercut = ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
@@ -622,12 +658,14 @@ class Round:
             "table": {player_name(p): [{"kind": m.kind, "cards": cards(m.cards)} for m in melds]
                       for p, melds in enumerate(self.table)},
             "met_contract": {player_name(p): met for p, met in enumerate(self.met_contract)},
+            "melded_turns": {player_name(p): k for p, k in enumerate(self.melded_turns)},
             "known": {player_name(p): cards(k) for p, k in enumerate(self.known)},
             "offered": card(self.offered),
             "turn_player": player_name(self.turn_player),
             "step": self.step,
             "drawn": self.drawn,
             "taken": card(self.taken),
+            "laid_this_turn": self.laid_this_turn,
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,

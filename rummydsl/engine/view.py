@@ -35,6 +35,8 @@ class RoundFacts:
     ending: str = ""
     deadwoods: tuple[int, ...] = ()
     contracts: tuple[bool, ...] = ()
+    melded: tuple[int, ...] = ()
+    """Each player's ``melded_turns`` (BR-5)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
 
@@ -65,3 +67,7 @@ class RoundFacts:
     def met_contract(self, player: int) -> bool:
         """Whether ``player`` met the contract this round (true without a contract)."""
         return self.contracts[player] if self.contracts else True
+
+    def melded_turns(self, player: int) -> int:
+        """In how many of ``player``'s turns they put at least one card on the table."""
+        return self.melded[player] if self.melded else 0

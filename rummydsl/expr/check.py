@@ -334,7 +334,8 @@ _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where", "value", "score"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract"),
+    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract",
+                                        "melded_turns"),
 }
 _HAS_LISTS = (Context.ROUND, Context.SCORE)
 _SELECTORS = ("rank", "suit", "colour")
@@ -854,7 +855,7 @@ class _Checker:
             finally:
                 self.in_meld = False
             return INT if name == "count_where" else BOOL
-        if name in ("value", "score", "deadwood", "others", "met_contract"):
+        if name in ("value", "score", "deadwood", "others", "met_contract", "melded_turns"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

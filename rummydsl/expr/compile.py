@@ -652,7 +652,7 @@ class _Compiler:
         if name == "abs":
             f = fns[0]
             return self.fold(node, lambda x: abs(f(x)), args)
-        # value, score, deadwood, met_contract, others: the view's methods
+        # value, score, deadwood, met_contract, melded_turns, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -662,6 +662,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "melded_turns":
+            return _Code(lambda x: int(x.view.melded_turns(f(x))))
         return _Code(lambda x: x.view.others(f(x)))
 
     def per_meld(self, name: str, test: Fn) -> Fn:

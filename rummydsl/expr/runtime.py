@@ -84,6 +84,10 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
+    def melded_turns(self, player: Any) -> int:
+        """In how many of ``player``'s turns this round they put at least one card on the
+        table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
+
 
 @dataclass
 class SimpleRoundView:
@@ -121,6 +125,8 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
+    melded: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -168,6 +174,10 @@ class SimpleRoundView:
     def met_contract(self, player: Any) -> bool:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
+
+    def melded_turns(self, player: Any) -> int:
+        """``melded[player]``, 0 if absent."""
+        return self.melded.get(player, 0)
 
 
 class ScoreFrame:

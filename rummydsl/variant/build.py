@@ -32,6 +32,7 @@ from .model import (
     DiscardStep,
     DrawStep,
     Game,
+    GoingOut,
     Knock,
     Layoff,
     MeldKind,
@@ -174,6 +175,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         knock=knock,
         layoff=_build_layoff(builder.get("layoff", default={})),
         stock=_build_stock(builder.get("stock", default={})),
+        going_out=_build_going_out(builder.get("going_out", default={})),
         deadwood_excludes_concealed_melds=bool(
             builder.get("deadwood", "excludes_concealed_melds", default=True)),
         options=MappingProxyType(options),
@@ -265,7 +267,7 @@ def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
 
 
 _DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game,
-                      Buying)
+                      Buying, GoingOut)
 
 
 def _build_deal(raw: Mapping[str, Any]) -> Deal:
@@ -298,6 +300,10 @@ def _build_stock(raw: Mapping[str, Any]) -> Stock:
                  at_floor=_given(raw, "at_floor", Stock),
                  final_turn_skip=tuple(_given(raw, "final_turn_skip", Stock)),
                  last_discard_claim=_given(raw, "last_discard_claim", Stock))
+
+
+def _build_going_out(raw: Mapping[str, Any]) -> GoingOut:
+    return GoingOut(final_discard=_given(raw, "final_discard", GoingOut))
 
 
 def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str]) -> None:

@@ -39,6 +39,7 @@ __all__ = [
     "Knock",
     "Layoff",
     "Stock",
+    "GoingOut",
     "ScoreCase",
     "Scoring",
     "Buying",
@@ -202,9 +203,24 @@ class Stock:
     """The stock running low (GR-8, SK-9, GS-6.5)."""
 
     floor: int = 2
-    at_floor: Literal["void", "stock_end"] = "void"
+    at_floor: Literal["void", "stock_end", "turn_over"] = "void"
+    """What happens at the floor: ``void``, ``stock_end`` (both after the final turn), or
+    ``turn_over``: when a player is to draw from a stock at its floor, the discard pile but
+    its top card is turned over beneath it, and play goes on (BR-4)."""
     final_turn_skip: tuple[str, ...] = ()
     last_discard_claim: bool = False
+
+
+@dataclass(frozen=True)
+class GoingOut:
+    """Ending the round by emptying one's hand (SK-8, BR-3, CR-5).
+
+    A player whose hand becomes empty in their turn, by melding, laying off or
+    discarding, goes out. With ``final_discard: required`` the last card must be
+    discarded: a meld or lay-off that would empty the hand is refused.
+    """
+
+    final_discard: Literal["optional", "required"] = "optional"
 
 
 @dataclass(frozen=True)
@@ -307,6 +323,7 @@ class Variant:
     knock: Knock | None = None
     layoff: Layoff = field(default_factory=Layoff)
     stock: Stock = field(default_factory=Stock)
+    going_out: GoingOut = field(default_factory=GoingOut)
     deadwood_excludes_concealed_melds: bool = True
     options: Mapping[str, Option] = field(default_factory=lambda: MappingProxyType({}))
     """The options by name (read-only)."""

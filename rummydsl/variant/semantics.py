@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
@@ -122,6 +122,26 @@ def _check_turn(variant: Variant, report: _Report) -> None:
         report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
     if variant.knock is None and "layoff" in variant.data:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
+    _check_stock_and_going_out(variant, report, names)
+
+
+def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequence[str]) -> None:
+    """``stock.at_floor: turn_over`` needs a discard pile and has no final turn (BR-4);
+    ``going_out.final_discard: required`` needs a discard step (BR-3)."""
+    stock = variant.stock
+    if stock.at_floor == "turn_over":
+        if not variant.has_discard_pile:
+            report.error(("stock", "at_floor"), "'turn_over' turns the discard pile over into a new "
+                         "stock, but this variant has none (no upcard and no 'discard' step)",
+                         "stock-turn-over")
+        for key, given in (("final_turn_skip", bool(stock.final_turn_skip)),
+                           ("last_discard_claim", stock.last_discard_claim)):
+            if given:
+                report.warn(("stock", key), f"'{key}' has no effect with 'at_floor: turn_over': "
+                            "the stock is renewed, so there is no final turn", "stock-turn-over-final")
+    if variant.going_out.final_discard == "required" and "discard" not in names:
+        report.error(("going_out", "final_discard"), "'required' means the last card is discarded, "
+                     "but the turn has no 'discard' step", "going-out-discard")
 
 
 def _shapes(deck: Deck, size: int) -> list[list[tuple[int, int]]]:

@@ -381,7 +381,8 @@ def check_result(rnd: Round) -> None:
         hand_size=rnd.variant.deal.hand_size, upcard=rnd.upcard,
         ender=None if result.ender is None else names[result.ender], ending=result.ending,
         deadwoods=dict(zip(names, result.deadwoods)), scores=dict(zip(names, rnd.scores)),
-        card_value=lambda card: rnd.values[card.id], contracts=dict(zip(names, rnd.met_contract)))
+        card_value=lambda card: rnd.values[card.id], contracts=dict(zip(names, rnd.met_contract)),
+        melded=dict(zip(names, rnd.melded_turns)))
     want = score_round(rnd.variant, view)
     assert result.points == tuple(want[name] for name in names), (
         f"points {result.points}, the variant's scoring gives {want}")

@@ -99,6 +99,7 @@ GOOD = [
     (Context.SCORE, "max(sum(deadwood(x) for x in others(o)) for o in players)", INT),
     (Context.SCORE, "[ender, dealer]", list_of(PLAYER)),
     (Context.SCORE, "0 in []", BOOL),
+    (Context.SCORE, "melded_turns(ender) <= 1", BOOL),
 ]
 
 
@@ -162,6 +163,10 @@ BAD = [
     (Context.ROUND, "deadwood(dealer)", "expr-name",
      "'deadwood' is not available in the round context; functions here: min, max, abs, value, score, "
      "sum, count, any, all"),
+    (Context.ROUND, "melded_turns(dealer)", "expr-name",
+     "'melded_turns' is not available in the round context; functions here: min, max, abs, value, score, "
+     "sum, count, any, all"),
+    (Context.SCORE, "melded_turns(upcard)", "expr-type", "'melded_turns' needs player, got card"),
     (Context.ROUND, "upcard.rnk == A", "expr-name", "a card has no attribute 'rnk'; did you mean 'rank'?"),
     (Context.ROUND, "upcard.name", "expr-name",
      "a card has no attribute 'name'; a card has rank, suit, colour, order, pips, wild"),

@@ -42,6 +42,7 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/buying/oneOf/1": (m.Buying, {}),
     "#/properties/layoff": (m.Layoff, {}),
     "#/properties/stock": (m.Stock, {}),
+    "#/properties/going_out": (m.GoingOut, {}),
     "#/properties/deadwood": (m.Variant, {"excludes_concealed_melds": "deadwood_excludes_concealed_melds"}),
     "#/properties/options/additionalProperties/oneOf/2": (m.Option, {}),
     "#/properties/scoring": (m.Scoring, {"let": "lets", "round": "cases"}),

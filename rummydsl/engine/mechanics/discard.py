@@ -2,7 +2,8 @@
 
 A card taken from the discard pile this turn may not be discarded when the
 step says ``taken_card: forbidden`` (GR-4.2, GR-5). A knock may replace the
-discard (:mod:`.knock`).
+discard (:mod:`.knock`). A player who discards their last card goes out (BR-3,
+CR-5): the round ends (not before meeting the contract, where there is one).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
+        if len(rnd.hands[player]) == 1 and not rnd.met_contract[player]:
+            return []
         taken = barred(rnd)
         return [Discard(player, card)
                 for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken])]
@@ -47,6 +50,8 @@ class DiscardMechanic(Mechanic):
             return f"{player_name(action.player)} does not hold {action.card}"
         if held is rnd.taken and taken_card_forbidden(rnd):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
+        if len(rnd.hands[action.player]) == 1 and not rnd.met_contract[action.player]:
+            return "a player cannot go out before meeting the contract"
         return None
 
     def apply(self, rnd: Round, action: Action) -> None:
@@ -55,4 +60,5 @@ class DiscardMechanic(Mechanic):
         assert held is not None
         rnd.remove(action.player, held)
         rnd.discards.append(held)
-        rnd.end_turn(discarded=True)
+        if not rnd.goes_out(action.player):  # BR-3: going out by discarding
+            rnd.end_turn(discarded=True)

@@ -1,7 +1,10 @@
 """The draw step: the top card of the stock or of the discard pile (GR-5, SK-4.1, GS-5).
 
 The stock is never drawn below ``stock.floor``; the draw that brings it down to
-the floor makes this the round's final turn (GR-8, SK-9). A player who accepted
+the floor makes this the round's final turn (GR-8, SK-9), except with
+``at_floor: turn_over`` (BR-4): then, when a player is to draw from a stock at
+its floor, the discard pile but its top card is turned over beneath it first,
+and the round is void only when there is nothing to turn over. A player who accepted
 an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3). With
 ``buying`` (CR-4) a draw from the stock first lets the others buy the top discard
 (:mod:`.buying`).
@@ -43,6 +46,11 @@ class DrawMechanic(Mechanic):
             rnd.skip_draw[player] = False
             rnd.drawn = True
             return False
+        stock = rnd.variant.stock
+        if (stock.at_floor == "turn_over" and len(rnd.stock) <= stock.floor
+                and not rnd.turn_over_discards()):
+            rnd.end_at_floor()  # BR-4: nothing to turn over: the round is void
+            return True
         if not draw_sources(rnd):
             rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
             return True
@@ -87,7 +95,8 @@ def draw_from_stock(rnd: Round, player: int) -> None:
     rnd.hands[player].append(rnd.stock.pop())
     rnd.taken = None
     rnd.drawn = True
-    if len(rnd.stock) <= rnd.variant.stock.floor:
+    stock = rnd.variant.stock
+    if len(rnd.stock) <= stock.floor and stock.at_floor != "turn_over":
         rnd.final_turn = True
     rnd.stock_only = False
     rnd.next_step()

@@ -8,7 +8,9 @@ turn only with ``then_meld_same_turn`` (SK-5.4), new melds only with
 ``new_melds_after`` (false: only lay-offs, CR-3), and lay-offs onto one's own
 melds (``add_to_own``) or the others' (``add_to_opponents``). A player who has
 met the contract and empties their hand here goes out (SK-8); going out before
-meeting it is refused. A table meld keeps the kind it was laid as with
+meeting it is refused, and so is any meld or lay-off that would empty the hand
+when ``going_out.final_discard`` is ``required`` (BR-3: the last card must be
+discarded). A table meld keeps the kind it was laid as with
 ``kind_locked`` (SK-3.4); otherwise it may change kind as it grows.
 
 The functions here judge groups for the other mechanics too (a knock's melds,
@@ -21,7 +23,6 @@ import itertools
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
-from ...endings import Ending
 from ...errors import IllegalActionError
 from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
@@ -41,12 +42,23 @@ __all__ = [
     "list_layoffs",
     "single_melds",
     "MAX_LISTED",
+    "final_discard_required",
+    "FINAL_DISCARD_REASON",
 ]
 
 #: Hands with wild cards list melds of at most this many cards (any size is still accepted).
 MAX_LISTED = 6
 
 Judged = list[tuple[tuple[Card, ...], str]]
+
+#: Why a meld or lay-off that would empty the hand is refused under ``final_discard: required``.
+FINAL_DISCARD_REASON = ("the last card must be discarded (going_out.final_discard: required, BR-3): "
+                        "keep a card to discard")
+
+
+def final_discard_required(rnd: Round) -> bool:
+    """Whether a player must keep a card to discard: no meld or lay-off may empty the hand."""
+    return rnd.variant.going_out.final_discard == "required"
 
 
 def first_kind(rnd: Round, cards: Sequence[Card], pool: Sequence[Card]) -> str:
@@ -104,6 +116,29 @@ def would_meet(rnd: Round, player: int, judged: Judged, pool: Sequence[Card]) ->
         return contract_ok(rnd, judged, pool)
     on_table = [(tuple(m.cards), m.kind) for m in rnd.table[player]]
     return contract_ok(rnd, [*on_table, *judged], pool)
+
+
+def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) -> str | None:
+    """Why putting ``judged`` down would leave ``player`` too few cards, or None.
+
+    An emptied hand goes out, which needs the contract met (SK-8, CR-5) and is
+    refused under ``final_discard: required`` (BR-3). A player who has still not
+    met the contract must also keep two cards where the turn ends with a discard:
+    the last card could not be discarded.
+    """
+    left = len(hand) - sum(len(cards) for cards, _ in judged)
+    if left > 1:
+        return None
+    if left == 0 and final_discard_required(rnd):
+        return FINAL_DISCARD_REASON
+    if rnd.variant.contract is None or would_meet(rnd, player, judged, hand):
+        return None
+    if left == 0:
+        return "a player cannot go out before meeting the contract"
+    if rnd.variant.step("discard") is not None:
+        return ("a player who has not met the contract keeps two cards: the last one could not be "
+                "discarded, since going out before meeting the contract is refused")
+    return None
 
 
 def layoff_targets(rnd: Round, player: int) -> list[int]:
@@ -177,6 +212,8 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
         raise IllegalActionError("", "no more melding in the turn the contract was met")
+    if rnd.phase is Phase.MELD and len(rnd.hands[player]) == 1 and final_discard_required(rnd):
+        raise IllegalActionError("", FINAL_DISCARD_REASON)
     if action.owner not in layoff_targets(rnd, player):
         if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
             raise IllegalActionError("", "no lay-offs before meeting the contract")
@@ -210,6 +247,8 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
     """Every single-card lay-off ``player`` may make now (of cards not in ``keep``)."""
     hand = rnd.hands[player]
+    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
+        return
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
@@ -368,8 +407,10 @@ class MeldMechanic(Mechanic):
         out: list[Action] = []
         hand = rnd.hands[player]
         contract = rnd.variant.contract
+        keep_one = final_discard_required(rnd)
         if contract is not None and not rnd.met_contract[player] and contract.concealed_until_met:
-            out.extend(_contract_melds(rnd, player))
+            out.extend(m for m in _contract_melds(rnd, player)
+                       if not (keep_one and sum(map(len, m.melds)) == len(hand)))
             return out
         if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
             return out
@@ -377,7 +418,8 @@ class MeldMechanic(Mechanic):
             out.extend(list_layoffs(rnd, player))  # CR-3: after going down, only lay-offs
             return out
         for group in single_melds(rnd, hand):
-            if len(group) == len(hand) and not would_meet(rnd, player, [(group, first_kind(rnd, group, hand))], hand):
+            if len(group) >= len(hand) - 1 and too_few_left(
+                    rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
                 continue
             out.append(Meld(player, (group,)))
         out.extend(list_layoffs(rnd, player))
@@ -416,8 +458,9 @@ class MeldMechanic(Mechanic):
         elif contract is not None and not contract.new_melds_after:
             raise IllegalActionError("", "after meeting the contract a player only lays off: "
                                          "no new melds (contract.new_melds_after: false)")
-        if sum(len(cards) for cards, _ in judged) == len(hand) and not would_meet(rnd, player, judged, hand):
-            raise IllegalActionError("", "a player cannot go out before meeting the contract")
+        reason = too_few_left(rnd, player, judged, hand)
+        if reason is not None:
+            raise IllegalActionError("", reason)
         return judged
 
     def apply(self, rnd: Round, action: Action) -> None:
@@ -439,5 +482,5 @@ class MeldMechanic(Mechanic):
             if not rnd.met_contract[player] and meets:
                 rnd.met_contract[player] = True
                 rnd.contract_now = True
-        if not rnd.hands[player] and rnd.met_contract[player]:
-            rnd.finish(Ending.OUT, player)  # SK-8: going out by melding
+        rnd.put_on_table(player)
+        rnd.goes_out(player)  # SK-8, BR-3: going out by melding or laying off
