@@ -17,13 +17,14 @@ protocol over stdin and stdout (:mod:`rummydsl.protocol`).
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Protocol, Sequence
 
 from .cards import Card
 from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
 from .engine.observe import Observation
-from .errors import AgentError
+from .errors import AgentError, RummyDslError
 from .melds import TableMeld as SolverMeld
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agents", "AGENT_NAMES"]
@@ -60,10 +61,11 @@ class GreedyAgent:
     contract and puts down what it can, aiming to go out; claims a last discard
     when it may; and as a defender lays off every card it can (C-7).
 
-    Before going down in a game with a contract and a discard step (CR), among
-    discards that leave the same deadwood it keeps the cards that work towards
-    melds (pairs of a rank, near cards of a suit, wild cards), and it buys a
-    discard (CR-4) that lowers its deadwood or works towards a meld.
+    Before going down in a game with a contract and a discard step (CR), it keeps
+    the cards that work towards the melds this deal's contract uses (pairs of a
+    rank for sets, near cards of a suit for runs, wild cards) before those that
+    lower its deadwood, and takes or buys (CR-4) a discard that makes two or more
+    such pairs; after going down it sheds by laying off.
     """
 
     def act(self, observation: Observation) -> Action:
@@ -82,7 +84,8 @@ class GreedyAgent:
             return next(a for a in legal if isinstance(a, Pass))
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
-            if take is not None and (self._pile_helps(observation) or len(legal) == 1):
+            if take is not None and (self._pile_helps(observation) or len(legal) == 1
+                                     or self._buy_helps(observation)):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
         if phase == "buy":
@@ -134,26 +137,25 @@ class GreedyAgent:
         rules = observation.rules
         hand = observation.hand
         values = observation.variant.card_values
-        toward = _working_towards(observation) and observation.phase == "discard"
+        wanted = _wanted_shapes(observation) if observation.phase == "discard" else None
 
         def left(action: Discard | Offer) -> tuple[int, int, int, int]:
             rest = [c for c in hand if c is not action.card]
-            promise = -_promise(rest) if toward else 0
-            return (rules.min_deadwood(rest) if rest else 0, promise, -values[action.card.id], -action.card.id)
+            promise = -_promise(rest, wanted) if wanted is not None else 0
+            return (promise, rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
 
         return min(options, key=left)
 
     @staticmethod
     def _buy_helps(observation: Observation) -> bool:
-        """Whether the discard for sale serves the hand before going down (CR-4)."""
+        """Whether the top discard serves the contract the player works towards (CR-2,
+        CR-4): it makes at least two more pairs of the kinds the contract uses."""
         card = observation.top_discard
-        if card is None or observation.met_contract[observation.player]:
+        wanted = _wanted_shapes(observation)
+        if card is None or wanted is None:
             return False
         hand = observation.hand
-        rules = observation.rules
-        if rules.min_deadwood((*hand, card)) < rules.min_deadwood(hand):
-            return True
-        return _promise((*hand, card)) > _promise(hand)
+        return _promise((*hand, card), wanted) >= _promise(hand, wanted) + 2
 
     @staticmethod
     def _best_knock(observation: Observation, knocks: Sequence[Knock]) -> Knock:
@@ -198,28 +200,48 @@ class GreedyAgent:
         return next(a for a in legal if isinstance(a, Done))
 
 
-def _working_towards(observation: Observation) -> bool:
-    """Whether the player is still working towards a contract it has not met (CR-2)."""
-    return (observation.variant.contract is not None and observation.variant.step("discard") is not None
-            and not observation.met_contract[observation.player])
+def _wanted_shapes(observation: Observation) -> frozenset[str] | None:
+    """The shape families (``same_rank``, ``sequence``) of the meld kinds this deal's
+    contract can use, while the player works towards a contract not yet met in a
+    game with a discard step (CR-2); None otherwise."""
+    variant = observation.variant
+    rules = observation.rules
+    if (variant.contract is None or variant.step("discard") is None or rules.contract is None
+            or observation.met_contract[observation.player]):
+        return None
+    kinds = rules.kind_names
+    used: set[str] = set()
+    for count in range(1, 5):
+        for combo in itertools.combinations_with_replacement(kinds, count):
+            for size in (3, 4):
+                try:
+                    if rules.contract([(kind, (None,) * size) for kind in combo]):  # type: ignore[misc]
+                        used.update(combo)
+                except RummyDslError:
+                    continue
+    return frozenset(rules.shapes[kind].family for kind in used if kind in rules.shapes)
 
 
-def _promise(cards: Sequence[Card]) -> int:
-    """How much a hand works towards melds: pairs of one rank, pairs of one suit at
-    most two ranks apart, and two for each wild card.
+def _promise(cards: Sequence[Card], wanted: frozenset[str] = frozenset({"same_rank", "sequence"})) -> int:
+    """How much a hand works towards melds of the ``wanted`` shapes: pairs of one rank
+    (``same_rank``), pairs of one suit at most two ranks apart (``sequence``), and two
+    for each wild card.
 
     >>> from rummydsl.cards import Deck
     >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"))
     2
+    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"), frozenset({"sequence"}))
+    1
     """
     naturals = [c for c in cards if not c.wild and c.rank is not None]
     score = 2 * (len(cards) - len(naturals))
+    sets, runs = "same_rank" in wanted, "sequence" in wanted
     for i, one in enumerate(naturals):
         for two in naturals[i + 1:]:
             assert one.rank is not None and two.rank is not None
             if one.rank.order == two.rank.order:
-                score += 1
-            elif one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
+                score += sets
+            elif runs and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
                 score += 1
     return score
 
