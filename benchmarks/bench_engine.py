@@ -20,6 +20,11 @@ It prints Markdown tables, every figure from the one run:
     Cost per hand against the number of players (Ginski for 2, 3 and 4 players)
     and against the hand size (Gin Rummy dealing 7, 10 and 13 cards), from small
     house-rule files written to a temporary folder.
+``family``
+    The wider rummy family (every shipped variant citing KR-, BR-, R5-, G3- or CR-
+    rule ids): whole games per second with random and with greedy agents, and the
+    cost per hand against the number of players (2 to 6, where the rules allow),
+    random and greedy, from house-rule files that set ``players``.
 ``memory``
     Random Gin hands in fresh processes: the peak of traced memory
     (``tracemalloc``), what is still allocated at the end, the peak RSS, and the
@@ -60,7 +65,7 @@ from rummydsl.engine import Game, Round, play_game, play_round
 from rummydsl.variant import Variant, load_variant, shipped_variant_ids
 
 REPO = Path(__file__).resolve().parent.parent
-SECTIONS = ("gin", "variants", "scaling", "memory", "profile")
+SECTIONS = ("gin", "variants", "scaling", "family", "memory", "profile")
 
 #: The reference figures of the brief, measured on this kind of machine on 2026-11-30.
 REFERENCE = {"OpenSpiel": 399.0, "RLCard": 378.0}
@@ -121,8 +126,9 @@ def endings_text(counter: collections.Counter[str], total: int) -> str:
 # --------------------------------------------------------------------------- rummydsl
 
 
-def random_hands(variant: Variant, count: int, seed: int) -> Sample:
-    """``count`` hands of ``variant``, every seat a :class:`RandomAgent`; deals rotate."""
+def random_hands(variant: Variant, count: int, seed: int, agents: str = "random") -> Sample:
+    """``count`` first deals of ``variant``, played to the end with ``agents`` at every
+    seat (random by default); the dealer rotates."""
     rng = random.Random(seed)
     n = variant.players
     endings: collections.Counter[str] = collections.Counter()
@@ -130,22 +136,23 @@ def random_hands(variant: Variant, count: int, seed: int) -> Sample:
     watch = Stopwatch()
     for number in range(count):
         rnd = Round.deal(variant, rng, dealer=number % n, players=n)
-        agents = [RandomAgent(random.Random(rng.getrandbits(64))) for _ in range(n)]
-        result = play_round(rnd, agents)
+        seats = ([RandomAgent(random.Random(rng.getrandbits(64))) for _ in range(n)] if agents == "random"
+                 else make_agents(agents, n, random.Random(rng.getrandbits(64))))
+        result = play_round(rnd, seats)
         actions += len(rnd.actions)
         endings[result.ending] += 1
     return Sample(count, *watch.read(), actions, 0, endings)
 
 
-def greedy_games(variant: Variant, count: int, seed: int) -> Sample:
-    """``count`` whole games (to the target, match or Hollywood sheet) with greedy agents."""
+def greedy_games(variant: Variant, count: int, seed: int, agents: str = "greedy") -> Sample:
+    """``count`` whole games (to the target, match or Hollywood sheet) with ``agents`` at every seat."""
     rounds = 0
     endings: collections.Counter[str] = collections.Counter()
     watch = Stopwatch()
     for number in range(count):
         rng = random.Random(seed * 1000 + number)
         game = Game(variant, rng)
-        play_game(game, make_agents("greedy", game.players, rng))
+        play_game(game, make_agents(agents, game.players, rng))
         rounds += len(game.results)
         endings.update(r.ending for r in game.results)
     return Sample(count, *watch.read(), 0, 0, endings, rounds)
@@ -363,6 +370,65 @@ def section_scaling(args: argparse.Namespace) -> None:
     print()
 
 
+FAMILY_PREFIXES = ("KR-", "BR-", "R5-", "G3-", "CR-")
+
+
+def family_variants() -> list[Variant]:
+    """The shipped variants that cite a rule of RULES-FAMILY.md."""
+    found = []
+    for variant_id in shipped_variant_ids():
+        variant = load_variant(variant_id)
+        if any(str(rule).startswith(FAMILY_PREFIXES) for rule in getattr(variant, "rules", ()) or ()):
+            found.append(variant)
+    return found
+
+
+def dealt_size(variant: Variant, seed: int) -> int:
+    """The most cards a player is dealt in a first deal (the hand size may depend on the count)."""
+    n = variant.players
+    rnd = Round.deal(variant, random.Random(seed), dealer=0, players=n)
+    return max(len(hand) for hand in rnd.hands)
+
+
+def section_family(args: argparse.Namespace) -> None:
+    """The rummy family: games/s with random and greedy agents, and cost per hand by player count."""
+    variants = family_variants()
+    print(f"## The rummy family ({args.games} games per agent kind; {args.scaling_hands} hands per row)")
+    print()
+    print("| variant | players | random games/s | rounds/game | greedy games/s | rounds/game "
+          "| how greedy rounds end |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for variant in variants:
+        random_hands(variant, 3, args.seed + 1)
+        randoms = greedy_games(variant, args.games, args.seed, "random")
+        greedies = greedy_games(variant, args.games, args.seed, "greedy")
+        print(f"| {variant.id} | {variant.players} | {randoms.rate:.2f} | {randoms.rounds / randoms.hands:.1f} "
+              f"| {greedies.rate:.2f} | {greedies.rounds / greedies.hands:.1f} "
+              f"| {endings_text(greedies.endings, greedies.rounds)} |", flush=True)
+    print()
+    print("Cost per hand against the number of players:")
+    print()
+    print("| variant | players | hand size | random ms/hand | actions/hand | ms/hand per player "
+          "| greedy ms/hand | how random hands end |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    with tempfile.TemporaryDirectory() as folder:
+        for parent in variants:
+            low, high = parent.players_range
+            for n in range(max(2, low), min(6, high) + 1):
+                ident = f"{parent.id}_players_{n}"
+                path = Path(folder) / f"{ident}.yaml"
+                path.write_text(HOUSE_RULE.format(id=ident, parent=parent.id, body=f"players: {{count: {n}}}"),
+                                encoding="utf-8")
+                variant = load_variant(str(path))
+                random_hands(variant, 3, args.seed + 1)
+                s = random_hands(variant, args.scaling_hands, args.seed)
+                g = random_hands(variant, max(1, args.scaling_hands // 4), args.seed, "greedy")
+                print(f"| {parent.id} | {n} | {dealt_size(variant, args.seed)} | {s.ms:.2f} "
+                      f"| {s.actions / s.hands:.1f} | {s.ms / n:.2f} | {g.ms:.2f} "
+                      f"| {endings_text(s.endings, s.hands)} |", flush=True)
+    print()
+
+
 def peak_rss_kib() -> tuple[int, str]:
     """This process's peak resident set: ``VmHWM`` where /proc has it, else ``ru_maxrss``.
 
@@ -577,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(versions())
     print()
     runners = {"gin": section_gin, "variants": section_variants, "scaling": section_scaling,
-               "memory": section_memory, "profile": section_profile}
+               "family": section_family, "memory": section_memory, "profile": section_profile}
     for name in SECTIONS:
         if name in chosen:
             watch = Stopwatch()

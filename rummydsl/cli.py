@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also play N seeded games of each file (and one of greedy agents) and report "
                             "rules that break only in play")
     check.add_argument("--seed", type=int, metavar="S", help="the master seed of --play (default: 0)")
+    check.add_argument("--players", type=int, metavar="N",
+                       help="play --play's games with N seats (a count each variant's 'players' allows)")
     check.add_argument("--agents", metavar="A,B,...",
                        help="the agents of --play's games, as for simulate (default: random)")
 
@@ -107,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--games", type=int, metavar="N", help="play N whole games")
     count.add_argument("--hands", type=int, metavar="N", help="play N single hands (dealers rotate by seat)")
     simulate.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+    simulate.add_argument("--players", type=int, metavar="N",
+                          help="play with N seats (a count the variant's 'players' allows; default: its count)")
     simulate.add_argument("--agents", default="greedy", metavar="A,B,...",
                           help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM "
                                "(default: greedy)")
@@ -143,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the other seats' agents, as for simulate (default: greedy)")
     play.add_argument("--seed", type=int, metavar="S", help="the seed (default: a random one, printed)")
     play.add_argument("--seat", default="P1", metavar="P1", help="your seat (default: P1)")
+    play.add_argument("--players", type=int, metavar="N",
+                      help="play with N seats (a count the variant's 'players' allows; default: its count)")
     play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
 
     from .conformance.command import add_arguments as test_arguments
@@ -220,8 +226,9 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     from .variant import check_file
 
-    if not args.play and (args.seed is not None or args.agents is not None):
-        print("rummydsl check: --seed and --agents choose the games of --play N; give --play too", file=err)
+    if not args.play and (args.seed is not None or args.agents is not None or args.players is not None):
+        print("rummydsl check: --seed, --agents and --players choose the games of --play N; give --play too",
+              file=err)
         return EXIT_USAGE
     seed = 0 if args.seed is None else args.seed
     agents = "random" if args.agents is None else args.agents
@@ -236,7 +243,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) 
         if args.play and not any(d.severity == "error" for d in found):
             from .playcheck import play_check
 
-            diagnostics.extend(play_check(str(path), args.play, seed=seed, agents=agents))
+            diagnostics.extend(play_check(str(path), args.play, seed=seed, agents=agents, players=args.players))
     if args.no_warnings:
         diagnostics = [d for d in diagnostics if d.severity == "error"]
     errors = sum(1 for d in diagnostics if d.severity == "error")
@@ -419,6 +426,8 @@ def _knock_verdict(variant: Any, after: int, before: int) -> str | None:
         return "ends:      gin after the discard"
     from .variant.exprs import probe_round_values
 
+    if knock.limit is None:
+        return f"ends:      knock allowed (no knock limit; deadwood {after})"
     limits = sorted(set(probe_round_values(variant, knock.limit)))
     if not limits:
         return None
@@ -476,7 +485,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
     from .runlog import RunWriter, header_for
     from .simulate import GameOutcome, agent_names, simulate
     from .progress import Progress
-    from .variant import load_variant, shown_path
+    from .variant import load_variant, shown_path, with_players
 
     count = args.games if args.games is not None else args.hands
     flag = "--games" if args.games is not None else "--hands"
@@ -496,7 +505,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
         except BackendError as missing:  # Ray not installed: a usage problem, not the input's
             print(f"rummydsl simulate: {missing}", file=err)
             return EXIT_USAGE
-    variant = load_variant(args.variant)
+    variant = with_players(load_variant(args.variant), args.players)
     from .simulate import check_agents
 
     check_agents(args.agents, variant.players)
@@ -541,7 +550,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
         stats = simulate(args.variant, games=args.games or 0, hands=args.hands or 0, seed=args.seed,
                          agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard,
                          done=resumed.outcomes if resumed is not None else (),
-                         backend=backend)
+                         backend=backend, players=args.players)
     finally:
         progress.close()
         if backend is not None:
@@ -596,9 +605,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
     from .record import Quit, RecordWriter, close_agents, run_game
     from .simulate import agent_names, check_agents
     from .terminal import HELP, HumanAgent, TerminalWatcher
-    from .variant import load_variant
+    from .variant import load_variant, with_players
 
-    variant = load_variant(args.variant)
+    variant = with_players(load_variant(args.variant), args.players)
     players = variant.players
     seat_text = args.seat.strip()
     if not (seat_text[:1] in "Pp" and seat_text[1:].isdigit() and 1 <= int(seat_text[1:]) <= players):

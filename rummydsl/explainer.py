@@ -67,7 +67,9 @@ def _summary(variant: Variant) -> str:
                else f"{variant.players} players (the rules allow {variant.players_range[0]} to "
                     f"{variant.players_range[1]})")
     ends = []
-    if variant.knock is not None:
+    if variant.knock is not None and variant.knock.limit is None:
+        ends.append("by knocking with any deadwood")
+    elif variant.knock is not None:
         limit = _filled(variant.knock.limit, variant)
         ends.append("only by gin" if limit == "0" else
                     f"by knocking with at most {limit} deadwood, or by gin")
@@ -75,7 +77,7 @@ def _summary(variant: Variant) -> str:
         ends.append("by melding every card (going out)" if variant.step("discard") is None
                     else "by getting rid of every card (going out)")
     ending = (" A round ends " + " or ".join(ends) + ".") if ends else ""
-    return f"{players}, {variant.deal.hand_size} cards each.{ending} {_game_end(variant)}"
+    return f"{players}, {_cards_each(variant)}.{ending} {_game_end(variant)}"
 
 
 def _game_end(variant: Variant) -> str:
@@ -90,6 +92,41 @@ def _game_end(variant: Variant) -> str:
     if game.winner == "lowest":
         return f"A game ends when a total reaches {game.target}; the lowest total wins."
     return f"First to {game.target} points wins."
+
+
+def _cards_each(variant: Variant) -> str:
+    """"N cards each": the number, or for a ``deal.hand_size`` expression its values by
+    player count (and deal, if it reads ``round``).
+
+    >>> from rummydsl.variant import load_variant
+    >>> _cards_each(load_variant("gin_rummy"))
+    '10 cards each'
+    """
+    rule = variant.deal.hand_size_rule
+    if rule is None:
+        return f"{variant.deal.hand_size} cards each"
+    from .variant.exprs import deal_probes
+
+    by_deal = "round" in rule.names
+    groups: list[tuple[int, int, int, int, int]] = []  # value, first count, first deal, last count, last deal
+    for count, number, value in deal_probes(rule, variant.players_range, getattr(variant.game, "deals", None)):
+        if not isinstance(value, int):
+            continue
+        if groups and groups[-1][0] == value and groups[-1][3] == count:
+            groups[-1] = (value, groups[-1][1], groups[-1][2], count, number)
+        elif groups and groups[-1][0] == value and not by_deal:
+            groups[-1] = (value, groups[-1][1], groups[-1][2], count, number)
+        else:
+            groups.append((value, count, number, count, number))
+    if len({g[0] for g in groups}) <= 1:
+        return f"{variant.deal.hand_size} cards each"
+    parts = []
+    for value, count, number, last_count, last_number in groups:
+        who = f"{count} players" if count == last_count else f"{count} to {last_count} players"
+        when = "" if not by_deal else (f" in deal {number}" if number == last_number
+                                       else f" in deals {number} to {last_number}")
+        parts.append(f"{value} with {who}{when}")
+    return f"{variant.deal.hand_size} cards each ({', '.join(parts)})"
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
@@ -325,8 +362,10 @@ def _value_summary(variant: Variant) -> str:
 
 def _deal(variant: Variant) -> list[str]:
     deal = variant.deal
-    out = _bullet(f"The first dealer is chosen at random. The dealer gives {deal.hand_size} cards to each "
-                  "player, one at a time, starting with the next seat.")
+    given = (f"{deal.hand_size} cards to each player" if deal.hand_size_rule is None
+             else "each player " + _cards_each(variant).replace(" cards each", " cards", 1))
+    out = _bullet(f"The first dealer is chosen at random. The dealer gives {given}, one at a time, "
+                  "starting with the next seat.")
     if deal.upcard:
         out += _bullet("The next card is turned face up as the upcard, starting the discard pile; "
                        "the rest form the face-down stock.")
@@ -416,6 +455,8 @@ def _turn(variant: Variant) -> list[str]:
                        else ". Keep at least one card: the last card must be discarded."))
         elif isinstance(step, DiscardStep):
             text = "Discard one card face up, ending the turn."
+            if variant.going_out.final_discard == "forbidden":
+                text += " The last card may not be discarded: it must be melded or laid off."
             if step.taken_card == "forbidden":
                 text += " A card taken from the discard pile this turn may not be discarded"
                 text += "." if _written(variant, number - 1, "taken_card") else (
@@ -446,7 +487,10 @@ def _written(variant: Variant, index: int, key: str) -> bool:
 def _ending(variant: Variant) -> list[str]:
     out: list[str] = []
     knock = variant.knock
-    if knock is not None:
+    if knock is not None and knock.limit is None:
+        out += _bullet("Knock: after drawing, discard one card face down and end the round, with any "
+                       "deadwood (there is no knock limit). A knock with no deadwood is gin.")
+    elif knock is not None:
         out += _bullet(f"Knock: after drawing, discard one card face down and end the round, if the "
                        f"deadwood of the cards kept is at most {_filled(knock.limit, variant)}. A knock with no "
                        "deadwood is gin.")
@@ -459,9 +503,9 @@ def _ending(variant: Variant) -> list[str]:
     if variant.step("meld") is not None and variant.step("discard") is None:
         out += _bullet("Going out: a player who melds every card in hand ends the round.")
     elif variant.step("meld") is not None:
-        last = ("by melding, laying off or discarding the last card"
-                if variant.going_out.final_discard == "optional"
-                else "the last card always by discarding it")
+        last = {"optional": "by melding, laying off or discarding the last card",
+                "required": "the last card always by discarding it",
+                "forbidden": "the last card always by melding or laying it off"}[variant.going_out.final_discard]
         out += _bullet(f"Going out: a player who gets rid of every card in hand, {last}, ends the round.")
     stock = variant.stock
     ending = ("the round is void: nobody scores" if stock.at_floor == "void"

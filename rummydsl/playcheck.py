@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .endings import Ending
-from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity
+from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity, VariantError
 from .variant.load_read import KeyPath
 
 __all__ = ["PlayLimits", "PlayFinding", "PlayReport", "play_variant", "play_check", "PLAY_RULES"]
@@ -240,8 +240,10 @@ def _instrumented(variant: Any) -> Any:
         "scoring": replace(scoring, cases=cases, lets=new_lets,
                            multiplier=wrap(scoring.multiplier, ("scoring", "multiplier"))),
     }
-    if variant.knock is not None and not isinstance(variant.knock.limit, int):
+    if variant.knock is not None and variant.knock.limit is not None and not isinstance(variant.knock.limit, int):
         changes["knock"] = replace(variant.knock, limit=wrap(variant.knock.limit, ("knock", "limit")))
+    if variant.deal.hand_size_rule is not None:
+        changes["deal"] = replace(variant.deal, hand_size_rule=wrap(variant.deal.hand_size_rule, ("deal", "hand_size")))
     if variant.contract is not None:
         changes["contract"] = replace(variant.contract, melds=wrap(variant.contract.melds, ("contract", "melds")))
     turn = []
@@ -437,7 +439,7 @@ def _place(positions: Any, finding: PlayFinding, path: str) -> Location:
 
 
 def play_check(path: str, games: int, *, seed: int = 0, agents: str = "random", greedy_game: bool = True,
-               limits: PlayLimits = PlayLimits()) -> list[Diagnostic]:
+               limits: PlayLimits = PlayLimits(), players: int | None = None) -> list[Diagnostic]:
     """The problems of the variant file ``path`` that only playing shows, placed in the file.
 
     A problem that shows in a file this one extends is moved to the line of this
@@ -445,11 +447,12 @@ def play_check(path: str, games: int, *, seed: int = 0, agents: str = "random", 
     unless the parent, played alone, has it too.
 
     A file that does not load (its problems are the static check's) is not played:
-    the answer is empty.
+    the answer is empty. ``players`` plays that many seats (``check --play N
+    --players P``); a count the file's ``players`` does not allow is an error at the file.
 
     :raises AgentError: for an unknown agent name in ``agents``.
     """
-    from .variant import load_variant
+    from .variant import load_variant, with_players
     from .variant.blame import place_in_child
     from .variant.extends import resolve
 
@@ -458,6 +461,10 @@ def play_check(path: str, games: int, *, seed: int = 0, agents: str = "random", 
         resolved = resolve(path)
     except RummyDslError:
         return []
+    try:
+        variant = with_players(variant, players)
+    except VariantError as problem:
+        return list(problem.diagnostics)
     report = play_variant(variant, games=games, seed=seed, agents=agents, greedy_game=greedy_game, limits=limits)
     found = [Diagnostic(_place(resolved.positions, finding, path),
                         _describe(finding, path, games, seed, greedy_game), finding.rule, finding.severity)
@@ -468,7 +475,8 @@ def play_check(path: str, games: int, *, seed: int = 0, agents: str = "random", 
 
     def also_in_parent() -> list[Diagnostic]:
         theirs = {(d.location, d.rule) for d in play_check(parent, games, seed=seed, agents=agents,
-                                                           greedy_game=greedy_game, limits=limits)}
+                                                           greedy_game=greedy_game, limits=limits,
+                                                           players=players)}
         return [d for d in found if (d.location, d.rule) in theirs]
 
     return place_in_child(found, child=resolved.documents[0], data=resolved.data, positions=resolved.positions,

@@ -147,6 +147,8 @@ class GameTask:
     """A single hand (``--hands``) dealt by seat ``index % players``, rather than a game."""
     log: bool = False
     """Keep the record lines of the game."""
+    players: int | None = None
+    """The seats played (``--players``), or None for the variant's ``players`` count."""
 
 
 @dataclass
@@ -168,9 +170,9 @@ def play_task(task: GameTask) -> GameOutcome:
     from .agents import make_agents
     from .engine import Game, Round
     from .record import close_agents, run_game, run_hand
-    from .variant import load_variant
+    from .variant import load_variant, with_players
 
-    variant = load_variant(task.variant)
+    variant = with_players(load_variant(task.variant), task.players)
     lines: list[dict[str, Any]] = []
     writer = RecordWriter(lines.append) if task.log else None
     seeds = random.Random(task.seed)
@@ -403,9 +405,10 @@ class GameTasks(SequenceABC[GameTask]):
     """
 
     def __init__(self, variant_path: str, *, count: int, seed: int, agents: str, hands: bool,
-                 log: bool) -> None:
+                 log: bool, players: int | None = None) -> None:
         master = random.Random(seed)
         self.variant = variant_path
+        self.players = players
         self.agents = agents
         self.hands = hands
         self.log = log
@@ -433,7 +436,7 @@ class GameTasks(SequenceABC[GameTask]):
             return part
         position = range(len(self))[index]  # negative indexes; IndexError past the end
         return GameTask(self.variant, self._first + position, self._seeds[position], self.agents,
-                        self.hands, self.log)
+                        self.hands, self.log, self.players)
 
 
 def agent_names(spec: str, players: int) -> list[str]:
@@ -451,7 +454,7 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
              workers: int | None = 1, log: bool = False,
              on_outcome: Callable[[GameOutcome], None] | None = None,
              stop_on_failure: bool = True, done: Sequence[GameOutcome] = (),
-             backend: Backend | None = None) -> Statistics:
+             backend: Backend | None = None, players: int | None = None) -> Statistics:
     """Play ``games`` games (or ``hands`` single hands) of ``variant`` and sum them up.
 
     The games are played on ``backend`` (:mod:`rummydsl.backends`), else in
@@ -461,22 +464,23 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     ``on_outcome`` hears every outcome in game order (to write a log, show progress);
     with ``log`` each outcome carries its record lines.
     With ``stop_on_failure`` the run stops at the first game an agent failed in.
-    ``done`` are the outcomes of the run's first games, already played (a resumed run,
+    ``players`` plays with that many seats (``--players``: a count the variant's
+    ``players`` map allows). ``done`` are the outcomes of the run's first games, already played (a resumed run,
     :mod:`rummydsl.runlog`): they are counted, not played nor heard, and the run goes on
     from the next game, each game with its own seed, to the figures of an uninterrupted run.
 
     :raises AgentError: for an unknown agent name.
-    :raises VariantError: for a variant that cannot be loaded.
+    :raises VariantError: for a variant that cannot be loaded, or ``players`` it does not allow.
     """
-    from .variant import find_variant, load_variant
+    from .variant import find_variant, load_variant, with_players
 
     path = find_variant(variant)
-    loaded = load_variant(path)
+    loaded = with_players(load_variant(path), players)
     check_agents(agents, loaded.players)
     mode = "hands" if hands else "games"
     stats = Statistics(loaded.id, loaded.players, agent_names(agents, loaded.players), seed, mode)
     tasks = GameTasks(path, count=hands or games, seed=seed, agents=agents, hands=bool(hands),
-                       log=log)
+                       log=log, players=players)
     _check_done(done, tasks, mode)
     for outcome in done:
         stats.add(outcome)

@@ -68,7 +68,7 @@ def _hand_lines(observation: Observation) -> list[str]:
             met = "met (on the table)" if observation.met_contract[observation.player] else (
                 "held" if best.contract else "not held")
             lines.append(f"  contract: {met}")
-        if len(hand) == variant.deal.hand_size + 1:
+        if len(hand) == observation.hand_size + 1:
             after = rules.solve_discard(hand)
             if after.discard is not None:
                 lines.append(f"  best discard: {after.discard} (deadwood after: {after.deadwood})")
@@ -96,8 +96,11 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     lines = [_RULE,
              f"round {observation.number}: {player_name(me)} (you) to move, phase {observation.phase}",
              f"scores: {scores}    dealer: {player_name(observation.dealer)}"]
-    if observation.variant.knock is not None and observation.knock_limit >= 0:
-        lines[-1] += f"    knock limit: {observation.knock_limit}"
+    limit = observation.knock_limit
+    if observation.variant.knock is not None and limit is None:
+        lines[-1] += "    knock: any deadwood"
+    elif observation.variant.knock is not None and limit is not None and limit >= 0:
+        lines[-1] += f"    knock limit: {limit}"
     top = observation.top_discard
     size = len(observation.discards)
     pile = f"discard pile: {top} on top ({size} card{'s' if size != 1 else ''})" if top is not None else (

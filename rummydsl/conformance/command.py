@@ -13,7 +13,10 @@ from ..paths import is_file
 from .runner import CaseResult, run_case
 from .suite import Case, find_suites, load_suite
 
-__all__ = ["add_arguments", "run", "select", "find_rules_file"]
+__all__ = ["add_arguments", "run", "select", "find_rules_file", "rules_files", "FAMILY_RULES"]
+
+FAMILY_RULES = "RULES-FAMILY.md"
+"""The rules of the wider family, read with RULES.md when ``--coverage`` names no file."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,9 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-k", dest="keyword", metavar="EXPR",
                         help="run only cases whose id, rule ids or tags match (words with and, or, not)")
-    parser.add_argument("--coverage", nargs="?", const="", metavar="RULES.md",
-                        help="also list the rule ids and option values no case cites "
-                             "(RULES.md found beside the suites or in ../shared when not given)")
+    parser.add_argument("--coverage", nargs="?", const="", action="append", metavar="RULES.md",
+                        help="also list the rule ids and option values no case cites (RULES.md and "
+                             "RULES-FAMILY.md found beside the suites or in ../shared when not given; "
+                             "give the flag again for more rules files)")
     parser.add_argument("--mutants", action="store_true",
                         help="measure the suites' strength: run them against one-change copies of their "
                              "variant and list the changes no case notices")
@@ -97,6 +101,22 @@ def find_rules_file(suite_paths: list[str]) -> Path | None:
     return next((path for path in candidates if is_file(path)), None)
 
 
+def rules_files(given: list[str], suite_paths: list[str]) -> list[Path] | None:
+    """The rules documents ``--coverage`` reads: the files given (the flag may be given
+    more than once); a bare ``--coverage`` adds RULES.md as :func:`find_rules_file` finds
+    it and RULES-FAMILY.md beside it, if there. None when a bare flag finds no RULES.md."""
+    files = [Path(name) for name in given if name]
+    if "" in given or not given:
+        found = find_rules_file(suite_paths)
+        if found is None:
+            return None
+        files.append(found)
+        family = found.with_name(FAMILY_RULES)
+        if is_file(family):
+            files.append(family)
+    return list(dict.fromkeys(files))
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the suites named in ``args``; 0 if every case passes, 1 otherwise."""
     if args.keyword is not None:
@@ -127,16 +147,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.coverage is not None:
         from .coverage import coverage
 
-        rules_file = Path(args.coverage) if args.coverage else find_rules_file(files)
-        if rules_file is None or not is_file(rules_file):
+        chosen = rules_files(args.coverage, files)
+        if chosen is None:
             print("rummydsl test: --coverage needs RULES.md: give its path", file=err)
             return 2
-        try:
-            rules_text = rules_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as problem:
-            reason = problem.strerror if isinstance(problem, OSError) else "it is not UTF-8 text"
-            print(f"rummydsl test: --coverage cannot read {str(rules_file)!r}: {reason}", file=err)
-            return 2
+        texts = []
+        for rules_file in chosen:
+            if not is_file(rules_file):
+                print(f"rummydsl test: --coverage: no file {str(rules_file)!r}", file=err)
+                return 2
+            try:
+                texts.append(rules_file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as problem:
+                reason = problem.strerror if isinstance(problem, OSError) else "it is not UTF-8 text"
+                print(f"rummydsl test: --coverage cannot read {str(rules_file)!r}: {reason}", file=err)
+                return 2
+        rules_text = "\n".join(texts)
         all_cases = [case for path in files for case in _cases_of(path)]
         report = coverage(rules_text, all_cases)
     if args.json:

@@ -73,8 +73,9 @@ class Observation:
         return self._round.scores
 
     @property
-    def knock_limit(self) -> int:
-        """The most deadwood a knock may keep this round (-1: no knocking)."""
+    def knock_limit(self) -> int | None:
+        """The most deadwood a knock may keep this round (-1: no knocking; None: no
+        limit, any deadwood may knock)."""
         return self._round.knock_limit
 
     def legal_actions(self) -> LegalActions:
@@ -100,6 +101,11 @@ class Observation:
     def hand(self) -> tuple[Card, ...]:
         """This player's own hand."""
         return tuple(self._round.hands[self.player])
+
+    @property
+    def hand_size(self) -> int:
+        """The cards dealt to each player this round (``deal.hand_size``)."""
+        return self._round.hand_size
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..cards import Card
 from ..endings import Ending
-from ..errors import CardError, IllegalActionError, MalformedActionError
+from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
 from ..expr.check import CONTRACT_ROUND_NAMES
+from ..limits import MAX_HAND_SIZE
 from ..melds import MeldRules
 from .actions import Action, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
@@ -37,7 +38,8 @@ from .view import RoundFacts
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
-__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "BoundContract"]
+__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "BoundContract",
+           "dealt_hand_size"]
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _BOUND: dict[tuple[Any, ...], tuple[Any, MeldRules]] = {}
@@ -145,6 +147,27 @@ class BoundContract:
         return bool(self.contract(melds, self.view))
 
 
+def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
+                    scores: Sequence[int] | None = None) -> int:
+    """The cards each player gets in deal ``number`` (from 1) of ``players`` seats:
+    ``deal.hand_size``, worked out in the deal context when it is an expression.
+
+    :raises ExpressionError: rule ``expr-runtime``, when the expression fails or gives
+        a size outside 1..19 (``check`` tries every player count and deal with totals
+        of 0; a formula of the totals can still go wrong in play).
+    """
+    rule = variant.deal.hand_size_rule
+    if rule is None:
+        return variant.deal.hand_size
+    facts = RoundFacts(players=tuple(range(players)), dealer=dealer, round=number,
+                       scores=tuple(scores) if scores is not None else (0,) * players)
+    size = int(rule(facts))
+    if not 1 <= size <= MAX_HAND_SIZE:
+        raise ExpressionError(f"deal.hand_size {rule.text!r} gives {size} cards in deal {number} with "
+                              f"{players} players; a hand is 1 to {MAX_HAND_SIZE} cards", 0, 0, "expr-runtime")
+    return size
+
+
 class LegalActions:
     """The legal actions of a round now: iterate, count, or ask ``action in legal``.
 
@@ -217,6 +240,8 @@ class Round:
         self.dealer = dealer
         self.number = number
         self.scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * n
+        self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores)
+        """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
         self.dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None] = (
             tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
@@ -285,7 +310,7 @@ class Round:
         n = variant.players if players is None else players
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
-        size = variant.deal.hand_size
+        size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores)
         hands: list[list[Card]] = [[] for _ in range(n)]
         at = 0
         for _ in range(size):
@@ -492,7 +517,7 @@ class Round:
         """The round context of expressions (upcard, dealer, round, scores)."""
         values = self.values
         return RoundFacts(players=tuple(range(self.players)), dealer=self.dealer, round=self.number,
-                          hand_size=self.variant.deal.hand_size, upcard=self.upcard,
+                          hand_size=self.hand_size, upcard=self.upcard,
                           scores=self.scores, card_value=lambda card: values[card.id])
 
     # ------------------------------------------------------------------ flow (for the mechanics)
@@ -609,6 +634,15 @@ class Round:
             return self.ender_deadwood
         return self.rules.solve(hand, check_contract=False).deadwood
 
+    def hand_value_of(self, player: int) -> int:
+        """``player``'s hand value now ("hand value" of RULES-FAMILY.md): every card in
+        the hand, melds still held included; a knocker's shown melds count too (they
+        were shown from the hand at the end, not laid down in play)."""
+        held = self.value(self.hands[player])
+        if player == self.ender and self.ending in (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN):
+            held += sum(self.value(meld) for meld in self.declared[player] or ())
+        return held
+
     def finish(self, ending: Ending, ender: int | None) -> None:
         """End the round: everyone's deadwood, and the points by the variant's scoring."""
         n = self.players
@@ -623,6 +657,7 @@ class Round:
             facts.ending = ending
             facts.deadwoods = deadwoods
             facts.contracts = tuple(self.met_contract)
+            facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
             facts.melded = tuple(self.melded_turns)
             got = score_round(self.variant, facts)
             points = tuple(int(got.get(p, 0)) for p in range(n))

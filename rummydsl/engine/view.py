@@ -35,10 +35,17 @@ class RoundFacts:
     ending: str = ""
     deadwoods: tuple[int, ...] = ()
     contracts: tuple[bool, ...] = ()
+    hand_values: tuple[int, ...] = ()
+    """Each player's hand value at the end (the score context's ``hand_value(p)``)."""
     melded: tuple[int, ...] = ()
     """Each player's ``melded_turns`` (BR-5)."""
     scores: tuple[int, ...] = ()
     card_value: Callable[[Card], int] = field(default=lambda card: 0)
+
+    @property
+    def player_count(self) -> int:
+        """How many players are dealt in."""
+        return len(self.players)
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -68,6 +75,9 @@ class RoundFacts:
         """Whether ``player`` met the contract this round (true without a contract)."""
         return self.contracts[player] if self.contracts else True
 
+    def hand_value(self, player: int) -> int:
+        """``player``'s hand value at the end: every card held, melds still held included."""
+        return self.hand_values[player]
     def melded_turns(self, player: int) -> int:
         """In how many of ``player``'s turns they put at least one card on the table."""
         return self.melded[player] if self.melded else 0

@@ -76,6 +76,8 @@ class Context(str, enum.Enum):
     """``contract.melds``: the melds of a first lay-down (and the round names, CR-2)."""
     ROUND = "round"
     """``knock.limit``: the round being played."""
+    DEAL = "deal"
+    """``deal.hand_size``: a deal about to be made (the players, the deal's number, the totals)."""
     SCORE = "score"
     """``scoring.*``: the round that just ended."""
 
@@ -297,6 +299,12 @@ def _value_type(name: str, value: Any) -> Type:
 _CARD_NAMES = {"rank": RANK, "suit": SUIT, "colour": COLOUR, "order": INT, "pips": INT, "wild": BOOL}
 _CARD_ATTRIBUTES = dict(_CARD_NAMES)
 _MELD_NAMES = {"size": INT, "naturals": INT, "wilds": INT}
+_DEAL_NAMES = {
+    "player_count": INT,
+    "players": list_of(PLAYER),
+    "round": INT,
+    "dealer": PLAYER,
+}
 _CONTRACT_NAMES = {"count": INT, "cards": INT}
 _CONTRACT_INNER = ("size", "kind")
 _ROUND_NAMES = {
@@ -305,6 +313,7 @@ _ROUND_NAMES = {
     "round": INT,
     "hand_size": INT,
     "players": list_of(PLAYER),
+    "player_count": INT,
 }
 _SCORE_NAMES = {
     **_ROUND_NAMES,
@@ -325,19 +334,21 @@ _NAMES: dict[Context, dict[str, Type]] = {
     Context.CONTRACT: _CONTRACT_NAMES,
     Context.ROUND: _ROUND_NAMES,
     Context.SCORE: _SCORE_NAMES,
+    Context.DEAL: _DEAL_NAMES,
 }
 
 _COMMON_FUNCTIONS = ("min", "max", "abs")
 _AGGREGATES = ("sum", "min", "max", "count", "any", "all")
 _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CARD: _COMMON_FUNCTIONS,
-    Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive"),
+    Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive", "count_distinct"),
     Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where", "value", "score"),
-    Context.ROUND: _COMMON_FUNCTIONS + ("value", "score"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "others", "deadwood", "met_contract",
-                                        "melded_turns"),
+    Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
+    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
+                                       "hand_value", "melded_turns"),
+    Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
 }
-_HAS_LISTS = (Context.ROUND, Context.SCORE)
+_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL)
 _SELECTORS = ("rank", "suit", "colour")
 _KEYWORDS = ("and", "or", "not", "in", "for", "true", "false")
 
@@ -360,7 +371,7 @@ def context_functions(context: Context) -> tuple[str, ...]:
     """The functions (and aggregates) a context may call.
 
     >>> context_functions(Context.MELD)
-    ('min', 'max', 'abs', 'same', 'distinct', 'consecutive')
+    ('min', 'max', 'abs', 'same', 'distinct', 'consecutive', 'count_distinct')
     """
     functions = _FUNCTIONS[context]
     if context in _HAS_LISTS:
@@ -391,7 +402,7 @@ FIELDS: Mapping[str, Field] = {
     "melds": Field(Context.MELD, BOOL),
     "contract.melds": Field(Context.CONTRACT, BOOL),
     "knock.limit": Field(Context.ROUND, INT),
-    "buying.per_deal": Field(Context.ROUND, INT),
+    "deal.hand_size": Field(Context.DEAL, INT),
     "scoring.let": Field(Context.SCORE, ANY),
     "scoring.multiplier": Field(Context.SCORE, INT),
     "scoring.round.when": Field(Context.SCORE, BOOL),
@@ -831,7 +842,7 @@ class _Checker:
             self.arity(node, 1)
             self.expect(node.args[0], INT, "'abs'")
             return INT
-        if name in ("same", "distinct", "consecutive"):
+        if name in ("same", "distinct", "consecutive", "count_distinct"):
             self.arity(node, 1)
             arg = node.args[0]
             allowed = ("rank",) if name == "consecutive" else _SELECTORS
@@ -844,7 +855,7 @@ class _Checker:
                     message += f"; did you mean {close!r}?"
                 raise _error(arg, message)
             self.types[id(arg)] = Type("selector")
-            return BOOL
+            return INT if name == "count_distinct" else BOOL
         if name in ("all", "any", "count_where") and self.context is Context.CONTRACT:  # per-meld tests
             self.arity(node, 1)
             if self.in_meld:
@@ -855,7 +866,13 @@ class _Checker:
             finally:
                 self.in_meld = False
             return INT if name == "count_where" else BOOL
-        if name in ("value", "score", "deadwood", "others", "met_contract", "melded_turns"):
+        if name == "distance":
+            self.arity(node, 2)
+            for arg in node.args:
+                self.expect(arg, PLAYER, "'distance'")
+            return INT
+        if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
+                    "melded_turns"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

@@ -12,6 +12,7 @@ meld       ``fn(cards) -> bool``                        ``(size, natural ids, wi
 contract   ``fn([(kind, cards), ...], view=None)``      a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
+deal       ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 ========== ============================================ ===========================
 
 Runtime values: an int, a bool, a player or card as the caller gives them, a
@@ -27,6 +28,9 @@ wild cards (docs/language.md, "melds"):
 - ``same(a)``: the natural cards share ``a``;
 - ``distinct(a)``: the natural cards differ pairwise in ``a``, and the wild cards
   can take values of ``a`` not used (values in the deck − values used ≥ wilds);
+- ``count_distinct(a)``: an int, the most distinct values of ``a`` the group can
+  show: the natural cards' distinct values, plus one per wild card standing for a
+  value they lack, up to the number of values of ``a`` in the deck;
 - ``consecutive(rank)``: the natural cards' ranks differ, and some window of
   ``size`` consecutive sequence positions holds a position of each (the lowest
   rank takes one of its positions, per ``deck.ace``; with ``deck.wrap`` the
@@ -291,6 +295,15 @@ def _build_tables(deck: Any) -> DeckTables:
 # -- compilation ------------------------------------------------------------------
 
 
+def _distance(a: Fn, b: Fn) -> Fn:
+    """``distance(a, b)``: how many seats ``b`` sits to the left of ``a`` (play passes
+    to the left, seat by seat), 0 when ``b`` is ``a``; ``players`` is in seat order."""
+    def distance(x: Any) -> int:
+        players = list(x.view.players)
+        return (players.index(b(x)) - players.index(a(x))) % len(players)
+    return distance
+
+
 class _Code(NamedTuple):
     fn: Fn
     const: bool = False
@@ -486,6 +499,8 @@ class _Compiler:
         if name == "p":
             self.uses_p = True
             return _Code(lambda x: x.p)
+        if name == "player_count":
+            return _Code(lambda x: len(x.view.players))
         if name in SCORED_ENDING_NAMES:
             return _Code(lambda x: x.view.ending == name)
         get = operator.attrgetter(name)
@@ -631,7 +646,7 @@ class _Compiler:
 
     def c_Call(self, node: ast.Call) -> _Code:
         name = node.func
-        if name in ("same", "distinct", "consecutive"):
+        if name in ("same", "distinct", "consecutive", "count_distinct"):
             selector = cast(ast.Name, node.args[0]).id  # the checker allows only a bare name here
             return _Code(self.meld_predicate(name, selector, node))
         if name in ("all", "any", "count_where"):
@@ -652,7 +667,9 @@ class _Compiler:
         if name == "abs":
             f = fns[0]
             return self.fold(node, lambda x: abs(f(x)), args)
-        # value, score, deadwood, met_contract, melded_turns, others: the view's methods
+        if name == "distance":
+            return _Code(_distance(fns[0], fns[1]))
+        # value, score, deadwood, met_contract, hand_value, melded_turns, others: the view's methods
         f = fns[0]
         if name == "value":
             return _Code(lambda x: x.view.value(f(x)))
@@ -662,6 +679,8 @@ class _Compiler:
             return _Code(lambda x: x.view.deadwood(f(x)))
         if name == "met_contract":
             return _Code(lambda x: bool(x.view.met_contract(f(x))))
+        if name == "hand_value":
+            return _Code(lambda x: x.view.hand_value(f(x)))
         if name == "melded_turns":
             return _Code(lambda x: int(x.view.melded_turns(f(x))))
         return _Code(lambda x: x.view.others(f(x)))
@@ -759,6 +778,13 @@ class _Compiler:
                         return False
                 return True
             return same
+        if name == "count_distinct":
+            def count_distinct(x: _MeldFrame) -> int:
+                seen = 0
+                for i in x[1]:
+                    seen |= 1 << table[i]
+                return min(seen.bit_count() + x[2], count)
+            return count_distinct
         if name == "distinct":
             def distinct(x: _MeldFrame) -> bool:
                 seen = 0

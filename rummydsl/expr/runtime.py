@@ -84,6 +84,8 @@ class RoundView(Protocol):
     def met_contract(self, player: Any) -> bool:
         """Whether ``player`` has met the contract this round (true where the variant has none)."""
 
+    def hand_value(self, player: Any) -> int:
+        """The total card value of ``player``'s hand at the end, melds still held included."""
     def melded_turns(self, player: Any) -> int:
         """In how many of ``player``'s turns this round they put at least one card on the
         table, by melding or laying off (BR-5's "rummy": ``melded_turns(ender) <= 1``)."""
@@ -125,6 +127,8 @@ class SimpleRoundView:
     """The card values, for :meth:`value`."""
     contracts: Mapping[Any, bool] = field(default_factory=dict)
     """``player`` → whether they met the contract, for :meth:`met_contract` (absent: true)."""
+    hand_values: Mapping[Any, int] = field(default_factory=dict)
+    """``player`` → hand value, for :meth:`hand_value` (absent: their deadwood)."""
     melded: Mapping[Any, int] = field(default_factory=dict)
     """``player`` → turns in which they put cards on the table, for :meth:`melded_turns` (absent: 0)."""
 
@@ -175,6 +179,11 @@ class SimpleRoundView:
         """``contracts[player]``, true if absent."""
         return self.contracts.get(player, True)
 
+    def hand_value(self, player: Any) -> int:
+        """``hand_values[player]``; the player's :meth:`deadwood` if absent."""
+        if player in self.hand_values:
+            return self.hand_values[player]
+        return self.deadwood(player)
     def melded_turns(self, player: Any) -> int:
         """``melded[player]``, 0 if absent."""
         return self.melded.get(player, 0)

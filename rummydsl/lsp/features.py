@@ -242,6 +242,8 @@ def expression_context(path: KeyPath) -> str | None:
         return "contract"
     if keys == ("knock", "limit"):
         return "round"
+    if keys == ("deal", "hand_size"):
+        return "deal"
     if keys[:1] == ("scoring",) and (keys[1:2] == ("multiplier",) or keys[1:2] == ("let",) and len(keys) == 3
                                      or keys[1:2] == ("round",) and keys[-1:] != ("rule",) and len(keys) == 3):
         return "score"

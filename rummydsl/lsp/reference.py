@@ -21,7 +21,7 @@ from pathlib import Path
 __all__ = ["language_reference", "expression_help", "CONTEXT_HEADINGS"]
 
 CONTEXT_HEADINGS = {"card": "Card context", "meld": "Meld context", "contract": "Contract context",
-                    "round": "Round context", "score": "Score context"}
+                    "round": "Round context", "score": "Score context", "deal": "Deal context"}
 """The docs/language.md heading of each expression context's table."""
 
 _SOURCE_DOCS = Path(__file__).resolve().parent.parent.parent / "docs"

@@ -27,6 +27,7 @@ __all__ = [
     "is_variant_id",
     "VARIANT_ID",
     "source_line",
+    "with_players",
 ]
 
 VARIANT_ID = re.compile(r"[a-z][a-z0-9_]*")
@@ -224,3 +225,38 @@ def load_variant(name: str) -> Variant:
             _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = (fingerprint_now, built)
     return built
+
+
+def with_players(variant: Variant, count: int | None) -> Variant:
+    """``variant`` played with ``count`` seats (``--players N``), one of the counts its
+    ``players`` map allows; ``None`` (or its own count) gives ``variant`` itself. A
+    ``deal.hand_size`` expression is worked out again for the new count.
+
+    :raises VariantError: rule ``players``, placed at the variant's file, for a count
+        outside ``players.min`` to ``players.max``.
+
+    >>> three = with_players(load_variant("ginski"), 3)
+    >>> three.players, three.players_range
+    (3, (2, 4))
+    >>> with_players(load_variant("gin_rummy"), 3)
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.VariantError: ...gin_rummy.yaml: variant 'gin_rummy' is played by exactly 2 players (its 'players'), not 3
+    """
+    from dataclasses import replace
+
+    if count is None or count == variant.players:
+        return variant
+    low, high = variant.players_range
+    if not low <= count <= high:
+        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+        message = f"variant {variant.id!r} is played by {allowed} players (its 'players'), not {count}"
+        raise VariantError([Diagnostic(Location(variant.path), message, "players")])
+    deal = variant.deal
+    if deal.hand_size_rule is not None:
+        from .exprs import deal_probes
+
+        first = deal_probes(deal.hand_size_rule, (count, count), 1)[0][2]
+        if isinstance(first, int):
+            deal = replace(deal, hand_size=first)
+    return replace(variant, players=count, deal=deal)

@@ -134,6 +134,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     kinds = tuple(builder.get("melds", default={}))
     envs = exprs.Envs(deck=deck, options=options, meld_kinds=kinds, has_upcard=has_upcard)
 
+    deal = _build_hand_size(builder, deal, envs)
     card_value, card_values = _build_card_values(builder, deck, envs)
     meld_kinds = _build_melds(builder, envs)
     contract = _build_contract(builder, envs)
@@ -271,11 +272,33 @@ _DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferS
 
 
 def _build_deal(raw: Mapping[str, Any]) -> Deal:
-    return Deal(hand_size=raw["hand_size"],
+    size = raw["hand_size"]
+    return Deal(hand_size=size if isinstance(size, int) and not isinstance(size, bool) else 1,
                 upcard=_given(raw, "upcard", Deal),
                 first_dealer=_given(raw, "first_dealer", Deal),
                 rotation=_given(raw, "rotation", Deal),
                 void_redeal=_given(raw, "void_redeal", Deal))
+
+
+def _build_hand_size(builder: _Builder, deal: Deal, envs: Any) -> Deal:
+    """``deal`` with its ``hand_size`` expression compiled (deal context) and worked
+    out: its value at ``players.count`` in the first deal, and the most it gives over
+    every allowed player count and deal. Values it cannot give (an error, a size
+    outside 1..19) are left to the semantic check, which reports them in place."""
+    raw = builder.get("deal", "hand_size")
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return deal
+    low, high = exprs.HAND_SIZE_RANGE
+    rule = builder.compile(("deal", "hand_size"), raw, envs.deal, "int")
+    if rule is None:  # reported; the checks of hand sizes assume the most a hand can be
+        return replace(deal, hand_size_max=high)
+    count, players_range = _players(builder.data)
+    deals = builder.get("game", "deals")
+    sizes = {(n, number): value for n, number, value in exprs.deal_probes(
+        rule, (min(count, players_range[0]), max(count, players_range[1])), deals if isinstance(deals, int) else None)
+        if isinstance(value, int) and low <= value <= high}
+    first = sizes.get((count, 1), low)
+    return replace(deal, hand_size=first, hand_size_rule=rule, hand_size_max=max(sizes.values(), default=high))
 
 
 def _build_game(raw: Mapping[str, Any]) -> Game:
@@ -612,7 +635,9 @@ def _build_knock(builder: _Builder, envs: Any) -> Knock | None:
     raw = builder.data.get("knock")
     if not isinstance(raw, Mapping):
         return None
-    compiled = builder.compile(("knock", "limit"), raw["limit"], envs.round, "int")
+    compiled = None
+    if raw.get("limit") is not None:  # no limit: any deadwood may knock (KR-3)
+        compiled = builder.compile(("knock", "limit"), raw["limit"], envs.round, "int")
     return Knock(compiled, bool(raw.get("big_gin", True)))
 
 

@@ -10,8 +10,17 @@ from ..cards import Deck
 from ..errors import ExpressionError
 from ..expr import Compiled, Context, Env, LetScope, SimpleRoundView, compile_expression
 from ..expr.compile import RoundExpression
+from ..limits import MAX_HAND_SIZE
 
-__all__ = ["Envs", "compile_field", "probe_round_values"]
+__all__ = ["Envs", "compile_field", "probe_round_values", "deal_probes", "DEFAULT_DEALS_PROBED",
+           "HAND_SIZE_RANGE"]
+
+#: How many deals a ``deal.hand_size`` that uses ``round`` is checked for when the
+#: variant does not say how many deals a game has (``game.deals``).
+DEFAULT_DEALS_PROBED = 20
+
+#: The hand sizes a deal may give (the schema's bounds of a fixed ``hand_size``).
+HAND_SIZE_RANGE = (1, MAX_HAND_SIZE)
 
 
 _COMPILED: dict[tuple[Any, ...], Compiled] = {}
@@ -70,6 +79,10 @@ class Envs:
     def round(self) -> Env:
         return self._env(Context.ROUND)
 
+    @property
+    def deal(self) -> Env:
+        return self._env(Context.DEAL)
+
     def score_scope(self) -> LetScope:
         """An empty ``scoring.let`` scope in the score context."""
         return LetScope(self._env(Context.SCORE))
@@ -94,3 +107,31 @@ def probe_round_values(variant: Any, compiled: RoundExpression[int]) -> list[int
         except (ExpressionError, TypeError, AttributeError):
             continue
     return values
+
+
+def deal_probes(rule: RoundExpression[int], players_range: tuple[int, int],
+                deals: int | None) -> list[tuple[int, int, int | ExpressionError]]:
+    """``(player count, deal number, value)`` of a ``deal.hand_size`` expression for every
+    allowed player count and, if it reads ``round``, every deal (1..``deals``, or
+    :data:`DEFAULT_DEALS_PROBED` when the game does not fix its deals); the value is
+    the :class:`ExpressionError` when evaluating fails. Totals are 0, seat 0 deals.
+
+    >>> from rummydsl.cards import Deck
+    >>> from rummydsl.expr import Context, Env
+    >>> rule = compile_field("player_count == 2 ? 10 : 7", Env(Context.DEAL, Deck.preset("standard52")), "int")
+    >>> deal_probes(rule, (2, 4), None)
+    [(2, 1, 10), (3, 1, 7), (4, 1, 7)]
+    """
+    from ..engine.view import RoundFacts
+
+    low, high = players_range
+    numbers = range(1, (deals or DEFAULT_DEALS_PROBED) + 1) if "round" in rule.names else range(1, 2)
+    found: list[tuple[int, int, int | ExpressionError]] = []
+    for count in range(low, high + 1):
+        for number in numbers:
+            facts = RoundFacts(players=tuple(range(count)), dealer=0, round=number, scores=(0,) * count)
+            try:
+                found.append((count, number, int(rule(facts))))
+            except ExpressionError as problem:
+                found.append((count, number, problem))
+    return found

@@ -111,13 +111,30 @@ class MeldKind:
 
 @dataclass(frozen=True)
 class Deal:
-    """How cards are dealt and who deals (GR-2, SK-2, GS-2)."""
+    """How cards are dealt and who deals (GR-2, SK-2, GS-2).
+
+    ``hand_size`` is written as a number or as an expression in the deal context
+    (KR-1: by the number of players; CR-2: by the deal). With an expression,
+    ``hand_size`` is its value at ``players.count`` in the first deal (what
+    ``explain`` and a position without a deal show), ``hand_size_rule`` the compiled
+    expression the engine evaluates for every deal, and ``hand_size_max`` the largest
+    value ``check`` found over every allowed player count and deal.
+    """
 
     hand_size: int
     upcard: bool = False
     first_dealer: Literal["random"] = "random"
     rotation: Literal["next", "winner_deals", "loser_deals"] = "next"
     void_redeal: Literal["same_dealer", "rotate"] = "same_dealer"
+    hand_size_rule: RoundExpression[int] | None = None
+    """The deal-context expression of ``deal.hand_size``, or None for a fixed number."""
+    hand_size_max: int = 0
+    """The most cards a deal gives each player (0: ``hand_size``)."""
+
+    @property
+    def largest_hand(self) -> int:
+        """The most cards ever dealt to a player, over every player count and deal allowed."""
+        return max(self.hand_size, self.hand_size_max)
 
 
 @dataclass(frozen=True)
@@ -185,8 +202,9 @@ Step = Union[DrawStep, MeldStep, DiscardStep, OfferStep]
 class Knock:
     """Ending the round by knocking (GR-6)."""
 
-    limit: RoundExpression[int]
-    """Compiled round-context integer expression: ``limit(view)``."""
+    limit: RoundExpression[int] | None = None
+    """Compiled round-context integer expression: ``limit(view)``; None: no limit, a
+    player may knock with any deadwood (KR-3)."""
     big_gin: bool = True
 
 
@@ -217,10 +235,12 @@ class GoingOut:
 
     A player whose hand becomes empty in their turn, by melding, laying off or
     discarding, goes out. With ``final_discard: required`` the last card must be
-    discarded: a meld or lay-off that would empty the hand is refused.
+    discarded: a meld or lay-off that would empty the hand is refused; with
+    ``forbidden`` it must not be: discarding the last card is refused, so a player
+    goes out only by melding or laying off.
     """
 
-    final_discard: Literal["optional", "required"] = "optional"
+    final_discard: Literal["optional", "required", "forbidden"] = "optional"
 
 
 @dataclass(frozen=True)
@@ -335,8 +355,14 @@ class Variant:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each player."""
+        """Cards dealt to each player (with a ``deal.hand_size`` expression: at
+        ``players.count`` in the first deal; see :attr:`max_hand_size`)."""
         return self.deal.hand_size
+
+    @property
+    def max_hand_size(self) -> int:
+        """The most cards a deal ever gives a player (every allowed player count and deal)."""
+        return self.deal.largest_hand
 
     @overload
     def step(self, name: Literal["draw"]) -> DrawStep | None: ...

@@ -254,7 +254,7 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
 _PATTERN_HINTS = {
     "^[a-z][a-z0-9_]*$": "be lowercase letters, digits and underscores, starting with a letter",
     "^[a-z_][a-z0-9_]*$": "be lowercase letters, digits and underscores",
-    "^(C|GR|SK|GS)-[0-9]+(\\.[0-9]+)?$": "be a RULES.md id such as GR-9.2 or SK-3.3",
+    "^(C|GR|SK|GS|KR|BR|R5|G3|CR)-[0-9]+(\\.[0-9]+)?$": "be a RULES.md or RULES-FAMILY.md id such as GR-9.2 or KR-4.1",
     "^[A-Za-z](?!\\n)$": "be one letter",
     "^[A-Za-z0-9]{1,8}(?!\\n)$": "be 1 to 8 ASCII letters or digits",
     "\\S": "not be blank",

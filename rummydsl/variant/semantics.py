@@ -61,7 +61,9 @@ def _check_deal(variant: Variant, report: _Report) -> None:
     deck, deal, players = variant.deck, variant.deal, variant.players
     dealt = players * deal.hand_size + (1 if deal.upcard else 0)
     needed = dealt + variant.stock.floor + 1
-    if needed > deck.size:
+    if deal.hand_size_rule is not None:
+        _check_hand_size_rule(variant, report)  # every allowed player count and deal
+    elif needed > deck.size:
         upcard = " and an upcard" if deal.upcard else ""
         report.error(("deal", "hand_size"),
                      f"the deck has {deck.size} cards, too few to deal {players} × {deal.hand_size}"
@@ -73,7 +75,7 @@ def _check_deal(variant: Variant, report: _Report) -> None:
     elif not low <= players <= high:
         report.error(("players", "count"), f"{players} players, but the rules allow {low} to {high}",
                      "players")
-    elif high > players:
+    elif high > players and deal.hand_size_rule is None:
         most = high * deal.hand_size + (1 if deal.upcard else 0) + variant.stock.floor + 1
         if most > deck.size:
             report.warn(("players", "max"), f"the rules allow {high} players, but the deck of {deck.size} "
@@ -81,6 +83,38 @@ def _check_deal(variant: Variant, report: _Report) -> None:
                         "players")
     if variant.upcard_offer is not None and not deal.upcard:
         report.error(("upcard_offer",), "an upcard round needs 'deal.upcard: true'", "upcard")
+
+
+def _check_hand_size_rule(variant: Variant, report: _Report) -> None:
+    """A ``deal.hand_size`` expression gives 1..19 cards, and a deal the deck can hold
+    (hands, upcard, and a stock above its floor), for every allowed player count and,
+    if it reads ``round``, every deal; the first problem is reported, at the expression."""
+    from .exprs import HAND_SIZE_RANGE, deal_probes
+
+    deal, deck = variant.deal, variant.deck
+    rule = deal.hand_size_rule
+    assert rule is not None
+    low, high = variant.players_range
+    low, high = min(low, variant.players), max(high, variant.players)
+    path: KeyPath = ("deal", "hand_size")
+    smallest, largest = HAND_SIZE_RANGE
+    reads_round = "round" in rule.names
+    for count, number, value in deal_probes(rule, (low, high), getattr(variant.game, "deals", None)):
+        where = f"{count} players" + (f", deal {number}" if reads_round else "")
+        if isinstance(value, ExpressionError):
+            report.error_inside(path, value, f" (dealing to {where})")
+            return
+        if not smallest <= value <= largest:
+            report.error(path, f"deal.hand_size gives {value} cards with {where}; a hand is "
+                         f"{smallest} to {largest} cards", "deal-size")
+            return
+        needed = count * value + (1 if deal.upcard else 0) + variant.stock.floor + 1
+        if needed > deck.size:
+            upcard = " and an upcard" if deal.upcard else ""
+            report.error(path, f"the deck has {deck.size} cards, too few to deal {count} × {value}{upcard} "
+                         f"with {where} and keep a stock above its floor of {variant.stock.floor} "
+                         f"(needs at least {needed})", "deal-size")
+            return
 
 
 def _check_turn(variant: Variant, report: _Report) -> None:
@@ -114,9 +148,9 @@ def _check_turn(variant: Variant, report: _Report) -> None:
             report.warn(("stock", "final_turn_skip"), f"'{skipped}' is not a step of this variant's turn",
                         "stock-skip")
     offer = variant.step("offer")
-    if offer is not None and offer.min_hand > variant.hand_size + 1:
+    if offer is not None and offer.min_hand > variant.max_hand_size + 1:
         report.warn(("turn", names.index("offer"), "offer", "min_hand"),
-                    f"min_hand {offer.min_hand} is more than a hand ever holds ({variant.hand_size + 1}): "
+                    f"min_hand {offer.min_hand} is more than a hand ever holds ({variant.max_hand_size + 1}): "
                     "no offer is ever made", "offer-min-hand")
     if variant.contract is not None and "meld" not in names:
         report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
@@ -241,7 +275,7 @@ _KIND_SAMPLES: dict[tuple[Any, ...], dict[int, tuple[Card, ...]]] = {}
 def _kind_samples(variant: Variant, pattern: Any) -> dict[int, tuple[Card, ...]]:
     """A sample group of every size up to a full hand that ``pattern`` accepts; past
     that, the smallest size it accepts (for the warning), up to MAX_PROBE_SIZE."""
-    most = variant.hand_size + 1
+    most = variant.max_hand_size + 1
     used = tuple(sorted((name, variant.options[name].value) for name in getattr(pattern, "options", ())))
     key = (variant.deck, getattr(pattern, "text", id(pattern)), used, most)
     if key in _KIND_SAMPLES:
@@ -269,7 +303,7 @@ def sample_melds(variant: Variant) -> dict[str, dict[int, tuple[Card, ...]]]:
 
 def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple[Card, ...]]]:
     samples = sample_melds(variant)
-    most = variant.hand_size + 1
+    most = variant.max_hand_size + 1
     for kind in variant.meld_kinds:
         path: KeyPath = ("melds", kind.name)
         if isinstance(variant.data.get("melds", {}).get(kind.name), dict):
@@ -292,7 +326,7 @@ def _check_contract(variant: Variant, report: _Report,
     contract = variant.contract
     if contract is None or contract.melds is None:
         return
-    most = variant.hand_size + 1
+    most = variant.max_hand_size + 1
     pieces = [(kind, size, group) for kind, by_size in samples.items()
               for size, group in by_size.items() if size <= most]
     for number, view in _contract_rounds(variant):
@@ -345,7 +379,7 @@ def _check_knock(variant: Variant, report: _Report) -> None:
     if limits and max(limits) < 0:
         report.warn(("knock", "limit"), f"the knock limit is always below 0 ({max(limits)}): no hand can knock",
                     "knock-unreachable")
-    worst = sum(sorted(variant.card_values, reverse=True)[: variant.hand_size])
+    worst = sum(sorted(variant.card_values, reverse=True)[: variant.max_hand_size])
     if limits and min(limits) >= worst:
         report.warn(("knock", "limit"), f"the knock limit ({min(limits)}) is at least the most deadwood a "
                     f"hand can hold ({worst}): every hand can knock at once", "knock-always")
@@ -364,7 +398,7 @@ def _check_integer_sizes(variant: Variant, report: _Report) -> None:
     if not variant.card_values:
         return
     players = tuple(f"P{i}" for i in range(1, variant.players + 1))
-    worst = sum(sorted(variant.card_values, reverse=True)[: variant.hand_size])
+    worst = sum(sorted(variant.card_values, reverse=True)[: variant.max_hand_size])
     scoring = variant.scoring
     reported: set[KeyPath] = set()
 

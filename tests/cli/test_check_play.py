@@ -25,7 +25,7 @@ def test_play_finds_them_and_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run("check", "--play", "2", "-q", "no_draw_step.yaml", "stalled_pile_only.yaml")
     assert (code, err) == (1, "")
     lines = out.splitlines()
-    assert lines[0].startswith("no_draw_step.yaml:8:5: the round is not over but P")
+    assert lines[0].startswith("no_draw_step.yaml:10:5: the round is not over but P")
     assert lines[1].startswith("stalled_pile_only.yaml:9:18: a round ran past 3000 actions without ending")
     assert lines[-1] == ("2 files checked: 2 errors, 0 warnings "
                          "(played 2 games of each with random agents and 1 with greedy agents, seed 0)")

@@ -54,6 +54,7 @@ def _plain() -> str:
 
 PLAIN = _plain()
 REQUIRED = house("plain_required", PLAIN, "going_out: {final_discard: required}\n")
+FORBIDDEN = house("plain_forbidden", PLAIN, "going_out: {final_discard: forbidden}\n")
 
 # P1 holds two melds and draws the card that completes a third group or the last discard.
 HANDS = {"P1": "3S 4S 5S 6S 9H 9C 9D", "P2": "2C 3C 4C 8H 8D JS QS", "P3": "AH AD 7C 7D TH JH QH"}
@@ -116,6 +117,41 @@ def test_final_discard_required_refuses_emptying_the_hand_by_melding() -> None:
     assert not any(str(a).startswith("P1 layoff") for a in rnd.legal_actions())
     play(rnd, "P1 done", "P1 discard 9S")
     assert rnd.result is not None and rnd.result.ending == "out" and rnd.result.ender == 0
+
+
+def test_final_discard_forbidden_goes_out_only_by_melding_or_laying_off() -> None:
+    """going_out.final_discard forbidden (a house rule of Rummy): a meld that would leave one
+    card with nowhere to go is refused; one that leaves a card that can be laid off must be
+    followed by that lay-off (no 'done'), which goes out."""
+    rnd = position(FORBIDDEN, dealer="P3", hands=HANDS, stock="KC 5D 6D", upcard="2H")
+    play(rnd, "P1 draw stock")
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match="the last card cannot be discarded"):
+        rnd.apply("P1 meld [3S 4S 5S 6S] [9H 9C 9D]")  # KC would be left with nowhere to go
+    assert rnd.to_json() == before
+    assert "P1 meld [3S 4S 5S 6S] [9H 9C 9D]" not in rnd.legal_actions()
+    # 6S can be laid off onto 3S 4S 5S, so leaving it is allowed, and then it must be laid off
+    rnd = position(FORBIDDEN, dealer="P3", hands=HANDS, stock="9S 5D 6D", upcard="2H")
+    play(rnd, "P1 draw stock", "P1 meld [3S 4S 5S] [9H 9C 9D 9S]")
+    assert [str(a) for a in rnd.legal_actions()] == ["P1 layoff 6S on P1#1"]
+    assert rnd.why_illegal(rnd.parse("P1 done")) == (
+        "the last card cannot be discarded (going_out.final_discard: forbidden): lay it off to go out")
+    play(rnd, "P1 layoff 6S on P1#1")
+    assert rnd.result is not None and rnd.result.ending == "out" and rnd.result.ender == 0
+
+
+def test_final_discard_forbidden_refuses_discarding_the_last_card() -> None:
+    """Under forbidden a player who reaches the discard step with one card cannot discard it:
+    such a turn cannot end (check --play's play-no-legal-action example, no_draw_step.yaml)."""
+    rnd = position(FORBIDDEN, dealer="P3", hands=HANDS, stock="KC 5D 6D", upcard="2H")
+    play(rnd, "P1 draw stock", "P1 meld [3S 4S 5S 6S]", "P1 done")
+    assert len(rnd.hands[0]) == 4 and "P1 discard KC" in rnd.legal_actions()
+    rnd.hands[0][:] = rnd.hands[0][:1]  # a hand of one card at the discard step
+    rnd._listed = None
+    assert list(rnd.legal_actions()) == []
+    card = str(rnd.hands[0][0])
+    assert rnd.why_illegal(rnd.parse(f"P1 discard {card}")) == (
+        "the last card cannot be discarded (going_out.final_discard: forbidden): go out by melding or laying it off")
 
 
 def test_a_player_short_of_the_contract_keeps_a_card_to_discard() -> None:

@@ -77,7 +77,7 @@ USER_PROGRAM = """\
     reveal_type(variant.deal)
     reveal_type(variant.meld_kinds[0].pattern)
     reveal_type(variant.meld_kinds[0].pattern(variant.deck.parse_cards("AS 2S 3S")))
-    assert variant.knock is not None
+    assert variant.knock is not None and variant.knock.limit is not None  # None: no limit (KR-3)
     reveal_type(variant.knock.limit(SimpleRoundView()))
     reveal_type(variant.scoring.cases[0].when.fn)
     reveal_type(rummydsl.MeldRules.from_variant(variant).solve("AS 2S 3S").deadwood)

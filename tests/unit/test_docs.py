@@ -167,6 +167,42 @@ def test_options_doc_maps_every_option_of_the_index() -> None:
         assert set(names) <= documented, f"{prefix}: not in docs/options.md: {set(names) - documented}"
 
 
+RULES_FAMILY_MD = REPO.parent / "shared" / "RULES-FAMILY.md"
+FAMILY_GAMES = ("KR", "BR", "R5", "G3", "CR")
+
+
+def family_options(prefix: str) -> set[str]:
+    """The ``[OPT name = ...]`` names of one game's section of RULES-FAMILY.md."""
+    text = RULES_FAMILY_MD.read_text(encoding="utf-8")
+    section = re.search(rf"^## {prefix} —(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert section, f"RULES-FAMILY.md has no section {prefix}"
+    return set(re.findall(r"\[OPT (\w+) = ", section.group(1)))
+
+
+def shipped_games() -> set[str]:
+    """The family games (KR, BR, ...) whose ids some shipped variant lists in ``rules:``."""
+    from rummydsl.variant import load_variant, shipped_variant_ids
+
+    return {rule.split("-")[0] for variant_id in shipped_variant_ids()
+            for rule in load_variant(variant_id).rules}
+
+
+@pytest.mark.skipif(not RULES_FAMILY_MD.exists(), reason="../shared/RULES-FAMILY.md is not beside the repository")
+@pytest.mark.parametrize("prefix", FAMILY_GAMES)
+def test_options_doc_maps_every_family_option(prefix: str) -> None:
+    """A family game's options are in docs/options.md once a shipped variant plays it."""
+    doc = (REPO / "docs" / "options.md").read_text(encoding="utf-8")
+    family = doc.split("\n## The rummy family\n")[1]
+    section = family.split(f"({prefix})")[1].split("\n### ")[0].split("\n## ")[0]
+    documented = set(re.findall(r"^\| (\w+) \|", section, re.M)) - {"option"}
+    names = family_options(prefix)
+    assert names, prefix
+    if prefix not in shipped_games():
+        assert documented <= names, f"{prefix}: docs/options.md lists options RULES-FAMILY.md does not"
+        return
+    assert names <= documented, f"{prefix}: not in docs/options.md: {names - documented}"
+
+
 def test_readme_lists_every_shipped_variant() -> None:
     from rummydsl.variant import shipped_variant_ids
 

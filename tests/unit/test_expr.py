@@ -162,10 +162,10 @@ BAD = [
     (Context.CONTRACT, "all(size)", "expr-type", "'all' needs booleans, got int"),
     (Context.ROUND, "deadwood(dealer)", "expr-name",
      "'deadwood' is not available in the round context; functions here: min, max, abs, value, score, "
-     "sum, count, any, all"),
+     "distance, sum, count, any, all"),
     (Context.ROUND, "melded_turns(dealer)", "expr-name",
      "'melded_turns' is not available in the round context; functions here: min, max, abs, value, score, "
-     "sum, count, any, all"),
+     "distance, sum, count, any, all"),
     (Context.SCORE, "melded_turns(upcard)", "expr-type", "'melded_turns' needs player, got card"),
     (Context.ROUND, "upcard.rnk == A", "expr-name", "a card has no attribute 'rnk'; did you mean 'rank'?"),
     (Context.ROUND, "upcard.name", "expr-name",
@@ -179,7 +179,7 @@ BAD = [
     (Context.ROUND, "sum(players)", "expr-type", "'sum' works on a list: write sum(e for x in xs)"),
     (Context.ROUND, "same(rank)", "expr-name",
      "'same' is not available in the round context; functions here: min, max, abs, value, score, "
-     "sum, count, any, all"),
+     "distance, sum, count, any, all"),
     (Context.SCORE, "deadwood(p)", "expr-name", "'p' (the player being scored) exists only in 'points' and 'others'"),
     (Context.SCORE, "deadwood(enders)", "expr-name", "unknown name 'enders'; did you mean 'ender'?"),
     (Context.SCORE, "ender == 1", "expr-type", "cannot compare a player with an int using '=='"),

@@ -51,6 +51,7 @@ def test_expression_contexts_of_fields() -> None:
     assert expression_context(("melds", "poker", "pattern")) == "meld"
     assert expression_context(("contract", "melds")) == "contract"
     assert expression_context(("knock", "limit")) == "round"
+    assert expression_context(("deal", "hand_size")) == "deal"
     assert expression_context(("scoring", "let", "k")) == "score"
     assert expression_context(("scoring", "round", 2, "others")) == "score"
     assert expression_context(("scoring", "round", 2, "rule")) is None

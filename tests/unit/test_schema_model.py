@@ -66,6 +66,7 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
 MODEL_ONLY: dict[type, set[str]] = {
     m.Variant: {"path", "chain", "card_values", "data", "parent_data"},
     m.MeldKind: {"name"},
+    m.Deal: {"hand_size_rule", "hand_size_max"},  # a hand_size expression, compiled and worked out
     m.Option: {"name"},
     m.DrawStep: {"name"},
     m.MeldStep: {"name"},

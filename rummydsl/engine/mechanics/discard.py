@@ -3,7 +3,9 @@
 A card taken from the discard pile this turn may not be discarded when the
 step says ``taken_card: forbidden`` (GR-4.2, GR-5). A knock may replace the
 discard (:mod:`.knock`). A player who discards their last card goes out (BR-3,
-CR-5): the round ends (not before meeting the contract, where there is one).
+CR-5): the round ends (not before meeting the contract, where there is one, and
+never with ``going_out.final_discard: forbidden``, where the last card must be
+melded or laid off).
 """
 
 from __future__ import annotations
@@ -32,11 +34,21 @@ def barred(rnd: Round) -> Card | None:
     return rnd.taken if taken_card_forbidden(rnd) else None
 
 
+def last_card_kept(rnd: Round, player: int) -> str | None:
+    """Why ``player`` may not discard their last card (going out by discarding), or None."""
+    if rnd.variant.going_out.final_discard == "forbidden":
+        return ("the last card cannot be discarded (going_out.final_discard: forbidden): "
+                "go out by melding or laying it off")
+    if not rnd.met_contract[player]:
+        return "a player cannot go out before meeting the contract"
+    return None
+
+
 class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        if len(rnd.hands[player]) == 1 and not rnd.met_contract[player]:
+        if len(rnd.hands[player]) == 1 and last_card_kept(rnd, player) is not None:
             return []
         taken = barred(rnd)
         return [Discard(player, card)
@@ -50,8 +62,8 @@ class DiscardMechanic(Mechanic):
             return f"{player_name(action.player)} does not hold {action.card}"
         if held is rnd.taken and taken_card_forbidden(rnd):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
-        if len(rnd.hands[action.player]) == 1 and not rnd.met_contract[action.player]:
-            return "a player cannot go out before meeting the contract"
+        if len(rnd.hands[action.player]) == 1:
+            return last_card_kept(rnd, action.player)
         return None
 
     def apply(self, rnd: Round, action: Action) -> None:

@@ -16,7 +16,7 @@ from ..actions import Action, Draw, Pass
 from ..state import Phase
 from .base import Mechanic
 from .discard import taken_card_forbidden
-from .knock import shown_melds
+from .knock import shown_melds, within_limit
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -33,7 +33,7 @@ def can_claim(rnd: Round, player: int) -> bool:
         if forbidden and out is card:
             continue
         kept = [c for c in hand if c is not out]
-        if shown_melds(rnd, player, kept, None)[1] <= rnd.knock_limit:
+        if within_limit(rnd, shown_melds(rnd, player, kept, None)[1]):
             return True
     return False
 

@@ -2,7 +2,8 @@
 
 After drawing, in any step of their turn, a player may knock: discard one card
 face down and show melds, keeping at most the round's knock limit in deadwood
-(``knock.limit``, an expression of the round, e.g. the upcard's value, GR-12). The
+(``knock.limit``, an expression of the round, e.g. the upcard's value, GR-12;
+without a limit any deadwood may knock, KR-3). The
 knocker may name the melds to show, among the arrangements with least deadwood
 (C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
 melded and no discard is big gin.
@@ -30,20 +31,29 @@ from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_l
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["KnockMechanic", "ShowdownMechanic", "knock_limit", "shown_melds"]
+__all__ = ["KnockMechanic", "ShowdownMechanic", "knock_limit", "within_limit", "shown_melds"]
 
 Melds = tuple[tuple[Card, ...], ...]
 
 
-def knock_limit(rnd: Round) -> int:
-    """The most deadwood a knock may keep this round (-1 without knocking)."""
+def knock_limit(rnd: Round) -> int | None:
+    """The most deadwood a knock may keep this round: -1 without knocking, None when
+    the variant sets no limit (any deadwood may knock, KR-3)."""
     knock = rnd.variant.knock
     if knock is None:
         return -1
     limit = knock.limit
+    if limit is None:
+        return None
     if isinstance(limit, int):
         return limit
     return int(limit(rnd.facts()))
+
+
+def within_limit(rnd: Round, deadwood: int) -> bool:
+    """Whether a knock may keep ``deadwood`` this round (always, without a limit)."""
+    limit = rnd.knock_limit
+    return limit is None or deadwood <= limit
 
 
 def shown_melds(rnd: Round, player: int, kept: Sequence[Card],
@@ -77,6 +87,15 @@ class KnockMechanic(Mechanic):
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
+        taken = barred(rnd)
+        if limit is None:
+            # KR-3: any deadwood may knock, so every discard is a knock: no search
+            # per card (only big gin needs one).
+            if knock.big_gin and rules.min_deadwood(hand) == 0:
+                yield Knock(player, None)
+            for card in rnd.distinct_faces([c for c in hand if c is not taken]):
+                yield Knock(player, card)
+            return
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
             whole = rules.min_deadwood(hand)
@@ -91,7 +110,6 @@ class KnockMechanic(Mechanic):
                 return  # no discard leaves a knock (one search, not one per card)
         elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
             yield Knock(player, None)
-        taken = barred(rnd)
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
@@ -124,7 +142,7 @@ class KnockMechanic(Mechanic):
             _, least = shown_melds(rnd, player, kept, None)
             if deadwood > least:  # C-6: the knocker picks among the least arrangements
                 return f"the melds shown leave {deadwood} deadwood, but {least} is the least (C-6)"
-        if deadwood > rnd.knock_limit:
+        if not within_limit(rnd, deadwood):
             return f"knocking needs at most {rnd.knock_limit} deadwood; {deadwood} would be left"
         return None
 

@@ -61,6 +61,35 @@ def final_discard_required(rnd: Round) -> bool:
     return rnd.variant.going_out.final_discard == "required"
 
 
+#: Why a meld or lay-off that would leave one card nowhere to go is refused under ``forbidden``.
+LAST_CARD_REASON = ("the last card cannot be discarded (going_out.final_discard: forbidden): keep two "
+                    "cards, or leave one that can be laid off")
+
+
+def last_card_stays(rnd: Round) -> bool:
+    """Whether a player's last card may not be discarded, in a turn that ends with a
+    discard (``final_discard: forbidden``): a hand must never be left in the meld step
+    with one card that cannot be laid off, or the turn could not end."""
+    return (rnd.variant.going_out.final_discard == "forbidden" and rnd.phase is Phase.MELD
+            and rnd.variant.step("discard") is not None)
+
+
+def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
+                    new: Sequence[TableMeld] = (), grown: tuple[TableMeld, Card] | None = None) -> bool:
+    """Whether ``card`` (the one left in hand) can be laid off once ``new`` melds are down
+    (as the player's own) and ``grown`` (a meld and the card laid off onto it) is extended."""
+    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else []
+    melds = [m for owner in targets for m in rnd.table[owner]]
+    if new and player in targets:
+        melds.extend(new)
+    for meld in melds:
+        if grown is not None and meld is grown[0]:
+            meld = TableMeld([*meld.cards, grown[1]], meld.kind)
+        if _fits(rnd, meld, card, hand):
+            return True
+    return False
+
+
 def first_kind(rnd: Round, cards: Sequence[Card], pool: Sequence[Card]) -> str:
     """The first declared kind the group forms (the kind it is laid as)."""
     kinds = rnd.rules.kinds_of(cards, hand=pool)
@@ -131,6 +160,12 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
         return None
     if left == 0 and final_discard_required(rnd):
         return FINAL_DISCARD_REASON
+    if left == 1 and last_card_stays(rnd):
+        used = {c.id for cards, _ in judged for c in cards}
+        card = next(c for c in hand if c.id not in used)
+        new = [TableMeld(list(cards), kind) for cards, kind in judged]
+        if not _last_card_fits(rnd, player, card, hand, new):
+            return LAST_CARD_REASON
     if rnd.variant.contract is None or would_meet(rnd, player, judged, hand):
         return None
     if left == 0:
@@ -228,6 +263,11 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
         locked = f" {meld.kind}" if rnd.variant.kind_locked else ""
         raise IllegalActionError("", f"{held} does not extend the{locked} meld "
                                      f"{' '.join(str(c) for c in meld.cards)}")
+    hand = rnd.hands[player]
+    if len(hand) == 2 and last_card_stays(rnd):
+        other = hand[1] if hand[0] is held else hand[0]
+        if not _last_card_fits(rnd, player, other, hand, grown=(meld, held)):
+            raise IllegalActionError("", LAST_CARD_REASON)
     return held
 
 
@@ -250,10 +290,14 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
     if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
         return
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+    two = len(hand) == 2 and last_card_stays(rnd)
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
             for card in rnd.distinct_faces(free):
                 if _fits(rnd, meld, card, hand):
+                    if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
+                                                   hand, grown=(meld, card)):
+                        continue
                     yield Layoff(player, card, owner, index)
 
 
@@ -428,7 +472,7 @@ class MeldMechanic(Mechanic):
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         options = self.options(rnd, player)
         yield from options
-        if self._step(rnd).optional or not options:
+        if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
             yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:
@@ -441,8 +485,18 @@ class MeldMechanic(Mechanic):
         if isinstance(action, Done):
             if not self._step(rnd).optional and self.options(rnd, action.player):
                 return "melding is not optional in this variant: put down what you can"
+            if self._last_card_held(rnd, action.player):
+                return ("the last card cannot be discarded (going_out.final_discard: forbidden): "
+                        "lay it off to go out")
             return None
         return "this is the meld step: meld, lay off, or 'done'"
+
+    @staticmethod
+    def _last_card_held(rnd: Round, player: int) -> bool:
+        """Whether ``player`` holds one card that may not be discarded and can be laid off
+        (``forbidden``): the turn may not go on to the discard step."""
+        hand = rnd.hands[player]
+        return len(hand) == 1 and last_card_stays(rnd) and _last_card_fits(rnd, player, hand[0], hand)
 
     @staticmethod
     def _check_meld(rnd: Round, action: Meld) -> Judged:
