@@ -84,8 +84,9 @@ class GreedyAgent:
             return next(a for a in legal if isinstance(a, Pass))
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
-            if take is not None and (self._pile_helps(observation) or len(legal) == 1
-                                     or self._buy_helps(observation)):
+            toward = _wanted_shapes(observation) is not None
+            if take is not None and (len(legal) == 1 or (self._take_serves(observation) if toward
+                                                         else self._pile_helps(observation))):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
         if phase == "buy":
@@ -138,6 +139,8 @@ class GreedyAgent:
         hand = observation.hand
         values = observation.variant.card_values
         wanted = _wanted_shapes(observation) if observation.phase == "discard" else None
+        if wanted is not None and observation.taken is not None and len(options) > 1:
+            options = [a for a in options if a.card is not observation.taken]  # never give back what it took
 
         def left(action: Discard | Offer) -> tuple[int, int, int, int]:
             rest = [c for c in hand if c is not action.card]
@@ -145,6 +148,18 @@ class GreedyAgent:
             return (promise, rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
 
         return min(options, key=left)
+
+    @staticmethod
+    def _take_serves(observation: Observation) -> bool:
+        """Whether taking the top discard, then discarding another card, leaves a hand that
+        works towards this deal's contract more than the hand now (CR-2)."""
+        card = observation.top_discard
+        wanted = _wanted_shapes(observation)
+        if card is None or wanted is None:
+            return False
+        hand = observation.hand
+        now = _promise(hand, wanted)
+        return any(_promise([*(c for c in hand if c is not out), card], wanted) > now for out in hand)
 
     @staticmethod
     def _buy_helps(observation: Observation) -> bool:

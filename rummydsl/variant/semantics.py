@@ -326,10 +326,11 @@ def _check_contract(variant: Variant, report: _Report,
     contract = variant.contract
     if contract is None or contract.melds is None:
         return
-    most = variant.max_hand_size + 1
+    largest = variant.max_hand_size + 1
     pieces = [(kind, size, group) for kind, by_size in samples.items()
-              for size, group in by_size.items() if size <= most]
+              for size, group in by_size.items() if size <= largest]
     for number, view in _contract_rounds(variant):
+        most = largest if view is None else view.hand_size + 1
         if not _contract_possible(contract.melds, pieces, most, view):
             when = "" if number is None else f" in round {number}"
             report.error(("contract", "melds"), f"the contract can never be met{when}: no set of up to 5 "
@@ -341,17 +342,27 @@ def _check_contract(variant: Variant, report: _Report,
 def _contract_rounds(variant: Variant) -> list[tuple[int | None, Any]]:
     """The rounds a contract is probed in: none for a contract that does not read the
     round; else each deal of a game of ``game.deals`` (CR-2), or the first."""
+    from ..engine.view import RoundFacts
     from ..expr.check import CONTRACT_ROUND_NAMES
-    from ..expr.runtime import SimpleRoundView
 
     contract = variant.contract
     assert contract is not None
     if not frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES:
         return [(None, None)]
     players = tuple(range(variant.players))
-    return [(number, SimpleRoundView(players=players, dealer=0, round=number, hand_size=variant.hand_size,
-                                     card_value=lambda card: variant.card_values[card.id]))
-            for number in range(1, (variant.game.deals or 1) + 1)]
+    out: list[tuple[int | None, Any]] = []
+    for number in range(1, (variant.game.deals or 1) + 1):
+        size = variant.hand_size
+        rule = variant.deal.hand_size_rule
+        if rule is not None:  # the hand size of this deal (CR-2: 10, then 12)
+            try:
+                size = int(rule(RoundFacts(players=players, dealer=0, round=number, scores=(0,) * len(players))))
+            except ExpressionError:
+                size = variant.max_hand_size
+        out.append((number, RoundFacts(players=players, dealer=0, round=number, hand_size=size,
+                                       scores=(0,) * len(players),
+                                       card_value=lambda card: variant.card_values[card.id])))
+    return out
 
 
 def _contract_possible(contract: Any, pieces: list[tuple[str, int, tuple[Card, ...]]], most: int,
