@@ -238,3 +238,11 @@ def test_greedy_beats_random_at_contract_rummy() -> None:
             if r.ender is not None:
                 outs[r.ender] += 1
     assert greedy_total < random_total and outs[0] > max(outs[1:])
+
+
+def test_contract_rummy_deals_ten_then_twelve_cards() -> None:
+    """CR-2: ten cards each in deals 1 to 4, twelve in deals 5 to 7."""
+    variant = load_variant("contract_rummy")
+    sizes = [len(Round.deal(variant, random.Random(number), dealer=0, number=number).hands[1])
+             for number in range(1, 8)]
+    assert sizes == [10, 10, 10, 10, 12, 12, 12]
