@@ -65,7 +65,8 @@ class GreedyAgent:
     the cards that work towards the melds this deal's contract uses (pairs of a
     rank for sets, near cards of a suit for runs, wild cards) before those that
     lower its deadwood, and takes or buys (CR-4) a discard that makes two or more
-    such pairs; after going down it sheds by laying off.
+    such pairs; after going down, where only lay-offs follow, it lays off what it
+    can, takes a discard only to lay it off, and discards its dearest card.
     """
 
     def act(self, observation: Observation) -> Action:
@@ -85,8 +86,11 @@ class GreedyAgent:
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
             toward = _wanted_shapes(observation) is not None
-            if take is not None and (len(legal) == 1 or (self._take_serves(observation) if toward
-                                                         else self._pile_helps(observation))):
+            if _only_lays_off(observation):
+                helps = self._fits_table(observation)
+            else:
+                helps = self._take_serves(observation) if toward else self._pile_helps(observation)
+            if take is not None and (len(legal) == 1 or helps):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
         if phase == "buy":
@@ -138,16 +142,32 @@ class GreedyAgent:
         rules = observation.rules
         hand = observation.hand
         values = observation.variant.card_values
+        if observation.phase == "discard" and _only_lays_off(observation):
+            # after going down only lay-offs follow (CR-3): every card left counts, so shed the dearest
+            return max(options, key=lambda a: (values[a.card.id], a.card.id))
         wanted = _wanted_shapes(observation) if observation.phase == "discard" else None
         if wanted is not None and observation.taken is not None and len(options) > 1:
             options = [a for a in options if a.card is not observation.taken]  # never give back what it took
 
-        def left(action: Discard | Offer) -> tuple[int, int, int, int]:
+        if wanted is not None:  # the most promising first; the solver judges only those
+            promise = {id(a): _promise([c for c in hand if c is not a.card], wanted) for a in options}
+            most = max(promise.values())
+            options = [a for a in options if promise[id(a)] == most]
+
+        def left(action: Discard | Offer) -> tuple[int, int, int]:
             rest = [c for c in hand if c is not action.card]
-            promise = -_promise(rest, wanted) if wanted is not None else 0
-            return (promise, rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
+            return (rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
 
         return min(options, key=left)
+
+    @staticmethod
+    def _fits_table(observation: Observation) -> bool:
+        """Whether the top discard would extend a meld on the table (to lay it off at once)."""
+        card = observation.top_discard
+        if card is None:
+            return False
+        rules = observation.rules
+        return any(rules.kinds_of([*meld.cards, card]) for melds in observation.table for meld in melds)
 
     @staticmethod
     def _take_serves(observation: Observation) -> bool:
@@ -192,9 +212,15 @@ class GreedyAgent:
         if not puts:
             return next((a for a in legal if isinstance(a, Done)), legal[0])
 
+        contract = observation.variant.contract
+        lays_off_after = contract is not None and not contract.new_melds_after
+        values = observation.variant.card_values
+
         def left(action: Meld | Layoff) -> tuple[int, int]:
             gone = {c.id for m in action.melds for c in m} if isinstance(action, Meld) else {action.card.id}
             rest = [c for c in hand if c.id not in gone]
+            if lays_off_after:  # CR-3: what stays in hand will never be melded: every card of it counts
+                return (sum(values[c.id] for c in rest) if rest else -1, -len(gone))
             return (rules.min_deadwood(rest) if rest else -1, -len(gone))
 
         return min(puts, key=left)
@@ -213,6 +239,13 @@ class GreedyAgent:
             if (action.index, action.card.id) in wanted:
                 return action
         return next(a for a in legal if isinstance(a, Done))
+
+
+def _only_lays_off(observation: Observation) -> bool:
+    """Whether the player has met a contract after which only lay-offs follow (CR-3)."""
+    contract = observation.variant.contract
+    return (contract is not None and not contract.new_melds_after
+            and observation.met_contract[observation.player])
 
 
 def _wanted_shapes(observation: Observation) -> frozenset[str] | None:

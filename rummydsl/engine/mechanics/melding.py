@@ -401,7 +401,8 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     A depth-first search over disjoint candidate melds, bounded by what the
     contract's facts say (how many melds, how big each may be); each collection
-    is judged by the contract itself, for every choice of kinds.
+    is judged by the contract itself, for every choice of kinds (once per
+    collection of kinds and sizes: that is all a contract reads of the melds).
     """
     contract = rnd.variant.contract
     assert contract is not None
@@ -417,11 +418,19 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
+    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+    seen: dict[tuple[tuple[tuple[str, ...], int], ...], bool] = {}
+
     def judged(chosen: list[int]) -> bool:
-        for choice in itertools.product(*(kinds[i] for i in chosen)):
-            if meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)]):
-                return True
-        return False
+        # a contract reads only each meld's kind and size (and the round): judge each
+        # collection of (kinds, size) once
+        key = tuple(sorted(shapes[i] for i in chosen))
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = any(
+                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                for choice in itertools.product(*(kinds[i] for i in chosen)))
+        return got
 
     def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
         if len(chosen) >= fewest and judged(chosen):
