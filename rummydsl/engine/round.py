@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
 
 __all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "BoundContract",
-           "dealt_hand_size"]
+           "dealt_hand_size", "first_deal_facts"]
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
 _BOUND: dict[tuple[Any, ...], tuple[Any, MeldRules]] = {}
@@ -92,8 +92,7 @@ def meld_rules(variant: Variant, facts: RoundFacts | None = None) -> MeldRules:
         return rules
     assert contract is not None
     if facts is None:
-        facts = RoundFacts(players=tuple(range(variant.players)), dealer=0, round=1,
-                           hand_size=variant.deal.hand_size)
+        facts = first_deal_facts(variant)
     key = (id(variant), *_read_values(facts, reads))
     bound = _BOUND.get(key)
     if bound is None or bound[0] is not variant:
@@ -102,6 +101,14 @@ def meld_rules(variant: Variant, facts: RoundFacts | None = None) -> MeldRules:
             _BOUND.pop(next(iter(_BOUND)))
         _BOUND[key] = bound
     return bound[1]
+
+
+def first_deal_facts(variant: Variant) -> RoundFacts:
+    """The round names of a variant's first deal, dealt by P1 at totals of 0: where a
+    contract by deal is judged without a round (``rummydsl melds``, a hand case)."""
+    players = tuple(range(variant.players))
+    return RoundFacts(players=players, dealer=0, round=1, hand_size=variant.deal.hand_size,
+                      scores=(0,) * len(players))
 
 
 def _read_values(facts: RoundFacts, names: frozenset[str]) -> tuple[Any, ...]:

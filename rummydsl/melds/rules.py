@@ -108,7 +108,8 @@ class MeldRules(MeldCore):
         ``variant.deadwood_excludes_concealed_melds`` (default true);
         ``variant.kind_locked`` (default false); and ``variant.wild_unique_card``
         (default false). Search shapes and the contract's meld count come from the
-        compiled ASTs.
+        compiled ASTs. A contract that reads the round (CR-2) is judged in the first
+        deal; the engine's ``meld_rules(variant, facts)`` judges it in any deal.
 
         :raises MeldError: as the constructor.
         """
@@ -120,6 +121,12 @@ class MeldRules(MeldCore):
         contract: Any = getattr(variant, "contract", None)
         if contract is not None and not callable(contract):
             contract = getattr(contract, "melds", None)
+        if contract is not None:
+            from ..engine.round import BoundContract, first_deal_facts
+            from ..expr.check import CONTRACT_ROUND_NAMES
+
+            if frozenset(getattr(contract, "names", ())) & CONTRACT_ROUND_NAMES:
+                contract = BoundContract(contract, first_deal_facts(variant))  # a contract by deal: deal 1
         locked = getattr(variant, "kind_locked", None)
         if locked is None:
             locked = getattr(variant, "meld_kind_locked", False)

@@ -432,9 +432,15 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 for choice in itertools.product(*(kinds[i] for i in chosen)))
         return got
 
+    listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
+
     def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
         if len(chosen) >= fewest and judged(chosen):
-            yield Meld(player, tuple(candidates[i] for i in chosen))
+            meld = Meld(player, tuple(candidates[i] for i in chosen))
+            text = str(meld)
+            if text not in listed:
+                listed.add(text)
+                yield meld
         if len(chosen) == most:
             return
         for i in range(start, len(candidates)):
