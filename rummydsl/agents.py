@@ -17,14 +17,15 @@ protocol over stdin and stdout (:mod:`rummydsl.protocol`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Protocol, Sequence
 
 from .cards import Card
-from .engine.actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
+from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
 from .engine.observe import Observation
-from .errors import AgentError
+from .errors import AgentError, RummyDslError
 from .limits import MAX_HAND
 from .melds import TableMeld as SolverMeld
 
@@ -73,6 +74,13 @@ class GreedyAgent:
     Where the variant draws deep into the discard pile (500 Rum, R5-3) it takes the
     draw whose cards meld for the most more than they cost, and passes at an empty
     stock when no discard is worth taking (R5-5).
+
+    Before going down in a game with a contract and a discard step (CR), it keeps
+    the cards that work towards the melds this deal's contract uses (pairs of a
+    rank for sets, near cards of a suit for runs, wild cards) before those that
+    lower its deadwood, and takes or buys (CR-4) a discard that makes two or more
+    such pairs; after going down, where only lay-offs follow, it lays off what it
+    can, takes a discard only to lay it off, and discards its dearest card.
     """
 
     def act(self, observation: Observation) -> Action:
@@ -98,11 +106,25 @@ class GreedyAgent:
             return self._deep_draw(observation, legal)
         if phase == "draw":
             take = next((a for a in legal if isinstance(a, Draw) and a.source == "discard"), None)
-            helps = (self._pile_helps_going_out(observation) if _going_out_game(observation)
-                     else self._pile_helps(observation)) if take is not None else False
+            toward = _wanted_shapes(observation) is not None
+            if take is None:
+                helps = False
+            elif _only_lays_off(observation):
+                helps = self._fits_table(observation)
+            elif toward:  # before the going-out test: a contract game is one too (CR-2)
+                helps = self._take_serves(observation)
+            elif _going_out_game(observation):
+                helps = self._pile_helps_going_out(observation)
+            else:
+                helps = self._pile_helps(observation)
             if take is not None and (helps or len(legal) == 1):
                 return take
             return next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), legal[0])
+        if phase == "buy":
+            buy = next((a for a in legal if isinstance(a, Buy)), None)
+            if buy is not None and self._buy_helps(observation):
+                return buy
+            return next(a for a in legal if isinstance(a, Pass))
         if phase == "discard":
             discards = [a for a in legal if isinstance(a, Discard)]
             if discards and observation.turn_overs and _going_out_game(observation):
@@ -228,6 +250,17 @@ class GreedyAgent:
         values = observation.variant.card_values
         if len(hand) > MAX_HAND + 1:  # past the solver (deep draws): the highest card goes
             return max(options, key=lambda action: (values[action.card.id], action.card.id))
+        if observation.phase == "discard" and _only_lays_off(observation):
+            # after going down only lay-offs follow (CR-3): every card left counts, so shed the dearest
+            return max(options, key=lambda a: (values[a.card.id], a.card.id))
+        wanted = _wanted_shapes(observation) if observation.phase == "discard" else None
+        if wanted is not None and observation.taken is not None and len(options) > 1:
+            options = [a for a in options if a.card is not observation.taken]  # never give back what it took
+
+        if wanted is not None:  # the most promising first; the solver judges only those
+            promise = {id(a): _promise([c for c in hand if c is not a.card], wanted) for a in options}
+            most = max(promise.values())
+            options = [a for a in options if promise[id(a)] == most]
 
         def left(action: Discard | Offer) -> tuple[int, int, int]:
             rest = [c for c in hand if c is not action.card]
@@ -256,6 +289,38 @@ class GreedyAgent:
         return observation.rules.min_deadwood([c for c in observation.hand if c is not knock.card])
 
     @staticmethod
+    def _fits_table(observation: Observation) -> bool:
+        """Whether the top discard would extend a meld on the table (to lay it off at once)."""
+        card = observation.top_discard
+        if card is None:
+            return False
+        rules = observation.rules
+        return any(rules.kinds_of([*meld.cards, card]) for melds in observation.table for meld in melds)
+
+    @staticmethod
+    def _take_serves(observation: Observation) -> bool:
+        """Whether taking the top discard, then discarding another card, leaves a hand that
+        works towards this deal's contract more than the hand now (CR-2)."""
+        card = observation.top_discard
+        wanted = _wanted_shapes(observation)
+        if card is None or wanted is None:
+            return False
+        hand = observation.hand
+        now = _promise(hand, wanted)
+        return any(_promise([*(c for c in hand if c is not out), card], wanted) > now for out in hand)
+
+    @staticmethod
+    def _buy_helps(observation: Observation) -> bool:
+        """Whether the top discard serves the contract the player works towards (CR-2,
+        CR-4): it makes at least two more pairs of the kinds the contract uses."""
+        card = observation.top_discard
+        wanted = _wanted_shapes(observation)
+        if card is None or wanted is None:
+            return False
+        hand = observation.hand
+        return _promise((*hand, card), wanted) >= _promise(hand, wanted) + 2
+
+    @staticmethod
     def _best_knock(observation: Observation, knocks: Sequence[Knock]) -> Knock:
         rules = observation.rules
         hand = observation.hand
@@ -275,11 +340,17 @@ class GreedyAgent:
         if not puts:
             return next((a for a in legal if isinstance(a, Done)), legal[0])
 
+        contract = observation.variant.contract
+        lays_off_after = contract is not None and not contract.new_melds_after
+        values = observation.variant.card_values
+
         def left(action: Meld | Layoff) -> tuple[int, int]:
             gone = {c.id for m in action.melds for c in m} if isinstance(action, Meld) else {action.card.id}
             rest = [c for c in hand if c.id not in gone]
             if len(rest) > MAX_HAND:  # past the solver (deep draws): the most cards first
                 return (0, -len(gone))
+            if lays_off_after:  # CR-3: what stays in hand will never be melded: every card of it counts
+                return (sum(values[c.id] for c in rest) if rest else -1, -len(gone))
             return (rules.min_deadwood(rest) if rest else -1, -len(gone))
 
         return min(puts, key=left)
@@ -339,6 +410,59 @@ def _going_out_game(observation: Observation) -> bool:
     """Whether rounds are won by going out: a meld step and a discard step, and no knock."""
     variant = observation.variant
     return variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None
+
+
+def _only_lays_off(observation: Observation) -> bool:
+    """Whether the player has met a contract after which only lay-offs follow (CR-3)."""
+    contract = observation.variant.contract
+    return (contract is not None and not contract.new_melds_after
+            and observation.met_contract[observation.player])
+
+
+def _wanted_shapes(observation: Observation) -> frozenset[str] | None:
+    """The shape families (``same_rank``, ``sequence``) of the meld kinds this deal's
+    contract can use, while the player works towards a contract not yet met in a
+    game with a discard step (CR-2); None otherwise."""
+    variant = observation.variant
+    rules = observation.rules
+    if (variant.contract is None or variant.step("discard") is None or rules.contract is None
+            or observation.met_contract[observation.player]):
+        return None
+    kinds = rules.kind_names
+    used: set[str] = set()
+    for count in range(1, 5):
+        for combo in itertools.combinations_with_replacement(kinds, count):
+            for size in (3, 4):
+                try:
+                    if rules.contract([(kind, (None,) * size) for kind in combo]):  # type: ignore[misc]
+                        used.update(combo)
+                except RummyDslError:
+                    continue
+    return frozenset(rules.shapes[kind].family for kind in used if kind in rules.shapes)
+
+
+def _promise(cards: Sequence[Card], wanted: frozenset[str] = frozenset({"same_rank", "sequence"})) -> int:
+    """How much a hand works towards melds of the ``wanted`` shapes: pairs of one rank
+    (``same_rank``), pairs of one suit at most two ranks apart (``sequence``), and two
+    for each wild card.
+
+    >>> from rummydsl.cards import Deck
+    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"))
+    2
+    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"), frozenset({"sequence"}))
+    1
+    """
+    naturals = [c for c in cards if not c.wild and c.rank is not None]
+    score = 2 * (len(cards) - len(naturals))
+    sets, runs = "same_rank" in wanted, "sequence" in wanted
+    for i, one in enumerate(naturals):
+        for two in naturals[i + 1:]:
+            assert one.rank is not None and two.rank is not None
+            if one.rank.order == two.rank.order:
+                score += sets
+            elif runs and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
+                score += 1
+    return score
 
 
 def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:

@@ -345,11 +345,12 @@ def _cmd_variants(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextI
 # -- melds ----------------------------------------------------------------------
 
 def _cmd_melds(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    from .melds import MeldRules, melds_report
+    from .engine.round import meld_rules
+    from .melds import melds_report
     from .variant import load_variant
 
     variant = load_variant(args.variant)
-    rules = MeldRules.from_variant(variant)
+    rules = meld_rules(variant)  # a contract by deal (CR-2) is judged in the first deal
     if args.batch:
         if args.cards:
             print("rummydsl melds: give cards on stdin with --batch, not as arguments", file=err)

@@ -6,6 +6,7 @@ function ``rummydsl.explain`` behind a module of the same name.)
 
 from __future__ import annotations
 
+import operator
 import re
 import textwrap
 from typing import Any, Iterator, Mapping
@@ -76,8 +77,21 @@ def _summary(variant: Variant) -> str:
         ends.append("by melding every card (going out)" if variant.step("discard") is None
                     else "by getting rid of every card (going out)")
     ending = (" A round ends " + " or ".join(ends) + ".") if ends else ""
-    return (f"{players}, {_cards_each(variant)}.{ending} First to "
-            f"{variant.game.target} points wins.")
+    return f"{players}, {_cards_each(variant)}.{ending} {_game_end(variant)}"
+
+
+def _game_end(variant: Variant) -> str:
+    """How a game ends and who wins, in one sentence (GR-10.1, CR-2, CR-6)."""
+    game = variant.game
+    best = "lowest" if game.winner == "lowest" else "highest"
+    if game.deals is not None and game.target is None:
+        return f"A game is {game.deals} deals; the {best} total wins."
+    if game.deals is not None:
+        return (f"A game ends after {game.deals} deals, or when a total reaches {game.target}; "
+                f"the {best} total wins.")
+    if game.winner == "lowest":
+        return f"A game ends when a total reaches {game.target}; the lowest total wins."
+    return f"First to {game.target} points wins."
 
 
 def _cards_each(variant: Variant) -> str:
@@ -153,6 +167,10 @@ def _folded(compiled: Any, variant: Variant, constants: Mapping[str, Any] | None
     return _fold(compiled.ast, values, words)
 
 
+_INT_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}
+
+
 def _fold(node: Any, options: Mapping[str, Any], words: set[str]) -> Any:
     """``node`` with options replaced by their values and constant choices made."""
     def fold(child: Any) -> Any:
@@ -175,6 +193,8 @@ def _fold(node: Any, options: Mapping[str, Any], words: set[str]) -> Any:
         if (node.op in ("==", "!=") and isinstance(left, ast.Name) and isinstance(right, ast.Name)
                 and left.id in words and right.id in words):
             return ast.BoolLit((left.id == right.id) == (node.op == "=="))
+        if isinstance(left, ast.IntLit) and isinstance(right, ast.IntLit):  # 'round == 1' with round filled in
+            return ast.BoolLit(_INT_COMPARE[node.op](left.value, right.value))
         return ast.Compare(node.op, left, right)
     if isinstance(node, ast.BoolOp):
         left, right = fold(node.left), fold(node.right)
@@ -454,11 +474,33 @@ def _melds(variant: Variant) -> list[str]:
         out += _bullet("A meld on the table keeps the kind it was laid as when cards are added.")
     if variant.contract is not None:
         contract = variant.contract
-        out += _bullet(f"Contract: a player's first lay-down must satisfy: {_filled(contract.melds, variant)}. "
+        out += _bullet(f"Contract: a player's first lay-down must satisfy: {_contract_text(variant)}. "
                        + ("Until then nothing goes on the table. " if contract.concealed_until_met else "")
                        + ("More melds may follow in the same phase." if contract.then_meld_same_turn
-                          else "Further melding waits for a later turn."))
+                          else "Further melding waits for a later turn.")
+                       + ("" if contract.new_melds_after else
+                          " After meeting it a player never puts down a new meld: only lay-offs."))
+    if variant.buying is not None:
+        buying = variant.buying
+        cards = f"{buying.penalty_cards} penalty card{'s' if buying.penalty_cards != 1 else ''}"
+        out += _bullet("Buying: when the player to move draws from the stock rather than taking the top "
+                       "discard, each other player in turn from their left may buy that discard, taking it "
+                       f"and {cards} from the top of the stock, before the mover's own stock card; at most "
+                       f"{_filled(buying.per_deal, variant)} buys per player per deal. Nobody may buy when "
+                       "the stock could not give the penalty cards and the mover's card above its floor.")
     return out
+
+
+def _contract_text(variant: Variant) -> str:
+    """The contract's formula; for a contract by deal in a game of ``deals`` (CR-2), the
+    formula of each deal (``round`` filled in)."""
+    contract = variant.contract
+    assert contract is not None
+    deals = variant.game.deals
+    if deals is None or "round" not in contract.melds.names or deals > 12:
+        return _filled(contract.melds, variant)
+    return "; ".join(f"in deal {number}, {_filled(contract.melds, variant, {'round': number})}"
+                     for number in range(1, deals + 1))
 
 
 def _turn(variant: Variant) -> list[str]:
@@ -678,8 +720,15 @@ class _Words:
 
 def _game(variant: Variant) -> list[str]:
     game = variant.game
-    out = _bullet(f"A game ends after the round in which a player's total reaches {game.target}; the "
-                  "highest total wins, and an exact tie for highest plays another round.")
+    best = "lowest" if game.winner == "lowest" else "highest"
+    if game.deals is None:
+        out = _bullet(f"A game ends after the round in which a player's total reaches {game.target}; the "
+                      f"{best} total wins, and an exact tie for {best} plays another round.")
+    else:
+        reached = "" if game.target is None else f", or earlier after the round in which a total reaches {game.target}"
+        out = _bullet(f"A game is exactly {game.deals} deals{reached}; the {best} total wins (after the last "
+                      f"deal a tie for {best} goes to the tied player first in seat order, P1 first; before "
+                      "it a tie plays another round). Each deal's number is the expressions' 'round'.")
     if game.game_bonus:
         out += _bullet(f"The winner gets a game bonus of {game.game_bonus}.")
     if game.box_bonus:

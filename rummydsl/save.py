@@ -544,7 +544,7 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
             raise RecordError(f"{where}: deadwoods and points are whole numbers, got {item!r:.80}")
         results.append(RoundResult(Ending(ending), load.seat(item.get("ender"), where + "ender", empty=True),
                                    tuple(deadwoods), tuple(points), load.get(item, "undercut", bool, where),
-                                   load.get(item, "turns", int, where)))
+                                   load.get(item, "turns", int, where), load.variant.game.winner == "lowest"))
     finished = []
     for i, item in enumerate(load.get(data, "finished_games", list, "")):
         where = f"finished_games[{i}]."
@@ -559,7 +559,8 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
                             tuple(load.numbers(raw, "figures", "result.")),
                             tuple(load.numbers(raw, "points", "result.")), load.get(raw, "rounds", int, "result."),
                             tuple(load.numbers(raw, "games_won", "result.")),
-                            load.get(raw, "shutout", bool, "result."))
+                            load.get(raw, "shutout", bool, "result."),
+                            load.variant.game.winner == "lowest")
     dealer = load.player(data.get("dealer"), "dealer")
     if dealer != rnd.dealer:
         raise RecordError(f"dealer: the save says {player_name(dealer)}, but the round was dealt by "
@@ -571,6 +572,7 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     game.sat_out = rnd.sat_out
     game.sheets = sheets
     game.results = results
+    game._game_start = len(results) - (rnd.number - 1)  # the round is deal rnd.number of its game (CR-2)
     game.games_won = load.numbers(data, "games_won", "")
     game.finished_games = finished
     game.result = result

@@ -137,6 +137,11 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
         lines.append(f"{player_name(ender)} ended the round: melds {melds}, deadwood {observation.ender_deadwood}")
     if observation.offered is not None and to_move == me:
         lines.append(f"you are offered: {observation.offered}")
+    if observation.buy_limit:  # CR-4
+        lines.append(f"buys this deal: you {observation.bought[me]} of {observation.buy_limit}")
+        if observation.phase == "buy" and top is not None:
+            lines.append(f"{player_name(observation.turn_player)} draws from the stock: you may buy {top} "
+                         "with a penalty card from the stock")
     lines.extend(_hand_lines(observation))
     lines.append("moves:")
     width = len(str(len(legal)))

@@ -191,8 +191,11 @@ def _run_meld(case: Case, variant: Any) -> list[Difference]:
 
 def _run_hand(case: Case, variant: Any) -> list[Difference]:
     from ..engine.round import meld_rules
+    from ..engine.view import RoundFacts
 
-    rules = meld_rules(variant)
+    # the deal the hand is judged in: a contract by deal reads it (CR-2)
+    facts = RoundFacts(players=tuple(range(variant.players)), dealer=0, round=int(case.data.get("round", 1)))
+    rules = meld_rules(variant, facts)
     hand = _cards(variant.deck, case.data["hand"])
     expect = case.data["expect"]
     out = []

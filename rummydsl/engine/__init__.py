@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .actions import (
     Action,
+    Buy,
     Decline,
     Discard,
     Done,
@@ -32,6 +33,7 @@ from .state import Phase, RoundResult, TableMeld
 
 __all__ = [
     "Action", "Draw", "Pass", "Discard", "Knock", "Meld", "Layoff", "Offer", "Take", "Decline", "Done",
+    "Buy",
     "parse_action", "player_name",
     "Round", "RoundResult", "Phase", "TableMeld", "LegalActions", "meld_rules",
     "Observation",

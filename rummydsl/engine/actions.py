@@ -43,6 +43,7 @@ __all__ = [
     "Take",
     "Decline",
     "Done",
+    "Buy",
     "VERBS",
     "parse_action",
     "player_name",
@@ -90,7 +91,7 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Refuse the upcard in the upcard round, or a last-discard claim: ``P2 pass``."""
+    """Refuse the upcard in the upcard round, a last-discard claim, or a buy (CR-4): ``P2 pass``."""
 
     player: int
 
@@ -218,6 +219,19 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class Buy:
+    """Buy the top discard out of turn, with a penalty card from the stock (CR-4): ``P3 buy``."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{player_name(self.player)} buy"
+
+    def __repr__(self) -> str:
+        return f"Buy({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """End an optional step (melding, laying off, an optional offer): ``P1 done``."""
 
@@ -230,11 +244,11 @@ class Done:
         return f"Done({str(self)!r})"
 
 
-Action = Union[Draw, Pass, Discard, Knock, Meld, Layoff, Offer, Take, Decline, Done]
+Action = Union[Draw, Pass, Discard, Knock, Meld, Layoff, Offer, Take, Decline, Done, Buy]
 
 #: Every verb of the notation.
 VERBS: tuple[str, ...] = ("draw", "pass", "discard", "knock", "meld", "layoff", "offer", "take",
-                          "decline", "done")
+                          "decline", "done", "buy")
 
 _PLAYER = re.compile(r"[Pp]([1-9][0-9]?)")
 _TARGET = re.compile(r"[Pp]([1-9][0-9]?)#([1-9][0-9]?)")
@@ -299,10 +313,10 @@ def _parse_args(text: str, player: int, verb: str, args: list[str], deck: Deck, 
             raise MalformedActionError(text, "write 'draw stock', 'draw discard' or 'draw discard CARD' "
                                              "(a card of the discard pile, with every card above it)")
         return Draw(player, "stock" if args[0].lower() == "stock" else "discard")
-    if verb in ("pass", "take", "decline", "done"):
+    if verb in ("pass", "take", "decline", "done", "buy"):
         no_args()
-        simple: dict[str, type[Pass | Take | Decline | Done]] = {
-            "pass": Pass, "take": Take, "decline": Decline, "done": Done}
+        simple: dict[str, type[Pass | Take | Decline | Done | Buy]] = {
+            "pass": Pass, "take": Take, "decline": Decline, "done": Done, "buy": Buy}
         return simple[verb](player)
     if verb in ("discard", "offer"):
         if len(args) != 1 or args[0] in "[]":

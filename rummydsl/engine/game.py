@@ -15,6 +15,11 @@ game bonus, boxes and shutout of GR-10 settled by
 - ``game.match`` (GR-11): games are played until a player has won
   ``games_to_win`` of them; the match is the unit played.
 
+``game.deals`` (CR-2) ends a game after that many deals (with a target too, at
+whichever comes first), and ``game.winner: lowest`` (CR-6) makes the lowest
+total win. A round's number is the deal number within its game: a match's next
+game starts again at 1.
+
 docs/engine.md has a worked example (tested with the docs).
 """
 
@@ -78,11 +83,16 @@ class GameResult:
     games_won: tuple[int, ...] = ()
     """Games won by each player (a match or a shared sheet; one game: 1 for the winner)."""
     shutout: bool = False
+    lowest: bool = False
+    """Whether the lowest figure won (``game.winner: lowest``, CR-6)."""
 
     @property
     def margin(self) -> int:
-        """The winner's figure less the best other figure (GR-10.5)."""
+        """The winner's figure less the best other figure (GR-10.5); when the lowest
+        figure wins (CR-6), the best other figure less the winner's."""
         others = [f for p, f in enumerate(self.figures) if p != self.winner]
+        if self.lowest:
+            return (min(others) if others else 0) - self.figures[self.winner]
         return self.figures[self.winner] - (max(others) if others else 0)
 
     def as_json(self) -> dict[str, Any]:
@@ -149,6 +159,7 @@ class Game:
         if wins is not None:
             sheet.wins = list(wins)
         game.results = []
+        game._game_start = 1 - rnd.number  # ``rnd`` is deal number rnd.number of its game (CR-2)
         return game
 
     # ------------------------------------------------------------------ saving
@@ -196,7 +207,7 @@ class Game:
 
     def _deal(self) -> Round:
         return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
-                          scores=self.scores, number=len(self.results) + 1, sat_out=self.sat_out)
+                          scores=self.scores, number=len(self.results) - self._game_start + 1, sat_out=self.sat_out)
 
     def _seating(self, last: Round | None, dealer: int) -> tuple[int | None, int]:
         """G3-1, G3-2: who sits out the next deal (``deal.sit_out``; None without it) and
@@ -239,8 +250,10 @@ class Game:
         played = len(self.results) - self._game_start
         if played >= self.max_rounds:
             totals = ", ".join(f"{player_name(p)} {v}" for p, v in enumerate(self.scores))
+            target = self.variant.game.target
+            reason = f"no total reached the target {target}" if target is not None else "it did not end"
             self.stalled = (f"{self.variant.id}: the game ran past {self.max_rounds:,} rounds without "
-                            f"ending: no total reached the target {self.variant.game.target} "
+                            f"ending: {reason} "
                             f"(totals after round {self.round.number}: {totals})")
             raise StalledGameError(self.stalled)
         try:
@@ -275,15 +288,17 @@ class Game:
 
     def _settle(self) -> None:
         game = self.variant.game
+        last_deal = game.deals is not None and len(self.results) - self._game_start >= game.deals
         for sheet in self.sheets:
             if sheet.closed:
                 continue
-            best = max(sheet.points)
-            if best < game.target:
+            reached = game.target is not None and max(sheet.points) >= game.target
+            if not (reached or last_deal):
                 continue
+            best = (min if game.winner == "lowest" else max)(sheet.points)
             leaders = [p for p, v in enumerate(sheet.points) if v == best]
-            if len(leaders) > 1:
-                continue  # a tie for highest plays on (GS-7.5)
+            if len(leaders) > 1 and not last_deal:
+                continue  # a tie for the win plays on (GS-7.5); after the last deal (CR-2) the first seat of it wins
             sheet.closed = True
             sheet.winner = leaders[0]
             points: dict[Hashable, int] = {p: v for p, v in enumerate(sheet.points)}
@@ -301,7 +316,7 @@ class Game:
         self.finished_games.append((sheet.winner, sheet.figures, tuple(sheet.points)))
         if self.games_won[sheet.winner] >= game.match_games_to_win:
             self.result = GameResult(sheet.winner, sheet.figures, tuple(sheet.points), len(self.results),
-                                     tuple(self.games_won), self._shutout(sheet))
+                                     tuple(self.games_won), self._shutout(sheet), game.winner == "lowest")
             return
         self._new_sheets()  # the next game of the match
 
@@ -318,7 +333,8 @@ class Game:
         winner = max(contenders, key=lambda p: (figures[p], -p))
         self.games_won = games_won
         self.result = GameResult(winner, figures, points, len(self.results), tuple(games_won),
-                                 any(self._shutout(sheet) for sheet in self.sheets))
+                                 any(self._shutout(sheet) for sheet in self.sheets),
+                                 self.variant.game.winner == "lowest")
 
     def _shutout(self, sheet: Sheet) -> bool:
         losers = [sheet.points[p] == 0 for p in range(self.players) if p != sheet.winner]

@@ -177,6 +177,21 @@ class Observation:
         return tuple(self._round.melded_turns)
 
     @property
+    def bought(self) -> tuple[int, ...]:
+        """How many times each player has bought a discard this deal (CR-4)."""
+        return tuple(self._round.bought)
+
+    @property
+    def buy_limit(self) -> int:
+        """The buys each player may make this deal (0 without buying, CR-4)."""
+        return self._round.buy_limit
+
+    @property
+    def turn_player(self) -> int:
+        """The player whose turn it is (in the buy phase, the one drawing from the stock)."""
+        return self._round.turn_player
+
+    @property
     def ender(self) -> int | None:
         return self._round.ender
 
@@ -223,6 +238,10 @@ class Observation:
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
             "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
         }
+        if rnd.variant.buying is not None:  # CR-4
+            out["buying"] = {"limit": rnd.buy_limit,
+                             "bought": {player_name(p): k for p, k in enumerate(rnd.bought)},
+                             "turn_player": player_name(rnd.turn_player)}
         if rnd.ender is not None:
             out["ender"] = player_name(rnd.ender)
             out["ender_deadwood"] = rnd.ender_deadwood

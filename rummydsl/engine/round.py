@@ -25,12 +25,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ..cards import Card
 from ..endings import Ending
 from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
+from ..expr.check import CONTRACT_ROUND_NAMES
 from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds import MeldRules
 from .actions import Action, Draw, Knock, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
 from .mechanics.credit import melded_total
 from .mechanics.deep import pending, pending_reason
+from .mechanics.buying import buy_limit
 from .mechanics.knock import knock_limit
 from .state import Phase, RoundResult, TableMeld
 from .view import RoundFacts
@@ -38,13 +40,15 @@ from .view import RoundFacts
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
-__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "dealt_hand_size",
-           "FIRST_DEAL"]
+__all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "BoundContract",
+           "dealt_hand_size", "first_deal_facts", "FIRST_DEAL"]
 
 FIRST_DEAL = -1
 """``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
 
 _RULES: dict[int, tuple[Any, MeldRules]] = {}
+_BOUND: dict[tuple[Any, ...], tuple[Any, MeldRules]] = {}
+"""The solvers of contracts by deal (CR-2), by variant and the values of the round names read."""
 _KEPT = 32
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
 _KNOCKS = (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN)
@@ -72,16 +76,89 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
     return got[1]
 
 
-def meld_rules(variant: Variant) -> MeldRules:
+def meld_rules(variant: Variant, facts: RoundFacts | None = None) -> MeldRules:
     """The meld solver of a variant, built once per variant object (the last few kept:
-    a run of mutants or house rules must not hold every solver it ever built)."""
+    a run of mutants or house rules must not hold every solver it ever built).
+
+    A contract that reads the round (``round == 1 ? ...``, CR-2) is judged in the
+    round ``facts`` describe (without them: the first deal, dealt by P1); such a
+    solver is made once per variant and values of the round names the contract
+    reads, sharing the variant's tables (:meth:`MeldRules.with_contract`).
+    """
     got = _RULES.get(id(variant))
     if got is None or got[0] is not variant:
         got = (variant, MeldRules.from_variant(variant))
         if len(_RULES) >= _KEPT:
             _RULES.pop(next(iter(_RULES)))
         _RULES[id(variant)] = got
-    return got[1]
+    rules = got[1]
+    contract = variant.contract
+    reads = (frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES
+             if contract is not None else frozenset())
+    if not reads:
+        return rules
+    assert contract is not None
+    if facts is None:
+        facts = first_deal_facts(variant)
+    key = (id(variant), *_read_values(facts, reads))
+    bound = _BOUND.get(key)
+    if bound is None or bound[0] is not variant:
+        bound = (variant, rules.with_contract(BoundContract(contract.melds, facts)))
+        if len(_BOUND) >= _KEPT * 8:
+            _BOUND.pop(next(iter(_BOUND)))
+        _BOUND[key] = bound
+    return bound[1]
+
+
+def first_deal_facts(variant: Variant) -> RoundFacts:
+    """The round names of a variant's first deal, dealt by P1 at totals of 0: where a
+    contract by deal is judged without a round (``rummydsl melds``, a hand case)."""
+    players = tuple(range(variant.players))
+    return RoundFacts(players=players, dealer=0, round=1, hand_size=variant.deal.hand_size,
+                      scores=(0,) * len(players))
+
+
+def _read_values(facts: RoundFacts, names: frozenset[str]) -> tuple[Any, ...]:
+    """The values of the round names a contract reads, as a cache key."""
+    out: list[Any] = []
+    for name in sorted(names):
+        if name == "score":
+            out.append(tuple(facts.scores))
+        elif name == "players":
+            out.append(len(facts.players))
+        elif name == "upcard":
+            out.append(None if facts.upcard is None else facts.upcard.id)
+        elif name != "value":
+            out.append(getattr(facts, name))
+    return tuple(out)
+
+
+class BoundContract:
+    """A contract judged in one round: ``bound(melds)`` is ``contract(melds, view)``.
+
+    The meld solver calls a contract with the melds alone; a contract by deal
+    (CR-2) reads the round too, so the solver of a round gets it bound to that
+    round's view. ``facts`` (what the contract says for certain) pass through.
+    """
+
+    __slots__ = ("contract", "view")
+
+    def __init__(self, contract: Any, view: RoundFacts) -> None:
+        self.contract = contract
+        self.view = view
+
+    @property
+    def facts(self) -> Any:
+        """The contract's :class:`~rummydsl.expr.facts.ContractFacts`."""
+        return getattr(self.contract, "facts", None)
+
+    @property
+    def names(self) -> Any:
+        """The names the contract reads."""
+        return getattr(self.contract, "names", frozenset())
+
+    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]]) -> bool:
+        return bool(self.contract(melds, self.view))
 
 
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
@@ -172,7 +249,6 @@ class Round:
         ``sat_out`` is the seat sitting out this round (G3-1: dealt nothing, never to move), or None.
         """
         self.variant = variant
-        self.rules = meld_rules(variant)
         self.values = variant.card_values
         self.highest_value = max(self.values, default=0)
         """The highest card value of the deck (bounds what one discard can save)."""
@@ -198,6 +274,8 @@ class Round:
         self.stock: list[Card] = list(reversed(stock))  # the top card is last
         self.discards: list[Card] = [upcard] if upcard is not None else []
         self.upcard = upcard
+        self.rules = meld_rules(variant, self.facts())
+        """The meld solver, its contract judged in this round (CR-2)."""
         self.table: list[list[TableMeld]] = [[] for _ in range(n)]
         self.met_contract: list[bool] = [variant.contract is None] * n
         self.turn_overs = 0
@@ -232,6 +310,10 @@ class Round:
         self.offered: Card | None = None
         self.upcard_queue: list[int] = []
         self.claim_queue: list[int] = []
+        self.buy_queue: list[int] = []
+        """Who may still buy the top discard, in order (CR-4)."""
+        self.bought: list[int] = [0] * n
+        """How many times each player has bought this deal (CR-4)."""
         # the ending
         self.ender: int | None = None
         self.ending: Ending | None = None
@@ -245,6 +327,8 @@ class Round:
         deck = variant.deck
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
         self.knock_limit = knock_limit(self)
+        self.buy_limit = buy_limit(self)
+        """The buys each player may make this deal (``buying.per_deal``, CR-4; 0 without buying)."""
         if not UPCARD.begin(self):
             self.start_turn(self.next_seat(dealer))
 
@@ -328,7 +412,7 @@ class Round:
         other.discards = list(self.discards)
         other.table = [[m.copy() for m in melds] for melds in self.table]
         for name in ("met_contract", "melded_turns", "last_accepted", "skip_draw", "upcard_queue", "claim_queue",
-                     "defenders", "declared", "actions"):
+                     "defenders", "declared", "actions", "buy_queue", "bought"):
             setattr(other, name, list(getattr(self, name)))
         other.known = [list(k) for k in self.known]
         other._listed = None
@@ -683,7 +767,8 @@ class Round:
         self.ending = ending
         self.phase = Phase.OVER
         self.to_move = None
-        self.result = RoundResult(ending, ender, deadwoods, points, undercut, self.turns)
+        self.result = RoundResult(ending, ender, deadwoods, points, undercut, self.turns,
+                                  self.variant.game.winner == "lowest")
 
     # ------------------------------------------------------------------ serialising
 
@@ -732,6 +817,9 @@ class Round:
             "defenders": [player_name(p) for p in self.defenders],
             "upcard_queue": [player_name(p) for p in self.upcard_queue],
             "claim_queue": [player_name(p) for p in self.claim_queue],
+            "buy_queue": [player_name(p) for p in self.buy_queue],
+            "bought": {player_name(p): k for p, k in enumerate(self.bought)},
+            "buy_limit": self.buy_limit,
             "turns": self.turns,
             "actions": [str(a) for a in self.actions],
             "result": None if self.result is None else self.result.as_json(),

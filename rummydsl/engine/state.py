@@ -28,6 +28,8 @@ class Phase(str, enum.Enum):
     """The turn's offer step (SK-7)."""
     ANSWER = "answer"
     """The next player takes or declines an offered card (SK-7.2)."""
+    BUY = "buy"
+    """The player to move drew from the stock: the others in turn may buy the top discard (CR-4)."""
     CLAIM = "claim"
     """After a final discard, the others may claim it to knock at once (GR-8)."""
     SHOWDOWN = "showdown"
@@ -100,6 +102,9 @@ class RoundResult:
     """Whether someone other than the ender scored on a knock (GR-9.2, GS-7.4)."""
     turns: int = 0
     """Turns begun in the round (taking the upcard counts as a turn)."""
+    lowest: bool = False
+    """Whether the lowest score is best (``game.winner: lowest``, CR-6): then the round's
+    :attr:`winner` is the player who scored least, such as the one who went out."""
 
     @property
     def void(self) -> bool:
@@ -108,8 +113,22 @@ class RoundResult:
 
     @property
     def winner(self) -> int | None:
-        """The player who scored most this round (the first such seat), or ``None`` if nobody scored."""
-        best = max(self.points) if self.points else 0
+        """The player who scored most this round (the first such seat), or ``None`` if nobody scored.
+
+        Where the lowest score is best (:attr:`lowest`) it is the one player who scored
+        least while someone scored more (``None`` for a tie for least, or nobody scoring).
+
+        >>> RoundResult(Ending.OUT, 2, (10, 5, 0), (10, 5, 0), lowest=True).winner
+        2
+        """
+        if not self.points:
+            return None
+        if self.lowest:
+            least = min(self.points)
+            if self.points.count(least) != 1 or max(self.points) == least:
+                return None
+            return self.points.index(least)
+        best = max(self.points)
         if best <= 0:
             return None
         return self.points.index(best)

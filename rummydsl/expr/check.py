@@ -62,6 +62,7 @@ __all__ = [
     "LAST_ROUND_NAMES",
     "FIELDS",
     "Field",
+    "CONTRACT_ROUND_NAMES",
 ]
 
 
@@ -73,7 +74,7 @@ class Context(str, enum.Enum):
     MELD = "meld"
     """A meld pattern: a group of cards."""
     CONTRACT = "contract"
-    """``contract.melds``: the melds of a first lay-down."""
+    """``contract.melds``: the melds of a first lay-down (and the round names, CR-2)."""
     ROUND = "round"
     """``knock.limit``: the round being played."""
     DEAL = "deal"
@@ -341,6 +342,11 @@ _NEXT_DEAL_NAMES = {
 }
 LAST_ROUND_NAMES = ("last_sat_out", "last_winner", "last_loser", "last_void")
 """The next-deal names that describe the last round: none of them has a value in round 1."""
+_CONTRACT_NAMES.update(_ROUND_NAMES)  # CR-2: a contract may differ by deal ('round == 1 ? ...')
+
+#: The names a contract reads from the round (not from the melds): a contract that
+#: uses one of these is judged against a round view.
+CONTRACT_ROUND_NAMES: frozenset[str] = frozenset(_ROUND_NAMES) | {"value", "score"}
 
 _NAMES: dict[Context, dict[str, Type]] = {
     Context.CARD: _CARD_NAMES,
@@ -358,7 +364,7 @@ _AGGREGATES = ("sum", "min", "max", "count", "any", "all")
 _FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.CARD: _COMMON_FUNCTIONS,
     Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive", "count_distinct"),
-    Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where"),
+    Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where", "value", "score"),
     Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
     Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
                                        "hand_value", "melded_turns", "melded"),

@@ -9,7 +9,7 @@ context    call                                         frame the nodes see
 ========== ============================================ ===========================
 card       ``fn(card) -> int | bool``                   the card
 meld       ``fn(cards) -> bool``                        ``(size, natural ids, wilds)``
-contract   ``fn([(kind, cards), ...]) -> bool``         a ``ContractFrame``
+contract   ``fn([(kind, cards), ...], view=None)``      a ``ContractFrame``
 round      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 score      ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
 deal       ``fn(view, p=None, lets=None)``              a ``ScoreFrame``
@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, 
 from rummydsl.endings import SCORED_ENDING_NAMES
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
-from rummydsl.expr.check import Checked, Context, Type
+from rummydsl.expr.check import CONTRACT_ROUND_NAMES, Checked, Context, Type
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.runtime import ContractFrame, RoundView, ScoreFrame
 from rummydsl.limits import MAX_EXPR_INT
@@ -149,15 +149,17 @@ class MeldPattern(CompiledExpression, Protocol):
 
 
 class ContractExpression(CompiledExpression, Protocol):
-    """A compiled contract, ``melds([(kind, cards), ...]) -> bool``; ``facts`` is its
-    :class:`ContractFacts`."""
+    """A compiled contract, ``melds([(kind, cards), ...], view=None) -> bool``; ``facts`` is
+    its :class:`ContractFacts`. A contract that reads the round names (``round``,
+    ``dealer``, ``score(p)``..., CR-2) needs ``view``, a :class:`RoundView`."""
 
     @property
-    def fn(self) -> Callable[[Sequence[tuple[str, Sequence[Card]]]], bool]:
+    def fn(self) -> Callable[..., bool]:
         """The bare closure."""
 
-    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]]) -> bool:
-        """Whether a first lay-down of these melds (kind name and cards) meets the contract."""
+    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]], view: Any = None) -> bool:
+        """Whether a first lay-down of these melds (kind name and cards) meets the contract
+        in the round ``view`` describes."""
 
 
 class RoundExpression(CompiledExpression, Protocol[T_co]):
@@ -406,8 +408,14 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
             size = len(cards)
             return body((size, nat, size - len(nat)))
     elif context is Context.CONTRACT:
-        def fn(melds: Sequence[tuple[str, Sequence[Any]]]) -> Any:
-            return body(ContractFrame(melds))
+        reads_round = bool(checked.names & CONTRACT_ROUND_NAMES)
+        where_contract = checked.ast
+
+        def fn(melds: Sequence[tuple[str, Sequence[Any]]], view: Any = None) -> Any:
+            if view is None and reads_round:
+                raise _runtime_error(where_contract, "this contract reads the round ('round', 'dealer'...) "
+                                                     "but no round was given")
+            return body(ContractFrame(melds, view))
     else:
         uses_p = compiler.uses_p
         uses_lets = compiler.uses_lets
@@ -519,7 +527,7 @@ class _Compiler:
             if name == "naturals":
                 return _Code(lambda x: len(x[1]))
             return _Code(lambda x: x[2])
-        if context is Context.CONTRACT:
+        if context is Context.CONTRACT and name in ("count", "cards", "size", "kind"):
             getter = {"count": lambda x: len(x.melds), "cards": lambda x: x.total,
                       "size": lambda x: x.size, "kind": lambda x: x.kind}[name]
             return _Code(getter)

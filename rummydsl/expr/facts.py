@@ -94,7 +94,16 @@ def pattern_facts(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> Pa
 
 
 def contract_facts(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> ContractFacts:
-    """The facts of a checked contract (``count == 3 and all(size == 3)``: 3 melds of 3 cards)."""
+    """The facts of a checked contract (``count == 3 and all(size == 3)``: 3 melds of 3 cards).
+
+    A contract by deal (CR-2), ``c ? a : b``, has what both branches have: the fewer
+    melds and smaller melds of the two, and a bound only where both have one.
+    """
+    if isinstance(node, ast.Conditional):
+        one = contract_facts(node.then, bindings)
+        two = contract_facts(node.otherwise, bindings)
+        return ContractFacts(min(one.min_melds, two.min_melds), _loose(one.max_melds, two.max_melds),
+                             min(one.min_size, two.min_size), _loose(one.max_size, two.max_size))
     low, high = bounds_of(node, bindings, "count")
     size_low, size_high = 1, None
     for part in _conjuncts(node):
@@ -104,6 +113,11 @@ def contract_facts(node: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> C
             if hi is not None:
                 size_high = hi if size_high is None else min(size_high, hi)
     return ContractFacts(low, high, size_low, size_high)
+
+
+def _loose(one: int | None, two: int | None) -> int | None:
+    """The larger of two upper bounds (``None``, no bound, if either has none)."""
+    return None if one is None or two is None else max(one, two)
 
 
 def _conjuncts(node: ast.Expr) -> list[ast.Expr]:

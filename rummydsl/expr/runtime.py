@@ -291,12 +291,14 @@ class ScoreFrame:
 
 
 class ContractFrame:
-    """One evaluation of a contract: the melds, and the meld a per-meld test is looking at."""
+    """One evaluation of a contract: the melds, the meld a per-meld test is looking at,
+    and the round view the round names are read from (CR-2)."""
 
-    __slots__ = ("melds", "total", "size", "kind")
+    __slots__ = ("melds", "total", "size", "kind", "view")
 
-    def __init__(self, melds: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    def __init__(self, melds: Sequence[tuple[str, Sequence[Any]]], view: Any = None) -> None:
         self.melds = melds
+        self.view = view
         self.total = sum(len(cards) for _, cards in melds)
         self.size = 0
         self.kind = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -107,7 +108,8 @@ class MeldRules(MeldCore):
         ``variant.deadwood_excludes_concealed_melds`` (default true);
         ``variant.kind_locked`` (default false); and ``variant.wild_unique_card``
         (default false). Search shapes and the contract's meld count come from the
-        compiled ASTs.
+        compiled ASTs. A contract that reads the round (CR-2) is judged in the first
+        deal; the engine's ``meld_rules(variant, facts)`` judges it in any deal.
 
         :raises MeldError: as the constructor.
         """
@@ -119,6 +121,12 @@ class MeldRules(MeldCore):
         contract: Any = getattr(variant, "contract", None)
         if contract is not None and not callable(contract):
             contract = getattr(contract, "melds", None)
+        if contract is not None:
+            from ..engine.round import BoundContract, first_deal_facts
+            from ..expr.check import CONTRACT_ROUND_NAMES
+
+            if frozenset(getattr(contract, "names", ())) & CONTRACT_ROUND_NAMES:
+                contract = BoundContract(contract, first_deal_facts(variant))  # a contract by deal: deal 1
         locked = getattr(variant, "kind_locked", None)
         if locked is None:
             locked = getattr(variant, "meld_kind_locked", False)
@@ -131,6 +139,16 @@ class MeldRules(MeldCore):
             kind_locked=bool(locked),
             wild_unique_card=bool(getattr(variant, "wild_unique_card", False)),
         )
+
+    def with_contract(self, contract: ContractPredicate) -> MeldRules:
+        """A solver like this one but judging ``contract``, sharing this one's tables and
+        memos (none of them depends on the contract): a contract by deal (CR-2) gets one
+        solver per deal without building the deck's tables again."""
+        self._deck_table()
+        self._suit_tables()
+        other = copy.copy(self)
+        other.contract = contract
+        return other
 
     # ------------------------------------------------------------------ inputs
 

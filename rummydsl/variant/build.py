@@ -26,6 +26,7 @@ from ..expr import RESERVED_NAMES
 from ..suggest import closest
 from . import exprs
 from .model import (
+    Buying,
     Contract,
     Deal,
     DiscardStep,
@@ -138,6 +139,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     melded_value = _build_melded_value(builder, envs)
     meld_kinds = _build_melds(builder, envs)
     contract = _build_contract(builder, envs)
+    buying = _build_buying(builder, envs)
     turn = _build_turn(builder, envs)
     knock = _build_knock(builder, envs)
     deal = _build_sit_out(builder, envs, deal)
@@ -171,6 +173,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         wild_unique_card=bool(meld_options.get("wild_unique_card", False)),
         contract=contract,
         upcard_offer=upcard_offer,
+        buying=buying,
         turn=turn,
         knock=knock,
         layoff=_build_layoff(builder.get("layoff", default={})),
@@ -268,7 +271,7 @@ def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
 
 
 _DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game,
-                      GoingOut)
+                      Buying, GoingOut)
 
 
 def _build_deal(raw: Mapping[str, Any]) -> Deal:
@@ -314,7 +317,9 @@ def _build_sit_out(builder: _Builder, envs: Any, deal: Deal) -> Deal:
 def _build_game(raw: Mapping[str, Any]) -> Game:
     hollywood = raw.get("hollywood")
     match = raw.get("match")
-    return Game(target=raw["target"],
+    return Game(target=raw.get("target"),
+                deals=raw.get("deals"),
+                winner=_given(raw, "winner", Game),
                 game_bonus=_given(raw, "game_bonus", Game),
                 box_bonus=_given(raw, "box_bonus", Game),
                 shutout=_given(raw, "shutout", Game),
@@ -369,6 +374,8 @@ def _check_expressions_of_valid_parts(builder: _Builder, broken: frozenset[str])
         _build_melded_value(builder, envs)
     if "contract" not in broken and "melds" not in broken:
         _build_contract(builder, envs)
+    if "buying" not in broken:
+        _build_buying(builder, envs)
     if "turn" not in broken and "turn" in data:
         _build_turn(builder, envs)
     if "deal" not in broken and isinstance(deal, Mapping) and isinstance(deal.get("hand_size"), str):
@@ -601,7 +608,17 @@ def _build_contract(builder: _Builder, envs: Any) -> Contract | None:
         return None
     compiled = builder.compile(("contract", "melds"), raw["melds"], envs.contract, "bool")
     return Contract(compiled, bool(raw.get("then_meld_same_turn", True)),
-                    bool(raw.get("concealed_until_met", True)))
+                    bool(raw.get("concealed_until_met", True)),
+                    new_melds_after=bool(raw.get("new_melds_after", True)))
+
+
+def _build_buying(builder: _Builder, envs: Any) -> Buying | None:
+    """``buying:`` (CR-4): the buys per deal (a round-context integer) and the penalty cards."""
+    raw = builder.data.get("buying")
+    if not isinstance(raw, Mapping):
+        return None
+    compiled = builder.compile(("buying", "per_deal"), raw["per_deal"], envs.round, "int")
+    return Buying(compiled, _given(raw, "penalty_cards", Buying))
 
 
 def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:

@@ -42,6 +42,7 @@ __all__ = [
     "GoingOut",
     "ScoreCase",
     "Scoring",
+    "Buying",
     "Game",
     "Variant",
     "read_only",
@@ -148,12 +149,15 @@ class UpcardOffer:
 
 @dataclass(frozen=True)
 class Contract:
-    """What a player's first lay-down must be (SK-5)."""
+    """What a player's first lay-down must be (SK-5, CR-2, CR-3)."""
 
     melds: ContractExpression
-    """Compiled contract-context predicate over ``[(kind, cards), ...]``."""
+    """Compiled contract-context predicate over ``[(kind, cards), ...]``; it may read the
+    round names (``round``, ``dealer``, ``score(p)``...) through a round view."""
     then_meld_same_turn: bool = True
     concealed_until_met: bool = True
+    new_melds_after: bool = True
+    """After meeting the contract a player may put down new melds (false: only lay off, CR-3)."""
 
 
 @dataclass(frozen=True)
@@ -278,10 +282,21 @@ class Scoring:
 
 
 @dataclass(frozen=True)
-class Game:
-    """Rounds to a target and bonuses at the end of a game (GR-10)."""
+class Buying:
+    """Buying the top discard out of turn when the player to move draws from the stock (CR-4)."""
 
-    target: int
+    per_deal: RoundExpression[int]
+    """How many buys each player may make in one deal (round context): ``per_deal(view)``."""
+    penalty_cards: int = 1
+    """Cards the buyer takes from the stock top with the bought card."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """Rounds to a target or a fixed number of deals, and bonuses at the end of a game (GR-10, CR-6)."""
+
+    target: int | None
+    """A game ends after the round in which a total reaches this; None: only ``deals`` ends it."""
     game_bonus: int = 0
     box_bonus: int = 0
     shutout: Literal["double_total", "double_hand_points", "flat_100", "none"] = "none"
@@ -292,6 +307,10 @@ class Game:
     """GR-13: the number of games on one score sheet, or None."""
     match_games_to_win: int | None = None
     """GR-11: the game wins that take a match, or None."""
+    deals: int | None = None
+    """CR-2: a game is exactly this many deals (it ends after the last), or None."""
+    winner: Literal["highest", "lowest"] = "highest"
+    """CR-6: whether the highest or the lowest total wins."""
 
     @property
     def shared_sheet(self) -> int | None:
@@ -334,6 +353,8 @@ class Variant:
     wild_unique_card: bool = False
     contract: Contract | None = None
     upcard_offer: UpcardOffer | None = None
+    buying: Buying | None = None
+    """Buying the top discard out of turn (CR-4), or None."""
     knock: Knock | None = None
     layoff: Layoff = field(default_factory=Layoff)
     stock: Stock = field(default_factory=Stock)

@@ -377,20 +377,58 @@ def _check_contract(variant: Variant, report: _Report,
     contract = variant.contract
     if contract is None or contract.melds is None:
         return
-    most = variant.max_hand_size + 1
+    largest = variant.max_hand_size + 1
     pieces = [(kind, size, group) for kind, by_size in samples.items()
-              for size, group in by_size.items() if size <= most]
+              for size, group in by_size.items() if size <= largest]
+    for number, view in _contract_rounds(variant):
+        most = largest if view is None else view.hand_size + 1
+        if not _contract_possible(contract.melds, pieces, most, view):
+            when = "" if number is None else f" in round {number}"
+            report.error(("contract", "melds"), f"the contract can never be met{when}: no set of up to 5 "
+                         f"melds of this variant fitting in a hand of {most} cards satisfies it",
+                         "contract-impossible")
+            return
+
+
+def _contract_rounds(variant: Variant) -> list[tuple[int | None, Any]]:
+    """The rounds a contract is probed in: none for a contract that does not read the
+    round; else each deal of a game of ``game.deals`` (CR-2), or the first."""
+    from ..engine.view import RoundFacts
+    from ..expr.check import CONTRACT_ROUND_NAMES
+
+    contract = variant.contract
+    assert contract is not None
+    if not frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES:
+        return [(None, None)]
+    players = tuple(range(variant.players))
+    out: list[tuple[int | None, Any]] = []
+    for number in range(1, (variant.game.deals or 1) + 1):
+        size = variant.hand_size
+        rule = variant.deal.hand_size_rule
+        if rule is not None:  # the hand size of this deal (CR-2: 10, then 12)
+            try:
+                size = int(rule(RoundFacts(players=players, dealer=0, round=number, scores=(0,) * len(players))))
+            except ExpressionError:
+                size = variant.max_hand_size
+        out.append((number, RoundFacts(players=players, dealer=0, round=number, hand_size=size,
+                                       scores=(0,) * len(players),
+                                       card_value=lambda card: variant.card_values[card.id])))
+    return out
+
+
+def _contract_possible(contract: Any, pieces: list[tuple[str, int, tuple[Card, ...]]], most: int,
+                       view: Any) -> bool:
+    """Whether some set of up to 5 sample melds fitting in ``most`` cards meets the contract."""
     for count in range(1, 6):
         for combo in itertools.combinations_with_replacement(pieces, count):
             if sum(size for _, size, _ in combo) > most:
                 continue
             try:
-                if contract.melds([(kind, group) for kind, _, group in combo]):
-                    return
+                if contract([(kind, group) for kind, _, group in combo], view):
+                    return True
             except ExpressionError:
                 continue
-    report.error(("contract", "melds"), f"the contract can never be met: no set of up to 5 melds of this "
-                 f"variant fitting in a hand of {most} cards satisfies it", "contract-impossible")
+    return False
 
 
 def _check_knock(variant: Variant, report: _Report) -> None:
@@ -531,3 +569,20 @@ def _check_game(variant: Variant, report: _Report) -> None:
     game = variant.game
     if game.hollywood_games and game.match_games_to_win:
         report.error(("game", "hollywood"), "'hollywood' and 'match' cannot both be set", "game-mode")
+    if game.deals is not None and game.hollywood_games:
+        report.error(("game", "deals"), "'deals' and 'hollywood' cannot both be set: a shared score sheet "
+                     "closes each game at its target", "game-mode")
+    if game.winner == "lowest" and (game.game_bonus or game.box_bonus or game.shutout != "none"):
+        report.warn(("game", "winner"), "the lowest total wins, but game_bonus, box_bonus or shutout add "
+                    "points at the end (they would count against the winner)", "game-bonus-lowest")
+    _check_buying(variant, report)
+
+
+def _check_buying(variant: Variant, report: _Report) -> None:
+    """``buying`` (CR-4) needs a discard pile and a draw from the stock and the pile."""
+    if variant.buying is None:
+        return
+    draw = variant.step("draw")
+    if draw is None or "stock" not in draw.sources or "discard" not in draw.sources:
+        report.error(("buying",), "buying takes the top discard when the player to move draws from the "
+                     "stock: the turn needs 'draw: {from: [stock, discard]}'", "buying-draw")

@@ -193,7 +193,7 @@ async def completion_labels(client: Editor, path: Path, text: str, line: int, co
 def test_completion_of_keys_at_the_cursors_place(tmp_path: Path) -> None:
     async def scenario(client: Editor) -> None:
         labels = await completion_labels(client, tmp_path / "c.yaml", HOUSE + "game:\n  \n", 5, 2)
-        assert labels == ["target", "game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
+        assert labels == ["target", "deals", "winner", "game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
         labels = await completion_labels(client, tmp_path / "c.yaml", HOUSE + "deal: {upcard: true, ro}\n", 4, 23)
         assert labels == ["rotation"]
 

@@ -9,8 +9,9 @@ from rummydsl.variant import load_variant
 
 
 def position(variant_id: str, *, dealer: str, hands: Mapping[str, str], stock: str,
-             upcard: str | None = None, scores: Sequence[int] | None = None) -> Round:
-    """A round at a fixed position: seats P1.., cards as text, the stock top card first."""
+             upcard: str | None = None, scores: Sequence[int] | None = None, number: int = 1) -> Round:
+    """A round at a fixed position: seats P1.., cards as text, the stock top card first;
+    ``number`` is the deal's number in its game (``round``)."""
     variant = load_variant(variant_id)
     deck = variant.deck
     seats = sorted(hands, key=lambda name: int(name[1:]))
@@ -26,7 +27,7 @@ def position(variant_id: str, *, dealer: str, hands: Mapping[str, str], stock: s
     at += len(stock.split())
     up = parsed[at] if upcard else None
     return Round.from_setup(variant, dealer=int(dealer[1:]) - 1, hands=dealt, stock=stock_cards,
-                            upcard=up, scores=scores)
+                            upcard=up, scores=scores, number=number)
 
 
 def play(rnd: Round, *actions: str) -> Round:

@@ -35,6 +35,7 @@ from rummydsl.agents import make_agents
 from rummydsl.cards import Card
 from rummydsl.engine import (
     Action,
+    Buy,
     Decline,
     Discard,
     Done,
@@ -58,7 +59,8 @@ from rummydsl.variant import load_variant
 
 SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
            "hollywood_gin", "skarney_poker_distinct", "ginski_four",
-           "knock_rummy", "gin_three_handed", "rummy", "rummy_500")
+           "knock_rummy", "gin_three_handed", "rummy", "rummy_500",
+           "contract_rummy")
 """Every variant in variants/ (a test checks this list against the folder)."""
 
 SOAK = os.environ.get("RUMMYDSL_SOAK", "") not in ("", "0")
@@ -125,7 +127,7 @@ class Witness:
 
     Independent of the engine's ``known``: a card is seen when it is taken from
     the discard pile (the upcard, a claim, a normal draw), when it is offered
-    (it stays seen in whichever hand keeps it), or shown in melds after a knock.
+    (it stays seen in whichever hand keeps it), bought (CR-4), or shown in melds after a knock.
     It stops being in a hand when it leaves it.
     """
 
@@ -149,6 +151,8 @@ class Witness:
             giver = rnd.turn_player
             self.seen[giver].discard(rnd.offered.id)
             self.seen[player].add(rnd.offered.id)
+        elif isinstance(action, Buy) and rnd.discards:  # CR-4: the bought discard was face up
+            self.seen[player].add(rnd.discards[-1].id)
 
     def after(self, rnd: Round) -> None:
         """Forget cards that left a hand."""
@@ -572,12 +576,16 @@ class Sheets:
                     self.points[game][player] += got
                     self.wins[game][player] += 1
 
-    def close(self, target: int) -> list[int]:
-        """Close the games that reached the target with one leader; the games closed."""
+    def close(self, target: int | None, deals: int | None = None, lowest: bool = False,
+              played: int = 0) -> list[int]:
+        """Close the games that reached the target with one leader, or played their
+        ``deals`` (CR-2: a tie then goes to the first seat); the games closed."""
         done = []
+        last = deals is not None and played >= deals
         for game, points in enumerate(self.points):
-            best = max(points)
-            if not self.closed[game] and best >= target and points.count(best) == 1:
+            best = min(points) if lowest else max(points)
+            reached = target is not None and max(points) >= target
+            if not self.closed[game] and (reached or last) and (points.count(best) == 1 or last):
                 self.closed[game] = True
                 done.append(game)
         return done
@@ -600,11 +608,13 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
     hollywood = variant.game.hollywood_games is not None
     sheets = Sheets(variant.game.hollywood_games or 1, game.players)
     target = variant.game.target
+    lowest = variant.game.winner == "lowest"
     match_wins = [0] * game.players
     games_played = 0
+    game_start = 0  # rounds played before the current game of a match began
     while not game.over:
         rnd = game.round
-        assert rnd.number == len(game.results) + 1
+        assert rnd.number == len(game.results) - game_start + 1, "round is the deal number within its game"
         assert rnd.dealer == game.dealer
         open_game = next((g for g in range(len(sheets.points)) if not sheets.closed[g]), -1)
         assert rnd.scores == tuple(sheets.points[open_game]), "the round does not start from the totals"
@@ -613,7 +623,7 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
         sheets.enter(result.points, hollywood)
         game.next_round()
         assert len(game.results) <= MAX_GAME_ROUNDS, f"game of seed {seed} still going"
-        closed = sheets.close(target)
+        closed = sheets.close(target, variant.game.deals, lowest, len(game.results) - game_start)
         if variant.game.match_games_to_win and closed:
             points = sheets.points[0]
             winner = points.index(max(points))
@@ -625,6 +635,7 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
             match_wins[winner] += 1
             if max(match_wins) < variant.game.match_games_to_win:
                 sheets = Sheets(1, game.players)
+                game_start = len(game.results)
         if not game.over:
             assert game.round.dealer == expected_dealer(game, dealer, result)
             if not variant.game.match_games_to_win:
@@ -652,8 +663,9 @@ def play_game_checked(variant_id: str, kind: str, seed: int, tally: Tally | None
         assert outcome.games_won == tuple(won)
         assert won[outcome.winner] == max(won)
     else:
-        assert outcome.winner == sheets.points[0].index(max(sheets.points[0]))
-        assert max(sheets.points[0]) >= target
+        best = (min if lowest else max)(sheets.points[0])
+        assert outcome.winner == sheets.points[0].index(best)
+        assert variant.game.deals is not None or max(sheets.points[0]) >= (target or 0)
         blank = [v == 0 for p, v in enumerate(sheets.points[0]) if p != outcome.winner]
         assert outcome.shutout == (any(blank) if variant.game.shutout_per == "each_loser" else all(blank))
     return game

@@ -24,6 +24,8 @@ TWO_PACKS = str(Path(__file__).parent.parent / "examples" / "good" / "two_pack_j
 """A four-player house game of two packs and four jokers: copies of every face."""
 CLAIMS = str(Path(__file__).parent.parent / "conformance" / "variants" / "gr_last_discard_claim.yaml")
 """Gin Rummy with the last discard's claim (GR-8): the ``claim`` phase."""
+BUYING = str(Path(__file__).parent.parent / "examples" / "good" / "buying_gin.yaml")
+"""Gin Rummy with buying (CR-4): the ``buy`` phase."""
 
 
 def step(game: Game, agents: Sequence[Any]) -> str:
@@ -87,7 +89,8 @@ def test_a_game_saved_in_every_phase_plays_on_identically() -> None:
     """Saved at the first moment of each phase (an upcard offer, an offer to answer, a claim,
     a knock's showdown ...) in each shipped variant, each save plays on identically."""
     covered: set[str] = set()
-    for variant_id, spec, seed in [*((v, "random,greedy", 8) for v in SHIPPED), (CLAIMS, "random", 0)]:
+    for variant_id, spec, seed in [*((v, "random,greedy", 8) for v in SHIPPED), (CLAIMS, "random", 0),
+                                   (BUYING, "random", 0)]:
         variant = load_variant(variant_id)
         game = Game(variant, random.Random(seed))
         agents = make_agents(spec, game.players, random.Random(seed))

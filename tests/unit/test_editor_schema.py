@@ -138,7 +138,7 @@ REJECTED = {
     "an unknown nested key": ({**HOUSE, "deal": {"hand_sise": 10}}, "hand_sise"),
     "a wrong enum value": ({**HOUSE, "game": {"shutout": "triple"}}, "triple"),
     "a wrong type": ({**HOUSE, "game": {"target": "many"}}, "many"),
-    "null deletes a required nested key": ({**HOUSE, "game": {"target": None}}, "None"),
+    "null deletes a required nested key": ({**HOUSE, "deal": {"hand_size": None}}, "None"),
     "null deletes a required top-level key": ({**HOUSE, "deal": None}, "None"),
     "null for the id": ({**HOUSE, "id": None}, "None"),
     "a list item is not partial": ({**HOUSE, "scoring": {"round": [{"points": "1"}]}}, "'when' is a required"),

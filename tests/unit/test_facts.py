@@ -38,6 +38,10 @@ def test_pattern_facts(pattern: str, facts: PatternFacts) -> None:
     ("count in 2..3", ContractFacts(2, 3)),
     ("cards >= 6", ContractFacts()),
     ("count >= 2 or cards == 9", ContractFacts()),
+    # CR-2, a contract by deal: what both branches say
+    ("round == 1 ? count == 2 and all(size >= 3) : count == 3 and all(size >= 4)", ContractFacts(2, 3, 3)),
+    ("round == 1 ? count == 2 : cards >= 6", ContractFacts(1, None)),
+    ("round <= 4 ? count == 2 : round == 5 ? count == 3 : count == 3 and all(size <= 5)", ContractFacts(2, 3)),
 ])
 def test_contract_facts(contract: str, facts: ContractFacts) -> None:
     compiled = compile_expression(contract, Env(Context.CONTRACT, DECK, meld_kinds=("run", "set")), BOOL)
@@ -46,3 +50,16 @@ def test_contract_facts(contract: str, facts: ContractFacts) -> None:
 
 def test_other_contexts_have_no_facts() -> None:
     assert compile_expression("order", Env(Context.CARD, DECK), "int").facts is None
+
+
+def test_contract_reading_the_round_needs_a_round() -> None:
+    """A contract by deal (CR-2) is judged against a round view; without one it says so."""
+    from rummydsl.errors import ExpressionError
+    from rummydsl.expr import SimpleRoundView
+
+    compiled = compile_expression("round == 1 ? count == 2 and all(kind == set) : count == 2 and all(kind == run)",
+                                  Env(Context.CONTRACT, DECK, meld_kinds=("run", "set")), BOOL)
+    melds = [("set", ()), ("set", ())]
+    assert compiled(melds, SimpleRoundView(round=1)) and not compiled(melds, SimpleRoundView(round=2))
+    with pytest.raises(ExpressionError, match="reads the round"):
+        compiled(melds)

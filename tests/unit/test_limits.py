@@ -144,6 +144,7 @@ SCHEMA_LIMITS = {
     ("variant", "$defs/deck/properties/packs/maximum"): "MAX_PACKS",
     ("variant", "$defs/deck/properties/wilds/maximum"): "MAX_WILDS",
     ("variant", "$defs/deal/properties/hand_size/oneOf/0/maximum"): "MAX_HAND_SIZE",
+    ("variant", "properties/game/properties/deals/maximum"): "MAX_ROUNDS",
     ("conformance", "properties/description/maxLength"): "MAX_DESCRIPTION_LENGTH",
     ("conformance", "properties/cases/maxItems"): "MAX_SUITE_CASES",
     ("conformance", "$defs/variant/maxLength"): "MAX_VARIANT_REF_LENGTH",

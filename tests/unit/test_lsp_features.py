@@ -118,6 +118,6 @@ def test_hover_on_a_name_the_file_chose_says_which_map_it_is_in() -> None:
 def test_key_completion_leaves_out_keys_the_map_already_has() -> None:
     text = "rummydsl: 1\nid: h\nextends: gin_rummy\nname: H\ngame:\n  target: 150\n  \n"
     labels = [c.label for c in completions("/nowhere/keys.yaml", text, 6, 2)]
-    assert labels == ["game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
+    assert labels == ["deals", "winner", "game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
     top = [c.label for c in completions("/nowhere/keys.yaml", text, 7, 0)]
     assert "game" not in top and "extends" not in top and "deal" in top

@@ -39,6 +39,7 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/contract/oneOf/1": (m.Contract, {}),
     "#/properties/upcard_offer/oneOf/1": (m.UpcardOffer, {}),
     "#/properties/knock/oneOf/1": (m.Knock, {}),
+    "#/properties/buying/oneOf/1": (m.Buying, {}),
     "#/properties/layoff": (m.Layoff, {}),
     "#/properties/stock": (m.Stock, {}),
     "#/properties/going_out": (m.GoingOut, {}),

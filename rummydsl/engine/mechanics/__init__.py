@@ -10,6 +10,7 @@ discard     the discard step, going out by the last card          GR-5, GS-5, BR
 offer       offering a card and taking or declining it            SK-7
 knock       knocking, gin, big gin, the defenders' showdown       GR-6, GR-7, GS-6
 floor       the last-discard claim at the stock floor             GR-8
+buying      buying the top discard out of turn                    CR-4
 credit      who laid each table card; ``melded(p)``                R5-1, R5-4, R5-6
 deep        deep draws into the discard pile, the meld they oblige R5-3
 =========== ===================================================== ========================
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from ..state import Phase
 from .base import Mechanic
+from .buying import BuyMechanic
 from .discard import DiscardMechanic
 from .draw import DrawMechanic
 from .floor import ClaimMechanic
@@ -30,7 +32,7 @@ from .offer import AnswerMechanic, OfferMechanic
 from .upcard import UpcardOffer
 
 __all__ = ["Mechanic", "UPCARD", "DRAW", "MELD", "DISCARD", "OFFER", "ANSWER", "CLAIM", "KNOCK",
-           "SHOWDOWN", "STEPS", "BY_PHASE"]
+           "SHOWDOWN", "BUY", "STEPS", "BY_PHASE"]
 
 UPCARD = UpcardOffer()
 DRAW = DrawMechanic()
@@ -41,6 +43,7 @@ ANSWER = AnswerMechanic()
 CLAIM = ClaimMechanic()
 KNOCK = KnockMechanic()
 SHOWDOWN = ShowdownMechanic()
+BUY = BuyMechanic()
 
 #: The mechanic of each turn step name of the language (``turn:``).
 STEPS: dict[str, Mechanic] = {"draw": DRAW, "meld": MELD, "discard": DISCARD, "offer": OFFER}
@@ -49,4 +52,5 @@ STEPS: dict[str, Mechanic] = {"draw": DRAW, "meld": MELD, "discard": DISCARD, "o
 BY_PHASE: dict[Phase, Mechanic] = {
     Phase.UPCARD: UPCARD, Phase.DRAW: DRAW, Phase.MELD: MELD, Phase.DISCARD: DISCARD,
     Phase.OFFER: OFFER, Phase.ANSWER: ANSWER, Phase.CLAIM: CLAIM, Phase.SHOWDOWN: SHOWDOWN,
+    Phase.BUY: BUY,
 }

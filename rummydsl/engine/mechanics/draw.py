@@ -10,7 +10,9 @@ an offered card matching ``skip_after_accepting`` skips the draw (SK-7.3).
 With ``at_floor: discard_only`` (R5-5) play goes on at the floor with draws from the
 discard pile only, and the player to draw may pass instead, which ends the round (as
 does an empty pile). With ``discard_depth: any`` a card deeper in the pile may be
-named (:mod:`.deep`, R5-3).
+named (:mod:`.deep`, R5-3). With
+``buying`` (CR-4) a draw from the stock first lets the others buy the top discard
+(:mod:`.buying`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .deep import deep_draw_reason, deep_draws, deep_index
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["DrawMechanic", "draw_sources", "discard_only_now"]
+__all__ = ["DrawMechanic", "draw_sources", "discard_only_now", "draw_from_stock"]
 
 
 def discard_only_now(rnd: Round) -> bool:
@@ -103,17 +105,30 @@ class DrawMechanic(Mechanic):
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
-            rnd.hands[player].append(rnd.stock.pop())
-            rnd.taken = None
-            rnd.drawn = True
-            stock = rnd.variant.stock
-            if len(rnd.stock) <= stock.floor and stock.at_floor not in ("turn_over", "discard_only"):
-                rnd.final_turn = True
-        elif action.card is not None and (index := deep_index(rnd, action.card)) is not None \
+            from . import BUY
+
+            if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
+                return
+            draw_from_stock(rnd, player)
+            return
+        if action.card is not None and (index := deep_index(rnd, action.card)) is not None \
                 and index < len(rnd.discards) - 1:
             rnd.take_deep(player, index)
         else:
             rnd.take_discard(player, new_turn=False)
         rnd.stock_only = False
         rnd.next_step()
+
+
+def draw_from_stock(rnd: Round, player: int) -> None:
+    """``player`` takes the top card of the stock, and the turn goes on to its next step;
+    the draw that brings the stock to its floor makes this the final turn (GR-8)."""
+    rnd.hands[player].append(rnd.stock.pop())
+    rnd.taken = None
+    rnd.drawn = True
+    stock = rnd.variant.stock
+    if len(rnd.stock) <= stock.floor and stock.at_floor not in ("turn_over", "discard_only"):
+        rnd.final_turn = True
+    rnd.stock_only = False
+    rnd.next_step()
 

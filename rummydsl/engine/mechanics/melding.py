@@ -4,7 +4,8 @@ The meld step lets the player put down melds and add cards to table melds,
 then say ``done`` (when the step is ``optional``; otherwise only once nothing
 more can be put down). With a contract (SK-5) the first lay-down must meet it
 while melds stay ``concealed_until_met``; after it, more melding in the same
-turn only with ``then_meld_same_turn`` (SK-5.4), and lay-offs onto one's own
+turn only with ``then_meld_same_turn`` (SK-5.4), new melds only with
+``new_melds_after`` (false: only lay-offs, CR-3), and lay-offs onto one's own
 melds (``add_to_own``) or the others' (``add_to_opponents``). A player who has
 met the contract and empties their hand here goes out (SK-8); going out before
 meeting it is refused, and so is any meld or lay-off that would empty the hand
@@ -147,7 +148,8 @@ def contract_ok(rnd: Round, melds: Sequence[tuple[tuple[Card, ...], str]], pool:
         return True
     choices = [sorted(rnd.rules.kinds_of(cards, hand=pool)) for cards, _ in melds]
     for kinds in itertools.product(*choices):
-        if contract.melds([(kind, cards) for kind, (cards, _) in zip(kinds, melds)]):
+        if rnd.rules.contract is not None and rnd.rules.contract(
+                [(kind, cards) for kind, (cards, _) in zip(kinds, melds)]):
             return True
     return False
 
@@ -331,8 +333,9 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every group of the hand that forms a meld, each once.
 
     Groups are listed from the kinds' shapes (one rank; one card per sequence
-    position) and judged by the kinds' patterns. Hands with wild cards, or kinds
-    with no known shape, try every group of up to :data:`MAX_LISTED` cards.
+    position) and judged by the kinds' patterns. Hands with wild cards list groups
+    of up to :data:`MAX_LISTED` cards by the shapes too (:func:`_wild_groups`);
+    kinds with no known shape try every group of up to that many cards.
     """
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
@@ -340,9 +343,11 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     low = max(1, min((shape.min_size for shape in shapes), default=3))
     families = {shape.family for shape in shapes}
     groups: list[tuple[Card, ...]] = []
-    if "any" in families or any(c.wild for c in cards):
+    if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED) + 1):
             groups.extend(itertools.combinations(cards, size))
+    elif any(c.wild for c in cards):
+        groups.extend(_wild_groups(rnd, cards, low))
     else:
         if "same_rank" in families:
             by_rank: dict[int, list[Card]] = {}
@@ -364,6 +369,39 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
         if rules.kinds_of(group, hand=hand):
             found.append(group)
     return found
+
+
+def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
+    """Groups of up to :data:`MAX_LISTED` cards of a hand with wild cards, by the kinds'
+    shapes: natural cards of one rank (a same-rank kind) or of one suit (a sequence
+    kind that keeps one suit; any naturals otherwise), each with 0, 1, 2 ... of the
+    wild cards (the wild cards are taken in hand order: they stand for any card)."""
+    wilds = [c for c in cards if c.wild]
+    naturals = [c for c in cards if not c.wild]
+    buckets: list[list[Card]] = []
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "same_rank":
+            by_rank: dict[int, list[Card]] = {}
+            for card in naturals:
+                assert card.rank is not None
+                by_rank.setdefault(card.rank.order, []).append(card)
+            buckets.extend(by_rank.values())
+        elif shape.same_suit:
+            by_suit: dict[int, list[Card]] = {}
+            for card in naturals:
+                assert card.suit is not None
+                by_suit.setdefault(card.suit.index, []).append(card)
+            buckets.extend(by_suit.values())
+        else:
+            buckets.append(naturals)
+    for bucket in buckets:
+        for size in range(1, min(len(bucket), MAX_LISTED) + 1):
+            for chosen in itertools.combinations(bucket, size):
+                for extra in range(0, min(len(wilds), MAX_LISTED - size) + 1):
+                    if size + extra >= low:
+                        yield (*chosen, *wilds[:extra])
+    for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
+        yield tuple(wilds[:size])
 
 
 def _sequences(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
@@ -391,7 +429,8 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     A depth-first search over disjoint candidate melds, bounded by what the
     contract's facts say (how many melds, how big each may be); each collection
-    is judged by the contract itself, for every choice of kinds.
+    is judged by the contract itself, for every choice of kinds (once per
+    collection of kinds and sizes: that is all a contract reads of the melds).
     """
     contract = rnd.variant.contract
     assert contract is not None
@@ -404,17 +443,32 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
     kinds = [sorted(rnd.rules.kinds_of(group, hand=hand)) for group in candidates]
     masks = [sum(1 << c.id for c in group) for group in candidates]
-    meets = contract.melds
+    meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
+    assert meets is not None
+
+    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+    seen: dict[tuple[tuple[tuple[str, ...], int], ...], bool] = {}
 
     def judged(chosen: list[int]) -> bool:
-        for choice in itertools.product(*(kinds[i] for i in chosen)):
-            if meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)]):
-                return True
-        return False
+        # a contract reads only each meld's kind and size (and the round): judge each
+        # collection of (kinds, size) once
+        key = tuple(sorted(shapes[i] for i in chosen))
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = any(
+                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                for choice in itertools.product(*(kinds[i] for i in chosen)))
+        return got
+
+    listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
 
     def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
         if len(chosen) >= fewest and judged(chosen):
-            yield Meld(player, tuple(candidates[i] for i in chosen))
+            meld = Meld(player, tuple(candidates[i] for i in chosen))
+            text = str(meld)
+            if text not in listed:
+                listed.add(text)
+                yield meld
         if len(chosen) == most:
             return
         for i in range(start, len(candidates)):
@@ -449,6 +503,9 @@ class MeldMechanic(Mechanic):
                 out.append(meld)
             return out
         if contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
+            return out
+        if contract is not None and rnd.met_contract[player] and not contract.new_melds_after:
+            out.extend(list_layoffs(rnd, player))  # CR-3: after going down, only lay-offs
             return out
         for group in single_melds(rnd, hand):
             if len(group) >= len(hand) - 1 and too_few_left(
@@ -510,6 +567,9 @@ class MeldMechanic(Mechanic):
                 raise IllegalActionError("", "the first melds put down must meet the contract")
         elif contract is not None and rnd.contract_now and not contract.then_meld_same_turn:
             raise IllegalActionError("", "no more melding in the turn the contract was met")
+        elif contract is not None and not contract.new_melds_after:
+            raise IllegalActionError("", "after meeting the contract a player only lays off: "
+                                         "no new melds (contract.new_melds_after: false)")
         reason = too_few_left(rnd, player, judged, hand)
         if reason is not None:
             raise IllegalActionError("", reason)
