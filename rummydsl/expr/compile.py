@@ -466,6 +466,21 @@ def _compare_constant(op: str, lf: Fn, rv: Any) -> Fn:
     return lambda x: lf(x) >= rv
 
 
+_VIEW_METHODS: dict[str, tuple[str, Callable[[Any], Any] | None]] = {
+    "value": ("value", None),
+    "score": ("score", None),
+    "deadwood": ("deadwood", None),
+    "met_contract": ("met_contract", bool),
+    "next": ("next", None),
+    "hand_value": ("hand_value", None),
+    "melded_turns": ("melded_turns", int),
+    "melded": ("melded_points", None),
+    "others": ("others", None),
+}
+"""Functions of the round and score contexts that call a method of the view (:mod:`.runtime`),
+with what the result is cast to."""
+
+
 class _Compiler:
     def __init__(self, checked: Checked, text: str = "") -> None:
         self.checked = checked
@@ -704,25 +719,11 @@ class _Compiler:
             return self.fold(node, lambda x: abs(f(x)), args)
         if name == "distance":
             return _Code(_distance(fns[0], fns[1], node))
-        # value, score, deadwood, met_contract, hand_value, melded_turns, next, melded, others: the view's methods
+        method, convert = _VIEW_METHODS[name]  # the rest ask the round's view
         f = fns[0]
-        if name == "value":
-            return _Code(lambda x: x.view.value(f(x)))
-        if name == "score":
-            return _Code(lambda x: x.view.score(f(x)))
-        if name == "deadwood":
-            return _Code(lambda x: x.view.deadwood(f(x)))
-        if name == "met_contract":
-            return _Code(lambda x: bool(x.view.met_contract(f(x))))
-        if name == "next":
-            return _Code(lambda x: x.view.next(f(x)))
-        if name == "hand_value":
-            return _Code(lambda x: x.view.hand_value(f(x)))
-        if name == "melded_turns":
-            return _Code(lambda x: int(x.view.melded_turns(f(x))))
-        if name == "melded":
-            return _Code(lambda x: x.view.melded_points(f(x)))
-        return _Code(lambda x: x.view.others(f(x)))
+        if convert is None:
+            return _Code(lambda x: getattr(x.view, method)(f(x)))
+        return _Code(lambda x: convert(getattr(x.view, method)(f(x))))
 
     def per_meld(self, name: str, test: Fn) -> Fn:
         if name == "all":
