@@ -108,6 +108,8 @@ def _cards_each(variant: Variant) -> str:
     from .variant.exprs import deal_probes
 
     by_deal = "round" in rule.names
+    if by_deal and not {"player_count", "players"} & set(rule.names):  # by deal alone (CR-2)
+        return _cards_by_deal(variant, rule)
     groups: list[tuple[int, int, int, int, int]] = []  # value, first count, first deal, last count, last deal
     for count, number, value in deal_probes(rule, variant.players_range, getattr(variant.game, "deals", None)):
         if not isinstance(value, int):
@@ -127,6 +129,32 @@ def _cards_each(variant: Variant) -> str:
                                        else f" in deals {number} to {last_number}")
         parts.append(f"{value} with {who}{when}")
     return f"{variant.deal.hand_size} cards each ({', '.join(parts)})"
+
+
+def _cards_by_deal(variant: Variant, rule: Any) -> str:
+    """"N cards each" for a hand size that depends on the deal alone: its runs of deals.
+
+    >>> from rummydsl.variant import load_variant
+    >>> _cards_by_deal(load_variant("contract_rummy"), load_variant("contract_rummy").deal.hand_size_rule)
+    '10 cards each in deals 1 to 4, 12 in deals 5 to 7'
+    """
+    from .variant.exprs import deal_probes
+
+    count = variant.players
+    runs: list[list[int]] = []  # value, first deal, last deal
+    for probe_count, number, value in deal_probes(rule, (count, count), getattr(variant.game, "deals", None)):
+        if probe_count != count or not isinstance(value, int):
+            continue
+        if runs and runs[-1][0] == value:
+            runs[-1][2] = number
+        else:
+            runs.append([value, number, number])
+    if len(runs) <= 1:
+        return f"{variant.deal.hand_size} cards each"
+    parts = [f"{value}{' cards each' if i == 0 else ''} in "
+             + (f"deal {first}" if first == last else f"deals {first} to {last}")
+             for i, (value, first, last) in enumerate(runs)]
+    return ", ".join(parts)
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
