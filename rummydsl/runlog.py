@@ -30,7 +30,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Sequence
+from typing import IO, TYPE_CHECKING, Any, Sequence, TypeVar
 
 from .engine.actions import player_name
 from .errors import Location, RecordError
@@ -286,6 +286,9 @@ def parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:
     return data
 
 
+_Writer = TypeVar("_Writer", bound="RunWriter")
+
+
 class RunWriter:
     """Writes an out-file: each outcome a line, flushed at once, fsync'd about once a second."""
 
@@ -320,10 +323,19 @@ class RunWriter:
 
         :raises RecordError: if the file cannot be written.
         """
+        return cls.reopen(path, log.end)
+
+    @classmethod
+    def reopen(cls: type[_Writer], path: str, end: int) -> _Writer:
+        """A writer going on in the out-file at ``path`` after byte ``end`` (cut there first);
+        an instance of ``cls`` (the lab's writer reopens its files the same way).
+
+        :raises RecordError: if the file cannot be written.
+        """
         stream = _open(path, "r+b")
         try:
-            stream.truncate(log.end)
-            stream.seek(log.end)
+            stream.truncate(end)
+            stream.seek(end)
         except OSError as problem:
             stream.close()
             raise RecordError(f"cannot write the run: {problem.strerror or problem}", Location(path)) from None

@@ -263,14 +263,7 @@ class LabRunWriter(RunWriter):
 
         :raises RecordError: if the file cannot be written.
         """
-        stream = _open(path, "r+b")
-        try:
-            stream.truncate(log.end)
-            stream.seek(log.end)
-        except OSError as problem:
-            stream.close()
-            raise RecordError(f"cannot write the run: {problem.strerror or problem}", Location(path)) from None
-        return cls(stream, path)
+        return cls.reopen(path, log.end)
 
     def write_task(self, outcome: GameOutcome, label: str) -> None:
         """Write the outcome of one task (in task order) of the variant labelled ``label``."""
