@@ -540,8 +540,10 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
                               f"got {ending!r}")
         deadwoods = load.by_seat(item, "deadwoods", where)
         points = load.by_seat(item, "points", where)
-        if not all(type(v) is int for v in (*deadwoods, *points)):
-            raise RecordError(f"{where}: deadwoods and points are whole numbers, got {item!r:.80}")
+        # a deadwood is null for a hand past the meld solver (deep draws, R5-3)
+        if not (all(type(v) is int or v is None for v in deadwoods) and all(type(v) is int for v in points)):
+            raise RecordError(f"{where}: deadwoods and points are whole numbers (a deadwood may be null), "
+                              f"got {item!r:.80}")
         results.append(RoundResult(Ending(ending), load.seat(item.get("ender"), where + "ender", empty=True),
                                    tuple(deadwoods), tuple(points), load.get(item, "undercut", bool, where),
                                    load.get(item, "turns", int, where), load.variant.game.winner == "lowest"))

@@ -128,6 +128,24 @@ def test_a_finished_game_and_a_finished_round_resume() -> None:
     assert done.over and done.result == game.result and done.sheets == game.sheets
 
 
+def test_a_round_result_with_a_hand_past_the_solver_reloads() -> None:
+    """A round whose deadwood was not worked out (a hand past the solver after deep
+    draws, R5-3: null in the result) is part of a save that loads back."""
+    variant = load_variant("gin_rummy")
+    game = Game(variant, random.Random(3))
+    agents = make_agents("greedy", 2, random.Random(3))
+    while game.round.result is None:
+        step(game, agents)
+    game.next_round()
+    data = json.loads(json.dumps(game.to_json(agents)))
+    data["results"][0]["deadwoods"]["P2"] = None
+    again = Game.from_json(variant, data)
+    assert again.results[0].deadwoods[1] is None
+    data["results"][0]["points"]["P1"] = None
+    with pytest.raises(RecordError, match=r"results\[0\].: deadwoods and points are whole numbers"):
+        Game.from_json(variant, data)
+
+
 def test_a_save_says_every_part_of_the_game() -> None:
     game = Game(load_variant("oklahoma_gin"), random.Random(9))
     agents = make_agents("random,greedy", 2, random.Random(9))
