@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from .cards import Card
 from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
@@ -428,13 +428,30 @@ def _wanted_shapes(observation: Observation) -> frozenset[str] | None:
     if (variant.contract is None or variant.step("discard") is None or rules.contract is None
             or observation.met_contract[observation.player]):
         return None
+    got = _CONTRACT_SHAPES.get(id(rules))
+    if got is None or got[0] is not rules:
+        got = (rules, _contract_shapes(rules))
+        if len(_CONTRACT_SHAPES) >= 32:
+            _CONTRACT_SHAPES.pop(next(iter(_CONTRACT_SHAPES)))
+        _CONTRACT_SHAPES[id(rules)] = got
+    return got[1]
+
+
+_CONTRACT_SHAPES: dict[int, tuple[object, frozenset[str]]] = {}
+""":func:`_contract_shapes` by solver (one per deal's contract), the last few kept."""
+
+
+def _contract_shapes(rules: Any) -> frozenset[str]:
+    """The shape families of the kinds some lay-down of 1 to 4 melds of 3 or 4 cards
+    meeting ``rules``' contract uses (asked once per solver: a greedy player asks
+    before every choice)."""
     kinds = rules.kind_names
     used: set[str] = set()
     for count in range(1, 5):
         for combo in itertools.combinations_with_replacement(kinds, count):
             for size in (3, 4):
                 try:
-                    if rules.contract([(kind, (None,) * size) for kind in combo]):  # type: ignore[misc]
+                    if rules.contract([(kind, (None,) * size) for kind in combo]):
                         used.update(combo)
                 except RummyDslError:
                     continue
