@@ -738,7 +738,7 @@ class Round:
         the hand, melds still held included; a knocker's shown melds count too (they
         were shown from the hand at the end, not laid down in play)."""
         held = self.value(self.hands[player])
-        if player == self.ender and self.ending in (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN):
+        if player == self.ender and self.ending in _KNOCKS:
             held += sum(self.value(meld) for meld in self.declared[player] or ())
         return held
 
