@@ -307,8 +307,9 @@ class Soak:
         self.game: Game | None = None
         self.doing = "dealing"
 
-    def attack(self, rnd: Round, tally: Any) -> None:
-        """The full step check (a live round) and ``attempts`` illegal attempts."""
+    def attack(self, rnd: Round, tally: Any, witness: Any = None) -> None:
+        """The full step check (a live round) and ``attempts`` illegal attempts; with the
+        round's ``witness``, the observations' known cards are checked against it too."""
         game = self.game
         assert game is not None
         if rnd.result is None:
@@ -317,7 +318,7 @@ class Soak:
             inv.check_step(rnd, self.rng, tally)
             inv.check_unlisted(rnd, self.rng, count=1)
             for seat in range(rnd.players):
-                inv.check_observation(rnd, seat)
+                inv.check_observation(rnd, seat, witness)
             self.figures.checks += 2 + rnd.players
             self.figures.refused += tally.refused - refused
             self.count("step check", tally.refused - refused)
@@ -349,7 +350,7 @@ class Soak:
             inv.check_known(rnd, witness)
             self.figures.checks += 2
             if self.rng.random() < self.rate:
-                self.attack(rnd, tally)
+                self.attack(rnd, tally, witness)
             player = rnd.to_move
             assert player is not None
             action = agents[player].act(views[player])

@@ -210,6 +210,7 @@ def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None
     :raises StalledRoundError: past ``max_actions`` actions.
     """
     from .engine.game import play_round
+    from .engine.observe import result_json
 
     if writer is not None:
         writer.deal(rnd)
@@ -227,10 +228,10 @@ def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None
     assert result is not None
     if writer is not None:
         writer.result(rnd, result)
-    for agent in agents:
+    for seat, agent in enumerate(agents):
         told = getattr(agent, "round_over", None)
         if callable(told):
-            told(result.as_json())
+            told(result_json(result, seat))  # as the seat sees it: a void round shows no other hand
     return result
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Sequence, TextIO
 
-from .engine.actions import Action, player_name
+from .engine.actions import Action, Knock, player_name
 from .errors import RummyDslError
 from .record import Quit, Watcher
 
@@ -263,6 +263,10 @@ class TerminalWatcher(Watcher):
         self.say(f"\n=== round {rnd.number}: {player_name(rnd.dealer)} deals{sits}{upcard} ===")
 
     def action(self, rnd: Round, action: Action) -> None:
+        if isinstance(action, Knock) and action.card is not None and action.player != self.seat:
+            # GR-6.1, GS-6.1: the knock's discard goes face down; the melds are shown on the table
+            self.say(f"  {player_name(action.player)} knocks, discarding a card face down")
+            return
         self.say(f"  {action}{' (you)' if action.player == self.seat else ''}")
 
     def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
@@ -278,6 +282,9 @@ class TerminalWatcher(Watcher):
                 continue
             table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
             melds = f"melds {table}; " if table else ""
+            if result.void and p != self.seat:  # nothing is scored, so no hand is shown
+                self.say(f"  {player_name(p)}: {melds}hand not shown ({len(rnd.hands[p])} cards); points 0")
+                continue
             deadwood = result.deadwoods[p]
             shown = "not worked out (a hand past the solver)" if deadwood is None else deadwood
             self.say(f"  {player_name(p)}{you}: {melds}hand {_cards(_sorted(rnd.hands[p]))}; deadwood "

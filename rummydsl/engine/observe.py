@@ -6,7 +6,9 @@ in it was seen face up) and the dealt upcard (GR-12.4); the cards of other
 hands that everyone has seen (taken from the discard pile, offered in an
 offer); each hand's size, the stock's size, the scores; whose move it is and
 in which phase; after a knock the knocker's melds and deadwood, and the melds
-each defender shows. A card another player holds face down never appears.
+each defender shows. A card another player holds face down never appears, nor the
+card a knock discards face down (but to the knocker), nor the deadwood of other
+hands after a void round (nobody shows a hand when nothing is scored).
 
 Agents get an observation and the legal actions, never the round itself, so a
 program cannot peek; :meth:`Observation.as_json` is what the agent protocol sends.
@@ -14,17 +16,19 @@ program cannot peek; :meth:`Observation.as_json` is what the agent protocol send
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..cards import Card
 from .actions import Action, player_name
+from .state import RoundResult
 
 if TYPE_CHECKING:
     from ..melds import MeldRules
     from ..variant.model import Variant
     from .round import LegalActions, Round, TableMeld
 
-__all__ = ["Observation"]
+__all__ = ["Observation", "result_for", "result_json"]
 
 
 class Observation:
@@ -127,13 +131,37 @@ class Observation:
 
     @property
     def discards(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first (the top card is last)."""
-        return tuple(self._round.discards)
+        """The discard pile face up, bottom first (the top card is last); a knock's
+        discard lies face down on it and is not shown (:attr:`knock_discard`)."""
+        rnd = self._round
+        pile = rnd.discards
+        if rnd.face_down is not None and pile and pile[-1] is rnd.face_down:
+            return tuple(pile[:-1])
+        return tuple(pile)
 
     @property
     def top_discard(self) -> Card | None:
-        pile = self._round.discards
+        """The top card of the pile face up (never a knock's face-down discard)."""
+        pile = self.discards
         return pile[-1] if pile else None
+
+    @property
+    def knock_discard(self) -> Card | None:
+        """The card a knock discarded face down (GR-6.1, GS-6.1): this player's own, if
+        they knocked; None for everyone else (it stays face down after the round too)."""
+        rnd = self._round
+        return rnd.face_down if rnd.ender == self.player else None
+
+    @property
+    def face_down(self) -> bool:
+        """Whether a knock discarded a card face down this round (seen by all: only the card is hidden)."""
+        return self._round.face_down is not None
+
+    @property
+    def result(self) -> RoundResult | None:
+        """The round's result as this player sees it (:func:`result_for`), once it is over."""
+        rnd = self._round
+        return None if rnd.result is None else result_for(rnd.result, self.player)
 
     @property
     def upcard(self) -> Card | None:
@@ -146,7 +174,10 @@ class Observation:
         return tuple(tuple(melds) for melds in self._round.table)
 
     def known(self, player: int) -> tuple[Card, ...]:
-        """The cards of ``player``'s hand everyone has seen (all of it for oneself)."""
+        """The cards of ``player``'s hand everyone has seen (all of it for oneself): by
+        face and with multiplicity, the faces seen going in (taken from the pile, bought,
+        offered) less the faces seen going out, each a card seen going in
+        (:meth:`Round.forget <rummydsl.engine.round.Round.forget>`)."""
         if player == self.player:
             return self.hand
         return tuple(self._round.known[player])
@@ -227,6 +258,8 @@ class Observation:
             "hand_sizes": {player_name(p): n for p, n in enumerate(self.hand_sizes)},
             "stock_size": self.stock_size,
             "discards": cards(self.discards),
+            **({} if rnd.face_down is None else
+               {"knock_discard": None if self.knock_discard is None else str(self.knock_discard)}),
             "upcard": None if rnd.upcard is None else str(rnd.upcard),
             "table": {player_name(p): [m.as_json() for m in melds]
                       for p, melds in enumerate(rnd.table)},
@@ -250,5 +283,23 @@ class Observation:
         if rnd.to_move == self.player:
             out["legal"] = [str(a) for a in rnd.legal_actions()]
         if rnd.result is not None:
-            out["result"] = rnd.result.as_json()
+            out["result"] = result_json(rnd.result, self.player)
         return out
+
+
+def result_for(result: RoundResult, seat: int) -> RoundResult:
+    """``result`` as seat ``seat`` sees it at the table: a void round is not scored, so
+    nobody shows their hand, and its deadwoods are hidden but the seat's own (None);
+    every other ending shows every hand (the knocker's melds and each defender's, or the
+    hands counted against the one who went out), so all is shown. The engine, records
+    and statistics keep the whole result; this is what an observation and an agent's
+    ``round_over`` message give."""
+    if not result.void:
+        return result
+    hidden = tuple(d if p == seat else None for p, d in enumerate(result.deadwoods))
+    return replace(result, deadwoods=hidden)
+
+
+def result_json(result: RoundResult, seat: int) -> dict[str, Any]:
+    """:func:`result_for` as plain JSON (the agent protocol's ``round_over`` result)."""
+    return result_for(result, seat).as_json()

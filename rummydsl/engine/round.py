@@ -318,6 +318,9 @@ class Round:
         self.ender: int | None = None
         self.ending: Ending | None = None
         self.ender_deadwood = 0
+        self.face_down: Card | None = None
+        """The card a knock discarded face down (GR-6.1, GS-6.1): it lies on the discard
+        pile (its last card) but nobody but the knocker sees it (:class:`Observation`)."""
         self.defenders: list[int] = []
         self.declared: list[tuple[tuple[Card, ...], ...] | None] = [None] * n
         self.result: RoundResult | None = None
@@ -559,17 +562,49 @@ class Round:
         return out
 
     def remove(self, player: int, card: Card) -> None:
-        """Take ``card`` (that very card) out of ``player``'s hand; no longer known there."""
+        """Take ``card`` (that very card) out of ``player``'s hand, and one card of its
+        face out of what is known there (:meth:`forget`)."""
         hand = self.hands[player]
         for i, held in enumerate(hand):
             if held is card:
                 del hand[i]
                 break
+        self.forget(player, card)
+
+    def forget(self, player: int, card: Card) -> None:
+        """``card`` left ``player``'s hand: one card of its face is no longer known there.
+
+        What the table knows of a hand is faces, not copies: the faces seen going in
+        (taken from the pile, bought, offered) less the faces seen going out. Copies of
+        a face look alike, so when a hand took one copy of a face and later gives up
+        another (a wild taken from the pile and another wild thrown, in a deck of
+        several packs or wild cards), the table saw a face go in and the same face go
+        out: it knows nothing more of that face in the hand, though the very card taken
+        is still there. The copy that left is forgotten if it was known, else another
+        known copy of its face (the known cards stay cards of the hand, each one seen).
+        """
         known = self.known[player]
         for i, held in enumerate(known):
             if held is card:
                 del known[i]
-                break
+                return
+        if self._plain_deck:
+            return
+        deck = self.variant.deck
+        key = deck.face_key(card)
+        for i, held in enumerate(known):
+            if deck.face_key(held) == key:
+                del known[i]
+                return
+
+    def knows_face(self, player: int, card: Card) -> bool:
+        """Whether a card of ``card``'s face is known in ``player``'s hand."""
+        known = self.known[player]
+        if self._plain_deck:
+            return any(held is card for held in known)
+        deck = self.variant.deck
+        key = deck.face_key(card)
+        return any(deck.face_key(held) == key for held in known)
 
     def next_seat(self, player: int) -> int:
         """The seat dealt in nearest ``player``'s left: who plays after ``player`` (every

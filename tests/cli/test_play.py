@@ -75,3 +75,52 @@ def test_rummy_shows_the_pile_turned_over(tmp_path: Path) -> None:
     assert "(the pile was turned over once)" in out
     assert "game over after" in out
     assert run("replay", str(log))[0] == 0
+
+
+def _gr15():
+    from rummydsl.engine import Round
+    from rummydsl.variant import load_variant
+
+    variant = load_variant("gin_rummy")
+    deck = variant.deck
+    return Round.from_setup(variant, dealer=1,
+                            hands=[deck.parse_cards("5H 6H 7H 8H 9C 9D 9S AC 2D 4S"),
+                                   deck.parse_cards("KS KH KD 2C 3C 4C 9H 4H QC 7D")],
+                            stock=deck.parse_cards("KC 3D 4D"), upcard=deck.parse_card("QD"))
+
+
+def test_the_play_screen_does_not_show_another_players_knock_discard() -> None:
+    """GR-6.1 (issue 17): the computer's knock discards face down; the person sees the knock,
+    not the card (their own knock prints as played)."""
+    import io
+
+    from rummydsl.terminal import TerminalWatcher
+
+    rnd = _gr15()
+    for action in ("P1 pass", "P2 pass", "P1 draw stock"):
+        rnd.apply(action)
+    knock = rnd.apply("P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]")
+    out = io.StringIO()
+    TerminalWatcher(1, out).action(rnd, knock)
+    assert "KC" not in out.getvalue() and "face down" in out.getvalue()
+    mine = io.StringIO()
+    TerminalWatcher(0, mine).action(rnd, knock)
+    assert "P1 knock KC" in mine.getvalue()
+
+
+def test_the_play_screen_shows_no_other_hand_after_a_void_round() -> None:
+    """GR-8 (issue 17): a void round scores nothing and nobody shows a hand: the person
+    sees their own hand and deadwood, not the other player's."""
+    import io
+
+    from rummydsl.terminal import TerminalWatcher
+
+    rnd = _gr15()
+    for action in ("P1 pass", "P2 pass", "P1 draw stock", "P1 discard KC"):
+        rnd.apply(action)
+    assert rnd.result is not None and rnd.result.void
+    out = io.StringIO()
+    TerminalWatcher(0, out).round_over(rnd, rnd.result, (0, 0))
+    text = out.getvalue()
+    assert "5H" in text and not {"KS", "KH", "QC", "7D"} & set(text.replace(",", " ").split())
+    assert "P2: hand not shown (10 cards)" in text

@@ -216,3 +216,48 @@ def test_with_workers_a_failing_program_stops_the_run_at_the_same_game(tmp_path:
     two = run(*argv, "--workers", "2", "--log", str(tmp_path / "two.jsonl"))
     assert one == two and one[0] == 1 and one[2].startswith("rummydsl simulate: game 3: P2: answered 'hello there'")
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
+
+
+class _Listening:
+    """A random agent that keeps the ``round_over`` results it is told (as a program would hear them)."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        self.inner = make_agents(kind, 1, random.Random(seed))[0]
+        self.heard: list[dict[str, object]] = []
+
+    def act(self, observation: Observation) -> object:
+        return self.inner.act(observation)
+
+    def round_over(self, result: dict[str, object]) -> None:
+        self.heard.append(result)
+
+
+def test_round_over_of_a_void_round_shows_each_seat_only_its_own_deadwood() -> None:
+    """GR-8 (issue 17): in a void round nobody shows a hand, so each seat's ``round_over``
+    result has its own deadwood and null for the others'; a scored round shows them all."""
+    from rummydsl.engine import Round
+    from rummydsl.record import run_hand
+
+    variant = load_variant("gin_rummy")
+    kinds = set()
+    for seed in range(40):
+        rnd = Round.deal(variant, random.Random(seed), dealer=0)
+        agents = [_Listening("greedy" if seed % 2 else "random", seed), _Listening("random", seed + 1000)]
+        run_hand(rnd, agents)  # type: ignore[arg-type]
+        result = rnd.result
+        assert result is not None
+        whole = result.as_json()
+        for seat, agent in enumerate(agents):
+            (heard,) = agent.heard
+            if not result.void:
+                assert heard == whole
+                continue
+            name = ("P1", "P2")[seat]
+            assert heard["deadwoods"] == {p: (whole["deadwoods"][p] if p == name else None)
+                                          for p in ("P1", "P2")}
+            assert {k: v for k, v in heard.items() if k != "deadwoods"} == {
+                k: v for k, v in whole.items() if k != "deadwoods"}
+        kinds.add(result.void)
+        if kinds == {True, False}:
+            break
+    assert kinds == {True, False}, "the seeds gave no void round, or no scored one"

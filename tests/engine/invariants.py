@@ -28,6 +28,7 @@ import json
 import os
 import re
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -126,48 +127,84 @@ class Witness:
     """The cards of each hand that every player has seen, tracked from the actions.
 
     Independent of the engine's ``known``: a card is seen when it is taken from
-    the discard pile (the upcard, a claim, a normal draw), when it is offered
-    (it stays seen in whichever hand keeps it), bought (CR-4), or shown in melds after a knock.
-    It stops being in a hand when it leaves it.
+    the discard pile (the upcard, a claim, a normal draw), bought (CR-4), or offered
+    and declined (it stays in the offerer's hand, seen); taken after an offer it is
+    seen in the taker's hand. What is known is faces with multiplicity, as the table
+    sees them: copies of a face look alike (two packs, Ginski's five ``*``), so each
+    card of a face leaving a hand takes one of that face off what is known there,
+    whichever copy it was, and a face offered that is known already adds nothing.
+    ``faces[p]`` counts the known faces of seat p's hand; ``ids[p]`` holds the ids
+    of the cards seen face up going into it (the known cards must be among them).
     """
 
     def __init__(self, players: int) -> None:
-        self.seen: list[set[int]] = [set() for _ in range(players)]
+        self.faces: list[Counter[int]] = [Counter() for _ in range(players)]
+        self.ids: list[set[int]] = [set() for _ in range(players)]
+        self._held: list[Counter[int]] = []
+        self._seen: list[tuple[int, Card]] = []
 
     def before(self, rnd: Round, action: Action) -> None:
         """Note what ``action`` shows, from the round as it is before the action."""
+        deck = rnd.variant.deck
+        self._held = [Counter(deck.face_key(c) for c in hand) for hand in rnd.hands]
+        seen = self._seen = []
         player = action.player
         if isinstance(action, Draw) and action.source == "discard" and action.card is not None:
-            faces = [rnd.variant.deck.face_key(c) for c in rnd.discards]  # a deep draw (R5-3):
-            at = len(faces) - 1 - faces[::-1].index(rnd.variant.deck.face_key(action.card))
-            self.seen[player].update(c.id for c in rnd.discards[at:])  # the card and all above it
+            faces = [deck.face_key(c) for c in rnd.discards]  # a deep draw (R5-3):
+            at = len(faces) - 1 - faces[::-1].index(deck.face_key(action.card))
+            seen += [(player, c) for c in rnd.discards[at:]]  # the card and all above it
         elif isinstance(action, Draw) and action.source == "discard" and rnd.discards:
-            self.seen[player].add(rnd.discards[-1].id)
-        elif isinstance(action, Offer):
-            held = rnd.holds(player, action.card)
-            if held is not None:
-                self.seen[player].add(held.id)
+            seen.append((player, rnd.discards[-1]))
         elif isinstance(action, Take) and rnd.offered is not None:
-            giver = rnd.turn_player
-            self.seen[giver].discard(rnd.offered.id)
-            self.seen[player].add(rnd.offered.id)
+            seen.append((player, rnd.offered))
+        elif isinstance(action, Decline) and rnd.offered is not None:
+            giver, card = rnd.turn_player, rnd.offered
+            self.ids[giver].add(card.id)
+            key = deck.face_key(card)
+            self.faces[giver][key] = max(self.faces[giver][key], 1)
         elif isinstance(action, Buy) and rnd.discards:  # CR-4: the bought discard was face up
-            self.seen[player].add(rnd.discards[-1].id)
+            seen.append((player, rnd.discards[-1]))
 
     def after(self, rnd: Round) -> None:
-        """Forget cards that left a hand."""
+        """Take the faces that left a hand off what is known there; add the faces seen going in."""
+        deck = rnd.variant.deck
         for player, hand in enumerate(rnd.hands):
-            self.seen[player] &= {c.id for c in hand}
+            now = Counter(deck.face_key(c) for c in hand)
+            known = self.faces[player]
+            for key, count in self._held[player].items():
+                gone = count - now[key]
+                if gone > 0:
+                    known[key] = max(0, known[key] - gone)
+            self.ids[player] &= {c.id for c in hand}
+        for player, card in self._seen:
+            self.faces[player][deck.face_key(card)] += 1
+            self.ids[player].add(card.id)
+        for player, hand in enumerate(rnd.hands):
+            now = Counter(deck.face_key(c) for c in hand)
+            known = self.faces[player]
+            for key in list(known):
+                known[key] = min(known[key], now[key])
+                if not known[key]:
+                    del known[key]
+        self._seen = []
 
 
 def check_known(rnd: Round, witness: Witness) -> None:
-    """``known`` cards are in their hand, and were seen by all (not only by their holder)."""
+    """``known`` cards are in their hand and were seen going in, and the known faces are
+    exactly those the table saw go in and not come out (by face, with multiplicity)."""
+    deck = rnd.variant.deck
     for player, known in enumerate(rnd.known):
         hand = {c.id for c in rnd.hands[player]}
+        name = player_name(player)
+        assert len({c.id for c in known}) == len(known), f"a card is known twice in {name}'s hand"
         for card in known:
-            assert card.id in hand, f"{card} is known in {player_name(player)}'s hand but not held"
-            assert card.id in witness.seen[player], (
-                f"{card} is marked known in {player_name(player)}'s hand but nobody saw it")
+            assert card.id in hand, f"{card} is known in {name}'s hand but not held"
+            assert card.id in witness.ids[player], (
+                f"{card!r} is marked known in {name}'s hand but that card was never seen there")
+        faces = Counter(deck.face_key(c) for c in known)
+        assert faces == witness.faces[player], (
+            f"{name}'s known cards {sorted(str(c) for c in known)} are not the faces the table saw "
+            f"go in and not out ({sorted(str(deck.cards[k]) if k < deck.natural_faces else '*' for k in witness.faces[player].elements())})")
 
 
 # ---------------------------------------------------------------------------- observations
@@ -190,10 +227,12 @@ def shown_to_all(rnd: Round, player: int) -> set[int]:
 
 
 def hidden_from(rnd: Round, seat: int) -> set[str]:
-    """Faces that only another player may know: held face down by another player, and
-    not visible to ``seat`` in any other way (own hand, the pile, the table, shown cards)."""
+    """Faces that only another player may know: held face down by another player, or
+    discarded face down by another's knock, and not visible to ``seat`` in any other way
+    (own hand, the pile face up, the table, shown cards)."""
     visible: set[str] = {str(c) for c in rnd.hands[seat]}
-    visible |= {str(c) for c in rnd.discards}
+    face_down = rnd.face_down if rnd.ender != seat else None  # a knock's discard (GR-6.1)
+    visible |= {str(c) for c in rnd.discards if c is not face_down}
     visible |= {str(c) for melds in rnd.table for meld in melds for c in meld.cards}
     if rnd.upcard is not None:
         visible.add(str(rnd.upcard))
@@ -206,13 +245,34 @@ def hidden_from(rnd: Round, seat: int) -> set[str]:
         public = shown_to_all(rnd, other)
         visible |= {str(c) for c in rnd.hands[other] if c.id in public}
         secret |= {str(c) for c in rnd.hands[other] if c.id not in public}
+    if face_down is not None:
+        secret.add(str(face_down))
     return secret - visible
 
 
-def check_observation(rnd: Round, seat: int) -> None:
-    """Seat ``seat``'s observation (JSON and attributes) shows no card held face down by another."""
+def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> None:
+    """Seat ``seat``'s observation (JSON and attributes) shows no card held face down by another.
+
+    With a ``witness``, the known cards it shows of each other hand are, face by face
+    and with multiplicity, those the table saw go in and not come out, and each is a
+    card seen going in (a second copy of a face never seen there is a leak)."""
     secret = hidden_from(rnd, seat)
     obs = Observation(rnd, seat)
+    if witness is not None:
+        deck = rnd.variant.deck
+        shown = obs.as_json()["known"]
+        for other in range(rnd.players):
+            if other == seat:
+                continue
+            cards = obs.known(other)
+            name = player_name(other)
+            want = Counter(deck.face_key(c) for c in cards)
+            assert want == witness.faces[other], (
+                f"{player_name(seat)}'s observation shows {sorted(str(c) for c in cards)} known in {name}'s hand")
+            assert {c.id for c in cards} <= witness.ids[other], (
+                f"{player_name(seat)}'s observation shows a copy never seen in {name}'s hand: {cards!r}")
+            assert Counter(shown[name]) == Counter(str(c) for c in cards), (
+                f"{player_name(seat)}'s observation JSON shows {shown[name]} known in {name}'s hand")
     leaked = secret & strings(obs.as_json())
     assert not leaked, f"{player_name(seat)}'s observation shows {sorted(leaked)} held face down by another"
     seen: list[Card] = [*obs.hand, *obs.discards]
@@ -220,7 +280,15 @@ def check_observation(rnd: Round, seat: int) -> None:
         seen += obs.known(other)
         seen += [c for meld in obs.shown(other) or () for c in meld]
     seen += [c for melds in obs.table for meld in melds for c in meld.cards]
-    seen += [c for c in (obs.offered, obs.taken, obs.top_discard, obs.upcard) if c is not None]
+    seen += [c for c in (obs.offered, obs.taken, obs.top_discard, obs.upcard, obs.knock_discard) if c is not None]
+    if rnd.face_down is not None and rnd.ender != seat:
+        assert obs.knock_discard is None and all(c is not rnd.face_down for c in obs.discards), (
+            f"{player_name(seat)}'s observation shows the knock's face-down discard")
+        assert obs.as_json()["knock_discard"] is None
+    if rnd.result is not None and rnd.result.void:  # nobody shows a hand in a void round
+        shown_deadwoods = obs.as_json()["result"]["deadwoods"]
+        others = {player_name(p): shown_deadwoods[player_name(p)] for p in range(rnd.players) if p != seat}
+        assert set(others.values()) <= {None}, f"{player_name(seat)} sees the void round's deadwoods {others}"
     leaked = secret & {str(c) for c in seen}
     assert not leaked, f"{player_name(seat)}'s observation attributes show {sorted(leaked)}"
     if rnd.to_move != seat:
@@ -450,7 +518,7 @@ def play_checked(rnd: Round, agents: Sequence[Any], rng: random.Random, tally: T
         check_known(rnd, witness)
         if observe:
             for seat in range(rnd.players):
-                check_observation(rnd, seat)
+                check_observation(rnd, seat, witness)
                 tally.observations += 1
         player = rnd.to_move
         assert player is not None

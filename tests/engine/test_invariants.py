@@ -104,6 +104,10 @@ HOUSE_RULES = {
                                       "contract: {then_meld_same_turn: false}\n"),     # SK-3.4, SK-5.4
     "skarney_final_offer": ("skarney_gin", "stock: {final_turn_skip: []}\n"),         # SK-9.3
     "skarney_concealed": ("skarney_gin", "deadwood: {excludes_concealed_melds: false}\n"),  # SK-10.1
+    # Copies of a face (issue 17): known cards are faces with multiplicity, so a copy taken
+    # and another thrown, or an offer of a face already known, reveal no second copy.
+    "rummy_500_jokers": ("rummy_500", "deck: {wilds: 2}\n"),                         # R5-1 jokers
+    "gin_two_packs_wilds": ("gin_rummy", "deck: {packs: 2, wilds: 4}\n"),            # GR-5, GR-7 with copies
 }
 """House rules that select RULES.md's option alternatives, played like the shipped variants."""
 

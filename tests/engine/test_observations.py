@@ -142,3 +142,184 @@ def test_gr12_4_dealt_upcard_stays_public_after_it_is_taken() -> None:
         assert str(obs.upcard) == "7S" and obs.as_json()["upcard"] == "7S"
         assert obs.knock_limit == 7
         check_observation(rnd, seat)
+
+
+# ------------------------------------------------------------------ copies of a face (issue 17)
+
+def faces(cards: object) -> list[str]:
+    return sorted(str(c) for c in cards)  # type: ignore[attr-defined]
+
+
+def test_ginski_a_wild_taken_and_another_thrown_leaves_no_wild_known() -> None:
+    """GS-4.2, GS-5 (issue 17): P2 takes the upcard, a wild, and must throw another card:
+    P2 throws its own wild. The table saw a ``*`` go in and a ``*`` come out; that P2
+    still holds a wild (the very one taken) is not something the table saw. Before, the
+    taken card stayed known, so every observation showed P2 holding a wild."""
+    rnd = position("ginski", dealer="P1",
+                   hands={"P1": "1B 2B 3B 10R 10G 10Y 5P 6P 13G 2R",
+                          "P2": "4R 5R 6R 9G 9B * 10P 11P 12P 2Y",
+                          "P3": "3G 4G 5G 7R 9Y 13B 1P 11Y 11R 12G"},
+                   stock="13R 1R 1G 1Y 2G 2P 3R 3P 3Y 4B 4P 4Y", upcard="*")
+    play(rnd, "P2 draw discard")
+    for seat in (0, 2):
+        assert faces(Observation(rnd, seat).known(1)) == ["*"]
+    play(rnd, "P2 discard *")
+    assert sum(c.wild for c in rnd.hands[1]) == 1  # P2 holds the upcard still
+    for seat in (0, 2):
+        obs = Observation(rnd, seat)
+        assert obs.known(1) == ()
+        assert obs.as_json()["known"]["P2"] == []
+        check_observation(rnd, seat)
+
+
+def test_ginski_two_wilds_taken_one_thrown_leaves_one_known() -> None:
+    """Multiplicity (issue 17): two wilds taken from the pile, one thrown later: one wild
+    is known, and it is one of the two taken (a card id seen going in)."""
+    rnd = position("ginski", dealer="P1",
+                   hands={"P1": "1B 2B 3B 10R 10G 10Y 5P 6P 13G *",
+                          "P2": "4R 5R 6R 9G 9B 2G 10P 11P 12P 2Y",
+                          "P3": "3G 4G 5G 7R 9Y 13B 1P 11Y 11R 12G"},
+                   stock="13R 1R 1G 1Y 2P 3R 3P 3Y 4B 4P 4Y 5B", upcard="*")
+    taken = rnd.discards[-1]
+    play(rnd, "P2 draw discard", "P2 discard 2Y", "P3 draw stock", "P3 discard 12G",
+         "P1 draw stock", "P1 discard *", "P2 draw discard")
+    second = rnd.taken
+    assert faces(Observation(rnd, 0).known(1)) == ["*", "*"]
+    play(rnd, "P2 discard *", "P3 draw stock", "P3 discard 11R", "P1 draw stock", "P1 discard 1R",
+         "P2 draw stock", "P2 discard *")
+    for seat in (0, 2):
+        assert Observation(rnd, seat).known(1) == ()
+    rnd = position("ginski", dealer="P1",
+                   hands={"P1": "1B 2B 3B 10R 10G 10Y 5P 6P 13G *",
+                          "P2": "4R 5R 6R 9G 9B 2G 10P 11P 12P 2Y",
+                          "P3": "3G 4G 5G 7R 9Y 13B 1P 11Y 11R 12G"},
+                   stock="13R 1R 1G 1Y 2P 3R 3P 3Y 4B 4P 4Y 5B", upcard="*")
+    play(rnd, "P2 draw discard", "P2 discard 2Y", "P3 draw stock", "P3 discard 12G",
+         "P1 draw stock", "P1 discard *", "P2 draw discard", "P2 discard 2G",
+         "P3 draw stock", "P3 discard 11R", "P1 draw stock", "P1 discard 1R", "P2 draw stock", "P2 discard *")
+    known = Observation(rnd, 0).known(1)
+    assert faces(known) == ["*"] and known[0].id in {taken.id, second.id}
+    check_observation(rnd, 0)
+
+
+def test_two_packs_a_face_taken_and_its_other_copy_thrown() -> None:
+    """CR-1, CR-3 (issue 17): two packs, so two 7C. P1 takes the upcard 7C and throws 7C
+    (``taken_card: allowed``: the engine throws the copy dealt to P1). The table saw 7C go in
+    and 7C come out: nothing of P1's hand is known, though P1 still holds the upcard."""
+    rnd = position("contract_rummy", dealer="P4",
+                   hands={"P1": "7S 7H 7D KS KH KD 4C 5C 7C 8C",
+                          "P2": "KC 3S 9H TD JC QH 2D 5H 9S AC",
+                          "P3": "3H 4H 8S 8D TC JH QS 2C 5D 6D",
+                          "P4": "AS 4S 6S TS JS QD AH 6H 9D 3C"},
+                   stock="2S 2H 3D 4D 6C 9C TH JD QC AD 8H 5S", upcard="7C")
+    upcard = rnd.discards[-1]
+    play(rnd, "P1 draw discard", "P1 done", "P1 discard 7C")
+    assert any(c is upcard for c in rnd.hands[0])
+    assert rnd.discards[-1] is not upcard
+    for seat in (1, 2, 3):
+        obs = Observation(rnd, seat)
+        assert obs.known(0) == () and obs.as_json()["known"]["P1"] == []
+        check_observation(rnd, seat)
+
+
+def test_500_rum_jokers_a_joker_taken_and_another_thrown() -> None:
+    """R5-1 (jokers, a house rule), R5-3 (issue 17): P1 throws a joker, P2 takes it from the
+    pile and later throws the joker it was dealt: a joker in and a joker out, so the table
+    knows no joker in P2's hand (before, the joker taken stayed known)."""
+    from .conftest import house
+
+    variant = load_variant(house("r5_jokers", "rummy_500", "deck: {wilds: 2}\n"))
+    deck = variant.deck
+    first, second = deck.parse_cards("* *")
+    p1 = [second, *deck.parse_cards("3S 4S 5S 9H 9C KD")]
+    p2 = [first, *deck.parse_cards("7D 8D 6H JC QC AH")]
+    p3 = deck.parse_cards("TS TH TC 2D 3D QS KS")
+    rnd = Round.from_setup(variant, dealer=2, hands=[p1, p2, p3],
+                           stock=deck.parse_cards("8C 6C 5D JS 2H 7S 9S"), upcard=deck.parse_card("4H"))
+    play(rnd, "P1 draw stock", "P1 done", "P1 discard *", "P2 draw discard")
+    assert rnd.taken is second and faces(Observation(rnd, 0).known(1)) == ["*"]
+    play(rnd, "P2 done", "P2 discard *")
+    assert rnd.discards[-1] is first and any(c is second for c in rnd.hands[1])
+    for seat in (0, 2):
+        obs = Observation(rnd, seat)
+        assert obs.known(1) == () and obs.as_json()["known"]["P2"] == []
+        check_observation(rnd, seat)
+
+
+def test_two_packs_an_offer_of_a_face_already_known_adds_no_copy() -> None:
+    """SK-7.2 with two packs (issue 17): P2 takes P1's offered 3D, then offers a 3D
+    (the one it was dealt) and P1 declines. The table saw one 3D go in and a 3D shown:
+    one 3D is known in P2's hand, not two (before, the declined copy was added beside the
+    taken one, revealing that P2 held a second 3D)."""
+    from .conftest import house
+
+    variant = load_variant(house("skarney_two_packs", "skarney_gin", "deck: {packs: 2}\n"))
+    deck = variant.deck
+    mine, offered = deck.parse_cards("3D 3D")
+    p1 = [offered, *deck.parse_cards("4S 5H 6D JC JD JH 8C 9C TC")]
+    p2 = [mine, *deck.parse_cards("AS KD KH 5C 5D 5S 9H 2C 6C")]
+    rnd = Round.from_setup(variant, dealer=1, hands=[p1, p2], stock=deck.parse_cards("QD QS KS AH TH 8H 7D 6H 4D"))
+    play(rnd, "P1 draw stock", "P1 done", "P1 offer 3D", "P2 take")
+    assert faces(Observation(rnd, 0).known(1)) == ["3D"]
+    play(rnd, "P2 draw stock", "P2 done", "P2 offer 3D", "P1 decline")
+    obs = Observation(rnd, 0)
+    assert faces(obs.known(1)) == ["3D"] and obs.as_json()["known"]["P2"] == ["3D"]
+    check_observation(rnd, 0)
+
+
+# ------------------------------------------------------------------ the knock's discard, a void round (issue 17)
+
+def test_the_knock_discard_stays_face_down_while_the_defender_lays_off() -> None:
+    """GR-6.1, GR-15 (issue 17): P1 discards KC face down and knocks. While P2 lays off,
+    and after the round, P2's observation does not show KC (not in the pile, not on top);
+    P1 sees its own discard as ``knock_discard``."""
+    rnd = play(gr15(), "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]")
+    assert rnd.phase.value == "showdown"
+    p2 = Observation(rnd, 1)
+    assert "KC" not in tokens(rnd, 1)
+    assert all(str(c) != "KC" for c in p2.discards) and str(p2.top_discard) == "QD"
+    assert p2.knock_discard is None and p2.face_down
+    assert p2.as_json()["knock_discard"] is None and p2.as_json()["discards"] == ["QD"]
+    p1 = Observation(rnd, 0)
+    assert str(p1.knock_discard) == "KC" and p1.as_json()["knock_discard"] == "KC"
+    check_observation(rnd, 1)
+    play(rnd, "P2 layoff 9H on P1#1", "P2 layoff 4H on P1#1", "P2 done")
+    assert rnd.result is not None and rnd.result.points == (10, 0)
+    assert "KC" not in tokens(rnd, 1) and Observation(rnd, 1).as_json()["knock_discard"] is None
+    check_observation(rnd, 1)
+
+
+def test_the_knock_discard_is_in_the_engine_pile_and_the_record() -> None:
+    """The engine keeps the card where it lies (the pile's last card): a save, a record and
+    the card count see it; only an observation hides it."""
+    rnd = play(gr15(), "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]")
+    assert str(rnd.discards[-1]) == "KC" and rnd.to_json()["discards"][-1] == "KC"
+    assert str(rnd.actions[-1]).startswith("P1 knock KC")
+
+
+def test_a_void_round_shows_no_other_hand_deadwood() -> None:
+    """GR-8 (issue 17): the stock reaches its floor and the round is void: nobody shows a
+    hand, so an observation's result gives the seat's own deadwood and null for the others
+    (the engine's result keeps every deadwood, for records and statistics)."""
+    rnd = position("gin_rummy", dealer="P2",
+                   hands={"P1": "5H 6H 7H 8H 9C 9D 9S AC 2D 4S",
+                          "P2": "KS KH KD 2C 3C 4C 9H 4H QC 7D"},
+                   stock="KC 3D 4D", upcard="QD")
+    play(rnd, "P1 pass", "P2 pass", "P1 draw stock", "P1 discard KC")
+    assert rnd.result is not None and rnd.result.void
+    assert None not in rnd.result.deadwoods
+    for seat in (0, 1):
+        obs = Observation(rnd, seat)
+        shown = obs.as_json()["result"]["deadwoods"]
+        mine = rnd.result.deadwoods[seat]
+        assert shown == {name: (mine if p == seat else None) for p, name in enumerate(("P1", "P2"))}
+        assert obs.result is not None and obs.result.deadwoods[1 - seat] is None
+        check_observation(rnd, seat)
+
+
+def test_a_scored_round_shows_every_deadwood() -> None:
+    """GR-9: a knock is scored on both hands, shown at the table: the result is whole."""
+    rnd = play(gr15(), "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC [5H 6H 7H 8H] [9C 9D 9S]",
+               "P2 layoff 9H on P1#1", "P2 layoff 4H on P1#1", "P2 done")
+    assert rnd.result is not None
+    assert Observation(rnd, 0).as_json()["result"] == rnd.result.as_json()

@@ -159,6 +159,7 @@ class KnockMechanic(Mechanic):
             kept = [c for c in hand if c is not held]
             rnd.remove(player, held)
             rnd.discards.append(held)  # face down; the round is over for the pile
+            rnd.face_down = held
         shown, deadwood = shown_melds(rnd, player, kept, action.melds)
         for cards in shown:
             for card in cards:

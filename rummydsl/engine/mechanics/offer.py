@@ -106,6 +106,6 @@ class AnswerMechanic(Mechanic):
             skip = draw.skip_after_accepting if draw is not None else None
             if skip is not None and skip(card):
                 rnd.skip_draw[taker] = True
-        elif not any(c is card for c in rnd.known[giver]):
-            rnd.known[giver].append(card)  # it was shown face up
+        elif not rnd.knows_face(giver, card):
+            rnd.known[giver].append(card)  # it was shown face up (a face known already: no more is known)
         rnd.next_step()
