@@ -142,6 +142,19 @@ def test_suite_reports_show_descriptions_escaped(tmp_path: Path) -> None:
     assert "a case \\x1b]0;title\\x07\\x1b[2J \\x85" in out
 
 
+def test_the_pytest_plugin_shows_descriptions_escaped(tmp_path: Path) -> None:
+    """A suite run by pytest (the ``pytest11`` plugin) reports through the same escaping."""
+    suite = tmp_path / "p.suite.yaml"
+    suite.write_text('variant: gin_rummy\ncases:\n- id: c1\n  description: "a case \\e]0;title\\a\\e[2J \\x85"\n'
+                     "  meld: 7H 8H 9H\n  expect: {valid: false}\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(suite)],
+                          capture_output=True, cwd=tmp_path, timeout=600)
+    text = (done.stdout + done.stderr).decode("utf-8")
+    assert done.returncode == 1 and "1 failed" in text, text
+    no_raw_controls(text)
+    assert "a case \\x1b]0;title\\x07\\x1b[2J \\x85" in text
+
+
 def test_play_and_simulate_show_a_name_escaped(tmp_path: Path) -> None:
     path = variant(tmp_path, "named.yaml", renamed(r'"Gin \e[2J\x9b"'))
     code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1")
