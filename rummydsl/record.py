@@ -354,7 +354,7 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
         if size > max_bytes:
             raise RecordError(f"the record is too large: {size:,} bytes, and a record may be at most "
                               f"{max_bytes:,} bytes", Location(path))
-        number = 0
+        number = total = 0
         while True:
             try:
                 raw = handle.readline(max_line + 1)
@@ -364,10 +364,14 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             if not raw:
                 return
             number += 1
+            total += len(raw)
             if len(raw.rstrip(b"\r\n")) > max_line:
                 raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a record "
                                   f"line may be at most {max_line:,}",
                                   Location(path, number))
+            if total > max_bytes:  # a device or a growing file: its size said less
+                raise RecordError(f"the record is too large: more than {max_bytes:,} bytes, and a record "
+                                  f"may be at most {max_bytes:,} bytes", Location(path, number))
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as problem:

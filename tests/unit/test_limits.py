@@ -348,6 +348,27 @@ def test_run_file_size(tmp_path: Path) -> None:
     assert str(error.value).startswith("/dev/zero")
 
 
+def test_a_file_that_says_no_size_is_read_no_further_than_the_limit(tmp_path: Path, monkeypatch: Any) -> None:
+    """A device or a /proc entry says size 0 and may yield without end: records and run
+    files count what they read against MAX_RECORD_BYTES too (issue 17)."""
+    import os
+    import types
+
+    from rummydsl.runlog import read_run
+
+    out, _ = simulated_run(tmp_path)
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
+    real_fstat = os.fstat
+    monkeypatch.setattr(os, "fstat", lambda fd: types.SimpleNamespace(st_size=0, st_mode=real_fstat(fd).st_mode))
+    monkeypatch.setattr(limits, "MAX_RECORD_BYTES", out.stat().st_size - 1)
+    with pytest.raises(RecordError, match=r"run.jsonl:3: the run is too large: more than [0-9,]+ bytes"):
+        read_run(str(out))
+    monkeypatch.setattr(limits, "MAX_RECORD_BYTES", log.stat().st_size - 1)
+    with pytest.raises(RecordError, match=r"games.jsonl:\d+: the record is too large: more than [0-9,]+ bytes"):
+        replay_record(str(log))
+
+
 def test_run_file_line_length(tmp_path: Path) -> None:
     """Regression (issue 17): a run file's lines are read one at a time, each at most
     MAX_RECORD_LINE_BYTES, as a record's are."""
