@@ -41,8 +41,8 @@ class SuiteFile(pytest.File):
         try:
             suite = load_suite(str(self.path))
         except SuiteError as problem:
-            raise self.CollectError(safe_text("malformed suite file:\n" + "\n".join(str(d) for d in problem.diagnostics))
-                                    ) from None
+            found = "\n".join(str(d) for d in problem.diagnostics)
+            raise self.CollectError(safe_text("malformed suite file:\n" + found)) from None
         for case in suite.cases:
             item = CaseItem.from_parent(self, name=case.id, case=case)
             for tag in case.tags:

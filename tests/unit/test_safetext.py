@@ -227,8 +227,8 @@ def test_no_command_fails_to_print_under_a_narrow_encoding(tmp_path: Path, encod
     path = variant(tmp_path, "wide.yaml", renamed('"Gin ♠ “Rummy” \\u202e"'))
     env = dict(os.environ, PYTHONIOENCODING=encoding)
     for argv in (["explain", str(path)], ["check", str(tmp_path / "nope ♠.yaml")]):
-        done = subprocess.run([sys.executable, "-c", "import sys; from rummydsl.cli import main; sys.exit(main())", *argv], capture_output=True, env=env,
-                              timeout=600)
+        command = [sys.executable, "-c", "import sys; from rummydsl.cli import main; sys.exit(main())", *argv]
+        done = subprocess.run(command, capture_output=True, env=env, timeout=600)
         text = (done.stdout + done.stderr).decode(encoding)
         assert done.returncode in (0, 1) and "Traceback" not in text, text
         assert "\\u2660" in text or "\\xe2" in text or "\\u202e" in text
