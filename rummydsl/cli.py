@@ -13,9 +13,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
 from .errors import CardError, Diagnostic, Location, RecordError, RummyDslError, VariantError
+from .safetext import SafeStream, safe_text
 
 if TYPE_CHECKING:
     from .runlog import RunHeader, RunLog
@@ -157,11 +158,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lenient(stream: TextIO) -> TextIO:
+    """The process's own ``stream``, set to write what its encoding cannot (under an ASCII
+    or Latin-1 locale, a suit symbol) as a backslash escape instead of failing."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):  # a stream that cannot change now: written as it is
+            pass
+    return stream
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """Run the command line; returns the exit code instead of exiting."""
-    out = stdout if stdout is not None else sys.stdout
-    err = stderr if stderr is not None else sys.stderr
+    # Everything printed goes through safe_text: text from a file (a name, a source
+    # line, a description) never sends a control character to the terminal.
+    out = cast(TextIO, SafeStream(stdout if stdout is not None else _lenient(sys.stdout)))
+    err = cast(TextIO, SafeStream(stderr if stderr is not None else _lenient(sys.stderr)))
     inp = stdin if stdin is not None else sys.stdin
     try:
         with contextlib.redirect_stdout(out):  # where argparse prints --help
@@ -263,17 +278,21 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) 
 
 
 def _print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO, quiet: bool) -> None:
-    from .variant import source_line
+    from .variant.load_read import SourceLines
 
+    sources = SourceLines()  # each file split once, not once a problem (issue 17: 20,000 problems)
     for diagnostic in diagnostics:
         print(str(diagnostic), file=stream)
         if quiet or not diagnostic.location.line:
             continue
-        line = diagnostic.snippet or source_line(diagnostic.location.path, diagnostic.location.line)
+        line = diagnostic.snippet or sources.line(diagnostic.location.path, diagnostic.location.line)
         if line is None:
             continue
         line = line.rstrip("\n").expandtabs(1)
         column = max(diagnostic.location.column, 1)
+        # Control characters shown escaped (safe_text), the caret under the same character.
+        column = len(safe_text(line[:column - 1], lines=False)) + 1
+        line = safe_text(line, lines=False)
         # Show a window of a long line around the caret.
         start = max(0, column - 1 - _SNIPPET_WIDTH // 2) if len(line) > _SNIPPET_WIDTH else 0
         shown = line[start:start + _SNIPPET_WIDTH]

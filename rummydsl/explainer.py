@@ -13,6 +13,7 @@ from typing import Any, Iterator, Mapping
 
 from .cards import Deck
 from .expr import ast
+from .safetext import safe_text
 from .variant.model import DiscardStep, DrawStep, MeldStep, OfferStep, Variant
 
 __all__ = ["explain"]
@@ -25,13 +26,15 @@ def explain(variant: Variant, *, markdown: bool = False) -> str:
 
     Formulas are shown with the values of the options filled in, and in words
     where they are simple (``the knocker scores 25 plus the opponents'
-    deadwood``); other formulas are shown as written, with option values.
+    deadwood``); other formulas are shown as written, with option values. Text
+    from the file (names, descriptions) is shown with its control characters
+    escaped (:func:`rummydsl.safetext.safe_text`).
     """
     lines: list[str] = []
     parent = _parent_id(variant)
-    title = variant.name + (f"  (extends {parent})" if parent else "")
+    title = safe_text(variant.name + (f"  (extends {parent})" if parent else ""), lines=False)
     if markdown:
-        lines += [f"# {variant.name}", ""]
+        lines += [f"# {safe_text(variant.name, lines=False)}", ""]
         lines += [f"Variant id `{variant.id}`" + (f", extends `{parent}`." if parent else ".")
                   + (f" Rules: {', '.join(variant.rules)}." if variant.rules else ""), ""]
     else:
@@ -44,7 +47,9 @@ def explain(variant: Variant, *, markdown: bool = False) -> str:
                 lines += [f"## {heading}", "", *body, ""]
             else:
                 lines += [heading, "-" * len(heading), *body, ""]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    # Names, descriptions and formulas come from the file: no control character reaches
+    # a terminal (rummydsl.safetext; the command line escapes its output again, harmlessly).
+    return safe_text("\n".join(lines).rstrip("\n") + "\n")
 
 
 def _parent_id(variant: Variant) -> str | None:

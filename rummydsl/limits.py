@@ -29,6 +29,8 @@ __all__ = [
     "MAX_EXTENDS_DEPTH",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_LINE_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_JSON_NUMBER",
     # variant texts
     "MAX_ID_LENGTH",
     "MAX_NAME_LENGTH",
@@ -101,7 +103,18 @@ size, so it is capped."""
 MAX_RECORD_LINE_BYTES = 1 << 20
 """The longest line of a game record, in bytes (1 MiB): a deal of the largest deck
 (:data:`MAX_DECK_CARDS` cards) is about 16 KiB; a longer line is refused before it
-is read whole."""
+is read whole. Run files (``simulate --out``, ``compare``/``sweep --out``, read back by
+``--resume``) have the same two limits."""
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting of lists and objects in JSON from outside (a line of a record or
+a run file, a save, an agent's answer): rummydsl writes at most 6 levels; checked before
+the parser recurses, so no file or program exhausts the Python stack."""
+
+MAX_JSON_NUMBER = 100
+"""The longest number in JSON from outside, in characters: the integers rummydsl writes
+fit 64 bits (19 digits); refused before Python converts it (Python itself refuses an
+integer of more than 4,300 digits with a ``ValueError``)."""
 
 # -- variant texts (the schema's maxLength) ------------------------------------------
 

@@ -35,7 +35,9 @@ class Progress:
     def __init__(self, stream: TextIO, total: int | None, *, until: float | None = None, force: bool = False,
                  every: float = 0.1, clock: Callable[[], float] = time.monotonic, before: int = 0,
                  unit: str = "games") -> None:
-        self.stream = stream
+        # The line is rummydsl's own text: it redraws with "\r" past the command's escaping
+        # stream (rummydsl.safetext.SafeStream), which would show the "\r" as "\x0d".
+        self.stream: TextIO = getattr(stream, "underlying", stream)
         self.unit = unit
         """What is counted, plural (``games``, ``hands``)."""
         self.before = before

@@ -38,6 +38,7 @@ from typing import Any
 
 from .engine.actions import Action, player_name
 from .engine.observe import Observation
+from . import jsonbound
 from .errors import AgentError, RummyDslError
 from .limits import MAX_AGENT_LINE
 
@@ -213,7 +214,10 @@ class ProgramAgent:
         text = line
         if line.startswith("{"):
             try:
-                message = json.loads(line)
+                message = jsonbound.loads(line)
+            except jsonbound.JSONLimitError as problem:  # a stranger's program: within the JSON limits
+                raise AgentError(self.name, f"answered {line[:40]!r}..., JSON past a limit at column "
+                                 f"{problem.colno}: {problem.msg}") from None
             except json.JSONDecodeError:
                 raise AgentError(self.name, f"answered {line[:80]!r}, which is not valid JSON") from None
             answer = message.get("action") if isinstance(message, dict) else None

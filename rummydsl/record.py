@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
-from . import limits
+from . import jsonbound, limits
 from .limits import MAX_ACTIONS
 from .paths import is_file
 
@@ -355,7 +355,7 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
         if size > max_bytes:
             raise RecordError(f"the record is too large: {size:,} bytes, and a record may be at most "
                               f"{max_bytes:,} bytes", Location(path))
-        number = 0
+        number = total = 0
         while True:
             try:
                 raw = handle.readline(max_line + 1)
@@ -365,10 +365,14 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             if not raw:
                 return
             number += 1
+            total += len(raw)
             if len(raw.rstrip(b"\r\n")) > max_line:
                 raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a record "
                                   f"line may be at most {max_line:,}",
                                   Location(path, number))
+            if total > max_bytes:  # a device or a growing file: its size said less
+                raise RecordError(f"the record is too large: more than {max_bytes:,} bytes, and a record "
+                                  f"may be at most {max_bytes:,} bytes", Location(path, number))
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as problem:
@@ -377,7 +381,10 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             if not text.strip():
                 continue
             try:
-                data = json.loads(text)
+                data = jsonbound.loads(text)
+            except jsonbound.JSONLimitError as problem:
+                raise RecordError(f"not a record line: {problem.msg}",
+                                  Location(path, number, problem.colno)) from None
             except json.JSONDecodeError as problem:
                 if not text.endswith("\n"):  # the last line, without its end: the writer was stopped
                     raise RecordError(f"the last line is cut short (the record was truncated, e.g. its "
@@ -385,8 +392,6 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
                                       Location(path, number)) from None
                 raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
                                   Location(path, number)) from None
-            except RecursionError:  # a stranger's record: JSON nested past Python's stack
-                raise RecordError("not a record line: JSON nested too deeply", Location(path, number)) from None
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
                                   Location(path, number))

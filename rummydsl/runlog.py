@@ -29,9 +29,9 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
 
+from . import jsonbound, limits
 from .engine.actions import player_name
 from .errors import Location, RecordError
 from .record import PlayedGame, RoundSummary
@@ -241,43 +241,90 @@ def read_run_lines(path: str, kind: str, described: str) -> RunLines:
     messages), for :func:`read_run` and the lab's run files alike.
 
     A last line without its newline is a line cut short by a kill: it is left out.
+    The file is read a line at a time within the record limits
+    (:data:`~rummydsl.limits.MAX_RECORD_BYTES`, :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES`),
+    and each line within the JSON limits (:mod:`rummydsl.jsonbound`).
 
-    :raises RecordError: for a file that cannot be read, an empty file, a header of
-        another type, a line that is not a JSON object or not an outcome, naming the
-        file and the line.
+    :raises RecordError: for a file that cannot be read or is too large, an empty file,
+        a header of another type, a line too long, a line that is not a JSON object
+        (or past the JSON limits) or not an outcome, naming the file and the line.
     """
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as problem:
-        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
-                          Location(path)) from None
-    lines = raw.split(b"\n")
-    tail = lines.pop()  # after the last newline: empty, or a line cut short
-    if not lines:
-        what = "is empty" if not tail else "ends inside its header line (cut short)"
-        raise RecordError(f"the run {what}; start it again with --out", Location(path))
-    header = parse_line(lines[0], path, 1)
-    if header.get("type") != kind:
-        raise RecordError(f"the first line must be {described} (type {kind!r}, as --out writes it), "
-                          f"got type {str(header.get('type'))!r:.40}", Location(path, 1))
-    end = len(lines[0]) + 1
-    outcomes = []
-    for number, text in enumerate(lines[1:], start=2):
+    header: dict[str, Any] | None = None
+    header_end = end = 0
+    outcomes: list[tuple[int, dict[str, Any], int]] = []
+    for number, raw in _bounded_lines(path):
+        if not raw.endswith(b"\n"):  # after the last newline: a line cut short
+            if header is None:
+                raise RecordError("the run ends inside its header line (cut short); start it again with --out",
+                                  Location(path))
+            return RunLines(header, header_end, outcomes, True)
+        text = raw[:-1]
         data = parse_line(text, path, number)
+        end += len(raw)
+        if header is None:
+            if data.get("type") != kind:
+                raise RecordError(f"the first line must be {described} (type {kind!r}, as --out writes it), "
+                                  f"got type {str(data.get('type'))!r:.40}", Location(path, 1))
+            header, header_end = data, end
+            continue
         if data.get("type") != "outcome":
             raise RecordError(f"expected an outcome line, got type {str(data.get('type'))!r:.40}",
                               Location(path, number))
-        end += len(text) + 1
         outcomes.append((number, data, end))
-    return RunLines(header, len(lines[0]) + 1, outcomes, bool(tail))
+    if header is None:
+        raise RecordError("the run is empty; start it again with --out", Location(path))
+    return RunLines(header, header_end, outcomes, False)
+
+
+def _bounded_lines(path: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of the run file ``path`` with their numbers (each with its newline, but a last
+    line cut short), read within the record limits: a file over
+    :data:`~rummydsl.limits.MAX_RECORD_BYTES` (by its size, or by what a device yields) and a
+    line over :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES` are refused before they are read
+    whole, so no run file holds more than one bounded line in memory at a time (the
+    outcomes kept are what the run needs).
+
+    :raises RecordError: naming the file, and the line for a long line.
+    """
+    max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
+    try:
+        handle = open(path, "rb")
+        size = os.fstat(handle.fileno()).st_size
+    except (OSError, ValueError) as problem:
+        raise RecordError(f"cannot read the run to resume: {getattr(problem, 'strerror', None) or problem}",
+                          Location(path)) from None
+    with handle:
+        if size > max_bytes:
+            raise RecordError(f"the run is too large: {size:,} bytes, and a run file may be at most "
+                              f"{max_bytes:,} bytes", Location(path))
+        number = total = 0
+        while True:
+            try:
+                raw = handle.readline(max_line + 2)  # the longest line, its "\r\n", and one byte more
+            except OSError as problem:
+                raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
+                                  Location(path, number + 1)) from None
+            if not raw:
+                return
+            number += 1
+            total += len(raw)
+            if len(raw.rstrip(b"\r\n")) > max_line:
+                raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a line of a run "
+                                  f"file may be at most {max_line:,}", Location(path, number))
+            if total > max_bytes:  # a device or a growing file: its size said less
+                raise RecordError(f"the run is too large: more than {max_bytes:,} bytes, and a run file may "
+                                  f"be at most {max_bytes:,} bytes", Location(path, number))
+            yield number, raw
 
 
 def parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:
     """One line of a run file as a JSON object; anything else is a RecordError naming the line."""
     try:
-        data = json.loads(text.decode("utf-8"))
+        data = jsonbound.loads(text.decode("utf-8"))
     except UnicodeDecodeError:
         raise RecordError("not a JSON line: not UTF-8 text", Location(path, number)) from None
+    except jsonbound.JSONLimitError as problem:
+        raise RecordError(f"not a run line: {problem.msg}", Location(path, number, problem.colno)) from None
     except json.JSONDecodeError as problem:
         raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
                           Location(path, number)) from None

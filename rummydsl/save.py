@@ -46,6 +46,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
+from . import jsonbound, limits
 from .engine.actions import player_name
 from .errors import Location, RecordError, RummyDslError
 
@@ -608,16 +609,25 @@ def write_save(path: str, game: Game, agents: Sequence[Agent] | None = None) -> 
 def read_save(variant: Variant, path: str) -> tuple[Game, list[Agent] | None]:
     """The game of a save file, and its agents if the save holds them.
 
-    :raises RecordError: for a file that cannot be read, is not JSON (a save cut
-        short says so), or does not load (:func:`load_game`), naming the file.
+    :raises RecordError: for a file that cannot be read, is larger than
+        :data:`~rummydsl.limits.MAX_RECORD_BYTES`, is not JSON (a save cut short says so)
+        or past the JSON limits (:mod:`rummydsl.jsonbound`), or does not load
+        (:func:`load_game`), naming the file.
     """
+    most = limits.MAX_RECORD_BYTES
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            raw = handle.read(most + 1)  # never past the record limit, whatever the file is
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as problem:
         reason = getattr(problem, "strerror", None) or problem
         raise RecordError(f"cannot read the save: {reason}", Location(path)) from None
+    if len(raw) > most:
+        raise RecordError(f"the save is too large: more than {most:,} bytes (the record limit)", Location(path))
     try:
-        data = json.loads(text)
+        data = jsonbound.loads(text)
+    except jsonbound.JSONLimitError as problem:
+        raise RecordError(f"not a save: {problem.msg}", Location(path, problem.lineno, problem.colno)) from None
     except json.JSONDecodeError as problem:
         cut = " (the file is cut short)" if not text[problem.pos:].strip() else ""
         raise RecordError(f"not a JSON save: {problem.msg}{cut}", Location(path, problem.lineno)) from None

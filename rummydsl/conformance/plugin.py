@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from ..safetext import safe_text
 from .suite import SUITE_SUFFIXES
 
 __all__ = ["pytest_collect_file", "SuiteFile", "CaseItem"]
@@ -40,7 +41,8 @@ class SuiteFile(pytest.File):
         try:
             suite = load_suite(str(self.path))
         except SuiteError as problem:
-            raise self.CollectError("malformed suite file:\n" + "\n".join(str(d) for d in problem.diagnostics)) from None
+            found = "\n".join(str(d) for d in problem.diagnostics)
+            raise self.CollectError(safe_text("malformed suite file:\n" + found)) from None
         for case in suite.cases:
             item = CaseItem.from_parent(self, name=case.id, case=case)
             for tag in case.tags:
@@ -64,7 +66,7 @@ class CaseItem(pytest.Item):
 
         result = run_case(self.case)
         if result.status == "skipped":
-            pytest.skip(result.reason)
+            pytest.skip(safe_text(result.reason or ""))
         if not result.passed:
             raise CaseFailed(result.report())
 

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 
 from ..cards import Card, Deck
 from ..errors import ActionError, CardError, Location, RummyDslError, VariantError
+from ..safetext import safe_text
 from .suite import Case
 
 __all__ = ["CaseResult", "Difference", "run_case", "run_cases"]
@@ -61,7 +62,11 @@ class CaseResult:
         return self.status == "passed"
 
     def report(self) -> str:
-        """The failure report: the case, its rule, and every difference."""
+        """The failure report: the case, its rule, and every difference (text from the
+        suite, a description say, with its control characters escaped: :mod:`rummydsl.safetext`)."""
+        return safe_text(self._report())
+
+    def _report(self) -> str:
         case = self.case
         head = f"{case.suite}:{case.location.line}: {case.id}"
         if case.rules:

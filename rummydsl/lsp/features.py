@@ -331,6 +331,7 @@ def hover(path: str, text: str, line: int, column: int) -> str | None:
     lines = text.splitlines()
     if not 0 <= line < len(lines):
         return None
+    line, column = clamp(lines, line, column)
     current = lines[line]
     start, end = word_at(current, column)
     if start == end:
@@ -367,11 +368,28 @@ def hover(path: str, text: str, line: int, column: int) -> str | None:
 
 # -- completion ----------------------------------------------------------------------
 
+def clamp(lines: Sequence[str], line: int, column: int) -> tuple[int, int]:
+    """A client's position held to the text: a line from 0 to just past the last
+    (``len(lines)``, a new empty line), a column from 0 to the end of that line (as
+    the LSP says a column past the end means). Positions come from the client and may
+    be anything (a completion at line 10**9 once took minutes: the text was padded to it).
+
+    >>> clamp(["game:", "  target: 100"], 10**9, 10**9)
+    (2, 0)
+    >>> clamp(["game:", "  target: 100"], 1, 99), clamp(["game:"], -5, -5)
+    ((1, 13), (0, 0))
+    """
+    line = max(0, min(line, len(lines)))
+    width = len(lines[line]) if line < len(lines) else 0
+    return line, max(0, min(column, width))
+
+
 def completions(path: str, text: str, line: int, column: int) -> list[Completion]:
     """The completions at ``line``, ``column``, filtered by the word being typed."""
     lines = text.splitlines() or [""]
-    if line >= len(lines):
-        lines = [*lines, *[""] * (line - len(lines) + 1)]
+    line, column = clamp(lines, line, column)
+    if line == len(lines):  # just past the last line: a new empty line
+        lines = [*lines, ""]
     place = place_at(lines, line, column)
     items = _candidates(path, text, place)
     seen: set[str] = set()

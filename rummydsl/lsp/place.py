@@ -104,8 +104,12 @@ def _block_parents(lines: Sequence[str], line: int, limit: int) -> tuple[KeyPath
 
 
 def place_at(lines: Sequence[str], line: int, column: int) -> Place:
-    """The :class:`Place` at ``line`` and ``column`` (both from 0) of ``lines``."""
-    text = lines[line] if 0 <= line < len(lines) else ""
+    """The :class:`Place` at ``line`` and ``column`` (both from 0) of ``lines``; a line
+    past the end is read as an empty line just after the last (the walk up the lines
+    above starts there, however far past the end the position was)."""
+    line = max(0, min(line, len(lines)))
+    column = max(0, column)
+    text = lines[line] if line < len(lines) else ""
     prefix = text[:column]
     indent = _indent_of(text)
     item = _ITEM_LINE.match(text)

@@ -35,6 +35,7 @@ from .load_scalars import (
     NULL_RE,
     SEQ,
     STR,
+    SURROGATE,
     kind_name,
     mark_location,
     tag_text,
@@ -217,6 +218,8 @@ class NodeBuilder:
                     "yaml-merge",
                 ))
                 return None
+            if self.surrogate(node):
+                return None
             return cast(str, node.value)  # a scalar node's value is its text
         if isinstance(node, ScalarNode):
             value = self.scalar(node)
@@ -234,6 +237,20 @@ class NodeBuilder:
             ))
         return None
 
+    def surrogate(self, node: ScalarNode) -> bool:
+        """Whether the string holds a lone surrogate (a ``"\\ud800"`` escape), after reporting it:
+        such text is not Unicode, so no file, terminal or other engine could write it."""
+        found = SURROGATE.search(node.value)
+        if found is None:
+            return False
+        self.report(node, Diagnostic(
+            self.location(node.start_mark),
+            f"not Unicode text: the escape '\\u{ord(found.group()):04x}' is half of a surrogate pair "
+            "(a lone surrogate); write the character itself, or its \\U escape",
+            "yaml-unicode",
+        ))
+        return True
+
     def scalar_info(self, node: ScalarNode) -> ScalarToken:
         """Where the scalar's token lies, from the scanner's records."""
         token = self.loader.scalar_tokens.get(node.end_mark.index)
@@ -247,7 +264,7 @@ class NodeBuilder:
         """A scalar's value by its (core) tag; None after reporting a bad one."""
         tag, text = node.tag, node.value
         if tag == STR:
-            return text
+            return None if self.surrogate(node) else text
         try:
             if tag == NULL and NULL_RE.match(text):
                 return None

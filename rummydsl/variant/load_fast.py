@@ -30,7 +30,7 @@ from yaml.events import (
 
 from .load_positions import Document, Positions
 from .load_read import MAX_DEPTH, MAX_NODES, KeyPath
-from .load_scalars import INVALID, STR, plain_value, resolve_plain
+from .load_scalars import INVALID, STR, SURROGATE, plain_value, resolve_plain
 
 if TYPE_CHECKING:
     from yaml._yaml import CParser
@@ -93,6 +93,8 @@ def _compose_fast(get: Any, path: str, text: str,
                 return None
             count += 1
             text_value = event.value
+            if event.style == '"' and SURROGATE.search(text_value):
+                return None  # a "\ud800" escape: not Unicode; the exact reader says where
             plain = event.implicit[0]
             if plain and in_flow and "?" in text_value:
                 return None  # libyaml reads [a?b] as one scalar; PyYAML stops at the '?'

@@ -42,6 +42,7 @@ __all__ = [
     "split_lines",
     "line_starts",
     "source_line",
+    "SourceLines",
     "read_file",
     "decode",
     "fail",
@@ -98,15 +99,40 @@ def line_starts(text: str) -> list[int]:
 
 def source_line(path: str | Path, line: int) -> str | None:
     """Line ``line`` (1-based, as YAML counts lines) of the file ``path``, for printing
-    beside a diagnostic; None if there is no such line or the file cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES)
-    except (OSError, ValueError):
-        return None
-    text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    lines = split_lines(text)
-    return lines[line - 1] if 1 <= line <= len(lines) else None
+    beside a diagnostic; None if there is no such line or the file cannot be read.
+    (For many lines, :class:`SourceLines` reads each file once.)"""
+    return SourceLines().line(path, line)
+
+
+class SourceLines:
+    """The lines of source files, for the snippets beside diagnostics: each file is read
+    (at most :data:`MAX_FILE_BYTES` of it) and split once, however many lines are asked
+    for, so printing N problems of one file is linear in N, not N times the file.
+
+    >>> lines = SourceLines()
+    >>> lines.line("no/such/file.yaml", 1) is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self._files: dict[str, list[str] | None] = {}
+
+    def line(self, path: str | Path, line: int) -> str | None:
+        """Line ``line`` (1-based) of ``path``; None if there is none or it cannot be read."""
+        key = str(path)
+        if key not in self._files:
+            self._files[key] = self._read(key)
+        lines = self._files[key]
+        return lines[line - 1] if lines is not None and 1 <= line <= len(lines) else None
+
+    @staticmethod
+    def _read(path: str) -> list[str] | None:
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_FILE_BYTES)
+        except (OSError, ValueError):
+            return None
+        return split_lines(raw.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
 
 # -------------------------------------------------------------------------- diagnostics

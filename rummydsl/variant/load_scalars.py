@@ -22,7 +22,7 @@ from rummydsl.errors import Location
 
 __all__ = [
     "CORE", "STR", "INT", "FLOAT", "BOOL", "NULL", "SEQ", "MAP", "ALLOWED_TAGS",
-    "NULL_RE", "BOOL_RE", "INT_RE", "FLOAT_RE", "INVALID",
+    "NULL_RE", "BOOL_RE", "INT_RE", "FLOAT_RE", "INVALID", "SURROGATE",
     "resolve_plain", "plain_value", "tag_text", "kind_name", "mark_location",
 ]
 
@@ -32,6 +32,10 @@ STR, INT, FLOAT, BOOL, NULL = (CORE + t for t in ("str", "int", "float", "bool",
 SEQ, MAP = CORE + "seq", CORE + "map"
 ALLOWED_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, SEQ, MAP})
 """The only tags a variant file may carry."""
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate: what a ``"\\ud800"`` escape gives in a double-quoted scalar. Such a
+string is not Unicode (no UTF-8 file or terminal can hold it), so a file holding one is
+refused where it is written (``yaml-unicode``)."""
 
 NULL_RE = re.compile(r"(?:~|null|Null|NULL|)\Z")
 BOOL_RE = re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")

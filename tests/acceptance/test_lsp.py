@@ -246,3 +246,16 @@ def test_go_to_the_parent_from_extends(tmp_path: Path) -> None:
         assert await target(tmp_path / "c.yaml", HOUSE.replace("gin_rummy", "nothing_here")) is None
 
     with_server(scenario)
+
+
+def test_a_completion_far_past_the_end_is_answered_at_the_end(tmp_path: Path) -> None:
+    """Regression (issue 17): a completion at line 10**9 was answered after minutes (the
+    server padded the text to it); positions are held to the text. The cheap twin that
+    counts the work is tests/unit/test_safetext.py::test_a_completion_far_past_the_end_is_held_to_the_text."""
+    async def scenario(client: Editor) -> None:
+        text = HOUSE + "game:\n  target: 150\n"
+        at_end = await completion_labels(client, tmp_path / "far.yaml", text, 6, 0)
+        far = await completion_labels(client, tmp_path / "far.yaml", text, 10**9, 10**9)
+        assert far == at_end and "deal" in far
+
+    with_server(scenario)

@@ -111,8 +111,8 @@ def test_mutants_leave_no_temporary_file(sandbox: Path) -> None:
 
 
 @pytest.mark.parametrize("record,reason", [
-    (b"[" * 100_000 + b"\n", ":1: not a record line: JSON nested too deeply"),
-    (b'{"a": ' * 50_000 + b"\n", ":1: not a record line: JSON nested too deeply"),
+    (b"[" * 100_000 + b"\n", ":1:65: not a record line: nested too deeply: at most 64 levels"),
+    (b'{"a": ' * 50_000 + b"\n", ":1:385: not a record line: nested too deeply: at most 64 levels"),
     (b"\xff\xfe not UTF-8\n", ":1:1: not UTF-8 text: byte 0xff at column 1"),
     (b"\x00 not json\n", ":1: not a JSON line"),
     (b'{"type": "header", "variant": {"__class__": "os.system"}}\n', "evil.jsonl:1:"),

@@ -306,6 +306,190 @@ def test_record_bytes_that_are_not_text(tmp_path: Path) -> None:
     refused_cleanly(*run("replay", str(log)), f"{log}:2:24: not UTF-8 text: byte 0xff at column 24")
 
 
+def simulated_run(tmp_path: Path) -> tuple[Path, list[bytes]]:
+    """A finished run file of 2 games (``simulate --out``) and its lines."""
+    out = tmp_path / "run.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "2", "--seed", "1", "--out", str(out))[0] == 0
+    return out, out.read_bytes().split(b"\n")[:-1]
+
+
+def resumed(out: Path) -> tuple[int, str, str]:
+    return run("simulate", "gin_rummy", "--games", "2", "--seed", "1", "--resume", str(out))
+
+
+def test_run_file_size(tmp_path: Path) -> None:
+    """Regression (issue 17): ``--resume`` read the run file whole, whatever its size
+    (``--resume /dev/zero`` grew to 8.8 GB); run files have the record limits."""
+    from rummydsl.lab.runfile import read_lab_run
+    from rummydsl.runlog import read_run
+
+    out, _ = simulated_run(tmp_path)
+    size = out.stat().st_size
+    limits_now = limits.MAX_RECORD_BYTES
+    try:  # the real limit is 1 GiB: the run at it is the small one, with the limit lowered
+        limits.MAX_RECORD_BYTES = size
+        assert len(read_run(str(out)).outcomes) == 2
+        limits.MAX_RECORD_BYTES = size - 1
+        with pytest.raises(RecordError) as error:
+            read_run(str(out))
+        assert str(error.value) == (f"{out}: the run is too large: {size:,} bytes, and a run file may be "
+                                    f"at most {size - 1:,} bytes")
+    finally:
+        limits.MAX_RECORD_BYTES = limits_now
+    huge = tmp_path / "huge.jsonl"  # 8 GiB, sparse: refused before a byte is read
+    with huge.open("wb") as handle:
+        handle.truncate(8 << 30)
+    refused_cleanly(*resumed(huge), f"{huge}: the run is too large: 8,589,934,592 bytes")
+    with pytest.raises(RecordError, match="the run is too large: 8,589,934,592 bytes"):
+        read_lab_run(str(huge), None)  # type: ignore[arg-type]  # refused before the header is compared
+    # a device says size 0 and never ends: it is read no further than one line's limit
+    with pytest.raises(RecordError) as error:
+        read_run("/dev/zero")
+    assert str(error.value).startswith("/dev/zero")
+
+
+def test_a_file_that_says_no_size_is_read_no_further_than_the_limit(tmp_path: Path, monkeypatch: Any) -> None:
+    """A device or a /proc entry says size 0 and may yield without end: records and run
+    files count what they read against MAX_RECORD_BYTES too (issue 17)."""
+    import os
+    import types
+
+    from rummydsl.runlog import read_run
+
+    out, _ = simulated_run(tmp_path)
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
+    real_fstat = os.fstat
+    monkeypatch.setattr(os, "fstat", lambda fd: types.SimpleNamespace(st_size=0, st_mode=real_fstat(fd).st_mode))
+    monkeypatch.setattr(limits, "MAX_RECORD_BYTES", out.stat().st_size - 1)
+    with pytest.raises(RecordError, match=r"run.jsonl:3: the run is too large: more than [0-9,]+ bytes"):
+        read_run(str(out))
+    monkeypatch.setattr(limits, "MAX_RECORD_BYTES", log.stat().st_size - 1)
+    with pytest.raises(RecordError, match=r"games.jsonl:\d+: the record is too large: more than [0-9,]+ bytes"):
+        replay_record(str(log))
+
+
+def test_run_file_line_length(tmp_path: Path) -> None:
+    """Regression (issue 17): a run file's lines are read one at a time, each at most
+    MAX_RECORD_LINE_BYTES, as a record's are."""
+    from rummydsl.runlog import read_run
+
+    out, lines = simulated_run(tmp_path)
+    header = lines[0][:-1]
+    padded = header + b" " * (limits.MAX_RECORD_LINE_BYTES - len(header) - 1) + b"}"
+    out.write_bytes(b"\n".join([padded, *lines[1:]]) + b"\n")
+    assert len(read_run(str(out)).outcomes) == 2
+    out.write_bytes(b"\n".join([padded, *lines[1:], b" " + padded]) + b"\n")
+    refused_cleanly(*resumed(out), f"{out}:4: the line is too long: more than 1,048,576 bytes, and a line "
+                    "of a run file may be at most 1,048,576")
+    endless = tmp_path / "endless.jsonl"  # one line of 512 MiB of NULs, sparse
+    with endless.open("wb") as handle:
+        handle.truncate(512 << 20)
+    refused_cleanly(*resumed(endless), f"{endless}:1: the line is too long")
+
+
+def test_json_depth(tmp_path: Path) -> None:
+    """Regression (issue 17): 100,000 nested ``[`` in a run file, a record, a save or an
+    agent's answer was a RecursionError; JSON from outside nests at most MAX_JSON_DEPTH."""
+    from rummydsl.jsonbound import JSONLimitError, loads
+
+    depth = limits.MAX_JSON_DEPTH
+    assert loads("[" * depth + "]" * depth) is not None
+    assert loads('["' + "[" * 100_000 + '"]') is not None  # brackets in a string are not nesting
+    with pytest.raises(JSONLimitError) as error:
+        loads('{"a": ' + "[" * (depth + 1) + "]" * (depth + 1) + "}")
+    assert (error.value.colno, error.value.msg) == (6 + depth, "nested too deeply: at most 64 levels of lists "
+                                                    "and objects")
+    deep = "[" * 100_000 + "]" * 100_000
+    out, lines = simulated_run(tmp_path)
+    out.write_bytes(lines[0] + b'\n{"type": "outcome", "game": ' + deep.encode() + b"}\n")
+    refused_cleanly(*resumed(out), f"{out}:2:92: not a run line: nested too deeply: at most 64 levels")
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
+    first = log.read_bytes().split(b"\n")[0]
+    log.write_bytes(first + b'\n{"type": "game", "game": ' + deep.encode() + b"}\n")
+    refused_cleanly(*run("replay", str(log)), f"{log}:2:89: not a record line: nested too deeply")
+    agents = f"greedy,cmd:{sys.executable} {tmp_path / 'bot.py'}"
+    (tmp_path / "bot.py").write_text(ANSWER_BOT.format(answer="'{\"action\": ' + '[' * 30000"), encoding="utf-8")
+    stopped_with(tmp_path, agents, "P2: answered '{\"action\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[['..., JSON past a "
+                 "limit at column 75: nested too deeply: at most 64 levels of lists and objects")
+
+
+ANSWER_BOT = """import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "quit":
+        break
+    if message["type"] == "act":
+        sys.stdout.write({answer} + "\\n")
+        sys.stdout.flush()
+"""
+
+
+def stopped_with(tmp_path: Path, agents: str, reason: str) -> None:
+    """``simulate`` with the agents ``agents`` stops game 1 for ``reason``: printed, exit 0,
+    and the game log's last line a ``stopped`` line saying it."""
+    log = tmp_path / "agent.jsonl"
+    code, out, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents", agents,
+                         "--log", str(log))
+    assert "Traceback" not in out + err
+    assert f"game 1: {reason}" in err, err
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert last["type"] == "stopped" and last["seat"] == "P2", last
+    assert reason.startswith("P2: ") and last["reason"] == reason[4:]
+
+
+def test_json_number(tmp_path: Path) -> None:
+    """Regression (issue 17): an integer of more than 4,300 digits in a run file, a
+    record, a save or an agent's answer was a ValueError traceback (and the agent's game
+    log had no ``stopped`` line); a JSON number from outside has at most MAX_JSON_NUMBER
+    characters."""
+    from rummydsl.jsonbound import JSONLimitError, loads
+
+    longest = "9" * limits.MAX_JSON_NUMBER
+    assert loads(f"[{longest}, -{longest[1:]}, 1.{longest[2:]}]")[0] == int(longest)
+    assert loads(f'["{longest}9", "\\"{longest}9"]')[0] == longest + "9"  # in a string: not a number
+    for text, column in ((f"[{longest}9]", 2), (f'{{"a": "b", "c": -{longest}}}', 17), (f"[1.{longest}]", 2)):
+        with pytest.raises(JSONLimitError) as error:
+            loads(text)
+        assert error.value.colno == column and "at most 100" in error.value.msg, (text[:20], error.value)
+    huge = "7" * 5000
+    out, lines = simulated_run(tmp_path)
+    out.write_bytes(lines[0] + b'\n{"type": "outcome", "game": ' + huge.encode() + b"}\n")
+    refused_cleanly(*resumed(out), f"{out}:2:29: not a run line: a number of 5,000 characters: at most 100")
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
+    first = log.read_bytes().split(b"\n")[0]
+    log.write_bytes(first + b'\n{"type": "game", "game": ' + huge.encode() + b"}\n")
+    refused_cleanly(*run("replay", str(log)), f"{log}:2:26: not a record line: a number of 5,000 characters")
+    agents = f"greedy,cmd:{sys.executable} {tmp_path / 'bot.py'}"
+    (tmp_path / "bot.py").write_text(ANSWER_BOT.format(answer="'{\"action\": ' + '9' * 5000 + '}'"),
+                                     encoding="utf-8")
+    stopped_with(tmp_path, agents, "P2: answered '{\"action\": 99999999999999999999999999999'..., JSON past a "
+                 "limit at column 12: a number of 5,000 characters: at most 100")
+
+
+def test_json_limits_in_a_save(tmp_path: Path) -> None:
+    """A save is read within the record size and the JSON limits (issue 17)."""
+    from rummydsl.save import read_save
+
+    variant = load_variant("gin_rummy")
+    save = tmp_path / "save.json"
+    save.write_text('{"save": ' + "7" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"save.json:1:10: not a save: a number of 5,000 characters"):
+        read_save(variant, str(save))
+    save.write_text('{"save":\n ' + "[" * 100_000, encoding="utf-8")
+    with pytest.raises(RecordError, match=r"save.json:2:65: not a save: nested too deeply"):
+        read_save(variant, str(save))
+    limits_now = limits.MAX_RECORD_BYTES
+    try:
+        limits.MAX_RECORD_BYTES = 10
+        with pytest.raises(RecordError, match="the save is too large: more than 10 bytes"):
+            read_save(variant, str(save))
+    finally:
+        limits.MAX_RECORD_BYTES = limits_now
+
+
 # -- expressions ---------------------------------------------------------------------
 
 SCORE_ENV = Env(Context.SCORE, Deck.preset("standard52"), options={"big": limits.MAX_INT_LITERAL})
