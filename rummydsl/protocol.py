@@ -149,7 +149,8 @@ class ProgramAgent:
             raise AgentError(self.name, "cmd: needs a program to run")
         become_subreaper()
         self._token = f"{os.getpid()}-{next(_tokens)}-{secrets.token_hex(8)}"
-        environment = {**os.environ, TOKEN_VARIABLE: self._token}
+        environment = {name: value for name, value in os.environ.items() if name != "RAY_AUTH_TOKEN"}
+        environment[TOKEN_VARIABLE] = self._token  # and no Ray token (a local --ray instance's)
         try:
             process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.DEVNULL, start_new_session=True, env=environment)
