@@ -598,7 +598,7 @@ class RayBackend:
         try:
             import importlib
 
-            constants = importlib.import_module("ray._private.ray_constants")
+            constants: Any = importlib.import_module("ray._private.ray_constants")
         except ImportError:  # pragma: no cover - another Ray layout: the environment alone
             return
         if hasattr(constants, "ENABLE_RAY_CLUSTER"):
