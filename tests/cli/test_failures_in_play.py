@@ -169,3 +169,20 @@ def test_a_stopped_reason_is_shown_escaped(tmp_path: Path) -> None:
     code, out, err = run("replay", str(log))
     assert code == 0 and "(game 1: P2: gone\\x1b]0;owned\\x07\\x9b)" in out
     assert "\x1b" not in out and "\x9b" not in out
+
+
+def test_play_stops_at_the_formula_and_keeps_the_game(tmp_path: Path) -> None:
+    """``play`` (a person at P1 typing "1" to each question) stops as simulate does."""
+    path = write(tmp_path, "divides", DIVIDES)
+    log = tmp_path / "game.jsonl"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["play", str(path), "--seed", "1", "--log", str(log)], stdout=out, stderr=err,
+                stdin=io.StringIO("1\n" * 3000))
+    said = "scoring.round[0].ender '100 // (deadwood(ender) - deadwood(ender))': division by zero"
+    assert code == 1 and "Traceback" not in err.getvalue()
+    assert err.getvalue().startswith(f"rummydsl play: {path}:7:43: {said}")
+    assert "(variant 'divides', round " in err.getvalue()
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert last["type"] == "stopped" and last["seat"] is None and said in last["reason"]
+    code, text, _ = run("replay", str(log))
+    assert code == 0 and "1 stopped early" in text
