@@ -460,13 +460,75 @@ def ray_available() -> bool:
 _RAY_MISSING = "--ray needs Ray, which is not installed; install it with pip install 'rummydsl[ray]'"
 
 
+#: The environment variable that makes Ray take the loopback address as a node's address
+#: (Ray's own switch for machines that run no cluster, read when ``ray`` is imported).
+_RAY_CLUSTER_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+#: The longest path of the private folder of a local Ray instance: Ray puts Unix sockets
+#: some 66 characters below it, and a socket's path has at most 107.
+_MAX_RAY_ROOT = 40
+
+
+def private_ray_root() -> str:
+    """A new folder only this user can enter (0700), for a local Ray instance's files:
+    under ``TMPDIR`` (``tempfile.gettempdir()``) where its path is short enough for Ray's
+    sockets, else under ``/tmp``. Ray makes its own folder inside it world-writable; the
+    private parent keeps other users out."""
+    base = tempfile.gettempdir()
+    if len(os.path.join(base, "rummydsl-ray-12345678")) > _MAX_RAY_ROOT:
+        base = "/tmp"
+    return tempfile.mkdtemp(prefix="rummydsl-ray-", dir=base)
+
+
+def local_ray_options(root: str) -> dict[str, Any]:
+    """The ``ray.init`` keywords of a local instance started by ``--ray`` without an address:
+    a new instance (never one found on the machine), its node on the loopback address, no
+    dashboard, its files in the private folder ``root``.
+
+    >>> sorted(local_ray_options("/tmp/rummydsl-ray-x").items())  # doctest: +NORMALIZE_WHITESPACE
+    [('_node_ip_address', '127.0.0.1'), ('_temp_dir', '/tmp/rummydsl-ray-x/r'), ('address', 'local'),
+     ('include_dashboard', False)]
+    """
+    return {"address": "local", "include_dashboard": False, "_node_ip_address": "127.0.0.1",
+            "_temp_dir": os.path.join(root, "r")}
+
+
+def local_ray_environment(root: str | None = None) -> dict[str, str]:
+    """The environment a local instance is started with (and the driver keeps while it runs):
+    Ray's loopback switch, ``TMPDIR`` in the private folder ``root``, and token
+    authentication with a new random token held only in the environment (so nothing is
+    written to ``~/.ray``). A ``RAY_AUTH_MODE`` already set is respected."""
+    import secrets
+
+    changes = {_RAY_CLUSTER_SWITCH: "0"}
+    if root is not None:
+        changes["TMPDIR"] = root  # the workers' temporary files (a house rule's copy) go there too
+    if "RAY_AUTH_MODE" not in os.environ:
+        changes.update({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)})
+    return changes
+
+
+def _refresh_ray_config() -> None:
+    """Make an imported Ray read its settings from the environment again (the
+    authentication mode is read once, when first needed; Ray does the same when it turns
+    token authentication on for a new local instance). Nothing where Ray has no such hook."""
+    try:
+        import importlib
+
+        importlib.import_module("ray._raylet").Config.initialize("")
+    except (ImportError, AttributeError):
+        pass
+
+
 class RayBackend:
     """Play batches of games as Ray tasks, on a local Ray instance or a cluster.
 
-    ``address`` is a cluster's address (``ray://head:10001`` or ``head:6379``), or
-    ``None``: Ray's own choice, i.e. the cluster in ``RAY_ADDRESS``, else the one
-    started last on this machine with ``ray start``, else a new local instance. If
-    Ray is already initialised in this process, that instance is used as it is.
+    ``address`` is a cluster's address (``ray://head:10001``, ``head:6379``, or
+    ``auto`` for the cluster ``ray start`` started last on this machine), or ``None``:
+    the cluster in ``RAY_ADDRESS`` if set, else a new local instance for this run only
+    (:func:`local_ray_options`): every port it opens listens on the loopback address
+    only, its files are in a private folder (:func:`private_ray_root`, removed by
+    :meth:`close`), and it takes a token (:func:`local_ray_environment`). If Ray is
+    already initialised in this process, that instance is used as it is.
 
     Each Ray task plays a :class:`Batch` of :func:`batch_size` consecutive games;
     at most :data:`IN_FLIGHT_PER_CPU` batches per cluster CPU are submitted and not
@@ -499,6 +561,10 @@ class RayBackend:
         """More keywords for ``ray.init`` when this backend starts Ray."""
         self.started = False
         """Whether this backend started (or connected) Ray, and so shuts it down in :meth:`close`."""
+        self.root: str | None = None
+        """The private folder of the local instance this backend started, else None."""
+        self._saved: dict[str, str | None] = {}
+        self._switch: Any = None
 
     def _connect(self) -> Any:
         import ray
@@ -506,15 +572,56 @@ class RayBackend:
         if ray.is_initialized():
             return ray
         options: dict[str, Any] = {"logging_level": logging.WARNING, "include_dashboard": False,
-                                   "configure_logging": True}
+                                   "configure_logging": True, "address": self.address}
+        local = self.address is None and not os.environ.get("RAY_ADDRESS")
+        if local:
+            self.root = private_ray_root()
+            options.update(local_ray_options(self.root))
+            self._set_environment(local_ray_environment(self.root))
         options.update(self.init_options)
         try:
-            ray.init(address=self.address, **options)
+            ray.init(**options)
         except (ConnectionError, RuntimeError, ValueError) as problem:
+            self._restore()
             where = f"the Ray cluster at {self.address!r}" if self.address else "a Ray instance"
             raise BackendError(f"cannot start or reach {where}: {problem}") from None
         self.started = True
         return ray
+
+    def _set_environment(self, changes: dict[str, str]) -> None:
+        """Set ``changes`` in the environment (kept until :meth:`close`) and Ray's loopback
+        switch, which Ray reads when imported: its module constant is set too."""
+        for name, value in changes.items():
+            self._saved.setdefault(name, os.environ.get(name))
+            os.environ[name] = value
+        _refresh_ray_config()
+        try:
+            import importlib
+
+            constants: Any = importlib.import_module("ray._private.ray_constants")
+        except ImportError:  # pragma: no cover - another Ray layout: the environment alone
+            return
+        if hasattr(constants, "ENABLE_RAY_CLUSTER"):
+            self._switch = (constants, constants.ENABLE_RAY_CLUSTER)
+            constants.ENABLE_RAY_CLUSTER = False
+
+    def _restore(self) -> None:
+        """Undo :meth:`_set_environment` and remove the private folder."""
+        for name, value in self._saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if self._saved:
+            self._saved = {}
+            _refresh_ray_config()
+        if self._switch is not None:
+            constants, value = self._switch
+            constants.ENABLE_RAY_CLUSTER = value
+            self._switch = None
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
+            self.root = None
 
     def cpus(self) -> int:
         """The CPUs of the cluster (connecting to it first if need be)."""
@@ -528,6 +635,7 @@ class RayBackend:
 
             ray.shutdown()
             self.started = False
+        self._restore()
 
     def __enter__(self) -> RayBackend:
         return self

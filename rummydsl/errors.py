@@ -12,6 +12,7 @@ The family (every error rummydsl raises on purpose derives from
     RummyDslError
     ├── VariantError          a variant file is wrong (every problem, located)
     ├── ExpressionError       an expression is malformed, unknown or mistyped
+    │   └── FormulaError      a variant's formula failed in play (names its key)
     ├── CardError             card notation is wrong, or a hand is not a hand
     │   └── DeckError         a deck definition cannot be built
     ├── MeldError             a group or table meld that the meld rules refuse
@@ -41,6 +42,7 @@ __all__ = [
     "RummyDslError",
     "VariantError",
     "ExpressionError",
+    "FormulaError",
     "CardError",
     "DeckError",
     "MeldError",
@@ -175,6 +177,38 @@ class ExpressionError(RummyDslError, ValueError):
         # Rebuilt from its fields (a simulate worker sends it to the parent), not from
         # str(), which would put the position in front twice.
         return type(self), (self.message, self.line, self.column, self.rule)
+
+
+class FormulaError(ExpressionError):
+    """A formula of a variant failed while a game was played or scored (a division by
+    zero, an integer past :data:`~rummydsl.limits.MAX_EXPR_INT`, the points times the
+    multiplier or a game total past it).
+
+    ``key`` is the key path of the formula in the variant file (``("scoring",
+    "multiplier")``), ``text`` its source (empty where no formula is to blame but a
+    setting, e.g. ``game.game_bonus``); ``line``/``column`` place the failing part inside
+    ``text`` (0: the whole formula). :func:`rummydsl.variant.locate_formula_error` turns
+    it into a file place.
+
+    >>> problem = FormulaError("division by zero", 1, 5, "expr-runtime", ("scoring", "multiplier"), "2 // 0")
+    >>> str(problem)
+    "scoring.multiplier '2 // 0': 1:5: division by zero"
+    """
+
+    def __init__(self, message: str, line: int = 0, column: int = 0, rule: str = "expr-runtime",
+                 key: tuple[str | int, ...] = (), text: str = "") -> None:
+        super().__init__(message, line, column, rule)
+        self.key = key
+        self.text = text
+        where = format_path(key) + (f" {text!r}" if text else "")
+        inner = f"{line}:{column}: {message}" if line else message
+        self.args = (f"{where}: {inner}" if where else inner,)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self) -> tuple[type[FormulaError], tuple[str, int, int, str, tuple[str | int, ...], str]]:  # type: ignore[override]
+        return type(self), (self.message, self.line, self.column, self.rule, self.key, self.text)
 
 
 class CardError(RummyDslError, ValueError):

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .endings import Ending
-from .errors import AgentError, Diagnostic, ExpressionError, Location, RummyDslError, Severity, VariantError
+from .errors import (AgentError, Diagnostic, ExpressionError, FormulaError, Location, RummyDslError, Severity,
+                     VariantError)
 from .variant.load_read import KeyPath
 
 __all__ = ["PlayLimits", "PlayFinding", "PlayReport", "play_variant", "play_check", "PLAY_RULES"]
@@ -371,6 +372,9 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
                     break
         except _FormulaFailed as failed:
             found = PlayFinding("play-scoring-error", failed.message, failed.path, line=failed.line,
+                                column=failed.column)
+        except FormulaError as failed:  # a score or a total past its limit: at the formula or setting
+            found = PlayFinding("play-scoring-error", failed.message, failed.key, line=failed.line,
                                 column=failed.column)
         except _Stop as stop:
             found = PlayFinding(stop.rule, stop.message, stop.path)

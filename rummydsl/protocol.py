@@ -21,18 +21,34 @@ exits is an :class:`~rummydsl.errors.AgentError` naming the seat and the reason.
 The program runs in a session (process group) of its own, with its standard
 error discarded; :meth:`ProgramAgent.close` kills the whole group (so a
 grandchild that kept the pipes open goes too) and reaps the program: nothing is
-left running, and no zombie.
+left running, and no zombie. A descendant that left the group (``setsid()``) and
+its parent (a daemon's double fork) is found too, on Linux: the process running
+the agents becomes a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``, once), so
+such an orphan is re-parented to it rather than to init; :meth:`ProgramAgent.close`
+then walks ``/proc`` for every descendant of the program and every orphan of it
+(a child of this process that carries the program's token in its environment),
+kills them all and reaps its own.
+
+Whether a line came "before it was asked" is decided by sequence, never by a clock:
+just before each ``act`` is written, everything the program has written that
+rummydsl has received (the rest of the read that held the last answer, and what the
+pipe holds now) is judged; anything there is early. A line that reaches the pipe
+after the ``act`` was written is the answer to it.
 """
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import json
 import math
 import os
+import secrets
 import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from typing import Any
 
@@ -42,7 +58,8 @@ from . import jsonbound
 from .errors import AgentError, RummyDslError
 from .limits import MAX_AGENT_LINE
 
-__all__ = ["ProgramAgent", "PROTOCOL_VERSION", "MAX_LINE", "DEFAULT_TIMEOUT", "agent_timeout"]
+__all__ = ["ProgramAgent", "PROTOCOL_VERSION", "MAX_LINE", "DEFAULT_TIMEOUT", "agent_timeout", "become_subreaper",
+           "TOKEN_VARIABLE"]
 
 PROTOCOL_VERSION = 1
 #: The longest answer line read, in bytes (:data:`rummydsl.limits.MAX_AGENT_LINE`).
@@ -51,6 +68,36 @@ MAX_LINE = MAX_AGENT_LINE
 DEFAULT_TIMEOUT = 10.0
 #: Seconds between checks that a program that has not answered yet is still running.
 _POLL = 0.1
+#: The environment variable that marks a program's processes (its value is the program's token).
+TOKEN_VARIABLE = "RUMMYDSL_AGENT_TOKEN"
+#: How many times :meth:`ProgramAgent.close` looks again for processes of a program that
+#: forked while it was being killed (a fork bomb is bounded by this many sweeps).
+_SWEEPS = 20
+_PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+_subreaper_pid = 0  # the process that has become a child subreaper (0: none yet)
+_tokens = itertools.count(1)
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux only; once per process, again after a fork).
+
+    An orphaned descendant (a program's grandchild whose parent exited, after
+    ``setsid()``) is then re-parented to this process, not to init, so
+    :meth:`ProgramAgent.close` finds it. Returns whether this process is one.
+    """
+    global _subreaper_pid
+    if _subreaper_pid == os.getpid():
+        return True
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        done = bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        done = False
+    if done:
+        _subreaper_pid = os.getpid()
+    return done
 
 
 def agent_timeout(seat: str, default: float = DEFAULT_TIMEOUT) -> float:
@@ -82,6 +129,7 @@ class ProgramAgent:
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._started = False
+        self._token = ""
 
     # -- the process ----------------------------------------------------------------
 
@@ -100,9 +148,13 @@ class ProgramAgent:
             raise AgentError(self.name, f"cannot read the command {self.command!r}: {problem}") from None
         if not args:
             raise AgentError(self.name, "cmd: needs a program to run")
+        become_subreaper()
+        self._token = f"{os.getpid()}-{next(_tokens)}-{secrets.token_hex(8)}"
+        environment = {name: value for name, value in os.environ.items() if name != "RAY_AUTH_TOKEN"}
+        environment[TOKEN_VARIABLE] = self._token  # and no Ray token (a local --ray instance's)
         try:
             process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL, start_new_session=True)
+                                       stderr=subprocess.DEVNULL, start_new_session=True, env=environment)
         except OSError as problem:
             raise AgentError(self.name, f"cannot start {self.command!r}: {problem.strerror or problem}") from None
         self._process = process
@@ -180,10 +232,12 @@ class ProgramAgent:
                     continue
                 chunk = os.read(stream.fileno(), 65_536)
                 if not chunk:
-                    try:
-                        code: int | None = process.wait(timeout=0.5)
-                    except subprocess.TimeoutExpired:
-                        code = None
+                    # End of output: an exiting program closes it just before it exits; one
+                    # that stays alive has closed it. Wait (for the exit, an event) at most
+                    # the rest of the time limit to tell which, so no load can change the reason.
+                    code: int | None = None
+                    if _wait_unreaped(process.pid, max(deadline - time.monotonic(), 0.0)):
+                        code = process.wait()
                     if code is None:
                         raise AgentError(self.name, f"the program {self.command!r} closed its output"
                                          " without answering")
@@ -269,10 +323,22 @@ class ProgramAgent:
                 except OSError:
                     pass
         _wait_unreaped(process.pid, 1.0)
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader only by a leak
-        except (ProcessLookupError, PermissionError):
-            pass
+        for _ in range(_SWEEPS):  # each sweep kills what the last one missed (a fork while killed)
+            # The program's own descendants only while it is unreaped (its id is not reused).
+            found = _processes_of(process.pid if process.returncode is None else 0, self._token)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # the group outlives its leader only by a leak
+            except (ProcessLookupError, PermissionError):
+                pass
+            alive = [pid for pid, state in found.items() if state not in ("Z", "X")]
+            for pid in alive:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            _reap_orphans(found)
+            if not alive:
+                break
         process.wait()
 
     def __del__(self) -> None:
@@ -282,19 +348,107 @@ class ProgramAgent:
             pass
 
 
-def _wait_unreaped(pid: int, seconds: float) -> None:
-    """Wait up to ``seconds`` for child ``pid`` to exit, without reaping it.
+def _wait_unreaped(pid: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` for child ``pid`` to exit, without reaping it; whether it has.
 
     While the child is unreaped its process id (and so its process group id) cannot be
-    reused, so killing the group afterwards cannot hit an unrelated process.
+    reused, so killing the group afterwards cannot hit an unrelated process. The wait is
+    for the event (a pidfd that becomes readable when the process exits, Linux 5.3+),
+    with a poll of ``waitid`` where there is none.
     """
-    deadline = time.monotonic() + seconds
-    while True:
+    def exited() -> bool:
         try:
-            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                return
+            return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
         except ChildProcessError:
-            return
+            return True
+
+    if exited():
+        return True
+    deadline = time.monotonic() + seconds
+    try:
+        descriptor = os.pidfd_open(pid)  # type: ignore[attr-defined,unused-ignore]
+    except (AttributeError, OSError):
+        descriptor = -1
+    if descriptor >= 0:
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(descriptor, selectors.EVENT_READ)
+                while not exited():
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    selector.select(left)
+                return True
+        finally:
+            os.close(descriptor)
+    while not exited():
         if time.monotonic() >= deadline:
-            return
+            return False
         time.sleep(0.01)
+    return True
+
+
+def _process_table() -> dict[int, tuple[int, str]]:
+    """Every process this user can see: process id -> (parent id, state letter), from
+    ``/proc`` (empty where there is none)."""
+    table: dict[int, tuple[int, str]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            table[int(name)] = (int(fields[1]), fields[0].decode("ascii", "replace"))
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return table
+
+
+def _carries(pid: int, token: str) -> bool:
+    """Whether process ``pid`` was started with ``TOKEN_VARIABLE=token`` in its environment."""
+    if not token:
+        return False
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            environment = handle.read(1 << 20)
+    except OSError:
+        return False
+    return f"{TOKEN_VARIABLE}={token}".encode() in environment.split(b"\0")
+
+
+def _processes_of(leader: int, token: str) -> dict[int, str]:
+    """The processes of the program ``leader`` (not itself), with their state letters: its
+    descendants (none for a ``leader`` of 0), and every child of this process that carries
+    the program's ``token`` (an orphan the subreaper took in) with its descendants."""
+    table = _process_table()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    me = os.getpid()
+    roots = [leader] if leader else []
+    roots += [pid for pid in children.get(me, ()) if pid != leader and _carries(pid, token)]
+    found: dict[int, str] = {}
+    todo = list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid != leader:
+            found[pid] = table[pid][1]
+        todo.extend(child for child in children.get(pid, ()) if child not in found and child != leader)
+    return found
+
+
+def _reap_orphans(found: dict[int, str]) -> None:
+    """Reap those of ``found`` that are children of this process (orphans taken in by the
+    subreaper), once they are dead: wait for each (an event) a bounded time."""
+    for pid in found:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+                if not _wait_unreaped(pid, 5.0):
+                    continue
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            continue  # not ours: its own parent reaps it

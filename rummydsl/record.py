@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .errors import AgentError, Location, RecordError, RummyDslError, StalledRoundError
+from .errors import AgentError, ExpressionError, Location, RecordError, RummyDslError, StalledRoundError
 from . import jsonbound, limits
 from .limits import MAX_ACTIONS
 from .paths import is_file
@@ -241,6 +241,9 @@ def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None
 
     An agent's :class:`~rummydsl.errors.AgentError` stops the game cleanly: the
     record gets a ``stopped`` line and :attr:`PlayedGame.stopped` says who and why.
+    So does a formula of the variant that fails in play (a division by zero, a score
+    or a total past :data:`~rummydsl.limits.MAX_EXPR_INT`): the reason names the
+    formula's file place, the formula, the variant and the round (the seat is null).
 
     :raises Quit: when a person leaves (after a ``stopped`` line).
     :raises StalledRoundError: for a round that never ends.
@@ -258,6 +261,11 @@ def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None
         played.stopped = str(failure)
         if writer is not None:
             writer.stopped(failure.reason, failure.seat)
+        return played
+    except ExpressionError as failure:
+        if played.rounds and played.rounds[-1] is not None and len(played.rounds) > len(game.results):
+            played.rounds.pop()  # the round scored, but its total was refused: it is not counted
+        _formula_failed(played, game.variant, failure, game.round.number, writer)
         return played
     except Quit as leaving:
         if writer is not None:
@@ -294,10 +302,23 @@ def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None
         if writer is not None:
             writer.stopped(failure.reason, failure.seat)
         return played
+    except ExpressionError as failure:
+        _formula_failed(played, rnd.variant, failure, rnd.number, writer)
+        return played
     played.rounds.append(_summary(rnd, result))
     if watcher is not None:
         watcher.round_over(rnd, result, tuple(s + p for s, p in zip(rnd.scores, result.points)))
     return played
+
+
+def _formula_failed(played: PlayedGame, variant: Variant, failure: ExpressionError, round_number: int,
+                    writer: RecordWriter | None) -> None:
+    """Stop ``played`` for a formula that failed in play: the reason, and the record's ``stopped`` line."""
+    from .variant.locate import describe_play_failure
+
+    played.stopped = describe_play_failure(variant, failure, round_number)
+    if writer is not None:
+        writer.stopped(played.stopped)
 
 
 def close_agents(agents: Sequence[Agent]) -> None:
@@ -325,16 +346,26 @@ class ReplaySummary:
     """Games that stopped early (an agent failed, a person left): checked up to there."""
     warnings: list[str] = field(default_factory=list)
     """Things reported but not fatal: a changed variant file."""
+    first_stop: str = ""
+    """Where and why the first game that stopped early stopped (``game 1: P2: ...``)."""
 
     def line(self) -> str:
-        """The one-line summary ``replay`` prints."""
+        """The one-line summary ``replay`` prints: what was replayed, and, for games that
+        stopped early, that only their part before the stop was checked, and why the first stopped.
+
+        >>> ReplaySummary("gin_rummy", games=2, rounds=5, actions=90).line()
+        'gin_rummy: 2 games, 5 rounds, 90 actions replayed; every result matches'
+        >>> ReplaySummary("gin_rummy", games=1, actions=9, stopped=1, first_stop="game 1: P2: gone").line()
+        'gin_rummy: 1 game, 0 rounds, 9 actions replayed; every result so far matches, but 1 stopped early (game 1: P2: gone)'
+        """
         unit = "hand" if self.mode == "hands" else "game"
         games = f"{self.games} {unit}{'s' if self.games != 1 else ''}"
         text = (f"{self.variant}: {games}, {self.rounds} round{'s' if self.rounds != 1 else ''}, "
-                f"{self.actions} actions replayed; every result matches")
-        if self.stopped:
-            text += f" ({self.stopped} stopped early)"
-        return text
+                f"{self.actions} actions replayed; every result")
+        if not self.stopped:
+            return text + " matches"
+        every = "all of them" if self.stopped == self.games and self.games > 1 else str(self.stopped)
+        return text + f" so far matches, but {every} stopped early ({self.first_stop})"
 
 
 def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -546,6 +577,9 @@ class _Replayer:
         self.round_open = False
         self.game_open = False
         self.actions_in_round = 0
+        self.refused = ""
+        """Why the engine refused to go on after a round (a total past its limit): the
+        record must stop there, with a 'stopped' line next."""
 
     def fail(self, message: str, line: int) -> RecordError:
         return RecordError(message, Location(self.path, line))
@@ -585,6 +619,12 @@ class _Replayer:
                             "with no result and no 'stopped' line", 0)
         if self.game_open and self.mode == "games":
             raise self.fail(f"the record ends before game {self.summary.games}'s result", 0)
+        if self.refused:
+            raise self.fail(f"{self.refused}, but the record ends with no 'stopped' line", 0)
+        if not self.summary.games:
+            unit = "hand" if self.mode == "hands" else "game"
+            raise self.fail(f"no {unit} in the record: it holds only its header, so there is nothing to replay",
+                            0)
         return self.summary
 
     def _round_number(self) -> int:
@@ -598,6 +638,8 @@ class _Replayer:
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:
             raise self.fail(f"unknown line type {kind!r}", number)
+        if self.refused and kind != "stopped":
+            raise self.fail(f"{self.refused}, but the record goes on with a {kind!r} line", number)
         handler(number, data)
 
     def on_header(self, number: int, data: dict[str, Any]) -> None:
@@ -677,7 +719,10 @@ class _Replayer:
         self.summary.rounds += 1
         if self.mode == "games":
             assert self.game is not None
-            self.game.next_round()
+            try:
+                self.game.next_round()
+            except ExpressionError as problem:  # as in play: the game stops after this round
+                self.refused = f"{self.where()}: the engine stops the game after this result: {problem}"
         else:
             self.game_open = False
 
@@ -697,8 +742,25 @@ class _Replayer:
         if not self.game_open:
             raise self.fail("a 'stopped' line outside a game", number)
         self.summary.stopped += 1
+        if not self.summary.first_stop:
+            unit = "hand" if self.mode == "hands" else "game"
+            seat = data.get("seat")
+            said = (f"{seat}: " if isinstance(seat, str) else "") + str(data.get("reason"))
+            self.summary.first_stop = f"{unit} {self.summary.games}: {_shown(said)}"
+        self.refused = ""
         self.round_open = False
         self.game_open = False
+
+
+def _shown(text: str, limit: int = 400) -> str:
+    """A record's text as a terminal may show it: control and other unprintable characters
+    escaped (``\\x1b``), cut at ``limit`` characters.
+
+    >>> _shown("P2: \\x1b]0;owned\\x07 gone")
+    'P2: \\\\x1b]0;owned\\\\x07 gone'
+    """
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def replay_record(path: str, on_warning: Callable[[str], None] | None = None) -> ReplaySummary:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Mapping
 
-from .errors import ExpressionError
+from .errors import ExpressionError, FormulaError, format_path
+from .limits import MAX_EXPR_INT
 from .variant.model import ScoreCase, Variant
 
-__all__ = ["score_round", "matching_case", "final_figures"]
+__all__ = ["score_round", "matching_case", "final_figures", "held_total"]
 
 
 class _Lets(dict[str, Any]):
@@ -38,21 +39,51 @@ class _Lets(dict[str, Any]):
 
     def __missing__(self, name: str) -> Any:
         formula = self._formulas[name]
-        value = _named(f"scoring.let.{name}", formula, self._view, None, self)
+        value = _named(("scoring", "let", name), formula, self._view, None, self)
         self[name] = value
         return value
 
 
-def _named(where: str, formula: Any, view: Any, p: Any, lets: Any) -> Any:
-    """``formula``'s value; a hand too large for the meld solver (rule ``hand-too-large``)
-    is reported with the formula that asked its deadwood, named and quoted."""
+def _named(key: tuple[str | int, ...], formula: Any, view: Any, p: Any, lets: Any) -> Any:
+    """``formula``'s value; a failure names the formula (its key path and text): a hand
+    too large for the meld solver (rule ``hand-too-large``) as the formula that asked its
+    deadwood, any other failure (a division by zero, an integer past its limit) as a
+    :class:`~rummydsl.errors.FormulaError` that keeps the place inside the formula."""
     try:
         return formula.fn(view, p, lets)
+    except FormulaError:
+        raise  # a let this formula uses, already named
     except ExpressionError as problem:
-        if problem.rule != "hand-too-large" or problem.message.startswith("scoring."):
+        if problem.rule != "hand-too-large":
+            raise FormulaError(problem.message, problem.line, problem.column, problem.rule, key,
+                               str(getattr(formula, "text", ""))) from None
+        if problem.message.startswith("scoring."):
             raise
-        raise ExpressionError(f"{where} {formula.text!r}: {problem.message}", 0, 0,
+        raise ExpressionError(f"{format_path(key)} {formula.text!r}: {problem.message}", 0, 0,
                               "hand-too-large") from None
+
+
+def _seat(player: Any) -> str:
+    """A player of a round view as messages show it (``P2``)."""
+    return f"P{player + 1}" if isinstance(player, int) else str(player)
+
+
+def _past(value: int) -> str:
+    """How a number past the limit is past it: ``more than 9,223,...`` or ``less than -9,223,...``."""
+    return f"more than {MAX_EXPR_INT:,}" if value > 0 else f"less than -{MAX_EXPR_INT:,}"
+
+
+def _times(value: int, factor: int, player: Any, formula: Any) -> int:
+    """``value * factor``, held to :data:`~rummydsl.limits.MAX_EXPR_INT`.
+
+    :raises FormulaError: rule ``expr-limit`` at ``scoring.multiplier``, beyond it.
+    """
+    product = value * factor
+    if -MAX_EXPR_INT <= product <= MAX_EXPR_INT:
+        return product
+    raise FormulaError(f"{_seat(player)}'s {value:,} points times the multiplier {factor:,} would be "
+                       f"{_past(product)}, beyond what a score may be", 0, 0, "expr-limit",
+                       ("scoring", "multiplier"), str(getattr(formula, "text", "")))
 
 
 def _lets(variant: Variant, view: Any) -> dict[str, Any]:
@@ -75,21 +106,23 @@ def score_round(variant: Variant, view: Any) -> dict[Any, int]:
     players = tuple(view.players)
     points = {player: 0 for player in players}
     for index, case in enumerate(variant.scoring.cases):
-        where = f"scoring.round[{index}]"
-        if not _named(f"{where}.when", case.when, view, None, lets):
+        where = ("scoring", "round", index)
+        if not _named(where + ("when",), case.when, view, None, lets):
             continue
         if case.points is not None:
             for player in players:
-                points[player] = int(_named(f"{where}.points", case.points, view, player, lets))
+                points[player] = int(_named(where + ("points",), case.points, view, player, lets))
         if case.ender is not None:
-            points[view.ender] = int(_named(f"{where}.ender", case.ender, view, None, lets))
+            points[view.ender] = int(_named(where + ("ender",), case.ender, view, None, lets))
         if case.others is not None:
             for player in players:
                 if player != view.ender:
-                    points[player] = int(_named(f"{where}.others", case.others, view, player, lets))
+                    points[player] = int(_named(where + ("others",), case.others, view, player, lets))
         multiplier = variant.scoring.multiplier
-        factor = 1 if multiplier is None else int(_named("scoring.multiplier", multiplier, view, None, lets))
-        return {player: value * factor for player, value in points.items()}
+        if multiplier is None:
+            return points
+        factor = int(_named(("scoring", "multiplier"), multiplier, view, None, lets))
+        return {player: _times(value, factor, player, multiplier) for player, value in points.items()}
     return points
 
 
@@ -123,7 +156,7 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
     for player, hand_points in points.items():
         boxes = game.box_bonus * wins.get(player, 0)
         if player != winner:
-            figures[player] = hand_points + boxes
+            figures[player] = held_total(hand_points + boxes, player, "final figure", ("game", "box_bonus"))
             continue
         if game.shutout == "double_hand_points":
             hand_points += hand_points * times
@@ -132,5 +165,27 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
             figure += figure * times
         elif game.shutout == "flat_100":
             figure += 100 * times
-        figures[player] = figure
+        figures[player] = held_total(figure, player, "final figure", ("game", "shutout") if times else ("game",))
     return figures
+
+
+def held_total(value: int, player: Any, what: str, key: tuple[str | int, ...], detail: str = "") -> int:
+    """``value`` if it is within :data:`~rummydsl.limits.MAX_EXPR_INT` either side of 0.
+
+    Game totals and final figures are held to the limit of every formula's values, so
+    a record never carries a number another engine cannot hold.
+
+    :raises FormulaError: rule ``expr-limit`` at ``key`` (the setting or the section to
+        blame), naming the player and ``what`` the number is.
+
+    >>> held_total(12, 0, "game total", ("scoring", "round"))
+    12
+    >>> held_total(2**63, 1, "game total", ("scoring", "round"))
+    Traceback (most recent call last):
+    ...
+    rummydsl.errors.FormulaError: scoring.round: P2's game total would be more than 9,223,372,036,854,775,807, beyond what a total may be
+    """
+    if -MAX_EXPR_INT <= value <= MAX_EXPR_INT:
+        return value
+    raise FormulaError(f"{_seat(player)}'s {what} would be {_past(value)}, beyond what a total may be"
+                       f"{detail}", 0, 0, "expr-limit", key)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from ..errors import ExpressionError, StalledGameError
 from ..limits import MAX_ACTIONS, MAX_ROUNDS
-from ..scoring import final_figures
+from ..scoring import final_figures, held_total
 from .actions import Action, player_name
 from .round import Round, RoundResult
 from .seating import dealer_for, deal_view, who_sits_out
@@ -242,8 +242,8 @@ class Game:
         result = self.round.result
         if result is None or self.over:
             raise RuntimeError("next_round() needs a finished round of a game still in play")
+        self._enter(result)  # may refuse a total past its limit: then nothing is recorded
         self.results.append(result)
-        self._enter(result)
         self._settle()
         if self.over:
             return
@@ -264,20 +264,34 @@ class Game:
         self.round = self._deal()
 
     def _enter(self, result: RoundResult) -> None:
-        """Add the round's points: to the one game, or to the games of a shared sheet (GR-13)."""
+        """Add the round's points: to the one game, or to the games of a shared sheet (GR-13).
+
+        :raises FormulaError: rule ``expr-limit`` when a total would pass
+            :data:`~rummydsl.limits.MAX_EXPR_INT`; every sheet is left as it was.
+        """
+        trial = [Sheet(list(s.points), list(s.wins), list(s.entries), s.closed) for s in self.sheets]
+        self._add(trial, result)
+        for sheet in trial:
+            for player, total in enumerate(sheet.points):
+                held_total(total, player, "game total", ("scoring", "round"),
+                           f": {result.points[player]:,} points in round {self.round.number} on top of "
+                           f"{total - result.points[player]:,}")
+        self._add(self.sheets, result)
+
+    def _add(self, sheets: list[Sheet], result: RoundResult) -> None:
         shared = self.variant.game.shared_sheet is not None
         for player, points in enumerate(result.points):
             if not points:
                 continue
             won = 1 if points > 0 else 0
             if not shared:
-                sheet = self.sheets[0]
+                sheet = sheets[0]
                 sheet.points[player] += points
                 sheet.wins[player] += won
                 sheet.entries[player] = sheet.entries[player] or points > 0
                 continue
             opened = False
-            for sheet in self.sheets:
+            for sheet in sheets:
                 if sheet.closed:
                     continue
                 if sheet.entries[player] or (points > 0 and not opened):
@@ -299,11 +313,11 @@ class Game:
             leaders = [p for p, v in enumerate(sheet.points) if v == best]
             if len(leaders) > 1 and not last_deal:
                 continue  # a tie for the win plays on (GS-7.5); after the last deal (CR-2) the first seat of it wins
-            sheet.closed = True
-            sheet.winner = leaders[0]
             points: dict[Hashable, int] = {p: v for p, v in enumerate(sheet.points)}
             wins: dict[Hashable, int] = {p: v for p, v in enumerate(sheet.wins)}
-            figures = final_figures(self.variant, points, wins)
+            figures = final_figures(self.variant, points, wins)  # may refuse a figure past its limit
+            sheet.closed = True
+            sheet.winner = leaders[0]
             sheet.figures = tuple(int(figures[p]) for p in range(self.players))
         if not all(sheet.closed for sheet in self.sheets):
             return
@@ -326,8 +340,10 @@ class Game:
         for sheet in self.sheets:
             assert sheet.winner is not None
             games_won[sheet.winner] += 1
-        figures = tuple(sum(sheet.figures[p] for sheet in self.sheets) for p in range(n))
-        points = tuple(sum(sheet.points[p] for sheet in self.sheets) for p in range(n))
+        figures = tuple(held_total(sum(sheet.figures[p] for sheet in self.sheets), p, "figure over the sheet's "
+                                   "games", ("game", "hollywood")) for p in range(n))
+        points = tuple(held_total(sum(sheet.points[p] for sheet in self.sheets), p, "points over the sheet's "
+                                  "games", ("game", "hollywood")) for p in range(n))
         top = max(games_won)
         contenders = [p for p in range(n) if games_won[p] == top]
         winner = max(contenders, key=lambda p: (figures[p], -p))

@@ -483,10 +483,11 @@ def _check_integer_sizes(variant: Variant, report: _Report) -> None:
                 lets[name] = run(("scoring", "let", name), formula, view, None, lets, ending)
         except ExpressionError:
             continue  # later formulas may need this one
+        factor = 1
         if scoring.multiplier is not None:
             try:
-                run(("scoring", "multiplier"), scoring.multiplier, view, None, lets, ending)
-            except ExpressionError:
+                factor = int(run(("scoring", "multiplier"), scoring.multiplier, view, None, lets, ending))
+            except (ExpressionError, TypeError, ValueError):
                 pass
         for index, case in enumerate(scoring.cases):
             for field, per_player in (("when", False), ("points", True), ("ender", False), ("others", True)):
@@ -495,9 +496,45 @@ def _check_integer_sizes(variant: Variant, report: _Report) -> None:
                     continue
                 for p in players if per_player else (None,):
                     try:
-                        run(("scoring", "round", index, field), formula, view, p, lets, ending)
+                        value = run(("scoring", "round", index, field), formula, view, p, lets, ending)
                     except ExpressionError:
                         break
+                    if field != "when" and isinstance(value, int):
+                        _check_sample_points(variant, report, reported, (index, field), value, factor, ending)
+
+
+def _check_sample_points(variant: Variant, report: _Report, reported: set[KeyPath], case: tuple[int, str],
+                         value: int, factor: int, ending: str) -> None:
+    """A sample round's points ``value`` of scoring case ``case`` (index, field), times the
+    multiplier ``factor``, and that round alone as a game's final figure (doubled by a
+    shutout, with the game bonus and a box): each past
+    :data:`~rummydsl.limits.MAX_EXPR_INT` is an error in place (rule ``expr-limit``),
+    which play would otherwise meet in the middle of a game."""
+    from ..limits import MAX_EXPR_INT
+
+    index, field = case
+    sample = f"scoring a sample {ending} round, scoring.round[{index}].{field} gives {value:,}"
+    points = value * factor
+    if abs(points) > MAX_EXPR_INT:
+        key: KeyPath = ("scoring", "multiplier")
+        if key not in reported:
+            reported.add(key)
+            report.error(key, f"integer too large: the points times the multiplier ({value:,} times {factor:,}, "
+                         f"{sample}) would be beyond {MAX_EXPR_INT:,} (the most a score may be)", "expr-limit")
+        return
+    game = variant.game
+    figure = abs(points)
+    if points > 0:  # the winner's figure: doubled by a shutout, with the bonuses
+        figure = figure * (2 if game.shutout in ("double_total", "double_hand_points") else 1)
+        figure += abs(game.game_bonus) + abs(game.box_bonus)
+    if figure > MAX_EXPR_INT:
+        bonus = ", a shutout, the game and box bonus" if points > 0 else ""
+        key = ("scoring", "round", index, field)
+        if key not in reported:
+            reported.add(key)
+            report.error(key, f"integer too large: one such round makes a final figure of {figure:,} (the "
+                         f"points {points:,}{bonus}; {sample}), beyond "
+                         f"{MAX_EXPR_INT:,} (the most a total may be)", "expr-limit")
 
 
 def _check_scoring(variant: Variant, report: _Report) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 from typing import Iterator
 
 import pytest
@@ -28,17 +29,27 @@ def without_time(text: str) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    """A local Ray instance of 2 CPUs on the loopback address, quiet, without a dashboard.
+def ray_instance() -> Iterator[object]:
+    """A local Ray instance of 2 CPUs, quiet, started as ``--ray`` without an address starts
+    one (:class:`rummydsl.backends.RayBackend`: loopback only, a private folder, a token);
+    the backend that started it is the fixture's value.
 
     Skips where Ray is not installed (CI installs it: ``pip install '.[test,ray]'``).
     """
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'rummydsl[ray]')")
+    from rummydsl.backends import RayBackend
+
     if ray.is_initialized():  # pragma: no cover - another module's instance left running
         ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False,
-             object_store_memory=100 * 1024 * 1024, _node_ip_address="127.0.0.1")
+    backend = RayBackend(init_options={"num_cpus": 2, "logging_level": logging.ERROR, "log_to_driver": False,
+                                       "object_store_memory": 100 * 1024 * 1024})
+    saved = {name: os.environ.get(name) for name in ("RAY_ADDRESS",)}
+    os.environ.pop("RAY_ADDRESS", None)  # a new local instance, whatever the machine runs
     try:
-        yield
+        backend.cpus()  # starts it
+        yield backend
     finally:
-        ray.shutdown()
+        backend.close()
+        for name, value in saved.items():
+            if value is not None:
+                os.environ[name] = value

@@ -169,3 +169,90 @@ def test_a_compare_begun_on_ray_resumes_in_local_processes_to_the_same_file(tmp_
     code, whole, err = run(*argv, "--workers", "1", "--json")
     assert without_time(resumed) == without_time(whole)
     assert on_ray.read_bytes() == local.read_bytes()
+
+
+# -- what a local instance opens (issue 17: no port on every interface, no shared /tmp) -------
+
+
+def _listening_inodes() -> dict[str, str]:
+    """Socket inode -> the local address of every listening TCP socket (IPv4 and IPv6), from /proc/net."""
+    found: dict[str, str] = {}
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(name).read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A":  # TCP_LISTEN
+                found[fields[9]] = fields[1].split(":")[0]
+    return found
+
+
+def _loopback(address: str) -> bool:
+    """Whether a /proc/net address (hex, in the kernel's byte order) is a loopback address:
+    127.x.x.x, ::1 or ::ffff:127.x.x.x."""
+    if len(address) == 8:
+        return address.endswith("7F")  # little-endian: the first byte is the last pair
+    return address in ("00000000000000000000000001000000",) or (
+        address.startswith("0000000000000000FFFF0000") and address.endswith("7F"))
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every process descending from it (by /proc/PID/stat's parent ids)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    tree, todo = [root], [root]
+    while todo:
+        pid = todo.pop()
+        children = [child for child, parent in parents.items() if parent == pid]
+        tree += children
+        todo += children
+    return tree
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads the listening sockets from /proc/net")
+def test_a_local_instance_listens_on_the_loopback_address_only(ray_instance: RayBackend) -> None:
+    import os
+
+    import ray
+
+    @ray.remote
+    def touch() -> int:
+        return os.getpid()
+
+    assert ray.get(touch.remote()) > 0  # a worker has started too
+    listening = _listening_inodes()
+    opened = {}
+    for pid in _tree(os.getpid()):
+        try:
+            descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+        except OSError:
+            continue
+        for descriptor in descriptors:
+            try:
+                target = os.readlink(descriptor)
+            except OSError:
+                continue
+            inode = target[len("socket:["):-1] if target.startswith("socket:[") else ""
+            if inode in listening:
+                opened[(pid, inode)] = listening[inode]
+    assert opened, "a local Ray instance listens on some port"
+    assert {where: address for where, address in opened.items() if not _loopback(address)} == {}
+
+
+def test_a_local_instance_keeps_its_files_in_a_private_folder(ray_instance: RayBackend) -> None:
+    import os
+    import stat
+
+    root = ray_instance.root
+    assert root is not None and Path(root, "r").is_dir()
+    mode = os.stat(root)
+    assert stat.S_IMODE(mode.st_mode) == 0o700 and mode.st_uid == os.getuid()
+    if "RAY_AUTH_MODE" in ray_instance._saved:  # not chosen by whoever runs the tests: a token
+        assert os.environ["RAY_AUTH_MODE"] == "token" and len(os.environ["RAY_AUTH_TOKEN"]) == 64

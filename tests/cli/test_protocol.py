@@ -12,7 +12,6 @@ import json
 import os
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -78,9 +77,44 @@ TIMED = ("silent", "late")
 Python cannot change the reason), under a short limit."""
 
 
+def _state(pid: int) -> str | None:
+    """The state letter of process ``pid`` (``Z`` a zombie), None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def dead(pid: int) -> bool:
+    """Whether ``pid`` is gone or dead, waiting for the event of its exit (a pidfd that turns
+    readable) a bounded number of times, never a sleep that a loaded machine outruns; a
+    process still running after that is reported."""
+    import select
+    import time
+
+    if not hasattr(os, "pidfd_open"):  # pragma: no cover - no pidfds (not Linux): a bounded poll
+        for _ in range(300):
+            if _state(pid) in (None, "Z", "X"):
+                return True
+            time.sleep(0.1)
+        return False
+    try:
+        descriptor = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        for _ in range(30):  # 30 waits of up to a second each for the exit SIGKILL brings
+            if select.select([descriptor], [], [], 1.0)[0]:
+                return True
+        return _state(pid) in (None, "Z", "X")
+    finally:
+        os.close(descriptor)
+
+
 def pids_left(pidfile: Path) -> list[str]:
     """The processes named in ``pidfile`` still running or unreaped (the bot's own must have been
-    reaped by us; a grandchild must be dead: gone, or a zombie waiting for its new parent)."""
+    reaped by us; a grandchild must be gone: this process, a child subreaper once a program
+    agent ran in it, took the orphan in and reaped it; a zombie is a leak)."""
     left = []
     pids = [int(line) for line in pidfile.read_text().split()]
     try:
@@ -90,17 +124,10 @@ def pids_left(pidfile: Path) -> list[str]:
     if reaped is not None:
         left.append(f"{pids[0]} (the bot) is not reaped: {reaped}")
     for pid in pids[1:]:
-        for _ in range(200):  # SIGKILL is delivered promptly, but not synchronously
-            stat = Path(f"/proc/{pid}/stat")
-            try:
-                state = stat.read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                break
-            if state in ("Z", "X"):
-                break
-            time.sleep(0.05)
-        else:
+        if not dead(pid):
             left.append(f"{pid} (a grandchild) is still running")
+        elif _state(pid) is not None:
+            left.append(f"{pid} (a grandchild) is dead but not reaped ({_state(pid)})")
     return left
 
 
@@ -127,6 +154,53 @@ def test_a_misbehaving_program_stops_the_game_cleanly(behaviour: str, reason: st
     code, out, _ = run("replay", str(log))
     assert code == 0 and "1 stopped early" in out
     assert pids_left(pidfile) == []
+
+
+@pytest.mark.parametrize("behaviour", ["setsid", "setsid_exit"])
+def test_a_process_that_left_the_programs_session_is_killed_too(behaviour: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemon's double fork (fork, setsid, fork, the middle exits) leaves a grandchild in
+    no group of the program's: the subreaper takes the orphan in, and close() finds it by
+    the program's token, kills it and reaps it, whether the game ends or the program fails."""
+    pidfile = tmp_path / "pids.txt"
+    monkeypatch.setenv("BOT_PIDFILE", str(pidfile))
+    code, out, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                         f"greedy,{bot(behaviour, 2)}", "--json")
+    if behaviour == "setsid":
+        assert (code, err) == (0, "") and json.loads(out)["games"] == 1
+    else:
+        assert code == 1 and "exited (exit code 3) without answering" in err
+    pids = [int(line) for line in pidfile.read_text().split()]
+    assert len(pids) == 2, "the bot and its grandchild"
+    assert pids_left(pidfile) == []
+
+
+def test_the_early_bot_writes_both_lines_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why the ``early`` case cannot race: the bot writes its answer and the early line in one
+    write (at most PIPE_BUF bytes: the pipe takes it whole), so rummydsl's read that gets the
+    answer gets the early line too, and its check before the next ``act`` always sees it. With
+    two writes (sys.stdout under PYTHONUNBUFFERED=1 makes them), rummydsl could send the next
+    ``act`` between them and read the early line as its answer."""
+    import importlib.util
+    import select
+
+    spec = importlib.util.spec_from_file_location("bot_under_test", BOT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    act = json.dumps({"type": "act", "observation": {"you": "P2"}, "legal": ["P2 draw stock", "P2 pass"]})
+    writes: list[bytes] = []
+    real_write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: writes.append(bytes(data)) or len(data) if fd == 1
+                        else real_write(fd, data))
+    monkeypatch.setattr(sys, "argv", ["bot.py", "early", "1"])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(act + "\n" + json.dumps({"type": "quit"}) + "\n"))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    monkeypatch.delenv("BOT_PIDFILE", raising=False)
+    monkeypatch.delenv("BOT_TRANSCRIPT", raising=False)
+    assert module.main() == 0
+    assert writes == [b"P2 draw stock\nP2 draw stock\n"] and sys.stdout.getvalue() == ""
+    assert len(writes[0]) <= select.PIPE_BUF
 
 
 def test_a_program_that_writes_megabytes_to_stderr_plays_on(tmp_path: Path) -> None:
@@ -261,3 +335,17 @@ def test_round_over_of_a_void_round_shows_each_seat_only_its_own_deadwood() -> N
         if kinds == {True, False}:
             break
     assert kinds == {True, False}, "the seeds gave no void round, or no scored one"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a child subreaper is a Linux feature")
+def test_the_process_running_agents_becomes_a_child_subreaper_once() -> None:
+    import ctypes
+
+    from rummydsl import protocol
+
+    assert protocol.become_subreaper() and protocol.become_subreaper()
+    assert protocol._subreaper_pid == os.getpid()
+    flag = ctypes.c_int(0)
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(37, ctypes.byref(flag), 0, 0, 0) == 0  # PR_GET_CHILD_SUBREAPER
+    assert flag.value == 1

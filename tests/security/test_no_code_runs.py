@@ -116,6 +116,9 @@ NETWORK_MODULES = {"socket", "ssl", "urllib", "http", "ftplib", "smtplib", "xmlr
                    "aiohttp", "webbrowser"}
 PROCESS_MODULES = {"subprocess": {"rummydsl/protocol.py"}}
 """Modules that start programs, and the one file allowed to (program agents)."""
+ALLOWED_FORBIDDEN = {"ctypes": {"rummydsl/protocol.py"}}
+"""Forbidden modules one file may use, and why: protocol.py calls libc's ``prctl`` (a child
+subreaper, so a program agent's orphans can be killed; docs/security.md) and nothing else."""
 
 
 def source_files() -> list[Path]:
@@ -142,6 +145,8 @@ def test_the_package_never_runs_text_as_code_nor_uses_the_network() -> None:
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 for name in names:
                     top = name.split(".")[0]
+                    if top in ALLOWED_FORBIDDEN and str(where) in ALLOWED_FORBIDDEN[top]:
+                        continue
                     if top in FORBIDDEN_MODULES or top in NETWORK_MODULES:
                         problems.append(f"{where}:{node.lineno}: imports {name}")
                     if top in PROCESS_MODULES and str(where) not in PROCESS_MODULES[top]:
@@ -162,3 +167,13 @@ def test_a_bad_variant_is_reported_not_raised(tmp_path: Path) -> None:
     except RummyDslError:  # pragma: no cover - a family error is fine too
         return
     assert diagnostics
+
+
+def test_ctypes_calls_only_prctl() -> None:
+    """The one file allowed ctypes (protocol.py) uses it for one call: prctl, to become a
+    child subreaper."""
+    tree = ast.parse((PACKAGE / "protocol.py").read_text(encoding="utf-8"))
+    called = {node.func.attr for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+              and node.func.value.id in ("ctypes", "libc")}
+    assert called == {"CDLL", "prctl"}

@@ -603,8 +603,9 @@ def test_integer_computed_by_lets_in_play(tmp_path: Path) -> None:
     assert errors(check_file(str(path))) == []
     for workers in ("1", "2"):  # from a worker process too, the message printed once
         code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1", "--workers", workers)
-        refused_cleanly(code, out, err, "rummydsl simulate: 1:1: integer too large: the '*' in 'n",
-                        "9,223,372,036,854,775,807")
+        refused_cleanly(code, out, err, f"rummydsl simulate: game 1: {path}:", ": scoring.let.n",
+                        "integer too large: the '*' in 'n", "9,223,372,036,854,775,807",
+                        "(variant 'gin_rummy', round 3)")
         assert "refused" not in err, "the variant's formula, not the agent, is at fault"
 
 

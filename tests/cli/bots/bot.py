@@ -15,9 +15,14 @@ from its N-th act on (before that it plays the first legal move):
 - ``stderr``: ten megabytes to its standard error at its N-th act; the first legal move all game long;
 - ``closeout``: closes its standard output and stays alive, deaf to ``quit``;
 - ``late``: sleeps BOT_SLEEP seconds (default 2), then answers the first legal move;
-- ``early``: answers the first legal move twice (the second line before it is asked);
+- ``early``: answers the first legal move twice, both lines in one write (so the second
+  reaches rummydsl with the first, before rummydsl sends the next request, whatever the load);
 - ``fork``: leaves a grandchild holding its standard output (sleeping a minute), and exits
   with code 3;
+- ``setsid``: at its N-th act, leaves a grandchild in a session of its own (a daemon's double
+  fork: ``fork``, ``setsid``, ``fork``, the middle process exits), holding no pipe and
+  sleeping a minute; then plays the first legal move all game long;
+- ``setsid_exit``: the same grandchild, then exits with code 3;
 - ``badutf8``: a line of bytes that are not UTF-8.
 
 It writes every message it got to the file named by BOT_TRANSCRIPT, and its process
@@ -36,6 +41,24 @@ def note_pid(pid: int) -> None:
     if name:
         with open(name, "a", encoding="utf-8") as handle:
             handle.write(f"{pid}\n")
+
+
+def linger() -> None:
+    """Leave a grandchild that left this session and process group, noted in BOT_PIDFILE
+    before this returns (the middle process writes it, and is waited for)."""
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        return
+    os.setsid()
+    grandchild = os.fork()
+    if grandchild:
+        note_pid(grandchild)
+        os._exit(0)
+    for descriptor in (0, 1):
+        os.close(descriptor)
+    time.sleep(60)
+    os._exit(0)
 
 
 def main() -> int:
@@ -90,7 +113,17 @@ def main() -> int:
             elif behaviour == "late":
                 time.sleep(float(os.environ.get("BOT_SLEEP", "2")))
             elif behaviour == "early":
-                sys.stdout.write(answer + "\n")
+                # One write of both lines (a pipe takes a write of up to PIPE_BUF bytes whole):
+                # the second line is in the pipe when rummydsl reads the first, so it is
+                # there when rummydsl judges what came early, before its next request. Two
+                # writes (PYTHONUNBUFFERED=1 makes sys.stdout do that) would race that request.
+                sys.stdout.flush()
+                os.write(1, (answer + "\n" + answer + "\n").encode())
+                continue
+            elif behaviour in ("setsid", "setsid_exit") and acts == start:
+                linger()
+                if behaviour == "setsid_exit":
+                    os._exit(3)
             elif behaviour == "fork":
                 child = os.fork()
                 if child == 0:
