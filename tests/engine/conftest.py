@@ -40,13 +40,18 @@ _HOUSES: dict[str, str] = {}
 
 
 def house(name: str, parent: str, body: str) -> str:
-    """A house-rule file extending ``parent`` (written once per session), returned as a path."""
+    """A house-rule file extending ``parent`` (written once per session), returned as a path.
+
+    Its folder is removed when the test process ends (thousands were left in /tmp)."""
+    import atexit
+    import shutil
     import tempfile
     from pathlib import Path
 
     key = f"{name}|{parent}|{body}"
     if key not in _HOUSES:
         folder = Path(tempfile.mkdtemp(prefix="rummydsl-house-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         path = folder / f"{name}.yaml"
         path.write_text(f"rummydsl: 1\nid: {name}\nname: {name}\nextends: {parent}\n{body}", encoding="utf-8")
         _HOUSES[key] = str(path)
