@@ -53,7 +53,7 @@ from rummydsl.errors import RummyDslError
 from rummydsl.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANT_PATH = ROOT / "tests" / "conformance" / "variants" / "openspiel_gin.yaml"
+VARIANT_PATH = ROOT / "variants" / "openspiel_gin.yaml"
 
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
 SUITS = "SCDH"          # OpenSpiel's suit order s c d h
@@ -304,10 +304,10 @@ class Replay:
                 self.defender_laid.append(list(self.utils.int_to_meld[action - MELD_BASE]))
                 return []
             out: list[str | Action] = []
-            if self.defender_laid:
-                shown = f"{me} meld " + " ".join(bracket(m) for m in self.defender_laid)
-                if self.legal(shown):
-                    out.append(shown)
+            # what it laid, or 'meld []' (none: it is scored on every card, deadwood.arrangement: as_shown)
+            shown = f"{me} meld " + (" ".join(bracket(m) for m in self.defender_laid) or "[]")
+            if self.defender_laid or self.legal(shown):
+                out.append(shown)
             return [*out, f"{me} done"]
         raise ValueError(f"no translation for OpenSpiel action {action} in phase {phase!r}")
 
