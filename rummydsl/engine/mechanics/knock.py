@@ -5,14 +5,17 @@ face down and show melds, keeping at most the round's knock limit in deadwood
 (``knock.limit``, an expression of the round, e.g. the upcard's value, GR-12;
 without a limit any deadwood may knock, KR-3). The
 knocker may name the melds to show, among the arrangements with least deadwood
-(C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
-melded and no discard is big gin.
+(C-6), or any that keep to the limit with ``deadwood.arrangement: as_shown``
+(:mod:`.arrangement`); otherwise the canonical one is shown. No deadwood is gin;
+with ``knock.big_gin``, every card melded and no discard is big gin.
 
 Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
 knock, or any with ``after_gin``), each defender in seat order from the
 knocker's left shows melds (``meld``; one that shows none is scored on the
 least deadwood, C-6), lays off cards onto the knocker's melds (chains
-included), and says ``done``. The knocker never lays off (GR-7.3).
+included), and says ``done``. The knocker never lays off (GR-7.3). With
+``as_shown`` the defenders show melds after every knock, gin included (lay-offs
+only where the ending allows them), and are scored on what they showed.
 """
 
 from __future__ import annotations
