@@ -76,6 +76,8 @@ LIMIT = "discard draws: OpenSpiel ended the hand as a draw at the 50th upcard dr
 APPROX = "OpenSpiel approximation: its 11-card least deadwood is overstated, so it refuses a legal knock"
 CHAIN = ("OpenSpiel lay-off chains: after two cards laid off at one end of a run, "
          "it offers no third (its AllLayoffs extends the run by one pass over the lay-offs)")
+PHANTOM = ("OpenSpiel phantom lay-offs: a card laid off onto a set also counts as extending a run "
+           "it is next to (its AllLayoffs extends each run by every earlier lay-off that fits it)")
 AFTER = "after a refused declaration: rummydsl's table differs from OpenSpiel's from then on"
 UNEXPLAINED = "unexplained"
 OPENSPIEL_OWN = "OpenSpiel's own (not a mismatch)"
@@ -86,6 +88,7 @@ KIND = {
     LIMIT: "mismatch",
     APPROX: OPENSPIEL_OWN + ": an approximation",
     CHAIN: OPENSPIEL_OWN + ": a defect",
+    PHANTOM: OPENSPIEL_OWN + ": a defect (and the replay stops where it lays such a card off)",
     AFTER: "mismatch (follows from the knocker's melds)",
     UNEXPLAINED: "mismatch, to investigate",
 }
@@ -197,6 +200,8 @@ class Replay:
         self.upcard_draws = 0
         self.replaced = False
         """A declaration rummydsl refused was replayed with its least arrangement (a mismatch)."""
+        self.phantom = False
+        """OpenSpiel laid off a card onto a run through a card laid off onto a set (its defect)."""
         self.deal_chance()
 
     # ---------------------------------------------------------------- OpenSpiel side
@@ -324,10 +329,15 @@ class Replay:
                 if action == PASS:
                     return []
                 owner = self.knocker if self.knocker is not None else 1 - player
-                for index in range(len(self.rnd.table[owner])):
+                # onto a run first: a set given its fourth card takes nothing more, a run may
+                # (OpenSpiel's lay-offs name no meld, and count the card on each it fits)
+                melds = self.rnd.table[owner]
+                order = sorted(range(len(melds)), key=lambda i: melds[i].kind != "run")
+                for index in order:
                     text = f"{me} layoff {card_text(action)} on P{owner + 1}#{index + 1}"
                     if self.legal(text):
                         return [text]
+                self.phantom = self.phantom or action in self.phantoms()
                 return [f"{me} layoff {card_text(action)} on P{owner + 1}#1"]
             if action != PASS:
                 self.defender_laid.append(list(self.utils.int_to_meld[action - MELD_BASE]))
@@ -353,11 +363,34 @@ class Replay:
             return C6_DEFENDER
         if phase == "layoff" and not self.state.finished_layoffs() and only_rd and not only_os and self.chained():
             return CHAIN
+        if phase == "layoff" and not self.state.finished_layoffs() and only_os and not only_rd \
+                and only_os <= self.phantoms():
+            return PHANTOM
         if phase in ("discard", "wall") and only_rd == {KNOCK} and not only_os:
             return APPROX
         if phase == "knock" and self.knock_card is None and not only_os:
             return APPROX
         return UNEXPLAINED
+
+    def phantoms(self) -> set[int]:
+        """The lay-offs OpenSpiel offers onto a knocker's run only through a card laid off
+        onto another meld: ``AllLayoffs`` extends each run by every earlier lay-off next
+        to its ends, whichever meld that card went onto (5H laid onto 2H 3H 4H also
+        opens 9H on 6H 7H 8H). rummydsl lays each card onto one meld."""
+        knocker = self.knocker if self.knocker is not None else 0
+        table = self.rnd.table[knocker]
+        out: set[int] = set()
+        for meld_id in self.state.layed_melds()[knocker]:
+            meld = list(self.utils.int_to_meld[meld_id])
+            if not self.utils.is_suit_meld(meld):
+                continue
+            mine = next((m for m in table if set(meld) <= {card_id(str(c)) for c in m.cards}), None)
+            held = set() if mine is None else {card_id(str(c)) for c in mine.cards}
+            ends = set(self.utils.suit_meld_layoffs(meld))
+            elsewhere = [c for c in self.state.layoffs() if c in ends and c not in held]
+            if elsewhere:
+                out |= set(self.utils.suit_meld_layoffs([*meld, *elsewhere]))
+        return out
 
     def chained(self) -> bool:
         """Whether a card laid off so far extended one of the knocker's runs (the start of a chain)."""
@@ -396,9 +429,9 @@ class Replay:
                 try:
                     report.actions.append(str(self.rnd.apply(text)))
                 except RummyDslError as problem:
+                    klass = PHANTOM if self.phantom else AFTER if self.replaced else UNEXPLAINED
                     report.disagreements.append(Disagreement(
-                        self.number, self.step, phase, AFTER if self.replaced else UNEXPLAINED,
-                        f"rummydsl refused {text!r}: {problem}"))
+                        self.number, self.step, phase, klass, f"rummydsl refused {text!r}: {problem}"))
                     return self.finish()
             self.deal_chance()
         return self.finish()
@@ -430,6 +463,8 @@ class Replay:
             report.score_agrees = False
             if returns and not any(self.state.knocked()):
                 klass = LIMIT if self.upcard_draws >= 50 else REPEAT
+            elif self.phantom:
+                klass = PHANTOM  # the replay stopped where OpenSpiel laid off a phantom
             elif self.replaced:
                 klass = AFTER  # the replay stopped at a refusal that followed a replaced declaration
             else:

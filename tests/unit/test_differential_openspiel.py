@@ -135,3 +135,38 @@ def test_a_third_card_in_a_lay_off_chain_is_the_openspiel_chain_class() -> None:
     assert [(d.phase, d.klass) for d in report.disagreements] == [("layoff", diff.CHAIN)]
     assert "rummydsl only: 6C" in report.disagreements[0].detail
     assert report.score_agrees  # the defender did not lay 6C off, so both score the same
+
+
+def test_a_card_that_fits_a_set_and_a_run_is_laid_onto_the_run() -> None:
+    """OpenSpiel's lay-offs name no meld: 9S fits the knocker's 9C 9D 9H and 6S 7S 8S, and
+    after it TS fits too (GR-7.1). The translation lays 9S onto the run, where rummydsl
+    then offers TS as OpenSpiel does (onto the set it would take nothing more)."""
+    ids = [diff.card_id(c) for c in "9C 9D 9H 6S 7S 8S 2D 3D 4D AC".split()]
+    ids += [diff.card_id(c) for c in "9S TS KH QD 2C 5C QH JC 3H 7D".split()]
+    ids.append(diff.card_id("KC"))
+    ids += [i for i in range(52) if i not in ids]
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def meld(text: str) -> int:
+        return diff.MELD_BASE + utils.meld_to_int(sorted(diff.card_id(c) for c in text.split()))
+
+    script = [diff.DRAW_UPCARD, diff.KNOCK, diff.card_id("KC"), meld("9C 9D 9H"), meld("6S 7S 8S"),
+              meld("2D 3D 4D"), diff.PASS, diff.card_id("9S"), diff.card_id("TS"), diff.PASS, diff.PASS]
+
+    def choose(replay: object, phase: str, player: int, moves: list[int]) -> int:
+        action = script.pop(0)
+        assert action in moves, (phase, action, moves)
+        return action
+
+    report = diff.Replay(pyspiel.load_game("gin_rummy"), ids).play(choose)
+    assert script == []
+    assert report.disagreements == []
+    assert report.actions[2:4] == ["P2 layoff 9S on P1#2", "P2 layoff TS on P1#2"]
+    assert report.agrees
+
+
+def test_mismatches_leave_out_openspiel_s_own_classes() -> None:
+    assert not diff.is_mismatch(diff.CHAIN) and not diff.is_mismatch(diff.PHANTOM)
+    assert not diff.is_mismatch(diff.APPROX)
+    assert all(diff.is_mismatch(k) for k in (diff.C6_KNOCKER, diff.C6_DEFENDER, diff.REPEAT, diff.LIMIT,
+                                              diff.AFTER, diff.UNEXPLAINED))
