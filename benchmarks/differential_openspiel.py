@@ -151,7 +151,8 @@ class GameReport:
     wall_knock: bool = False
     """The hand was ended by a knock on the claimed last discard (the wall)."""
     ending: str = "-"
-    """How OpenSpiel's hand ended: knock, gin, undercut, wall (no knock) or draw (repetition, limit)."""
+    """How OpenSpiel's hand ended: knock, gin, undercut, wall (no knock) or a draw (its 50th
+    upcard drawn, or two throwbacks in a row)."""
     disagreements: list[Disagreement] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     """The rummydsl actions played, in order."""
@@ -456,8 +457,10 @@ class Replay:
             winner_is_knocker = returns[knocked.index(True)] > 0
             report.ending = ("gin" if list(self.state.deadwood())[knocked.index(True)] == 0
                              else "knock" if winner_is_knocker else "undercut or tie")
-        else:
-            report.ending = "wall" if self.state.stock_size() == 2 and self.next_card >= 52 - 2 else "draw"
+        elif self.state.stock_size() == 2 and self.next_card >= 52 - 2:
+            report.ending = "wall"
+        else:  # OpenSpiel's two length rules (void.at_discard_draw, void.after_throwbacks)
+            report.ending = "draw: 50th upcard drawn" if self.upcard_draws >= 50 else "draw: two throwbacks"
         result = self.rnd.result
         if result is None or not returns:
             report.score_agrees = False
@@ -553,7 +556,7 @@ def summary(reports: list[GameReport], show: int) -> str:
     n = len(reports)
     decisions = sum(r.decisions for r in reports)
     agreeing = sum(r.agreeing for r in reports)
-    played = [r for r in reports if r.ending != "draw"]
+    played = [r for r in reports if not r.ending.startswith("draw")]
     every = [d for r in reports for d in r.disagreements]
     own = sum(1 for d in every if not is_mismatch(d.klass) and d.phase != "score")
     mismatches = sum(1 for d in every if is_mismatch(d.klass))
@@ -579,7 +582,7 @@ def summary(reports: list[GameReport], show: int) -> str:
         "",
         "How OpenSpiel's hands ended: " + ", ".join(
             f"{e} {sum(r.ending == e for r in reports)}"
-            for e in ("knock", "gin", "undercut or tie", "wall", "draw"))
+            for e in ("knock", "gin", "undercut or tie", "wall", "draw: 50th upcard drawn", "draw: two throwbacks"))
         + f" (knocks on the wall's last discard: {sum(r.wall_knock for r in reports)})",
         "",
         "| disagreement class | whose | decisions | scores |",
