@@ -173,3 +173,18 @@ def test_variants_without_the_rules_keep_their_state_json() -> None:
     plain = deal("gin_rummy").to_json()
     assert "discard_draws" not in plain and "throwbacks" not in plain
     assert {"discard_draws", "throwbacks", "throwback_turn"} <= set(deal("openspiel_gin").to_json())
+
+
+def test_the_counts_are_public_in_the_observation_and_at_the_terminal() -> None:
+    """Every seat sees how many pile draws and throwbacks there were (docs/protocol.md, ``void``);
+    a defender at the terminal is told that what it shows is scored."""
+    from rummydsl.engine.observe import Observation
+    from rummydsl.terminal import render_observation
+
+    rnd = play(deal("openspiel_gin"), "P1 draw discard", "P1 discard QD")
+    seen = Observation(rnd, 1).as_json()
+    assert seen["void"] == {"discard_draws": 0, "throwbacks": 1, "throwback_turn": 1}
+    assert "void" not in Observation(deal("gin_rummy"), 1).as_json()
+    rnd = knock_fewer("openspiel_gin")
+    text = render_observation(Observation(rnd, 1), list(rnd.legal_actions()))
+    assert "(the round is void at draw 50)" in text and "you are scored on the melds you show" in text
