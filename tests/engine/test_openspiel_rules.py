@@ -188,3 +188,19 @@ def test_the_counts_are_public_in_the_observation_and_at_the_terminal() -> None:
     rnd = knock_fewer("openspiel_gin")
     text = render_observation(Observation(rnd, 1), list(rnd.legal_actions()))
     assert "(the round is void at draw 50)" in text and "you are scored on the melds you show" in text
+
+
+def test_explain_says_the_new_rules_in_plain_words() -> None:
+    """explain: as_shown and both void rules, at OpenSpiel's values and at 1."""
+    from rummydsl.explainer import explain
+
+    text = " ".join(explain(load_variant("openspiel_gin")).split())
+    assert "for the 50th time in the round" in text
+    assert "2 turns in a row each take the top discard and throw that same card straight back" in text
+    assert "The knocker may show any melds that leave at most 10 deadwood" in text
+    ones = house("os_ones", "openspiel_gin", "void: {at_discard_draw: 1, after_throwbacks: 1}\n")
+    text = " ".join(explain(load_variant(ones)).split())
+    assert "for the 1st time in the round" in text
+    assert "when a turn takes the top discard and discards that same card" in text
+    plain = " ".join(explain(load_variant("gin_rummy")).split())
+    assert "void (nobody scores) when" not in plain and "by the arrangement that leaves the least" in plain
