@@ -493,8 +493,13 @@ def _melds(variant: Variant) -> list[str]:
     for kind in variant.meld_kinds:
         description = f" ({kind.description})" if kind.description else ""
         out += _bullet(f"{kind.name}: {_filled(kind.pattern, variant)}{description}")
-    out += _bullet("A card belongs to at most one meld. Deadwood is the value of the cards left over "
-                   "by the arrangement that leaves the least.")
+    if variant.deadwood_arrangement == "as_shown" and variant.knock is not None:
+        out += _bullet("A card belongs to at most one meld. At a knock each player's deadwood is the value "
+                       "of the cards they do not show in melds or lay off, whatever else those cards could "
+                       "have made.")
+    else:
+        out += _bullet("A card belongs to at most one meld. Deadwood is the value of the cards left over "
+                       "by the arrangement that leaves the least.")
     if not variant.deadwood_excludes_concealed_melds:
         out += _bullet("At the end of a round every card still in the hand counts as deadwood, melded or not.")
     elif variant.step("meld") is not None:
@@ -602,10 +607,24 @@ def _ending(variant: Variant) -> list[str]:
                        "deadwood is gin.")
         if knock.big_gin:
             out += _bullet("Big gin: with every card melded before discarding, end without discarding.")
+        shown = variant.deadwood_arrangement == "as_shown"
+        if shown:
+            out += _bullet(f"The knocker may show any melds that leave at most {_filled(knock.limit, variant)} "
+                           "deadwood, not only those that leave the least; what they do not show counts.")
         if variant.layoff.onto == "ender_melds":
             after = "" if variant.layoff.after_gin else " No lay-offs after gin or big gin."
+            if shown and not variant.layoff.after_gin:
+                after = " After gin or big gin they show melds but lay nothing off."
             out += _bullet("After a knock each other player, in turn from the knocker's left, shows their "
                            "melds and may lay off cards onto the knocker's melds." + after)
+        elif shown:
+            out += _bullet("After a knock each other player, in turn from the knocker's left, shows their "
+                           "melds (there are no lay-offs).")
+        if shown:
+            out += _bullet("A player scores on the melds they show: one who shows fewer keeps more "
+                           "deadwood. A defender who ends without showing any is shown the arrangement "
+                           "that leaves the least; one who shows none on purpose ('meld []') keeps every "
+                           "card as deadwood.")
     if variant.step("meld") is not None and variant.step("discard") is None:
         out += _bullet("Going out: a player who melds every card in hand ends the round.")
     elif variant.step("meld") is not None:
@@ -635,7 +654,30 @@ def _ending(variant: Variant) -> list[str]:
     if stock.last_discard_claim:
         text += " The next player may take that last discard only to knock or go gin at once."
     out += _bullet(text)
+    void = variant.void
+    if void.at_discard_draw is not None:
+        nth = _ordinal(void.at_discard_draw)
+        out += _bullet(f"The round is void (nobody scores) when a player is to draw from the discard pile "
+                       f"for the {nth} time in the round (taking the first upcard and claiming the last "
+                       "discard do not count): that draw is not made.")
+    if void.after_throwbacks is not None:
+        times = ("a turn takes the top discard and discards that same card"
+                 if void.after_throwbacks == 1 else
+                 f"{void.after_throwbacks} turns in a row each take the top discard and throw that same card "
+                 "straight back")
+        out += _bullet(f"The round is void (nobody scores) when {times}.")
     return out
+
+
+def _ordinal(n: int) -> str:
+    """``n`` as an ordinal in figures: 1st, 2nd, 3rd, 4th, 11th, 50th, 101st.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 50, 101, 112)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '50th', '101st', '112th']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _scoring(variant: Variant) -> list[str]:

@@ -135,6 +135,14 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
         shown = observation.shown(ender) or ()
         melds = " ".join("[" + _cards(m) + "]" for m in shown) or "none"
         lines.append(f"{player_name(ender)} ended the round: melds {melds}, deadwood {observation.ender_deadwood}")
+    void = observation.variant.void
+    if void.at_discard_draw is not None:
+        lines.append(f"draws from the discard pile this round: {observation.discard_draws} "
+                     f"(the round is void at draw {void.at_discard_draw})")
+    if (observation.phase == "showdown" and to_move == me and observation.shown(me) is None
+            and observation.variant.deadwood_arrangement == "as_shown"):
+        lines.append("you are scored on the melds you show: 'meld [..] [..]' ('meld []' shows none); "
+                     "'done' alone shows your least arrangement")
     if observation.offered is not None and to_move == me:
         lines.append(f"you are offered: {observation.offered}")
     if observation.buy_limit:  # CR-4

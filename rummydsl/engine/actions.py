@@ -148,13 +148,16 @@ class Meld:
     """Put melds on the table (``P1 meld [3S 4S 5S] [7H 7D 7C]``).
 
     In a meld step the first lay-down must meet the contract where there is one
-    (SK-5). After a knock, a defender shows its own melds this way.
+    (SK-5). After a knock, a defender shows its own melds this way; ``()``
+    (written ``[]``) shows none.
     """
 
     player: int
     melds: Melds
 
     def __str__(self) -> str:
+        if not self.melds:
+            return f"{player_name(self.player)} meld []"  # a defender shows no melds
         return " ".join([player_name(self.player), "meld", *(_cards_text(m) for m in self.melds)])
 
     def __repr__(self) -> str:
@@ -341,6 +344,8 @@ def _parse_args(text: str, player: int, verb: str, args: list[str], deck: Deck, 
             rest = rest[1:]
         if verb == "knock" and rest == ["[", "]"]:
             return Knock(player, card, ())  # '[]': the knocker shows no melds
+        if verb == "meld" and rest == ["[", "]"]:
+            return Meld(player, ())  # '[]': a defender shows no melds
         melds = _parse_melds(text, rest, deck)
         if verb == "meld":
             if not melds:

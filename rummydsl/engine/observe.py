@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..cards import Card
 from .actions import Action, player_name
 from .state import RoundResult
+from .mechanics.voiding import void_state
 
 if TYPE_CHECKING:
     from ..melds import MeldRules
@@ -203,6 +204,11 @@ class Observation:
         return self._round.turn_overs
 
     @property
+    def discard_draws(self) -> int:
+        """How many draw steps have taken from the discard pile this round (``void.at_discard_draw``)."""
+        return self._round.discard_draws
+
+    @property
     def melded_turns(self) -> tuple[int, ...]:
         """In how many of their turns each player has put cards on the table this round (BR-5)."""
         return tuple(self._round.melded_turns)
@@ -271,6 +277,9 @@ class Observation:
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
             "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
         }
+        void = void_state(rnd)
+        if void:  # void.at_discard_draw, void.after_throwbacks: public counts
+            out["void"] = void
         if rnd.variant.buying is not None:  # CR-4
             out["buying"] = {"limit": rnd.buy_limit,
                              "bought": {player_name(p): k for p, k in enumerate(rnd.bought)},

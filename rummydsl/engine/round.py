@@ -28,12 +28,14 @@ from ..errors import CardError, ExpressionError, IllegalActionError, MalformedAc
 from ..expr.check import CONTRACT_ROUND_NAMES
 from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds import MeldRules
-from .actions import Action, Draw, Knock, parse_action, player_name
+from .actions import Action, Draw, Knock, Meld, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
 from .mechanics.credit import melded_total
 from .mechanics.deep import pending, pending_reason
 from .mechanics.buying import buy_limit
 from .mechanics.knock import knock_limit
+from .mechanics.arrangement import as_shown, unshown_deadwood
+from .mechanics.voiding import void_state
 from .state import Phase, RoundResult, TableMeld
 from .view import RoundFacts
 
@@ -280,6 +282,12 @@ class Round:
         self.met_contract: list[bool] = [variant.contract is None] * n
         self.turn_overs = 0
         """How many times the discard pile has been turned over into a new stock (BR-4)."""
+        self.discard_draws = 0
+        """Draw-step draws from the discard pile so far (``void.at_discard_draw``, :mod:`.mechanics.voiding`)."""
+        self.throwbacks = 0
+        """The turns in a row that discarded the card they took from the pile (``void.after_throwbacks``)."""
+        self.throwback_turn = -1
+        """The turn (by :attr:`turns`) of the last of those throwbacks."""
         self.melded_turns: list[int] = [0] * n
         """In how many of their turns each player put at least one card on the table (BR-5)."""
         self.laid_this_turn = False
@@ -511,6 +519,8 @@ class Round:
         mechanic = BY_PHASE.get(self.phase)
         if mechanic is None:
             return "the round is over"
+        if isinstance(action, Meld) and not action.melds and self.phase is not Phase.SHOWDOWN:
+            return "'meld []' (showing no melds) is said only by a defender after a knock"
         return mechanic.check(self, action)
 
     # ------------------------------------------------------------------ cards
@@ -764,6 +774,8 @@ class Round:
             return 0
         if self.ender == player:
             return self.ender_deadwood
+        if self.declared[player] is not None and as_shown(self):
+            return unshown_deadwood(self, player)  # deadwood.arrangement: as_shown
         if len(hand) > MAX_HAND:
             return None
         return self.rules.solve(hand, check_contract=False).deadwood
@@ -841,6 +853,7 @@ class Round:
             "must_meld": card(self.must_meld),
             "laid_this_turn": self.laid_this_turn,
             "turn_overs": self.turn_overs,
+            **void_state(self),
             "final_turn": self.final_turn,
             "stock_only": self.stock_only,
             "must_knock": self.must_knock,

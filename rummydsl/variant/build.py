@@ -45,6 +45,7 @@ from .model import (
     Stock,
     UpcardOffer,
     Variant,
+    Void,
     read_only,
 )
 from .schema import invalid_roots, schema_diagnostics
@@ -181,6 +182,8 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
         going_out=_build_going_out(builder.get("going_out", default={})),
         deadwood_excludes_concealed_melds=bool(
             builder.get("deadwood", "excludes_concealed_melds", default=True)),
+        deadwood_arrangement=builder.get("deadwood", "arrangement", default="least"),
+        void=_build_void(builder.get("void", default={})),
         melded_value=melded_value,
         options=MappingProxyType(options),
         scoring=scoring,
@@ -338,6 +341,10 @@ def _build_stock(raw: Mapping[str, Any]) -> Stock:
                  final_turn_skip=tuple(_given(raw, "final_turn_skip", Stock)),
                  last_discard_claim=_given(raw, "last_discard_claim", Stock),
                  max_turn_overs=_given(raw, "max_turn_overs", Stock))
+
+
+def _build_void(raw: Mapping[str, Any]) -> Void:
+    return Void(at_discard_draw=raw.get("at_discard_draw"), after_throwbacks=raw.get("after_throwbacks"))
 
 
 def _build_going_out(raw: Mapping[str, Any]) -> GoingOut:

@@ -40,6 +40,7 @@ __all__ = [
     "Layoff",
     "Stock",
     "GoingOut",
+    "Void",
     "ScoreCase",
     "Scoring",
     "Buying",
@@ -242,6 +243,19 @@ class Stock:
 
 
 @dataclass(frozen=True)
+class Void:
+    """Play that makes the round void, beside the stock floor (``void:``): limits that
+    keep a round finite (as OpenSpiel's gin_rummy has them)."""
+
+    at_discard_draw: int | None = None
+    """The round is void at the draw step's draw from the discard pile that would be
+    the ``at_discard_draw``-th of the round (that draw is not made); None: no limit."""
+    after_throwbacks: int | None = None
+    """The round is void when this many turns in a row each discard the card they took
+    from the discard pile; None: never."""
+
+
+@dataclass(frozen=True)
 class GoingOut:
     """Ending the round by emptying one's hand (SK-8, BR-3, CR-5).
 
@@ -360,6 +374,11 @@ class Variant:
     stock: Stock = field(default_factory=Stock)
     going_out: GoingOut = field(default_factory=GoingOut)
     deadwood_excludes_concealed_melds: bool = True
+    deadwood_arrangement: Literal["least", "as_shown"] = "least"
+    """At a knock, whose arrangement counts (``deadwood.arrangement``): the least
+    deadwood (C-6), or the melds each player shows (``as_shown``)."""
+    void: Void = field(default_factory=Void)
+    """Play that makes the round void (``void:``)."""
     melded_value: MeldedExpression | None = None
     """What a table card is worth to the player credited with it (``melded(p)``): the
     compiled melded-card expression, or None for the card's ``card_value`` (R5-1)."""

@@ -186,6 +186,28 @@ def _check_turn(variant: Variant, report: _Report) -> None:
     if variant.knock is None and "layoff" in variant.data:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
     _check_stock_and_going_out(variant, report, names)
+    _check_void_and_arrangement(variant, report)
+
+
+def _check_void_and_arrangement(variant: Variant, report: _Report) -> None:
+    """``void`` rules that can never apply, and ``deadwood.arrangement: as_shown`` without
+    knocking (nobody shows melds to be scored on)."""
+    draw, discard = variant.step("draw"), variant.step("discard")
+    pile_draws = draw is not None and "discard" in draw.sources
+    if variant.void.at_discard_draw is not None and not pile_draws:
+        report.warn(("void", "at_discard_draw"), "no draw step draws from the discard pile: "
+                    "'at_discard_draw' never applies", "void-unused")
+    if variant.void.after_throwbacks is not None:
+        why = ("the turn has no 'discard' step" if discard is None
+               else "the card taken from the pile may not be discarded that turn (add 'taken_card: allowed' "
+                    "to the discard step)" if discard.taken_card == "forbidden"
+               else "no card is ever taken from the discard pile" if not (pile_draws or variant.upcard_offer)
+               else None)
+        if why is not None:
+            report.warn(("void", "after_throwbacks"), f"{why}: 'after_throwbacks' never applies", "void-unused")
+    if variant.deadwood_arrangement == "as_shown" and variant.knock is None:
+        report.warn(("deadwood", "arrangement"), "'as_shown' scores the melds shown at a knock, but this "
+                    "variant has no 'knock': it changes nothing", "arrangement-unused")
 
 
 def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequence[str]) -> None:

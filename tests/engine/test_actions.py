@@ -90,7 +90,7 @@ def test_rumski_notation_and_wilds() -> None:
     ("P1 knock KC 5H]", "outside the brackets"),
     ("P1 meld", "'meld' needs at least one meld"),
     ("P1 meld [5H [6H]]", "a '[' inside a meld"),
-    ("P1 meld []", "an empty meld"),
+    ("P1 meld [] [5H 6H 7H]", "an empty meld"),
     ("P1 discard 7H 7H", "'discard' takes one card"),
     ("P1 meld [7H 7H 7H]", "duplicate card"),
     ("", "an action is 'PLAYER VERB ARGS'"),

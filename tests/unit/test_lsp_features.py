@@ -121,3 +121,14 @@ def test_key_completion_leaves_out_keys_the_map_already_has() -> None:
     assert labels == ["deals", "winner", "game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
     top = [c.label for c in completions("/nowhere/keys.yaml", text, 7, 0)]
     assert "game" not in top and "extends" not in top and "deal" in top
+
+
+def test_completion_offers_the_openspiel_keys_and_values() -> None:
+    """The keys issue 17 added (void, deadwood.arrangement) come from the schema like every other."""
+    text = "rummydsl: 1\nid: h\nextends: gin_rummy\nname: H\nvoid:\n  \ndeadwood:\n  arrangement: \n"
+    assert [c.label for c in completions("/nowhere/keys.yaml", text, 5, 2)] == ["at_discard_draw",
+                                                                                 "after_throwbacks"]
+    values = [c.label for c in completions("/nowhere/keys.yaml", text, 7, len("  arrangement: "))]
+    assert set(values) >= {"least", "as_shown"}
+    top = [c.label for c in completions("/nowhere/keys.yaml", "rummydsl: 1\nid: h\n\n", 2, 0)]
+    assert "void" in top

@@ -43,7 +43,9 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/layoff": (m.Layoff, {}),
     "#/properties/stock": (m.Stock, {}),
     "#/properties/going_out": (m.GoingOut, {}),
-    "#/properties/deadwood": (m.Variant, {"excludes_concealed_melds": "deadwood_excludes_concealed_melds"}),
+    "#/properties/deadwood": (m.Variant, {"excludes_concealed_melds": "deadwood_excludes_concealed_melds",
+                                          "arrangement": "deadwood_arrangement"}),
+    "#/properties/void": (m.Void, {}),
     "#/properties/options/additionalProperties/oneOf/2": (m.Option, {}),
     "#/properties/scoring": (m.Scoring, {"let": "lets", "round": "cases"}),
     "#/properties/game": (m.Game, {"hollywood": None, "match": None}),  # their one key each (below)

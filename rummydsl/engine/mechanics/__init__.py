@@ -13,9 +13,12 @@ floor       the last-discard claim at the stock floor             GR-8
 buying      buying the top discard out of turn                    CR-4
 credit      who laid each table card; ``melded(p)``                R5-1, R5-4, R5-6
 deep        deep draws into the discard pile, the meld they oblige R5-3
+arrangement whose arrangement counts at a knock (least, as shown)     C-6, GR-7
+voiding     the round void at the N-th pile draw, N throwbacks    (``void:``)
 =========== ===================================================== ========================
 
-``credit`` and ``deep`` are helpers of the mechanics above, not mechanics of their own.
+``credit``, ``deep``, ``arrangement`` and ``voiding`` are helpers of the mechanics
+above, not mechanics of their own.
 """
 
 from __future__ import annotations

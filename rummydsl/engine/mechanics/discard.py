@@ -16,6 +16,7 @@ from ...cards import Card
 from ..actions import Action, Discard, player_name
 from ..state import Phase
 from .base import Mechanic
+from .voiding import void_after_discard
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -77,6 +78,8 @@ class DiscardMechanic(Mechanic):
         assert held is not None
         rnd.remove(action.player, held)
         rnd.discards.append(held)
+        if void_after_discard(rnd, held):
+            return  # a row of throwbacks: the round is void (``void.after_throwbacks``)
         if not rnd.goes_out(action.player):  # BR-3: going out by discarding
             rnd.end_turn(discarded=True)
 

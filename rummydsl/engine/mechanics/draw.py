@@ -24,6 +24,7 @@ from ..actions import Action, Draw, Pass, player_name
 from ..state import Phase
 from .base import Mechanic
 from .deep import deep_draw_reason, deep_draws, deep_index
+from .voiding import void_at_discard_draw
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -111,6 +112,8 @@ class DrawMechanic(Mechanic):
                 return
             draw_from_stock(rnd, player)
             return
+        if void_at_discard_draw(rnd):
+            return  # the round is void: this draw from the pile is not made (``void.at_discard_draw``)
         if action.card is not None and (index := deep_index(rnd, action.card)) is not None \
                 and index < len(rnd.discards) - 1:
             rnd.take_deep(player, index)

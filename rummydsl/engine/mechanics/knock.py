@@ -5,14 +5,17 @@ face down and show melds, keeping at most the round's knock limit in deadwood
 (``knock.limit``, an expression of the round, e.g. the upcard's value, GR-12;
 without a limit any deadwood may knock, KR-3). The
 knocker may name the melds to show, among the arrangements with least deadwood
-(C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
-melded and no discard is big gin.
+(C-6), or any that keep to the limit with ``deadwood.arrangement: as_shown``
+(:mod:`.arrangement`); otherwise the canonical one is shown. No deadwood is gin;
+with ``knock.big_gin``, every card melded and no discard is big gin.
 
 Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
 knock, or any with ``after_gin``), each defender in seat order from the
 knocker's left shows melds (``meld``; one that shows none is scored on the
 least deadwood, C-6), lays off cards onto the knocker's melds (chains
-included), and says ``done``. The knocker never lays off (GR-7.3).
+included), and says ``done``. The knocker never lays off (GR-7.3). With
+``as_shown`` the defenders show melds after every knock, gin included (lay-offs
+only where the ending allows them), and are scored on what they showed.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from ...endings import Ending
 from ...errors import IllegalActionError
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
+from .arrangement import as_shown, defenders_show, show_least
 from .base import Mechanic
 from .discard import barred, taken_card_forbidden
 from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
@@ -138,7 +142,7 @@ class KnockMechanic(Mechanic):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
         kept = [c for c in hand if c is not held]
         _, deadwood = shown_melds(rnd, player, kept, action.melds)
-        if action.melds is not None:
+        if action.melds is not None and not as_shown(rnd):
             _, least = shown_melds(rnd, player, kept, None)
             if deadwood > least:  # C-6: the knocker picks among the least arrangements
                 return f"the melds shown leave {deadwood} deadwood, but {least} is the least (C-6)"
@@ -170,7 +174,7 @@ class KnockMechanic(Mechanic):
         rnd.ender = player
         rnd.ending = Ending.BIG_GIN if action.card is None else Ending.GIN if deadwood == 0 else Ending.KNOCK
         rnd.defenders = rnd.seats_after(player)
-        if rnd.showdown_layoffs():
+        if defenders_show(rnd):
             rnd.phase = Phase.SHOWDOWN
             rnd.to_move = rnd.defenders[0]
             return
@@ -181,8 +185,9 @@ class ShowdownMechanic(Mechanic):
     phase = Phase.SHOWDOWN
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        shown = [c for meld in rnd.declared[player] or () for c in meld]
-        yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
+        if rnd.showdown_layoffs():
+            shown = [c for meld in rnd.declared[player] or () for c in meld]
+            yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
         yield Done(player)
 
     def check(self, rnd: Round, action: Action) -> str | None:
@@ -191,6 +196,8 @@ class ShowdownMechanic(Mechanic):
                 return "melds were already shown this round"
             hand = rnd.hands[action.player]
             judged = judge_melds(rnd, action.player, action.melds, hand, "in hand")
+            if as_shown(rnd):
+                return None  # any melds of the hand (deadwood.arrangement: as_shown)
             used = {c.id for cards, _ in judged for c in cards}
             rest = [c for c in hand if c.id not in used]
             left = rnd.rules.solve(rest, check_contract=False).deadwood if rest else 0
@@ -199,6 +206,9 @@ class ShowdownMechanic(Mechanic):
                 return f"the melds shown would leave {left} deadwood, but {least} is the least (C-6)"
             return None
         if isinstance(action, Layoff):
+            if not rnd.showdown_layoffs():
+                return ("no lay-offs after gin (GR-7.2)" if rnd.ending in (Ending.GIN, Ending.BIG_GIN)
+                        else "this variant has no lay-offs (layoff.onto: none)")
             held = check_layoff(rnd, action)
             declared = rnd.declared[action.player] or ()
             if any(c is held for meld in declared for c in meld):
@@ -219,7 +229,10 @@ class ShowdownMechanic(Mechanic):
             return
         rnd.defenders.pop(0)
         if rnd.declared[player] is None:
-            rnd.declared[player] = ()  # scored on the least deadwood (C-6)
+            if as_shown(rnd):
+                show_least(rnd, player)  # C-7: the engine shows the least arrangement for them
+            else:
+                rnd.declared[player] = ()  # scored on the least deadwood (C-6)
         if rnd.defenders:
             rnd.to_move = rnd.defenders[0]
             return
