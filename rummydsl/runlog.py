@@ -36,6 +36,7 @@ from .engine.actions import player_name
 from .errors import Location, RecordError
 from .record import PlayedGame, RoundSummary
 from .save import Fields
+from .untrusted import open_regular
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
            "outcome_from_json", "parse_line", "read_run", "read_run_lines", "RunLines"]
@@ -247,9 +248,10 @@ def read_run_lines(path: str, kind: str, described: str) -> RunLines:
         file and the line.
     """
     try:
-        raw = Path(path).read_bytes()
-    except OSError as problem:
-        raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
+        with open_regular(path) as handle:  # never a FIFO, device, folder or /proc entry
+            raw = handle.read()
+    except (OSError, ValueError) as problem:
+        raise RecordError(f"cannot read the run to resume: {getattr(problem, 'strerror', None) or problem}",
                           Location(path)) from None
     lines = raw.split(b"\n")
     tail = lines.pop()  # after the last newline: empty, or a line cut short

@@ -453,9 +453,17 @@ def parent_file(path: str, extends: Any) -> str | None:
     if not isinstance(extends, str) or not extends:
         return None
     if "/" in extends or "\\" in extends or extends.endswith((".yaml", ".yml")):
-        target = Path(extends)
-        if not target.is_absolute():
-            target = Path(path).resolve().parent / target
+        # The same reach as check's (docs/security.md): an editor never opens a file
+        # a variant may not name.
+        from ..untrusted import reach_refusal, reach_root, refusal
+        from ..variant.extends import shipped_folders
+
+        folder = Path(path).resolve().parent
+        if reach_refusal(extends, str(folder), reach_root(path), also=shipped_folders()) is not None:
+            return None
+        target = folder / extends
+        if refusal(target, variant=True) is not None:
+            return None
     elif is_variant_id(extends):
         target = resources.variants_dir() / f"{extends}.yaml"
     else:

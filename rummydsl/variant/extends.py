@@ -69,6 +69,7 @@ from rummydsl import resources
 from rummydsl.errors import Diagnostic, Location, VariantError
 from rummydsl.limits import MAX_EXTENDS_DEPTH
 from rummydsl.suggest import closest
+from rummydsl.untrusted import is_variant_file, reach_refusal, reach_root, refusal
 from rummydsl.variant import is_variant_id, shipped_variant_ids
 from rummydsl.variant.load import Document, KeyPath, Positions, load_document
 
@@ -79,6 +80,7 @@ __all__ = [
     "Resolved",
     "merge",
     "resolve",
+    "shipped_folders",
 ]
 
 NOT_INHERITED = ("id", "name", "description", "extends")
@@ -185,7 +187,13 @@ class Resolved:
 
 def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
     """Read the variant ``path`` (or ``text``, shown as ``path``) and merge its
-    ``extends`` chain. Raises :class:`VariantError` for every problem."""
+    ``extends`` chain. Raises :class:`VariantError` for every problem.
+
+    Every parent named by a path must lie within the reach of ``path``
+    (:func:`rummydsl.untrusted.reach_refusal`) and be a variant file; one that is
+    not is reported at the ``extends`` that names it, and nothing of it is quoted.
+    """
+    root = reach_root(path)
     document = load_document(path, text)
     documents = [document]
     seen = {_identity(document.path): document.path}
@@ -195,7 +203,7 @@ def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
             raise _error(child, ("extends",),
                          f"the extends chain is too long: a variant may have at most "
                          f"{MAX_EXTENDS_DEPTH} ancestors", "extends-depth", value=True)
-        parent = _load_parent(child)
+        parent = _load_parent(child, root)
         key = _identity(parent.path)
         if key in seen:
             names = [d.path for d in documents]
@@ -223,19 +231,26 @@ def _error(document: Document, path: KeyPath, message: str, rule: str,
                                     snippet=document.line(where.line))])
 
 
-def _load_parent(child: Document) -> Document:
+def shipped_folders() -> tuple[str, ...]:
+    """The shipped variants' folder, resolved (a parent may always lie there)."""
+    folder = resources.variants_dir()
+    if isinstance(folder, os.PathLike):
+        try:
+            return (os.path.realpath(os.fspath(folder)),)
+        except (OSError, ValueError):
+            return ()
+    return ()
+
+
+def _load_parent(child: Document, root: str) -> Document:
     target = child.data["extends"]
     if not isinstance(target, str) or not target.strip():
         shown = "empty" if target is None or target == "" else f"{target!r}"
         raise _error(child, ("extends",),
                      f"'extends' must name a shipped variant id or a file path, got "
                      f"{shown}", "extends-type")
-    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")):
-        parent_path = os.path.normpath(os.path.join(os.path.dirname(child.path), target))
-        if not os.path.isfile(parent_path):
-            raise _error(child, ("extends",), _missing_file(target, parent_path),
-                         "extends-missing")
-        return load_document(parent_path)
+    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")) or os.path.isabs(target):
+        return _load_parent_file(child, target, root)
     ids = shipped_variant_ids()
     if is_variant_id(target):
         shipped = resources.variants_dir() / f"{target}.yaml"
@@ -259,20 +274,90 @@ def _load_parent(child: Document) -> Document:
     close = closest(target.lower(), ids)
     if close:
         message += f"; did you mean {close!r}?"
-    elif os.path.isfile(os.path.join(os.path.dirname(child.path), target + ".yaml")):
+    elif is_variant_file(os.path.join(os.path.dirname(child.path), target + ".yaml")) and \
+            reach_refusal(f"./{target}.yaml", os.path.dirname(child.path) or ".", root,
+                          also=shipped_folders()) is None:
         message += f"; for the file beside this one, write 'extends: ./{target}.yaml'"
     raise _error(child, ("extends",), message, "extends-missing")
 
 
+def _load_parent_file(child: Document, target: str, root: str) -> Document:
+    """The parent file ``target`` names, if the reach rule lets this file name it and
+    it is a variant file; else an error at the child's ``extends`` that names the
+    parent and why, and quotes nothing of it (docs/security.md)."""
+    folder = os.path.dirname(child.path) or "."
+    refused = reach_refusal(target, folder, root, also=shipped_folders())
+    if refused is not None:
+        rule = "extends-not-variant" if refused.startswith("not a variant file") else "extends-reach"
+        raise _error(child, ("extends",), f"cannot use parent {target!r}: {refused}", rule)
+    parent_path = os.path.normpath(os.path.join(folder, target))
+    if not os.path.lexists(parent_path):
+        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+    refused = refusal(parent_path, variant=True)
+    if refused is not None:
+        raise _error(child, ("extends",), f"cannot use parent {target!r}: {refused}",
+                     "extends-not-variant")
+    if not os.path.isfile(parent_path):
+        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+    try:
+        parent = load_document(parent_path)
+    except VariantError as problem:
+        # Placed in the parent, but quoting nothing of it: it is not known to be a variant.
+        raise VariantError([_unquoted(d, child.path) for d in problem.diagnostics]) from None
+    own_id = parent.data.get("id")
+    if not isinstance(own_id, str) or not is_variant_id(own_id):
+        raise _error(child, ("extends",),
+                     f"cannot use parent {target!r}: not a variant file: its top level has no "
+                     "'id' written as a variant id", "extends-not-variant")
+    return parent
+
+
+_WHAT = {
+    "io": "it cannot be read",
+    "encoding": "it is not UTF-8 text",
+    "limit-size": "it is too large",
+    "limit-depth": "it nests too deeply",
+    "limit-aliases": "it has too many YAML aliases",
+    "empty": "it is empty",
+    "top-level": "its top level is not a mapping",
+    "yaml": "malformed YAML",
+    "yaml-tag": "a YAML tag that is not allowed",
+    "yaml-key": "a mapping key that is not a string",
+    "yaml-duplicate-key": "a key written twice",
+    "yaml-multi-doc": "a second YAML document",
+    "yaml-merge": "a YAML merge key",
+    "yaml-alias": "an alias inside the node it names",
+}
+
+
+def _unquoted(diagnostic: Diagnostic, child: str) -> Diagnostic:
+    """A parent's reading problem said without a word of the parent: the kind of
+    problem, the place, and how to see more; no source line is shown.
+
+    >>> from rummydsl.errors import Location
+    >>> d = Diagnostic(Location("/etc/x.yaml", 2, 1), "duplicate key 'secret'", "yaml-duplicate-key")
+    >>> d2 = _unquoted(d, "house.yaml")
+    >>> str(d2), d2.snippet
+    ("/etc/x.yaml:2:1: not a readable variant file (a key written twice), named by 'extends' in 'house.yaml'; run 'rummydsl check' on it alone to see the problem", '')
+    """
+    what = _WHAT.get(diagnostic.rule, diagnostic.rule)
+    message = (f"not a readable variant file ({what}), named by 'extends' in {child!r}; "
+               "run 'rummydsl check' on it alone to see the problem")
+    return Diagnostic(diagnostic.location, message, diagnostic.rule, diagnostic.severity, snippet="")
+
+
 def _missing_file(target: str, parent_path: str) -> str:
+    """The message for a parent file that does not exist, with the closest variant
+    file of its folder (only regular ``*.yaml``/``*.yml`` files are listed)."""
     message = f"cannot find parent {target!r}: there is no file {parent_path!r}"
     folder = os.path.dirname(parent_path) or "."
     try:
-        names = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))]
+        names = [n for n in os.listdir(folder)
+                 if n.endswith((".yaml", ".yml")) and not n.startswith(".")]
     except (OSError, ValueError):
         names = []
     close = closest(os.path.basename(parent_path), names)
-    if close:
+    if close and is_variant_file(os.path.join(folder, close)):
         suggestion = os.path.join(os.path.dirname(target), close)
         message += f"; did you mean {suggestion!r}?"
     return message
