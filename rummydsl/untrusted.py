@@ -254,7 +254,7 @@ def reach_refusal(target: str, folder: str, root: str, *, also: tuple[str, ...] 
     >>> reach_refusal("/etc/passwd.yaml", "/srv/rules", "/srv")
     'an absolute path: a file names another only relative to its own folder'
     >>> reach_refusal("../../../../etc/shadow.yaml", "/srv/rules/house", "/srv")
-    "it leads outside '/srv', the folder 2 above the file named on the command line"
+    "it leads outside '/srv', the folder 2 above the file you named"
     >>> reach_refusal("../.config/gh/hosts.yml", "/srv/rules", "/srv")
     "it goes into the hidden folder '.config'"
     >>> reach_refusal("../base.yaml", "/srv/rules/house", "/srv") is None
@@ -267,8 +267,7 @@ def reach_refusal(target: str, folder: str, root: str, *, also: tuple[str, ...] 
     real_folder = _real(folder)
     real = _real(os.path.join(real_folder, target))
     if not any(_inside(real, place) for place in (root, *also)):
-        return (f"it leads outside {root!r}, the folder {MAX_EXTENDS_UP} above the file named "
-                "on the command line")
+        return f"it leads outside {root!r}, the folder {MAX_EXTENDS_UP} above the file you named"
     try:
         common = os.path.commonpath([real, real_folder])
     except ValueError:

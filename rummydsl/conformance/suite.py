@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
-from ..paths import is_dir, is_file
+from ..paths import exists, is_dir, is_file
 from ..resources import read_spec_text
 from ..untrusted import reach_refusal, reach_root, refusal
 
@@ -136,6 +136,10 @@ def find_suites(paths: Sequence[str]) -> list[str]:
             except OSError as problem:
                 problems.append(Diagnostic(Location(name), f"cannot read the folder {name!r}: "
                                                            f"{problem.strerror or problem}", "io"))
+        elif refusal(path, variant=True) is not None and (is_file(path) or exists(path)):
+            # Only a regular *.yaml/*.yml file is read: never a FIFO, device or /proc entry.
+            problems.append(Diagnostic(Location(name), f"cannot read the suite: "
+                                                       f"{refusal(path, variant=True)}", "io"))
         elif is_file(path):
             found.append(str(path))
         else:

@@ -657,7 +657,8 @@ SUITE_CASES: list[tuple[str, tuple[str, ...], Callable[[int], Any]]] = [
     ("MAX_CASE_CARDS", ("setup", "stock"), lambda n: ["JS"] * n),
     ("MAX_CARDS_TEXT", ("setup", "stock"), lambda n: "JS" + " " * (n - 2)),
     ("MAX_TAG_LENGTH", ("tags",), lambda n: ["t" * n]),
-    ("MAX_VARIANT_REF_LENGTH", ("variant",), lambda n: "gin_rummy" + "/" * (n - 9)),
+    # a variant file's name ends in .yaml (docs/security.md): ././xgins.yaml, n characters
+    ("MAX_VARIANT_REF_LENGTH", ("variant",), lambda n: "./" * ((n - 9) // 2) + "x" * ((n - 9) % 2) + "gins.yaml"),
     ("MAX_DESCRIPTION_LENGTH", ("description",), lambda n: "d" * n),
 ]
 
