@@ -10,14 +10,21 @@ Finding the parent
 The value of ``extends`` must be a string (``extends-type``):
 
 * a *path* if it contains ``/`` or ``\\`` or ends with ``.yaml`` or ``.yml``: the
-  file at that path relative to the folder of the extending file (an absolute
-  path is used as it is);
+  file at that path relative to the folder of the extending file. The path must
+  keep to the rule of docs/security.md ("Which files a file may name",
+  :func:`rummydsl.untrusted.reach_refusal`): relative, named ``*.yaml``/``*.yml``,
+  within :data:`~rummydsl.limits.MAX_EXTENDS_UP` (2) folders above the file
+  named first (``..`` and symbolic links followed), not into a hidden folder
+  (``extends-reach``); a regular file whose top level has an ``id`` written as a
+  variant id (``extends-not-variant``). A parent that is refused, or that cannot
+  be read as YAML, is reported without quoting a word or a line of it;
 * otherwise a *shipped variant id* (``[a-z][a-z0-9_]*``): the file ``<id>.yaml`` in
   :func:`rummydsl.resources.variants_dir`. To extend a file beside yours, write it
   as a path: ``extends: ./base.yaml``.
 
 A parent that cannot be found is ``extends-missing``, with a suggestion among the
-shipped ids (or the YAML files of the folder, for a path). A file that reaches
+shipped ids (or, for a path within reach, the regular ``*.yaml``/``*.yml`` files of
+its folder). A file that reaches
 itself again is ``extends-cycle``. A chain may hold at most
 :data:`MAX_EXTENDS_DEPTH` (16) parents (``extends-depth``). Problems inside a
 parent file are reported with the parent's path.
