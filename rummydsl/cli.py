@@ -218,11 +218,18 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
                 continue
             if not found:
                 problems.append(Diagnostic(Location(name), "no .yaml files in this folder", "io"))
-            files.extend(found)
-        elif exists(path):
-            from .untrusted import refusal
+            from .untrusted import named_refusal
 
-            reason = refusal(path, variant=True)
+            for file in found:
+                reason = named_refusal(file, walked=name)  # a link out of the folder: not read
+                if reason is not None:
+                    problems.append(Diagnostic(Location(str(file)), f"cannot read the file: {reason}", "io"))
+                else:
+                    files.append(file)
+        elif exists(path):
+            from .untrusted import named_refusal
+
+            reason = named_refusal(path)
             if reason is not None:  # a FIFO, a device, /proc, a name not *.yaml: nothing read
                 problems.append(Diagnostic(Location(name), f"cannot read the file: {reason}", "io"))
                 continue

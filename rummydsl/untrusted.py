@@ -46,6 +46,7 @@ __all__ = [
     "is_variant_file",
     "reach_root",
     "reach_refusal",
+    "named_refusal",
 ]
 
 VARIANT_SUFFIXES = (".yaml", ".yml")
@@ -266,7 +267,9 @@ def reach_refusal(target: str, folder: str, root: str, *, also: tuple[str, ...] 
         return "not a variant file: the name must end in .yaml or .yml"
     real_folder = _real(folder)
     real = _real(os.path.join(real_folder, target))
-    if not any(_inside(real, place) for place in (root, *also)):
+    if any(_inside(real, place) for place in also):
+        return None  # the shipped variants' folder, wherever the package is installed
+    if not _inside(real, root):
         return f"it leads outside {root!r}, the folder {MAX_EXTENDS_UP} above the file you named"
     try:
         common = os.path.commonpath([real, real_folder])
@@ -278,4 +281,36 @@ def reach_refusal(target: str, folder: str, root: str, *, also: tuple[str, ...] 
             return f"it goes into the hidden folder {part!r}"
     if below[-1].startswith("."):
         return "it names a hidden file"
+    return None
+
+
+def named_refusal(path: str | Path, *, walked: str | None = None) -> str | None:
+    """Why the variant or suite file ``path``, named on a command line (or found in
+    the folder ``walked`` that was), may not be read, or None if it may.
+
+    :func:`refusal` with ``variant``, and a symbolic link is held to the rule of
+    :func:`reach_refusal` measured from the folder the link lies in (so a
+    ``house.yaml`` that links to ``/etc/passwd``, ``~/.config/gh/hosts.yml`` or
+    ``/proc/self/environ`` is refused, while a link to a file a folder or two away
+    is followed); a file found by walking ``walked`` must lie inside it.
+
+    >>> named_refusal("/dev/null")
+    'not a variant file: the name must end in .yaml or .yml'
+    """
+    reason = refusal(path, variant=True)
+    if reason is not None:
+        return reason
+    name = os.fspath(path)
+    folder = _real(os.path.dirname(os.path.abspath(name)) or os.sep)
+    lexical = os.path.join(folder, os.path.basename(name))
+    real = _real(lexical)
+    if walked is not None and not _inside(real, _real(walked)):
+        return f"a symbolic link that leads outside the folder {walked!r}"
+    if real != lexical:
+        root = folder
+        for _ in range(MAX_EXTENDS_UP):
+            root = os.path.dirname(root)
+        linked = reach_refusal(os.path.relpath(real, folder), folder, root)
+        if linked is not None:
+            return f"a symbolic link to a file no variant may name: {linked}"
     return None

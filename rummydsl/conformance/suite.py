@@ -25,7 +25,7 @@ from typing import Any, Iterator, Sequence
 from ..errors import Diagnostic, Location, SuiteError, VariantError
 from ..paths import exists, is_dir, is_file
 from ..resources import read_spec_text
-from ..untrusted import reach_refusal, reach_root, refusal
+from ..untrusted import named_refusal, reach_refusal, reach_root, refusal
 
 __all__ = ["Case", "Suite", "load_suite", "find_suites", "suite_schema", "SUITE_SUFFIXES"]
 
@@ -132,14 +132,20 @@ def find_suites(paths: Sequence[str]) -> list[str]:
         path = Path(name)
         if is_dir(path):
             try:
-                found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+                walked = sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES))
             except OSError as problem:
                 problems.append(Diagnostic(Location(name), f"cannot read the folder {name!r}: "
                                                            f"{problem.strerror or problem}", "io"))
-        elif refusal(path, variant=True) is not None and (is_file(path) or exists(path)):
+                continue
+            for file in walked:
+                reason = named_refusal(file, walked=name)  # a link out of the folder: not read
+                if reason is None:
+                    found.append(file)
+                elif is_file(file) or exists(file):
+                    problems.append(Diagnostic(Location(file), f"cannot read the suite: {reason}", "io"))
+        elif named_refusal(path) is not None and (is_file(path) or exists(path)):
             # Only a regular *.yaml/*.yml file is read: never a FIFO, device or /proc entry.
-            problems.append(Diagnostic(Location(name), f"cannot read the suite: "
-                                                       f"{refusal(path, variant=True)}", "io"))
+            problems.append(Diagnostic(Location(name), f"cannot read the suite: {named_refusal(path)}", "io"))
         elif is_file(path):
             found.append(str(path))
         else:

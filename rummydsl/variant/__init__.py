@@ -77,9 +77,9 @@ def find_variant(name: str) -> str:
     if _exists(path) and not is_variant_id(name):  # an id has no .yaml: the shipped one
         # Only a variant file: a regular *.yaml/*.yml file, never a device, FIFO,
         # folder or /proc entry (docs/security.md); refused by name, nothing read.
-        from ..untrusted import refusal
+        from ..untrusted import named_refusal
 
-        reason = refusal(path, variant=True)
+        reason = named_refusal(path)
         if reason is not None:
             raise VariantError([Diagnostic(Location(name), f"cannot read the file: {reason}", "io")])
         if _is_file(path):

@@ -486,3 +486,53 @@ def test_no_command_reads_a_special_file_named_on_its_command_line(cli_specials:
         assert "not a regular file" in out or "not a variant file" in out, out
     if kind in ("environ", "environ_link") and argv[0] in ("replay", "simulate") and "--resume" in argv:
         assert "is under /proc" in out, out
+
+
+# ---------------------------------------------- links named on the command line
+
+
+def test_a_folder_s_links_that_lead_out_of_it_are_not_read(tree: Tree) -> None:
+    """``check variants/`` on a folder from anyone (a pull request): a ``*.yaml`` in it
+    that is a link to a file outside the folder is refused, its target never read."""
+    folder = tree.house
+    (folder / "ok.yaml").write_text(BASE)
+    (folder / "also_ok.yaml").symlink_to(folder / "ok.yaml")
+    (folder / "passwd.yaml").symlink_to("/etc/passwd")
+    (folder / "secret.yaml").symlink_to(tree.tmp / "secret.yaml")
+    (folder / "hosts.yml").symlink_to(tree.reach / ".config" / "hosts.yml")
+    code, out, _ = run("check", str(folder))
+    assert code == 1
+    assert_nothing_disclosed(out)
+    for name in ("passwd.yaml", "secret.yaml", "hosts.yml"):
+        assert f"{folder / name}: cannot read the file: a symbolic link that leads outside the folder" in out
+    assert "3 errors" in out and "2 files checked" in out
+    suites = tree.house / "suites"
+    suites.mkdir()
+    (suites / "evil.suite.yaml").symlink_to("/proc/self/environ")
+    (suites / "out.suite.yaml").symlink_to(tree.tmp / "secret.yaml")
+    code, out, err = run("test", str(suites))
+    assert code == 1
+    assert_nothing_disclosed(out + err)
+    assert "a symbolic link that leads outside the folder" in out + err
+
+
+@pytest.mark.parametrize(("target", "refused"), [
+    ("{tmp}/secret.yaml", "it leads outside"),
+    ("{reach}/.config/hosts.yml", "the hidden folder '.config'"),
+    ("/etc/passwd", "not a variant file"),
+    ("/proc/self/environ", "is under /proc"),
+    ("{reach}/rules/base.yaml", None),
+])
+def test_a_link_named_on_the_command_line_is_held_to_the_same_reach(tree: Tree, target: str,
+                                                                     refused: str | None) -> None:
+    link = tree.house / "house.yaml"
+    link.symlink_to(target.format(tmp=tree.tmp, reach=tree.reach))
+    code, out, err = run("check", str(link))
+    assert_nothing_disclosed(out + err)
+    if refused is None:
+        assert code == 0, out
+    else:
+        assert code == 1 and refused in out, out
+        code, out, err = run("explain", str(link))
+        assert code == 1 and refused in err, err
+        assert_nothing_disclosed(out + err)
