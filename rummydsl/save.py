@@ -611,10 +611,14 @@ def read_save(variant: Variant, path: str) -> tuple[Game, list[Agent] | None]:
     :raises RecordError: for a file that cannot be read, is not JSON (a save cut
         short says so), or does not load (:func:`load_game`), naming the file.
     """
+    from .untrusted import open_regular
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
-        reason = getattr(problem, "strerror", None) or problem
+        with open_regular(path) as handle:  # never a FIFO, device, folder or /proc entry
+            text = handle.read().decode("utf-8")
+    except (OSError, ValueError) as problem:  # UnicodeDecodeError is a ValueError
+        reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else \
+            getattr(problem, "strerror", None) or problem
         raise RecordError(f"cannot read the save: {reason}", Location(path)) from None
     try:
         data = json.loads(text)

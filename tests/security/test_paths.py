@@ -536,3 +536,20 @@ def test_a_link_named_on_the_command_line_is_held_to_the_same_reach(tree: Tree, 
         code, out, err = run("explain", str(link))
         assert code == 1 and refused in err, err
         assert_nothing_disclosed(out + err)
+
+
+def test_coverage_and_saves_read_only_regular_files(tmp_path: Path) -> None:
+    suite = tmp_path / "a.suite.yaml"
+    suite.write_text("variant: gin_rummy\ncases:\n- id: a\n  meld: [AS, 2S, 3S]\n  expect: {valid: true}\n")
+    code, out = subprocess_run("test", "--coverage", "/proc/self/environ", str(suite), cwd=tmp_path)
+    assert code == 2 and "--coverage cannot read '/proc/self/environ': is under /proc" in out, out
+    assert_nothing_disclosed(out)
+    fifo = tmp_path / "game.save"
+    os.mkfifo(fifo)
+    code_text = ("import sys\nfrom rummydsl.errors import RecordError\nfrom rummydsl.save import read_save\n"
+                 "from rummydsl.variant import load_variant\n"
+                 "try:\n    read_save(load_variant('gin_rummy'), sys.argv[1])\n"
+                 "except RecordError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code_text, str(fifo)], capture_output=True, text=True,
+                          timeout=HANG_GUARD)
+    assert done.stdout == f"{fifo}: cannot read the save: not a regular file: a FIFO\n", done.stderr
