@@ -41,6 +41,7 @@ _HOUSES: dict[str, str] = {}
 
 def house(name: str, parent: str, body: str) -> str:
     """A house-rule file extending ``parent`` (written once per session), returned as a path."""
+    import os
     import tempfile
     from pathlib import Path
 
@@ -48,6 +49,8 @@ def house(name: str, parent: str, body: str) -> str:
     if key not in _HOUSES:
         folder = Path(tempfile.mkdtemp(prefix="rummydsl-house-"))
         path = folder / f"{name}.yaml"
+        if Path(parent).is_absolute():  # a parent is named relatively (docs/security.md)
+            parent = os.path.relpath(parent, folder)
         path.write_text(f"rummydsl: 1\nid: {name}\nname: {name}\nextends: {parent}\n{body}", encoding="utf-8")
         _HOUSES[key] = str(path)
     return _HOUSES[key]
