@@ -261,8 +261,12 @@ def reach_refusal(target: str, folder: str, root: str, *, also: tuple[str, ...] 
     >>> reach_refusal("../base.yaml", "/srv/rules/house", "/srv") is None
     True
     """
+    if "\0" in target:
+        return "a NUL character in the name"
     if os.path.isabs(target) or target.startswith("\\") or (len(target) > 1 and target[1] == ":"):
         return "an absolute path: a file names another only relative to its own folder"
+    if "\\" in target:
+        return "a backslash in the path: folders are separated by '/'"
     if not is_variant_name(target):
         return "not a variant file: the name must end in .yaml or .yml"
     real_folder = _real(folder)

@@ -274,9 +274,9 @@ def _load_parent(child: Document, root: str) -> Document:
                 raise VariantError([Diagnostic(Location(str(shipped)),
                                                f"cannot read the file: {exc}", "io")]) from None
             return load_document(str(shipped), data)
-    message = f"cannot find parent {target!r}: no shipped variant or file of that name"
+    message = f"cannot find parent {_shown(target)}: no shipped variant or file of that name"
     if not is_variant_id(target):
-        message = (f"cannot find parent {target!r}: a shipped variant id is written "
+        message = (f"cannot find parent {_shown(target)}: a shipped variant id is written "
                    "[a-z][a-z0-9_]*, and a file path ends in .yaml")
     close = closest(target.lower(), ids)
     if close:
@@ -296,13 +296,13 @@ def _load_parent_file(child: Document, target: str, root: str) -> Document:
     refused = reach_refusal(target, folder, root, also=shipped_folders())
     if refused is not None:
         rule = "extends-not-variant" if refused.startswith("not a variant file") else "extends-reach"
-        raise _error(child, ("extends",), f"cannot use parent {target!r}: {refused}", rule)
+        raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}", rule)
     parent_path = os.path.normpath(os.path.join(folder, target))
     if not os.path.lexists(parent_path):
         raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
     refused = refusal(parent_path, variant=True)
     if refused is not None:
-        raise _error(child, ("extends",), f"cannot use parent {target!r}: {refused}",
+        raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}",
                      "extends-not-variant")
     if not os.path.isfile(parent_path):
         raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
@@ -314,9 +314,19 @@ def _load_parent_file(child: Document, target: str, root: str) -> Document:
     own_id = parent.data.get("id")
     if not isinstance(own_id, str) or not is_variant_id(own_id):
         raise _error(child, ("extends",),
-                     f"cannot use parent {target!r}: not a variant file: its top level has no "
+                     f"cannot use parent {_shown(target)}: not a variant file: its top level has no "
                      "'id' written as a variant id", "extends-not-variant")
     return parent
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 200 characters (a path may be any length).
+
+    >>> len(_shown("a" * 500)), _shown("base.yaml")
+    (203, "'base.yaml'")
+    """
+    quoted = repr(text)
+    return quoted if len(quoted) <= 200 else quoted[:200] + "..."
 
 
 _WHAT = {
@@ -356,7 +366,7 @@ def _unquoted(diagnostic: Diagnostic, child: str) -> Diagnostic:
 def _missing_file(target: str, parent_path: str) -> str:
     """The message for a parent file that does not exist, with the closest variant
     file of its folder (only regular ``*.yaml``/``*.yml`` files are listed)."""
-    message = f"cannot find parent {target!r}: there is no file {parent_path!r}"
+    message = f"cannot find parent {_shown(target)}: there is no file {_shown(parent_path)}"
     folder = os.path.dirname(parent_path) or "."
     try:
         names = [n for n in os.listdir(folder)

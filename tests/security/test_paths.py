@@ -553,3 +553,18 @@ def test_coverage_and_saves_read_only_regular_files(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code_text, str(fifo)], capture_output=True, text=True,
                           timeout=HANG_GUARD)
     assert done.stdout == f"{fifo}: cannot read the save: not a regular file: a FIFO\n", done.stderr
+
+
+@pytest.mark.parametrize(("written", "words"), [
+    ('"..\\\\base.yaml"', "a backslash in the path"),
+    ('"../rules\\0/base.yaml"', "a NUL character in the name"),
+    ("'" + "../" * 3000 + "etc/hostname.yaml'", "it leads outside"),
+    ("~/.config/gh/hosts.yml", "the hidden folder '.config'"),
+])
+def test_odd_parent_names_are_refused_by_name_in_a_short_message(tree: Tree, written: str, words: str) -> None:
+    path = tree.variant("odd.yaml", f"rummydsl: 1\nid: odd\nname: Odd\nextends: {written}\n")
+    with pytest.raises(VariantError) as error:
+        resolve(path)
+    [diagnostic] = error.value.diagnostics
+    assert diagnostic.rule == "extends-reach" and words in diagnostic.message
+    assert len(diagnostic.message) < 400
