@@ -74,7 +74,7 @@ def find_variant(name: str) -> str:
     rummydsl.errors.VariantError: gin_rumy: no shipped variant or file 'gin_rumy'; did you mean 'gin_rummy'?
     """
     path = Path(name)
-    if _exists(path) and not is_variant_id(name):  # an id has no .yaml: the shipped one
+    if name and _exists(path) and not is_variant_id(name):  # an id has no .yaml: the shipped one
         # Only a variant file: a regular *.yaml/*.yml file, never a device, FIFO,
         # folder or /proc entry (docs/security.md); refused by name, nothing read.
         from ..untrusted import named_refusal
