@@ -320,7 +320,12 @@ def _parent_tree(path: str, merged: dict[str, Any]) -> dict[str, Any]:
         data = resolve(target).data
     except VariantError:
         return {}
-    return data if isinstance(data, dict) else {}
+    from ..variant import is_variant_id
+
+    # Only a variant's names are offered (docs/security.md): a YAML file that is no
+    # variant never has its keys shown, even one the reach rule lets a file name.
+    own_id = data.get("id") if isinstance(data, dict) else None
+    return data if isinstance(own_id, str) and is_variant_id(own_id) else {}
 
 
 # -- hover -----------------------------------------------------------------------

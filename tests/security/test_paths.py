@@ -568,3 +568,15 @@ def test_odd_parent_names_are_refused_by_name_in_a_short_message(tree: Tree, wri
     [diagnostic] = error.value.diagnostics
     assert diagnostic.rule == "extends-reach" and words in diagnostic.message
     assert len(diagnostic.message) < 400
+
+
+def test_completion_offers_no_names_from_a_yaml_file_that_is_no_variant(tree: Tree) -> None:
+    pytest.importorskip("pygls")
+    from rummydsl.lsp import features
+
+    (tree.reach / "config.yaml").write_text(f"options:\n  {CANARY.replace('-', '_')}: {{value: 1}}\n")
+    path = str(tree.house / "editing.yaml")
+    assert features._parent_tree(path, {"extends": "../../config.yaml"}) == {}
+    items = features.completions(path, "rummydsl: 1\nid: h\nname: H\nextends: ../../config.yaml\noptions:\n  \n",
+                                 5, 2)
+    assert all(CANARY.replace("-", "_") not in str(item) for item in items)
