@@ -29,7 +29,6 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Sequence, TypeVar
 
 from .engine.actions import player_name
