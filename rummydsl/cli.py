@@ -141,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="play a game record back and verify every result")
     replay.add_argument("record", metavar="FILE")
+    replay.add_argument("--variant", metavar="VARIANT", default=None,
+                        help="the variant to replay with (a shipped id or a YAML file); without it, "
+                             "the shipped variant the record names (a record's file path is never opened)")
 
     play = commands.add_parser("play", help="play at the terminal against agents")
     play.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
@@ -230,8 +233,21 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
                 continue
             if not found:
                 problems.append(Diagnostic(Location(name), "no .yaml files in this folder", "io"))
-            files.extend(found)
+            from .untrusted import named_refusal
+
+            for file in found:
+                reason = named_refusal(file, walked=name)  # a link out of the folder: not read
+                if reason is not None:
+                    problems.append(Diagnostic(Location(str(file)), f"cannot read the file: {reason}", "io"))
+                else:
+                    files.append(file)
         elif exists(path):
+            from .untrusted import named_refusal
+
+            reason = named_refusal(path)
+            if reason is not None:  # a FIFO, a device, /proc, a name not *.yaml: nothing read
+                problems.append(Diagnostic(Location(name), f"cannot read the file: {reason}", "io"))
+                continue
             files.append(path)
         else:
             problems.append(Diagnostic(Location(name), "no such file or folder", "io"))
@@ -284,6 +300,8 @@ def _print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO, quiet:
     for diagnostic in diagnostics:
         print(str(diagnostic), file=stream)
         if quiet or not diagnostic.location.line:
+            continue
+        if diagnostic.snippet == "":  # a file not known to be a variant: never quoted
             continue
         line = diagnostic.snippet or sources.line(diagnostic.location.path, diagnostic.location.line)
         if line is None:
@@ -605,7 +623,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO)
 
     warnings: list[str] = []
     try:
-        summary = replay_record(args.record, on_warning=warnings.append)
+        summary = replay_record(args.record, on_warning=warnings.append, variant=args.variant)
     except RecordError as problem:
         for warning in warnings:
             print(f"rummydsl replay: warning: {warning}", file=err)

@@ -111,6 +111,9 @@ class Diagnostic:
     rule: str = "error"
     severity: Severity = "error"
     snippet: str | None = field(default=None, compare=False)
+    """The source line to show under the message; None: look it up in the file;
+    ``""``: show none (the file is not known to be a variant: its lines are never
+    quoted, docs/security.md)."""
 
     def __str__(self) -> str:
         prefix = "warning: " if self.severity == "warning" else ""

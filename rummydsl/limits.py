@@ -27,6 +27,7 @@ __all__ = [
     "MAX_YAML_ALIASES",
     "MAX_YAML_NODES",
     "MAX_EXTENDS_DEPTH",
+    "MAX_EXTENDS_UP",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_LINE_BYTES",
     "MAX_JSON_DEPTH",
@@ -94,6 +95,11 @@ expanded: a "billion laughs" file is refused after this much work, not a billion
 
 MAX_EXTENDS_DEPTH = 16
 """The most ancestors a variant may have (the length of its ``extends`` chain)."""
+
+MAX_EXTENDS_UP = 2
+"""How many folders above the folder of the file you named an ``extends:`` parent
+(or a suite's ``variant:``) may lie: ``../base.yaml`` from a subfolder of house rules
+is fine, ``../../../../etc/x.yaml`` is refused (docs/security.md)."""
 
 MAX_RECORD_BYTES = 1 << 30
 """The largest game record ``replay`` reads, in bytes (1 GiB): a simulated game of

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from .errors import AgentError, ExpressionError, Location, RecordError, RummyDslError, StalledRoundError
 from . import jsonbound, limits
 from .limits import MAX_ACTIONS
-from .paths import is_file
+from .untrusted import open_regular
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -132,7 +132,7 @@ class RecordWriter:
         from . import __version__
 
         self.emit({"type": "header", "record": RECORD_VERSION, "rummydsl": __version__,
-                   "variant": variant.id, "variant_path": str(Path(variant.path).resolve()),
+                   "variant": variant.id, "variant_path": shown_variant_path(variant),
                    **variant_digests(variant), "seed": seed, "mode": mode,
                    "players": variant.players if players is None else players,
                    "agents": list(agents)})
@@ -377,7 +377,7 @@ def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """
     max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
     try:
-        handle = open(path, "rb")
+        handle = open_regular(path)  # never a FIFO, device, folder or /proc entry
         size = os.fstat(handle.fileno()).st_size
     except (OSError, ValueError) as problem:
         raise RecordError(f"cannot read the record: {getattr(problem, 'strerror', None) or problem}",
@@ -533,41 +533,74 @@ def _is_sha256(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
-def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySummary) -> Variant:
-    from .variant import load_variant
+def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySummary,
+                           given: str | None = None) -> Variant:
+    """The variant to replay the record with: ``given`` (``replay --variant PATH``, a
+    file or id the user chose), else the shipped variant of the header's id.
+
+    The header's ``variant_path`` is a note for people and is never opened: a record
+    is a stranger's file, and the path it names could be any file
+    (docs/security.md). The header's content digest must then match the variant
+    loaded: if it does not, this is not the variant the record was made with.
+    """
+    from .variant import load_variant, shipped_variant_ids
 
     recorded_path = header.get("variant_path")
     variant_id = header.get("variant")
-    if isinstance(recorded_path, str) and is_file(recorded_path):
-        variant = load_variant(recorded_path)
-    elif isinstance(variant_id, str):
-        variant = load_variant(variant_id)
-        if recorded_path:
-            summary.warnings.append(f"the variant file {recorded_path!r} is gone; replaying with {variant.path}")
-    else:
-        raise RecordError("the header names no variant", Location(path, 1))
     for key in ("variant_sha256", "file_sha256"):
         value = header.get(key)
         if value is not None and not _is_sha256(value):
             raise RecordError(f"{key}: expected a sha256 (64 hex digits) or null, got {value!r:.80}",
                               Location(path, 1))
+    made_with = (f" (it was made with the file {recorded_path!r:.200})"
+                 if isinstance(recorded_path, str) and recorded_path else "")
+    if given is not None:
+        variant = load_variant(given)
+    elif isinstance(variant_id, str) and variant_id in shipped_variant_ids():
+        variant = load_variant(variant_id)
+    elif isinstance(variant_id, str):
+        raise RecordError(f"the record's variant {variant_id!r:.80} is not a shipped variant{made_with}; "
+                          "replay never opens a file a record names: give the variant file with "
+                          "--variant PATH", Location(path, 1))
+    else:
+        raise RecordError("the header names no variant", Location(path, 1))
     digests = variant_digests(variant)
-    if header.get("variant_sha256") and header["variant_sha256"] != digests["variant_sha256"]:
-        summary.warnings.append(f"the rules of {variant.id!r} have changed since the record was made "
-                                f"(variant sha256 {str(header['variant_sha256'])[:12]}..., "
-                                f"now {str(digests['variant_sha256'])[:12]}...); replaying anyway")
-    elif header.get("file_sha256") and header["file_sha256"] != digests["file_sha256"]:
+    recorded = header.get("variant_sha256")
+    if recorded and recorded != digests["variant_sha256"]:
+        how = (f"the file {given!r}" if given is not None and not given == variant.id
+               else f"the shipped {variant.id!r}")
+        hint = ("" if given is not None
+                else "; give the variant file it was made with: --variant PATH")
+        raise RecordError(f"the record was not made with {how}{made_with if given is None else ''}: "
+                          f"its variant sha256 is {str(recorded)[:12]}..., and the variant loaded has "
+                          f"{str(digests['variant_sha256'])[:12]}... (its rules differ){hint}",
+                          Location(path, 1))
+    if isinstance(variant_id, str) and variant_id != variant.id and not recorded:
+        raise RecordError(f"the record is of variant {variant_id!r:.80}, and --variant gives {variant.id!r}",
+                          Location(path, 1))
+    if header.get("file_sha256") and header["file_sha256"] != digests["file_sha256"] and given is not None:
         summary.warnings.append(f"the file {variant.path} has changed since the record was made "
                                 f"(its rules have not); replaying anyway")
+    elif not recorded and given is None and made_with and shown_variant_path(variant) != recorded_path:
+        summary.warnings.append(f"the record names the file {recorded_path!r:.200}, which replay does not "
+                                f"open; replaying with the shipped {variant.id!r} (give the file with "
+                                "--variant PATH to use it)")
     return variant
+
+
+def shown_variant_path(variant: Variant) -> str:
+    """The ``variant_path`` a header of ``variant`` carries (the resolved file)."""
+    return str(Path(variant.path).resolve())
 
 
 class _Replayer:
     """Walks a record line by line, keeping the game and round it is in."""
 
-    def __init__(self, path: str, on_warning: Callable[[str], None] | None = None) -> None:
+    def __init__(self, path: str, on_warning: Callable[[str], None] | None = None,
+                 variant: str | None = None) -> None:
         self.path = path
         self.on_warning = on_warning
+        self.given = variant
         self.summary = ReplaySummary(variant="?")
         self.variant: Variant | None = None
         self.players = 2
@@ -594,7 +627,7 @@ class _Replayer:
             raise self.fail(f"the first line must be the header, got a {header['type']!r} line", number)
         if header.get("record") != RECORD_VERSION:
             raise self.fail(f"record format {header.get('record')!r} is not {RECORD_VERSION}", number)
-        self.variant = _load_recorded_variant(header, self.path, self.summary)
+        self.variant = _load_recorded_variant(header, self.path, self.summary, self.given)
         if self.on_warning is not None:
             for warning in self.summary.warnings:
                 self.on_warning(warning)
@@ -763,7 +796,8 @@ def _shown(text: str, limit: int = 400) -> str:
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
-def replay_record(path: str, on_warning: Callable[[str], None] | None = None) -> ReplaySummary:
+def replay_record(path: str, on_warning: Callable[[str], None] | None = None,
+                  variant: str | None = None) -> ReplaySummary:
     """Play a record back through the engine from its recorded deals; check every result.
 
     :raises RecordError: at the first line that does not replay, naming the file,
@@ -773,5 +807,9 @@ def replay_record(path: str, on_warning: Callable[[str], None] | None = None) ->
 
     ``on_warning`` hears what is reported but not fatal (a changed variant file) as
     soon as it is found, so it is heard also when the replay then fails.
+
+    ``variant`` (a shipped id or a file) is the variant to replay with; without it,
+    the shipped variant of the header's id. The header's ``variant_path`` is never
+    opened, and its content digest must match the variant used.
     """
-    return _Replayer(path, on_warning).run()
+    return _Replayer(path, on_warning, variant).run()

@@ -36,6 +36,7 @@ from .engine.actions import player_name
 from .errors import Location, RecordError
 from .record import PlayedGame, RoundSummary
 from .save import Fields
+from .untrusted import open_regular
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
            "outcome_from_json", "parse_line", "read_run", "read_run_lines", "RunLines"]
@@ -288,7 +289,7 @@ def _bounded_lines(path: str) -> Iterator[tuple[int, bytes]]:
     """
     max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
     try:
-        handle = open(path, "rb")
+        handle = open_regular(path)  # never a FIFO, device, folder or /proc entry
         size = os.fstat(handle.fileno()).st_size
     except (OSError, ValueError) as problem:
         raise RecordError(f"cannot read the run to resume: {getattr(problem, 'strerror', None) or problem}",

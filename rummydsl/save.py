@@ -614,13 +614,16 @@ def read_save(variant: Variant, path: str) -> tuple[Game, list[Agent] | None]:
         or past the JSON limits (:mod:`rummydsl.jsonbound`), or does not load
         (:func:`load_game`), naming the file.
     """
+    from .untrusted import open_regular
+
     most = limits.MAX_RECORD_BYTES
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # never a FIFO, device, folder or /proc entry
             raw = handle.read(most + 1)  # never past the record limit, whatever the file is
         text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as problem:
-        reason = getattr(problem, "strerror", None) or problem
+    except (OSError, ValueError) as problem:  # UnicodeDecodeError is a ValueError
+        reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else \
+            getattr(problem, "strerror", None) or problem
         raise RecordError(f"cannot read the save: {reason}", Location(path)) from None
     if len(raw) > most:
         raise RecordError(f"the save is too large: more than {most:,} bytes (the record limit)", Location(path))

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from ..errors import SuiteError
 from ..paths import is_file
+from ..untrusted import open_regular
 from .runner import CaseResult, run_case
 from .suite import Case, find_suites, load_suite
 
@@ -157,9 +158,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 print(f"rummydsl test: --coverage: no file {str(rules_file)!r}", file=err)
                 return 2
             try:
-                texts.append(rules_file.read_text(encoding="utf-8"))
+                with open_regular(rules_file) as handle:  # never a FIFO, device or /proc entry
+                    texts.append(handle.read().decode("utf-8"))
             except (OSError, UnicodeDecodeError) as problem:
-                reason = problem.strerror if isinstance(problem, OSError) else "it is not UTF-8 text"
+                reason = (getattr(problem, "strerror", None) or str(problem)) if isinstance(problem, OSError) \
+                    else "it is not UTF-8 text"
                 print(f"rummydsl test: --coverage cannot read {str(rules_file)!r}: {reason}", file=err)
                 return 2
         rules_text = "\n".join(texts)

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
-from ..paths import is_dir, is_file
+from ..paths import exists, is_dir, is_file
 from ..resources import read_spec_text
+from ..untrusted import named_refusal, reach_refusal, reach_root, refusal
 
 __all__ = ["Case", "Suite", "load_suite", "find_suites", "suite_schema", "SUITE_SUFFIXES"]
 
@@ -131,10 +132,20 @@ def find_suites(paths: Sequence[str]) -> list[str]:
         path = Path(name)
         if is_dir(path):
             try:
-                found.extend(sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES)))
+                walked = sorted(str(p) for p in path.rglob("*") if p.name.endswith(SUITE_SUFFIXES))
             except OSError as problem:
                 problems.append(Diagnostic(Location(name), f"cannot read the folder {name!r}: "
                                                            f"{problem.strerror or problem}", "io"))
+                continue
+            for file in walked:
+                reason = named_refusal(file, walked=name)  # a link out of the folder: not read
+                if reason is None:
+                    found.append(file)
+                elif is_file(file) or exists(file):
+                    problems.append(Diagnostic(Location(file), f"cannot read the suite: {reason}", "io"))
+        elif named_refusal(path) is not None and (is_file(path) or exists(path)):
+            # Only a regular *.yaml/*.yml file is read: never a FIFO, device or /proc entry.
+            problems.append(Diagnostic(Location(name), f"cannot read the suite: {named_refusal(path)}", "io"))
         elif is_file(path):
             found.append(str(path))
         else:
@@ -164,7 +175,8 @@ def load_suite(path: str) -> Suite:
     if problems:
         raise SuiteError(_name_cases(problems, data, positions))
     base = Path(path).resolve().parent
-    suite_variant = _resolve_variant(str(data["variant"]), base)
+    root = reach_root(path)
+    suite_variant = _resolve_variant(str(data["variant"]), base, root, positions.value(("variant",)))
     cases: list[Case] = []
     seen: dict[str, Location] = {}
     for index, raw in enumerate(data["cases"]):
@@ -177,7 +189,12 @@ def load_suite(path: str) -> Suite:
             continue
         seen[case_id] = location
         kind = "meld" if "meld" in raw else "hand" if "hand" in raw else "script"
-        variant = _resolve_variant(str(raw["variant"]), base) if "variant" in raw else suite_variant
+        try:
+            variant = (_resolve_variant(str(raw["variant"]), base, root, positions.value(where + ("variant",)))
+                       if "variant" in raw else suite_variant)
+        except SuiteError as refused:
+            problems.extend(_name_cases(refused.diagnostics, data, positions))
+            continue
         problems.extend(_check_case(raw, kind, where, positions))
         actions = raw.get("actions", ())
         if isinstance(actions, str):
@@ -242,10 +259,21 @@ def _check_case(raw: dict[str, Any], kind: str, where: KeyPath, positions: Any) 
                              f"the dealer {setup['dealer']} has no hand", "suite-setup")
 
 
-def _resolve_variant(name: str, base: Path) -> str:
-    """A shipped id stays an id; anything else is a path relative to the suite file."""
+def _resolve_variant(name: str, base: Path, root: str, where: Location) -> str:
+    """A shipped id stays an id; anything else is a variant file named relative to the
+    suite file, within the reach of docs/security.md ("Which files a file may name"):
+    the rule ``extends:`` follows, checked here by name before anything is opened.
+
+    :raises SuiteError: ``suite-variant``, at ``where``, naming the file and why.
+    """
     from ..variant import shipped_variant_ids
+    from ..variant.extends import shipped_folders
 
     if name in shipped_variant_ids() and not is_file(base / name):
         return name
+    reason = reach_refusal(name, str(base), root, also=shipped_folders())
+    if reason is None:
+        reason = refusal(base / name, variant=True)
+    if reason is not None:
+        raise SuiteError([Diagnostic(where, f"cannot use the variant {name!r}: {reason}", "suite-variant")])
     return str((base / name).resolve())

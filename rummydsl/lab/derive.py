@@ -151,18 +151,41 @@ class DerivedVariant:
     """A file name for the child (``<id>.yaml``)."""
 
     def write(self, folder: str) -> str:
-        """Write the child into ``folder``; returns its path (the base must stay where it is).
+        """Write the child into ``folder``; returns its path.
 
-        A base file is named in the written child by its path relative to ``folder``
-        (:attr:`text` keeps the absolute path, for people): so the child and its chain
-        travel together as text to the workers of a Ray cluster, which lay them out by
-        their relative paths (:class:`rummydsl.backends.VariantSource`), where the
-        driver's absolute path does not exist.
+        A base file is copied into ``folder`` too (its ``extends`` chain laid out by
+        the chain's relative paths, as :class:`rummydsl.backends.VariantSource` lays
+        it out for the workers of a Ray cluster), and the child names the copy by a
+        relative path: a parent is never named by an absolute path, nor from further
+        than two folders up (docs/security.md), and a temporary folder may lie
+        anywhere. :attr:`text` keeps the absolute path, for people.
         """
+        text = self.text
+        if os.path.isabs(self.base):
+            from ..backends import VariantSource
+
+            source = VariantSource.of(self.base)
+            if source.shipped is None and source.files:
+                layout = os.path.join(folder, "base")
+                for relative, content in source.files:
+                    target = os.path.join(layout, relative)
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    with open(target, "w", encoding="utf-8") as stream:
+                        stream.write(content)
+                copied = os.path.join(layout, source.files[0][0])
+                text = self._extends(os.path.relpath(copied, folder))
+            else:
+                text = self.text_in(folder)
         path = os.path.join(folder, self.name)
         with open(path, "w", encoding="utf-8") as stream:
-            stream.write(self.text_in(folder))
+            stream.write(text)
         return path
+
+    def _extends(self, target: str) -> str:
+        """:attr:`text` with its base named ``target`` instead."""
+        absolute = yaml.safe_dump({"extends": self.base}, allow_unicode=True)
+        relative = yaml.safe_dump({"extends": target}, allow_unicode=True)
+        return self.text.replace(absolute, relative, 1)
 
     def text_in(self, folder: str) -> str:
         """The child's text as written into ``folder``: a file base named relative to it.
@@ -177,11 +200,7 @@ class DerivedVariant:
         """
         if not os.path.isabs(self.base):
             return self.text
-        absolute = yaml.safe_dump({"extends": self.base}, allow_unicode=True)
-        relative = yaml.safe_dump({"extends": os.path.relpath(self.base, folder)}, allow_unicode=True)
-        if absolute not in self.text:  # pragma: no cover - child_text always writes it so
-            return self.text
-        return self.text.replace(absolute, relative, 1)
+        return self._extends(os.path.relpath(self.base, folder))
 
 
 def derive(base: str, settings: Sequence[Setting]) -> list[DerivedVariant]:
@@ -230,12 +249,14 @@ def derive(base: str, settings: Sequence[Setting]) -> list[DerivedVariant]:
         where = "--set " + " --set ".join(s.argument for s in settings)
         child_id = yaml.safe_load(text)["id"]
         checked = os.path.join(os.path.dirname(os.path.abspath(path)), f"{child_id}.yaml")
-        for diagnostic in check_file(checked, text):
+        # Checked as if beside the base, naming it relatively (a parent is never absolute).
+        checked_text = DerivedVariant(reference, text, label, "").text_in(os.path.dirname(checked))
+        for diagnostic in check_file(checked, checked_text):
             if diagnostic.severity != "error":
                 continue
             message = diagnostic.message
             if diagnostic.location.path == checked:
-                line = text.splitlines()[diagnostic.location.line - 1] if diagnostic.location.line else ""
+                line = checked_text.splitlines()[diagnostic.location.line - 1] if diagnostic.location.line else ""
                 message = (f"{label}: " if several else "") + message + (f" (in the derived line {line.strip()!r})" if line else "")
             problems.append(Diagnostic(Location(where), message, diagnostic.rule))
         derived.append(DerivedVariant(reference, text, label, f"{child_id}.yaml"))

@@ -320,7 +320,12 @@ def _parent_tree(path: str, merged: dict[str, Any]) -> dict[str, Any]:
         data = resolve(target).data
     except VariantError:
         return {}
-    return data if isinstance(data, dict) else {}
+    from ..variant import is_variant_id
+
+    # Only a variant's names are offered (docs/security.md): a YAML file that is no
+    # variant never has its keys shown, even one the reach rule lets a file name.
+    own_id = data.get("id") if isinstance(data, dict) else None
+    return data if isinstance(own_id, str) and is_variant_id(own_id) else {}
 
 
 # -- hover -----------------------------------------------------------------------
@@ -471,9 +476,17 @@ def parent_file(path: str, extends: Any) -> str | None:
     if not isinstance(extends, str) or not extends:
         return None
     if "/" in extends or "\\" in extends or extends.endswith((".yaml", ".yml")):
-        target = Path(extends)
-        if not target.is_absolute():
-            target = Path(path).resolve().parent / target
+        # The same reach as check's (docs/security.md): an editor never opens a file
+        # a variant may not name.
+        from ..untrusted import reach_refusal, reach_root, refusal
+        from ..variant.extends import shipped_folders
+
+        folder = Path(path).resolve().parent
+        if reach_refusal(extends, str(folder), reach_root(path), also=shipped_folders()) is not None:
+            return None
+        target = folder / extends
+        if refusal(target, variant=True) is not None:
+            return None
     elif is_variant_id(extends):
         target = resources.variants_dir() / f"{extends}.yaml"
     else:

@@ -74,8 +74,16 @@ def find_variant(name: str) -> str:
     rummydsl.errors.VariantError: gin_rumy: no shipped variant or file 'gin_rumy'; did you mean 'gin_rummy'?
     """
     path = Path(name)
-    if _is_file(path):
-        return str(path)
+    if name and _exists(path) and not is_variant_id(name):  # an id has no .yaml: the shipped one
+        # Only a variant file: a regular *.yaml/*.yml file, never a device, FIFO,
+        # folder or /proc entry (docs/security.md); refused by name, nothing read.
+        from ..untrusted import named_refusal
+
+        reason = named_refusal(path)
+        if reason is not None:
+            raise VariantError([Diagnostic(Location(name), f"cannot read the file: {reason}", "io")])
+        if _is_file(path):
+            return str(path)
     if is_variant_id(name):
         shipped = resources.variants_dir() / f"{name}.yaml"
         if _is_file(shipped):
@@ -98,6 +106,14 @@ def shown_path(path: str) -> str:
     if resolved.parent == resources.variants_dir().resolve() and is_variant_id(resolved.stem):
         return ""
     return str(resolved)
+
+
+def _exists(path: Path) -> bool:
+    """``path.exists()``, false also where the name cannot be looked up."""
+    try:
+        return path.exists() or path.is_symlink()
+    except (OSError, ValueError):
+        return False
 
 
 def _is_file(path: Path) -> bool:

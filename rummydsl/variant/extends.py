@@ -10,14 +10,21 @@ Finding the parent
 The value of ``extends`` must be a string (``extends-type``):
 
 * a *path* if it contains ``/`` or ``\\`` or ends with ``.yaml`` or ``.yml``: the
-  file at that path relative to the folder of the extending file (an absolute
-  path is used as it is);
+  file at that path relative to the folder of the extending file. The path must
+  keep to the rule of docs/security.md ("Which files a file may name",
+  :func:`rummydsl.untrusted.reach_refusal`): relative, named ``*.yaml``/``*.yml``,
+  within :data:`~rummydsl.limits.MAX_EXTENDS_UP` (2) folders above the file
+  named first (``..`` and symbolic links followed), not into a hidden folder
+  (``extends-reach``); a regular file whose top level has an ``id`` written as a
+  variant id (``extends-not-variant``). A parent that is refused, or that cannot
+  be read as YAML, is reported without quoting a word or a line of it;
 * otherwise a *shipped variant id* (``[a-z][a-z0-9_]*``): the file ``<id>.yaml`` in
   :func:`rummydsl.resources.variants_dir`. To extend a file beside yours, write it
   as a path: ``extends: ./base.yaml``.
 
 A parent that cannot be found is ``extends-missing``, with a suggestion among the
-shipped ids (or the YAML files of the folder, for a path). A file that reaches
+shipped ids (or, for a path within reach, the regular ``*.yaml``/``*.yml`` files of
+its folder). A file that reaches
 itself again is ``extends-cycle``. A chain may hold at most
 :data:`MAX_EXTENDS_DEPTH` (16) parents (``extends-depth``). Problems inside a
 parent file are reported with the parent's path.
@@ -69,6 +76,7 @@ from rummydsl import resources
 from rummydsl.errors import Diagnostic, Location, VariantError
 from rummydsl.limits import MAX_EXTENDS_DEPTH
 from rummydsl.suggest import closest
+from rummydsl.untrusted import is_variant_file, reach_refusal, reach_root, refusal
 from rummydsl.variant import is_variant_id, shipped_variant_ids
 from rummydsl.variant.load import Document, KeyPath, Positions, load_document
 
@@ -79,6 +87,7 @@ __all__ = [
     "Resolved",
     "merge",
     "resolve",
+    "shipped_folders",
 ]
 
 NOT_INHERITED = ("id", "name", "description", "extends")
@@ -185,7 +194,13 @@ class Resolved:
 
 def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
     """Read the variant ``path`` (or ``text``, shown as ``path``) and merge its
-    ``extends`` chain. Raises :class:`VariantError` for every problem."""
+    ``extends`` chain. Raises :class:`VariantError` for every problem.
+
+    Every parent named by a path must lie within the reach of ``path``
+    (:func:`rummydsl.untrusted.reach_refusal`) and be a variant file; one that is
+    not is reported at the ``extends`` that names it, and nothing of it is quoted.
+    """
+    root = reach_root(path)
     document = load_document(path, text)
     documents = [document]
     seen = {_identity(document.path): document.path}
@@ -195,7 +210,7 @@ def resolve(path: str | Path, *, text: str | bytes | None = None) -> Resolved:
             raise _error(child, ("extends",),
                          f"the extends chain is too long: a variant may have at most "
                          f"{MAX_EXTENDS_DEPTH} ancestors", "extends-depth", value=True)
-        parent = _load_parent(child)
+        parent = _load_parent(child, root)
         key = _identity(parent.path)
         if key in seen:
             names = [d.path for d in documents]
@@ -223,19 +238,26 @@ def _error(document: Document, path: KeyPath, message: str, rule: str,
                                     snippet=document.line(where.line))])
 
 
-def _load_parent(child: Document) -> Document:
+def shipped_folders() -> tuple[str, ...]:
+    """The shipped variants' folder, resolved (a parent may always lie there)."""
+    folder = resources.variants_dir()
+    if isinstance(folder, os.PathLike):
+        try:
+            return (os.path.realpath(os.fspath(folder)),)
+        except (OSError, ValueError):
+            return ()
+    return ()
+
+
+def _load_parent(child: Document, root: str) -> Document:
     target = child.data["extends"]
     if not isinstance(target, str) or not target.strip():
         shown = "empty" if target is None or target == "" else f"{target!r}"
         raise _error(child, ("extends",),
                      f"'extends' must name a shipped variant id or a file path, got "
                      f"{shown}", "extends-type")
-    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")):
-        parent_path = os.path.normpath(os.path.join(os.path.dirname(child.path), target))
-        if not os.path.isfile(parent_path):
-            raise _error(child, ("extends",), _missing_file(target, parent_path),
-                         "extends-missing")
-        return load_document(parent_path)
+    if "/" in target or "\\" in target or target.endswith((".yaml", ".yml")) or os.path.isabs(target):
+        return _load_parent_file(child, target, root)
     ids = shipped_variant_ids()
     if is_variant_id(target):
         shipped = resources.variants_dir() / f"{target}.yaml"
@@ -252,27 +274,107 @@ def _load_parent(child: Document) -> Document:
                 raise VariantError([Diagnostic(Location(str(shipped)),
                                                f"cannot read the file: {exc}", "io")]) from None
             return load_document(str(shipped), data)
-    message = f"cannot find parent {target!r}: no shipped variant or file of that name"
+    message = f"cannot find parent {_shown(target)}: no shipped variant or file of that name"
     if not is_variant_id(target):
-        message = (f"cannot find parent {target!r}: a shipped variant id is written "
+        message = (f"cannot find parent {_shown(target)}: a shipped variant id is written "
                    "[a-z][a-z0-9_]*, and a file path ends in .yaml")
     close = closest(target.lower(), ids)
     if close:
         message += f"; did you mean {close!r}?"
-    elif os.path.isfile(os.path.join(os.path.dirname(child.path), target + ".yaml")):
+    elif is_variant_file(os.path.join(os.path.dirname(child.path), target + ".yaml")) and \
+            reach_refusal(f"./{target}.yaml", os.path.dirname(child.path) or ".", root,
+                          also=shipped_folders()) is None:
         message += f"; for the file beside this one, write 'extends: ./{target}.yaml'"
     raise _error(child, ("extends",), message, "extends-missing")
 
 
+def _load_parent_file(child: Document, target: str, root: str) -> Document:
+    """The parent file ``target`` names, if the reach rule lets this file name it and
+    it is a variant file; else an error at the child's ``extends`` that names the
+    parent and why, and quotes nothing of it (docs/security.md)."""
+    folder = os.path.dirname(child.path) or "."
+    refused = reach_refusal(target, folder, root, also=shipped_folders())
+    if refused is not None:
+        rule = "extends-not-variant" if refused.startswith("not a variant file") else "extends-reach"
+        raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}", rule)
+    parent_path = os.path.normpath(os.path.join(folder, target))
+    if not os.path.lexists(parent_path):
+        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+    refused = refusal(parent_path, variant=True)
+    if refused is not None:
+        raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}",
+                     "extends-not-variant")
+    if not os.path.isfile(parent_path):
+        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+    try:
+        parent = load_document(parent_path)
+    except VariantError as problem:
+        # Placed in the parent, but quoting nothing of it: it is not known to be a variant.
+        raise VariantError([_unquoted(d, child.path) for d in problem.diagnostics]) from None
+    own_id = parent.data.get("id")
+    if not isinstance(own_id, str) or not is_variant_id(own_id):
+        raise _error(child, ("extends",),
+                     f"cannot use parent {_shown(target)}: not a variant file: its top level has no "
+                     "'id' written as a variant id", "extends-not-variant")
+    return parent
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut to 200 characters (a path may be any length).
+
+    >>> len(_shown("a" * 500)), _shown("base.yaml")
+    (203, "'base.yaml'")
+    """
+    quoted = repr(text)
+    return quoted if len(quoted) <= 200 else quoted[:200] + "..."
+
+
+_WHAT = {
+    "io": "it cannot be read",
+    "encoding": "it is not UTF-8 text",
+    "limit-size": "it is too large",
+    "limit-depth": "it nests too deeply",
+    "limit-aliases": "it has too many YAML aliases",
+    "empty": "it is empty",
+    "top-level": "its top level is not a mapping",
+    "yaml": "malformed YAML",
+    "yaml-tag": "a YAML tag that is not allowed",
+    "yaml-key": "a mapping key that is not a string",
+    "yaml-duplicate-key": "a key written twice",
+    "yaml-multi-doc": "a second YAML document",
+    "yaml-merge": "a YAML merge key",
+    "yaml-alias": "an alias inside the node it names",
+}
+
+
+def _unquoted(diagnostic: Diagnostic, child: str) -> Diagnostic:
+    """A parent's reading problem said without a word of the parent: the kind of
+    problem, the place, and how to see more; no source line is shown.
+
+    >>> from rummydsl.errors import Location
+    >>> d = Diagnostic(Location("/etc/x.yaml", 2, 1), "duplicate key 'secret'", "yaml-duplicate-key")
+    >>> d2 = _unquoted(d, "house.yaml")
+    >>> str(d2), d2.snippet
+    ("/etc/x.yaml:2:1: not a readable variant file (a key written twice), named by 'extends' in 'house.yaml'; run 'rummydsl check' on it alone to see the problem", '')
+    """
+    what = _WHAT.get(diagnostic.rule, diagnostic.rule)
+    message = (f"not a readable variant file ({what}), named by 'extends' in {child!r}; "
+               "run 'rummydsl check' on it alone to see the problem")
+    return Diagnostic(diagnostic.location, message, diagnostic.rule, diagnostic.severity, snippet="")
+
+
 def _missing_file(target: str, parent_path: str) -> str:
-    message = f"cannot find parent {target!r}: there is no file {parent_path!r}"
+    """The message for a parent file that does not exist, with the closest variant
+    file of its folder (only regular ``*.yaml``/``*.yml`` files are listed)."""
+    message = f"cannot find parent {_shown(target)}: there is no file {_shown(parent_path)}"
     folder = os.path.dirname(parent_path) or "."
     try:
-        names = [n for n in os.listdir(folder) if n.endswith((".yaml", ".yml"))]
+        names = [n for n in os.listdir(folder)
+                 if n.endswith((".yaml", ".yml")) and not n.startswith(".")]
     except (OSError, ValueError):
         names = []
     close = closest(os.path.basename(parent_path), names)
-    if close:
+    if close and is_variant_file(os.path.join(folder, close)):
         suggestion = os.path.join(os.path.dirname(target), close)
         message += f"; did you mean {suggestion!r}?"
     return message

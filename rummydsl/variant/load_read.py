@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from rummydsl.errors import Diagnostic, Location, VariantError
+from rummydsl.untrusted import Untrusted, open_regular
 from rummydsl.limits import MAX_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 __all__ = [
@@ -128,9 +129,9 @@ class SourceLines:
     @staticmethod
     def _read(path: str) -> list[str] | None:
         try:
-            with open(path, "rb") as handle:
+            with open_regular(path) as handle:
                 raw = handle.read(MAX_FILE_BYTES)
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # also a file refused by open_regular: never quoted
             return None
         return split_lines(raw.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
@@ -156,7 +157,11 @@ def with_snippet(diagnostic: Diagnostic, lines: Sequence[str]) -> Diagnostic:
 
 
 def read_file(path: str) -> bytes:
-    """The file's bytes, never more than MAX_FILE_BYTES of them."""
+    """The file's bytes, never more than MAX_FILE_BYTES of them.
+
+    Only a regular file is read (:func:`rummydsl.untrusted.open_regular`): a folder,
+    FIFO, socket, device or a file under /proc is refused by name and kind, ``io``.
+    """
     size = 0
     try:
         is_folder = os.path.isdir(path)
@@ -165,10 +170,12 @@ def read_file(path: str) -> bytes:
     if is_folder:
         raise fail(path, "cannot read the file: it is a directory", "io")
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
             if len(data) > MAX_FILE_BYTES:
                 size = max(os.fstat(handle.fileno()).st_size, len(data))
+    except Untrusted as refused:
+        raise fail(path, f"cannot read the file: {refused}", "io") from None
     except FileNotFoundError:
         raise fail(path, "cannot read the file: it does not exist", "io") from None
     except IsADirectoryError:

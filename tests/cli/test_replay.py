@@ -1,6 +1,7 @@
 """``rummydsl replay``: a good record replays with a one-line summary; a broken one
 says exactly where and why (``FILE:LINE: round R, action K '...': ...``), exit 1;
-a changed variant file is reported and the replay still tries."""
+a changed variant file is reported, and a variant whose rules differ from the record's
+is an error."""
 
 from __future__ import annotations
 
@@ -122,22 +123,30 @@ def test_a_missing_or_empty_record(tmp_path: Path) -> None:
     assert run("replay", str(empty))[2] == f"{empty}: the record is empty\n"
 
 
-def test_a_changed_variant_file_is_reported_and_replay_still_tries(tmp_path: Path) -> None:
+def test_a_changed_variant_file_is_reported_and_changed_rules_are_an_error(tmp_path: Path) -> None:
+    """The record's variant is the one given with --variant (or the shipped one of its
+    id), never the file its header names; its content sha256 must match the header's."""
     house = tmp_path / "gin.yaml"
     shutil.copy(variants_dir() / "gin_rummy.yaml", house)
     log = record(tmp_path, str(house), games=1)
     house.write_text(house.read_text() + "\n# a comment changes the file, not the rules\n")
-    code, out, err = run("replay", str(log))
+    code, out, err = run("replay", str(log), "--variant", str(house))
     assert code == 0 and "every result matches" in out
     assert err == f"rummydsl replay: warning: the file {house} has changed since the record was made " \
                   "(its rules have not); replaying anyway\n"
     text = house.read_text()
     house.write_text(text.replace("target: 100", "target: 150"))
     assert text != house.read_text()
-    code, _, err = run("replay", str(log))
-    assert err.startswith("rummydsl replay: warning: the rules of 'gin_rummy' have changed since the record")
-    assert code == 1  # a later target: the game is not over where the record says it is
-    assert "the engine's game is not over" in err.splitlines()[1]
+    code, out, err = run("replay", str(log), "--variant", str(house))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{log}:1: the record was not made with the file {str(house)!r}: its variant "
+                          "sha256 is "), err
+    assert "(its rules differ)" in err
+    # Without --variant the header's own path is not opened: its id is shipped, with the
+    # same rules as the record's, so the record replays with the shipped gin_rummy.
+    code, out, err = run("replay", str(log))
+    assert (code, err) == (0, ""), err
+    assert "every result matches" in out
 
 
 def test_records_of_single_hands_replay(tmp_path: Path) -> None:
@@ -210,7 +219,7 @@ def test_a_deal_with_a_face_more_often_than_the_packs_hold(tmp_path: Path) -> No
         return index
 
     number = rewrite(log, change)
-    code, _, err = run("replay", str(log))
+    code, _, err = run("replay", str(log), "--variant", str(two_packs))
     assert code == 1
     assert re.fullmatch(rf"{re.escape(str(log))}:{number}: round 1 deal: card '\S+' is dealt (3|4) times "
                         r"\(the deck has (2|4)\): in .*P1's hand, .*P2's hand.* and in .*\n", err), err

@@ -44,6 +44,7 @@ def house(name: str, parent: str, body: str) -> str:
 
     Its folder is removed when the test process ends (thousands were left in /tmp)."""
     import atexit
+    import os
     import shutil
     import tempfile
     from pathlib import Path
@@ -53,6 +54,8 @@ def house(name: str, parent: str, body: str) -> str:
         folder = Path(tempfile.mkdtemp(prefix="rummydsl-house-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         path = folder / f"{name}.yaml"
+        if Path(parent).is_absolute():  # a parent is named relatively (docs/security.md)
+            parent = os.path.relpath(parent, folder)
         path.write_text(f"rummydsl: 1\nid: {name}\nname: {name}\nextends: {parent}\n{body}", encoding="utf-8")
         _HOUSES[key] = str(path)
     return _HOUSES[key]

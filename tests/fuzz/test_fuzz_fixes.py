@@ -73,7 +73,9 @@ def test_record_variant_path_too_long(tmp_path: Path) -> None:
     warnings: list[str] = []
     with pytest.raises(RecordError, match="no game in the record: it holds only its header"):
         replay_record(str(path), on_warning=warnings.append)  # the header alone replays nothing (issue 17)
-    assert warnings[0].startswith(f"the variant file {LONG!r} is gone; replaying with ")
+    # The header's path is a note, never opened (docs/security.md): the shipped id is used.
+    assert warnings[0].startswith(f"the record names the file {LONG[:100]!r}"[:-1])
+    assert "replaying with the shipped 'gin_rummy'" in warnings[0]
 
 
 def _vanishing(self: Path, pattern: str) -> Any:

@@ -62,7 +62,9 @@ def test_a_swept_file_travels_with_its_base_to_a_machine_without_them(tmp_path: 
     (tmp_path / "sweep").mkdir()
     written = child.write(str(tmp_path / "sweep"))
     assert f"extends: {driver / 'sub' / 'house.yaml'}\n" in child.text   # what --json shows
-    assert "extends: ../driver/sub/house.yaml\n" in Path(written).read_text()
+    # The base's chain is copied beside the child (a parent is named relatively, from
+    # at most two folders up: docs/security.md), and named by the copy.
+    assert "extends: base/sub/house.yaml\n" in Path(written).read_text()
     source = VariantSource.of(written)
     shutil.rmtree(driver)
     shutil.rmtree(tmp_path / "sweep")   # as on a worker of another machine: none of the files

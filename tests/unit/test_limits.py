@@ -360,7 +360,8 @@ def test_a_file_that_says_no_size_is_read_no_further_than_the_limit(tmp_path: Pa
     log = tmp_path / "games.jsonl"
     assert run("simulate", "gin_rummy", "--games", "1", "--seed", "3", "--log", str(log))[0] == 0
     real_fstat = os.fstat
-    monkeypatch.setattr(os, "fstat", lambda fd: types.SimpleNamespace(st_size=0, st_mode=real_fstat(fd).st_mode))
+    monkeypatch.setattr(os, "fstat", lambda fd: types.SimpleNamespace(st_size=0, st_mode=real_fstat(fd).st_mode,
+                                                                       st_dev=real_fstat(fd).st_dev))
     monkeypatch.setattr(limits, "MAX_RECORD_BYTES", out.stat().st_size - 1)
     with pytest.raises(RecordError, match=r"run.jsonl:3: the run is too large: more than [0-9,]+ bytes"):
         read_run(str(out))
@@ -842,7 +843,8 @@ SUITE_CASES: list[tuple[str, tuple[str, ...], Callable[[int], Any]]] = [
     ("MAX_CASE_CARDS", ("setup", "stock"), lambda n: ["JS"] * n),
     ("MAX_CARDS_TEXT", ("setup", "stock"), lambda n: "JS" + " " * (n - 2)),
     ("MAX_TAG_LENGTH", ("tags",), lambda n: ["t" * n]),
-    ("MAX_VARIANT_REF_LENGTH", ("variant",), lambda n: "gin_rummy" + "/" * (n - 9)),
+    # a variant file's name ends in .yaml (docs/security.md): ././xgins.yaml, n characters
+    ("MAX_VARIANT_REF_LENGTH", ("variant",), lambda n: "./" * ((n - 9) // 2) + "x" * ((n - 9) % 2) + "gins.yaml"),
     ("MAX_DESCRIPTION_LENGTH", ("description",), lambda n: "d" * n),
 ]
 

@@ -197,7 +197,7 @@ def test_a_lone_surrogate_is_refused_where_it_is_written(tmp_path: Path, where: 
         assert (f"{path}:{place}: not Unicode text: the escape '{escape}' is half of a surrogate pair "
                 "(a lone surrogate)") in out + err, out + err
     suite = tmp_path / "s.suite.yaml"
-    suite.write_text(f"variant: {path}\ncases:\n- id: c\n  meld: 7H 8H 9H\n  expect: {{valid: true}}\n",
+    suite.write_text(f"variant: {path.name}\ncases:\n- id: c\n  meld: 7H 8H 9H\n  expect: {{valid: true}}\n",
                      encoding="utf-8")
     code, out, err = run("test", str(suite))
     assert code == 1 and "not Unicode text" in out + err
