@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
+from ..limits import MAX_PLAYERS
 from ..paths import is_dir, is_file
 from ..resources import read_spec_text
 
@@ -233,7 +234,11 @@ def _check_case(raw: dict[str, Any], kind: str, where: KeyPath, positions: Any) 
         setup = raw["setup"]
         seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
         wanted = [f"P{i}" for i in range(1, len(seats) + 1)]
-        if seats != wanted:
+        if not 2 <= len(seats) <= MAX_PLAYERS:
+            yield Diagnostic(positions.key(where + ("setup", "hands")),
+                             f"case {str(raw['id'])!r}: the setup seats {len(seats)} players; a table "
+                             f"seats 2 to {MAX_PLAYERS} (one hand a seat, P1 to Pn)", "suite-setup")
+        elif seats != wanted:
             yield Diagnostic(positions.key(where + ("setup", "hands")),
                              f"the hands must be given for seats {', '.join(wanted)} "
                              f"(got {', '.join(seats) or 'none'})", "suite-setup")
