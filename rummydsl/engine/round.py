@@ -764,6 +764,27 @@ class Round:
         self.finish(Ending.OUT, player)
         return True
 
+    def showdown(self) -> bool:
+        """Whether the defenders show their melds before the round is scored: after every
+        ending a knock makes (knock, gin, big gin) where defenders face the knocker's melds
+        (``layoff.onto`` is not ``none``; GR-7.1: after gin they show melds but lay off
+        nothing unless ``after_gin``, :meth:`showdown_layoffs`)."""
+        return self.ender is not None and self.variant.layoff.onto != "none"
+
+    def automatic(self) -> Action | None:
+        """The move play makes for the player to move without asking its agent, or None.
+
+        A defender after gin, when nothing may be laid off (GR-7.1), has nothing to
+        decide: a defender is scored on its least deadwood (C-6), so melds it shows
+        cannot change the score, and the listing offers only ``done``. Play loops say
+        ``done`` for it, so agents see the same decisions (and seeded games give the
+        same figures) as before the showdown waited for defenders after gin; a script,
+        a suite or a caller of :meth:`apply` may still show melds first.
+        """
+        if self.phase is Phase.SHOWDOWN and self.to_move is not None and not self.showdown_layoffs():
+            return Done(self.to_move)
+        return None
+
     def showdown_layoffs(self) -> bool:
         """Whether defenders may lay off after this ending (GR-7.1, GR-7.2, GS-6.4)."""
         layoff = self.variant.layoff

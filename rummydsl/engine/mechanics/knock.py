@@ -8,11 +8,13 @@ knocker may name the melds to show, among the arrangements with least deadwood
 (C-6); otherwise the canonical one is shown. No deadwood is gin; with ``knock.big_gin``, every card
 melded and no discard is big gin.
 
-Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
-knock, or any with ``after_gin``), each defender in seat order from the
-knocker's left shows melds (``meld``; one that shows none is scored on the
+Then, when ``layoff.onto`` is ``ender_melds``, each defender in seat order from
+the knocker's left shows melds (``meld``; one that shows none is scored on the
 least deadwood, C-6), lays off cards onto the knocker's melds (chains
-included), and says ``done``. The knocker never lays off (GR-7.3).
+included) where the ending allows it (a plain knock, or any with
+``after_gin``; GR-7.1: after gin a defender shows melds and lays off nothing),
+and says ``done``; the round is scored after the last defender's ``done``. The
+knocker never lays off (GR-7.3).
 """
 
 from __future__ import annotations
@@ -169,7 +171,7 @@ class KnockMechanic(Mechanic):
         rnd.ender = player
         rnd.ending = Ending.BIG_GIN if action.card is None else Ending.GIN if deadwood == 0 else Ending.KNOCK
         rnd.defenders = rnd.seats_after(player)
-        if rnd.showdown_layoffs():
+        if rnd.showdown():  # GR-7.1: after gin too, without lay-offs
             rnd.phase = Phase.SHOWDOWN
             rnd.to_move = rnd.defenders[0]
             return
@@ -198,6 +200,10 @@ class ShowdownMechanic(Mechanic):
                 return f"the melds shown would leave {left} deadwood, but {least} is the least (C-6)"
             return None
         if isinstance(action, Layoff):
+            if not rnd.showdown_layoffs():
+                ending = "big gin" if rnd.ending == Ending.BIG_GIN else "gin"
+                return (f"nothing is laid off after {ending} (GR-7.1; layoff.after_gin: false): "
+                        f"show melds or say 'done'")
             held = check_layoff(rnd, action)
             declared = rnd.declared[action.player] or ()
             if any(c is held for meld in declared for c in meld):
@@ -205,6 +211,9 @@ class ShowdownMechanic(Mechanic):
             return None
         if isinstance(action, Done):
             return None
+        if not rnd.showdown_layoffs():
+            ending = "big gin" if rnd.ending == Ending.BIG_GIN else "gin"
+            return f"after {ending} a defender shows melds or says 'done' (GR-7.1)"
         return "after the knock a defender shows melds, lays off, or says 'done'"
 
     def apply(self, rnd: Round, action: Action) -> None:
