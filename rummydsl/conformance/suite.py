@@ -150,11 +150,11 @@ def load_suite(path: str) -> Suite:
 
     :raises SuiteError: with every problem found, each at ``path:line:col``.
     """
-    from ..variant.load import load_document
+    from ..variant.load import SUITE_LIMITS, load_document
     from ..variant.schema import located_errors
 
     try:
-        document = load_document(path)
+        document = load_document(path, limits=SUITE_LIMITS)
     except VariantError as problem:
         # The YAML reader's limits are the same for both kinds of file; say which this is.
         raise SuiteError(Diagnostic(d.location, d.message.replace("a variant file", "a suite file"),
