@@ -276,7 +276,7 @@ def test_mutants_noticed_and_survived(tmp_path: Path) -> None:
         "        P2: KS KH KD 2C 3C 4C 9H 4H QC 7D\n"
         "      stock: KC 3D 4D 5D 6D 8D TD JD 2H 3H TH\n"
         "      upcard: QD\n"
-        "    actions: [P1 pass, P2 pass, P1 draw stock, P1 knock KC]\n"
+        "    actions: [P1 pass, P2 pass, P1 draw stock, P1 knock KC, P2 done]\n"
         "    expect: {ending: gin, round_score: {P1: 55}}\n")
     write(tmp_path, gin)
     code, out, _ = run("test", "--mutants", str(tmp_path))
