@@ -236,7 +236,7 @@ def _check_case(raw: dict[str, Any], kind: str, where: KeyPath, positions: Any) 
         wanted = [f"P{i}" for i in range(1, len(seats) + 1)]
         if not 2 <= len(seats) <= MAX_PLAYERS:
             yield Diagnostic(positions.key(where + ("setup", "hands")),
-                             f"case {str(raw['id'])!r}: the setup seats {len(seats)} players; a table "
+                             f"case {str(raw['id'])!r}: the setup seats {len(seats)} player{'' if len(seats) == 1 else 's'}; a table "
                              f"seats 2 to {MAX_PLAYERS} (one hand a seat, P1 to Pn)", "suite-setup")
         elif seats != wanted:
             yield Diagnostic(positions.key(where + ("setup", "hands")),

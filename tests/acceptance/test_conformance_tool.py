@@ -172,7 +172,7 @@ def test_a_setup_of_too_few_or_too_many_hands_is_located(tmp_path: Path, hands: 
     with pytest.raises(SuiteError) as caught:
         load_suite(str(write(tmp_path, text)))
     report = "\n".join(str(d) for d in caught.value.diagnostics)
-    assert ":6:7: case 'crowded': the setup seats " + str(hands) + " players; a table seats 2 to 8" in report
+    assert ":6:7: case 'crowded': the setup seats " + str(hands) + (" player;" if hands == 1 else " players;") + " a table seats 2 to 8" in report
 
 
 def test_a_bad_card_in_a_case_fails_cleanly(tmp_path: Path) -> None:
