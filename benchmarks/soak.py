@@ -277,6 +277,8 @@ def try_attempt(rnd: Round, attempt: Attempt) -> bool:
                 raise SoakFailure(f"the legal action {str(action)!r} was refused: {problem}") from None
             inv.check_conservation(other)
             return False
+        if reason is None and inv.later_step_accepted(rnd, action):
+            return False  # a later step's action in an optional step: 'done' first, then it (issue 17)
         if reason is None:
             raise SoakFailure(f"{str(action)!r} is not listed, yet why_illegal says it is legal")
     try:

@@ -74,6 +74,9 @@ __all__ = [
     "MAX_CARDS_TEXT",
     "MAX_TAG_LENGTH",
     "MAX_VARIANT_REF_LENGTH",
+    "MAX_SUITE_FILE_BYTES",
+    "MAX_SUITE_YAML_ALIASES",
+    "MAX_SUITE_YAML_NODES",
 ]
 
 # -- files -------------------------------------------------------------------------
@@ -251,3 +254,19 @@ MAX_TAG_LENGTH = 60
 
 MAX_VARIANT_REF_LENGTH = 500
 """The longest variant name or path a suite or case names."""
+
+MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024
+"""The largest suite file, in bytes of UTF-8 (8 MiB): generated suites are large (one
+converted from 400 recorded OpenSpiel hands is 1.9 MB); a variant file keeps
+:data:`MAX_FILE_BYTES`. The file is never read past this, whatever its size."""
+
+MAX_SUITE_YAML_ALIASES = 10_000
+"""The most alias uses (``*name``) in one suite file: a generated suite shares each
+setup by an anchor (the 400-hand suite uses 400); still bounded by
+:data:`MAX_SUITE_YAML_NODES`."""
+
+MAX_SUITE_YAML_NODES = 600_000
+"""The most values a suite file may expand to, aliases expanded: suites hold about one
+value per 13 bytes (the 1.9 MB suite of 400 hands some 150,000), so this is about an
+8 MiB suite's worth; a "billion laughs" suite is refused after this much work (about
+250 MB and a few seconds), not a billion."""

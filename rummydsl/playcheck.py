@@ -305,7 +305,7 @@ def _play_round(rnd: Any, agents: Sequence[Any], variant: Any, limits: PlayLimit
                            f"in hand, {len(rnd.stock)} in the stock)")
             raise _Stop("play-no-legal-action", f"the round is not over but {detail}",
                         _no_action_path(variant, str(phase)))
-        rnd.apply(agents[player].act(views[player]))
+        rnd.apply(rnd.automatic() or agents[player].act(views[player]))
 
 
 _PHASE_KEYS: dict[str, KeyPath] = {

@@ -231,10 +231,12 @@ def _setup(case: Case, variant: Any) -> Any:
     setup = case.data["setup"]
     deck = variant.deck
     seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
-    if len(seats) != variant.players:
+    low, high = variant.players_range
+    if not low <= len(seats) <= high:  # the setup's count, any the variant allows (as --players N)
         where = case.location
-        raise _Fail(Difference(where, f"the setup seats {len(seats)} players, but {variant.id} plays "
-                                      f"{variant.players} (set players in a house rule to play another count)"))
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise _Fail(Difference(where, f"the setup seats {len(seats)} players, but "
+                                      f"{variant.id} plays {allowed} (players: {{min, max}})"))
     texts = [_text(setup["hands"][seat]) for seat in seats]
     stock_text = _text(setup["stock"])
     upcard_text = "" if setup.get("upcard") is None else str(setup["upcard"])

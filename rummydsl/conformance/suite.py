@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
+from ..limits import MAX_PLAYERS
 from ..paths import exists, is_dir, is_file
 from ..resources import read_spec_text
 from ..untrusted import named_refusal, reach_refusal, reach_root, refusal
@@ -160,11 +161,11 @@ def load_suite(path: str) -> Suite:
 
     :raises SuiteError: with every problem found, each at ``path:line:col``.
     """
-    from ..variant.load import load_document
+    from ..variant.load import SUITE_LIMITS, load_document
     from ..variant.schema import located_errors
 
     try:
-        document = load_document(path)
+        document = load_document(path, limits=SUITE_LIMITS)
     except VariantError as problem:
         # The YAML reader's limits are the same for both kinds of file; say which this is.
         raise SuiteError(Diagnostic(d.location, d.message.replace("a variant file", "a suite file"),
@@ -250,7 +251,11 @@ def _check_case(raw: dict[str, Any], kind: str, where: KeyPath, positions: Any) 
         setup = raw["setup"]
         seats = sorted(setup["hands"], key=lambda name: int(name[1:]))
         wanted = [f"P{i}" for i in range(1, len(seats) + 1)]
-        if seats != wanted:
+        if not 2 <= len(seats) <= MAX_PLAYERS:
+            yield Diagnostic(positions.key(where + ("setup", "hands")),
+                             f"case {str(raw['id'])!r}: the setup seats {len(seats)} player{'' if len(seats) == 1 else 's'}; a table "
+                             f"seats 2 to {MAX_PLAYERS} (one hand a seat, P1 to Pn)", "suite-setup")
+        elif seats != wanted:
             yield Diagnostic(positions.key(where + ("setup", "hands")),
                              f"the hands must be given for seats {', '.join(wanted)} "
                              f"(got {', '.join(seats) or 'none'})", "suite-setup")

@@ -385,7 +385,8 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
     """Play ``rnd`` to its end, each agent seeing only its own observation.
 
     ``on_action(rnd, action)`` is called after each action (game records, the
-    terminal use it).
+    terminal use it). A move with nothing to decide (:meth:`Round.automatic`: a
+    defender's ``done`` after gin) is played without asking the agent.
 
     :raises AgentError: when an agent's action is refused (the round stays as it was).
     :raises ExpressionError: when a formula of the variant fails while scoring (the
@@ -406,7 +407,7 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
             raise StalledRoundError(
                 f"{rnd.variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
                 f"({player_name(player)} to move, in the {rnd.phase.value} phase)")
-        action = agents[player].act(views[player])
+        action = rnd.automatic() or agents[player].act(views[player])
         try:
             rnd.apply(action)
         except ExpressionError:

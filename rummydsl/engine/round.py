@@ -28,7 +28,7 @@ from ..errors import CardError, ExpressionError, IllegalActionError, MalformedAc
 from ..expr.check import CONTRACT_ROUND_NAMES
 from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds import MeldRules
-from .actions import Action, Draw, Knock, Meld, parse_action, player_name
+from .actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
 from .mechanics.credit import melded_total
 from .mechanics.deep import pending, pending_reason
@@ -53,6 +53,9 @@ _BOUND: dict[tuple[Any, ...], tuple[Any, MeldRules]] = {}
 """The solvers of contracts by deal (CR-2), by variant and the values of the round names read."""
 _KEPT = 32
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
+_STEP_ACTIONS: dict[str, tuple[type, ...]] = {
+    "draw": (Draw, Pass), "meld": (Meld, Layoff), "discard": (Discard,), "offer": (Offer,)}
+"""The verbs of each turn step (``done`` ends an optional step; a knock may come in any step after the draw)."""
 _KNOCKS = (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN)
 """The endings a defender can undercut: another player scoring after going out is no undercut (R5-6)."""
 
@@ -465,16 +468,54 @@ class Round:
         return parse_action(text, self.variant.deck, self.players)
 
     def why_illegal(self, action: Action) -> str | None:
-        """Why ``action`` is not allowed now, or ``None`` if it is."""
+        """Why ``action`` is not allowed now, or ``None`` if it is.
+
+        An action of a later step of the turn, sent while the player is in an optional
+        step (melding, an offer that may be skipped), is allowed when ending the step(s)
+        between with ``done`` is, and the action is legal once they are ended (DESIGN.md:
+        ``P1 draw stock``, ``P1 offer 7H``): :meth:`apply` plays those ``done`` first.
+        """
         if self.result is not None:
             return "the round is over"
         if action.player != self.to_move:
             who = "nobody" if self.to_move is None else player_name(self.to_move)
             return f"it is {who}'s move, not {player_name(action.player)}'s"
+        if self._later_step(action):
+            return self._after_done(action)[0]
         try:
             return self._check(action)
         except IllegalActionError as problem:
             return problem.reason
+
+    def _later_step(self, action: Action) -> bool:
+        """Whether ``action`` is no verb of the step the turn is in but of a later one
+        (checked with :meth:`_after_done`: the steps between are ended by ``done``)."""
+        if self.phase not in _TURN_PHASES or self.must_knock or isinstance(action, (Done, Knock)):
+            return False
+        turn = self.variant.turn
+        if not 0 <= self.step < len(turn) or isinstance(action, _STEP_ACTIONS.get(turn[self.step].name, ())):
+            return False
+        return any(isinstance(action, _STEP_ACTIONS.get(step.name, ())) for step in turn[self.step + 1:])
+
+    def _after_done(self, action: Action) -> tuple[str | None, int]:
+        """Why ``action`` of a later step is refused now (None if it is allowed), and how
+        many ``done`` reach its step: tried on a copy, so nothing here changes."""
+        probe = self.copy()
+        player = action.player
+        turns = probe.turns
+        ended = 0
+        while probe._later_step(action):
+            step = probe.phase.value
+            reason = probe.why_illegal(Done(player))
+            if reason is not None:
+                return f"this is the {step} step, and it cannot be ended yet: {reason}", ended
+            probe._play(Done(player))
+            ended += 1
+            if probe.result is not None or probe.turns != turns or probe.to_move != player:
+                verb = type(action).__name__.lower()
+                return (f"this is the {step} step, and no {verb} step follows it this turn "
+                        f"(ending it ends {player_name(player)}'s turn)"), ended
+        return probe.why_illegal(action), ended
 
     def verify(self, action: Action) -> None:
         """Raise if ``action`` is not allowed now.
@@ -496,14 +537,27 @@ class Round:
             action = self.parse(action)
         listed = self._listed
         if listed is None or not any(a is action for a in listed):  # a listed action is legal
+            if self.result is None and action.player == self.to_move and self._later_step(action):
+                # the optional step(s) before the action's are ended with 'done': all checked, then played
+                reason, ended = self._after_done(action)
+                if reason is not None:
+                    raise IllegalActionError(str(action), reason)
+                for _ in range(ended):
+                    self._play(Done(action.player))
+                self._play(action)
+                return action
             self.verify(action)
+        self._play(action)
+        return action
+
+    def _play(self, action: Action) -> None:
+        """Play ``action``, already checked, and log it."""
         self._listed = None
         self.actions.append(action)
         if isinstance(action, Knock):
             KNOCK.apply(self, action)
         else:
             BY_PHASE[self.phase].apply(self, action)
-        return action
 
     def _check(self, action: Action) -> str | None:
         if isinstance(action, Knock):
@@ -754,6 +808,29 @@ class Round:
             return False
         self.finish(Ending.OUT, player)
         return True
+
+    def showdown(self) -> bool:
+        """Whether the defenders show their melds before the round is scored: after every
+        ending a knock makes (knock, gin, big gin) where defenders face the knocker's melds
+        (``layoff.onto`` is not ``none``; GR-7.1: after gin they show melds but lay off
+        nothing unless ``after_gin``, :meth:`showdown_layoffs`)."""
+        return self.ender is not None and self.variant.layoff.onto != "none"
+
+    def automatic(self) -> Action | None:
+        """The move play makes for the player to move without asking its agent, or None.
+
+        A defender after gin, when nothing may be laid off (GR-7.1), has nothing to
+        decide: a defender is scored on its least deadwood (C-6), so melds it shows
+        cannot change the score, and the listing offers only ``done``. Play loops say
+        ``done`` for it, so agents see the same decisions (and seeded games give the
+        same figures) as before the showdown waited for defenders after gin; a script,
+        a suite or a caller of :meth:`apply` may still show melds first. With
+        ``deadwood.arrangement: as_shown`` the melds shown count, so the defender decides.
+        """
+        if (self.phase is Phase.SHOWDOWN and self.to_move is not None and not self.showdown_layoffs()
+                and not as_shown(self)):
+            return Done(self.to_move)
+        return None
 
     def showdown_layoffs(self) -> bool:
         """Whether defenders may lay off after this ending (GR-7.1, GR-7.2, GS-6.4)."""

@@ -42,6 +42,8 @@ Limits (module constants; each refusal has its rule code)
   aliases expand to are counted, at most :data:`MAX_NODES` (100,000) in all, so a
   "billion laughs" file is refused after a bounded amount of work. An alias inside
   the node it names (``&a [*a]``) is ``yaml-alias``.
+* A conformance suite reads with :data:`SUITE_LIMITS` (``limits=``): 8 MiB, 10,000
+  aliases, 600,000 values (generated suites are large); the depth limit is the same.
 
 Other problems: malformed YAML (``yaml``), several documents (``yaml-multi-doc``),
 an empty or comment-only file (``empty``), a top level that is not a mapping
@@ -82,8 +84,11 @@ from .load_read import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_NODES,
+    SUITE_LIMITS,
+    VARIANT_LIMITS,
     KeyPath,
     Refused,
+    YamlLimits,
     decode,
     read_file,
     source_line,
@@ -96,6 +101,9 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ALIASES",
     "MAX_NODES",
+    "YamlLimits",
+    "VARIANT_LIMITS",
+    "SUITE_LIMITS",
     "KeyPath",
     "Positions",
     "Document",
@@ -104,8 +112,12 @@ __all__ = [
 ]
 
 
-def load_document(path: str | Path, text: str | bytes | None = None) -> Document:
+def load_document(path: str | Path, text: str | bytes | None = None, *,
+                  limits: YamlLimits = VARIANT_LIMITS) -> Document:
     """Read the variant file ``path`` (or ``text``, reported under ``path``).
+
+    ``limits`` are a variant file's unless given (a suite file reads with
+    :data:`SUITE_LIMITS`: more bytes, aliases and values).
 
     Returns a :class:`Document` whose ``data`` is a ``dict`` (the top level of a
     variant must be a mapping). Raises :class:`VariantError` for every problem,
@@ -116,33 +128,33 @@ def load_document(path: str | Path, text: str | bytes | None = None) -> Document
         # A parent is read once per process however many files extend it.
         try:
             stat = os.stat(shown)
-            key: tuple[str, int, int] | None = (shown, stat.st_mtime_ns, stat.st_size)
+            key: tuple[str, int, int, YamlLimits] | None = (shown, stat.st_mtime_ns, stat.st_size, limits)
         except (OSError, ValueError):  # ValueError: a NUL in the path; reported when read
             key = None
         if key is not None and key in _DOCUMENTS:
             return _DOCUMENTS[key]
-        document = _load_document(shown, read_file(shown))
+        document = _load_document(shown, read_file(shown, limits.file_bytes), limits)
         if key is not None:
             if len(_DOCUMENTS) >= _DOCUMENT_CACHE_SIZE:
                 _DOCUMENTS.pop(next(iter(_DOCUMENTS)))
             _DOCUMENTS[key] = document
         return document
-    return _load_document(shown, text)
+    return _load_document(shown, text, limits)
 
 
 _DOCUMENT_CACHE_SIZE = 64
-_DOCUMENTS: dict[tuple[str, int, int], Document] = {}
+_DOCUMENTS: dict[tuple[str, int, int, YamlLimits], Document] = {}
 
 
-def _load_document(shown: str, raw: str | bytes) -> Document:
-    source = decode(shown, raw)
+def _load_document(shown: str, raw: str | bytes, limits: YamlLimits = VARIANT_LIMITS) -> Document:
+    source = decode(shown, raw, limits.file_bytes)
     lines = tuple(split_lines(source))
     try:
         if CParser is not None:
-            document = load_fast(CParser, shown, source, lines)
+            document = load_fast(CParser, shown, source, lines, limits.nodes)
             if document is not None:
                 return document
-        return load_python_text(shown, source, lines)
+        return load_python_text(shown, source, lines, limits)
     except Refused as refused:
         raise VariantError([with_snippet(refused.diagnostic, lines)]) from None
     except RecursionError:  # not expected: the depth limit keeps recursion shallow

@@ -59,8 +59,10 @@ class AliasNode:
 class NodeBuilder:
     """Builds plain Python values from the node graph, recording positions."""
 
-    def __init__(self, loader: LimitedLoader, path: str, line_starts: list[int]) -> None:
+    def __init__(self, loader: LimitedLoader, path: str, line_starts: list[int],
+                 max_nodes: int = MAX_NODES) -> None:
         self.loader = loader
+        self.max_nodes = max_nodes
         self.path = path
         self.line_starts = line_starts
         self.entries: dict[KeyPath, Entry] = {}
@@ -75,20 +77,20 @@ class NodeBuilder:
         return mark_location(self.path, mark)
 
     def tick(self, mark: Any) -> None:
-        """Count one more value; refuse the file past MAX_NODES (an alias bomb, or too big)."""
+        """Count one more value; refuse the file past ``max_nodes`` (an alias bomb, or too big)."""
         self.count += 1
-        if self.count <= MAX_NODES:
+        if self.count <= self.max_nodes:
             return
         if self.loader.alias_count:
             raise Refused(Diagnostic(
                 self.location(self.expanding[0] if self.expanding else mark),
-                f"the aliases expand to more than {MAX_NODES:,} values (an alias "
+                f"the aliases expand to more than {self.max_nodes:,} values (an alias "
                 "bomb?); a variant file may not grow that large",
                 "limit-aliases",
             ))
         raise Refused(Diagnostic(
             self.location(mark),
-            f"the file holds more than {MAX_NODES:,} values; a variant file may not "
+            f"the file holds more than {self.max_nodes:,} values; a variant file may not "
             "be that large",
             "limit-size",
         ))

@@ -25,7 +25,7 @@ from rummydsl.errors import Diagnostic, Location, VariantError
 
 from .load_build import AliasNode, NodeBuilder
 from .load_positions import Document, Positions
-from .load_read import MAX_ALIASES, MAX_DEPTH, Refused, line_starts, split_lines, with_snippet
+from .load_read import MAX_ALIASES, MAX_DEPTH, VARIANT_LIMITS, Refused, YamlLimits, line_starts, split_lines, with_snippet
 from .load_scalars import MAP, NULL, SEQ, STR, kind_name, mark_location, resolve_plain
 
 __all__ = ["LimitedLoader", "load_python", "load_python_text"]
@@ -59,9 +59,10 @@ class LimitedLoader(yaml.SafeLoader):
         def peek_event(self) -> Any: ...
         def get_event(self) -> Any: ...
 
-    def __init__(self, stream: str, path: str) -> None:
+    def __init__(self, stream: str, path: str, max_aliases: int = MAX_ALIASES) -> None:
         super().__init__(stream)
         self.path = path
+        self.max_aliases = max_aliases
         self.scalar_tokens: dict[int, tuple[int, str, int]] = {}
         """Scalar tokens by end index: (start index, style, block indentation)."""
         self.tag_starts: list[int] = []
@@ -108,10 +109,10 @@ class LimitedLoader(yaml.SafeLoader):
         if self.check_event(AliasEvent):
             event = self.peek_event()
             self.alias_count += 1
-            if self.alias_count > MAX_ALIASES:
+            if self.alias_count > self.max_aliases:
                 raise Refused(Diagnostic(
                     mark_location(self.path, event.start_mark),
-                    f"too many aliases: a variant file may use at most {MAX_ALIASES}",
+                    f"too many aliases: a variant file may use at most {self.max_aliases:,}",
                     "limit-aliases",
                 ))
             # an alias composes to the node its anchor names, never None
@@ -138,9 +139,10 @@ def load_python(path: str, text: str) -> Document:
     return load_python_text(path, text, tuple(split_lines(text)))
 
 
-def load_python_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
+def load_python_text(path: str, text: str, lines: tuple[str, ...],
+                     limits: YamlLimits = VARIANT_LIMITS) -> Document:
     """The document of ``text`` (split into ``lines``) read by the pure-Python loader."""
-    loader = LimitedLoader(text, path)
+    loader = LimitedLoader(text, path, limits.aliases)
     try:
         try:
             loader.get_event()  # stream start
@@ -163,7 +165,7 @@ def load_python_text(path: str, text: str, lines: tuple[str, ...]) -> Document:
                                       "yaml")) from None
         if isinstance(root, ScalarNode) and root.tag == NULL and not root.value:
             raise _empty(path)
-        builder = NodeBuilder(loader, path, line_starts(text))
+        builder = NodeBuilder(loader, path, line_starts(text), limits.nodes)
         data = builder.build(root, (), 0, None)
         root_node = root.target if isinstance(root, AliasNode) else root
         if not isinstance(root_node, MappingNode) or not isinstance(data, dict):

@@ -42,7 +42,7 @@ _BLOCK_HEADER_RE = re.compile("[|>](?:[+-][1-9]?|[1-9][+-]?)?(?:[ \r\n\x85\u2028
 
 
 def load_fast(parser_class: type[CParser], path: str, text: str,
-              lines: tuple[str, ...]) -> Document | None:
+              lines: tuple[str, ...], max_nodes: int = MAX_NODES) -> Document | None:
     """The document read with libyaml's parser, or None to read it the slow way.
 
     The fast path takes only the plain case: one document whose top level is a
@@ -56,7 +56,7 @@ def load_fast(parser_class: type[CParser], path: str, text: str,
         return None
     parser = parser_class(text)
     try:
-        return _compose_fast(parser.get_event, path, text, lines)
+        return _compose_fast(parser.get_event, path, text, lines, max_nodes)
     except yaml.YAMLError:
         return None
     finally:
@@ -64,7 +64,7 @@ def load_fast(parser_class: type[CParser], path: str, text: str,
 
 
 def _compose_fast(get: Any, path: str, text: str,
-                  lines: tuple[str, ...]) -> Document | None:
+                  lines: tuple[str, ...], max_nodes: int = MAX_NODES) -> Document | None:
     if type(get()) is not StreamStartEvent:
         return None
     event = get()
@@ -164,7 +164,7 @@ def _compose_fast(get: Any, path: str, text: str,
             container, here, in_map, in_flow = stack.pop()
         else:  # an alias, or anything unexpected
             return None
-        if count > MAX_NODES:
+        if count > max_nodes:
             return None
     if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
         return None

@@ -26,17 +26,28 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from rummydsl.errors import Diagnostic, Location, VariantError
 from rummydsl.untrusted import Untrusted, open_regular
-from rummydsl.limits import MAX_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES
+from rummydsl.limits import (
+    MAX_FILE_BYTES,
+    MAX_SUITE_FILE_BYTES,
+    MAX_SUITE_YAML_ALIASES,
+    MAX_SUITE_YAML_NODES,
+    MAX_YAML_ALIASES,
+    MAX_YAML_DEPTH,
+    MAX_YAML_NODES,
+)
 
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_DEPTH",
     "MAX_ALIASES",
     "MAX_NODES",
+    "YamlLimits",
+    "VARIANT_LIMITS",
+    "SUITE_LIMITS",
     "KeyPath",
     "LINE_BREAKS",
     "Refused",
@@ -56,6 +67,21 @@ MAX_ALIASES = MAX_YAML_ALIASES
 """The most alias uses (``*name``) in one file (:data:`rummydsl.limits.MAX_YAML_ALIASES`)."""
 MAX_NODES = MAX_YAML_NODES
 """The most values a file may expand to (:data:`rummydsl.limits.MAX_YAML_NODES`)."""
+
+
+
+class YamlLimits(NamedTuple):
+    """The size limits of one kind of YAML file (the depth limit is the same for all)."""
+
+    file_bytes: int
+    aliases: int
+    nodes: int
+
+
+VARIANT_LIMITS = YamlLimits(MAX_FILE_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES)
+"""A variant file's limits."""
+SUITE_LIMITS = YamlLimits(MAX_SUITE_FILE_BYTES, MAX_SUITE_YAML_ALIASES, MAX_SUITE_YAML_NODES)
+"""A conformance suite file's limits (generated suites are large, :mod:`rummydsl.limits`)."""
 
 KeyPath = tuple[str | int, ...]
 """Mapping keys and sequence indices from the root."""
@@ -156,8 +182,8 @@ def with_snippet(diagnostic: Diagnostic, lines: Sequence[str]) -> Diagnostic:
 # ------------------------------------------------------------------------------ reading
 
 
-def read_file(path: str) -> bytes:
-    """The file's bytes, never more than MAX_FILE_BYTES of them.
+def read_file(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The file's bytes, never more than ``max_bytes`` of them.
 
     Only a regular file is read (:func:`rummydsl.untrusted.open_regular`): a folder,
     FIFO, socket, device or a file under /proc is refused by name and kind, ``io``.
@@ -171,8 +197,8 @@ def read_file(path: str) -> bytes:
         raise fail(path, "cannot read the file: it is a directory", "io")
     try:
         with open_regular(path) as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-            if len(data) > MAX_FILE_BYTES:
+            data = handle.read(max_bytes + 1)
+            if len(data) > max_bytes:
                 size = max(os.fstat(handle.fileno()).st_size, len(data))
     except Untrusted as refused:
         raise fail(path, f"cannot read the file: {refused}", "io") from None
@@ -186,20 +212,22 @@ def read_file(path: str) -> bytes:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise fail(path, f"cannot read the file: {reason}", "io") from None
     if size:
-        raise _too_big(path, size)
+        raise _too_big(path, size, max_bytes)
     return data
 
 
-def _too_big(path: str, size: int) -> VariantError:
+def _too_big(path: str, size: int, max_bytes: int = MAX_FILE_BYTES) -> VariantError:
+    mib = max_bytes >= 1 << 20 and not max_bytes % (1 << 20)
+    unit = f"{max_bytes >> 20} MiB" if mib else f"{max_bytes // 1024} KiB"
     return fail(
         path,
         f"the file is too large: {size:,} bytes, and a variant file may be at most "
-        f"{MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // 1024} KiB)",
+        f"{max_bytes:,} bytes ({unit})",
         "limit-size",
     )
 
 
-def decode(path: str, raw: str | bytes) -> str:
+def decode(path: str, raw: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> str:
     """Check size and encoding; the text without a leading byte-order mark."""
     if isinstance(raw, str):
         bad = raw.find("\0")
@@ -214,12 +242,12 @@ def decode(path: str, raw: str | bytes) -> str:
             raise fail(path, f"not a text file: an unpaired surrogate "
                        f"U+{ord(raw[exc.start]):04X} at offset {exc.start}",
                        "encoding", line, column) from None
-        if size > MAX_FILE_BYTES:
-            raise _too_big(path, size)
+        if size > max_bytes:
+            raise _too_big(path, size, max_bytes)
         text = raw
     else:
-        if len(raw) > MAX_FILE_BYTES:
-            raise _too_big(path, len(raw))
+        if len(raw) > max_bytes:
+            raise _too_big(path, len(raw), max_bytes)
         bad = raw.find(b"\0")
         if bad >= 0:
             line, column = _bytes_position(raw, bad)

@@ -122,10 +122,12 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
         return
     if "propertyNames" in error.schema_path and keyword != "propertyNames":
         # A bad key name: jsonschema reports the key itself as the instance.
+        hint = _PATTERN_HINTS.get(error.validator_value) if keyword == "pattern" else None
         yield Diagnostic(
             positions.key(path + (instance,)),
             f"{instance!r} in {where} is not a valid name: "
-            "use lowercase letters, digits and underscores, starting with a letter",
+            + (f"it must {hint}" if hint and not hint.startswith("be lowercase")
+               else "use lowercase letters, digits and underscores, starting with a letter"),
             "schema-name",
         )
         return
@@ -252,6 +254,7 @@ def _explain(error: Any, positions: PositionLookup) -> Iterator[Diagnostic]:
 
 
 _PATTERN_HINTS = {
+    "^P[1-9][0-9]?$": "be a seat: P1, P2, ... (a table seats 2 to 8)",
     "^[a-z][a-z0-9_]*$": "be lowercase letters, digits and underscores, starting with a letter",
     "^[a-z_][a-z0-9_]*$": "be lowercase letters, digits and underscores",
     "^(C|GR|SK|GS|KR|BR|R5|G3|CR)-[0-9]+(\\.[0-9]+)?$": "be a RULES.md or RULES-FAMILY.md id such as GR-9.2 or KR-4.1",

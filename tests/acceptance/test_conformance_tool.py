@@ -143,12 +143,36 @@ def test_a_case_whose_variant_does_not_load_fails_cleanly(tmp_path: Path) -> Non
 
 
 def test_a_setup_must_seat_the_variants_players(tmp_path: Path) -> None:
-    """GS-2.1: a two-seat setup under three-player Ginski is a failure, not a quiet two-player game."""
-    text = ("variant: ginski\ncases:\n  - id: two\n    setup:\n      dealer: P1\n"
-            "      hands: {P1: 1R 2R 3R, P2: 1B 2B 3B}\n      stock: 5Y 6Y 7Y\n    expect: {to_move: P2}\n")
+    """GS-2.1: a five-seat setup under Ginski (2 to 4 players) is a failure, not a quiet five-player game."""
+    text = ("variant: ginski\ncases:\n  - id: five\n    setup:\n      dealer: P1\n"
+            "      hands: {P1: 1R 2R 3R, P2: 1B 2B 3B, P3: 1G 2G 3G, P4: 1P 2P 3P, P5: 1Y 2Y 3Y}\n"
+            "      stock: 5Y 6Y 7Y\n    expect: {to_move: P2}\n")
     suite = load_suite(str(write(tmp_path, text)))
     report = run_case(suite.cases[0]).report()
-    assert "the setup seats 2 players, but ginski plays 3" in report
+    assert "five" in report and "the setup seats 5 players, but ginski plays 2 to 4" in report
+
+
+def test_a_setup_seats_any_count_the_variant_allows(tmp_path: Path) -> None:
+    """Issue 17: the setup's count of hands is the round's player count, as ``--players N``
+    is (GS-2.1: Ginski for two; KR-1: Knock Rummy for two is dealt 10 cards each)."""
+    text = ("variant: ginski\ncases:\n  - id: two\n    rule: GS-2.1\n    setup:\n      dealer: P1\n"
+            "      hands: {P1: 1R 2R 3R, P2: 1B 2B 3B}\n      stock: 5Y 6Y 7Y\n"
+            "    expect: {to_move: P2, phase: draw}\n")
+    suite = load_suite(str(write(tmp_path, text)))
+    assert run_case(suite.cases[0]).passed, run_case(suite.cases[0]).report()
+
+
+@pytest.mark.parametrize("hands", [0, 1, 9])
+def test_a_setup_of_too_few_or_too_many_hands_is_located(tmp_path: Path, hands: int) -> None:
+    """A table seats 2 to 8 (MAX_PLAYERS): a setup of 0, 1 or 9 hands is refused when the
+    suite is read, at the hands, naming the case."""
+    seats = ", ".join(f"P{i}: {rank}S" for i, rank in zip(range(1, hands + 1), "A23456789"))
+    text = (f"variant: knock_rummy\ncases:\n  - id: crowded\n    setup:\n      dealer: P1\n"
+            f"      hands: {{{seats}}}\n      stock: KC\n    expect: {{to_move: P2}}\n")
+    with pytest.raises(SuiteError) as caught:
+        load_suite(str(write(tmp_path, text)))
+    report = "\n".join(str(d) for d in caught.value.diagnostics)
+    assert ":6:7: case 'crowded': the setup seats " + str(hands) + (" player;" if hands == 1 else " players;") + " a table seats 2 to 8" in report
 
 
 def test_a_bad_card_in_a_case_fails_cleanly(tmp_path: Path) -> None:
@@ -252,7 +276,7 @@ def test_mutants_noticed_and_survived(tmp_path: Path) -> None:
         "        P2: KS KH KD 2C 3C 4C 9H 4H QC 7D\n"
         "      stock: KC 3D 4D 5D 6D 8D TD JD 2H 3H TH\n"
         "      upcard: QD\n"
-        "    actions: [P1 pass, P2 pass, P1 draw stock, P1 knock KC]\n"
+        "    actions: [P1 pass, P2 pass, P1 draw stock, P1 knock KC, P2 done]\n"
         "    expect: {ending: gin, round_score: {P1: 55}}\n")
     write(tmp_path, gin)
     code, out, _ = run("test", "--mutants", str(tmp_path))

@@ -31,8 +31,13 @@ def position(variant_id: str, *, dealer: str, hands: Mapping[str, str], stock: s
 
 
 def play(rnd: Round, *actions: str) -> Round:
+    """Play ``actions``, then the moves play makes without asking (``Round.automatic``: a
+    defender's ``done`` after gin, GR-7.1), as ``play_round`` would. Tests of the showdown
+    after gin itself call ``rnd.apply``."""
     for action in actions:
         rnd.apply(action)
+    while (move := rnd.automatic()) is not None:
+        rnd.apply(move)
     return rnd
 
 

@@ -78,7 +78,7 @@ def test_as_shown_defenders_show_melds_after_gin_without_laying_off() -> None:
                "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC")
     assert rnd.ending is not None and rnd.ending.value == "gin" and rnd.result is None
     assert [str(a) for a in rnd.legal_actions()] == ["P2 done"]
-    with pytest.raises(IllegalActionError, match=r"no lay-offs after gin \(GR-7.2\)"):
+    with pytest.raises(IllegalActionError, match=r"nothing is laid off after gin \(GR-7.2"):
         rnd.apply("P2 layoff 9H on P1#1")
     play(rnd, "P2 meld [KS KH KD]", "P2 done")
     assert rnd.result is not None and rnd.result.deadwoods == (0, 39) and rnd.result.points == (25 + 39, 0)

@@ -70,10 +70,18 @@ def test_gr15_big_gin_61() -> None:
 
 
 def test_gr15_layoff_after_gin_refused() -> None:
-    """GR-7.2: after gin the round is over at once; nobody lays off."""
-    rnd = play(gr15(p1_rest="2S 3S 4S"), "P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC")
-    with pytest.raises(IllegalActionError, match="round is over"):
+    """GR-7.2, GR-7.1: after gin the defender shows melds but nobody lays off; the round
+    is scored once the defender says done."""
+    rnd = gr15(p1_rest="2S 3S 4S")
+    for action in ("P1 pass", "P2 pass", "P1 draw stock", "P1 knock KC"):
+        rnd.apply(action)
+    assert rnd.phase.value == "showdown" and rnd.result is None
+    before = rnd.to_json()
+    with pytest.raises(IllegalActionError, match=r"nothing is laid off after gin \(GR-7.2"):
         rnd.apply("P2 layoff 9H on P1#1")
+    assert rnd.to_json() == before
+    rnd.apply("P2 done")
+    assert rnd.result is not None and rnd.result.points == (55, 0)
 
 
 # ---------------------------------------------------------------- SK-11

@@ -25,6 +25,7 @@ import yaml
 from rummydsl import limits
 from rummydsl.cards import Deck
 from rummydsl.cli import main
+from rummydsl.conformance.runner import run_case
 from rummydsl.conformance.suite import load_suite
 from rummydsl.engine import Game, Round, play_game, play_round
 from rummydsl.errors import (
@@ -227,10 +228,19 @@ def test_file_size_of_a_variant(tmp_path: Path) -> None:
 
 
 def test_file_size_of_a_suite(tmp_path: Path) -> None:
+    """Issue 17: generated suites are large, so a suite file has its own limit (8 MiB),
+    a variant file keeps 256 KiB."""
     body = "variant: gin_rummy\ncases:\n- {id: one, meld: 7H 8H 9H, expect: {valid: true}}\n"
     exact = tmp_path / "exact.suite.yaml"
-    exact.write_text(body + "#" * (limits.MAX_FILE_BYTES - len(body) - 1) + "\n", encoding="utf-8")
+    exact.write_text(body + "#" * (limits.MAX_SUITE_FILE_BYTES - len(body) - 1) + "\n", encoding="utf-8")
+    assert exact.stat().st_size == limits.MAX_SUITE_FILE_BYTES > limits.MAX_FILE_BYTES
     assert len(load_suite(str(exact)).cases) == 1
+    one_more = tmp_path / "one_more.suite.yaml"
+    one_more.write_text(body + "#" * (limits.MAX_SUITE_FILE_BYTES - len(body)) + "\n", encoding="utf-8")
+    with pytest.raises(SuiteError) as error:
+        load_suite(str(one_more))
+    assert str(error.value) == (f"{one_more}: the file is too large: 8,388,609 bytes, and a suite file "
+                                f"may be at most 8,388,608 bytes (8 MiB)")
     over = tmp_path / "over.suite.yaml"
     with over.open("wb") as handle:
         handle.write(body.encode())
@@ -238,8 +248,62 @@ def test_file_size_of_a_suite(tmp_path: Path) -> None:
     with pytest.raises(SuiteError) as error:
         load_suite(str(over))
     assert str(error.value) == (f"{over}: the file is too large: 8,589,934,592 bytes, and a suite file "
-                                f"may be at most 262,144 bytes (256 KiB)")
-    refused_cleanly(*run("test", str(over)), "a suite file may be at most 262,144 bytes")
+                                f"may be at most 8,388,608 bytes (8 MiB)")
+    refused_cleanly(*run("test", str(over)), "a suite file may be at most 8,388,608 bytes")
+
+
+def _shared_setup_suite(cases: int) -> str:
+    """A generated suite's shape: the first case's setup anchored, every other case repeating it."""
+    deal = "{dealer: P2, hands: {P1: 2S 3S 4S, P2: 2H 3H 4H}, stock: 5S 6S 7S, upcard: 8S}"
+    lines = ["variant: gin_rummy", "cases:", f"  - {{id: c0, setup: &deal {deal}, expect: {{to_move: P1}}}}"]
+    lines += [f"  - {{id: c{i}, setup: *deal, expect: {{to_move: P1}}}}" for i in range(1, cases)]
+    return "\n".join(lines) + "\n"
+
+
+def test_suite_yaml_aliases() -> None:
+    """A suite may use MAX_SUITE_YAML_ALIASES aliases (an anchor a shared setup); a variant
+    file keeps MAX_YAML_ALIASES."""
+    from rummydsl.variant.load import SUITE_LIMITS
+
+    at = "a: &a 1\nb: [" + ", ".join(["*a"] * limits.MAX_SUITE_YAML_ALIASES) + "]\n"
+    assert len(load_document("s.suite.yaml", at, limits=SUITE_LIMITS).data["b"]) == limits.MAX_SUITE_YAML_ALIASES
+    over = "a: &a 1\nb: [" + ", ".join(["*a"] * (limits.MAX_SUITE_YAML_ALIASES + 1)) + "]\n"
+    with pytest.raises(VariantError) as error:
+        load_document("s.suite.yaml", over, limits=SUITE_LIMITS)
+    assert "too many aliases: a variant file may use at most 10,000" in str(error.value)
+    with pytest.raises(VariantError) as error:
+        load_document("v.yaml", "a: &a 1\nb: [" + ", ".join(["*a"] * (limits.MAX_YAML_ALIASES + 1)) + "]\n")
+    assert f"at most {limits.MAX_YAML_ALIASES}" in str(error.value)
+
+
+def test_a_generated_suite_with_thousands_of_aliases_loads(tmp_path: Path) -> None:
+    """Issue 17: 5,000 cases sharing one anchored setup (4,999 aliases, past a variant
+    file's 100), as a suite converted from recorded OpenSpiel hands does."""
+    path = tmp_path / "big.suite.yaml"
+    path.write_text(_shared_setup_suite(limits.MAX_SUITE_CASES), encoding="utf-8")
+    suite = load_suite(str(path))
+    assert len(suite.cases) == limits.MAX_SUITE_CASES
+    assert run_case(suite.cases[-1]).passed
+
+
+def test_suite_yaml_values(tmp_path: Path) -> None:
+    """A suite may expand to MAX_SUITE_YAML_NODES values (more than a variant's
+    MAX_YAML_NODES); an alias bomb suite is refused at that bound, naming the file."""
+    from rummydsl.variant.load import SUITE_LIMITS
+
+    assert limits.MAX_SUITE_YAML_NODES > limits.MAX_YAML_NODES
+    count = limits.MAX_YAML_NODES * 2  # past a variant's limit, within a suite's
+    text = "a: [" + ",".join(["1"] * count) + "]\n"
+    assert len(load_document("s.suite.yaml", text, limits=SUITE_LIMITS).data["a"]) == count
+    # ten levels of ten aliases each: 10**10 values if expanded
+    lines = ["variant: gin_rummy", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
+    bomb = tmp_path / "bomb.suite.yaml"
+    bomb.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(SuiteError) as error:
+        load_suite(str(bomb))
+    assert str(error.value).startswith(f"{bomb}:")
+    assert "the aliases expand to more than 600,000 values (an alias bomb?); a suite file" in str(error.value)
 
 
 def test_yaml_values(tmp_path: Path) -> None:

@@ -9,13 +9,15 @@ knocker may name the melds to show, among the arrangements with least deadwood
 (:mod:`.arrangement`); otherwise the canonical one is shown. No deadwood is gin;
 with ``knock.big_gin``, every card melded and no discard is big gin.
 
-Then, when ``layoff.onto`` is ``ender_melds`` and the ending allows it (a plain
-knock, or any with ``after_gin``), each defender in seat order from the
-knocker's left shows melds (``meld``; one that shows none is scored on the
+Then, when ``layoff.onto`` is ``ender_melds``, each defender in seat order from
+the knocker's left shows melds (``meld``; one that shows none is scored on the
 least deadwood, C-6), lays off cards onto the knocker's melds (chains
-included), and says ``done``. The knocker never lays off (GR-7.3). With
-``as_shown`` the defenders show melds after every knock, gin included (lay-offs
-only where the ending allows them), and are scored on what they showed.
+included) where the ending allows it (a plain knock, or any with
+``after_gin``; GR-7.2: after gin a defender shows melds and lays off nothing),
+and says ``done``; the round is scored after the last defender's ``done``. The
+knocker never lays off (GR-7.3). With ``as_shown`` the defenders show melds
+after every knock, gin included, also where ``layoff.onto`` is ``none``, and are
+scored on what they showed.
 """
 
 from __future__ import annotations
@@ -174,7 +176,7 @@ class KnockMechanic(Mechanic):
         rnd.ender = player
         rnd.ending = Ending.BIG_GIN if action.card is None else Ending.GIN if deadwood == 0 else Ending.KNOCK
         rnd.defenders = rnd.seats_after(player)
-        if defenders_show(rnd):
+        if rnd.showdown() or defenders_show(rnd):  # GR-7.1: after gin too, without lay-offs
             rnd.phase = Phase.SHOWDOWN
             rnd.to_move = rnd.defenders[0]
             return
@@ -207,8 +209,11 @@ class ShowdownMechanic(Mechanic):
             return None
         if isinstance(action, Layoff):
             if not rnd.showdown_layoffs():
-                return ("no lay-offs after gin (GR-7.2)" if rnd.ending in (Ending.GIN, Ending.BIG_GIN)
-                        else "this variant has no lay-offs (layoff.onto: none)")
+                if rnd.ending not in (Ending.GIN, Ending.BIG_GIN):
+                    return "this variant has no lay-offs (layoff.onto: none)"
+                ending = "big gin" if rnd.ending == Ending.BIG_GIN else "gin"
+                return (f"nothing is laid off after {ending} (GR-7.2; layoff.after_gin: false): "
+                        f"show melds or say 'done'")
             held = check_layoff(rnd, action)
             declared = rnd.declared[action.player] or ()
             if any(c is held for meld in declared for c in meld):
@@ -216,6 +221,9 @@ class ShowdownMechanic(Mechanic):
             return None
         if isinstance(action, Done):
             return None
+        if not rnd.showdown_layoffs():
+            ending = "big gin" if rnd.ending == Ending.BIG_GIN else "gin"
+            return f"after {ending} a defender shows melds or says 'done' (GR-7.1)"
         return "after the knock a defender shows melds, lays off, or says 'done'"
 
     def apply(self, rnd: Round, action: Action) -> None:
