@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
 from ..expr.facts import PatternFacts
+from ..limits import MAX_MELD_WORK
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -369,7 +370,32 @@ def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple
         elif sizes[0] < 3:
             report.warn(path, f"meld kind {kind.name!r} allows {sizes[0]}-card melds; melds usually have "
                         "at least 3 cards (add 'size >= 3')", "meld-small")
+        _check_meld_shape(variant, kind, path, report)
     return samples
+
+
+#: A kind without a shape may list every group of at most this many cards unwarned
+#: (2^5 subsets of each 5 cards...): the warning is for patterns that explode.
+_LOOSE_MELD_SIZE = 5
+
+
+def _check_meld_shape(variant: Variant, kind: Any, path: KeyPath, report: _Report) -> None:
+    """Warn about a kind whose candidate groups explode: no ``same(rank)`` or
+    ``consecutive(rank)`` among its top-level ``and``s, so the meld solver lists every
+    group of a hand's cards up to its greatest size (2^N for N cards), unless its
+    melds split into smaller ones (then only the short ones are listed)."""
+    from ..melds.shapes import shape_of_pattern, split_sizes
+
+    shape = shape_of_pattern(kind.pattern)
+    if shape.family != "any" or (shape.max_size is not None and shape.max_size <= _LOOSE_MELD_SIZE):
+        return
+    if split_sizes({kind.name: kind.pattern})[kind.name] is not None:
+        return
+    top = "no greatest size" if shape.max_size is None else f"up to {shape.max_size} cards"
+    report.warn(path, f"meld kind {kind.name!r} has no shape the meld solver can use (no same(rank) or "
+                f"consecutive(rank) among its top-level 'and's) and {top}: every group of a hand's cards is "
+                f"a candidate, so big hands stop at the solver's work bound ({MAX_MELD_WORK:,}, "
+                "docs/limits.md)", "meld-explodes")
 
 
 def _check_contract(variant: Variant, report: _Report,
