@@ -388,7 +388,7 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
         except MeldError as problem:
             raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player or 0)} "
                             f"to move, holding {len(rnd.hands[player or 0])} cards)") from None
-        if stalled:
+        if stalled or player is None:
             who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
             raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but {who}")
         if len(rnd.actions) >= max_actions:

@@ -31,6 +31,10 @@ SHORT_SEARCH_FROM = 20
 """Wild-free hands of more cards take the short-candidate search (:mod:`.shortsearch`);
 up to this many, the general search gives the canonical arrangement as before."""
 
+SHORT_COST_FROM = 12
+"""The same for the questions with no arrangement (``min_deadwood``, ``holds_contract``):
+the cost is exact whatever the search, so it is taken wherever it is faster."""
+
 TableInput = Sequence[TableMeld | Sequence[Card | str]]
 """Table melds as given: :class:`TableMeld`\\ s or plain sequences of cards."""
 
@@ -270,7 +274,7 @@ class MeldRules(MeldCore):
                                         (), ()))
 
     def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool,
-                contract_search: bool = False) -> HandSearch:
+                contract_search: bool = False, canonical: bool = True) -> HandSearch:
         """The general search for the hand (with meanings when they matter); a wild-free
         hand without table melds takes the short-candidate search in rank order
         (:mod:`.shortsearch`), with every candidate when a contract search needs melds
@@ -278,7 +282,8 @@ class MeldRules(MeldCore):
         if self.wild_unique_card and (any(c.wild for c in hand)
                                       or any(c.wild for group in table for c in group.cards)):
             return UniqueSearch(self, hand, table, discard)
-        if len(hand) > SHORT_SEARCH_FROM and not table and not any(c.wild for c in hand):
+        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM) and not table \
+                and not any(c.wild for c in hand):
             return ShortSearch(self, hand, discard, short=not contract_search or self._contract_fits_short())
         return HandSearch(self, hand, table, discard)
 
@@ -381,7 +386,7 @@ class MeldRules(MeldCore):
         if self.contract is None:
             return True
         try:
-            return bool(contract_search(self._search(hand, (), False, True), existence=True))
+            return bool(contract_search(self._search(hand, (), False, True, canonical=False), existence=True))
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
 
@@ -403,7 +408,7 @@ class MeldRules(MeldCore):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
-            search = self._search(hand, (), discard)
+            search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None

@@ -153,8 +153,8 @@ class ShortSearch(HandSearch):
             # meld that keeps the rest best: the extension giving the largest mask first
             # (a maximal meld; on hands this big the search does not look for the maximum)
             while best is not None and self.grows:
-                lm, kinds_now, natural = best
-                cost = sum(self._in_meld(lm))
+                lm, _kinds, natural = best
+                group_cost = float(sum(self._in_meld(lm)))
                 free = mask ^ lm
                 grown = None
                 for plm, _pk, pnatural, _pkinds in sorted((x for x in cands if x[0] & free == x[0]),
@@ -163,7 +163,7 @@ class ShortSearch(HandSearch):
                     work[0] -= 1
                     if work[0] < 0:
                         raise WorkBoundError(self.core.kind_names)
-                    both_cost = cost + sum(self._in_meld(plm))
+                    both_cost = group_cost + sum(self._in_meld(plm))
                     if both_cost + least_cost(mask ^ both, 0, 0, discarded) != target:
                         continue
                     kinds = judge(natural | pnatural, 0)
