@@ -67,8 +67,8 @@ class ShortSearch(HandSearch):
             self.s_discard[position[i]] = self.discard_cost[i]
         self.s_memo: dict[int, float] = {}
         # Interchangeable cards (suit-blind kinds, no discard tie-break): runs of search
-        # positions holding one rank and one value; a state is keyed by how many of each
-        # run are left (the lowest positions of the run stand for them).
+        # positions holding one rank and one value; a state holds, of each run, its lowest
+        # positions (as many as are left): equal cards swapped give the same state.
         self.classes: list[tuple[int, int]] = []  # (first position, run mask)
         if not discard and core._suit_blind:
             values = core.values
@@ -79,6 +79,18 @@ class ShortSearch(HandSearch):
                     if s - start > 1:
                         self.classes.append((start, ((1 << (s - start)) - 1) << start))
                     start = s
+            if self.classes:
+                # the search runs on keyed states (each class's lowest positions), so of
+                # the melds of a card only those taking each class's lowest positions are
+                # needed: any other is one of them with equal cards swapped
+                def lowest(m: int) -> bool:
+                    for first, run in self.classes:
+                        held = m & run
+                        if held and held != ((1 << held.bit_count()) - 1) << first:
+                            return False
+                    return True
+
+                self.s_melds = [[(m, cost) for m, cost in melds if lowest(m)] for melds in self.s_melds]
 
     def to_search(self, mask: int) -> int:
         """A local (card-id order) mask as a mask of search positions."""
@@ -95,12 +107,11 @@ class ShortSearch(HandSearch):
 
     def _least(self, smask: int, discarded: int) -> float:
         """The least cost of placing the cards ``smask`` (search positions)."""
-        key = smask
         for start, run in self.classes:
-            held = key & run
+            held = smask & run
             if held:
-                key = (key ^ held) | (((1 << held.bit_count()) - 1) << start)
-        key = key << 1 | discarded
+                smask = (smask ^ held) | (((1 << held.bit_count()) - 1) << start)
+        key = smask << 1 | discarded
         memo = self.s_memo
         got = memo.get(key)
         if got is not None:
