@@ -353,7 +353,7 @@ class MeldRules(MeldCore):
                 key = tables.knock_key(mask)
                 return self._cards[tables.cards_by_penalty[key % tables.natural_count]], key // tables.natural_count
             deck_table = self._deck_table_state or self._deck_table()
-            if deck_table and not any(card.wild for card in hand):
+            if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 deadwood, discard = deck_table.knock([card.id for card in hand])
                 return self._cards[discard], deadwood
         arrangement = self._solve(hand, mask, contract=contract, table=table, discard=True, check_contract=False)
@@ -404,7 +404,7 @@ class MeldRules(MeldCore):
                 return tables.knock_key(mask) // tables.natural_count
             return tables.deadwood(mask)
         deck_table = self._deck_table_state or self._deck_table()
-        if deck_table and not any(card.wild for card in hand):
+        if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
@@ -422,7 +422,7 @@ class MeldRules(MeldCore):
             if tables and not mask >> tables.natural_count:
                 return self._suit_arrangement(tables, mask, discard)
             deck_table = self._deck_table_state or self._deck_table()
-            if deck_table and not any(card.wild for card in hand):
+            if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
         try:

@@ -16,7 +16,7 @@ from typing import Any, Iterator, Sequence
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
 from ..expr.facts import PatternFacts
-from ..limits import MAX_MELD_WORK
+from ..limits import MAX_HAND, MAX_MELD_WORK
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -184,6 +184,7 @@ def _check_turn(variant: Variant, report: _Report) -> None:
     if variant.contract is not None and "meld" not in names:
         report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
     _check_deep_draw(variant, names, report)
+    _check_hand_growth(variant, names, report)
     if variant.knock is None and "layoff" in variant.data:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
     _check_stock_and_going_out(variant, report, names)
@@ -206,6 +207,28 @@ def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequenc
     if variant.going_out.final_discard == "required" and "discard" not in names:
         report.error(("going_out", "final_discard"), "'required' means the last card is discarded, "
                      "but the turn has no 'discard' step", "going-out-discard")
+
+
+def _check_hand_growth(variant: Variant, names: Sequence[str], report: _Report) -> None:
+    """Warn where a hand can grow past the meld solver's MAX_HAND cards: only a deck of
+    more cards can deal such a hand, and only a rule that lets a hand grow in play makes
+    one (a declined offer, SK-7; buying, CR-4; deep draws, R5-3). Its deadwood is then
+    not known, and a formula that asks stops the round (``hand-too-large``)."""
+    cards = len(variant.deck.cards)
+    if cards <= MAX_HAND:
+        return
+    places: list[tuple[KeyPath, str]] = []
+    if "offer" in names:
+        places.append((("turn", names.index("offer"), "offer"), "a declined offer stays in the offerer's hand"))
+    draw = variant.step("draw")
+    if draw is not None and draw.discard_depth == "any":
+        places.append((("turn", names.index("draw"), "draw", "discard_depth"), "a deep draw takes many cards"))
+    if variant.buying is not None:
+        places.append((("buying",), "each buy adds cards to the buyer's hand"))
+    for path, why in places:
+        report.warn(path, f"a hand may grow past the meld solver's {MAX_HAND} cards here ({why}, and the deck "
+                    f"has {cards:,}): its deadwood is then not known, and a scoring formula that asks for it "
+                    "stops the round (hand-too-large)", "hand-past-solver")
 
 
 def _check_deep_draw(variant: Variant, names: Sequence[str], report: _Report) -> None:

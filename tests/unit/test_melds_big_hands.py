@@ -94,3 +94,18 @@ def test_exploding_pattern_stops_play_with_a_located_error() -> None:
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "size % 2" in text)
     assert message.startswith(f"{path}:{line}:") and "meld kind 'odd'" in message
     assert "solver_odd_kind_big_hands: round 1, P" in message
+
+
+def test_check_warns_where_a_hand_can_pass_the_solver() -> None:
+    """A three-pack Skarney (156 cards) can grow a hand past MAX_HAND by declined
+    offers (SK-7): `check` says so at the offer step; the shipped variants never can."""
+    from rummydsl import limits
+    from rummydsl.variant import check_file, shipped_variant_ids
+
+    found = check_file(str(HOSTILE / "solver-three-pack-skarney.variant.yaml"))
+    warned = [d for d in found if d.rule == "hand-past-solver"]
+    assert len(warned) == 1 and f"past the meld solver's {limits.MAX_HAND} cards" in warned[0].message
+    assert "declined offer" in warned[0].message
+    for variant_id in shipped_variant_ids():
+        variant = load_variant(variant_id)
+        assert len(variant.deck.cards) <= limits.MAX_HAND, variant_id

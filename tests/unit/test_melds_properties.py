@@ -1008,21 +1008,21 @@ def test_short_search_matches_the_general_search(variant_id: str, size: int, dat
 
 
 def test_big_skarney_hands_are_scored() -> None:
-    """SK-10.3: hands of 26 and 32 cards (declined offers) and the whole deck get
-    their exact least deadwood, within the work bound; 26 cards against the general search."""
+    """SK-10.3: hands of 21, 26 and 32 cards (declined offers) and the whole deck get
+    their exact least deadwood, within the work bound; 21 cards against the general search."""
     import random
 
     rules = MeldRules.from_variant(load_variant("skarney_gin"))
     rng = random.Random(17)
     cards = list(rules.deck.cards)
-    for size in (26, 32):
+    for size in (21, 26, 32):
         for _ in range(3):
             hand = rng.sample(cards, size)
             least = rules.min_deadwood(hand)
             arrangement = rules.solve(hand, check_contract=False)
             assert arrangement.deadwood == least
             check_arrangement(rules, hand, arrangement)
-            if size == 26:
+            if size == 21:  # the general search's states grow fast past this (26 cards: seconds)
                 assert least == general_search_arrangement(rules, hand).deadwood
     assert rules.min_deadwood(cards) == 0
 
