@@ -109,3 +109,37 @@ def test_check_warns_where_a_hand_can_pass_the_solver() -> None:
     for variant_id in shipped_variant_ids():
         variant = load_variant(variant_id)
         assert len(variant.deck.cards) <= limits.MAX_HAND, variant_id
+
+
+def _cli(*argv: str, stdin: str = "") -> tuple[int, str]:
+    import io
+
+    from rummydsl.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_exploding_pattern_in_melds_and_test_commands(tmp_path: Path) -> None:
+    """Section 2: `rummydsl melds` on a 20-card hand and a suite's hand case end at the
+    work bound (counted, not timed) with the pattern's place; `check` warns there."""
+    import shutil
+
+    for name in ("solver-odd-kind-big-hands.variant.yaml", "solver-odd-kind-suite.suite.yaml"):
+        shutil.copy(HOSTILE / name, tmp_path / name)
+    variant = tmp_path / "solver-odd-kind-big-hands.variant.yaml"
+    line = next(i for i, text in enumerate(variant.read_text().splitlines(), 1) if "size % 2" in text)
+    hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS AH 2H 3H 4H 5H 6H 7H 8H 9H TH"
+    code, text = _cli("melds", str(variant), "--batch", stdin=hand + "\n")
+    assert code == 1 and f"{variant}:{line}:" in text and "MAX_MELD_WORK" in text and "Traceback" not in text
+    code, text = _cli("test", str(tmp_path / "solver-odd-kind-suite.suite.yaml"))
+    assert code == 1 and f"{variant}:{line}:" in text and "solver-odd-kind-hand" in text
+    code, text = _cli("check", str(variant))
+    assert code == 0 and f"{variant}:{line}:" in text and "warning: meld kind 'odd' has no shape" in text
+
+
+def test_big_hand_cases_pass() -> None:
+    """SK-10.3: a suite of 26- and 27-card Skarney hands passes (the hostile corpus's file)."""
+    code, text = _cli("test", str(HOSTILE / "solver-big-hands.suite.yaml"))
+    assert code == 0, text
