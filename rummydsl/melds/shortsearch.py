@@ -18,12 +18,16 @@ changes two things, and neither changes a result:
    search's.
 
 The arrangement is then read as the general search reads it, lowest card id first,
-the largest short meld first that leaves a best arrangement of the rest; that meld
-then grows, a short meld at a time (the extension of the largest mask first), while
-the merged group is still a meld and the rest still best. The deadwood is exact; the
-melds are a best arrangement, maximal but not always the canonical one of the
-package docs (which hands of up to ``SHORT_SEARCH_FROM`` cards, taken by the general
-search, still get).
+the largest meld first that leaves a best arrangement of the rest (the canonical
+order of the package docs). Melds longer than the short list are found by merging:
+every merge of short melds that stays a meld and keeps the rest best is tried (any
+window of a meld of kinds that split is a meld, and a best arrangement less a meld
+is still best, so every such meld is reached), while that takes at most
+:data:`MERGE_TRIES` tries a step; past it (hands where nearly every card melds in
+many ways: most 32-card Skarney hands), the step merges greedily, the extension of
+the largest mask first, and the arrangement is a best one, each meld maximal, not
+always the canonical one (:attr:`ShortSearch.exact` says which). The deadwood is
+exact either way.
 """
 
 from __future__ import annotations
@@ -34,7 +38,12 @@ from ..cards import Card
 from .core import ROLE_DEAD, ROLE_MELD, MeldCore, WorkBoundError
 from .search import INFINITE, Found, Group, HandSearch
 
-__all__ = ["ShortSearch"]
+__all__ = ["ShortSearch", "MERGE_TRIES"]
+
+MERGE_TRIES = 20_000
+"""The most merges one step of the arrangement tries in looking for the largest meld;
+past it (hands where nearly every card melds in many ways) the step merges greedily
+and the arrangement is a best one, not always the canonical one."""
 
 
 class ShortSearch(HandSearch):
@@ -66,6 +75,8 @@ class ShortSearch(HandSearch):
             self.s_dead[position[i]] = self.dead_cost[i]
             self.s_discard[position[i]] = self.discard_cost[i]
         self.s_memo: dict[int, float] = {}
+        self.exact = True
+        """False once a step of :meth:`walk` merged greedily (past :data:`MERGE_TRIES`)."""
         # Interchangeable cards (suit-blind kinds, no discard tie-break): runs of search
         # positions holding one rank and one value; a state holds, of each run, its lowest
         # positions (as many as are left): equal cards swapped give the same state.
@@ -160,9 +171,17 @@ class ShortSearch(HandSearch):
                 if lm & mask == lm and cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
                     best = (lm, cands[idx][3], cands[idx][2])
                     break
-            # grow the best short meld, a short meld at a time, into the largest merged
-            # meld that keeps the rest best: the extension giving the largest mask first
-            # (a maximal meld; on hands this big the search does not look for the maximum)
+            # the largest merged meld that keeps the rest best: every merge of short melds
+            # that stays a meld and keeps the rest best, while that takes at most
+            # MERGE_TRIES tries (the canonical group); past it, the greedy merge below
+            if best is not None and self.grows:
+                best, exact = self._largest(best, mask, target, discarded)
+                if exact:
+                    groups.append((ROLE_MELD, best[0], 0, 0, (), best[1], False))
+                    mask ^= best[0]
+                    continue
+                self.exact = False
+            # greedy: the extension giving the largest mask first (a maximal meld)
             while best is not None and self.grows:
                 lm, _kinds, natural = best
                 group_cost = float(sum(self._in_meld(lm)))
@@ -195,6 +214,50 @@ class ShortSearch(HandSearch):
                 discard, discarded = c, 1
             mask ^= low
         return groups, discard
+
+    def _largest(self, start: tuple[int, int, int], mask: int, target: float,
+                 discarded: int) -> tuple[tuple[int, int, int], bool]:
+        """The largest meld holding ``start``'s lowest card that keeps the rest of
+        ``mask`` best, grown from the best short melds of that card; and whether the
+        search ended (false: it passed :data:`MERGE_TRIES`, the best found so far)."""
+        least_cost = self.least_cost
+        judge = self.core._judge
+        cands = self.cands
+        work = self.work
+        low = start[0] & -start[0]
+        best = start
+        frontier: list[tuple[int, float, int]] = []
+        seen: set[int] = set()
+        for lm, _k, cost, idx in self.melds_by_lowest[low.bit_length() - 1]:
+            if lm & mask == lm and cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
+                frontier.append((lm, float(cost), cands[idx][2]))
+                seen.add(lm)
+        tries = 0
+        while frontier:
+            lm, cost, natural = frontier.pop()
+            free = mask ^ lm
+            for plm, _pk, pnatural, _pkinds in cands:
+                if plm & free != plm:
+                    continue
+                both = lm | plm
+                if both in seen:
+                    continue
+                seen.add(both)
+                tries += 1
+                work[0] -= 1
+                if work[0] < 0:
+                    raise WorkBoundError(self.core.kind_names)
+                if tries > MERGE_TRIES:
+                    return best, False
+                both_cost = cost + sum(self._in_meld(plm))
+                if both_cost + least_cost(mask ^ both, 0, 0, discarded) != target:
+                    continue
+                kinds = judge(natural | pnatural, 0)
+                if kinds:
+                    frontier.append((both, both_cost, natural | pnatural))
+                    if both > best[0]:
+                        best = (both, kinds, natural | pnatural)
+        return best, True
 
     def _in_meld(self, local_mask: int) -> list[float]:
         """What each card of ``local_mask`` costs in a meld (0 when melds are free)."""
