@@ -228,9 +228,9 @@ class ShortSearch(HandSearch):
         best = start
         frontier: list[tuple[int, float, int]] = []
         seen: set[int] = set()
-        for lm, _k, cost, idx in self.melds_by_lowest[low.bit_length() - 1]:
-            if lm & mask == lm and cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
-                frontier.append((lm, float(cost), cands[idx][2]))
+        for lm, _k, meld_cost, idx in self.melds_by_lowest[low.bit_length() - 1]:
+            if lm & mask == lm and meld_cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
+                frontier.append((lm, float(meld_cost), cands[idx][2]))
                 seen.add(lm)
         tries = 0
         while frontier:
