@@ -40,7 +40,7 @@ from .search import INFINITE, Found, Group, HandSearch
 
 __all__ = ["ShortSearch", "MERGE_TRIES"]
 
-MERGE_TRIES = 20_000
+MERGE_TRIES = 2_000
 """The most merges one step of the arrangement tries in looking for the largest meld;
 past it (hands where nearly every card melds in many ways) the step merges greedily
 and the arrangement is a best one, not always the canonical one."""
@@ -223,7 +223,6 @@ class ShortSearch(HandSearch):
         least_cost = self.least_cost
         judge = self.core._judge
         cands = self.cands
-        work = self.work
         low = start[0] & -start[0]
         best = start
         frontier: list[tuple[int, float, int]] = []
@@ -243,17 +242,14 @@ class ShortSearch(HandSearch):
                 if both in seen:
                     continue
                 seen.add(both)
-                tries += 1
-                work[0] -= 1
-                if work[0] < 0:
-                    raise WorkBoundError(self.core.kind_names)
+                tries += 1  # bounded by MERGE_TRIES a step; the states they reach count as work
                 if tries > MERGE_TRIES:
                     return best, False
-                both_cost = cost + sum(self._in_meld(plm))
-                if both_cost + least_cost(mask ^ both, 0, 0, discarded) != target:
+                kinds = judge(natural | pnatural, 0)  # first: most merges are no meld (memoised)
+                if not kinds:
                     continue
-                kinds = judge(natural | pnatural, 0)
-                if kinds:
+                both_cost = cost + sum(self._in_meld(plm))
+                if both_cost + least_cost(mask ^ both, 0, 0, discarded) == target:
                     frontier.append((both, both_cost, natural | pnatural))
                     if both > best[0]:
                         best = (both, kinds, natural | pnatural)
