@@ -278,6 +278,14 @@ class MeldCore:
                          f"{cards} cards; a pattern without same(rank) or consecutive(rank) makes the solver "
                          "try every group of the hand's cards (docs/limits.md)")
 
+    def _contract_fits_short(self) -> bool:
+        """Whether every meld a contract collection takes is on the short list: the
+        contract's melds are no longer than any family's short candidates."""
+        facts = getattr(self.contract, "facts", None)
+        top = getattr(facts, "max_size", None)
+        caps = [cap for cap in self._family_caps if cap is not None]
+        return isinstance(top, int) and all(top <= cap for cap in caps)
+
     # ------------------------------------------------------------------ inputs
 
     def _check(self, cards: Iterable[Card | str] | str, limit: int = MAX_HAND) -> tuple[tuple[Card, ...], int]:

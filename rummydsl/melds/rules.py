@@ -287,14 +287,6 @@ class MeldRules(MeldCore):
             return ShortSearch(self, hand, discard, short=not contract_search or self._contract_fits_short())
         return HandSearch(self, hand, table, discard)
 
-    def _contract_fits_short(self) -> bool:
-        """Whether every meld a contract collection takes is on the short list: the
-        contract's melds are no longer than any family's short candidates."""
-        facts = getattr(self.contract, "facts", None)
-        top = getattr(facts, "max_size", None)
-        caps = [cap for cap in self._family_caps if cap is not None]
-        return isinstance(top, int) and all(top <= cap for cap in caps)
-
     # ------------------------------------------------------------------ solving
 
     def solve(
