@@ -143,3 +143,17 @@ def test_big_hand_cases_pass() -> None:
     """SK-10.3: a suite of 26- and 27-card Skarney hands passes (the hostile corpus's file)."""
     code, text = _cli("test", str(HOSTILE / "solver-big-hands.suite.yaml"))
     assert code == 0, text
+
+
+def test_exploding_pattern_in_simulate_names_game_round_and_seat(tmp_path: Path) -> None:
+    """Section 2 and 3: `simulate` stops at the work bound with the pattern's place, the
+    variant, the round, the seat and the game (exit 1, no traceback)."""
+    import shutil
+
+    variant = tmp_path / "solver-odd-kind-big-hands.variant.yaml"
+    shutil.copy(HOSTILE / variant.name, variant)
+    line = next(i for i, text in enumerate(variant.read_text().splitlines(), 1) if "size % 2" in text)
+    code, text = _cli("simulate", str(variant), "--games", "1", "--seed", "1", "--workers", "1")
+    assert code == 1 and "Traceback" not in text
+    assert f"{variant}:{line}:" in text and "meld kind 'odd'" in text
+    assert "solver_odd_kind_big_hands: round 1, P" in text and ", in game 1 (seed " in text
