@@ -149,6 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timing passes, best taken (default 5)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall time (default), or this process's CPU time (steadier on a shared machine)")
+    parser.add_argument("--sizes", default=None,
+                        help="big hands (issue 17): comma-separated hand sizes, e.g. 10,20,26,32; times only "
+                             "the variants of --variants, uniform hands of the deck's natural cards")
+    parser.add_argument("--variants", default="skarney_gin",
+                        help="with --sizes: comma-separated shipped variants (default skarney_gin)")
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
@@ -156,6 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return per_hand(fn, hands, repeat, clock)
 
     rng = random.Random(args.seed)
+    if args.sizes:
+        return big_hands(args, rng, timed)
 
     gin = rules_for("gin_rummy")
     os_peer = openspiel_solver()
@@ -217,6 +224,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 t_knock = timed(rules.best_discard, hands, args.repeat) if size == 11 else None
                 print(f"| {label}, {size} {'meld-rich' if rich else 'uniform'} | {t_solve:.1f} | {t_num:.1f} "
                       f"| {f'{t_knock:.1f}' if t_knock else '-'} | {cold:.1f} |")
+    return 0
+
+
+def big_hands(args: Any, rng: random.Random, timed: Callable[..., float]) -> int:
+    """The ``--sizes`` table: µs per hand for the number alone (``min_deadwood``, what
+    scoring asks) and the arrangement (``solve`` without the contract flag), by size."""
+    sizes = [int(x) for x in args.sizes.split(",")]
+    print(f"python {sys.version.split()[0]}; hands per row: {args.hands}; seed {args.seed}; clock {args.clock}")
+    print()
+    print("| variant | cards | deadwood only (µs) | solve (µs) | deadwood only / first size |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for variant_id in args.variants.split(","):
+        rules = rules_for(variant_id)
+        naturals = [c for c in rules.deck.cards if not c.wild]
+        first = None
+        for size in sizes:
+            hands = [tuple(rng.sample(naturals, size)) for _ in range(args.hands)]
+            t_num = timed(rules.min_deadwood, hands, args.repeat)
+            t_solve = timed(lambda h: rules.solve(h, check_contract=False), hands, args.repeat)
+            first = first or t_num
+            print(f"| {variant_id} | {size} | {t_num:.1f} | {t_solve:.1f} | {t_num / first:.1f}x |", flush=True)
     return 0
 
 

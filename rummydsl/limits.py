@@ -54,6 +54,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_HAND",
     "MAX_HAND_SIZE",
+    "MAX_MELD_WORK",
     "MAX_MELD_KINDS",
     "MAX_TURN_STEPS",
     "MAX_OPTIONS",
@@ -186,13 +187,25 @@ hand as a bitmask of card ids, and per-deck tables by card id."""
 MAX_PLAYERS = 8
 """The most seats at a table."""
 
-MAX_HAND = 20
-"""The most cards a hand may hold for the meld solver (exact least deadwood is
-exponential in the hand's size; 20 cards solve in milliseconds)."""
+MAX_HAND = 128
+"""The most cards a hand may hold for the meld solver: more than any deck's hand can
+hold in a shipped variant (52 cards, or 108 for Contract Rummy's two packs and
+jokers). What a question costs is bounded by :data:`MAX_MELD_WORK`, not by the
+hand's size: the cost search lists only melds that do not split into smaller ones
+(``docs/performance.md``), so a whole Skarney deck is solved exactly."""
 
-MAX_HAND_SIZE = MAX_HAND - 1
-"""The most cards dealt to each player (``deal.hand_size``): the hand and the card
-drawn must fit :data:`MAX_HAND`."""
+MAX_HAND_SIZE = 19
+"""The most cards dealt to each player (``deal.hand_size``); hands grow past it in
+play (declined offers, buys, deep draws) up to :data:`MAX_HAND`."""
+
+MAX_MELD_WORK = 400_000
+"""The most units of work one meld-solver question may take: each candidate group
+listed (and judged by the meld patterns) and each state of the memoised search is
+one. A pattern with no shape the solver can use (say ``size in 3..19 and size % 2 ==
+1 and not same(rank)``: every subset of the hand) runs into it on big hands and
+stops with an error naming the kind's pattern (``path:line:col``); ``check`` warns
+about such kinds (rule ``meld-explodes``). The biggest shipped-variant hands measured
+took about 210,000 (the arrangement of a whole Skarney deck)."""
 
 MAX_MELD_KINDS = 16
 """The most meld kinds in ``melds``."""

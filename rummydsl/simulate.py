@@ -26,7 +26,7 @@ from collections.abc import Sequence as SequenceABC
 from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, overload
 
 from .engine.actions import player_name
-from .errors import AgentError
+from .errors import AgentError, MeldError
 from .record import PlayedGame, RecordWriter
 
 if TYPE_CHECKING:
@@ -187,6 +187,8 @@ def play_task(task: GameTask) -> GameOutcome:
             played = run_hand(rnd, agents, writer=writer)
         else:
             played = run_game(Game(variant, deal_rng), agents, writer=writer)
+    except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): which game
+        raise MeldError(f"{problem}, in game {task.index + 1} (seed {task.seed})") from None
     finally:
         close_agents(agents)
     return GameOutcome(task.index, task.seed, played, lines)

@@ -394,24 +394,36 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
     :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     """
-    from ..errors import AgentError, ExpressionError, RummyDslError, StalledRoundError
+    from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
     from .observe import Observation
 
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
     while rnd.result is None:
         player = rnd.to_move
-        if player is None or not rnd.listed():
+        try:
+            stalled = player is None or not rnd.listed()
+        except MeldError as problem:
+            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player or 0)} "
+                            f"to move, holding {len(rnd.hands[player or 0])} cards)") from None
+        if stalled or player is None:
             who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
             raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but {who}")
         if len(rnd.actions) >= max_actions:
             raise StalledRoundError(
                 f"{rnd.variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
                 f"({player_name(player)} to move, in the {rnd.phase.value} phase)")
-        action = rnd.automatic() or agents[player].act(views[player])
+        try:
+            action = rnd.automatic() or agents[player].act(views[player])
+        except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
+            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player)} to move, "
+                            f"holding {len(rnd.hands[player])} cards)") from None
         try:
             rnd.apply(action)
         except ExpressionError:
             raise
+        except MeldError as problem:
+            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player)} played "
+                            f"{str(action)!r}, holding {len(rnd.hands[player])} cards)") from None
         except RummyDslError as problem:
             raise AgentError(player_name(player), f"played {str(action)!r}, which the engine refused: "
                              f"{getattr(problem, 'reason', problem)}") from None

@@ -855,7 +855,7 @@ class Round:
             return unshown_deadwood(self, player)  # deadwood.arrangement: as_shown
         if len(hand) > MAX_HAND:
             return None
-        return self.rules.solve(hand, check_contract=False).deadwood
+        return self.rules.min_deadwood(hand)  # the number alone: no arrangement to build (big hands, SK-10.3)
 
     def hand_value_of(self, player: int) -> int:
         """``player``'s hand value now ("hand value" of RULES-FAMILY.md): every card in

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from .core import MeldCore
+from ..limits import MAX_MELD_WORK
+from .core import MeldCore, WorkBoundError
 
 __all__ = ["Candidate", "Emit", "candidates", "generate"]
 
@@ -29,19 +30,34 @@ a named tuple costs about half a microsecond more per candidate, and a hand has
 hundreds (a tenth of a Ginski solve)."""
 
 
-def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int) -> list[Candidate]:
-    """Every group of the given natural cards plus 0..``wilds`` wild cards that is a meld."""
+def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int, *, short: bool = False,
+               work: list[int] | None = None) -> list[Candidate]:
+    """Every group of the given natural cards plus 0..``wilds`` wild cards that is a meld.
+
+    With ``short`` (wild-free hands only), a family whose kinds all split
+    (:func:`~rummydsl.melds.shapes.split_sizes`) stops below the size from which its
+    melds split into smaller ones: the cost search needs no more.
+
+    ``work`` is the question's work left (``[count]``, shared with the search): each
+    group generated takes one, and running out raises :class:`WorkBoundError`
+    naming the kinds of the family being generated.
+    """
     seen: set[int] = set()
     out: list[Candidate] = []
     shift = len(natural_ids) + 1
     judge = core._judge
     judged = core._judged
     size = core._size
+    left = work if work is not None else [MAX_MELD_WORK]
+    family: list[int] = [0]
 
     def emit(local_mask: int, natural_mask: int, k: int) -> None:
         key = (k << shift) | local_mask
         if key in seen:
             return
+        left[0] -= 1
+        if left[0] < 0:
+            raise WorkBoundError(core._family_kinds[family[0]])
         seen.add(key)
         kinds = judged.get(natural_mask | (k << size))
         if kinds is None:
@@ -49,17 +65,22 @@ def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int) -> list[C
         if kinds:
             out.append((local_mask, k, natural_mask, kinds))
 
-    for shape in core._families:
+    for f, shape in enumerate(core._families):
+        family[0] = f
+        top_size = shape.max_size
+        cap = core._family_caps[f]
+        if short and cap is not None and (top_size is None or cap < top_size):
+            top_size = cap
         if shape.per_suit:
             by_suit: dict[int, list[int]] = {}
             suit_of = core._suit_index
             for i, cid in enumerate(natural_ids):
                 by_suit.setdefault(suit_of[cid], []).append(i)
             for members in by_suit.values():
-                generate(core, shape.family, natural_ids, members, wilds, shape.min_size, shape.max_size, emit)
+                generate(core, shape.family, natural_ids, members, wilds, shape.min_size, top_size, emit)
         else:
             generate(core, shape.family, natural_ids, range(len(natural_ids)), wilds,
-                     shape.min_size, shape.max_size, emit)
+                     shape.min_size, top_size, emit)
         top = wilds if shape.max_size is None else min(wilds, shape.max_size)
         for k in range(max(shape.min_size, 1), top + 1):
             emit(0, 0, k)  # groups of wild cards alone

@@ -17,8 +17,8 @@ from typing import NamedTuple
 from ..cards import Card, Deck
 from ..errors import CardError, MeldError
 from ..expr.facts import ContractFacts
-from ..limits import MAX_HAND
-from .shapes import KindShape, MergedShape, merge_shapes, shape_of_pattern
+from ..limits import MAX_HAND, MAX_MELD_WORK
+from .shapes import KindShape, MergedShape, merge_shapes, shape_of_pattern, split_sizes, suit_blind
 
 __all__ = [
     "MAX_HAND",
@@ -31,6 +31,7 @@ __all__ = [
     "GroupKey",
     "group_key",
     "contract_max_melds_of",
+    "WorkBoundError",
 ]
 
 
@@ -126,6 +127,16 @@ def bits_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+class WorkBoundError(Exception):
+    """A question ran past :data:`~rummydsl.limits.MAX_MELD_WORK` (internal: the front
+    turns it into a located :class:`~rummydsl.errors.MeldError`)."""
+
+    def __init__(self, kinds: Sequence[str]) -> None:
+        super().__init__(kinds)
+        self.kinds = tuple(kinds)
+        """The kinds whose candidate groups were being generated (all of them: the search)."""
+
+
 class MeldCore:
     """What the strategies share: the rules as per-card tables, and the group judge.
 
@@ -193,6 +204,21 @@ class MeldCore:
         self._rank_count = len(deck.ranks)
         self._wrap = bool(deck.wrap)
         self._families: list[MergedShape] = merge_shapes(self.shapes.values())
+        # the kinds each family generates, and the size from which all of them split
+        # (the cost search's short candidates: shapes.split_sizes)
+        splits = split_sizes(self.kinds)
+        self._family_kinds: list[tuple[str, ...]] = []
+        self._family_caps: list[int | None] = []
+        for shape in self._families:
+            members = tuple(name for name in self.kind_names
+                            if shape.family == "any" or self.shapes[name].family == shape.family)
+            self._family_kinds.append(members)
+            sizes = [splits[name] for name in members]
+            self._family_caps.append(None if not sizes or any(s is None for s in sizes)
+                                     else max(s for s in sizes if s is not None) - 1)
+        self._suit_blind = suit_blind(self.kinds)
+        self.kind_locations: dict[str, str] = {}
+        """Where each kind's pattern is written (``path:line:col``), for the work bound's error."""
         self._judged: dict[int, int] = {}
         self._memo_limit = 1 << 21
         # wild_unique_card: natural faces (a face is id % faces) and packs
@@ -235,6 +261,30 @@ class MeldCore:
             out.append(cards[low.bit_length() - 1])
             mask ^= low
         return tuple(out)
+
+    def _work_error(self, problem: WorkBoundError, cards: int) -> MeldError:
+        """The located error of a question past :data:`~rummydsl.limits.MAX_MELD_WORK`:
+        the kinds without a shape that splits first (the likely cause), with where the
+        first of them is written."""
+        kinds = list(problem.kinds)
+        splits = split_sizes(self.kinds)
+        loose = [name for name in kinds if self.shapes[name].family == "any" and splits.get(name) is None]
+        named = loose or [name for name in kinds if splits.get(name) is None] or kinds
+        where = next((self.kind_locations[name] for name in named if name in self.kind_locations), "")
+        prefix = f"{where}: " if where else ""
+        which = ", ".join(repr(name) for name in named)
+        return MeldError(f"{prefix}meld kind {which}: the meld solver stopped at its work bound "
+                         f"({MAX_MELD_WORK:,} candidate groups and search states, MAX_MELD_WORK) on a hand of "
+                         f"{cards} cards; a pattern without same(rank) or consecutive(rank) makes the solver "
+                         "try every group of the hand's cards (docs/limits.md)")
+
+    def _contract_fits_short(self) -> bool:
+        """Whether every meld a contract collection takes is on the short list: the
+        contract's melds are no longer than any family's short candidates."""
+        facts = getattr(self.contract, "facts", None)
+        top = getattr(facts, "max_size", None)
+        caps = [cap for cap in self._family_caps if cap is not None]
+        return isinstance(top, int) and all(top <= cap for cap in caps)
 
     # ------------------------------------------------------------------ inputs
 

@@ -41,6 +41,8 @@ class DeckTable:
         mixed-suit sequence kind over many packs) or a kind of unknown shape."""
         if any(shape.family == "any" for shape in core._families):
             return None
+        if _too_many_sequences(core):
+            return None  # known before listing them (a mixed-suit sequence kind: millions)
         found: list[int] = []
         seen: set[int] = set()
         budget = [DECK_TABLE_LIMIT]
@@ -114,6 +116,33 @@ class DeckTable:
         if not rest:
             return Arrangement(0, (), (), (), core.contract is None, (), core._cards[discard])
         return self.arrangement(rest)._replace(discard=core._cards[discard])
+
+
+def _too_many_sequences(core: MeldCore) -> bool:
+    """Whether the deck's wild-free sequences surely pass :data:`DECK_TABLE_LIMIT`: a
+    window of ``L`` positions holds ``q ** L`` of them, ``q`` the cards at a position
+    (every suit's, or one suit's for a family kept in one suit). Counted, not listed:
+    listing 200,000 groups to find out took seconds."""
+    by_position: dict[int, int] = {}
+    for card in core._cards:
+        if not card.wild:
+            for p in core._positions[card.id]:
+                by_position[p] = by_position.get(p, 0) + 1
+    if not by_position:
+        return False
+    suits = max(1, len({core._suit_index[c.id] for c in core._cards if not c.wild}))
+    span = core._sequence_length if not core._wrap else core._rank_count
+    for shape in core._families:
+        if shape.family != "sequence":
+            continue
+        q = max(by_position.values()) / (suits if shape.per_suit else 1)
+        top = span if shape.max_size is None else min(span, shape.max_size)
+        total = 0.0
+        for length in range(max(shape.min_size, 1), top + 1):
+            total += (span - length + 1) * q ** length * (suits if shape.per_suit else 1)
+        if total > 4 * DECK_TABLE_LIMIT:  # a loose estimate (gaps, the ace's two places): only sure cases
+            return True
+    return False
 
 
 def _ids(mask: int) -> list[int]:

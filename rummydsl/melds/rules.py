@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..cards import Card, Deck
 from ..errors import MeldError
 from .contract import contract_search
-from .core import MAX_HAND, Arrangement, ContractPredicate, MeldCore, MeldPredicate, TableMeld, bits_of
+from .core import (
+    MAX_HAND, Arrangement, ContractPredicate, MeldCore, MeldPredicate, TableMeld, WorkBoundError, bits_of,
+)
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
 from .search import Found, HandSearch
+from .shortsearch import ShortSearch
 from .shapes import KindShape
 from .suittables import SuitTables
 
@@ -23,6 +26,14 @@ if TYPE_CHECKING:
 __all__ = ["MeldRules", "melds_report"]
 
 _new_tuple = tuple.__new__
+
+SHORT_SEARCH_FROM = 20
+"""Wild-free hands of more cards take the short-candidate search (:mod:`.shortsearch`);
+up to this many, the general search gives the canonical arrangement as before."""
+
+SHORT_COST_FROM = 12
+"""The same for the questions with no arrangement (``min_deadwood``, ``holds_contract``):
+the cost is exact whatever the search, so it is taken wherever it is faster."""
 
 TableInput = Sequence[TableMeld | Sequence[Card | str]]
 """Table melds as given: :class:`TableMeld`\\ s or plain sequences of cards."""
@@ -114,10 +125,12 @@ class MeldRules(MeldCore):
         :raises MeldError: as the constructor.
         """
         kinds_in: Any = variant.meld_kinds
+        where: dict[str, str] = {}
         if isinstance(kinds_in, Mapping):
             kinds = dict(kinds_in)
         else:
             kinds = {kind.name: kind.pattern for kind in kinds_in}
+            where = {kind.name: str(getattr(kind, "where", "") or "") for kind in kinds_in}
         contract: Any = getattr(variant, "contract", None)
         if contract is not None and not callable(contract):
             contract = getattr(contract, "melds", None)
@@ -130,7 +143,7 @@ class MeldRules(MeldCore):
         locked = getattr(variant, "kind_locked", None)
         if locked is None:
             locked = getattr(variant, "meld_kind_locked", False)
-        return cls(
+        rules = cls(
             variant.deck,
             kinds,
             variant.card_values,
@@ -139,6 +152,8 @@ class MeldRules(MeldCore):
             kind_locked=bool(locked),
             wild_unique_card=bool(getattr(variant, "wild_unique_card", False)),
         )
+        rules.kind_locations = {name: place for name, place in where.items() if place}
+        return rules
 
     def with_contract(self, contract: ContractPredicate) -> MeldRules:
         """A solver like this one but judging ``contract``, sharing this one's tables and
@@ -258,11 +273,18 @@ class MeldRules(MeldCore):
         return _new_tuple(Arrangement, (deadwood, melds, kinds, unmatched, self.contract is None, (), discard_card,
                                         (), ()))
 
-    def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool) -> HandSearch:
-        """The general search for the hand (with meanings when they matter)."""
+    def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool,
+                contract_search: bool = False, canonical: bool = True) -> HandSearch:
+        """The general search for the hand (with meanings when they matter); a wild-free
+        hand without table melds takes the short-candidate search in rank order
+        (:mod:`.shortsearch`), with every candidate when a contract search needs melds
+        longer than the short list holds."""
         if self.wild_unique_card and (any(c.wild for c in hand)
                                       or any(c.wild for group in table for c in group.cards)):
             return UniqueSearch(self, hand, table, discard)
+        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM) and not table \
+                and not any(c.wild for c in hand):
+            return ShortSearch(self, hand, discard, short=not contract_search or self._contract_fits_short())
         return HandSearch(self, hand, table, discard)
 
     # ------------------------------------------------------------------ solving
@@ -323,7 +345,7 @@ class MeldRules(MeldCore):
                 key = tables.knock_key(mask)
                 return self._cards[tables.cards_by_penalty[key % tables.natural_count]], key // tables.natural_count
             deck_table = self._deck_table_state or self._deck_table()
-            if deck_table and not any(card.wild for card in hand):
+            if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 deadwood, discard = deck_table.knock([card.id for card in hand])
                 return self._cards[discard], deadwood
         arrangement = self._solve(hand, mask, contract=contract, table=table, discard=True, check_contract=False)
@@ -355,7 +377,10 @@ class MeldRules(MeldCore):
         hand = self.check_hand(cards)
         if self.contract is None:
             return True
-        return bool(contract_search(self._search(hand, (), False), existence=True))
+        try:
+            return bool(contract_search(self._search(hand, (), False, True, canonical=False), existence=True))
+        except WorkBoundError as problem:
+            raise self._work_error(problem, len(hand)) from None
 
     def min_deadwood(self, cards: Iterable[Card | str] | str, *, discard: bool = False) -> int:
         """Just the least deadwood of a hand (after the best discard with ``discard``).
@@ -371,11 +396,14 @@ class MeldRules(MeldCore):
                 return tables.knock_key(mask) // tables.natural_count
             return tables.deadwood(mask)
         deck_table = self._deck_table_state or self._deck_table()
-        if deck_table and not any(card.wild for card in hand):
+        if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
-        search = self._search(hand, (), discard)
-        return int(search.plain().cost // search.deadwood_unit)
+        try:
+            search = self._search(hand, (), discard, canonical=False)
+            return int(search.plain().cost // search.deadwood_unit)
+        except WorkBoundError as problem:
+            raise self._work_error(problem, len(hand)) from None
 
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                discard: bool, check_contract: bool) -> Arrangement:
@@ -386,11 +414,21 @@ class MeldRules(MeldCore):
             if tables and not mask >> tables.natural_count:
                 return self._suit_arrangement(tables, mask, discard)
             deck_table = self._deck_table_state or self._deck_table()
-            if deck_table and not any(card.wild for card in hand):
+            if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
+        try:
+            return self._solve_search(hand, mask, contract=contract, table=table, discard=discard,
+                                      check_contract=check_contract)
+        except WorkBoundError as problem:
+            raise self._work_error(problem, len(hand)) from None
+
+    def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
+                      discard: bool, check_contract: bool) -> Arrangement:
+        """:meth:`_solve` by the general or short search."""
         table_melds = self._check_table(table, mask) if table else []
-        search = self._search(hand, table_melds, discard)
+        search = self._search(hand, table_melds, discard,
+                              self.contract is not None and (contract or check_contract))
         if contract and self.contract is not None:
             tied = contract_search(search, existence=False)
             if tied:

@@ -20,9 +20,10 @@ from typing import NamedTuple
 
 from ..cards import Card
 from ..errors import MeldError
+from ..limits import MAX_MELD_WORK
 from .candidates import Candidate, candidates
 from .core import (
-    ROLE_DEAD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, MeldCore, TableMeld, group_key,
+    ROLE_DEAD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, MeldCore, TableMeld, WorkBoundError, group_key,
 )
 
 __all__ = ["HandSearch", "Found", "Group", "INFINITE"]
@@ -73,8 +74,11 @@ class HandSearch:
     """One hand's search: local card indices, candidates, the memoised recursion."""
 
     def __init__(self, core: MeldCore, hand: Sequence[Card], table: Sequence[TableMeld | Sequence[Card]],
-                 discard: bool) -> None:
+                 discard: bool, *, short: bool = False, work: list[int] | None = None) -> None:
         self.core = core
+        self.work: list[int] = work if work is not None else [MAX_MELD_WORK]
+        """The question's work left (:data:`~rummydsl.limits.MAX_MELD_WORK`), shared
+        by the candidate listing and the search states."""
         self.hand = tuple(hand)
         self.discard = discard
         values = core.values
@@ -104,7 +108,7 @@ class HandSearch:
         self.wild_discard_cost = (top - rank_of[wild_cards[-1].id]) * penalty_unit if wild_cards else 0
 
         # hand melds: by lowest local card, or of wild cards only
-        self.cands: list[Candidate] = candidates(core, natural_ids, self.wild_count)
+        self.cands: list[Candidate] = candidates(core, natural_ids, self.wild_count, short=short, work=self.work)
         self.melds_by_lowest: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
         self.wild_melds: list[tuple[int, int, int]] = []
         for idx, (local_mask, k, _natural_mask, _kinds) in enumerate(self.cands):
@@ -160,7 +164,7 @@ class HandSearch:
                                 f"(expected one of {list(core.kind_names)!r})")
             need = 1 << core.kind_names.index(group.kind)
         out = []
-        for local_mask, k, natural_mask, kinds in candidates(core, ids, self.wild_count + table_wilds):
+        for local_mask, k, natural_mask, kinds in candidates(core, ids, self.wild_count + table_wilds, work=self.work):
             if local_mask & table_bits != table_bits or k < table_wilds:
                 continue
             hand_mask = local_mask & ((1 << n) - 1)
@@ -177,11 +181,15 @@ class HandSearch:
     def least_cost(self, mask: int, wilds: int, joined: int, discarded: int) -> float:
         """The least cost of placing the naturals ``mask`` and ``wilds`` wild cards,
         the table melds ``joined`` already extended."""
-        key = (((joined << 1 | discarded) << 6 | wilds) << self.n) | mask
+        key = (((joined << 1 | discarded) << 7 | wilds) << self.n) | mask  # wilds <= MAX_WILDS = 64
         memo = self.memo
         got = memo.get(key)
         if got is not None:
             return got
+        work = self.work
+        work[0] -= 1
+        if work[0] < 0:
+            raise WorkBoundError(self.core.kind_names)
         least_cost = self.least_cost
         best: float = INFINITE
         if mask:

@@ -605,7 +605,7 @@ def _build_melds(builder: _Builder, envs: Any) -> tuple[MeldKind, ...]:
             path, text, description = ("melds", name), raw, None
         compiled = builder.compile(path, text, envs.meld, "bool")
         if compiled is not None:
-            kinds.append(MeldKind(name, compiled, description))
+            kinds.append(MeldKind(name, compiled, description, str(builder.positions.value(path))))
     return tuple(kinds)
 
 

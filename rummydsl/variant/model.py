@@ -108,6 +108,9 @@ class MeldKind:
     """The compiled pattern: ``pattern(cards) -> bool``; ``pattern.text`` is the source,
     ``pattern.facts`` what every group it accepts has."""
     description: str | None = None
+    where: str = ""
+    """Where the pattern is written, ``path:line:col`` (empty when not known): the meld
+    solver's work-bound error names it."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
 from ..expr.facts import PatternFacts
+from ..limits import MAX_HAND, MAX_MELD_WORK
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -183,6 +184,7 @@ def _check_turn(variant: Variant, report: _Report) -> None:
     if variant.contract is not None and "meld" not in names:
         report.warn(("contract",), "a contract has no effect without a 'meld' step", "contract-unused")
     _check_deep_draw(variant, names, report)
+    _check_hand_growth(variant, names, report)
     if variant.knock is None and "layoff" in variant.data:
         report.warn(("layoff",), "lay-off settings have no effect without 'knock'", "layoff-unused")
     _check_stock_and_going_out(variant, report, names)
@@ -227,6 +229,28 @@ def _check_stock_and_going_out(variant: Variant, report: _Report, names: Sequenc
     if variant.going_out.final_discard == "required" and "discard" not in names:
         report.error(("going_out", "final_discard"), "'required' means the last card is discarded, "
                      "but the turn has no 'discard' step", "going-out-discard")
+
+
+def _check_hand_growth(variant: Variant, names: Sequence[str], report: _Report) -> None:
+    """Warn where a hand can grow past the meld solver's MAX_HAND cards: only a deck of
+    more cards can deal such a hand, and only a rule that lets a hand grow in play makes
+    one (a declined offer, SK-7; buying, CR-4; deep draws, R5-3). Its deadwood is then
+    not known, and a formula that asks stops the round (``hand-too-large``)."""
+    cards = len(variant.deck.cards)
+    if cards <= MAX_HAND:
+        return
+    places: list[tuple[KeyPath, str]] = []
+    if "offer" in names:
+        places.append((("turn", names.index("offer"), "offer"), "a declined offer stays in the offerer's hand"))
+    draw = variant.step("draw")
+    if draw is not None and draw.discard_depth == "any":
+        places.append((("turn", names.index("draw"), "draw", "discard_depth"), "a deep draw takes many cards"))
+    if variant.buying is not None:
+        places.append((("buying",), "each buy adds cards to the buyer's hand"))
+    for path, why in places:
+        report.warn(path, f"a hand may grow past the meld solver's {MAX_HAND} cards here ({why}, and the deck "
+                    f"has {cards:,}): its deadwood is then not known, and a scoring formula that asks for it "
+                    "stops the round (hand-too-large)", "hand-past-solver")
 
 
 def _check_deep_draw(variant: Variant, names: Sequence[str], report: _Report) -> None:
@@ -391,7 +415,32 @@ def _check_melds(variant: Variant, report: _Report) -> dict[str, dict[int, tuple
         elif sizes[0] < 3:
             report.warn(path, f"meld kind {kind.name!r} allows {sizes[0]}-card melds; melds usually have "
                         "at least 3 cards (add 'size >= 3')", "meld-small")
+        _check_meld_shape(variant, kind, path, report)
     return samples
+
+
+#: A kind without a shape may list every group of at most this many cards unwarned
+#: (2^5 subsets of each 5 cards...): the warning is for patterns that explode.
+_LOOSE_MELD_SIZE = 5
+
+
+def _check_meld_shape(variant: Variant, kind: Any, path: KeyPath, report: _Report) -> None:
+    """Warn about a kind whose candidate groups explode: no ``same(rank)`` or
+    ``consecutive(rank)`` among its top-level ``and``s, so the meld solver lists every
+    group of a hand's cards up to its greatest size (2^N for N cards), unless its
+    melds split into smaller ones (then only the short ones are listed)."""
+    from ..melds.shapes import shape_of_pattern, split_sizes
+
+    shape = shape_of_pattern(kind.pattern)
+    if shape.family != "any" or (shape.max_size is not None and shape.max_size <= _LOOSE_MELD_SIZE):
+        return
+    if split_sizes({kind.name: kind.pattern})[kind.name] is not None:
+        return
+    top = "no greatest size" if shape.max_size is None else f"up to {shape.max_size} cards"
+    report.warn(path, f"meld kind {kind.name!r} has no shape the meld solver can use (no same(rank) or "
+                f"consecutive(rank) among its top-level 'and's) and {top}: every group of a hand's cards is "
+                f"a candidate, so big hands stop at the solver's work bound ({MAX_MELD_WORK:,}, "
+                "docs/limits.md)", "meld-explodes")
 
 
 def _check_contract(variant: Variant, report: _Report,

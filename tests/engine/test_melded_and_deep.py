@@ -365,28 +365,31 @@ def test_a_hand_of_25_cards_plays_on(tmp_path: Path) -> None:
     assert rnd.to_move == 0 and rnd.result is None
 
 
-def test_a_formula_that_asks_a_large_hands_deadwood_is_named(tmp_path: Path) -> None:
+def test_a_formula_that_asks_a_large_hands_deadwood_gets_it(tmp_path: Path) -> None:
+    """R5-3 deep draws past 20 cards (issue 17): the hand's exact least deadwood is
+    scored (it used to stop with hand-too-large: the solver took 20 cards at most)."""
     rnd = big_round(tmp_path, "melded(p) - deadwood(p)")
     play(rnd, "P1 draw discard 2S", "P1 meld [2S 3S 4S]", "P1 done", "P1 discard 5C")
     assert len(rnd.hands[0]) == 21
     from rummydsl.endings import Ending
 
-    with pytest.raises(ExpressionError) as error:
-        rnd.finish(Ending.STOCK_END, None)
-    assert error.value.rule == "hand-too-large"
-    assert str(error.value).startswith("scoring.round[0].points 'melded(p) - deadwood(p)': deadwood(P1): "
-                                       "P1 holds 21 cards, more than the meld solver takes (20)")
+    rnd.finish(Ending.STOCK_END, None)
+    assert rnd.result is not None
+    assert rnd.result.deadwoods[0] == rnd.rules.min_deadwood(rnd.hands[0])
+    assert rnd.result.deadwoods[0] == rnd.rules.solve(rnd.hands[0], check_contract=False).deadwood
 
 
-def test_a_large_hand_without_a_deadwood_formula_has_no_deadwood(tmp_path: Path) -> None:
+def test_a_large_hand_has_its_deadwood_in_the_result(tmp_path: Path) -> None:
+    """A 21-card hand after a deep draw (R5-3): its deadwood is in the result (issue 17;
+    it used to be null, the hand being past the solver's 20 cards)."""
     from rummydsl.endings import Ending
 
     rnd = big_round(tmp_path, "melded(p)")
     play(rnd, "P1 draw discard 2S", "P1 meld [2S 3S 4S]", "P1 done", "P1 discard 5C")
     rnd.finish(Ending.STOCK_END, None)
     assert rnd.result is not None
-    assert rnd.result.deadwoods[0] is None and rnd.result.points == (9, 0)
-    assert rnd.result.as_json()["deadwoods"]["P1"] is None
+    assert rnd.result.deadwoods[0] == rnd.rules.min_deadwood(rnd.hands[0]) and rnd.result.points == (9, 0)
+    assert rnd.result.as_json()["deadwoods"]["P1"] == rnd.result.deadwoods[0]
 
 
 def test_two_packs_any_copy_of_the_deep_face_meets_the_obligation() -> None:

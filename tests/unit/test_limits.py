@@ -30,6 +30,7 @@ from rummydsl.conformance.suite import load_suite
 from rummydsl.engine import Game, Round, play_game, play_round
 from rummydsl.errors import (
     DeckError,
+    MeldError,
     ExpressionError,
     RecordError,
     StalledGameError,
@@ -37,7 +38,7 @@ from rummydsl.errors import (
     SuiteError,
     VariantError,
 )
-from rummydsl.expr import Context, Env, SimpleRoundView, compile_expression, parse
+from rummydsl.expr import BOOL, Context, Env, SimpleRoundView, compile_expression, parse
 from rummydsl.melds import MeldRules
 from rummydsl.record import replay_record, run_game, run_hand
 from rummydsl.resources import read_spec_text, variants_dir
@@ -727,13 +728,40 @@ def test_hand_size(tmp_path: Path) -> None:
 
 
 def test_solver_hand() -> None:
-    rules = MeldRules.from_variant(load_variant("gin_rummy"))
-    deck = Deck.preset("standard52")
-    cards = [str(card) for card in deck.cards]
+    """MAX_HAND: any hand a shipped deck holds (a whole Skarney deck, SK-10.3) is solved;
+    a hand of more cards than MAX_HAND (a house deck of three packs) is refused."""
+    skarney = MeldRules.from_variant(load_variant("skarney_gin"))
+    assert skarney.min_deadwood(list(skarney.deck.cards)) == 0  # every card melds
+    deck = Deck.from_spec({"preset": "standard52", "packs": 3})
+    rules = MeldRules(deck, {"set": compile_expression("size == 3 and same(rank)", Env(Context.MELD, deck), BOOL)},
+                      [1] * len(deck.cards))
+    cards = list(deck.cards)
     assert rules.min_deadwood(cards[: limits.MAX_HAND]) >= 0
     with pytest.raises(Exception) as error:
         rules.min_deadwood(cards[: limits.MAX_HAND + 1])
-    assert str(error.value) == "too many cards: at most 20, got 21"
+    assert str(error.value) == "too many cards: at most 128, got 129"
+
+
+def test_meld_work_bound(tmp_path: Path) -> None:
+    """MAX_MELD_WORK: issue 17's exploding kind ends, counted in work, with an error at
+    the kind's pattern (line and column); `check` warns there first (meld-explodes)."""
+    data = gin()
+    data["deal"] = {**data["deal"], "hand_size": 19}
+    data["melds"] = {**data["melds"], "odd": "size in 3..19 and size % 2 == 1 and not same(rank)"}
+    path = write_variant(tmp_path / "odd.yaml", data)
+    found = check_file(str(path))
+    assert errors(found) == []
+    warned = [d for d in found if d.rule == "meld-explodes"]
+    assert len(warned) == 1 and "'odd'" in warned[0].message
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "size % 2" in text)
+    assert warned[0].location.line == line
+    rules = MeldRules.from_variant(load_variant(str(path)))
+    hand = list(rules.deck.cards[:10]) + list(rules.deck.cards[13:23])
+    with pytest.raises(MeldError) as error:
+        rules.min_deadwood(hand)
+    message = str(error.value)
+    assert message.startswith(f"{path}:{line}:") and "meld kind 'odd'" in message
+    assert f"work bound ({limits.MAX_MELD_WORK:,}" in message
 
 
 def test_players(tmp_path: Path) -> None:

@@ -970,3 +970,77 @@ def test_the_issue_hand_has_one_arrangement() -> None:
     assert set(results) == {"public", "general search", "deck table", "suit tables"}
     for got in results.values():
         assert got.deadwood == 64 and [STANDARD.format_cards(m) for m in got.melds] == ["7S 7H 7D"]
+
+
+# --------------------------------------------------------------------------- big hands (issue 17, section 3)
+
+from rummydsl.melds.search import HandSearch  # noqa: E402
+from rummydsl.melds.shortsearch import ShortSearch  # noqa: E402
+
+
+def general_search_arrangement(rules: MeldRules, hand: Sequence[Any], discard: bool = False) -> Any:
+    """The general search with every candidate, lowest card id first (the search
+    hands of up to 20 cards took before issue 17): the reference for big hands."""
+    search = HandSearch(rules, tuple(hand), (), discard, work=[10 ** 9])
+    return search.solve_found(search.plain(), rules.contract is None)
+
+
+@pytest.mark.parametrize("variant_id", ["skarney_gin", "skarney_poker_distinct", "rummy_500", "contract_rummy"])
+@pytest.mark.parametrize("size", [14, 17])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_short_search_matches_the_general_search(variant_id: str, size: int, data: st.DataObject) -> None:
+    """The short-candidate search in rank order (shortsearch.py, hands past 20 cards)
+    gives the general search's least deadwood and discard, a legal arrangement of it,
+    and, when its merges end within MERGE_TRIES, the same canonical arrangement (melds
+    of 6+ cards merged back, SK-3.3 pokers, suit-blind states); wild-free hands."""
+    rules = MeldRules.from_variant(load_variant(variant_id))
+    deck = rules.deck
+    pool = [c for c in deck.cards if not c.wild]
+    hand = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True)
+                     if data.draw(st.booleans()) else rich_hands(deck, size, width=6).filter(
+                         lambda h: not any(c.wild for c in h)))
+    for discard in (False, True):
+        short = ShortSearch(rules, tuple(hand), discard)
+        got = short.solve_found(short.plain(), rules.contract is None)
+        want = general_search_arrangement(rules, hand, discard)
+        assert (got.deadwood, got.discard) == (want.deadwood, want.discard)
+        check_arrangement(rules, [c for c in hand if c is not got.discard], got)
+        if short.exact:  # the merges ended: the canonical arrangement itself
+            assert got == want
+
+
+def test_big_skarney_hands_are_scored() -> None:
+    """SK-10.3: hands of 21, 26 and 32 cards (declined offers) and the whole deck get
+    their exact least deadwood, within the work bound; 21 cards against the general search."""
+    import random
+
+    rules = MeldRules.from_variant(load_variant("skarney_gin"))
+    rng = random.Random(17)
+    cards = list(rules.deck.cards)
+    for size in (21, 26, 32):
+        for _ in range(3):
+            hand = rng.sample(cards, size)
+            least = rules.min_deadwood(hand)
+            arrangement = rules.solve(hand, check_contract=False)
+            assert arrangement.deadwood == least
+            check_arrangement(rules, hand, arrangement)
+            if size == 21:  # the general search's states grow fast past this (26 cards: seconds)
+                assert least == general_search_arrangement(rules, hand).deadwood
+    assert rules.min_deadwood(cards) == 0
+
+
+def test_big_contract_rummy_and_500_rum_hands() -> None:
+    """CR-3 buys and R5-3 deep draws: Contract Rummy hands of 24 and 30 cards (jokers
+    and all) and 500 Rum hands of 30 and 40 are solved (exact: the general search agrees)."""
+    import random
+
+    for variant_id, sizes in (("contract_rummy", (24, 30)), ("rummy_500", (30, 40))):
+        rules = MeldRules.from_variant(load_variant(variant_id))
+        rng = random.Random(5)
+        cards = list(rules.deck.cards)
+        for size in sizes:
+            hand = rng.sample(cards, size)
+            arrangement = rules.solve(hand, check_contract=False)
+            check_arrangement(rules, hand, arrangement)
+            assert arrangement.deadwood == rules.min_deadwood(hand)

@@ -1,0 +1,264 @@
+"""The search for big wild-free hands: short candidates, cards taken in rank order.
+
+The general search (:mod:`.search`) lists every meld of the hand and takes the
+lowest card id first. Both blow up on big hands of mixed-suit sequences (Skarney's
+poker, SK-3.3): a 26-card hand has tens of thousands of sequences, and card ids go
+suit by suit, so every state of the search leaves holes in every suit. This search
+changes two things, and neither changes a result:
+
+1. **Short candidates.** When every kind of a family splits
+   (:func:`~rummydsl.melds.shapes.split_sizes`: a meld of ``2 * min_size`` cards or
+   more is two melds), only melds below that size are listed. A longer meld costs
+   what its pieces cost, so the least cost of every set of cards is the same.
+2. **Rank order.** The memoised recursion decides the card of the lowest sequence
+   position (then suit) still to place, not the lowest card id: the melds of that
+   card reach only a few ranks up, so the states are few (the cards above those
+   ranks are all still there). The memo is keyed by the cards left, so
+   :meth:`least_cost` is the same function of a set of cards as the general
+   search's.
+
+The arrangement is then read as the general search reads it, lowest card id first,
+the largest meld first that leaves a best arrangement of the rest (the canonical
+order of the package docs). Melds longer than the short list are found by merging:
+every merge of short melds that stays a meld and keeps the rest best is tried (any
+window of a meld of kinds that split is a meld, and a best arrangement less a meld
+is still best, so every such meld is reached), while that takes at most
+:data:`MERGE_TRIES` tries a step; past it (hands where nearly every card melds in
+many ways: most 32-card Skarney hands), the step merges greedily, the extension of
+the largest mask first, and the arrangement is a best one, each meld maximal, not
+always the canonical one (:attr:`ShortSearch.exact` says which). The deadwood is
+exact either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from .core import ROLE_DEAD, ROLE_MELD, MeldCore, WorkBoundError
+from .search import INFINITE, Found, Group, HandSearch
+
+__all__ = ["ShortSearch", "MERGE_TRIES"]
+
+MERGE_TRIES = 2_000
+"""The most merges one step of the arrangement tries in looking for the largest meld;
+past it (hands where nearly every card melds in many ways) the step merges greedily
+and the arrangement is a best one, not always the canonical one."""
+
+
+class ShortSearch(HandSearch):
+    """The search of a wild-free hand without table melds (module docs)."""
+
+    def __init__(self, core: MeldCore, hand: Sequence[Card], discard: bool, *, short: bool = True,
+                 work: list[int] | None = None) -> None:
+        super().__init__(core, hand, (), discard, short=short, work=work)
+        assert not self.wild_count
+        n = self.n
+        positions = core._positions
+        suit = core._suit_index
+        rank = core._rank_order
+        ids = self.natural_ids
+        order = sorted(range(n), key=lambda i: (min(positions[ids[i]], default=rank[ids[i]]), suit[ids[i]], i))
+        self.position = position = [0] * n
+        """``position[local card]``: its bit in the search's masks."""
+        for s, i in enumerate(order):
+            position[i] = s
+        self.grows = short and any(cap is not None for cap in core._family_caps)
+        by_lowest: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+        for local_mask, _k, cost, _idx in (x for lst in self.melds_by_lowest for x in lst):
+            smask = self.to_search(local_mask)
+            by_lowest[(smask & -smask).bit_length() - 1].append((smask, cost))
+        self.s_melds = by_lowest
+        self.s_dead = [0.0] * n
+        self.s_discard = [0.0] * n
+        for i in range(n):
+            self.s_dead[position[i]] = self.dead_cost[i]
+            self.s_discard[position[i]] = self.discard_cost[i]
+        self.s_memo: dict[int, float] = {}
+        self.exact = True
+        """False once a step of :meth:`walk` merged greedily (past :data:`MERGE_TRIES`)."""
+        # Interchangeable cards (suit-blind kinds, no discard tie-break): runs of search
+        # positions holding one rank and one value; a state holds, of each run, its lowest
+        # positions (as many as are left): equal cards swapped give the same state.
+        self.classes: list[tuple[int, int]] = []  # (first position, run mask)
+        if not discard and core._suit_blind:
+            values = core.values
+            start = 0
+            for s in range(1, n + 1):
+                if s == n or (rank[ids[order[s]]], values[ids[order[s]]]) != (rank[ids[order[start]]],
+                                                                            values[ids[order[start]]]):
+                    if s - start > 1:
+                        self.classes.append((start, ((1 << (s - start)) - 1) << start))
+                    start = s
+            if self.classes:
+                # the search runs on keyed states (each class's lowest positions), so of
+                # the melds of a card only those taking each class's lowest positions are
+                # needed: any other is one of them with equal cards swapped
+                def lowest(m: int) -> bool:
+                    for first, run in self.classes:
+                        held = m & run
+                        if held and held != ((1 << held.bit_count()) - 1) << first:
+                            return False
+                    return True
+
+                self.s_melds = [[(m, cost) for m, cost in melds if lowest(m)] for melds in self.s_melds]
+
+    def to_search(self, mask: int) -> int:
+        """A local (card-id order) mask as a mask of search positions."""
+        out = 0
+        position = self.position
+        while mask:
+            low = mask & -mask
+            out |= 1 << position[low.bit_length() - 1]
+            mask ^= low
+        return out
+
+    def least_cost(self, mask: int, wilds: int, joined: int, discarded: int) -> float:
+        return self._least(self.to_search(mask), discarded)
+
+    def _least(self, smask: int, discarded: int) -> float:
+        """The least cost of placing the cards ``smask`` (search positions)."""
+        for start, run in self.classes:
+            held = smask & run
+            if held:
+                smask = (smask ^ held) | (((1 << held.bit_count()) - 1) << start)
+        key = smask << 1 | discarded
+        memo = self.s_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if not smask:
+            best = INFINITE if self.discard and not discarded else 0.0
+            memo[key] = best
+            return best
+        work = self.work
+        work[0] -= 1
+        if work[0] < 0:
+            raise WorkBoundError(self.core.kind_names)
+        least = self._least
+        low = smask & -smask
+        c = low.bit_length() - 1
+        rest = smask ^ low
+        best = self.s_dead[c] + least(rest, discarded)
+        if self.discard and not discarded:
+            v = self.s_discard[c] + least(rest, 1)
+            if v < best:
+                best = v
+        for m, cost in self.s_melds[c]:
+            if m & smask == m:
+                v = cost + least(smask ^ m, discarded)
+                if v < best:
+                    best = v
+        memo[key] = best
+        return best
+
+    def walk(self, found: Found) -> tuple[list[Group], int]:
+        """The canonical groups, as :meth:`HandSearch.walk` reads them, melds of the
+        short list merged into the largest that keep the rest best (module docs)."""
+        groups: list[Group] = []
+        discard = -1
+        mask, discarded = found.mask, found.discarded
+        least_cost = self.least_cost
+        judge = self.core._judge
+        cands = self.cands
+        work = self.work
+        while mask:
+            target = least_cost(mask, 0, 0, discarded)
+            low = mask & -mask
+            c = low.bit_length() - 1
+            best: tuple[int, int, int] | None = None  # (local mask, kinds, natural mask)
+            for lm, _k, cost, idx in sorted(self.melds_by_lowest[c], reverse=True):
+                if lm & mask == lm and cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
+                    best = (lm, cands[idx][3], cands[idx][2])
+                    break
+            # the largest merged meld that keeps the rest best: every merge of short melds
+            # that stays a meld and keeps the rest best, while that takes at most
+            # MERGE_TRIES tries (the canonical group); past it, the greedy merge below
+            if best is not None and self.grows:
+                best, exact = self._largest(best, mask, target, discarded)
+                if exact:
+                    groups.append((ROLE_MELD, best[0], 0, 0, (), best[1], False))
+                    mask ^= best[0]
+                    continue
+                self.exact = False
+            # greedy: the extension giving the largest mask first (a maximal meld)
+            while best is not None and self.grows:
+                lm, _kinds, natural = best
+                group_cost = float(sum(self._in_meld(lm)))
+                free = mask ^ lm
+                grown = None
+                for plm, _pk, pnatural, _pkinds in sorted((x for x in cands if x[0] & free == x[0]),
+                                                          key=lambda x: -x[0]):
+                    both = lm | plm
+                    work[0] -= 1
+                    if work[0] < 0:
+                        raise WorkBoundError(self.core.kind_names)
+                    both_cost = group_cost + sum(self._in_meld(plm))
+                    if both_cost + least_cost(mask ^ both, 0, 0, discarded) != target:
+                        continue
+                    kinds = judge(natural | pnatural, 0)
+                    if kinds:
+                        grown = (both, kinds, natural | pnatural)
+                        break
+                if grown is None:
+                    break
+                best = grown
+            if best is not None:
+                groups.append((ROLE_MELD, best[0], 0, 0, (), best[1], False))
+                mask ^= best[0]
+                continue
+            if self.dead_cost[c] + least_cost(mask ^ low, 0, 0, discarded) == target:
+                groups.append((ROLE_DEAD, low, 0, 0, (), 0, False))
+            else:
+                assert self.discard and not discarded
+                discard, discarded = c, 1
+            mask ^= low
+        return groups, discard
+
+    def _largest(self, start: tuple[int, int, int], mask: int, target: float,
+                 discarded: int) -> tuple[tuple[int, int, int], bool]:
+        """The largest meld holding ``start``'s lowest card that keeps the rest of
+        ``mask`` best, grown from the best short melds of that card; and whether the
+        search ended (false: it passed :data:`MERGE_TRIES`, the best found so far)."""
+        least_cost = self.least_cost
+        judge = self.core._judge
+        cands = self.cands
+        low = start[0] & -start[0]
+        best = start
+        frontier: list[tuple[int, float, int]] = []
+        seen: set[int] = set()
+        for lm, _k, meld_cost, idx in self.melds_by_lowest[low.bit_length() - 1]:
+            if lm & mask == lm and meld_cost + least_cost(mask ^ lm, 0, 0, discarded) == target:
+                frontier.append((lm, float(meld_cost), cands[idx][2]))
+                seen.add(lm)
+        tries = 0
+        while frontier:
+            lm, cost, natural = frontier.pop()
+            free = mask ^ lm
+            for plm, _pk, pnatural, _pkinds in cands:
+                if plm & free != plm:
+                    continue
+                both = lm | plm
+                if both in seen:
+                    continue
+                seen.add(both)
+                tries += 1  # bounded by MERGE_TRIES a step; the states they reach count as work
+                if tries > MERGE_TRIES:
+                    return best, False
+                kinds = judge(natural | pnatural, 0)  # first: most merges are no meld (memoised)
+                if not kinds:
+                    continue
+                both_cost = cost + sum(self._in_meld(plm))
+                if both_cost + least_cost(mask ^ both, 0, 0, discarded) == target:
+                    frontier.append((both, both_cost, natural | pnatural))
+                    if both > best[0]:
+                        best = (both, kinds, natural | pnatural)
+        return best, True
+
+    def _in_meld(self, local_mask: int) -> list[float]:
+        """What each card of ``local_mask`` costs in a meld (0 when melds are free)."""
+        if self.core.excludes_concealed_melds:
+            return []
+        values = self.core.values
+        unit = self.deadwood_unit
+        return [values[self.natural_ids[i]] * unit for i in range(self.n) if local_mask >> i & 1]
