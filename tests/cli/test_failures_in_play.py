@@ -81,7 +81,7 @@ def test_a_formula_that_fails_in_play_stops_the_game_at_its_place(name: str, tmp
     assert not any(line["type"] == "game_result" for line in lines)
     assert all(abs(v) <= MAX_EXPR_INT for line in lines if line["type"] == "result"
                for v in line["points"].values())
-    code, out, err = run("replay", str(log))
+    code, out, err = run("replay", str(log), "--variant", str(path))  # a house rule: named by the user
     assert (code, err) == (0, "")
     assert "every result so far matches, but 1 stopped early (game 1: " in out and said in out
 
@@ -184,5 +184,5 @@ def test_play_stops_at_the_formula_and_keeps_the_game(tmp_path: Path) -> None:
     assert "(variant 'divides', round " in err.getvalue()
     last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
     assert last["type"] == "stopped" and last["seat"] is None and said in last["reason"]
-    code, text, _ = run("replay", str(log))
+    code, text, _ = run("replay", str(log), "--variant", str(path))
     assert code == 0 and "1 stopped early" in text

@@ -67,7 +67,7 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
 #: Model fields that no schema property gives: derived or recorded while building.
 MODEL_ONLY: dict[type, set[str]] = {
     m.Variant: {"path", "chain", "card_values", "data", "parent_data"},
-    m.MeldKind: {"name"},
+    m.MeldKind: {"name", "where"},  # where: the pattern's file place, for the solver's located errors
     m.Deal: {"hand_size_rule", "hand_size_max"},  # a hand_size expression, compiled and worked out
     m.Option: {"name"},
     m.DrawStep: {"name"},
