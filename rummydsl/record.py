@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .errors import AgentError, ExpressionError, Location, RecordError, RummyDslError, StalledRoundError
+from .errors import AgentError, ExpressionError, Location, MeldError, RecordError, RummyDslError, StalledRoundError
 from . import jsonbound, limits
 from .limits import MAX_ACTIONS
 from .untrusted import open_regular
@@ -267,6 +267,9 @@ def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None
             played.rounds.pop()  # the round scored, but its total was refused: it is not counted
         _formula_failed(played, game.variant, failure, game.round.number, writer)
         return played
+    except MeldError as failure:  # the meld solver's work bound: play_round said where
+        _solver_failed(played, failure, writer)
+        return played
     except Quit as leaving:
         if writer is not None:
             writer.stopped(str(leaving) or "the player left")
@@ -305,6 +308,9 @@ def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None
     except ExpressionError as failure:
         _formula_failed(played, rnd.variant, failure, rnd.number, writer)
         return played
+    except MeldError as failure:
+        _solver_failed(played, failure, writer)
+        return played
     played.rounds.append(_summary(rnd, result))
     if watcher is not None:
         watcher.round_over(rnd, result, tuple(s + p for s, p in zip(rnd.scores, result.points)))
@@ -317,6 +323,15 @@ def _formula_failed(played: PlayedGame, variant: Variant, failure: ExpressionErr
     from .variant.locate import describe_play_failure
 
     played.stopped = describe_play_failure(variant, failure, round_number)
+    if writer is not None:
+        writer.stopped(played.stopped)
+
+
+def _solver_failed(played: PlayedGame, failure: MeldError, writer: RecordWriter | None) -> None:
+    """Stop ``played`` for the meld solver's work bound (:data:`~rummydsl.limits.MAX_MELD_WORK`):
+    the reason (the pattern's file place, the variant, round and seat, from ``play_round``)
+    and the record's ``stopped`` line, so the game so far is kept as for a formula."""
+    played.stopped = str(failure)
     if writer is not None:
         writer.stopped(played.stopped)
 

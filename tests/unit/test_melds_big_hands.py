@@ -153,7 +153,16 @@ def test_exploding_pattern_in_simulate_names_game_round_and_seat(tmp_path: Path)
     variant = tmp_path / "solver-odd-kind-big-hands.variant.yaml"
     shutil.copy(HOSTILE / variant.name, variant)
     line = next(i for i, text in enumerate(variant.read_text().splitlines(), 1) if "size % 2" in text)
-    code, text = _cli("simulate", str(variant), "--games", "1", "--seed", "1", "--workers", "1")
+    log = tmp_path / "game.jsonl"
+    code, text = _cli("simulate", str(variant), "--games", "1", "--seed", "1", "--workers", "1", "--log", str(log))
     assert code == 1 and "Traceback" not in text
-    assert f"{variant}:{line}:" in text and "meld kind 'odd'" in text
-    assert "solver_odd_kind_big_hands: round 1, P" in text and ", in game 1 (seed " in text
+    assert f"game 1: {variant}:{line}:" in text and "meld kind 'odd'" in text
+    assert "solver_odd_kind_big_hands: round 1, P" in text
+    # The game so far is kept, with its stopped line (as for a formula that fails in play),
+    # and replay checks it up to there.
+    import json
+
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert last["type"] == "stopped" and last["seat"] is None and "MAX_MELD_WORK" in last["reason"]
+    code, text = _cli("replay", str(log), "--variant", str(variant))
+    assert code == 0 and "1 stopped early" in text
