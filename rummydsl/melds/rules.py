@@ -16,7 +16,7 @@ from .core import (
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
 from .search import Found, HandSearch
-from .shortsearch import ShortSearch
+from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
 from .suittables import SuitTables
 
@@ -282,9 +282,12 @@ class MeldRules(MeldCore):
         if self.wild_unique_card and (any(c.wild for c in hand)
                                       or any(c.wild for group in table for c in group.cards)):
             return UniqueSearch(self, hand, table, discard)
-        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM) and not table \
-                and not any(c.wild for c in hand):
+        if table or any(c.wild for c in hand):
+            return HandSearch(self, hand, table, discard)
+        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM):
             return ShortSearch(self, hand, discard, short=not contract_search or self._contract_fits_short())
+        if canonical and len(hand) > RANK_ORDER_FROM:
+            return ShortSearch(self, hand, discard, short=False)
         return HandSearch(self, hand, table, discard)
 
     # ------------------------------------------------------------------ solving

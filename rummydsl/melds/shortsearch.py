@@ -38,12 +38,20 @@ from ..cards import Card
 from .core import ROLE_DEAD, ROLE_MELD, MeldCore, WorkBoundError
 from .search import INFINITE, Found, Group, HandSearch
 
-__all__ = ["ShortSearch", "MERGE_TRIES"]
+__all__ = ["ShortSearch", "MERGE_TRIES", "RANK_ORDER_FROM"]
 
 MERGE_TRIES = 2_000
 """The most merges one step of the arrangement tries in looking for the largest meld;
 past it (hands where nearly every card melds in many ways) the step merges greedily
 and the arrangement is a best one, not always the canonical one."""
+
+RANK_ORDER_FROM = 14
+"""Wild-free hands without table melds of more cards than this, and at most
+``rules.SHORT_SEARCH_FROM`` (20), asked for the arrangement take this search over
+*every* candidate (``short=False``): the general search's candidates and its walk
+(:meth:`walk` without merges is :meth:`HandSearch.walk` for such hands), so the same
+arrangement, from the same least costs found in rank order, in far fewer states (a
+20-card Skarney ``solve``: 13 ms to 2.5 ms). Below it the general search is as fast."""
 
 
 class ShortSearch(HandSearch):
