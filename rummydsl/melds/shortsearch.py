@@ -71,6 +71,15 @@ class ShortSearch(HandSearch):
         """``position[local card]``: its bit in the search's masks."""
         for s, i in enumerate(order):
             position[i] = s
+        self.byte_tables: list[list[int]] = []
+        """Per byte of a local mask, its 256 values as masks of search positions."""
+        for first in range(0, n, 8):
+            table = [0] * 256
+            for b in range(1, 256):
+                low = b & -b
+                i = first + low.bit_length() - 1
+                table[b] = table[b ^ low] | (1 << position[i] if i < n else 0)
+            self.byte_tables.append(table)
         self.grows = short and any(cap is not None for cap in core._family_caps)
         by_lowest: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self.s_cands = [self.to_search(c[0]) for c in self.cands]
@@ -87,9 +96,19 @@ class ShortSearch(HandSearch):
         self.s_memo: dict[int, float] = {}
         self.l_memo: dict[int, float] = {}
         """:meth:`least_cost` by local mask (the walk asks the same masks again)."""
-        self.card_outlines = [(1 << max(suit[cid], 0), 1 << rank[cid], sum(1 << p for p in positions[cid]))
-                              for cid in ids]
-        """Per local card: its suit, rank and sequence positions as bitmasks (:meth:`_outline`)."""
+        # a group's outline: its sequence positions, ranks and suits as bitmasks, packed
+        # in one int of three fields (``width`` bits each) so that a union is an ``|``
+        self.width = width = 1 + max([0, *(p for cid in ids for p in positions[cid]), *(rank[cid] for cid in ids),
+                                      *(suit[cid] for cid in ids)])
+        card_outlines = [sum(1 << p for p in positions[cid]) | 1 << rank[cid] + width
+                         | 1 << max(suit[cid], 0) + 2 * width for cid in ids]
+        self.outline_tables = [[0] * 256 for _ in range(0, n, 8)] if self.grows else []
+        """Per byte of a local mask, the outline of its 256 values."""
+        for chunk, table in enumerate(self.outline_tables):
+            for b in range(1, 256):
+                low = b & -b
+                i = 8 * chunk + low.bit_length() - 1
+                table[b] = table[b ^ low] | (card_outlines[i] if i < n else 0)
         self._fits = self._shape_test() if self.grows else None
         self.outlines = [self._outline(c[0]) for c in self.cands] if self.grows else []
         """:meth:`_outline` of each candidate (for the merges' shape test)."""
@@ -134,13 +153,11 @@ class ShortSearch(HandSearch):
                     self.s_run[p] = run
 
     def to_search(self, mask: int) -> int:
-        """A local (card-id order) mask as a mask of search positions."""
+        """A local (card-id order) mask as a mask of search positions (a table per byte)."""
         out = 0
-        position = self.position
-        while mask:
-            low = mask & -mask
-            out |= 1 << position[low.bit_length() - 1]
-            mask ^= low
+        for table in self.byte_tables:
+            out |= table[mask & 255]
+            mask >>= 8
         return out
 
     def least_cost(self, mask: int, wilds: int, joined: int, discarded: int) -> float:
@@ -272,7 +289,7 @@ class ShortSearch(HandSearch):
         low = start[0] & -start[0]
         best = start
         # (local mask, cost, natural card-id mask, outline, search mask)
-        frontier: list[tuple[int, float, int, tuple[int, int, int], int]] = []
+        frontier: list[tuple[int, float, int, int, int]] = []
         seen: set[int] = set()
         least = self._least
         s_cands = self.s_cands
@@ -288,8 +305,8 @@ class ShortSearch(HandSearch):
         inside = [(plm, pnatural, self.outlines[i], s_cands[i])
                   for i, (plm, _pk, pnatural, _pkinds) in enumerate(cands) if plm & mask == plm]
         while frontier:
-            lm, cost, natural, (suits, ranks, spots), s_lm = frontier.pop()
-            for plm, pnatural, (psuits, pranks, pspots), s_plm in inside:
+            lm, cost, natural, outline, s_lm = frontier.pop()
+            for plm, pnatural, poutline, s_plm in inside:
                 if plm & lm:
                     continue
                 both = lm | plm
@@ -302,8 +319,7 @@ class ShortSearch(HandSearch):
                 merged = natural | pnatural
                 kinds = judged.get(merged)  # the judge's memo (a wild-free group's key: its mask)
                 if kinds is None:
-                    if fits is not None and not fits(suits | psuits, ranks | pranks, spots | pspots,
-                                                     both.bit_count()):
+                    if fits is not None and not fits(outline | poutline, both.bit_count()):
                         # no kind's shape holds it, so no kind does: what the judge would say
                         if len(judged) >= memo_limit:
                             judged.clear()
@@ -314,35 +330,37 @@ class ShortSearch(HandSearch):
                     continue
                 both_cost = cost + sum(self._in_meld(plm))
                 if both_cost + least(s_mask ^ s_lm ^ s_plm, discarded) == target:
-                    frontier.append((both, both_cost, merged, (suits | psuits, ranks | pranks, spots | pspots),
+                    frontier.append((both, both_cost, merged, outline | poutline,
                                      s_lm | s_plm))
                     if both > best[0]:
                         best = (both, kinds, natural | pnatural)
         return best, True
 
-    def _outline(self, local_mask: int) -> tuple[int, int, int]:
-        """The suits, ranks and sequence positions (bitmasks) of the cards ``local_mask``."""
-        suits = ranks = spots = 0
-        card_outline = self.card_outlines
-        while local_mask:
-            low = local_mask & -local_mask
-            s, r, p = card_outline[low.bit_length() - 1]
-            suits, ranks, spots = suits | s, ranks | r, spots | p
-            local_mask ^= low
-        return suits, ranks, spots
+    def _outline(self, local_mask: int) -> int:
+        """The outline of the cards ``local_mask``: their sequence positions, ranks and
+        suits as bitmasks, packed in fields of :attr:`width` bits (a union is an ``|``)."""
+        out = 0
+        for table in self.outline_tables:
+            out |= table[local_mask & 255]
+            local_mask >>= 8
+        return out
 
-    def _shape_test(self) -> Callable[[int, int, int, int], bool] | None:
+    def _shape_test(self) -> Callable[[int, int], bool] | None:
         """A quick test of the merged group shapes (:class:`~.shapes.MergedShape`), a
         necessary condition of every kind (a meld fits its kind's shape): whether a
-        wild-free group of these suits, ranks, sequence positions (bitmasks) and size
-        fits one; ``None`` when a family is ``any`` (every group might be a meld)."""
+        wild-free group of this outline (:meth:`_outline`) and size fits one; ``None``
+        when a family is ``any`` (every group might be a meld)."""
         core = self.core
         families = core._families
         if any(shape.family == "any" for shape in families):
             return None
         period = core._rank_count if core._wrap else 0
 
-        def fits(suits: int, ranks: int, spots: int, size: int) -> bool:
+        width = self.width
+        field = (1 << width) - 1
+
+        def fits(outline: int, size: int) -> bool:
+            spots, ranks, suits = outline & field, outline >> width & field, outline >> 2 * width
             for shape in families:
                 if size < shape.min_size or (shape.max_size is not None and size > shape.max_size):
                     continue
