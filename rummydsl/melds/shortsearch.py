@@ -54,6 +54,22 @@ arrangement, from the same least costs found in rank order, in far fewer states 
 20-card Skarney ``solve``: 13 ms to 2.5 ms). Below it the general search is as fast."""
 
 
+def byte_tables(values: Sequence[int]) -> list[list[int]]:
+    """For each byte of a local mask (cards ``8 * k`` to ``8 * k + 7``), the ``|`` of
+    ``values[card]`` over the cards of each of its 256 values.
+
+    >>> [table[:4] for table in byte_tables([1, 2, 4])]
+    [[0, 1, 2, 3]]
+    """
+    tables = []
+    for first in range(0, len(values), 8):
+        table = [0]
+        for value in values[first:first + 8]:
+            table += [x | value for x in table]
+        tables.append(table + [0] * (256 - len(table)))
+    return tables
+
+
 class ShortSearch(HandSearch):
     """The search of a wild-free hand without table melds (module docs)."""
 
@@ -71,15 +87,8 @@ class ShortSearch(HandSearch):
         """``position[local card]``: its bit in the search's masks."""
         for s, i in enumerate(order):
             position[i] = s
-        self.byte_tables: list[list[int]] = []
+        self.byte_tables = byte_tables([1 << p for p in position])
         """Per byte of a local mask, its 256 values as masks of search positions."""
-        for first in range(0, n, 8):
-            table = [0] * 256
-            for b in range(1, 256):
-                low = b & -b
-                i = first + low.bit_length() - 1
-                table[b] = table[b ^ low] | (1 << position[i] if i < n else 0)
-            self.byte_tables.append(table)
         self.grows = short and any(cap is not None for cap in core._family_caps)
         by_lowest: list[list[tuple[int, float]]] = [[] for _ in range(n)]
         self.s_cands = [self.to_search(c[0]) for c in self.cands]
@@ -102,13 +111,8 @@ class ShortSearch(HandSearch):
                                       *(suit[cid] for cid in ids)])
         card_outlines = [sum(1 << p for p in positions[cid]) | 1 << rank[cid] + width
                          | 1 << max(suit[cid], 0) + 2 * width for cid in ids]
-        self.outline_tables = [[0] * 256 for _ in range(0, n, 8)] if self.grows else []
+        self.outline_tables = byte_tables(card_outlines) if self.grows else []
         """Per byte of a local mask, the outline of its 256 values."""
-        for chunk, table in enumerate(self.outline_tables):
-            for b in range(1, 256):
-                low = b & -b
-                i = 8 * chunk + low.bit_length() - 1
-                table[b] = table[b ^ low] | (card_outlines[i] if i < n else 0)
         self._fits = self._shape_test() if self.grows else None
         self.outlines = [self._outline(c[0]) for c in self.cands] if self.grows else []
         """:meth:`_outline` of each candidate (for the merges' shape test)."""
