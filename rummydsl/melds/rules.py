@@ -278,7 +278,7 @@ class MeldRules(MeldCore):
         """The general search for the hand (with meanings when they matter); a wild-free
         hand without table melds takes the short-candidate search in rank order
         (:mod:`.shortsearch`), with every candidate when a contract search needs melds
-        longer than the short list holds."""
+        longer than the short list holds, or for the arrangement of 15 to 20 cards."""
         if self.wild_unique_card and (any(c.wild for c in hand)
                                       or any(c.wild for group in table for c in group.cards)):
             return UniqueSearch(self, hand, table, discard)
