@@ -16,7 +16,7 @@ from .core import (
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
 from .search import Found, HandSearch
-from .shortsearch import ShortSearch
+from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
 from .suittables import SuitTables
 
@@ -278,13 +278,16 @@ class MeldRules(MeldCore):
         """The general search for the hand (with meanings when they matter); a wild-free
         hand without table melds takes the short-candidate search in rank order
         (:mod:`.shortsearch`), with every candidate when a contract search needs melds
-        longer than the short list holds."""
+        longer than the short list holds, or for the arrangement of 15 to 20 cards."""
         if self.wild_unique_card and (any(c.wild for c in hand)
                                       or any(c.wild for group in table for c in group.cards)):
             return UniqueSearch(self, hand, table, discard)
-        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM) and not table \
-                and not any(c.wild for c in hand):
+        if table or any(c.wild for c in hand):
+            return HandSearch(self, hand, table, discard)
+        if len(hand) > (SHORT_SEARCH_FROM if canonical else SHORT_COST_FROM):
             return ShortSearch(self, hand, discard, short=not contract_search or self._contract_fits_short())
+        if canonical and len(hand) > RANK_ORDER_FROM:
+            return ShortSearch(self, hand, discard, short=False)
         return HandSearch(self, hand, table, discard)
 
     # ------------------------------------------------------------------ solving
