@@ -383,65 +383,90 @@ class ReplaySummary:
         return text + f" so far matches, but {every} stopped early ({self.first_stop})"
 
 
-def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The record's objects with their line numbers, read one line at a time.
+@dataclass(frozen=True)
+class LineFile:
+    """How a JSON-lines file read by :func:`bounded_lines` is named in its errors."""
 
-    A file over :data:`~rummydsl.limits.MAX_RECORD_BYTES` is refused before any of
-    it is read, and a line over :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES` before
-    it is read whole, so no record holds more than one bounded line in memory.
+    reading: str
+    """``cannot read the record``"""
+    name: str
+    """``the record``"""
+    one: str
+    """``a record``"""
+    line: str
+    """``a record line``"""
+
+
+RECORD_FILE = LineFile("cannot read the record", "the record", "a record", "a record line")
+
+
+def bounded_lines(path: str, named: LineFile = RECORD_FILE) -> Iterator[tuple[int, bytes]]:
+    """The lines of the JSON-lines file ``path`` (a record, a run file) with their numbers,
+    each with its newline (but a last line cut short), read within the record limits: a file
+    over :data:`~rummydsl.limits.MAX_RECORD_BYTES` (by its size, or by what a device yields)
+    and a line over :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES` are refused before they
+    are read whole, so no such file holds more than one bounded line in memory at a time.
+
+    :raises RecordError: naming the file, and the line for a long line.
     """
     max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
     try:
         handle = open_regular(path)  # never a FIFO, device, folder or /proc entry
         size = os.fstat(handle.fileno()).st_size
     except (OSError, ValueError) as problem:
-        raise RecordError(f"cannot read the record: {getattr(problem, 'strerror', None) or problem}",
+        raise RecordError(f"{named.reading}: {getattr(problem, 'strerror', None) or problem}",
                           Location(path)) from None
     with handle:
         if size > max_bytes:
-            raise RecordError(f"the record is too large: {size:,} bytes, and a record may be at most "
+            raise RecordError(f"{named.name} is too large: {size:,} bytes, and {named.one} may be at most "
                               f"{max_bytes:,} bytes", Location(path))
         number = total = 0
         while True:
             try:
-                raw = handle.readline(max_line + 1)
+                raw = handle.readline(max_line + 2)  # the longest line, its "\r\n", and one byte more
             except OSError as problem:
-                raise RecordError(f"cannot read the record: {problem.strerror or problem}",
+                raise RecordError(f"{named.reading}: {problem.strerror or problem}",
                                   Location(path, number + 1)) from None
             if not raw:
                 return
             number += 1
             total += len(raw)
             if len(raw.rstrip(b"\r\n")) > max_line:
-                raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a record "
-                                  f"line may be at most {max_line:,}",
-                                  Location(path, number))
+                raise RecordError(f"the line is too long: more than {max_line:,} bytes, and {named.line} "
+                                  f"may be at most {max_line:,}", Location(path, number))
             if total > max_bytes:  # a device or a growing file: its size said less
-                raise RecordError(f"the record is too large: more than {max_bytes:,} bytes, and a record "
+                raise RecordError(f"{named.name} is too large: more than {max_bytes:,} bytes, and {named.one} "
                                   f"may be at most {max_bytes:,} bytes", Location(path, number))
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as problem:
-                raise RecordError(f"not UTF-8 text: byte 0x{raw[problem.start]:02x} at column "
-                                  f"{problem.start + 1}", Location(path, number, problem.start + 1)) from None
-            if not text.strip():
-                continue
-            try:
-                data = jsonbound.loads(text)
-            except jsonbound.JSONLimitError as problem:
-                raise RecordError(f"not a record line: {problem.msg}",
-                                  Location(path, number, problem.colno)) from None
-            except json.JSONDecodeError as problem:
-                if not text.endswith("\n"):  # the last line, without its end: the writer was stopped
-                    raise RecordError(f"the last line is cut short (the record was truncated, e.g. its "
-                                      f"writer was killed); it is whole up to line {number - 1}",
-                                      Location(path, number)) from None
-                raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
+            yield number, raw
+
+
+def _read_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The record's objects with their line numbers, read one line at a time
+    (:func:`bounded_lines`)."""
+    for number, raw in bounded_lines(path):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as problem:
+            raise RecordError(f"not UTF-8 text: byte 0x{raw[problem.start]:02x} at column "
+                              f"{problem.start + 1}", Location(path, number, problem.start + 1)) from None
+        if not text.strip():
+            continue
+        try:
+            data = jsonbound.loads(text)
+        except jsonbound.JSONLimitError as problem:
+            raise RecordError(f"not a record line: {problem.msg}",
+                              Location(path, number, problem.colno)) from None
+        except json.JSONDecodeError as problem:
+            if not text.endswith("\n"):  # the last line, without its end: the writer was stopped
+                raise RecordError(f"the last line is cut short (the record was truncated, e.g. its "
+                                  f"writer was killed); it is whole up to line {number - 1}",
                                   Location(path, number)) from None
-            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
-                                  Location(path, number))
-            yield number, data
+            raise RecordError(f"not a JSON line: {problem.msg} (column {problem.colno})",
+                              Location(path, number)) from None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise RecordError(f"a record line is an object with a \"type\", got {text.strip()[:60]!r}",
+                              Location(path, number))
+        yield number, data
 
 
 def _seat(text: Any, players: int, what: str) -> int:

@@ -29,14 +29,13 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Iterator, Sequence, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Sequence, TypeVar
 
 from . import jsonbound, limits
 from .engine.actions import player_name
 from .errors import Location, RecordError
-from .record import PlayedGame, RoundSummary
+from .record import LineFile, PlayedGame, RoundSummary, bounded_lines
 from .save import Fields
-from .untrusted import open_regular
 
 __all__ = ["RUN_VERSION", "RunHeader", "RunLog", "RunWriter", "header_for", "outcome_json",
            "outcome_from_json", "parse_line", "read_run", "read_run_lines", "RunLines"]
@@ -253,7 +252,7 @@ def read_run_lines(path: str, kind: str, described: str) -> RunLines:
     header: dict[str, Any] | None = None
     header_end = end = 0
     outcomes: list[tuple[int, dict[str, Any], int]] = []
-    for number, raw in _bounded_lines(path):
+    for number, raw in bounded_lines(path, RUN_FILE):
         if not raw.endswith(b"\n"):  # after the last newline: a line cut short
             if header is None:
                 raise RecordError("the run ends inside its header line (cut short); start it again with --out",
@@ -277,45 +276,7 @@ def read_run_lines(path: str, kind: str, described: str) -> RunLines:
     return RunLines(header, header_end, outcomes, False)
 
 
-def _bounded_lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """The lines of the run file ``path`` with their numbers (each with its newline, but a last
-    line cut short), read within the record limits: a file over
-    :data:`~rummydsl.limits.MAX_RECORD_BYTES` (by its size, or by what a device yields) and a
-    line over :data:`~rummydsl.limits.MAX_RECORD_LINE_BYTES` are refused before they are read
-    whole, so no run file holds more than one bounded line in memory at a time (the
-    outcomes kept are what the run needs).
-
-    :raises RecordError: naming the file, and the line for a long line.
-    """
-    max_bytes, max_line = limits.MAX_RECORD_BYTES, limits.MAX_RECORD_LINE_BYTES
-    try:
-        handle = open_regular(path)  # never a FIFO, device, folder or /proc entry
-        size = os.fstat(handle.fileno()).st_size
-    except (OSError, ValueError) as problem:
-        raise RecordError(f"cannot read the run to resume: {getattr(problem, 'strerror', None) or problem}",
-                          Location(path)) from None
-    with handle:
-        if size > max_bytes:
-            raise RecordError(f"the run is too large: {size:,} bytes, and a run file may be at most "
-                              f"{max_bytes:,} bytes", Location(path))
-        number = total = 0
-        while True:
-            try:
-                raw = handle.readline(max_line + 2)  # the longest line, its "\r\n", and one byte more
-            except OSError as problem:
-                raise RecordError(f"cannot read the run to resume: {problem.strerror or problem}",
-                                  Location(path, number + 1)) from None
-            if not raw:
-                return
-            number += 1
-            total += len(raw)
-            if len(raw.rstrip(b"\r\n")) > max_line:
-                raise RecordError(f"the line is too long: more than {max_line:,} bytes, and a line of a run "
-                                  f"file may be at most {max_line:,}", Location(path, number))
-            if total > max_bytes:  # a device or a growing file: its size said less
-                raise RecordError(f"the run is too large: more than {max_bytes:,} bytes, and a run file may "
-                                  f"be at most {max_bytes:,} bytes", Location(path, number))
-            yield number, raw
+RUN_FILE = LineFile("cannot read the run to resume", "the run", "a run file", "a line of a run file")
 
 
 def parse_line(text: bytes, path: str, number: int) -> dict[str, Any]:
