@@ -169,6 +169,11 @@ def final_figures(variant: Variant, points: Mapping[Hashable, int],
     return figures
 
 
+SHEET_SETTING: tuple[str, ...] = ("game", "hollywood")
+"""The variant key of a shared score sheet (several games scored at once), the setting a
+sheet's figure past :data:`~rummydsl.limits.MAX_EXPR_INT` is blamed on."""
+
+
 def held_total(value: int, player: Any, what: str, key: tuple[str | int, ...], detail: str = "") -> int:
     """``value`` if it is within :data:`~rummydsl.limits.MAX_EXPR_INT` either side of 0.
 

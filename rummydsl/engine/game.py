@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from ..errors import ExpressionError, StalledGameError
 from ..limits import MAX_ACTIONS, MAX_ROUNDS
-from ..scoring import final_figures, held_total
+from ..scoring import SHEET_SETTING, final_figures, held_total
 from .actions import Action, player_name
 from .round import Round, RoundResult
 from .seating import dealer_for, deal_view, who_sits_out
@@ -341,9 +341,9 @@ class Game:
             assert sheet.winner is not None
             games_won[sheet.winner] += 1
         figures = tuple(held_total(sum(sheet.figures[p] for sheet in self.sheets), p, "figure over the sheet's "
-                                   "games", ("game", "hollywood")) for p in range(n))
+                                   "games", SHEET_SETTING) for p in range(n))
         points = tuple(held_total(sum(sheet.points[p] for sheet in self.sheets), p, "points over the sheet's "
-                                  "games", ("game", "hollywood")) for p in range(n))
+                                  "games", SHEET_SETTING) for p in range(n))
         top = max(games_won)
         contenders = [p for p in range(n) if games_won[p] == top]
         winner = max(contenders, key=lambda p: (figures[p], -p))

@@ -4,8 +4,8 @@ With ``least`` (the default) a hand's deadwood is the least its cards allow
 (C-6): melds a player shows must belong to such an arrangement, and a defender
 is scored on the least deadwood of what it keeps, whatever it showed.
 
-With ``as_shown`` a hand is scored on the melds its player shows (as OpenSpiel's
-gin_rummy scores it):
+With ``as_shown`` a hand is scored on the melds its player shows (as OpenSpiel
+scores it):
 
 - the knocker may show any melds that leave at most the knock limit; what it does
   not show is its deadwood (none left is gin). ``knock CARD`` without melds shows

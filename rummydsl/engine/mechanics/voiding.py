@@ -1,7 +1,7 @@
 """Play that makes the round void, beside the stock floor (``void:``).
 
-Two limits keep a round finite where nothing else would (OpenSpiel's gin_rummy
-has both; the language says them for any variant):
+Two limits keep a round finite where nothing else would (OpenSpiel's game has
+both; the language says them for any variant, docs/language.md):
 
 - ``void.at_discard_draw: N``: the round is void at the draw step's N-th draw from
   the discard pile of the round; that draw is not made. Taking the upcard in the
