@@ -309,14 +309,19 @@ class VariantSource:
             return known
         root = tempfile.mkdtemp(prefix=f"rummydsl-variant-{digest}-")
         atexit.register(shutil.rmtree, root, True)
+        child = self.write_into(root)
+        _MATERIALISED[digest] = child
+        return child
+
+    def write_into(self, root: str) -> str:
+        """Write the chain's files under the folder ``root`` as they lay relative to each
+        other, and return the path of the variant itself (the chain's first file)."""
         for relative, text in self.files:
             target = os.path.join(root, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "w", encoding="utf-8") as stream:
                 stream.write(text)
-        child = os.path.join(root, self.files[0][0])
-        _MATERIALISED[digest] = child
-        return child
+        return os.path.join(root, self.files[0][0])
 
 
 def _extends_an_id(text: str) -> bool:

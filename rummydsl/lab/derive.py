@@ -166,13 +166,7 @@ class DerivedVariant:
 
             source = VariantSource.of(self.base)
             if source.shipped is None and source.files:
-                layout = os.path.join(folder, "base")
-                for relative, content in source.files:
-                    target = os.path.join(layout, relative)
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    with open(target, "w", encoding="utf-8") as stream:
-                        stream.write(content)
-                copied = os.path.join(layout, source.files[0][0])
+                copied = source.write_into(os.path.join(folder, "base"))
                 text = self._extends(os.path.relpath(copied, folder))
             else:
                 text = self.text_in(folder)
