@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from .errors import AgentError, ExpressionError, Location, MeldError, RecordError, RummyDslError, StalledRoundError
 from . import jsonbound, limits
 from .limits import MAX_ACTIONS
+from .safetext import safe_text
 from .untrusted import open_regular
 
 if TYPE_CHECKING:
@@ -826,13 +827,13 @@ class _Replayer:
 
 
 def _shown(text: str, limit: int = 400) -> str:
-    """A record's text as a terminal may show it: control and other unprintable characters
-    escaped (``\\x1b``), cut at ``limit`` characters.
+    """A record's text as a terminal may show it, on one line (:func:`~rummydsl.safetext.safe_text`),
+    cut at ``limit`` characters.
 
     >>> _shown("P2: \\x1b]0;owned\\x07 gone")
     'P2: \\\\x1b]0;owned\\\\x07 gone'
     """
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    shown = safe_text(text, lines=False)
     return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
