@@ -25,8 +25,9 @@ docs/engine.md has a worked example (tested with the docs).
 
 from __future__ import annotations
 
+import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from ..errors import ExpressionError, StalledGameError
@@ -37,6 +38,7 @@ from .round import Round, RoundResult
 from .seating import dealer_for, deal_view, who_sits_out
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from ..variant.model import Variant
 
 __all__ = ["Sheet", "Game", "GameResult", "play_round", "play_game"]
@@ -132,8 +134,11 @@ class Game:
     """Why the game stopped short of its end (:data:`max_rounds` reached), else None."""
     _game_start: int = field(init=False, default=0, repr=False)
     """How many rounds were played before the current game of a match began."""
+    deal_first: InitVar[bool] = True
+    """Deal the first round now from :attr:`rng` (false: the caller deals it with
+    :meth:`deal`, as :class:`~rummydsl.engine.match.Match` does when cards are chance outcomes)."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, deal_first: bool) -> None:
         if not self.players:
             self.players = self.variant.players
         if self.dealer < 0:
@@ -141,7 +146,21 @@ class Game:
         self.games_won = [0] * self.players
         self._new_sheets()
         self.sat_out, self.dealer = self._seating(None, self.dealer)
-        self.round = self._deal()
+        if deal_first:
+            self.round = self._deal()
+
+    def copy(self) -> Game:
+        """An independent copy of the game's own state: its sheets, results and generator.
+        The current round is shared (a :class:`~rummydsl.engine.match.Match` never changes
+        a round in place once another state holds it)."""
+        other = copy.copy(self)
+        other.rng = copy.copy(self.rng)
+        other.sheets = [Sheet(list(s.points), list(s.wins), list(s.entries), s.closed, s.winner, s.figures)
+                        for s in self.sheets]
+        other.results = list(self.results)
+        other.games_won = list(self.games_won)
+        other.finished_games = list(self.finished_games)
+        return other
 
     @classmethod
     def resume(cls, variant: Variant, rnd: Round, *, scores: Sequence[int] | None = None,
@@ -209,6 +228,13 @@ class Game:
         return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
                           scores=self.scores, number=len(self.results) - self._game_start + 1, sat_out=self.sat_out)
 
+    def deal(self, cards: Sequence[Card]) -> None:
+        """Deal the round due next (the first, or the one after :meth:`next_round` with
+        ``deal=False``) in the order ``cards`` instead of shuffling (:meth:`Round.deal_cards`)."""
+        self.round = Round.deal_cards(self.variant, cards, dealer=self.dealer, players=self.players,
+                                      scores=self.scores, number=len(self.results) - self._game_start + 1,
+                                      sat_out=self.sat_out)
+
     def _seating(self, last: Round | None, dealer: int) -> tuple[int | None, int]:
         """G3-1, G3-2: who sits out the next deal (``deal.sit_out``; None without it) and
         its dealer (the seat sitting out with ``rotation: sitter``, else ``dealer``);
@@ -227,8 +253,9 @@ class Game:
         sat_out = who_sits_out(self.variant, view)
         return sat_out, dealer_for(self.variant, dealer, sat_out)
 
-    def next_round(self) -> None:
-        """Record the finished round, settle what it closes, and deal the next (if any).
+    def next_round(self, deal: bool = True) -> None:
+        """Record the finished round, settle what it closes, and deal the next (if any;
+        with ``deal=False`` the next is only made due: the caller deals it with :meth:`deal`).
 
         :raises RuntimeError: if the round is not over or the game is.
         :raises StalledGameError: when the current game has had :attr:`max_rounds`
@@ -261,7 +288,8 @@ class Game:
         except ExpressionError as problem:  # the round is recorded; no other is dealt, as for a stall
             self.stalled = str(problem)
             raise
-        self.round = self._deal()
+        if deal:
+            self.round = self._deal()
 
     def _enter(self, result: RoundResult) -> None:
         """Add the round's points: to the one game, or to the games of a shared sheet (GR-13).

@@ -366,6 +366,18 @@ class Round:
             dealer, sat_out = first_seating(variant, dealer, n)
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
+        return cls.deal_cards(variant, cards, dealer=dealer, players=n, scores=scores, number=number,
+                              sat_out=sat_out)
+
+    @classmethod
+    def deal_cards(cls, variant: Variant, cards: Sequence[Card], *, dealer: int, players: int,
+                   scores: Sequence[int] | None = None, number: int = 1, sat_out: int | None = None) -> Round:
+        """Deal the whole deck in the order ``cards`` (a shuffle: every card once), as
+        :meth:`deal` does after shuffling: one card at a time from the dealer's left,
+        then the upcard where the variant has one, the rest the stock (its top first).
+        :class:`~rummydsl.engine.match.Match` deals this way when every card is a
+        chance outcome."""
+        n = players
         size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores, sat_out=sat_out)
         hands: list[list[Card]] = [[] for _ in range(n)]
         order = [(dealer + k) % n for k in range(1, n + 1)]
