@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rummydsl.cards import Card, Deck, Rank, Suit
     from rummydsl.endings import Ending
+    from rummydsl.engine.match import CHANCE, TERMINAL, Match
     from rummydsl.errors import (
         ActionError,
         AgentError,
@@ -59,6 +60,9 @@ _EXPORTS = {
     "Rank": "rummydsl.cards",
     "Suit": "rummydsl.cards",
     "Ending": "rummydsl.endings",
+    "Match": "rummydsl.engine.match",
+    "CHANCE": "rummydsl.engine.match",
+    "TERMINAL": "rummydsl.engine.match",
     "DeckError": "rummydsl.errors",
     "Location": "rummydsl.errors",
     "Diagnostic": "rummydsl.errors",
@@ -100,6 +104,9 @@ __all__ = [
     "Rank",
     "Suit",
     "Ending",
+    "Match",
+    "CHANCE",
+    "TERMINAL",
     "DeckError",
     "Location",
     "Diagnostic",

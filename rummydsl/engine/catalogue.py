@@ -1,0 +1,283 @@
+"""Every action of a variant as an integer: the fixed catalogue a learning agent sees.
+
+An :class:`ActionSpace` numbers every action a seat can take in a variant at a given
+player count, the same numbers in every state, as OpenSpiel numbers Gin Rummy's. An id
+says nothing of the seat: it is the action of whoever is to move.
+
+Most actions are one id: the draws, ``pass``, ``take``, ``decline``, ``done``, ``buy``,
+a discard, an offer, a knock by its discard (the knocker shows the canonical
+arrangement with least deadwood, as ``P1 knock KC`` does), a deep draw by its card, a
+lay-off by card, meld owner and meld number. Putting melds down is too large to number
+whole (a contract lay-down is any choice of melds from the hand), so it takes several
+ids, one card at a time, as OpenSpiel lays one meld at a time:
+
+- ``P1 choose 7H``: the next card of the meld being chosen;
+- ``P1 close``: that meld is complete, another follows;
+- ``P1 lay``: that meld is complete and the melds chosen go down together.
+
+``P1 meld [3S 4S 5S] [7H 7D 7C]`` is ``choose 3S, choose 4S, choose 5S, close,
+choose 7C, choose 7D, choose 7H, lay`` (the melds in the order laid, which numbers them
+on the table, each meld's cards by face number): :meth:`ActionSpace.encode` gives the ids. A several-pack
+deck numbers faces, not copies: the copy is the one the hand holds. A chance outcome
+(:class:`DealCard`: the next card dealt; :class:`FirstDealer`) has ids of its own.
+
+>>> from rummydsl.variant import load_variant
+>>> space = ActionSpace(load_variant("gin_rummy"), 2)
+>>> space.size, space.faces
+(2092, 52)
+>>> gin = load_variant("gin_rummy")
+>>> from rummydsl.engine.actions import parse_action
+>>> i = space.index(parse_action("P1 discard 7H", gin.deck, 2))
+>>> str(space.action(i, 1))
+'P2 discard 7H'
+>>> [str(space.action(i, 0)) for i in space.encode(parse_action("P1 meld [5S 3S 4S]", gin.deck, 2))]
+['P1 choose 3S', 'P1 choose 4S', 'P1 choose 5S', 'P1 lay']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
+
+from ..cards import Card
+from ..errors import MalformedActionError
+from ..melds.shapes import shape_of_pattern
+from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take,
+                      player_name)
+
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+
+__all__ = ["ActionSpace", "Choose", "Close", "Lay", "DealCard", "FirstDealer", "Step", "ChanceOutcome",
+           "MatchAction", "STEP_VERBS"]
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """The next card of the meld being chosen, one id at a time: ``P1 choose 7H``."""
+
+    player: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{player_name(self.player)} choose {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Choose({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The meld being chosen is complete and another follows: ``P1 close``."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{player_name(self.player)} close"
+
+    def __repr__(self) -> str:
+        return f"Close({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Lay:
+    """The meld being chosen is complete, and the melds chosen go down: ``P1 lay``."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"{player_name(self.player)} lay"
+
+    def __repr__(self) -> str:
+        return f"Lay({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class DealCard:
+    """A chance outcome: the next card dealt is ``card`` (``deal 7H``). The deck is dealt
+    whole in the engine's order: the hands card by card from the dealer's left, the
+    upcard, then the stock from its top."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"deal {self.card}"
+
+    def __repr__(self) -> str:
+        return f"DealCard({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class FirstDealer:
+    """A chance outcome: ``seat`` deals the first round (GR-2.1), ``P2 deals``."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{player_name(self.seat)} deals"
+
+    def __repr__(self) -> str:
+        return f"FirstDealer({str(self)!r})"
+
+
+Step = Union[Choose, Close, Lay]
+ChanceOutcome = Union[DealCard, FirstDealer]
+MatchAction = Union[Action, Step, ChanceOutcome]
+"""Whatever :meth:`Match.apply <rummydsl.engine.match.Match.apply>` takes."""
+
+#: The verbs of the steps of a lay-down, beside the engine's (DESIGN.md's) verbs.
+STEP_VERBS = ("choose", "close", "lay")
+
+# The single ids, in order; then one block of ``faces`` ids per card verb; then lay-offs.
+_SINGLE = ("draw stock", "draw discard", "pass", "take", "decline", "done", "buy", "knock", "close", "lay")
+_BLOCKS = ("discard", "offer", "knock", "draw discard", "choose", "deal")
+
+
+class ActionSpace:
+    """The fixed catalogue of ids of one variant at one player count (see the module)."""
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        deck = variant.deck
+        self.variant = variant
+        self.players = players
+        self.natural = deck.natural_faces
+        self.faces = self.natural + (1 if deck.wilds else 0)
+        """How many different faces the deck has (a wild card is one face)."""
+        self._face_card: list[Card] = [deck.cards[f] for f in range(self.natural)]
+        if deck.wilds:
+            self._face_card.append(deck.cards[deck.packs * self.natural])
+        self.melds_per_player = max(1, deck.size // _smallest_meld(variant))
+        """The most melds one player can have on the table: what lay-off ids are numbered to."""
+        self._single = {name: i for i, name in enumerate(_SINGLE)}
+        at = len(_SINGLE)
+        self._block: dict[str, int] = {}
+        for name in _BLOCKS:
+            self._block[name] = at
+            at += self.faces
+        self._layoffs = at
+        at += self.faces * players * self.melds_per_player
+        self._dealers = at
+        at += players
+        self.size = at
+        """How many ids there are: every id is below this."""
+
+    def __repr__(self) -> str:
+        return f"<ActionSpace {self.variant.id} players={self.players} size={self.size}>"
+
+    def __len__(self) -> int:
+        return self.size
+
+    # ------------------------------------------------------------------ faces
+
+    def face(self, card: Card) -> int:
+        """The face number of ``card``: the same for every copy of a several-pack deck."""
+        return self.natural if card.wild else card.id % self.natural
+
+    def face_card(self, face: int) -> Card:
+        """A card of face ``face`` (the first copy)."""
+        return self._face_card[face]
+
+    # ------------------------------------------------------------------ to ids
+
+    def index(self, action: MatchAction) -> int:
+        """The id of ``action`` (the seat it names does not count).
+
+        :raises MalformedActionError: for a lay-down of melds (several ids: use
+            :meth:`encode`), a knock that names its melds (a knock's id shows the canonical
+            arrangement; name the melds by notation), a lay-off beyond the numbered melds.
+        """
+        single = self._single
+        if isinstance(action, Draw):
+            if action.card is not None:
+                return self._block["draw discard"] + self.face(action.card)
+            return single["draw " + action.source]
+        if isinstance(action, Discard):
+            return self._block["discard"] + self.face(action.card)
+        if isinstance(action, Offer):
+            return self._block["offer"] + self.face(action.card)
+        if isinstance(action, Choose):
+            return self._block["choose"] + self.face(action.card)
+        if isinstance(action, DealCard):
+            return self._block["deal"] + self.face(action.card)
+        if isinstance(action, Knock):
+            if action.melds is not None:
+                raise MalformedActionError(str(action), "a knock's id shows the canonical melds: an id "
+                                           "is 'knock CARD' without melds")
+            return single["knock"] if action.card is None else self._block["knock"] + self.face(action.card)
+        if isinstance(action, Layoff):
+            if not 0 <= action.index < self.melds_per_player or not 0 <= action.owner < self.players:
+                raise MalformedActionError(str(action), f"lay-off ids number {self.melds_per_player} melds "
+                                           f"per player")
+            return (self._layoffs + (action.owner * self.melds_per_player + action.index) * self.faces
+                    + self.face(action.card))
+        if isinstance(action, FirstDealer):
+            return self._dealers + action.seat
+        if isinstance(action, Meld):
+            raise MalformedActionError(str(action), "putting melds down takes several ids (choose, close, "
+                                       "lay): use encode()")
+        name = {Pass: "pass", Take: "take", Decline: "decline", Done: "done", Buy: "buy", Close: "close",
+                Lay: "lay"}[type(action)]
+        return single[name]
+
+    def encode(self, action: MatchAction) -> tuple[int, ...]:
+        """The ids that play ``action``: one, or the steps of a lay-down of melds."""
+        if not isinstance(action, Meld):
+            return (self.index(action),)
+        if not action.melds:
+            raise MalformedActionError(str(action), "'meld []' (a defender showing no melds) has no id: "
+                                       "a defender's 'done' shows the arrangement with least deadwood")
+        choose = self._block["choose"]
+        melds = [sorted(self.face(c) for c in meld) for meld in action.melds]
+        ids: list[int] = []
+        for k, meld in enumerate(melds):
+            ids.extend(choose + f for f in meld)
+            ids.append(self._single["lay" if k == len(melds) - 1 else "close"])
+        return tuple(ids)
+
+    # ------------------------------------------------------------------ from ids
+
+    def action(self, i: int, seat: int) -> MatchAction:
+        """The action of id ``i`` for ``seat`` (a chance outcome names no seat).
+
+        :raises MalformedActionError: for an id outside ``0 .. size - 1``.
+        """
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < self.size:
+            raise MalformedActionError(repr(i), f"an action id is an integer from 0 to {self.size - 1}")
+        if i < len(_SINGLE):
+            name = _SINGLE[i]
+            single: dict[str, MatchAction] = {
+                "draw stock": Draw(seat, "stock"), "draw discard": Draw(seat, "discard"), "pass": Pass(seat),
+                "take": Take(seat), "decline": Decline(seat), "done": Done(seat), "buy": Buy(seat),
+                "knock": Knock(seat, None), "close": Close(seat), "lay": Lay(seat)}
+            return single[name]
+        if i >= self._dealers:
+            return FirstDealer(i - self._dealers)
+        if i >= self._layoffs:
+            rest, face = divmod(i - self._layoffs, self.faces)
+            owner, index = divmod(rest, self.melds_per_player)
+            return Layoff(seat, self.face_card(face), owner, index)
+        block, face = divmod(i - len(_SINGLE), self.faces)
+        card = self.face_card(face)
+        name = _BLOCKS[block]
+        if name == "discard":
+            return Discard(seat, card)
+        if name == "offer":
+            return Offer(seat, card)
+        if name == "knock":
+            return Knock(seat, card)
+        if name == "draw discard":
+            return Draw(seat, "discard", card)
+        if name == "choose":
+            return Choose(seat, card)
+        return DealCard(card)
+
+    def describe(self, i: int) -> str:
+        """The id's action for the seat to move, written for any seat (``discard 7H``)."""
+        text = str(self.action(i, 0))
+        return text[3:] if text.startswith("P1 ") else text
+
+
+def _smallest_meld(variant: Variant) -> int:
+    """The fewest cards of any meld of the variant (1 where a kind says nothing)."""
+    sizes = [shape_of_pattern(kind.pattern).min_size for kind in variant.meld_kinds]
+    return max(1, min(sizes, default=1))

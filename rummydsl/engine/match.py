@@ -1,0 +1,518 @@
+"""One game of a variant as a state you step: apply, undo, copy, observe, save.
+
+:class:`Match` is DESIGN.md's "state you step", in the manner of OpenSpiel's ``State``
+and python-chess's ``Board``: one object for a whole game (rounds follow each other
+inside :meth:`Match.apply`), whose actions are DESIGN.md's notation or the integer ids
+of a fixed catalogue (:mod:`.catalogue`), with chance outcomes, undo, a cheap copy, the
+observation of any seat, a redeal of what a seat cannot see, and JSON.
+
+>>> m = Match.new("gin_rummy", seed=7)
+>>> m.to_move, [str(a) for a in m.legal_actions()]
+(0, ['P1 draw discard', 'P1 pass'])
+>>> m.apply("P1 pass").action
+Pass('P1 pass')
+>>> m.to_move
+1
+>>> m.undo(); m.to_move
+0
+>>> [m.action_space.describe(i) for i in m.legal_ids()]
+['draw discard', 'pass']
+>>> event = m.apply(m.legal_ids()[0])           # an id: 'P1 draw discard'
+>>> again = Match.from_json(m.to_json()); again.state() == m.state()
+True
+
+How it stays cheap: a state never changes a round or a game in place once anything else
+may hold it. :meth:`apply` plays on a copy of the round (2 µs for Gin) and keeps the
+old one for :meth:`undo`; :meth:`copy` shares everything and costs a few attributes.
+With ``history=False`` (the play loops) nothing is kept and rounds change in place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+
+from ..cards import Card
+from ..errors import IllegalActionError, MalformedActionError
+from .actions import Action, Meld, parse_action, player_name
+from .catalogue import STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
+from .game import Game
+from .observe import Observation
+from .round import Round, RoundResult
+from ..variant import load_variant, with_players
+
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+    from .game import GameResult
+    from .match_view import MatchObservation
+
+__all__ = ["Match", "Event", "CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSION"]
+
+CHANCE = -1
+""":attr:`Match.to_move` while a card is dealt as a chance outcome (OpenSpiel's ``kChancePlayerId``)."""
+TERMINAL = -4
+""":attr:`Match.to_move` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
+MATCH_FORMAT = "rummydsl-match"
+MATCH_VERSION = 1
+
+
+class Event(NamedTuple):
+    """What one :meth:`Match.apply` did: the action asked, and what followed from it."""
+
+    action: MatchAction
+    player: int
+    """The seat that acted, or :data:`CHANCE`."""
+    drawn: tuple[Card, ...] = ()
+    """Cards that came from the stock into the player's hand (theirs alone to see)."""
+    automatic: tuple[Action, ...] = ()
+    """Moves play made after it for players with nothing to decide (a defender's
+    ``done`` after gin, :meth:`Round.automatic <rummydsl.engine.round.Round.automatic>`)."""
+    result: RoundResult | None = None
+    """The round this action ended, with its points."""
+    game: GameResult | None = None
+    """The game this action ended."""
+
+    def seen_by(self, seat: int) -> Event:
+        """The event as ``seat`` sees it: another player's drawn cards are not named."""
+        return self if seat == self.player or not self.drawn else self._replace(drawn=())
+
+
+class _State(NamedTuple):
+    """Everything that changes as a match is played, replaced (never changed) by each apply."""
+
+    game: Game
+    round: Round
+    """The round in play, or the one that ended last (while the next is dealt, or at the end)."""
+    pending: tuple[int, ...] = ()
+    """The ids chosen so far of a lay-down of melds (choose, close)."""
+    dealing: tuple[Card, ...] | None = None
+    """The cards dealt so far of a deal made of chance outcomes (None: no deal under way)."""
+    choose_dealer: bool = False
+    """The first dealer is still to be drawn (a chance outcome)."""
+    log: Any = None
+    """Every step applied, newest first, as nested pairs (step, older): shared by copies."""
+    steps: int = 0
+    round_start: int = 0
+    """How many steps were applied when the round in play was dealt."""
+    redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
+    """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
+
+
+class _Cache:
+    """What a state works out once and keeps until it changes (never shared by another)."""
+
+    __slots__ = ("paths", "by_id")
+
+    def __init__(self) -> None:
+        self.paths: list[tuple[Action, tuple[int, ...]]] | None = None
+        self.by_id: dict[int, MatchAction] | None = None
+
+
+class Match:
+    """One game of a variant as a state you step (see the module docstring)."""
+
+    __slots__ = ("variant", "players", "chance", "seed", "action_space", "_s", "_undo", "_history",
+                 "_exclusive", "_cache")
+    variant: Variant
+    players: int
+    chance: str
+    """``seeded`` or ``explicit`` (see :meth:`new`)."""
+    seed: int | None
+    action_space: ActionSpace
+    """The fixed catalogue of action ids of this variant and player count."""
+    _s: _State
+    _undo: tuple[_State, Any] | None
+    _history: bool
+    _exclusive: bool
+    """This state alone holds its round and game (no history, never copied): change them in place."""
+    _cache: _Cache | None
+
+    def __init__(self) -> None:
+        raise TypeError("use Match.new(variant, seed=...) or Match.from_json(data)")
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def new(cls, variant: Variant | str, *, seed: int | None = None, players: int | None = None,
+            chance: str = "seeded", history: bool = True) -> Match:
+        """A game at its start. ``variant``: a :class:`Variant`, a shipped id or a path.
+
+        With ``chance="seeded"`` (the default) the first dealer and every shuffle come
+        from ``random.Random(seed)``, exactly as :class:`Game` deals (``seed=None``
+        draws a seed and keeps it); ``chance="explicit"`` makes the first dealer and every
+        dealt card a chance outcome. ``history=False`` keeps no undo (faster play loops).
+
+        :raises VariantError: for an unknown id, a broken file, a player count the variant
+            does not allow (rule ``players``).
+        :raises ValueError: for an unknown ``chance``.
+        """
+        if isinstance(variant, str):
+            variant = load_variant(variant)
+        if chance not in ("seeded", "explicit"):
+            raise ValueError(f"chance is 'seeded' or 'explicit', not {chance!r}")
+        variant = with_players(variant, players)
+        n = variant.players
+        if chance == "seeded" and seed is None:
+            seed = random.SystemRandom().randrange(2 ** 63)
+        m = object.__new__(cls)
+        m.variant = variant
+        m.players = n
+        m.chance = chance
+        m.seed = seed
+        m.action_space = ActionSpace(variant, n)
+        m._undo = None
+        m._history = history
+        m._exclusive = not history
+        m._cache = None
+        if chance == "seeded":
+            game = Game(variant, random.Random(seed), players=n)
+            m._s = _State(game, game.round)
+        else:
+            game = Game(variant, random.Random(0), players=n, dealer=0, deal_first=False)
+            m._s = _State(game, _placeholder_round(variant, n), choose_dealer=True)
+        return m
+
+    def copy(self) -> Match:
+        """An independent state (sharing what neither changes in place: a few attributes)."""
+        other = object.__new__(Match)
+        other.variant = self.variant
+        other.players = self.players
+        other.chance = self.chance
+        other.seed = self.seed
+        other.action_space = self.action_space
+        other._s = self._s
+        other._undo = self._undo
+        other._history = self._history
+        other._cache = None
+        other._exclusive = self._exclusive = False
+        return other
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def round(self) -> Round:
+        """The round in play (read it; change it only through :meth:`apply`)."""
+        return self._s.round
+
+    @property
+    def game(self) -> Game:
+        """The game's sheets and results (read them only; the current round is :attr:`round`)."""
+        return self._s.game
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move, :data:`CHANCE` or :data:`TERMINAL`."""
+        s = self._s
+        if s.game.result is not None or s.game.stalled is not None:
+            return TERMINAL
+        if s.choose_dealer or s.dealing is not None:
+            return CHANCE
+        seat = s.round.to_move
+        return TERMINAL if seat is None else seat
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.to_move == TERMINAL
+
+    @property
+    def pending(self) -> tuple[MatchAction, ...]:
+        """The steps chosen so far of a lay-down of melds (``choose``, ``close``)."""
+        seat = self.to_move
+        return tuple(self.action_space.action(i, seat) for i in self._s.pending)
+
+    def legal_actions(self) -> list[MatchAction]:
+        """The actions of the seat to move, in the engine's order; at :data:`CHANCE` the
+        chance outcomes; while melds are being chosen, the lay-downs that continue them."""
+        seat = self.to_move
+        if seat == TERMINAL:
+            return []
+        if seat == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        pending = self._s.pending
+        if not pending:
+            return list(self._s.round.listed())
+        n = len(pending)
+        return [a for a, path in self._paths() if path[:n] == pending]
+
+    def chance_outcomes(self) -> list[tuple[MatchAction, float]]:
+        """At :data:`CHANCE`: each outcome and its probability (one per face left to deal:
+        with several packs a face's copies are one outcome); else ``[]``."""
+        s = self._s
+        if s.choose_dealer:
+            return [(FirstDealer(p), 1 / self.players) for p in range(self.players)]
+        if s.dealing is None or self.to_move != CHANCE:
+            return []
+        left = _left_to_deal(self.variant, s.dealing)
+        total = sum(len(cards) for cards in left.values())
+        return [(DealCard(cards[0]), len(cards) / total) for cards in left.values()]
+
+    def legal_ids(self) -> list[int]:
+        """The ids legal now, ascending: one per legal action, the next step of a lay-down
+        of melds for each lay-down (the steps chosen so far count)."""
+        return sorted(self._legal_ids())
+
+    def legal_mask(self) -> list[bool]:
+        """One bool per id of :attr:`action_space`: True exactly for :meth:`legal_ids`."""
+        mask = [False] * self.action_space.size
+        for i in self._legal_ids():
+            mask[i] = True
+        return mask
+
+    def returns(self, form: str = "points") -> list[float]:
+        """Per seat: the game's points. Once the game is over, each seat's final figure
+        (bonuses included, GR-10.5); before, the totals so far.
+
+        ``form="zero_sum"``: each seat's points less the mean of the others' (two players:
+        ``a - b`` and ``b - a``), the sign turned where the lowest total wins (CR-6), so
+        more is always better and the returns add to zero.
+        """
+        game = self._s.game
+        if game.result is not None:
+            points = [float(v) for v in game.result.figures]
+        else:
+            points = [float(v) for v in game.scores]
+        if form == "points":
+            return points
+        if form != "zero_sum":
+            raise ValueError(f"form is 'points' or 'zero_sum', not {form!r}")
+        n = len(points)
+        sign = -1.0 if self.variant.game.winner == "lowest" else 1.0
+        total = sum(points)
+        return [sign * (p - (total - p) / (n - 1)) if n > 1 else 0.0 for p in points]
+
+    def observation(self, seat: int) -> MatchObservation:
+        """What ``seat`` may know now (:class:`~.match_view.MatchObservation`)."""
+        from .match_view import MatchObservation
+
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not one of the {self.players} seats")
+        return MatchObservation(self, seat)
+
+    def view(self, seat: int) -> Observation:
+        """The engine's :class:`Observation` of the round in play for ``seat`` (what agents take)."""
+        return Observation(self._s.round, seat)
+
+    # ------------------------------------------------------------------ moving
+
+    def parse(self, text: str) -> MatchAction:
+        """Read an action in this game's notation: DESIGN.md's, the steps of a lay-down
+        (``P1 choose 7H``, ``P1 close``, ``P1 lay``) and chance outcomes (``deal 7H``,
+        ``P2 deals``).
+
+        :raises MalformedActionError: for text that is not one.
+        """
+        deck = self.variant.deck
+        words = text.split() if isinstance(text, str) else []
+        if len(words) == 2 and words[0].lower() == "deal":
+            try:
+                return DealCard(deck.parse_card(words[1]))
+            except Exception as problem:  # CardError: a bad card
+                raise MalformedActionError(text, str(problem)) from None
+        if len(words) == 2 and words[1].lower() == "deals":
+            return FirstDealer(_seat(text, words[0], self.players))
+        if len(words) >= 2 and words[1].lower() in STEP_VERBS:
+            seat = _seat(text, words[0], self.players)
+            verb = words[1].lower()
+            if verb == "choose":
+                if len(words) != 3:
+                    raise MalformedActionError(text, "write 'choose CARD', e.g. 'P1 choose 7H'")
+                try:
+                    return Choose(seat, deck.parse_card(words[2]))
+                except Exception as problem:
+                    raise MalformedActionError(text, str(problem)) from None
+            if len(words) != 2:
+                raise MalformedActionError(text, f"'{verb}' takes nothing after it")
+            return Close(seat) if verb == "close" else Lay(seat)
+        return parse_action(text, deck, self.players)
+
+    def apply(self, x: MatchAction | int | str) -> Event:
+        """Play ``x`` (an action, its id or its notation) and whatever follows by itself:
+        a defender's ``done`` with nothing to decide, the next round's deal.
+
+        :returns: what happened (:class:`Event`).
+        :raises MalformedActionError: for text or an id that is no action.
+        :raises IllegalActionError: for an action not allowed now, with the reason; the
+            state is unchanged.
+        """
+        from .match_step import apply_step
+
+        s = self._s
+        seat = self.to_move
+        action = self._resolve(x, seat)
+        new, event = apply_step(self, s, seat, action)
+        if self._history:
+            self._undo = (s, self._undo)
+        self._s = new
+        self._cache = None
+        return event
+
+    def undo(self) -> None:
+        """Take back the last :meth:`apply` exactly (a decision, a step of a lay-down or a
+        chance outcome, with all that followed from it).
+
+        :raises IllegalActionError: when there is nothing to take back.
+        """
+        if self._undo is None:
+            why = "this match keeps no history (history=False)" if not self._history else "nothing was played"
+            raise IllegalActionError("undo", why)
+        self._s, self._undo = self._undo
+        self._cache = None
+
+    @property
+    def can_undo(self) -> bool:
+        return self._undo is not None
+
+    def resample(self, seat: int, rng: random.Random) -> Match:
+        """A state consistent with all ``seat`` has observed: the cards hidden from it (the
+        stock, what others hold unseen, a knock's face-down discard) dealt again with
+        ``rng``, and later deals drawn anew. It has no history to undo."""
+        from .match_step import resample
+
+        return resample(self, seat, rng)
+
+    # ------------------------------------------------------------------ saving
+
+    def state(self) -> dict[str, Any]:
+        """The whole state as plain JSON, every hidden card included (tests compare it)."""
+        s = self._s
+        game = s.game
+        return {
+            "to_move": self.to_move,
+            "round": s.round.to_json(_card_id_text),
+            "sheets": [sheet.as_json() for sheet in game.sheets],
+            "results": [r.as_json() for r in game.results],
+            "games_won": list(game.games_won),
+            "dealer": game.dealer,
+            "result": None if game.result is None else game.result.as_json(),
+            "pending": list(s.pending),
+            "dealing": None if s.dealing is None else [c.id for c in s.dealing],
+            "choose_dealer": s.choose_dealer,
+            "rng": hash(game.rng.getstate()) if self.chance == "seeded" else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as JSON: its variant, seed and every step applied (a few hundred bytes a
+        round); :meth:`from_json` replays them, checking each, to the same state."""
+        from .match_step import step_text
+
+        deck = self.variant.deck
+        steps: list[str] = []
+        node = self._s.log
+        while node is not None:
+            step, node = node
+            steps.append(step_text(step, deck))
+        steps.reverse()
+        out: dict[str, Any] = {
+            "format": MATCH_FORMAT, "version": MATCH_VERSION, "variant": self.variant.id,
+            "players": self.players, "chance": self.chance, "seed": self.seed, "steps": steps,
+        }
+        if self._s.redeals:
+            out["redeals"] = [{"at": at, "cards": list(cards), "seed": seed}
+                              for at, cards, seed in self._s.redeals]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, variant: Variant | None = None) -> Match:
+        """The match :meth:`to_json` wrote, replayed step by step (each checked).
+
+        ``variant``: the rules to play it by (default: the shipped variant of its id).
+
+        :raises RecordError: naming the key of anything wrong (another format or version,
+            a step that is not legal where it stands, a redeal that is no shuffle).
+        """
+        from .match_step import from_json
+
+        return from_json(cls, data, variant)
+
+    # ------------------------------------------------------------------ inside
+
+    def _resolve(self, x: MatchAction | int | str, seat: int) -> MatchAction:
+        if isinstance(x, str):
+            return self.parse(x)
+        if isinstance(x, int) and not isinstance(x, bool):
+            space = self.action_space
+            if not 0 <= x < space.size:
+                raise MalformedActionError(repr(x), f"an action id is an integer from 0 to {space.size - 1}")
+            listed = self._by_id().get(x)
+            if listed is not None:
+                return listed
+            return space.action(x, seat if seat >= 0 else 0)
+        if isinstance(x, (Choose, Close, Lay, DealCard, FirstDealer)) or dataclasses.is_dataclass(x):
+            return x
+        raise MalformedActionError(repr(x), "an action is an Action, its id or its notation")
+
+    def _paths(self) -> list[tuple[Action, tuple[int, ...]]]:
+        """Each listed lay-down of melds with its ids (kept until the state changes)."""
+        cache = self._caches()
+        if cache.paths is None:
+            space = self.action_space
+            cache.paths = [(a, space.encode(a)) for a in self._s.round.listed() if isinstance(a, Meld) and a.melds]
+        return cache.paths
+
+    def _by_id(self) -> dict[int, MatchAction]:
+        """The legal single-id actions by id (the engine's own objects, the copies held)."""
+        cache = self._caches()
+        if cache.by_id is None:
+            space = self.action_space
+            by_id: dict[int, MatchAction] = {}
+            seat = self.to_move
+            if seat == CHANCE:
+                for outcome, _ in self.chance_outcomes():
+                    by_id.setdefault(space.index(outcome), outcome)
+            elif seat != TERMINAL and not self._s.pending:
+                for a in self._s.round.listed():
+                    if not isinstance(a, Meld) or not a.melds:
+                        by_id.setdefault(space.index(a), a)
+            cache.by_id = by_id
+        return cache.by_id
+
+    def _legal_ids(self) -> set[int]:
+        ids = set(self._by_id())
+        if self.to_move >= 0:
+            n = len(self._s.pending)
+            pending = self._s.pending
+            ids.update(path[n] for _, path in self._paths() if len(path) > n and path[:n] == pending)
+        return ids
+
+    def _caches(self) -> _Cache:
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _Cache()
+        return cache
+
+    def __repr__(self) -> str:
+        seat = self.to_move
+        who = {CHANCE: "chance", TERMINAL: "over"}.get(seat) or player_name(seat)
+        return f"<Match {self.variant.id} round {self._s.round.number} {who} to move>"
+
+
+def _seat(text: str, word: str, players: int) -> int:
+    from .actions import parse_player
+
+    try:
+        return parse_player(word, players)
+    except MalformedActionError as problem:
+        raise MalformedActionError(text, problem.reason) from None
+
+
+def _card_id_text(card: Card) -> str:
+    return f"{card}#{card.id}"
+
+
+def _left_to_deal(variant: Variant, dealt: Sequence[Card]) -> dict[int, list[Card]]:
+    """The cards not dealt yet, by face (copies lowest id first), in deck order."""
+    gone = {c.id for c in dealt}
+    deck = variant.deck
+    left: dict[int, list[Card]] = {}
+    for card in deck.cards:
+        if card.id not in gone:
+            left.setdefault(deck.face_key(card), []).append(card)
+    return left
+
+
+def _placeholder_round(variant: Variant, players: int) -> Round:
+    """What :attr:`Match.round` is before the first deal made of chance outcomes: the deck
+    dealt unshuffled, never shown (an observation shows the deal under way instead)."""
+    return Round.deal_cards(variant, variant.deck.cards, dealer=0, players=players)

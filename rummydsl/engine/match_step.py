@@ -1,0 +1,511 @@
+"""How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards, a replay.
+
+Each function takes a match's state (:class:`~.match._State`, immutable) and returns a
+new one; nothing here changes a round or a game that another state may hold, unless
+the match says it holds them alone (``Match._exclusive``: no history, no copy).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from ..cards import Card
+from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
+from .actions import Action, Knock, Meld, player_name
+from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
+from .round import Round, dealt_hand_size
+
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+    from .match import Event, Match, _State
+
+__all__ = ["apply_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
+
+
+def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_State, Event]:
+    """The state after ``action`` by ``seat`` (the seat to move, or CHANCE), and its event.
+
+    :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
+    """
+    from .match import CHANCE, TERMINAL, Event
+
+    if seat == TERMINAL:
+        why = s.game.stalled or "the game is over"
+        raise IllegalActionError(str(action), why)
+    if seat == CHANCE:
+        return _chance(m, s, action)
+    if isinstance(action, (DealCard, FirstDealer)):
+        raise IllegalActionError(str(action), f"no card is being dealt: it is {player_name(seat)}'s move")
+    logged: MatchAction = action
+    if isinstance(action, (Choose, Close, Lay)):
+        if action.player != seat:
+            raise IllegalActionError(str(action), f"it is {player_name(seat)}'s move, not "
+                                                  f"{player_name(action.player)}'s")
+        pending = s.pending + (m.action_space.index(action),)
+        paths = m._paths()
+        if not any(path[:len(pending)] == pending for _, path in paths):
+            raise IllegalActionError(str(action), _why_not_step(m, s, pending, paths))
+        if not isinstance(action, Lay):
+            new = s._replace(pending=pending, log=(action, s.log), steps=s.steps + 1)
+            return new, Event(action, seat)
+        # the lay-down these steps spell; lay-downs alike but for the order of cards within
+        # a meld (or the copies of a face) are told apart by their text, not the listing's order
+        action = min((a for a, path in paths if path == pending), key=lambda a: (str(a), _ids(a)))
+        # the log keeps the lay-down whole (a replay checks it by the rules, as any meld)
+        log = s.log
+        for _ in s.pending:
+            log = log[1]
+        s = s._replace(pending=(), log=log, steps=s.steps - len(s.pending))
+        logged = action
+    elif s.pending:
+        if not (isinstance(action, Meld) and action.melds
+                and m.action_space.encode(action)[:len(s.pending)] == s.pending):
+            raise IllegalActionError(str(action), "melds are being chosen (choose, close, lay): finish them, "
+                                                  "or undo")
+    assert not isinstance(action, (Choose, Close, Lay, DealCard, FirstDealer))
+    before = s.round
+    if m._exclusive:
+        rnd = before
+    else:
+        rnd = before.copy()
+        rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
+    top = rnd.stock[-4:]
+    rnd.apply(action)  # checked first: a refused action changes nothing
+    hand = rnd.hands[seat]
+    drawn = tuple(c for c in reversed(top) if any(c is held for held in hand) and not any(c is left for left in rnd.stock))
+    automatic: list[Action] = []
+    while rnd.result is None:
+        forced = rnd.automatic()
+        if forced is None:
+            break
+        rnd.apply(forced)
+        automatic.append(forced)
+    steps = s.steps + 1
+    new = s._replace(round=rnd, pending=(), log=(logged, s.log), steps=steps)
+    result = rnd.result
+    if result is None:
+        return new, Event(logged, seat, drawn, tuple(automatic))
+    game = s.game if m._exclusive else s.game.copy()
+    game.round = rnd
+    seeded = m.chance == "seeded"
+    game.next_round(deal=seeded)  # may raise StalledGameError: nothing is committed
+    if game.result is not None:
+        new = new._replace(game=game)
+    elif seeded:
+        new = new._replace(game=game, round=game.round, round_start=steps)
+    else:
+        new = new._replace(game=game, dealing=())
+    return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
+
+
+def _ids(action: Action) -> tuple[int, ...]:
+    return tuple(c.id for c in _cards_of(action))
+
+
+def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
+                  ) -> str:
+    if not paths:
+        return "no melds can be put down now"
+    n = len(pending) - 1
+    nexts = sorted({path[n] for _, path in paths if path[:n] == s.pending and len(path) > n})
+    words = ", ".join(m.action_space.describe(i) for i in nexts[:12])
+    more = " ..." if len(nexts) > 12 else ""
+    return f"no lay-down of melds goes on this way; next may come: {words}{more}"
+
+
+def _chance(m: Match, s: _State, outcome: MatchAction) -> tuple[_State, Event]:
+    from .match import CHANCE, Event
+    from .match import _left_to_deal
+
+    variant = m.variant
+    if s.choose_dealer:
+        if not isinstance(outcome, FirstDealer) or not 0 <= outcome.seat < m.players:
+            raise IllegalActionError(str(outcome), "the first dealer is drawn now: 'P1 deals' .. "
+                                                   f"'{player_name(m.players - 1)} deals'")
+        game = s.game.copy()
+        game.sat_out, game.dealer = game._seating(None, outcome.seat)
+        new = s._replace(game=game, choose_dealer=False, dealing=(), log=(outcome, s.log), steps=s.steps + 1)
+        return new, Event(outcome, CHANCE)
+    if not isinstance(outcome, DealCard):
+        raise IllegalActionError(str(outcome), "a card is being dealt: the chance outcome is 'deal CARD'")
+    assert s.dealing is not None
+    left = _left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
+    if not left:
+        raise IllegalActionError(str(outcome), f"every {outcome.card} has been dealt already")
+    card = next((c for c in left if c is outcome.card), left[0])
+    dealing = s.dealing + (card,)
+    steps = s.steps + 1
+    new = s._replace(dealing=dealing, log=(DealCard(card), s.log), steps=steps)
+    if len(dealing) < variant.deck.size:
+        return new, Event(DealCard(card), CHANCE)
+    game = s.game.copy()
+    game.deal(dealing)
+    return new._replace(game=game, round=game.round, dealing=None, round_start=steps), Event(DealCard(card), CHANCE)
+
+
+# -- what a seat has not seen ------------------------------------------------------------
+
+
+def hidden_from(rnd: Round, seat: int) -> list[Card]:
+    """The cards of ``rnd`` that ``seat`` has not seen: the stock, the cards of other
+    hands never seen face up this round, and a knock's face-down discard (but the
+    knocker's own). A card seen once (discarded, offered, melded, the upcard) stays where
+    it is wherever it went since; in a deck with copies of a face, every copy of a face
+    seen stays. A hand the rules constrain now stays whole: the knocker's (shown), and
+    the turn player's while a deep draw must be melded (R5-3) or a claimed discard
+    knocked with (GR-8)."""
+    deck = rnd.variant.deck
+    seen: list[Card] = [c for c in (rnd.offered, rnd.taken, rnd.must_meld, rnd.upcard, *rnd.last_accepted)
+                        if c is not None]
+    seen.extend(rnd.discards)
+    for melds in rnd.table:
+        for table_meld in melds:
+            seen.extend(table_meld.cards)
+    for declared in rnd.declared:
+        for shown in declared or ():
+            seen.extend(shown)
+    for action in rnd.actions:
+        if isinstance(action, Knock) and rnd.ender != seat:
+            seen.extend(c for meld in action.melds or () for c in meld)
+            continue
+        seen.extend(_cards_of(action))
+    copies = deck.packs > 1 or deck.wilds > 1
+    seen_ids = {c.id for c in seen}
+    seen_faces = {deck.face_key(c) for c in seen} if copies else set()
+    fixed = set()
+    if rnd.ender is not None:
+        fixed.add(rnd.ender)
+    if rnd.must_meld is not None or rnd.must_knock:
+        fixed.add(rnd.turn_player)
+
+    def unseen(card: Card) -> bool:
+        return card.id not in seen_ids and (not copies or deck.face_key(card) not in seen_faces)
+
+    # A pile turned over beneath the stock (BR-4) was seen face up: with the floor at 0
+    # the whole stock is then known.
+    hidden = [] if rnd.turn_overs else [c for c in rnd.stock if unseen(c)]
+    for other in range(rnd.players):
+        if other == seat or other in fixed:
+            continue
+        known = {c.id for c in rnd.known[other]}
+        hidden.extend(c for c in rnd.hands[other] if c.id not in known and unseen(c))
+    if rnd.face_down is not None and rnd.ender != seat and unseen(rnd.face_down):
+        hidden.append(rnd.face_down)
+    return hidden
+
+
+def _cards_of(action: Any) -> list[Card]:
+    """Every card an action names, in the order its notation writes them."""
+    out: list[Card] = []
+    card = getattr(action, "card", None)
+    if isinstance(card, Card):
+        out.append(card)
+    for meld in getattr(action, "melds", None) or ():
+        out.extend(meld)
+    return out
+
+
+def _with_cards(action: Any, cards: Sequence[Card]) -> Any:
+    """``action`` with the cards it names replaced, in :func:`_cards_of`'s order."""
+    at = 0
+    changes: dict[str, Any] = {}
+    if isinstance(getattr(action, "card", None), Card):
+        changes["card"] = cards[0]
+        at = 1
+    melds = getattr(action, "melds", None)
+    if melds:
+        out = []
+        for meld in melds:
+            out.append(tuple(cards[at:at + len(meld)]))
+            at += len(meld)
+        changes["melds"] = tuple(out)
+    return dataclasses.replace(action, **changes) if changes else action
+
+
+def step_text(step: Any, deck: Any) -> str:
+    """A logged step as text; in a deck with copies of a face, a copy after the first is
+    written ``AS/1`` (the very card: a replay moves the same copies)."""
+    text = str(step)
+    if deck.packs == 1 and deck.wilds <= 1:
+        return text
+    cards = _cards_of(step)
+    if not any(c.copy for c in cards):
+        return text
+    tokens = text.replace("[", " [ ").replace("]", " ] ").split()
+    at = 0
+    for k, token in enumerate(tokens):
+        if at < len(cards) and token == str(cards[at]):
+            if cards[at].copy:
+                tokens[k] = f"{token}/{cards[at].copy}"
+            at += 1
+    return " ".join(tokens).replace("[ ", "[").replace(" ]", "]")
+
+
+def parse_step(m: Match, text: str) -> Any:
+    """Read a step :func:`step_text` wrote (copies included).
+
+    :raises MalformedActionError: for text that is no step, or a copy the deck lacks.
+    """
+    if "/" not in text:
+        return m.parse(text)
+    deck = m.variant.deck
+    tokens = text.replace("[", " [ ").replace("]", " ] ").split()
+    marked: list[tuple[str, int]] = []
+    for token in tokens:
+        face, slash, copy = token.partition("/")
+        most = deck.wilds if face == "*" else deck.packs
+        if slash and (not copy.isdigit() or not 0 < int(copy) < most):
+            raise MalformedActionError(text, f"{token!r}: this deck has no copy {copy} of {face}")
+        marked.append((face, int(copy) if slash else 0))
+    action = m.parse(" ".join(face for face, _ in marked))
+    exact = []
+    at = 0
+    for card in _cards_of(action):
+        while at < len(marked) and marked[at][0] != str(card):
+            at += 1
+        number = marked[at][1] if at < len(marked) else 0
+        at += 1
+        if card.wild:
+            exact.append(deck.cards[deck.packs * deck.natural_faces + number])
+        else:
+            exact.append(deck.cards[number * deck.natural_faces + deck.face_key(card)])
+    return _with_cards(action, exact) if exact else action
+
+
+def resample(m: Match, seat: int, rng: random.Random) -> Match:
+    """See :meth:`Match.resample <rummydsl.engine.match.Match.resample>`."""
+    from .match import TERMINAL
+
+    if not 0 <= seat < m.players:
+        raise ValueError(f"seat {seat} is not one of the {m.players} seats")
+    out = m.copy()
+    out._undo = None
+    s = m._s
+    if m.to_move == TERMINAL or s.choose_dealer:
+        return out  # nothing hidden (the game is over), or nothing dealt yet
+    if s.dealing is not None:
+        out._s = _resample_dealing(m, s, seat, rng)
+        return out
+    rnd = s.round
+    hidden = hidden_from(rnd, seat)
+    shuffled = list(hidden)
+    rng.shuffle(shuffled)
+    swap = {a.id: b for a, b in zip(hidden, shuffled) if a is not b}
+    log = s.log
+    pending = s.pending
+    if pending and seat != rnd.to_move:  # another seat's unfinished choice: not seen, not kept
+        for _ in pending:
+            log = log[1]
+        pending = ()
+    new_round = _relabel_round(rnd, swap)
+    game = s.game.copy()
+    new_seed = None
+    if m.chance == "seeded":
+        new_seed = rng.getrandbits(63)
+        game.rng = random.Random(new_seed)
+    game.round = new_round
+    steps = s.steps - (len(s.pending) - len(pending))
+    tail = steps - s.round_start  # the round's own steps (not the deal's chance outcomes)
+    log = _relabel_log(log, tail, swap)
+    redeals = s.redeals
+    if new_seed is not None:
+        order = tuple(c.id for c in deal_order(new_round))
+        redeals = tuple(r for r in redeals if r[0] != s.round_start) + ((s.round_start, order, new_seed),)
+    else:
+        log = _relabel_deal(log, tail, m.variant.deck.size, new_round)
+    out._s = s._replace(game=game, round=new_round, pending=pending, log=log, steps=steps, redeals=redeals)
+    return out
+
+
+def _resample_dealing(m: Match, s: Any, seat: int, rng: random.Random) -> Any:
+    """A deal under way (chance outcomes): the dealt cards ``seat`` has not seen, dealt again."""
+    dealing = list(s.dealing)
+    owners = dealt_owners(m.variant, s.game, len(dealing))
+    mine = {k for k, owner in enumerate(owners) if owner in (seat, "upcard")}
+    others = [k for k in range(len(dealing)) if k not in mine]
+    cards = [dealing[k] for k in others]
+    rng.shuffle(cards)
+    for k, card in zip(others, cards):
+        dealing[k] = card
+    log = s.log
+    for _ in range(len(dealing)):
+        log = log[1]
+    for card in dealing:
+        log = (DealCard(card), log)
+    return s._replace(dealing=tuple(dealing), log=log)
+
+
+def dealt_owners(variant: Variant, game: Any, count: int) -> list[int | str]:
+    """Who gets each of the first ``count`` cards of a deal: a seat, ``"upcard"`` or ``"stock"``."""
+    n = game.players
+    order = [(game.dealer + k) % n for k in range(1, n + 1)]
+    if game.sat_out is not None:
+        order.remove(game.sat_out)
+    size = dealt_hand_size(variant, players=n, dealer=game.dealer, number=len(game.results) - game._game_start + 1,
+                           scores=game.scores, sat_out=game.sat_out)
+    owners: list[int | str] = [seat for _ in range(size) for seat in order]
+    if variant.deal.upcard:
+        owners.append("upcard")
+    owners.extend(["stock"] * (variant.deck.size - len(owners)))
+    return owners[:count]
+
+
+def deal_order(rnd: Round) -> list[Card]:
+    """The deck in the order ``rnd`` was dealt from (:meth:`Round.deal_cards` deals it back)."""
+    hands, stock, upcard = rnd.dealt
+    n = rnd.players
+    order = [(rnd.dealer + k) % n for k in range(1, n + 1)]
+    if rnd.sat_out is not None:
+        order.remove(rnd.sat_out)
+    size = len(hands[order[0]]) if order else 0
+    cards = [hands[seat][k] for k in range(size) for seat in order]
+    if upcard is not None:
+        cards.append(upcard)
+    cards.extend(stock)
+    return cards
+
+
+def _relabel_round(rnd: Round, swap: Mapping[int, Card]) -> Round:
+    """A copy of ``rnd`` with each card of ``swap`` (by id) replaced where it lies."""
+    new = rnd.copy()
+    if not swap:
+        return new
+
+    def one(card: Card) -> Card:
+        return swap.get(card.id, card)
+
+    new.hands = [[one(c) for c in hand] for hand in new.hands]
+    new.stock = [one(c) for c in new.stock]
+    new.discards = [one(c) for c in new.discards]
+    if new.face_down is not None:
+        new.face_down = one(new.face_down)
+    hands, stock, upcard = new.dealt
+    new.dealt = (tuple(tuple(one(c) for c in hand) for hand in hands), tuple(one(c) for c in stock), upcard)
+    new.actions = [_relabel_action(a, swap) for a in new.actions]
+    return new
+
+
+def _relabel_action(action: Any, swap: Mapping[int, Card]) -> Any:
+    """``action`` with its cards replaced by ``swap`` (only a knock's face-down card can be hidden)."""
+    if isinstance(action, Knock) and action.card is not None and action.card.id in swap:
+        return dataclasses.replace(action, card=swap[action.card.id])
+    return action
+
+
+def _relabel_log(log: Any, count: int, swap: Mapping[int, Card]) -> Any:
+    """The log with its newest ``count`` entries relabelled."""
+    if not swap:
+        return log
+    entries = []
+    for _ in range(count):
+        entries.append(log[0])
+        log = log[1]
+    for entry in reversed(entries):
+        log = (_relabel_action(entry, swap), log)
+    return log
+
+
+def _relabel_deal(log: Any, after: int, size: int, rnd: Round) -> Any:
+    """The log with the chance outcomes of the deal of ``rnd`` (``size`` of them, just
+    before its newest ``after`` entries) written again as ``rnd`` is now dealt."""
+    newer = []
+    for _ in range(after):
+        newer.append(log[0])
+        log = log[1]
+    for _ in range(size):
+        log = log[1]
+    for card in deal_order(rnd):
+        log = (DealCard(card), log)
+    for entry in reversed(newer):
+        log = (entry, log)
+    return log
+
+
+# -- replay ------------------------------------------------------------------------------
+
+
+def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
+    """See :meth:`Match.from_json <rummydsl.engine.match.Match.from_json>`."""
+    from .match import MATCH_FORMAT, MATCH_VERSION
+
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a match is a JSON object, not {type(data).__name__}")
+    if data.get("format") != MATCH_FORMAT:
+        raise RecordError(f"format: expected {MATCH_FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") != MATCH_VERSION:
+        raise RecordError(f"version: this rummydsl reads match version {MATCH_VERSION}, "
+                          f"not {data.get('version')!r}")
+    name = data.get("variant")
+    if variant is None:
+        from ..variant import load_variant, shipped_variant_ids
+
+        if name not in shipped_variant_ids():
+            raise RecordError(f"variant: {name!r} is not a shipped variant: pass the Variant to play it by")
+        variant = load_variant(name)
+    elif name != variant.id:
+        raise RecordError(f"variant: the match is of {name!r}, not {variant.id!r}")
+    players, chance, seed, steps = (data.get(k) for k in ("players", "chance", "seed", "steps"))
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError(f"players: expected a number of players, got {players!r}")
+    if chance not in ("seeded", "explicit"):
+        raise RecordError(f"chance: expected 'seeded' or 'explicit', got {chance!r}")
+    if chance == "seeded" and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"seed: expected an integer, got {seed!r}")
+    if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
+        raise RecordError("steps: expected a list of actions written as text")
+    redeals = _read_redeals(data.get("redeals", []), variant, len(steps))
+    try:
+        m = cls.new(variant, seed=seed if chance == "seeded" else None, players=players, chance=chance)
+    except (RummyDslError, ValueError) as problem:
+        raise RecordError(f"players: {problem}") from None
+    for at, text in enumerate([*steps, None]):
+        if at in redeals:
+            _redeal(m, at, *redeals[at])
+        if text is None:
+            break
+        try:
+            m.apply(parse_step(m, text))
+        except (IllegalActionError, MalformedActionError) as problem:
+            raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
+    return m
+
+
+def _read_redeals(value: Any, variant: Variant, count: int) -> dict[int, tuple[tuple[int, ...], int]]:
+    if not isinstance(value, list):
+        raise RecordError("redeals: expected a list")
+    size = variant.deck.size
+    out: dict[int, tuple[tuple[int, ...], int]] = {}
+    for k, item in enumerate(value):
+        where = f"redeals[{k}]"
+        if not isinstance(item, Mapping) or set(item) != {"at", "cards", "seed"}:
+            raise RecordError(f"{where}: expected {{'at', 'cards', 'seed'}}")
+        at, cards, seed = item["at"], item["cards"], item["seed"]
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= count:
+            raise RecordError(f"{where}.at: expected a step number from 0 to {count}, got {at!r}")
+        if not isinstance(cards, list) or sorted(c for c in cards if isinstance(c, int)) != list(range(size)):
+            raise RecordError(f"{where}.cards: expected every card id 0 to {size - 1} once")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"{where}.seed: expected an integer, got {seed!r}")
+        out[at] = (tuple(cards), seed)
+    return out
+
+
+def _redeal(m: Match, at: int, cards: tuple[int, ...], seed: int) -> None:
+    """Deal the round in play again as ``cards`` (a redeal :meth:`Match.resample` made)."""
+    s = m._s
+    rnd = s.round
+    if s.round_start != at or rnd.actions or s.game.result is not None:
+        raise RecordError(f"redeals: step {at} is not where a round is dealt")
+    deck = m.variant.deck.cards
+    new_round = Round.deal_cards(m.variant, [deck[i] for i in cards], dealer=rnd.dealer, players=rnd.players,
+                                 scores=rnd.scores, number=rnd.number, sat_out=rnd.sat_out)
+    game = s.game.copy()
+    game.rng = random.Random(seed)
+    game.round = new_round
+    m._s = s._replace(game=game, round=new_round, redeals=s.redeals + ((at, cards, seed),))
+    m._undo = None
+    m._cache = None
+
+
