@@ -357,7 +357,7 @@ class StalledGameError(RummyDslError, ValueError):
 
 class BackendError(RummyDslError, ValueError):
     """A backend cannot play a run: Ray is not installed or cannot be reached, or a
-    batch failed on the cluster past its retries (rummydsl/backends.py).
+    batch failed on the cluster past its retries (rummydsl/backends/ray_tasks.py).
 
     >>> str(BackendError("cannot start or reach the Ray cluster at 'head:6379': timed out"))
     "cannot start or reach the Ray cluster at 'head:6379': timed out"

@@ -27,16 +27,24 @@ rummydsl.errors.ExpressionError: 1:1: unknown name 'sute'; did you mean 'suit'?
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Iterable
 
-from rummydsl.endings import SCORED_ENDING_NAMES
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
+from rummydsl.expr.contexts import (
+    AGGREGATES, CARD_ATTRIBUTES, CONTRACT_INNER, CONTRACT_ROUND_NAMES, FIELDS, FUNCTIONS, HAS_LISTS,
+    LAST_ROUND_NAMES, NAMES, RESERVED_NAMES, SELECTORS, Choice, Context, Env, Field, context_functions,
+    context_names,
+)
 from rummydsl.expr.parser import parse
+from rummydsl.expr.types import (
+    ANY, BOOL, CARD, COLOUR, EMPTY, INT, PLAYER, RANK, SUIT, SYMBOL, Type, enum_of, item_of, list_of,
+    range_of, type_named,
+)
 from rummydsl.suggest import closest
 
+# The types (expr/types.py) and the contexts (expr/contexts.py) lived here first: still importable from here.
 __all__ = [
     "Context",
     "Type",
@@ -65,379 +73,7 @@ __all__ = [
     "CONTRACT_ROUND_NAMES",
 ]
 
-
-class Context(str, enum.Enum):
-    """Where an expression is written, which decides the names it may use."""
-
-    CARD = "card"
-    """``card_value``, ``draw.skip_after_accepting``: one card."""
-    MELD = "meld"
-    """A meld pattern: a group of cards."""
-    CONTRACT = "contract"
-    """``contract.melds``: the melds of a first lay-down (and the round names, CR-2)."""
-    ROUND = "round"
-    """``knock.limit``: the round being played."""
-    DEAL = "deal"
-    """``deal.hand_size``: a deal about to be made (the players, the deal's number, the totals)."""
-    SCORE = "score"
-    """``scoring.*``: the round that just ended."""
-    NEXT_DEAL = "next_deal"
-    """``deal.sit_out``: the next deal of a game, after the last round (if any)."""
-    MELDED = "melded"
-    """``melded_value``: one card as it lies in a table meld (R5-1)."""
-
-
-@dataclass(frozen=True)
-class Type:
-    """The type of a value in an expression.
-
-    ``name`` is one of ``int bool rank suit colour card player list range enum``,
-    ``any`` (a ``let`` may be anything; only as an expectation) or ``symbol`` (a
-    bare name not yet resolved: a deck symbol or an enum value).
-
-    >>> str(list_of(PLAYER)), str(enum_of("knock_points", ("a", "b")))
-    ('list[player]', 'knock_points (a or b)')
-    """
-
-    name: str
-    item: "Type | None" = None
-    """The item type of a list or range."""
-    values: tuple[str, ...] = ()
-    """The values of an enum."""
-    label: str = field(default="", compare=False)
-    """What an enum is (an option's name, ``meld kind``), for messages."""
-
-    def __str__(self) -> str:
-        if self.name in ("list", "range"):
-            return f"{self.name}[{self.item}]"
-        if self.name == "enum":
-            return f"{self.label} ({' or '.join(self.values)})"
-        if self.name == "symbol":
-            return "a bare name"
-        return self.name
-
-
-INT = Type("int")
-BOOL = Type("bool")
-RANK = Type("rank")
-SUIT = Type("suit")
-COLOUR = Type("colour")
-CARD = Type("card")
-PLAYER = Type("player")
-ANY = Type("any")
-SYMBOL = Type("symbol")
-EMPTY = Type("empty")  # the item type of []
-
-
-def list_of(item: Type) -> Type:
-    """The type ``list[item]``."""
-    return Type("list", item)
-
-
-def range_of(item: Type) -> Type:
-    """The type ``range[item]`` (``item`` is int or rank)."""
-    return Type("range", item)
-
-
-def _item(container: Type) -> Type:
-    """The item type of a list or range type (which always has one)."""
-    assert container.item is not None
-    return container.item
-
-
-def enum_of(label: str, values: Iterable[str]) -> Type:
-    """An enum: the values of a string option (``label`` is its name) or the meld kinds."""
-    return Type("enum", values=tuple(values), label=label)
-
-
-_TYPE_NAMES = {t.name: t for t in (INT, BOOL, RANK, SUIT, COLOUR, CARD, PLAYER, ANY)}
-
-
-def type_named(name: "str | Type | None") -> Type:
-    """A :class:`Type` from its name (``"int"``, ``"bool"``, ``"any"``...); ``None`` is ``any``.
-
-    :raises ExpressionError: rule ``expr-type``, for a name that is not a type's.
-
-    >>> type_named("bool") is BOOL, type_named(None) is ANY
-    (True, True)
-    >>> type_named("integer")
-    Traceback (most recent call last):
-    ...
-    rummydsl.errors.ExpressionError: unknown type name 'integer'; expected one of int, bool, rank, suit, colour, card, player, any
-    """
-    if name is None:
-        return ANY
-    if isinstance(name, Type):
-        return name
-    found = _TYPE_NAMES.get(name) if isinstance(name, str) else None
-    if found is None:
-        raise ExpressionError(f"unknown type name {name!r}; expected one of {', '.join(_TYPE_NAMES)}",
-                              0, 0, "expr-type")
-    return found
-
-
 _WORDS = {"int": "integers", "bool": "booleans", "rank": "ranks", "suit": "suits", "colour": "colours"}
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The value of a string option and the values it may take (``one_of``).
-
-    :raises ExpressionError: rule ``option-value``, if ``value`` is not one of ``one_of``.
-
-    >>> Choice("sum_of_differences", ("sum_of_differences", "lowest_difference")).value
-    'sum_of_differences'
-    >>> Choice("lowest_diference", ("sum_of_differences", "lowest_difference"))
-    Traceback (most recent call last):
-    ...
-    rummydsl.errors.ExpressionError: 'lowest_diference' is not one of sum_of_differences, lowest_difference; did you mean 'lowest_difference'?
-    """
-
-    value: str
-    one_of: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "one_of", tuple(self.one_of))
-        if self.value not in self.one_of:
-            close = closest(self.value, self.one_of) if isinstance(self.value, str) else None
-            hint = f"; did you mean {close!r}?" if close else ""
-            raise ExpressionError(f"{self.value!r} is not one of {', '.join(map(str, self.one_of))}{hint}",
-                                  0, 0, "option-value")
-
-
-OptionValue = "int | bool | Choice"
-
-
-@dataclass(frozen=True)
-class Env:
-    """Everything an expression may refer to: the checker's whole input.
-
-    >>> from rummydsl.cards import Deck
-    >>> env = Env(Context.SCORE, Deck.preset("standard52"), options={"gin_bonus": 25}, per_player=True)
-    >>> env.option_type("gin_bonus")
-    Type(name='int', item=None, values=(), label='')
-    """
-
-    context: Context
-    """Which names exist (docs/language.md "Contexts")."""
-    deck: Any
-    """The variant's :class:`~rummydsl.cards.Deck` (symbols, ranks, sequence rules)."""
-    options: Mapping[str, Any] = field(default_factory=dict)
-    """Option name → value: an int, a bool, a :class:`Choice` (or any object with
-    ``value`` and ``one_of``, such as the variant model's ``Option``)."""
-    lets: tuple[tuple[str, Type], ...] = ()
-    """The ``scoring.let`` names visible here, with their types, in order."""
-    meld_kinds: tuple[str, ...] = ()
-    """The declared meld kind names (what ``kind`` is compared with)."""
-    per_player: bool = False
-    """Whether ``p`` (the player being scored) is bound: ``points`` and ``others``."""
-    has_upcard: bool = True
-    """Whether the variant deals an upcard (otherwise ``upcard`` is an error)."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.context, Context):
-            try:
-                object.__setattr__(self, "context", Context(self.context))
-            except ValueError:
-                contexts = ", ".join(c.value for c in Context)
-                raise ExpressionError(f"unknown context {self.context!r}; expected one of {contexts}",
-                                      0, 0, "expr-name") from None
-        for name, value in self.options.items():
-            _value_type(name, value)
-
-    def option_type(self, name: str) -> Type:
-        """The type of option ``name``.
-
-        :raises ExpressionError: rule ``expr-name``, if there is no option ``name``.
-        """
-        return _value_type(name, self._option(name))
-
-    def option_value(self, name: str) -> Any:
-        """The value of option ``name`` (a string for a string option).
-
-        :raises ExpressionError: rule ``expr-name``, if there is no option ``name``.
-        """
-        value = self._option(name)
-        if isinstance(value, (bool, int)):
-            return value
-        return getattr(value, "value")
-
-    def _option(self, name: str) -> Any:
-        try:
-            return self.options[name]
-        except KeyError:
-            close = closest(name, self.options)
-            hint = f"did you mean {close!r}? " if close else ""
-            listing = ", ".join(self.options) or "none"
-            raise ExpressionError(f"no option {name!r} ({hint}options: {listing})", 0, 0, "expr-name") from None
-
-    def with_let(self, name: str, type_: Type) -> "Env":
-        """This environment plus one more ``let`` name."""
-        return Env(self.context, self.deck, self.options, self.lets + ((name, type_),),
-                   self.meld_kinds, self.per_player, self.has_upcard)
-
-    def with_player(self, per_player: bool = True) -> "Env":
-        """This environment with ``p`` bound (or not)."""
-        return Env(self.context, self.deck, self.options, self.lets, self.meld_kinds,
-                   per_player, self.has_upcard)
-
-
-def _value_type(name: str, value: Any) -> Type:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    inner = getattr(value, "value", None)
-    one_of = getattr(value, "one_of", None)
-    if isinstance(inner, bool):
-        return BOOL
-    if isinstance(inner, int):
-        return INT
-    if isinstance(inner, str) and one_of:
-        return enum_of(name, tuple(one_of))
-    raise ExpressionError(f"option {name!r}: a value must be an integer, a boolean or a Choice, got {value!r}",
-                          0, 0, "option-value")
-
-
-# -- the names of each context ----------------------------------------------------
-
-_CARD_NAMES = {"rank": RANK, "suit": SUIT, "colour": COLOUR, "order": INT, "pips": INT, "wild": BOOL}
-_CARD_ATTRIBUTES = dict(_CARD_NAMES)
-_MELD_NAMES = {"size": INT, "naturals": INT, "wilds": INT}
-_DEAL_NAMES = {
-    "player_count": INT,
-    "players": list_of(PLAYER),
-    "round": INT,
-    "dealer": PLAYER,
-}
-_CONTRACT_NAMES = {"count": INT, "cards": INT}
-_CONTRACT_INNER = ("size", "kind")
-_MELDED_NAMES = {**_CARD_NAMES, "value": INT, "kind": SYMBOL, "position": INT, "size": INT}
-"""The melded-card context: the card names, its card_value, and its table meld's kind
-(an enum of the meld kinds: ``SYMBOL`` here stands for it), its place from the low end
-and its size."""
-_ROUND_NAMES = {
-    "upcard": CARD,
-    "dealer": PLAYER,
-    "round": INT,
-    "hand_size": INT,
-    "players": list_of(PLAYER),
-    "player_count": INT,
-}
-_SCORE_NAMES = {
-    **_ROUND_NAMES,
-    "ender": PLAYER,
-    "opponents": list_of(PLAYER),
-    **{ending: BOOL for ending in SCORED_ENDING_NAMES},
-}
-
-_NEXT_DEAL_NAMES = {
-    "round": INT,
-    "dealer": PLAYER,
-    "players": list_of(PLAYER),
-    "last_sat_out": PLAYER,
-    "last_winner": PLAYER,
-    "last_loser": PLAYER,
-    "last_void": BOOL,
-}
-LAST_ROUND_NAMES = ("last_sat_out", "last_winner", "last_loser", "last_void")
-"""The next-deal names that describe the last round: none of them has a value in round 1."""
-_CONTRACT_NAMES.update(_ROUND_NAMES)  # CR-2: a contract may differ by deal ('round == 1 ? ...')
-
-#: The names a contract reads from the round (not from the melds): a contract that
-#: uses one of these is judged against a round view.
-CONTRACT_ROUND_NAMES: frozenset[str] = frozenset(_ROUND_NAMES) | {"value", "score"}
-
-_NAMES: dict[Context, dict[str, Type]] = {
-    Context.CARD: _CARD_NAMES,
-    Context.MELD: _MELD_NAMES,
-    Context.CONTRACT: _CONTRACT_NAMES,
-    Context.ROUND: _ROUND_NAMES,
-    Context.SCORE: _SCORE_NAMES,
-    Context.MELDED: _MELDED_NAMES,
-    Context.DEAL: _DEAL_NAMES,
-    Context.NEXT_DEAL: _NEXT_DEAL_NAMES,
-}
-
-_COMMON_FUNCTIONS = ("min", "max", "abs")
-_AGGREGATES = ("sum", "min", "max", "count", "any", "all")
-_FUNCTIONS: dict[Context, tuple[str, ...]] = {
-    Context.CARD: _COMMON_FUNCTIONS,
-    Context.MELD: _COMMON_FUNCTIONS + ("same", "distinct", "consecutive", "count_distinct"),
-    Context.CONTRACT: _COMMON_FUNCTIONS + ("all", "any", "count_where", "value", "score"),
-    Context.ROUND: _COMMON_FUNCTIONS + ("value", "score", "distance"),
-    Context.SCORE: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "met_contract",
-                                       "hand_value", "melded_turns", "melded"),
-    Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
-    Context.NEXT_DEAL: _COMMON_FUNCTIONS + ("score", "next"),
-    Context.MELDED: _COMMON_FUNCTIONS,
-}
-_HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL)
-_SELECTORS = ("rank", "suit", "colour")
-_KEYWORDS = ("and", "or", "not", "in", "for", "true", "false")
-
-
-def context_names(context: Context, per_player: bool = False) -> tuple[str, ...]:
-    """The built-in names of a context (without options and lets).
-
-    >>> context_names(Context.CARD)
-    ('rank', 'suit', 'colour', 'order', 'pips', 'wild')
-    """
-    names = tuple(_NAMES[context])
-    if context is Context.CONTRACT:
-        names += _CONTRACT_INNER
-    if context is Context.SCORE and per_player:
-        names += ("p",)
-    return names
-
-
-def context_functions(context: Context) -> tuple[str, ...]:
-    """The functions (and aggregates) a context may call.
-
-    >>> context_functions(Context.MELD)
-    ('min', 'max', 'abs', 'same', 'distinct', 'consecutive', 'count_distinct')
-    """
-    functions = _FUNCTIONS[context]
-    if context in _HAS_LISTS:
-        functions += tuple(a for a in _AGGREGATES if a not in functions)
-    return functions
-
-
-RESERVED_NAMES: frozenset[str] = frozenset(
-    [name for context in Context for name in context_names(context, True)]
-    + [name for context in Context for name in context_functions(context)]
-    + list(_KEYWORDS)
-)
-"""Every built-in name, function and keyword: options and lets may not use these."""
-
-
-@dataclass(frozen=True)
-class Field:
-    """What a variant field's expression is: its context, its result type, whether ``p`` is bound."""
-
-    context: Context
-    type: Type
-    per_player: bool = False
-
-
-FIELDS: Mapping[str, Field] = {
-    "card_value": Field(Context.CARD, INT),
-    "turn.draw.skip_after_accepting": Field(Context.CARD, BOOL),
-    "melds": Field(Context.MELD, BOOL),
-    "contract.melds": Field(Context.CONTRACT, BOOL),
-    "melded_value": Field(Context.MELDED, INT),
-    "knock.limit": Field(Context.ROUND, INT),
-    "deal.hand_size": Field(Context.DEAL, INT),
-    "scoring.let": Field(Context.SCORE, ANY),
-    "scoring.multiplier": Field(Context.SCORE, INT),
-    "scoring.round.when": Field(Context.SCORE, BOOL),
-    "scoring.round.points": Field(Context.SCORE, INT, per_player=True),
-    "scoring.round.ender": Field(Context.SCORE, INT),
-    "scoring.round.others": Field(Context.SCORE, INT, per_player=True),
-    "deal.sit_out": Field(Context.NEXT_DEAL, PLAYER),
-}
-"""The context and result type of every expression field of a variant."""
-
 
 # -- the result -------------------------------------------------------------------
 
@@ -582,11 +218,11 @@ class _Checker:
 
     def builtin(self, name: str) -> Type | None:
         context = self.context
-        if context is Context.CONTRACT and name in _CONTRACT_INNER:
+        if context is Context.CONTRACT and name in CONTRACT_INNER:
             if not self.in_meld:
                 return None
             return INT if name == "size" else self.kind_type
-        names = _NAMES[context]
+        names = NAMES[context]
         if name not in names:
             if name == "p" and context is Context.SCORE and self.env.per_player:
                 return PLAYER
@@ -602,7 +238,7 @@ class _Checker:
     def visible_names(self) -> list[str]:
         names = [n for n in context_names(self.context, self.env.per_player)]
         if self.context is Context.CONTRACT and not self.in_meld:
-            names = [n for n in names if n not in _CONTRACT_INNER]
+            names = [n for n in names if n not in CONTRACT_INNER]
         if not self.env.has_upcard:
             names = [n for n in names if n != "upcard"]
         names += [n for n, _ in self.loops] + list(self.lets) + list(self.env.options)
@@ -619,7 +255,7 @@ class _Checker:
         if name == "p" and context is Context.SCORE:
             return _error(node, "'p' (the player being scored) exists only in 'points' and 'others'",
                           "expr-name")
-        if context is Context.CONTRACT and name in _CONTRACT_INNER:
+        if context is Context.CONTRACT and name in CONTRACT_INNER:
             return _error(node, f"{name!r} exists only inside all(...), any(...) or count_where(...)",
                           "expr-name")
         if name in context_functions(context):
@@ -796,7 +432,7 @@ class _Checker:
         found = self.value(container)
         if found.name != "list":
             raise _error(container, f"{node.op!r} needs a list or a range on the right, got {found}")
-        found_item = _item(found)
+        found_item = item_of(found)
         if element == SYMBOL:
             element = self.resolve_against(node.left, found_item)
         if found_item != EMPTY:
@@ -827,25 +463,25 @@ class _Checker:
         found = self.value(node.obj)
         if found != CARD:
             raise _error(node, f"only a card has attributes; this is {_an(found)}")
-        if node.name not in _CARD_ATTRIBUTES:
-            close = _suggest(node.name, _CARD_ATTRIBUTES)
-            hint = f"; did you mean {close!r}?" if close else f"; a card has {', '.join(_CARD_ATTRIBUTES)}"
+        if node.name not in CARD_ATTRIBUTES:
+            close = _suggest(node.name, CARD_ATTRIBUTES)
+            hint = f"; did you mean {close!r}?" if close else f"; a card has {', '.join(CARD_ATTRIBUTES)}"
             raise _error(node, f"a card has no attribute {node.name!r}{hint}", "expr-name")
-        return _CARD_ATTRIBUTES[node.name]
+        return CARD_ATTRIBUTES[node.name]
 
     def function_known(self, node: ast.Node, name: str, aggregate: bool) -> None:
         functions = context_functions(self.context)
-        if name in functions and (aggregate or name in _FUNCTIONS[self.context] or self.context in _HAS_LISTS):
-            if aggregate and name not in _AGGREGATES:
-                raise _error(node, f"{name!r} is not an aggregate: only {', '.join(_AGGREGATES)} "
+        if name in functions and (aggregate or name in FUNCTIONS[self.context] or self.context in HAS_LISTS):
+            if aggregate and name not in AGGREGATES:
+                raise _error(node, f"{name!r} is not an aggregate: only {', '.join(AGGREGATES)} "
                              f"take 'e for x in xs'")
             self.names.add(name)
             return
-        if aggregate and name in _AGGREGATES and self.context not in _HAS_LISTS:
+        if aggregate and name in AGGREGATES and self.context not in HAS_LISTS:
             raise _error(node, f"there are no lists in the {self.context.value} context to "
                          f"aggregate over", "expr-name")
         for other in Context:
-            if name in _FUNCTIONS[other] and other is not self.context:
+            if name in FUNCTIONS[other] and other is not self.context:
                 raise _error(node, f"{name!r} is not available in the {self.context.value} context; "
                              f"functions here: {', '.join(functions)}", "expr-name")
         close = _suggest(name, functions)
@@ -873,7 +509,7 @@ class _Checker:
         if name in ("same", "distinct", "consecutive", "count_distinct"):
             self.arity(node, 1)
             arg = node.args[0]
-            allowed = ("rank",) if name == "consecutive" else _SELECTORS
+            allowed = ("rank",) if name == "consecutive" else SELECTORS
             if not isinstance(arg, ast.Name) or arg.id not in allowed:
                 written = f"{arg.id!r}" if isinstance(arg, ast.Name) else "an expression"
                 choices = "rank" if len(allowed) == 1 else "rank, suit or colour"
@@ -924,7 +560,7 @@ class _Checker:
                 or any(var == n for n, _ in self.loops):
             raise ExpressionError(f"loop variable {var!r} hides the name {var!r}; choose another name",
                                   node.var_line, node.var_column, "expr-name")
-        item = _item(iterable)
+        item = item_of(iterable)
         self.loops.append((var, item if item != EMPTY else PLAYER))
         try:
             if name in ("sum", "min", "max"):
@@ -934,4 +570,3 @@ class _Checker:
         finally:
             self.loops.pop()
         return BOOL if name in ("any", "all") else INT
-

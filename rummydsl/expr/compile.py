@@ -24,8 +24,8 @@ name (``None`` for a wild card); so ``rank == A`` and ``rank <= 10`` are integer
 comparisons. Options are constants, folded at compile time.
 
 Meld predicates read per-deck tables (rank order, suit, colour and sequence
-positions by card id) built once per deck. Each predicate makes its own choice of
-wild cards (docs/language.md, "melds"):
+positions by card id) built once per deck (:mod:`rummydsl.expr.decktables`). Each
+predicate makes its own choice of wild cards (docs/language.md, "melds"):
 
 - ``same(a)``: the natural cards share ``a``;
 - ``distinct(a)``: the natural cards differ pairwise in ``a``, and the wild cards
@@ -51,23 +51,25 @@ found when the expression is compiled, so ``rummydsl check`` reports it in place
 
 from __future__ import annotations
 
-import itertools
 import operator
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence, TypeVar, cast
+from typing import Any, Callable, NamedTuple, Sequence, cast
 
 from rummydsl.endings import SCORED_ENDING_NAMES
 from rummydsl.errors import ExpressionError
 from rummydsl.expr import ast
-from rummydsl.expr.check import CONTRACT_ROUND_NAMES, Checked, Context, Type
+from rummydsl.expr.arith import ARITH, bounded_arith, runtime_error
+from rummydsl.expr.check import Checked
+from rummydsl.expr.compiled import (
+    CardExpression, Compiled, CompiledExpression, ContractExpression, MeldedExpression, MeldPattern,
+    RoundExpression,
+)
+from rummydsl.expr.contexts import CONTRACT_ROUND_NAMES, Context
+from rummydsl.expr.decktables import DeckTables, deck_tables, meld_predicate
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
-from rummydsl.expr.runtime import ContractFrame, RoundView, ScoreFrame
-from rummydsl.limits import MAX_EXPR_INT
+from rummydsl.expr.runtime import ContractFrame, ScoreFrame
 
-if TYPE_CHECKING:
-    from rummydsl.cards import Card
-
+# What a compiled expression is (expr/compiled.py) and the deck tables (expr/decktables.py)
+# lived here first: still importable from here.
 __all__ = [
     "Compiled",
     "compile_checked",
@@ -82,231 +84,6 @@ __all__ = [
 ]
 
 Fn = Callable[[Any], Any]
-_MeldFrame = tuple[int, list[int], int]  # a meld's frame: (size, natural card ids, wilds)
-T_co = TypeVar("T_co", covariant=True)
-
-
-# -- what a compiled expression is, by context (the variant model's field types) ----
-
-
-class CompiledExpression(Protocol):
-    """What every compiled expression has, whatever its context.
-
-    A :class:`Compiled` is one; the protocols below add the call form of each
-    context, so a type checker knows what ``variant.knock.limit(view)`` gives.
-    """
-
-    @property
-    def text(self) -> str:
-        """The source text."""
-
-    @property
-    def type(self) -> Type:
-        """The type of the result."""
-
-    @property
-    def context(self) -> Context:
-        """The context it was compiled for."""
-
-    @property
-    def names(self) -> frozenset[str]:
-        """The context names, options, lets and functions it uses."""
-
-    @property
-    def options(self) -> frozenset[str]:
-        """The options it uses."""
-
-    @property
-    def constant(self) -> bool:
-        """Whether the value does not depend on its input."""
-
-    @property
-    def facts(self) -> PatternFacts | ContractFacts | None:
-        """A meld pattern's :class:`PatternFacts`, a contract's :class:`ContractFacts`, else None."""
-
-
-class CardExpression(CompiledExpression, Protocol[T_co]):
-    """A compiled card-context expression, ``fn(card)``: ``card_value`` (an int),
-    ``draw.skip_after_accepting`` (a bool)."""
-
-    @property
-    def fn(self) -> Callable[[Card], T_co]:
-        """The bare closure."""
-
-    def __call__(self, card: Card) -> T_co:
-        """The value for one card of the variant's deck."""
-
-
-class MeldPattern(CompiledExpression, Protocol):
-    """A compiled meld pattern, ``pattern(cards) -> bool``; ``facts`` is its :class:`PatternFacts`."""
-
-    @property
-    def fn(self) -> Callable[[Sequence[Card]], bool]:
-        """The bare closure."""
-
-    def __call__(self, cards: Sequence[Card]) -> bool:
-        """Whether the group of cards (wild cards included) forms this kind."""
-
-
-class ContractExpression(CompiledExpression, Protocol):
-    """A compiled contract, ``melds([(kind, cards), ...], view=None) -> bool``; ``facts`` is
-    its :class:`ContractFacts`. A contract that reads the round names (``round``,
-    ``dealer``, ``score(p)``..., CR-2) needs ``view``, a :class:`RoundView`."""
-
-    @property
-    def fn(self) -> Callable[..., bool]:
-        """The bare closure."""
-
-    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]], view: Any = None) -> bool:
-        """Whether a first lay-down of these melds (kind name and cards) meets the contract
-        in the round ``view`` describes."""
-
-
-class RoundExpression(CompiledExpression, Protocol[T_co]):
-    """A compiled round- or score-context expression, ``fn(view, p=None, lets=None)``:
-    ``knock.limit``, ``scoring.multiplier`` and the scoring cases (int or bool),
-    the ``scoring.let`` formulas (any value).
-
-    ``view`` is a :class:`~rummydsl.expr.RoundView`; ``p`` the player being scored
-    (``points`` and ``others``); ``lets`` the values of the ``scoring.let`` names.
-    """
-
-    @property
-    def fn(self) -> Callable[[RoundView, Any, Mapping[str, Any] | None], T_co]:
-        """The bare closure (positional arguments: ``fn(view, p, lets)``)."""
-
-    def __call__(self, view: RoundView, p: Any = None, lets: Mapping[str, Any] | None = None) -> T_co:
-        """The value for the round ``view`` describes."""
-
-
-class MeldedExpression(CompiledExpression, Protocol):
-    """A compiled melded-card expression, ``fn(card, value, kind, position, size) -> int``:
-    ``melded_value`` (R5-1). ``value`` is the card's card_value, ``kind`` the name of the
-    table meld's kind, ``position`` its place in the meld from the low end (from 1),
-    ``size`` the meld's number of cards."""
-
-    @property
-    def fn(self) -> Callable[[Card, int, str, int, int], int]:
-        """The bare closure."""
-
-    def __call__(self, card: Card, value: int, kind: str, position: int, size: int) -> int:
-        """What the card is worth where it lies."""
-
-
-@dataclass(frozen=True, eq=False)
-class Compiled:
-    """A compiled expression: callable in its context's call form (module docstring).
-
-    ``fn`` is the bare closure (call it directly on hot paths).
-    """
-
-    text: str
-    """The source text."""
-    type: Type
-    """The type of the result."""
-    context: Context
-    """The context it was compiled for."""
-    names: frozenset[str]
-    """The context names, options, lets and functions it uses."""
-    options: frozenset[str]
-    """The options it uses (for the "options used" report)."""
-    ast: ast.Expr
-    """The checked syntax tree."""
-    fn: Callable[..., Any]
-    """The closure: ``fn(card)``, ``fn(cards)``, ``fn(melds)`` or ``fn(view, p=None, lets=None)``."""
-    constant: bool = False
-    """Whether the value does not depend on its input (options only)."""
-    facts: PatternFacts | ContractFacts | None = None
-    """For a meld pattern, what every group it accepts has (size bounds, shape); for a
-    contract, how many melds it can take."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<Compiled {self.context.value} {self.type} {self.text!r}>"
-
-
-# -- per-deck tables ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DeckTables:
-    """Lookups by card id, built once per deck for the closures."""
-
-    order: tuple[int, ...]
-    """Rank order by card id (0 for a wild card)."""
-    suit: tuple[int, ...]
-    """Suit index by card id (-1 for a wild card)."""
-    colour: tuple[str | None, ...]
-    """Colour name by card id (``None`` for a wild card)."""
-    colour_index: tuple[int, ...]
-    """Colour number by card id (-1 for a wild card)."""
-    pips: tuple[int, ...]
-    """Pips by card id: the number a rank's symbol or an alias spells (``T`` → 10), else its order."""
-    wild: tuple[bool, ...]
-    positions: tuple[tuple[int, ...], ...]
-    """Sequence positions by rank order (index 0 unused)."""
-    ranks: int
-    suits: int
-    colours: int
-    wrap: bool
-
-
-def _pips(rank: Any) -> int:
-    for spelling in (rank.symbol, *getattr(rank, "aliases", ())):
-        if spelling.isdigit():
-            return int(spelling)
-    return int(rank.order)
-
-
-def deck_tables(deck: Any) -> DeckTables:
-    """The :class:`DeckTables` of ``deck`` (cached per deck).
-
-    >>> from rummydsl.cards import Deck
-    >>> tables = deck_tables(Deck.from_spec({"preset": "standard52", "ace": "both"}))
-    >>> tables.order[:3], tables.positions[1], tables.pips[9]
-    ((1, 2, 3), (1, 14), 10)
-    """
-    try:
-        return _cached_tables(deck)
-    except TypeError:  # an unhashable deck-like object
-        return _build_tables(deck)
-
-
-@lru_cache(maxsize=64)
-def _cached_tables(deck: Any) -> DeckTables:
-    return _build_tables(deck)
-
-
-def _build_tables(deck: Any) -> DeckTables:
-    cards = deck.cards
-    size = max((c.id for c in cards), default=-1) + 1
-    order = [0] * size
-    suit = [-1] * size
-    colour: list[str | None] = [None] * size
-    colour_index = [-1] * size
-    pips = [0] * size
-    wild = [True] * size
-    colours: list[str] = []
-    for s in deck.suits:
-        if s.colour not in colours:
-            colours.append(s.colour)
-    for card in cards:
-        if card.wild or card.rank is None or card.suit is None:
-            continue
-        i = card.id
-        order[i] = card.rank.order
-        suit[i] = card.suit.index
-        colour[i] = card.suit.colour
-        colour_index[i] = colours.index(card.suit.colour)
-        pips[i] = _pips(card.rank)
-        wild[i] = False
-    positions: list[tuple[int, ...]] = [()]
-    positions += [tuple(deck.sequence_positions(rank)) for rank in deck.ranks]
-    return DeckTables(tuple(order), tuple(suit), tuple(colour), tuple(colour_index), tuple(pips),
-                      tuple(wild), tuple(positions), len(deck.ranks), len(deck.suits), len(colours),
-                      bool(deck.wrap))
 
 
 # -- compilation ------------------------------------------------------------------
@@ -322,7 +99,7 @@ def _distance(a: Fn, b: Fn, node: ast.Node) -> Fn:
         first, second = a(x), b(x)
         for player in (first, second):
             if player not in players:
-                raise _runtime_error(node, f"distance({first!r}, {second!r}): {player!r} is not a player of "
+                raise runtime_error(node, f"distance({first!r}, {second!r}): {player!r} is not a player of "
                                            "this round (a round ended at the stock floor has no ender)")
         return (players.index(second) - players.index(first)) % len(players)
     return distance
@@ -336,53 +113,6 @@ class _Code(NamedTuple):
 
 def _const(value: Any) -> _Code:
     return _Code(lambda x: value, True, value)
-
-
-def _runtime_error(node: ast.Node, message: str) -> ExpressionError:
-    return ExpressionError(message, node.line, node.column, "expr-runtime")
-
-
-# The bit lengths of two factors whose product is certainly past MAX_EXPR_INT:
-# |a| >= 2**(la - 1) and |b| >= 2**(lb - 1), so |a * b| >= 2**(la + lb - 2).
-_PRODUCT_BITS = MAX_EXPR_INT.bit_length() + 2
-
-
-def _quoted(text: str, limit: int = 60) -> str:
-    """``text`` quoted with ``!r``, shortened to about ``limit`` characters."""
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
-
-
-def _too_large(node: ast.Node, text: str, op: str) -> ExpressionError:
-    """The ``expr-limit`` error of the operation ``op`` at ``node`` in ``text``."""
-    where = f" in {_quoted(text)}" if text else ""
-    return ExpressionError(
-        f"integer too large: the '{op}'{where} would give a number beyond "
-        f"{MAX_EXPR_INT:,} (the largest an expression may compute)",
-        node.line, node.column, "expr-limit")
-
-
-def _bounded_arith(op: str, node: ast.Node, text: str) -> Callable[[Any, Any], Any]:
-    """``+``, ``-`` or ``*`` of two ints that raises ``expr-limit`` past
-    :data:`MAX_EXPR_INT`; a product is refused before it is computed."""
-    limit = MAX_EXPR_INT
-    if op == "*":
-        def mul(a: Any, b: Any) -> Any:
-            if a.bit_length() + b.bit_length() >= _PRODUCT_BITS:
-                raise _too_large(node, text, op)
-            value = a * b
-            if not -limit <= value <= limit:
-                raise _too_large(node, text, op)
-            return value
-        return mul
-    plain = _ARITH[op]
-
-    def add_or_sub(a: Any, b: Any) -> Any:
-        value = plain(a, b)
-        if not -limit <= value <= limit:
-            raise _too_large(node, text, op)
-        return value
-    return add_or_sub
 
 
 def compile_checked(checked: Checked, text: str = "") -> Compiled:
@@ -413,7 +143,7 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
 
         def fn(melds: Sequence[tuple[str, Sequence[Any]]], view: Any = None) -> Any:
             if view is None and reads_round:
-                raise _runtime_error(where_contract, "this contract reads the round ('round', 'dealer'...) "
+                raise runtime_error(where_contract, "this contract reads the round ('round', 'dealer'...) "
                                                      "but no round was given")
             return body(ContractFrame(melds, view))
     else:
@@ -424,10 +154,10 @@ def compile_checked(checked: Checked, text: str = "") -> Compiled:
 
         def fn(view: Any, p: Any = None, lets: Any = None) -> Any:
             if uses_p and p is None:
-                raise _runtime_error(where, "this expression uses 'p' but no player was given")
+                raise runtime_error(where, "this expression uses 'p' but no player was given")
             if lets is None:
                 if uses_lets:
-                    raise _runtime_error(where, "this expression uses 'let' names but no values were given")
+                    raise runtime_error(where, "this expression uses 'let' names but no values were given")
                 lets = empty
             return body(ScoreFrame(view, p, lets))
     facts: PatternFacts | ContractFacts | None = None
@@ -448,7 +178,6 @@ _COMPARE = {
 }
 _MELDED_AT = {"value": 1, "kind": 2, "position": 3, "size": 4}
 """Where the melded-card frame ``(card, value, kind, position, size)`` holds each name."""
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def _compare_constant(op: str, lf: Fn, rv: Any) -> Fn:
@@ -575,7 +304,7 @@ class _Compiler:
         def attribute(x: Any) -> Any:
             card = obj(x)
             if card is None:
-                raise _runtime_error(node, f"there is no card to take {attr!r} of")
+                raise runtime_error(node, f"there is no card to take {attr!r} of")
             return table[card.id]
 
         return _Code(attribute)
@@ -585,7 +314,7 @@ class _Compiler:
     def c_Neg(self, node: ast.Neg) -> _Code:
         inner = self.compile(node.operand)
         f = inner.fn
-        negate = _bounded_arith("-", node, self.text)
+        negate = bounded_arith("-", node, self.text)
         return self.fold(node, lambda x: negate(0, f(x)), [inner])
 
     def c_Not(self, node: ast.Not) -> _Code:
@@ -597,8 +326,8 @@ class _Compiler:
         left, right = self.compile(node.left), self.compile(node.right)
         lf, rf = left.fn, right.fn
         fn: Fn
-        if node.op in _ARITH:
-            op = _bounded_arith(node.op, node, self.text)
+        if node.op in ARITH:
+            op = bounded_arith(node.op, node, self.text)
             if right.const:
                 rv = right.value
                 fn = lambda x: op(lf(x), rv)  # noqa: E731
@@ -610,7 +339,7 @@ class _Compiler:
             def fn(x: Any) -> Any:
                 divisor = rf(x)
                 if divisor == 0:
-                    raise _runtime_error(node, "division by zero")
+                    raise runtime_error(node, "division by zero")
                 return op(lf(x), divisor)
 
         return self.fold(node, fn, [left, right])
@@ -690,7 +419,7 @@ class _Compiler:
         return _Code(lambda x: [f(x) for f in fns])
 
     def c_Range(self, node: ast.Range) -> _Code:  # pragma: no cover - handled by c_InOp
-        raise _runtime_error(node, "a range 'a..b' can only follow 'in'")
+        raise runtime_error(node, "a range 'a..b' can only follow 'in'")
 
     # -- calls --------------------------------------------------------------------
 
@@ -698,7 +427,7 @@ class _Compiler:
         name = node.func
         if name in ("same", "distinct", "consecutive", "count_distinct"):
             selector = cast(ast.Name, node.args[0]).id  # the checker allows only a bare name here
-            return _Code(self.meld_predicate(name, selector, node))
+            return _Code(meld_predicate(self.tables, name, selector))
         if name in ("all", "any", "count_where"):
             return _Code(self.per_meld(name, self.compile(node.args[0]).fn))
         args = [self.compile(arg) for arg in node.args]
@@ -758,7 +487,7 @@ class _Compiler:
         el = self.compile(node.element).fn
 
         if name == "sum" or name == "count":
-            add = _bounded_arith("+", node, self.text)
+            add = bounded_arith("+", node, self.text)
 
             def run(x: ScoreFrame) -> Any:
                 variables = x.vars
@@ -794,116 +523,3 @@ class _Compiler:
                 finally:
                     variables.pop(var, None)
         return _Code(run)
-
-    # -- meld predicates ------------------------------------------------------------
-
-    def meld_predicate(self, name: str, selector: str, node: ast.Node) -> Fn:
-        tables = self.tables
-        table: Sequence[Any]
-        count: int
-        if selector == "rank":
-            table, count = tables.order, tables.ranks
-        elif selector == "suit":
-            table, count = tables.suit, tables.suits
-        else:
-            table, count = tables.colour_index, tables.colours
-        if name == "same":
-            def same(x: _MeldFrame) -> bool:
-                nat = x[1]
-                if not nat:
-                    return True
-                first = table[nat[0]]
-                for i in nat:
-                    if table[i] != first:
-                        return False
-                return True
-            return same
-        if name == "count_distinct":
-            def count_distinct(x: _MeldFrame) -> int:
-                seen = 0
-                for i in x[1]:
-                    seen |= 1 << table[i]
-                return min(seen.bit_count() + x[2], count)
-            return count_distinct
-        if name == "distinct":
-            def distinct(x: _MeldFrame) -> bool:
-                seen = 0
-                nat = x[1]
-                for i in nat:
-                    bit = 1 << table[i]
-                    if seen & bit:
-                        return False
-                    seen |= bit
-                return count - len(nat) >= x[2]
-            return distinct
-        return self.consecutive()
-
-    def consecutive(self) -> Fn:
-        tables = self.tables
-        order = tables.order
-        positions = tables.positions
-        n = tables.ranks
-        single = tuple(ps[0] if len(ps) == 1 else 0 for ps in positions[1:])
-        single = (0,) + single  # index by order
-
-        if tables.wrap:
-            def consecutive_wrap(x: _MeldFrame) -> bool:
-                size = x[0]
-                if size > n:
-                    return False
-                seen = 0
-                for i in x[1]:
-                    bit = 1 << order[i]
-                    if seen & bit:
-                        return False
-                    seen |= bit
-                if not seen:
-                    return True
-                present = [o for o in range(1, n + 1) if seen >> o & 1]
-                gap = present[0] + n - present[-1] - 1
-                for a, b in zip(present, present[1:]):
-                    if b - a - 1 > gap:
-                        gap = b - a - 1
-                return n - gap <= size
-            return consecutive_wrap
-
-        def consecutive(x: _MeldFrame) -> bool:
-            size = x[0]
-            if size > n:
-                return False
-            seen = 0
-            lo = 1 << 30
-            hi = -1
-            several: list[tuple[int, ...]] | None = None
-            for i in x[1]:
-                o = order[i]
-                bit = 1 << o
-                if seen & bit:
-                    return False
-                seen |= bit
-                p = single[o]
-                if p:
-                    if p < lo:
-                        lo = p
-                    if p > hi:
-                        hi = p
-                elif several is None:
-                    several = [positions[o]]
-                else:
-                    several.append(positions[o])
-            if several is None:
-                return hi - lo < size
-            if len(several) == 1:  # the usual case: one ace, low or high
-                for p in several[0]:
-                    a = p if p < lo else lo
-                    b = p if p > hi else hi
-                    if b - a < size:
-                        return True
-                return False
-            for choice in itertools.product(*several):
-                a = min(lo, *choice)
-                b = max(hi, *choice)
-                if b - a < size:
-                    return True
-            return False
-        return consecutive

@@ -203,7 +203,7 @@ def test_a_house_rule_file_travels_as_text_and_plays_the_same_without_its_files(
 
 def test_a_chain_file_that_cannot_be_read_is_a_backend_error_naming_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rummydsl.backends as backends
+    import rummydsl.backends.source as source  # where VariantSource.of opens the files
 
     house = write_house_rules(tmp_path)
     real_open = open
@@ -213,7 +213,7 @@ def test_a_chain_file_that_cannot_be_read_is_a_backend_error_naming_it(
             raise PermissionError(13, "Permission denied")
         return real_open(file, *args, **keywords)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(backends, "open", refuse_base, raising=False)
+    monkeypatch.setattr(source, "open", refuse_base, raising=False)
     with pytest.raises(BackendError) as caught:
         VariantSource.of(str(house))
     base = str((tmp_path / "base.yaml").resolve())

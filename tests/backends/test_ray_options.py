@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rummydsl import backends
+from rummydsl.backends import ray_tasks
 from rummydsl.backends import RayBackend
 
 
@@ -73,7 +73,7 @@ def test_no_address_starts_a_private_loopback_instance(fake_ray: FakeRay) -> Non
     assert options["_temp_dir"] == os.path.join(root, "r")
     info = os.stat(root)
     assert stat.S_IMODE(info.st_mode) == 0o700 and info.st_uid == os.getuid()
-    assert len(root) <= backends._MAX_RAY_ROOT  # room for Ray's sockets below it
+    assert len(root) <= ray_tasks._MAX_RAY_ROOT  # room for Ray's sockets below it
     (environment,) = fake_ray.environment
     assert environment["RAY_AUTH_MODE"] == "token" and len(environment["RAY_AUTH_TOKEN"] or "") == 64
     assert environment["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] == "0" and fake_ray.constant is False
@@ -117,8 +117,8 @@ def test_a_failed_start_leaves_nothing(fake_ray: FakeRay, monkeypatch: pytest.Mo
     monkeypatch.setattr(fake_ray, "init", refuse)
     backend = RayBackend()
     made: list[str] = []
-    real = backends.private_ray_root
-    monkeypatch.setattr(backends, "private_ray_root", lambda: made.append(real()) or made[-1])
+    real = ray_tasks.private_ray_root
+    monkeypatch.setattr(ray_tasks, "private_ray_root", lambda: made.append(real()) or made[-1])
     with pytest.raises(BackendError, match="cannot start or reach a Ray instance: no room"):
         backend.cpus()
     assert made and not Path(made[0]).exists()

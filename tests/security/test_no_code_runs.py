@@ -16,7 +16,7 @@ import pytest
 from rummydsl.cards import Deck
 from rummydsl.errors import ExpressionError, RummyDslError
 from rummydsl.expr import Context, Env, check
-from rummydsl.expr.check import _CARD_ATTRIBUTES
+from rummydsl.expr.contexts import CARD_ATTRIBUTES
 from rummydsl.expr.parser import parse
 from rummydsl.variant import check_file
 
@@ -104,7 +104,7 @@ def test_the_grammar_has_no_strings_subscripts_or_lambdas() -> None:
     rules = "\n".join(line for line in grammar.splitlines() if not line.lstrip().startswith("//"))
     for forbidden in ('"\'"', '"\\""', "STRING", '"lambda"', '"import"', '"["  expr "]"', "ESCAPED"):
         assert forbidden not in rules
-    assert all(name.isidentifier() and not name.startswith("_") for name in _CARD_ATTRIBUTES)
+    assert all(name.isidentifier() and not name.startswith("_") for name in CARD_ATTRIBUTES)
 
 
 # ---------------------------------------------------------------------------- the source

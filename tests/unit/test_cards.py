@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 import string
 from typing import Any
 
@@ -19,9 +21,14 @@ RUMSKI = Deck.preset("rumski70")
 
 
 def test_doctests() -> None:
+    attempted = 0
+    for info in pkgutil.iter_modules(rummydsl.cards.__path__, "rummydsl.cards."):
+        result = doctest.testmod(importlib.import_module(info.name), optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, info.name
+        attempted += result.attempted
     result = doctest.testmod(rummydsl.cards, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 30
     assert result.failed == 0
+    assert attempted + result.attempted > 30
 
 
 def test_deck_error_is_a_card_error() -> None:

@@ -1,0 +1,67 @@
+"""``rummydsl play``: a person plays a variant in the terminal against agents."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from .parser import EXIT_INPUT, EXIT_OK
+from .runs import open_log, write_line
+
+__all__ = [
+    "cmd_play",
+]
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    """``rummydsl play``: a person plays in the terminal against agents."""
+    import random
+
+    from ..agents import make_agents
+    from ..engine import Game
+    from ..record import Quit, RecordWriter, close_agents, run_game
+    from ..simulate import agent_names, check_agents
+    from ..terminal import HELP, HumanAgent, TerminalWatcher
+    from ..variant import load_variant, with_players
+
+    variant = with_players(load_variant(args.variant), args.players)
+    players = variant.players
+    seat_text = args.seat.strip()
+    if not (seat_text[:1] in "Pp" and seat_text[1:].isdigit() and 1 <= int(seat_text[1:]) <= players):
+        print(f"rummydsl play: --seat must be one of P1 to P{players}, got {args.seat!r}", file=err)
+        return EXIT_INPUT
+    seat = int(seat_text[1:]) - 1
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    check_agents(args.agents, max(players - 1, 1))
+    others = agent_names(args.agents, players - 1)
+    names = others[:seat] + ["human"] + others[seat:]
+    seeds = random.Random(seed)
+    deal_rng = random.Random(seeds.getrandbits(64))
+    agent_rng = random.Random(seeds.getrandbits(64))
+    agents: list[Any] = make_agents(",".join(n if n != "human" else "random" for n in names), players, agent_rng)
+    agents[seat] = HumanAgent(seat, inp, out)
+    log = open_log(args.log) if args.log else None
+    writer = RecordWriter(lambda line: write_line(log, line, flush=True)) if log is not None else None
+    print(f"{variant.name}: you are P{seat + 1}; "
+          + ", ".join(f"P{p + 1} {names[p]}" for p in range(players) if p != seat)
+          + f" (seed {seed})", file=out)
+    print(HELP, file=out)
+    try:
+        if writer is not None:
+            writer.header(variant, seed=seed, agents=names, mode="games")
+            writer.game(1, seed)
+        played = run_game(Game(variant, deal_rng), agents, writer=writer, watcher=TerminalWatcher(seat, out))
+    except Quit as leaving:
+        print(f"bye: {leaving}", file=out)
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("\nbye: interrupted", file=out)
+        return EXIT_OK
+    finally:
+        close_agents(agents)
+        if log is not None:
+            log.close()
+    if played.stopped is not None:
+        print(f"rummydsl play: {played.stopped}", file=err)
+        return EXIT_INPUT
+    return EXIT_OK

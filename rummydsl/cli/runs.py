@@ -1,0 +1,180 @@
+"""The commands that run games: ``simulate`` (with its run files and logs), ``compare``/``sweep`` and ``replay``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import Location, RecordError
+from .parser import EXIT_INPUT, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from ..runlog import RunHeader, RunLog
+
+__all__ = [
+    "cmd_simulate",
+    "open_log",
+    "write_line",
+    "cmd_lab",
+    "cmd_replay",
+]
+
+
+def open_log(name: str) -> TextIO:
+    """Open the file ``name`` to write a JSON-lines log."""
+    try:
+        return open(name, "w", encoding="utf-8")
+    except OSError as problem:
+        raise RecordError(f"cannot write the log: {problem.strerror or problem}", Location(name)) from None
+
+
+def write_line(stream: TextIO | None, data: dict[str, Any], *, flush: bool = False) -> None:
+    """Write ``data`` as one JSON line to ``stream`` (which must be open)."""
+    assert stream is not None
+    stream.write(json.dumps(data, separators=(",", ":")) + "\n")
+    if flush:
+        stream.flush()
+
+
+def _resumable(path: str, header: RunHeader) -> RunLog:
+    """The run of ``path``, checked to be the command's run.
+
+    :raises RecordError: for an unreadable or corrupt file, or a run that differs
+        from the command's (naming every difference).
+    """
+    from ..runlog import read_run
+
+    from ..simulate import game_seeds
+
+    log = read_run(path)
+    wrong = log.header.differences(header)
+    if wrong:
+        raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    unit = "hand" if header.mode == "hands" else "game"
+    for outcome, seed in zip(log.outcomes, game_seeds(header.seed, len(log.outcomes))):
+        if outcome.seed != seed:
+            raise RecordError(f"{unit} {outcome.index + 1} was played from seed {outcome.seed}, but seed "
+                              f"{header.seed} gives it {seed}", Location(path, outcome.index + 2))
+    return log
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    """``rummydsl simulate``: play games and print their statistics."""
+    from ..record import RecordWriter
+    from ..runlog import RunWriter, header_for
+    from ..simulate import GameOutcome, agent_names, simulate
+    from ..progress import Progress
+    from ..variant import load_variant, shown_path, with_players
+
+    count = args.games if args.games is not None else args.hands
+    flag = "--games" if args.games is not None else "--hands"
+    if count <= 0:
+        print(f"rummydsl simulate: {flag} must be at least 1, got {count}", file=err)
+        return EXIT_INPUT
+    if args.workers is not None and args.workers <= 0:
+        print(f"rummydsl simulate: --workers must be at least 1, got {args.workers}", file=err)
+        return EXIT_INPUT
+    backend = None
+    if args.ray is not None:
+        from ..backends import RayBackend
+        from ..errors import BackendError
+
+        try:
+            backend = RayBackend(args.ray or None)
+        except BackendError as missing:  # Ray not installed: a usage problem, not the input's
+            print(f"rummydsl simulate: {missing}", file=err)
+            return EXIT_USAGE
+    variant = with_players(load_variant(args.variant), args.players)
+    from ..simulate import check_agents
+
+    check_agents(args.agents, variant.players)
+    unit = "games" if args.games is not None else "hands"
+    if args.resume and args.log:
+        print("rummydsl simulate: --log cannot go with --resume (the record of the games already played "
+              "is not kept in the run); replay a run with --log from the start instead", file=err)
+        return EXIT_USAGE
+    header = header_for(variant, seed=args.seed, mode=unit, count=count,
+                        agents=agent_names(args.agents, variant.players))
+    resumed = _resumable(args.resume, header) if args.resume else None
+    run_out: RunWriter | None = None
+    if args.out:
+        run_out = RunWriter.create(args.out, header, shown_path(variant.path))
+    elif resumed is not None:
+        run_out = RunWriter.append(args.resume, resumed)
+    try:
+        log = open_log(args.log) if args.log else None
+    except RecordError:
+        if run_out is not None:
+            run_out.close()
+        raise
+    done = len(resumed.outcomes) if resumed is not None else 0
+    progress = Progress(err, count, before=done, unit=unit)
+
+    def heard(outcome: GameOutcome) -> None:
+        nonlocal done
+        done += 1
+        if run_out is not None:
+            run_out.write(outcome)
+        if log is not None:
+            for line in outcome.lines:
+                write_line(log, line)
+            log.flush()
+        progress.update(done)
+
+    started = time.perf_counter()
+    try:
+        if log is not None:
+            RecordWriter(lambda line: write_line(log, line)).header(
+                variant, seed=args.seed, agents=agent_names(args.agents, variant.players), mode=unit)
+        stats = simulate(args.variant, games=args.games or 0, hands=args.hands or 0, seed=args.seed,
+                         agents=args.agents, workers=args.workers, log=log is not None, on_outcome=heard,
+                         done=resumed.outcomes if resumed is not None else (),
+                         backend=backend, players=args.players)
+    finally:
+        progress.close()
+        if backend is not None:
+            backend.close()
+        if log is not None:
+            log.close()
+        if run_out is not None:
+            run_out.close()
+    seconds = time.perf_counter() - started
+    if stats.stopped:
+        print(f"rummydsl simulate: {stats.stopped[0]}", file=err)
+        return EXIT_INPUT
+    if args.json:
+        out.write(json.dumps(stats.as_json(seconds)) + "\n")
+    else:
+        out.write(stats.text(seconds))
+    return EXIT_OK
+
+
+def cmd_lab(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    """``rummydsl compare`` and ``rummydsl sweep`` (:mod:`rummydsl.lab.command`)."""
+    from ..lab.command import UsageProblem, run_compare, run_sweep
+
+    try:
+        return (run_compare if args.command == "compare" else run_sweep)(args, out, err)
+    except UsageProblem as problem:
+        print(f"rummydsl {args.command}: {problem}", file=err)
+        return EXIT_USAGE
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    """``rummydsl replay``: play a game record back and verify every result."""
+    from ..record import replay_record
+
+    warnings: list[str] = []
+    try:
+        summary = replay_record(args.record, on_warning=warnings.append, variant=args.variant)
+    except RecordError as problem:
+        for warning in warnings:
+            print(f"rummydsl replay: warning: {warning}", file=err)
+        print(str(problem), file=err)
+        return EXIT_INPUT
+    for warning in warnings:
+        print(f"rummydsl replay: warning: {warning}", file=err)
+    print(summary.line(), file=out)
+    return EXIT_OK
