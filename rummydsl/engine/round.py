@@ -26,6 +26,7 @@ from ..cards import Card
 from ..endings import Ending
 from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
 from ..expr.check import CONTRACT_ROUND_NAMES
+from ..expr.runtime import RoundFacts
 from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds import MeldRules
 from .actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, parse_action, player_name
@@ -37,7 +38,6 @@ from .mechanics.knock import knock_limit
 from .mechanics.arrangement import as_shown, unshown_deadwood
 from .mechanics.voiding import void_state
 from .state import Phase, RoundResult, TableMeld
-from .view import RoundFacts
 
 if TYPE_CHECKING:
     from ..variant.model import Variant

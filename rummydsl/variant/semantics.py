@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
 from ..expr.facts import PatternFacts
+from ..expr.runtime import RoundFacts
 from ..limits import MAX_HAND, MAX_MELD_WORK
 from .model import Variant
 
@@ -464,7 +465,6 @@ def _check_contract(variant: Variant, report: _Report,
 def _contract_rounds(variant: Variant) -> list[tuple[int | None, Any]]:
     """The rounds a contract is probed in: none for a contract that does not read the
     round; else each deal of a game of ``game.deals`` (CR-2), or the first."""
-    from ..engine.view import RoundFacts
     from ..expr.check import CONTRACT_ROUND_NAMES
 
     contract = variant.contract
