@@ -30,6 +30,9 @@ solver", has the numbers), each in its own module:
   sets of a rank;
 - :mod:`.rules`: :class:`MeldRules`, which picks the fastest strategy that
   applies to each question.
+- :mod:`.bind`: :func:`~.bind.meld_rules`, the solver of a variant (kept, and bound to
+  the round for a contract by deal, :class:`~.contract.BoundContract`), which the
+  engine asks for in every round.
 
 **One canonical arrangement.** Several arrangements of a hand often reach the
 least deadwood (``7S TS QS 6H 7H 8H 7D KD JC QC`` melds 6H-7H-8H or 7S-7H-7D,

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..cards import Card, Deck
 from ..errors import MeldError
-from .contract import contract_search
+from ..expr.check import CONTRACT_ROUND_NAMES
+from .contract import BoundContract, contract_search, first_deal_facts
 from .core import (
     MAX_HAND, Arrangement, ContractPredicate, MeldCore, MeldPredicate, TableMeld, WorkBoundError, bits_of,
 )
@@ -135,9 +136,6 @@ class MeldRules(MeldCore):
         if contract is not None and not callable(contract):
             contract = getattr(contract, "melds", None)
         if contract is not None:
-            from ..engine.round import BoundContract, first_deal_facts
-            from ..expr.check import CONTRACT_ROUND_NAMES
-
             if frozenset(getattr(contract, "names", ())) & CONTRACT_ROUND_NAMES:
                 contract = BoundContract(contract, first_deal_facts(variant))  # a contract by deal: deal 1
         locked = getattr(variant, "kind_locked", None)

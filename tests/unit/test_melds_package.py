@@ -70,7 +70,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_import_graph_has_no_cycle() -> None:
     graph = {module: package_imports(module) - {module} for module in MODULES if module != "__init__"}
     assert find_cycle(graph) is None, find_cycle(graph)
-    assert "rules" not in set().union(*graph.values()), "only the front imports the front"
+    # bind.py sits above the front: it keeps each variant's MeldRules, bound to the round (CR-2)
+    assert "rules" not in set().union(*(graph[m] for m in graph if m != "bind")), "only the front imports the front"
 
 
 def test_the_cycle_finder_finds_cycles() -> None:
