@@ -15,7 +15,7 @@ from typing import Any, Iterator, Sequence
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, ExpressionError
-from ..expr.facts import PatternFacts
+from ..expr.facts import PatternFacts, split_sizes
 from ..expr.runtime import RoundFacts
 from ..limits import MAX_HAND, MAX_MELD_WORK
 from .model import Variant
@@ -430,14 +430,14 @@ def _check_meld_shape(variant: Variant, kind: Any, path: KeyPath, report: _Repor
     ``consecutive(rank)`` among its top-level ``and``s, so the meld solver lists every
     group of a hand's cards up to its greatest size (2^N for N cards), unless its
     melds split into smaller ones (then only the short ones are listed)."""
-    from ..melds.shapes import shape_of_pattern, split_sizes
-
-    shape = shape_of_pattern(kind.pattern)
-    if shape.family != "any" or (shape.max_size is not None and shape.max_size <= _LOOSE_MELD_SIZE):
+    facts = getattr(kind.pattern, "facts", None)
+    if not isinstance(facts, PatternFacts):
+        facts = PatternFacts()  # no facts: no shape (melds.shapes.shape_of_pattern gives "any")
+    if facts.same_rank or facts.consecutive or (facts.max_size is not None and facts.max_size <= _LOOSE_MELD_SIZE):
         return
     if split_sizes({kind.name: kind.pattern})[kind.name] is not None:
         return
-    top = "no greatest size" if shape.max_size is None else f"up to {shape.max_size} cards"
+    top = "no greatest size" if facts.max_size is None else f"up to {facts.max_size} cards"
     report.warn(path, f"meld kind {kind.name!r} has no shape the meld solver can use (no same(rank) or "
                 f"consecutive(rank) among its top-level 'and's) and {top}: every group of a hand's cards is "
                 f"a candidate, so big hands stop at the solver's work bound ({MAX_MELD_WORK:,}, "
