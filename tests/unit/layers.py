@@ -64,17 +64,17 @@ class Import:
     """Whether the import is inside a function."""
 
 
-def module_name(path: Path) -> str:
-    """The dotted name of a file under rummydsl/."""
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    """The dotted name of a file under ``package`` (rummydsl/)."""
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def modules() -> dict[str, Path]:
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
     """Every module of the package by dotted name."""
-    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    return {module_name(path, package): path for path in sorted(package.rglob("*.py"))}
 
 
 def layer_of(module: str) -> int | None:
@@ -89,23 +89,25 @@ def layer_of(module: str) -> int | None:
     return None if best is None else best[1]
 
 
-def imports() -> Iterator[Import]:
-    """Every import of one rummydsl module by another, relative ones resolved."""
-    known = modules()
+def imports(package: Path = PACKAGE) -> Iterator[Import]:
+    """Every import of one rummydsl module by another, relative ones resolved, at any
+    depth of the file (inside functions, under ``if TYPE_CHECKING:``, in ``try:``)."""
+    known = modules(package)
     for importer, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        package = importer if path.name == "__init__.py" else importer.rpartition(".")[0]
+        parent = importer if path.name == "__init__.py" else importer.rpartition(".")[0]
         lazy: set[int] = set()
         for function in ast.walk(tree):
             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 lazy.update(id(node) for node in ast.walk(function) if node is not function)
         for node in ast.walk(tree):
-            targets: list[str] = []
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 if node.level:
-                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = parent.split(".")[: len(parent.split(".")) - (node.level - 1)]
                     source = ".".join(base + ([node.module] if node.module else []))
                 else:
                     source = node.module or ""
@@ -114,3 +116,19 @@ def imports() -> Iterator[Import]:
             for target in dict.fromkeys(targets):
                 if target == "rummydsl" or target.startswith("rummydsl."):
                     yield Import(path, node.lineno, importer, target, id(node) in lazy)
+
+
+def upward(found: Iterator[Import] | list[Import]) -> list[str]:
+    """Each import that points up the layers, as ``file:line: importer (layer) imports
+    imported (layer)``; a lazy import of a :data:`CLI_STARTUP` module is allowed."""
+    problems = []
+    for one in found:
+        low, high = layer_of(one.importer), layer_of(one.imported)
+        if low is None or high is None or high <= low:
+            continue
+        if one.lazy and one.importer in CLI_STARTUP:
+            continue
+        shown = one.path.relative_to(PACKAGE.parent) if one.path.is_relative_to(PACKAGE.parent) else one.path
+        problems.append(f"{shown}:{one.line}: {one.importer} ({LAYERS[low][0]}) imports "
+                        f"{one.imported} ({LAYERS[high][0]}), a layer above it")
+    return problems
