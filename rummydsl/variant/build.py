@@ -31,10 +31,10 @@ from .model import (
     Deal,
     DiscardStep,
     DrawStep,
-    Game,
+    GameRules,
     GoingOut,
-    Knock,
-    Layoff,
+    KnockRules,
+    LayoffRules,
     MeldKind,
     MeldStep,
     OfferStep,
@@ -43,7 +43,7 @@ from .model import (
     Scoring,
     Step,
     Stock,
-    UpcardOffer,
+    UpcardOfferRules,
     Variant,
     Void,
     read_only,
@@ -147,7 +147,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     scoring = _build_scoring(builder, envs)
     game = _build_game(builder.get("game", default={}))
     upcard_data = data.get("upcard_offer")
-    upcard_offer = (UpcardOffer(after_all_pass=_given(upcard_data, "after_all_pass", UpcardOffer))
+    upcard_offer = (UpcardOfferRules(after_all_pass=_given(upcard_data, "after_all_pass", UpcardOfferRules))
                     if isinstance(upcard_data, Mapping) else None)
     meld_options = builder.get("meld_options", default={})
     if builder.ok:
@@ -273,8 +273,8 @@ def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
             for model in models}
 
 
-_DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game,
-                      Buying, GoingOut)
+_DEFAULTS = _defaults(Deal, UpcardOfferRules, DrawStep, MeldStep, DiscardStep, OfferStep, LayoffRules, Stock,
+                      GameRules, Buying, GoingOut)
 
 
 def _build_deal(raw: Mapping[str, Any]) -> Deal:
@@ -317,22 +317,22 @@ def _build_sit_out(builder: _Builder, envs: Any, deal: Deal) -> Deal:
     return deal if compiled is None else replace(deal, sit_out=compiled)
 
 
-def _build_game(raw: Mapping[str, Any]) -> Game:
+def _build_game(raw: Mapping[str, Any]) -> GameRules:
     hollywood = raw.get("hollywood")
     match = raw.get("match")
-    return Game(target=raw.get("target"),
-                deals=raw.get("deals"),
-                winner=_given(raw, "winner", Game),
-                game_bonus=_given(raw, "game_bonus", Game),
-                box_bonus=_given(raw, "box_bonus", Game),
-                shutout=_given(raw, "shutout", Game),
-                shutout_per=_given(raw, "shutout_per", Game),
-                hollywood_games=hollywood["games"] if hollywood else None,
-                match_games_to_win=match["games_to_win"] if match else None)
+    return GameRules(target=raw.get("target"),
+                     deals=raw.get("deals"),
+                     winner=_given(raw, "winner", GameRules),
+                     game_bonus=_given(raw, "game_bonus", GameRules),
+                     box_bonus=_given(raw, "box_bonus", GameRules),
+                     shutout=_given(raw, "shutout", GameRules),
+                     shutout_per=_given(raw, "shutout_per", GameRules),
+                     hollywood_games=hollywood["games"] if hollywood else None,
+                     match_games_to_win=match["games_to_win"] if match else None)
 
 
-def _build_layoff(raw: Mapping[str, Any]) -> Layoff:
-    return Layoff(onto=_given(raw, "onto", Layoff), after_gin=_given(raw, "after_gin", Layoff))
+def _build_layoff(raw: Mapping[str, Any]) -> LayoffRules:
+    return LayoffRules(onto=_given(raw, "onto", LayoffRules), after_gin=_given(raw, "after_gin", LayoffRules))
 
 
 def _build_stock(raw: Mapping[str, Any]) -> Stock:
@@ -667,14 +667,14 @@ def _build_turn(builder: _Builder, envs: Any) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _build_knock(builder: _Builder, envs: Any) -> Knock | None:
+def _build_knock(builder: _Builder, envs: Any) -> KnockRules | None:
     raw = builder.data.get("knock")
     if not isinstance(raw, Mapping):
         return None
     compiled = None
     if raw.get("limit") is not None:  # no limit: any deadwood may knock (KR-3)
         compiled = builder.compile(("knock", "limit"), raw["limit"], envs.round, "int")
-    return Knock(compiled, bool(raw.get("big_gin", True)))
+    return KnockRules(compiled, bool(raw.get("big_gin", True)))
 
 
 def _build_scoring(builder: _Builder, envs: Any) -> Scoring:
