@@ -36,8 +36,10 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from typing import Any, Generator, Iterator, Protocol, Sequence
 
+from . import resources
 from .errors import BackendError, RummyDslError
 from .simulate import GameOutcome, GameTask, GameTasks, play_task
+from .variant import is_variant_id, load_variant
 
 __all__ = [
     "Backend",
@@ -120,8 +122,6 @@ def _worker_start(variant: str) -> None:
     A failure is left for :func:`~rummydsl.simulate.play_task` to raise: an
     initializer that raises makes the pool start workers again and again.
     """
-    from .variant import load_variant
-
     try:
         load_variant(variant)
     except RummyDslError:
@@ -273,9 +273,6 @@ class VariantSource:
         :raises VariantError: if the variant cannot be loaded.
         :raises BackendError: if a file of its chain cannot be read.
         """
-        from . import resources
-        from .variant import load_variant
-
         absolute = os.path.realpath(path)
         shipped_dir = os.path.realpath(resources.variants_dir())
         folder, name = os.path.split(absolute)
@@ -331,8 +328,6 @@ def _extends_an_id(text: str) -> bool:
     (True, False)
     """
     import yaml
-
-    from .variant import is_variant_id
 
     try:
         data = yaml.safe_load(text)

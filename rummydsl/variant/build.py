@@ -23,8 +23,8 @@ from ..errors import DeckError
 from ..errors import Diagnostic, ExpressionError, VariantError
 from ..limits import MAX_INT_LITERAL
 from ..expr import RESERVED_NAMES
-from ..suggest import closest
-from . import exprs
+from ..suggest import closest, likeness
+from . import exprs, load_variant, shipped_variant_ids
 from .model import (
     Buying,
     Contract,
@@ -230,9 +230,6 @@ def _nearest_shipped(data: Mapping[str, Any]) -> str:
     """The shipped variant a house rule most likely means to extend: the one sharing
     the most option, ``let`` and meld names with ``data``, then the one whose id is
     most like ``data``'s id and name (``gin_rummy`` if nothing tells them apart)."""
-    from ..suggest import likeness
-    from . import load_variant, shipped_variant_ids
-
     def names(tree: Any) -> set[str]:
         return {f"{'.'.join(map(str, section))}.{name}" for section, _ in _NAMED_SECTIONS
                 for name in _section(tree, section)}

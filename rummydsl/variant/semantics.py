@@ -14,10 +14,13 @@ from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from ..cards import Card, Deck
+from ..endings import SCORED_ENDING_NAMES
 from ..errors import Diagnostic, ExpressionError
+from ..expr import SimpleRoundView
+from ..expr.check import CONTRACT_ROUND_NAMES
 from ..expr.facts import PatternFacts, split_sizes
-from ..expr.runtime import RoundFacts
-from ..limits import MAX_HAND, MAX_MELD_WORK
+from ..expr.runtime import NextDealView, RoundFacts
+from ..limits import MAX_EXPR_INT, MAX_HAND, MAX_MELD_WORK
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -103,8 +106,6 @@ def _check_sit_out(variant: Variant, report: _Report) -> None:
         report.error(("deal", "sit_out"), f"with {low} players a seat sitting out leaves fewer than two "
                      "to play: 'sit_out' needs at least 3 players", "sit-out")
         return
-    from ..expr.runtime import NextDealView
-
     seats = tuple(range(variant.players))
     for dealer in seats:  # round 1 with each first dealer: every name of the deal context has a value
         try:
@@ -465,8 +466,6 @@ def _check_contract(variant: Variant, report: _Report,
 def _contract_rounds(variant: Variant) -> list[tuple[int | None, Any]]:
     """The rounds a contract is probed in: none for a contract that does not read the
     round; else each deal of a game of ``game.deals`` (CR-2), or the first."""
-    from ..expr.check import CONTRACT_ROUND_NAMES
-
     contract = variant.contract
     assert contract is not None
     if not frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES:
@@ -525,9 +524,6 @@ def _check_integer_sizes(variant: Variant, report: _Report) -> None:
     other) is an error in place, not a failure in the middle of a game. Other
     failures (a formula asking what the sample round does not have) are left to
     the checks that own them."""
-    from ..endings import SCORED_ENDING_NAMES
-    from ..expr import SimpleRoundView
-
     if not variant.card_values:
         return
     players = tuple(f"P{i}" for i in range(1, variant.players + 1))
@@ -581,8 +577,6 @@ def _check_sample_points(variant: Variant, report: _Report, reported: set[KeyPat
     shutout, with the game bonus and a box): each past
     :data:`~rummydsl.limits.MAX_EXPR_INT` is an error in place (rule ``expr-limit``),
     which play would otherwise meet in the middle of a game."""
-    from ..limits import MAX_EXPR_INT
-
     index, field = case
     sample = f"scoring a sample {ending} round, scoring.round[{index}].{field} gives {value:,}"
     points = value * factor
