@@ -135,7 +135,7 @@ def _expr_setup() -> list[tuple[Any, Callable[[Any], Iterable[Any]]]]:
     global _EXPR_SETUP
     if _EXPR_SETUP is not None:
         return _EXPR_SETUP
-    from rummydsl.engine.view import RoundFacts
+    from rummydsl.expr.runtime import RoundFacts
     from rummydsl.expr import Choice, Context, Env
 
     envs: list[tuple[Any, Callable[[Any], Iterable[Any]]]] = []

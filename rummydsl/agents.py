@@ -27,7 +27,7 @@ from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Mel
 from .engine.observe import Observation
 from .errors import AgentError, RummyDslError
 from .limits import MAX_HAND
-from .melds import TableMeld as SolverMeld
+from .melds import LayoffTarget
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agents", "dealt_low", "AGENT_NAMES"]
 
@@ -220,7 +220,7 @@ class GreedyAgent:
     @staticmethod
     def _left_after_putting_down(observation: Observation, hand: Sequence[Card]) -> int:
         """The least deadwood of ``hand`` once it has melded and laid off onto the table all it can."""
-        table = [SolverMeld(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+        table = [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
         return observation.rules.solve(hand, table=table, check_contract=False).deadwood
 
     def _pile_helps_going_out(self, observation: Observation) -> bool:
@@ -362,7 +362,7 @@ class GreedyAgent:
             return next(a for a in legal if isinstance(a, Done))
         ender = observation.ender
         assert ender is not None
-        table = [SolverMeld(tuple(m.cards), m.kind) for m in observation.table[ender]]
+        table = [LayoffTarget(tuple(m.cards), m.kind) for m in observation.table[ender]]
         best = observation.rules.solve(observation.hand, table=table, check_contract=False)
         wanted = {(index, card.id) for index, cards in best.layoffs for card in cards}
         for action in layoffs:

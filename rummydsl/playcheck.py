@@ -195,7 +195,7 @@ def _when(args: Sequence[Any]) -> str:
     """When the formula called with ``args`` ran, for messages: `` when a round ends 'gin'``
     for a score, `` as round 3 is dealt`` for the knock limit, else nothing.
 
-    >>> from rummydsl.engine.view import RoundFacts
+    >>> from rummydsl.expr.runtime import RoundFacts
     >>> _when([RoundFacts(players=(0, 1), dealer=0, ending="gin")])
     " when a round ends 'gin'"
     >>> _when([RoundFacts(players=(0, 1), dealer=0, round=3)])

@@ -1,20 +1,20 @@
 """Save a game in progress as JSON, and resume it to the identical continuation.
 
-A save (:func:`save_game`, also :meth:`rummydsl.engine.Game.to_json`) holds the whole
-game: the format version, the variant's id and rules digest, every score sheet, the
-rounds played so far, the dealer, the state of the random generator that deals the
-later rounds, and the current round as its deal, the actions played since, and the
-position they lead to (phase, hands, stock order, discard pile, table melds, whose
-turn, a knock in progress ...). With ``agents`` it also holds each seat's agent and
-its own generator (a ``cmd:`` program keeps its state itself: it is started afresh).
+A save (:func:`save_game`) holds the whole game: the format version, the variant's id
+and rules digest, every score sheet, the rounds played so far, the dealer, the state of
+the random generator that deals the later rounds, and the current round as its deal, the
+actions played since, and the position they lead to (phase, hands, stock order, discard
+pile, table melds, whose turn, a knock in progress ...). With ``agents`` it also holds
+each seat's agent and its own generator (a ``cmd:`` program keeps its state itself: it
+is started afresh).
 
-Loading (:func:`load_game`, :meth:`rummydsl.engine.Game.from_json`) checks everything
-before anything is built, so a save is loaded whole or not at all: the version, the
-variant (the same rules digest, as :func:`rummydsl.record.variant_digests` gives), every
-card of the deck exactly once in the deal and in the position, each action legal where
-it stands (the round is replayed from its deal: the actions are the authority), and the
-position the actions give equal to the saved one. A problem is a
-:class:`~rummydsl.errors.RecordError` naming the key and quoting the bad value.
+Loading (:func:`load_game`) checks everything before anything is built, so a save is
+loaded whole or not at all: the version, the variant (the same rules digest, as
+:func:`rummydsl.record.variant_digests` gives), every card of the deck exactly once in
+the deal and in the position, each action legal where it stands (the round is replayed
+from its deal: the actions are the authority), and the position the actions give equal
+to the saved one. A problem is a :class:`~rummydsl.errors.RecordError` naming the key
+and quoting the bad value.
 
 Cards are written in the deck's notation; in a deck with several copies of a face a
 copy after the first is marked ``/copy`` (``AS/1``, ``*/2``), so the very same cards

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import SuiteError
+from ..errors import SuiteError, VariantError
 from ..paths import is_file
 from ..untrusted import open_regular
 from .runner import CaseResult, run_case
@@ -195,7 +195,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _mutants(files: list[str], cases: list[Case], out: TextIO, err: TextIO, broken: int) -> int:
     """``--mutants``: per variant, the one-thing changes that no case notices."""
-    from ..errors import VariantError
     from .mutants import report, run_mutants
 
     by_variant: dict[str, list[Case]] = {}

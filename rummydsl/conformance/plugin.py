@@ -14,8 +14,10 @@ from typing import Any, Iterator
 
 import pytest
 
+from ..errors import SuiteError
 from ..safetext import safe_text
-from .suite import SUITE_SUFFIXES
+from .runner import run_case
+from .suite import SUITE_SUFFIXES, load_suite
 
 __all__ = ["pytest_collect_file", "SuiteFile", "CaseItem"]
 
@@ -35,9 +37,6 @@ class SuiteFile(pytest.File):
     """One suite file."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from ..errors import SuiteError
-        from .suite import load_suite
-
         try:
             suite = load_suite(str(self.path))
         except SuiteError as problem:
@@ -62,8 +61,6 @@ class CaseItem(pytest.Item):
             self.user_properties.append(("rule", rule))
 
     def runtest(self) -> None:
-        from .runner import run_case
-
         result = run_case(self.case)
         if result.status == "skipped":
             pytest.skip(safe_text(result.reason or ""))

@@ -196,7 +196,7 @@ def _run_meld(case: Case, variant: Any) -> list[Difference]:
 
 def _run_hand(case: Case, variant: Any) -> list[Difference]:
     from ..engine.round import meld_rules
-    from ..engine.view import RoundFacts
+    from ..expr.runtime import RoundFacts
 
     # the deal the hand is judged in: a contract by deal reads it (CR-2)
     facts = RoundFacts(players=tuple(range(variant.players)), dealer=0, round=int(case.data.get("round", 1)))

@@ -20,6 +20,10 @@ whichever comes first), and ``game.winner: lowest`` (CR-6) makes the lowest
 total win. A round's number is the deal number within its game: a match's next
 game starts again at 1.
 
+A game in progress is saved and resumed by :func:`rummydsl.save.save_game` and
+:func:`rummydsl.save.load_game` (the save module sits above the engine: it saves the
+agents too).
+
 docs/engine.md has a worked example (tested with the docs).
 """
 
@@ -180,27 +184,6 @@ class Game:
         game.results = []
         game._game_start = 1 - rnd.number  # ``rnd`` is deal number rnd.number of its game (CR-2)
         return game
-
-    # ------------------------------------------------------------------ saving
-
-    def to_json(self, agents: Sequence[Any] | None = None) -> dict[str, Any]:
-        """The whole game as JSON, to resume later (:func:`rummydsl.save.save_game`);
-        with ``agents``, each seat's agent and its generator too."""
-        from ..save import save_game
-
-        return save_game(self, agents)
-
-    @classmethod
-    def from_json(cls, variant: Variant, data: Any) -> Game:
-        """The game a save holds, checked whole first (:func:`rummydsl.save.load_game`):
-        it plays on exactly as the saved game would have.
-
-        :raises RecordError: naming the key of anything wrong (another version or other
-            rules, a card twice or missing, an action not legal where it stands).
-        """
-        from ..save import load_game
-
-        return load_game(variant, data)
 
     # ------------------------------------------------------------------ reading
 

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ..cards import Card
 from ..endings import Ending
 from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
-from ..expr.check import CONTRACT_ROUND_NAMES
+from ..expr.runtime import RoundFacts
 from ..limits import MAX_HAND, MAX_HAND_SIZE
-from ..melds import MeldRules
+from ..melds.bind import meld_rules
+from ..melds.contract import BoundContract, first_deal_facts
 from .actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, parse_action, player_name
 from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
 from .mechanics.credit import melded_total
@@ -37,7 +38,6 @@ from .mechanics.knock import knock_limit
 from .mechanics.arrangement import as_shown, unshown_deadwood
 from .mechanics.voiding import void_state
 from .state import Phase, RoundResult, TableMeld
-from .view import RoundFacts
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -48,9 +48,6 @@ __all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_r
 FIRST_DEAL = -1
 """``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
 
-_RULES: dict[int, tuple[Any, MeldRules]] = {}
-_BOUND: dict[tuple[Any, ...], tuple[Any, MeldRules]] = {}
-"""The solvers of contracts by deal (CR-2), by variant and the values of the round names read."""
 _KEPT = 32
 _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
 _STEP_ACTIONS: dict[str, tuple[type, ...]] = {
@@ -79,91 +76,6 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
             _POSITIONS.pop(next(iter(_POSITIONS)))
         _POSITIONS[id(deck)] = got
     return got[1]
-
-
-def meld_rules(variant: Variant, facts: RoundFacts | None = None) -> MeldRules:
-    """The meld solver of a variant, built once per variant object (the last few kept:
-    a run of mutants or house rules must not hold every solver it ever built).
-
-    A contract that reads the round (``round == 1 ? ...``, CR-2) is judged in the
-    round ``facts`` describe (without them: the first deal, dealt by P1); such a
-    solver is made once per variant and values of the round names the contract
-    reads, sharing the variant's tables (:meth:`MeldRules.with_contract`).
-    """
-    got = _RULES.get(id(variant))
-    if got is None or got[0] is not variant:
-        got = (variant, MeldRules.from_variant(variant))
-        if len(_RULES) >= _KEPT:
-            _RULES.pop(next(iter(_RULES)))
-        _RULES[id(variant)] = got
-    rules = got[1]
-    contract = variant.contract
-    reads = (frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES
-             if contract is not None else frozenset())
-    if not reads:
-        return rules
-    assert contract is not None
-    if facts is None:
-        facts = first_deal_facts(variant)
-    key = (id(variant), *_read_values(facts, reads))
-    bound = _BOUND.get(key)
-    if bound is None or bound[0] is not variant:
-        bound = (variant, rules.with_contract(BoundContract(contract.melds, facts)))
-        if len(_BOUND) >= _KEPT * 8:
-            _BOUND.pop(next(iter(_BOUND)))
-        _BOUND[key] = bound
-    return bound[1]
-
-
-def first_deal_facts(variant: Variant) -> RoundFacts:
-    """The round names of a variant's first deal, dealt by P1 at totals of 0: where a
-    contract by deal is judged without a round (``rummydsl melds``, a hand case)."""
-    players = tuple(range(variant.players))
-    return RoundFacts(players=players, dealer=0, round=1, hand_size=variant.deal.hand_size,
-                      scores=(0,) * len(players))
-
-
-def _read_values(facts: RoundFacts, names: frozenset[str]) -> tuple[Any, ...]:
-    """The values of the round names a contract reads, as a cache key."""
-    out: list[Any] = []
-    for name in sorted(names):
-        if name == "score":
-            out.append(tuple(facts.scores))
-        elif name == "players":
-            out.append(len(facts.players))
-        elif name == "upcard":
-            out.append(None if facts.upcard is None else facts.upcard.id)
-        elif name != "value":
-            out.append(getattr(facts, name))
-    return tuple(out)
-
-
-class BoundContract:
-    """A contract judged in one round: ``bound(melds)`` is ``contract(melds, view)``.
-
-    The meld solver calls a contract with the melds alone; a contract by deal
-    (CR-2) reads the round too, so the solver of a round gets it bound to that
-    round's view. ``facts`` (what the contract says for certain) pass through.
-    """
-
-    __slots__ = ("contract", "view")
-
-    def __init__(self, contract: Any, view: RoundFacts) -> None:
-        self.contract = contract
-        self.view = view
-
-    @property
-    def facts(self) -> Any:
-        """The contract's :class:`~rummydsl.expr.facts.ContractFacts`."""
-        return getattr(self.contract, "facts", None)
-
-    @property
-    def names(self) -> Any:
-        """The names the contract reads."""
-        return getattr(self.contract, "names", frozenset())
-
-    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]]) -> bool:
-        return bool(self.contract(melds, self.view))
 
 
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,

@@ -54,7 +54,7 @@ from rummydsl.expr.compile import (
 )
 from rummydsl.expr.facts import ContractFacts, PatternFacts, contract_facts, pattern_facts
 from rummydsl.expr.parser import MAX_DEPTH, MAX_LENGTH, parse
-from rummydsl.expr.runtime import ENDINGS, NextDealView, RoundView, SimpleRoundView
+from rummydsl.expr.runtime import ENDINGS, NextDealView, RoundFacts, RoundView, SimpleRoundView
 
 __all__ = [
     "parse",
@@ -100,6 +100,7 @@ __all__ = [
     "RESERVED_NAMES",
     "RoundView",
     "SimpleRoundView",
+    "RoundFacts",
     "NextDealView",
     "ENDINGS",
     "MAX_LENGTH",

@@ -6,7 +6,10 @@ Both need *necessary* conditions of a pattern, which its top-level ``and``s give
 ``size >= 3``, ``size in 3..4``, ``size <= set_max`` (an option, read at its
 value), ``same(rank)``, ``same(suit)``, ``consecutive(rank)``. Anything else
 (an ``or``, a ``not``, a conditional) says nothing here; the compiled predicate
-always has the last word.
+always has the last word. The same ``and``s say which melds split into two smaller
+melds (:func:`split_sizes`, the cost search's short candidate list) and whether being
+a meld never depends on suits (:func:`suit_blind`); the variant's checks ask the
+first too (a kind whose candidates explode).
 
 >>> from rummydsl.cards import Deck
 >>> from rummydsl.expr import BOOL, Context, Env, compile_expression
@@ -22,7 +25,8 @@ from typing import Any, Mapping
 
 from rummydsl.expr import ast
 
-__all__ = ["PatternFacts", "ContractFacts", "pattern_facts", "contract_facts", "bounds_of"]
+__all__ = ["PatternFacts", "ContractFacts", "pattern_facts", "contract_facts", "bounds_of", "split_sizes",
+           "suit_blind"]
 
 
 @dataclass(frozen=True)
@@ -145,3 +149,144 @@ def _number(part: ast.Expr, bindings: Mapping[int, tuple[str, Any]]) -> int | No
         if kind == "option" and isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
+
+
+# -- which melds split into smaller melds (the cost search's short candidate list) ----
+
+#: Conjuncts that every sub-group of a meld keeps, given its size is still in bounds:
+#: ``same(rank)``, ``same(suit)``, ``distinct(suit)``, ``distinct(rank)`` and
+#: ``consecutive(rank)`` (a window of a sequence is a sequence).
+_HEREDITARY_CALLS = {("same", "rank"), ("same", "suit"), ("distinct", "suit"), ("distinct", "rank"),
+                     ("consecutive", "rank")}
+
+
+def _conjunct_kinds(node: Any) -> tuple[frozenset[tuple[str, str]], bool] | None:
+    """The hereditary calls of a pattern's top-level ``and``s, and whether one more
+    conjunct is ``not same(suit)``; ``None`` when any other conjunct is there (an
+    ``or``, a conditional, ``naturals``, ``size % 2``...). A bound on ``size`` (a
+    number or an option, read by the pattern's facts) is allowed."""
+    calls: set[tuple[str, str]] = set()
+    not_same_suit = False
+    stack = [node]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, ast.BoolOp) and part.op == "and":
+            stack += [part.left, part.right]
+        elif isinstance(part, ast.Call) and len(part.args) == 1 and isinstance(part.args[0], ast.Name) \
+                and (part.func, part.args[0].id) in _HEREDITARY_CALLS:
+            calls.add((part.func, part.args[0].id))
+        elif (isinstance(part, ast.Not) and isinstance(part.operand, ast.Call) and part.operand.func == "same"
+              and len(part.operand.args) == 1 and isinstance(part.operand.args[0], ast.Name)
+              and part.operand.args[0].id == "suit"):
+            not_same_suit = True
+        elif isinstance(part, ast.Compare) and _is_size(part.left) and (
+                (part.op in (">=", ">", "==") and isinstance(part.right, ast.IntLit))
+                or (part.op in ("<=", "<") and isinstance(part.right, (ast.IntLit, ast.Name)))):
+            continue  # a least size only as a number (the facts read it for sure); a greatest may be an option
+        elif isinstance(part, ast.InOp) and part.op == "in" and _is_size(part.left) \
+                and isinstance(part.right, ast.Range) and isinstance(part.right.low, ast.IntLit) \
+                and isinstance(part.right.high, (ast.IntLit, ast.Name)):
+            continue
+        else:
+            return None
+    return frozenset(calls), not_same_suit
+
+
+def _is_size(node: Any) -> bool:
+    return isinstance(node, ast.Name) and node.id == "size"
+
+
+def split_sizes(kinds: Mapping[str, object]) -> dict[str, int | None]:
+    """For each kind, the size from which every *wild-free* meld of it splits into two
+    smaller wild-free melds (of it or another kind), or ``None`` when that is not known.
+
+    A kind qualifies when its pattern is only conjuncts that every window or subset of
+    a meld keeps (``same``/``distinct`` of rank or suit, ``consecutive(rank)``) and
+    bounds on ``size`` read by its facts: a meld of ``2 * min_size`` cards or more splits
+    into a first piece of ``min_size`` cards (the lowest sequence positions, or any
+    cards of a set) and the rest, both of the kind. A kind with one more conjunct
+    ``not same(suit)`` (Skarney's poker, SK-3.3) qualifies when another qualifying kind
+    has the same conjuncts plus ``same(suit)`` (the run), at most its least size and
+    no smaller greatest size: each piece is then of one kind or the other. Splitting
+    keeps the cost (a meld's cards cost the same in one meld or two), so the cost
+    search may leave out the melds that split; the canonical arrangement is still
+    read with them (:mod:`rummydsl.melds.search`).
+
+    >>> from rummydsl.cards import Deck
+    >>> from rummydsl.expr import BOOL, Context, Env, compile_expression
+    >>> env = Env(Context.MELD, Deck.preset("standard52"))
+    >>> pats = {"set": "size in 3..4 and same(rank)", "run": "size >= 3 and same(suit) and consecutive(rank)",
+    ...         "poker": "size >= 3 and consecutive(rank) and not same(suit)", "odd": "size >= 3 and size % 2 == 1"}
+    >>> split_sizes({k: compile_expression(t, env, BOOL) for k, t in pats.items()})
+    {'set': 6, 'run': 6, 'poker': 6, 'odd': None}
+    """
+    read: dict[str, tuple[frozenset[tuple[str, str]], bool, int, int | None]] = {}
+    for name, predicate in kinds.items():
+        facts = getattr(predicate, "facts", None)
+        node = getattr(predicate, "ast", None)
+        if not isinstance(facts, PatternFacts) or node is None:
+            continue
+        got = _conjunct_kinds(node)
+        if got is not None:
+            read[name] = (got[0], got[1], max(facts.min_size, 1), facts.max_size)
+    out: dict[str, int | None] = {}
+    for name in kinds:
+        if name not in read:
+            out[name] = None
+            continue
+        calls, not_same_suit, low, high = read[name]
+        if not not_same_suit:
+            out[name] = 2 * low
+            continue
+        partners = [other_low for other, (other_calls, other_not, other_low, other_high) in read.items()
+                    if other != name and not other_not and other_calls == calls | {("same", "suit")}
+                    and other_low <= low and (other_high is None or (high is not None and other_high >= high))]
+        out[name] = 2 * low if partners else None
+    return out
+
+
+def suit_blind(kinds: Mapping[str, object]) -> bool:
+    """Whether being a meld never depends on suits: every kind's pattern is conjuncts
+    :func:`split_sizes` reads with no suit in them, except pairs that say the same
+    with ``same(suit)`` and with ``not same(suit)`` and the same size bounds (Skarney's
+    run and poker, SK-3.2 and SK-3.3: together, any sequence). Then two cards of one
+    rank and one value are interchangeable for the cost of an arrangement.
+
+    >>> from rummydsl.cards import Deck
+    >>> from rummydsl.expr import BOOL, Context, Env, compile_expression
+    >>> env = Env(Context.MELD, Deck.preset("standard52"))
+    >>> skarney = {"set": "size in 3..4 and same(rank)", "run": "size >= 3 and same(suit) and consecutive(rank)",
+    ...            "poker": "size >= 3 and consecutive(rank) and not same(suit)"}
+    >>> suit_blind({k: compile_expression(t, env, BOOL) for k, t in skarney.items()})
+    True
+    >>> del skarney["poker"]
+    >>> suit_blind({k: compile_expression(t, env, BOOL) for k, t in skarney.items()})
+    False
+    """
+    read: dict[str, tuple[frozenset[tuple[str, str]], bool, int, int | None]] = {}
+    for name, predicate in kinds.items():
+        facts = getattr(predicate, "facts", None)
+        node = getattr(predicate, "ast", None)
+        if not isinstance(facts, PatternFacts) or node is None:
+            return False
+        got = _conjunct_kinds(node)
+        if got is None:
+            return False
+        read[name] = (got[0], got[1], facts.min_size, facts.max_size)
+    same_suit = ("same", "suit")
+    for name, (calls, not_same, low, high) in read.items():
+        suits = {call for call in calls if call[1] == "suit"}
+        if not suits and not not_same:
+            continue
+        if not_same and not suits:
+            pair = calls | {same_suit}
+            wanted_not = False
+        elif suits == {same_suit} and not not_same:
+            pair = calls - {same_suit}
+            wanted_not = True
+        else:
+            return False
+        if not any(other_calls == pair and other_not == wanted_not and (other_low, other_high) == (low, high)
+                   for other_calls, other_not, other_low, other_high in read.values()):
+            return False
+    return True

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..errors import RummyDslError
+from ..errors import BackendError, RummyDslError
 from .derive import SetSyntaxError, derive, parse_set
 from .output import as_json, text
 from ..progress import Progress
@@ -119,7 +119,6 @@ def _backend(args: argparse.Namespace) -> RayBackend | None:
     if args.ray is None:
         return None
     from ..backends import RayBackend
-    from ..errors import BackendError
 
     try:
         return RayBackend(args.ray or None)

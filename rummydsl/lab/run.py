@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, overload
 
 from ..errors import Diagnostic, Location, VariantError
 from ..simulate import GameOutcome, GameTask, agent_names, check_agents, run_tasks
+from ..variant import find_variant, load_variant
 from ..variant.model import Variant
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
@@ -57,8 +58,6 @@ class Arm:
 
         :raises VariantError: if the variant cannot be loaded.
         """
-        from ..variant import find_variant, load_variant
-
         variant = load_variant(name)
         return cls(label or variant.id, find_variant(name), variant, derived)
 

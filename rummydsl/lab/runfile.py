@@ -31,8 +31,11 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
+from .. import __version__
 from ..errors import Location, RecordError
+from ..record import variant_digests
 from ..runlog import RunWriter, outcome_from_json, outcome_json, read_run_lines
+from ..variant import shown_path
 
 if TYPE_CHECKING:
     from ..simulate import GameOutcome
@@ -87,8 +90,6 @@ class LabHeader:
 
     def as_json(self) -> dict[str, Any]:
         """The header line (with the package version, for people)."""
-        from .. import __version__
-
         return {"type": "lab", "run": LAB_RUN_VERSION, "rummydsl": __version__, "command": self.command,
                 "arms": [arm.as_json() for arm in self.arms], "seed": self.seed, "agents": list(self.agents),
                 "players": self.players, "games": self.games, "until": self.until, "max_games": self.max_games,
@@ -163,7 +164,6 @@ class LabHeader:
 
 def lab_header(command: str, plan: Plan) -> LabHeader:
     """The header of ``plan``'s run for ``command`` (``compare`` or ``sweep``)."""
-    from ..record import variant_digests
     from ..simulate import agent_names
 
     arms = tuple(_arm_header(arm, variant_digests(arm.variant)["variant_sha256"] or "") for arm in plan.arms)
@@ -175,8 +175,6 @@ def lab_header(command: str, plan: Plan) -> LabHeader:
 def _arm_header(arm: Arm, digest: str) -> ArmHeader:
     if arm.derived is not None:
         return ArmHeader(arm.label, arm.variant.id, digest, base=arm.derived.base, text=arm.derived.text)
-    from ..variant import shown_path
-
     return ArmHeader(arm.label, arm.variant.id, digest, path=shown_path(arm.path))
 
 

@@ -16,7 +16,7 @@ values, the contract and the deadwood rule. It answers:
 The package is one front over several strategies (docs/performance.md, "Meld
 solver", has the numbers), each in its own module:
 
-- :mod:`.core`: results (:class:`Arrangement`, :class:`TableMeld`), cards,
+- :mod:`.core`: results (:class:`Arrangement`, :class:`LayoffTarget`), cards,
   values, and judging a group (memoised on its card-id bitmask and wild count);
 - :mod:`.shapes` and :mod:`.candidates`: the candidate melds of a hand, listed
   from each kind's :class:`KindShape` and judged by the predicates;
@@ -30,6 +30,9 @@ solver", has the numbers), each in its own module:
   sets of a rank;
 - :mod:`.rules`: :class:`MeldRules`, which picks the fastest strategy that
   applies to each question.
+- :mod:`.bind`: :func:`~.bind.meld_rules`, the solver of a variant (kept, and bound to
+  the round for a contract by deal, :class:`~.contract.BoundContract`), which the
+  engine asks for in every round.
 
 **One canonical arrangement.** Several arrangements of a hand often reach the
 least deadwood (``7S TS QS 6H 7H 8H 7D KD JC QC`` melds 6H-7H-8H or 7S-7H-7D,
@@ -84,14 +87,14 @@ engine uses when they do not. Arrangement lists its melds in this order.
 
 from __future__ import annotations
 
-from .core import MAX_HAND, Arrangement, TableMeld
+from .core import MAX_HAND, Arrangement, LayoffTarget
 from .rules import MeldRules, melds_report
 from .shapes import KindShape, shape_of_pattern
 
 __all__ = [
     "MAX_HAND",
     "KindShape",
-    "TableMeld",
+    "LayoffTarget",
     "Arrangement",
     "MeldRules",
     "melds_report",

@@ -4,16 +4,25 @@ A contract is a predicate over ``[(kind, cards), ...]``; the search tries
 collections of disjoint candidate melds (at most ``contract_max_melds`` of them)
 and, for each that meets it, the best arrangement of the cards left, where the
 contract melds count as played (never deadwood).
+
+A contract by deal (CR-2) reads the round as well as the melds; the solver calls a
+contract with the melds alone, so such a contract is bound to a round first
+(:class:`BoundContract`; without a round, to :func:`first_deal_facts`).
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..cards import Card
+from ..expr.runtime import RoundFacts
 from .search import INFINITE, ContractChoice, Found, HandSearch
 
-__all__ = ["contract_search", "meets_contract"]
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+
+__all__ = ["contract_search", "meets_contract", "BoundContract", "first_deal_facts"]
 
 
 def meets_contract(search: HandSearch, chosen: list[ContractChoice]) -> bool:
@@ -85,3 +94,39 @@ def contract_search(search: HandSearch, existence: bool) -> list[Found]:
 
     visit(0, 0, 0, ())
     return best
+
+
+def first_deal_facts(variant: Variant) -> RoundFacts:
+    """The round names of a variant's first deal, dealt by P1 at totals of 0: where a
+    contract by deal is judged without a round (``rummydsl melds``, a hand case)."""
+    players = tuple(range(variant.players))
+    return RoundFacts(players=players, dealer=0, round=1, hand_size=variant.deal.hand_size,
+                      scores=(0,) * len(players))
+
+
+class BoundContract:
+    """A contract judged in one round: ``bound(melds)`` is ``contract(melds, view)``.
+
+    The meld solver calls a contract with the melds alone; a contract by deal
+    (CR-2) reads the round too, so the solver of a round gets it bound to that
+    round's view. ``facts`` (what the contract says for certain) pass through.
+    """
+
+    __slots__ = ("contract", "view")
+
+    def __init__(self, contract: Any, view: RoundFacts) -> None:
+        self.contract = contract
+        self.view = view
+
+    @property
+    def facts(self) -> Any:
+        """The contract's :class:`~rummydsl.expr.facts.ContractFacts`."""
+        return getattr(self.contract, "facts", None)
+
+    @property
+    def names(self) -> Any:
+        """The names the contract reads."""
+        return getattr(self.contract, "names", frozenset())
+
+    def __call__(self, melds: Sequence[tuple[str, Sequence[Card]]]) -> bool:
+        return bool(self.contract(melds, self.view))

@@ -24,7 +24,7 @@ __all__ = [
     "MAX_HAND",
     "MeldPredicate",
     "ContractPredicate",
-    "TableMeld",
+    "LayoffTarget",
     "Arrangement",
     "MeldCore",
     "bits_of",
@@ -65,11 +65,12 @@ def group_key(natural_mask: int, wilds: int, role: int, table: int = 0,
 
 
 @dataclass(frozen=True)
-class TableMeld:
+class LayoffTarget:
     """A meld already on the table, that hand cards may be added to (lay-offs).
 
     Pass only the melds this player may add to (the ender's melds for a defender
-    after a knock, one's own melds in Skarney Gin).
+    after a knock, one's own melds in Skarney Gin). (The engine's meld on the table,
+    which also says who laid each card, is :class:`rummydsl.engine.state.TableMeld`.)
     """
 
     cards: tuple[Card, ...]

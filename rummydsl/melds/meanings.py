@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..cards import Card
-from .core import ROLE_DEAD, ROLE_DISCARD, ROLE_LAYOFF, ROLE_MELD, MeldCore, TableMeld, bits_of
+from .core import ROLE_DEAD, ROLE_DISCARD, ROLE_LAYOFF, ROLE_MELD, LayoffTarget, MeldCore, bits_of
 from .search import INFINITE, Found, Group, HandSearch, MeaningOption
 
 __all__ = ["meaning_domains", "meanings", "UniqueSearch"]
@@ -140,7 +140,7 @@ class UniqueSearch(HandSearch):
     to prune.
     """
 
-    def __init__(self, core: MeldCore, hand: Sequence[Card], table: Sequence[TableMeld | Sequence[Card]],
+    def __init__(self, core: MeldCore, hand: Sequence[Card], table: Sequence[LayoffTarget | Sequence[Card]],
                  discard: bool) -> None:
         super().__init__(core, hand, table, discard)
         faces = core._faces

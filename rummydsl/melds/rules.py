@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..cards import Card, Deck
 from ..errors import MeldError
-from .contract import contract_search
+from ..expr.check import CONTRACT_ROUND_NAMES
+from .contract import BoundContract, contract_search, first_deal_facts
 from .core import (
-    MAX_HAND, Arrangement, ContractPredicate, MeldCore, MeldPredicate, TableMeld, WorkBoundError, bits_of,
+    MAX_HAND, Arrangement, ContractPredicate, LayoffTarget, MeldCore, MeldPredicate, WorkBoundError, bits_of,
 )
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
@@ -35,8 +36,8 @@ SHORT_COST_FROM = 12
 """The same for the questions with no arrangement (``min_deadwood``, ``holds_contract``):
 the cost is exact whatever the search, so it is taken wherever it is faster."""
 
-TableInput = Sequence[TableMeld | Sequence[Card | str]]
-"""Table melds as given: :class:`TableMeld`\\ s or plain sequences of cards."""
+TableInput = Sequence[LayoffTarget | Sequence[Card | str]]
+"""Table melds as given: :class:`LayoffTarget`\\ s or plain sequences of cards."""
 
 
 class MeldRules(MeldCore):
@@ -135,9 +136,6 @@ class MeldRules(MeldCore):
         if contract is not None and not callable(contract):
             contract = getattr(contract, "melds", None)
         if contract is not None:
-            from ..engine.round import BoundContract, first_deal_facts
-            from ..expr.check import CONTRACT_ROUND_NAMES
-
             if frozenset(getattr(contract, "names", ())) & CONTRACT_ROUND_NAMES:
                 contract = BoundContract(contract, first_deal_facts(variant))  # a contract by deal: deal 1
         locked = getattr(variant, "kind_locked", None)
@@ -182,20 +180,20 @@ class MeldRules(MeldCore):
         """
         return self._check(cards, limit)[0]
 
-    def _check_table(self, table: TableInput, hand_mask: int) -> list[TableMeld]:
-        """The table melds as :class:`TableMeld`\\ s of this deck's cards.
+    def _check_table(self, table: TableInput, hand_mask: int) -> list[LayoffTarget]:
+        """The table melds as :class:`LayoffTarget`\\ s of this deck's cards.
 
         :raises CardError: for a card that is not this deck's.
         :raises MeldError: for a natural card in two table melds or in the hand
             and a table meld, or an empty table meld. (Wild cards are
             interchangeable, and callers may name any wild card for one.)
         """
-        out: list[TableMeld] = []
+        out: list[LayoffTarget] = []
         naturals = self._natural_mask
         hand_mask &= naturals
         seen = hand_mask
         for t, group in enumerate(table):
-            meld = group if isinstance(group, TableMeld) else TableMeld(tuple(group))  # type: ignore[arg-type]
+            meld = group if isinstance(group, LayoffTarget) else LayoffTarget(tuple(group))  # type: ignore[arg-type]
             if not meld.cards:
                 raise MeldError(f"table meld {t} is empty")
             cards, mask = self._check(meld.cards, limit=self._size)
@@ -205,7 +203,7 @@ class MeldRules(MeldCore):
                 where = "the hand" if mask & hand_mask else "an earlier table meld"
                 raise MeldError(f"table meld {t} holds {str(card)!r}, a card of {where}")
             seen |= mask
-            out.append(meld if cards == meld.cards else TableMeld(cards, meld.kind, meld.owner))
+            out.append(meld if cards == meld.cards else LayoffTarget(cards, meld.kind, meld.owner))
         return out
 
     # ------------------------------------------------------------------ recognition
@@ -273,7 +271,7 @@ class MeldRules(MeldCore):
         return _new_tuple(Arrangement, (deadwood, melds, kinds, unmatched, self.contract is None, (), discard_card,
                                         (), ()))
 
-    def _search(self, hand: tuple[Card, ...], table: Sequence[TableMeld], discard: bool,
+    def _search(self, hand: tuple[Card, ...], table: Sequence[LayoffTarget], discard: bool,
                 contract_search: bool = False, canonical: bool = True) -> HandSearch:
         """The general search for the hand (with meanings when they matter); a wild-free
         hand without table melds takes the short-candidate search in rank order

@@ -23,7 +23,7 @@ from ..errors import MeldError
 from ..limits import MAX_MELD_WORK
 from .candidates import Candidate, candidates
 from .core import (
-    ROLE_DEAD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, MeldCore, TableMeld, WorkBoundError, group_key,
+    ROLE_DEAD, ROLE_LAYOFF, ROLE_MELD, Arrangement, GroupKey, LayoffTarget, MeldCore, WorkBoundError, group_key,
 )
 
 __all__ = ["HandSearch", "Found", "Group", "INFINITE"]
@@ -73,7 +73,7 @@ tuple (a named tuple costs about 0.4 µs more each, on every solve)."""
 class HandSearch:
     """One hand's search: local card indices, candidates, the memoised recursion."""
 
-    def __init__(self, core: MeldCore, hand: Sequence[Card], table: Sequence[TableMeld | Sequence[Card]],
+    def __init__(self, core: MeldCore, hand: Sequence[Card], table: Sequence[LayoffTarget | Sequence[Card]],
                  discard: bool, *, short: bool = False, work: list[int] | None = None) -> None:
         self.core = core
         self.work: list[int] = work if work is not None else [MAX_MELD_WORK]
@@ -124,7 +124,7 @@ class HandSearch:
                 self.wild_melds.append((k, cost, idx))
 
         # lay-offs onto table melds
-        self.table = [t if isinstance(t, TableMeld) else TableMeld(tuple(t)) for t in table]
+        self.table = [t if isinstance(t, LayoffTarget) else LayoffTarget(tuple(t)) for t in table]
         self.layoffs_by_lowest: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
         self.wild_layoffs: list[tuple[int, int, int]] = []
         self.exts: list[tuple[int, int, int]] = []  # (table index, local mask, wilds)
@@ -140,7 +140,7 @@ class HandSearch:
                     self.wild_layoffs.append((k, t, e))
         self.memo: dict[int, float] = {}
 
-    def _extensions(self, t: int, group: TableMeld) -> list[tuple[int, int, int, int, int]]:
+    def _extensions(self, t: int, group: LayoffTarget) -> list[tuple[int, int, int, int, int]]:
         """Every (hand natural local mask, hand wild count) that can be added to the
         table meld, with the extended group's card-id mask, wild count and kinds.
 

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from ..errors import Diagnostic, Location, VariantError
 from .. import resources
 from ..suggest import closest
+from ..untrusted import named_refusal
 from .load_read import source_line
 from .model import Variant
 
@@ -77,8 +78,6 @@ def find_variant(name: str) -> str:
     if name and _exists(path) and not is_variant_id(name):  # an id has no .yaml: the shipped one
         # Only a variant file: a regular *.yaml/*.yml file, never a device, FIFO,
         # folder or /proc entry (docs/security.md); refused by name, nothing read.
-        from ..untrusted import named_refusal
-
         reason = named_refusal(path)
         if reason is not None:
             raise VariantError([Diagnostic(Location(name), f"cannot read the file: {reason}", "io")])

@@ -33,7 +33,7 @@ from .build_plain import (
     build_deal, build_game, build_going_out, build_layoff, build_stock, build_void, given, parent_id, players_of,
 )
 from .builder import Builder
-from .model import UpcardOffer, Variant, read_only
+from .model import UpcardOfferRules, Variant, read_only
 from .schema import invalid_roots, schema_diagnostics
 
 __all__ = [
@@ -74,7 +74,7 @@ def build_variant(data: Mapping[str, Any], positions: Any, *, path: str,
     scoring = build_scoring(builder, envs)
     game = build_game(builder.get("game", default={}))
     upcard_data = data.get("upcard_offer")
-    upcard_offer = (UpcardOffer(after_all_pass=given(upcard_data, "after_all_pass", UpcardOffer))
+    upcard_offer = (UpcardOfferRules(after_all_pass=given(upcard_data, "after_all_pass", UpcardOfferRules))
                     if isinstance(upcard_data, Mapping) else None)
     meld_options = builder.get("meld_options", default={})
     if builder.ok:

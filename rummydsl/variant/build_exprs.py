@@ -20,7 +20,7 @@ from .build_names import build_deck, build_options, large, number_too_large
 from .build_plain import given, players_of
 from .builder import Builder, KeyPath
 from .model import (
-    Buying, Contract, Deal, DiscardStep, DrawStep, Knock, MeldKind, MeldStep, OfferStep, ScoreCase, Scoring, Step,
+    Buying, Contract, Deal, DiscardStep, DrawStep, KnockRules, MeldKind, MeldStep, OfferStep, ScoreCase, Scoring, Step,
 )
 
 __all__ = [
@@ -203,14 +203,14 @@ def build_turn(builder: Builder, envs: Any) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def build_knock(builder: Builder, envs: Any) -> Knock | None:
+def build_knock(builder: Builder, envs: Any) -> KnockRules | None:
     raw = builder.data.get("knock")
     if not isinstance(raw, Mapping):
         return None
     compiled = None
     if raw.get("limit") is not None:  # no limit: any deadwood may knock (KR-3)
         compiled = builder.compile(("knock", "limit"), raw["limit"], envs.round, "int")
-    return Knock(compiled, bool(raw.get("big_gin", True)))
+    return KnockRules(compiled, bool(raw.get("big_gin", True)))
 
 
 def build_scoring(builder: Builder, envs: Any) -> Scoring:

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .model import (
-    Buying, Deal, DiscardStep, DrawStep, Game, GoingOut, Layoff, MeldStep, OfferStep, Stock, UpcardOffer, Void,
+    Buying, Deal, DiscardStep, DrawStep, GameRules, GoingOut, LayoffRules, MeldStep, OfferStep, Stock, UpcardOfferRules, Void,
 )
 
 __all__ = [
@@ -48,7 +48,7 @@ def _defaults(*models: type) -> dict[type, Mapping[str, Any]]:
             for model in models}
 
 
-_DEFAULTS = _defaults(Deal, UpcardOffer, DrawStep, MeldStep, DiscardStep, OfferStep, Layoff, Stock, Game,
+_DEFAULTS = _defaults(Deal, UpcardOfferRules, DrawStep, MeldStep, DiscardStep, OfferStep, LayoffRules, Stock, GameRules,
                       Buying, GoingOut)
 
 
@@ -61,22 +61,22 @@ def build_deal(raw: Mapping[str, Any]) -> Deal:
                 void_redeal=given(raw, "void_redeal", Deal))
 
 
-def build_game(raw: Mapping[str, Any]) -> Game:
+def build_game(raw: Mapping[str, Any]) -> GameRules:
     hollywood = raw.get("hollywood")
     match = raw.get("match")
-    return Game(target=raw.get("target"),
+    return GameRules(target=raw.get("target"),
                 deals=raw.get("deals"),
-                winner=given(raw, "winner", Game),
-                game_bonus=given(raw, "game_bonus", Game),
-                box_bonus=given(raw, "box_bonus", Game),
-                shutout=given(raw, "shutout", Game),
-                shutout_per=given(raw, "shutout_per", Game),
+                winner=given(raw, "winner", GameRules),
+                game_bonus=given(raw, "game_bonus", GameRules),
+                box_bonus=given(raw, "box_bonus", GameRules),
+                shutout=given(raw, "shutout", GameRules),
+                shutout_per=given(raw, "shutout_per", GameRules),
                 hollywood_games=hollywood["games"] if hollywood else None,
                 match_games_to_win=match["games_to_win"] if match else None)
 
 
-def build_layoff(raw: Mapping[str, Any]) -> Layoff:
-    return Layoff(onto=given(raw, "onto", Layoff), after_gin=given(raw, "after_gin", Layoff))
+def build_layoff(raw: Mapping[str, Any]) -> LayoffRules:
+    return LayoffRules(onto=given(raw, "onto", LayoffRules), after_gin=given(raw, "after_gin", LayoffRules))
 
 
 def build_stock(raw: Mapping[str, Any]) -> Stock:

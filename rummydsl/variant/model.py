@@ -29,22 +29,22 @@ __all__ = [
     "Option",
     "MeldKind",
     "Deal",
-    "UpcardOffer",
+    "UpcardOfferRules",
     "Contract",
     "DrawStep",
     "MeldStep",
     "DiscardStep",
     "OfferStep",
     "Step",
-    "Knock",
-    "Layoff",
+    "KnockRules",
+    "LayoffRules",
     "Stock",
     "GoingOut",
     "Void",
     "ScoreCase",
     "Scoring",
     "Buying",
-    "Game",
+    "GameRules",
     "Variant",
     "read_only",
 ]
@@ -145,7 +145,7 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class UpcardOffer:
+class UpcardOfferRules:
     """The first-turn upcard round (GR-4, GS-4)."""
 
     after_all_pass: Literal["stock_only", "either"] = "stock_only"
@@ -211,7 +211,7 @@ Step = Union[DrawStep, MeldStep, DiscardStep, OfferStep]
 
 
 @dataclass(frozen=True)
-class Knock:
+class KnockRules:
     """Ending the round by knocking (GR-6)."""
 
     limit: RoundExpression[int] | None = None
@@ -221,7 +221,7 @@ class Knock:
 
 
 @dataclass(frozen=True)
-class Layoff:
+class LayoffRules:
     """Lay-offs by defenders after a knock (GR-7, GS-6.4)."""
 
     onto: Literal["ender_melds", "none"] = "ender_melds"
@@ -309,7 +309,7 @@ class Buying:
 
 
 @dataclass(frozen=True)
-class Game:
+class GameRules:
     """Rounds to a target or a fixed number of deals, and bonuses at the end of a game (GR-10, CR-6)."""
 
     target: int | None
@@ -357,7 +357,7 @@ class Variant:
     meld_kinds: tuple[MeldKind, ...]
     turn: tuple[Step, ...]
     scoring: Scoring
-    game: Game
+    game: GameRules
     description: str = ""
     rules: tuple[str, ...] = ()
     parent: str | None = None
@@ -369,11 +369,11 @@ class Variant:
     kind_locked: bool = False
     wild_unique_card: bool = False
     contract: Contract | None = None
-    upcard_offer: UpcardOffer | None = None
+    upcard_offer: UpcardOfferRules | None = None
     buying: Buying | None = None
     """Buying the top discard out of turn (CR-4), or None."""
-    knock: Knock | None = None
-    layoff: Layoff = field(default_factory=Layoff)
+    knock: KnockRules | None = None
+    layoff: LayoffRules = field(default_factory=LayoffRules)
     stock: Stock = field(default_factory=Stock)
     going_out: GoingOut = field(default_factory=GoingOut)
     deadwood_excludes_concealed_melds: bool = True

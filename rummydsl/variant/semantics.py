@@ -14,9 +14,13 @@ from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from ..cards import Card, Deck
+from ..endings import SCORED_ENDING_NAMES
 from ..errors import Diagnostic, ExpressionError
-from ..expr.facts import PatternFacts
-from ..limits import MAX_HAND, MAX_MELD_WORK
+from ..expr import SimpleRoundView
+from ..expr.check import CONTRACT_ROUND_NAMES
+from ..expr.facts import PatternFacts, split_sizes
+from ..expr.runtime import NextDealView, RoundFacts
+from ..limits import MAX_EXPR_INT, MAX_HAND, MAX_MELD_WORK
 from .model import Variant
 
 __all__ = ["semantic_diagnostics", "sample_melds"]
@@ -102,8 +106,6 @@ def _check_sit_out(variant: Variant, report: _Report) -> None:
         report.error(("deal", "sit_out"), f"with {low} players a seat sitting out leaves fewer than two "
                      "to play: 'sit_out' needs at least 3 players", "sit-out")
         return
-    from ..expr.runtime import NextDealView
-
     seats = tuple(range(variant.players))
     for dealer in seats:  # round 1 with each first dealer: every name of the deal context has a value
         try:
@@ -429,14 +431,14 @@ def _check_meld_shape(variant: Variant, kind: Any, path: KeyPath, report: _Repor
     ``consecutive(rank)`` among its top-level ``and``s, so the meld solver lists every
     group of a hand's cards up to its greatest size (2^N for N cards), unless its
     melds split into smaller ones (then only the short ones are listed)."""
-    from ..melds.shapes import shape_of_pattern, split_sizes
-
-    shape = shape_of_pattern(kind.pattern)
-    if shape.family != "any" or (shape.max_size is not None and shape.max_size <= _LOOSE_MELD_SIZE):
+    facts = getattr(kind.pattern, "facts", None)
+    if not isinstance(facts, PatternFacts):
+        facts = PatternFacts()  # no facts: no shape (melds.shapes.shape_of_pattern gives "any")
+    if facts.same_rank or facts.consecutive or (facts.max_size is not None and facts.max_size <= _LOOSE_MELD_SIZE):
         return
     if split_sizes({kind.name: kind.pattern})[kind.name] is not None:
         return
-    top = "no greatest size" if shape.max_size is None else f"up to {shape.max_size} cards"
+    top = "no greatest size" if facts.max_size is None else f"up to {facts.max_size} cards"
     report.warn(path, f"meld kind {kind.name!r} has no shape the meld solver can use (no same(rank) or "
                 f"consecutive(rank) among its top-level 'and's) and {top}: every group of a hand's cards is "
                 f"a candidate, so big hands stop at the solver's work bound ({MAX_MELD_WORK:,}, "
@@ -464,9 +466,6 @@ def _check_contract(variant: Variant, report: _Report,
 def _contract_rounds(variant: Variant) -> list[tuple[int | None, Any]]:
     """The rounds a contract is probed in: none for a contract that does not read the
     round; else each deal of a game of ``game.deals`` (CR-2), or the first."""
-    from ..engine.view import RoundFacts
-    from ..expr.check import CONTRACT_ROUND_NAMES
-
     contract = variant.contract
     assert contract is not None
     if not frozenset(getattr(contract.melds, "names", ())) & CONTRACT_ROUND_NAMES:
@@ -525,9 +524,6 @@ def _check_integer_sizes(variant: Variant, report: _Report) -> None:
     other) is an error in place, not a failure in the middle of a game. Other
     failures (a formula asking what the sample round does not have) are left to
     the checks that own them."""
-    from ..endings import SCORED_ENDING_NAMES
-    from ..expr import SimpleRoundView
-
     if not variant.card_values:
         return
     players = tuple(f"P{i}" for i in range(1, variant.players + 1))
@@ -581,8 +577,6 @@ def _check_sample_points(variant: Variant, report: _Report, reported: set[KeyPat
     shutout, with the game bonus and a box): each past
     :data:`~rummydsl.limits.MAX_EXPR_INT` is an error in place (rule ``expr-limit``),
     which play would otherwise meet in the middle of a game."""
-    from ..limits import MAX_EXPR_INT
-
     index, field = case
     sample = f"scoring a sample {ending} round, scoring.round[{index}].{field} gives {value:,}"
     points = value * factor

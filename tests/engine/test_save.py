@@ -15,7 +15,8 @@ import pytest
 from rummydsl.agents import GreedyAgent, make_agents
 from rummydsl.engine import Game, Observation, Phase
 from rummydsl.errors import RecordError
-from rummydsl.save import card_places, check_cards, load_agents, misplaced, read_save, save_game, write_save
+from rummydsl.save import (card_places, check_cards, load_agents, load_game, misplaced, read_save, save_game,
+                           write_save)
 from rummydsl.variant import load_variant
 
 from .invariants import SHIPPED
@@ -53,9 +54,9 @@ STEPS = 500
 
 def resumed(game: Game, agents: Sequence[Any]) -> tuple[Game, list[Any]]:
     """The game and agents of a save of ``game``, through JSON text."""
-    text = json.dumps(game.to_json(agents))
+    text = json.dumps(save_game(game, agents))
     data = json.loads(text)
-    return Game.from_json(game.variant, data), load_agents(data)
+    return load_game(game.variant, data), load_agents(data)
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "random,greedy"])
@@ -71,18 +72,18 @@ def test_a_saved_game_plays_on_to_the_identical_continuation(variant_id: str, sp
     while not game.over and len(happened) < STEPS:
         if len(saves) < 3 and pick.random() < 1 / 40:  # a random point: mid-turn, a round just over ...
             ids = [[c.id for c in hand] for hand in game.round.hands]
-            saves.append((len(happened), json.dumps(game.to_json(agents)), ids))
+            saves.append((len(happened), json.dumps(save_game(game, agents)), ids))
         happened.append(step(game, agents))
-    saves.append((len(happened), json.dumps(game.to_json(agents)), []))  # and at the end
-    end = game.to_json(agents)
+    saves.append((len(happened), json.dumps(save_game(game, agents)), []))  # and at the end
+    end = save_game(game, agents)
     for at, text, ids in saves:
         data = json.loads(text)
-        again, again_agents = Game.from_json(variant, data), load_agents(data)
-        assert json.dumps(again.to_json(again_agents)) == text
+        again, again_agents = load_game(variant, data), load_agents(data)
+        assert json.dumps(save_game(again, again_agents)) == text
         if ids:
             assert [[c.id for c in hand] for hand in again.round.hands] == ids  # the very same copies
         assert play_on(again, again_agents, len(happened) - at) == happened[at:]
-        assert again.to_json(again_agents) == end
+        assert save_game(again, again_agents) == end
     assert len(saves) >= 2
 
 def test_a_game_saved_in_every_phase_plays_on_identically() -> None:
@@ -101,11 +102,11 @@ def test_a_game_saved_in_every_phase_plays_on_identically() -> None:
             phase = game.round.phase.value
             if phase not in seen:
                 seen.add(phase)
-                saves.append((len(happened), json.dumps(game.to_json(agents))))
+                saves.append((len(happened), json.dumps(save_game(game, agents))))
             happened.append(step(game, agents))
         for at, text in saves:
             data = json.loads(text)
-            again, again_agents = Game.from_json(variant, data), load_agents(data)
+            again, again_agents = load_game(variant, data), load_agents(data)
             steps = min(80, len(happened) - at)
             assert play_on(again, again_agents, steps) == happened[at:at + steps], (variant_id, data["round"])
         covered |= seen
@@ -122,7 +123,7 @@ def test_a_finished_game_and_a_finished_round_resume() -> None:
     assert again.round.result == game.round.result and not again.over
     again.next_round()
     game.next_round()
-    assert again.to_json() == game.to_json()
+    assert save_game(again) == save_game(game)
     play_on(game, agents)
     done, _ = resumed(game, agents)
     assert done.over and done.result == game.result and done.sheets == game.sheets
@@ -137,13 +138,13 @@ def test_a_round_result_with_a_hand_past_the_solver_reloads() -> None:
     while game.round.result is None:
         step(game, agents)
     game.next_round()
-    data = json.loads(json.dumps(game.to_json(agents)))
+    data = json.loads(json.dumps(save_game(game, agents)))
     data["results"][0]["deadwoods"]["P2"] = None
-    again = Game.from_json(variant, data)
+    again = load_game(variant, data)
     assert again.results[0].deadwoods[1] is None
     data["results"][0]["points"]["P1"] = None
     with pytest.raises(RecordError, match=r"results\[0\].: deadwoods and points are whole numbers"):
-        Game.from_json(variant, data)
+        load_game(variant, data)
 
 
 def test_a_save_says_every_part_of_the_game() -> None:
@@ -151,7 +152,7 @@ def test_a_save_says_every_part_of_the_game() -> None:
     agents = make_agents("random,greedy", 2, random.Random(9))
     for _ in range(5):
         step(game, agents)
-    data = game.to_json(agents)
+    data = save_game(game, agents)
     assert (data["type"], data["save"], data["variant"], len(data["variant_sha256"])) == ("save", 1, "oklahoma_gin", 64)
     assert set(data) >= {"dealer", "rng", "sheets", "results", "games_won", "finished_games", "result", "round"}
     position = data["round"]["position"]
@@ -164,24 +165,24 @@ def test_a_save_says_every_part_of_the_game() -> None:
 
 def test_copies_of_a_face_are_marked() -> None:
     game = Game(load_variant(TWO_PACKS), random.Random(2))
-    deal = game.to_json()["round"]["deal"]
+    deal = save_game(game)["round"]["deal"]
     every = [c for hand in deal["hands"].values() for c in hand] + deal["stock"] + [deal["upcard"]]
     assert "AS" in every and "AS/1" in every and "*/3" in every and "*/4" not in every
     assert len(every) == len(set(every)) == 108
     agents = make_agents("random", game.players, random.Random(2))
     for _ in range(400):  # until an action played a copy its text does not name
-        if game.to_json()["round"]["action_cards"]:
+        if save_game(game)["round"]["action_cards"]:
             break
         step(game, agents)
-    marked = game.to_json(agents)["round"]["action_cards"]
+    marked = save_game(game, agents)["round"]["action_cards"]
     assert marked and all("/" in "".join(cards) for cards in marked.values())
-    data = game.to_json()
+    data = save_game(game)
     again, again_agents = resumed(game, agents)
     assert play_on(again, again_agents, 200) == play_on(game, agents, 200)
     index, cards = next(iter(data["round"]["action_cards"].items()))
     data["round"]["action_cards"][index] = cards + cards
     with pytest.raises(RecordError, match=rf"^round.action_cards.{index}: {2 * len(cards)} cards for "):
-        Game.from_json(game.variant, data)
+        load_game(game.variant, data)
 
 
 # -- corruptions -------------------------------------------------------------------------------
@@ -191,7 +192,7 @@ def saved(variant_id: str = "gin_rummy", actions: int = 12) -> tuple[Game, dict[
     agents = make_agents("greedy", game.players, random.Random(4))
     for _ in range(actions):
         step(game, agents)
-    return game, game.to_json(agents)
+    return game, save_game(game, agents)
 
 
 def _duplicate_in_position(data: dict[str, Any]) -> str:
@@ -279,9 +280,9 @@ def test_a_corrupted_or_hand_edited_save_is_a_clear_error(name: str) -> None:
     before = json.dumps(data)
     message = CORRUPTIONS[name](data)
     with pytest.raises(RecordError) as caught:
-        Game.from_json(game.variant, json.loads(json.dumps(data)))
+        load_game(game.variant, json.loads(json.dumps(data)))
     assert str(caught.value).startswith(message), str(caught.value)
-    assert json.dumps(game.to_json(make_agents("greedy", 2, random.Random(4)))) == before  # untouched
+    assert json.dumps(save_game(game, make_agents("greedy", 2, random.Random(4)))) == before  # untouched
 
 
 def test_agents_that_cannot_be_read_or_saved() -> None:
@@ -298,10 +299,10 @@ def test_agents_that_cannot_be_read_or_saved() -> None:
         pass
 
     game, _ = saved()
-    assert game.to_json([GreedyAgent(), GreedyAgent()])["agents"] == [{"agent": "greedy"}] * 2
+    assert save_game(game, [GreedyAgent(), GreedyAgent()])["agents"] == [{"agent": "greedy"}] * 2
     with pytest.raises(RecordError, match="^P1's agent, a Mine, cannot be saved"):
-        game.to_json([Mine(), GreedyAgent()])
-    assert save_game(game)["round"] == game.to_json()["round"] and "agents" not in save_game(game)
+        save_game(game, [Mine(), GreedyAgent()])
+    assert "agents" not in save_game(game)
 
 
 def test_a_save_file_is_written_whole_and_read_back(tmp_path: Path) -> None:
@@ -311,7 +312,7 @@ def test_a_save_file_is_written_whole_and_read_back(tmp_path: Path) -> None:
     write_save(str(path), game, agents)
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
     again, again_agents = read_save(game.variant, str(path))
-    assert again_agents is not None and again.to_json(again_agents) == game.to_json(agents)
+    assert again_agents is not None and save_game(again, again_agents) == save_game(game, agents)
     assert play_on(again, again_agents) == play_on(game, agents)
 
 

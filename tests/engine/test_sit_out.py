@@ -16,6 +16,7 @@ from rummydsl.engine.observe import Observation
 from rummydsl.engine.game import play_round
 from rummydsl.errors import CardError, ExpressionError, RecordError
 from rummydsl.record import RecordWriter, replay_record, run_game
+from rummydsl.save import load_game, save_game
 from rummydsl.simulate import simulate
 from rummydsl.terminal import render_observation
 from rummydsl.variant import load_variant
@@ -133,9 +134,9 @@ def test_save_and_resume_mid_game_plays_on_the_same(tmp_path: Path) -> None:
     rnd = game.round
     for _ in range(5):
         rnd.apply(seats[rnd.to_move].act(Observation(rnd, rnd.to_move)))  # type: ignore[index]
-    data = json.loads(json.dumps(game.to_json()))
+    data = json.loads(json.dumps(save_game(game)))
     assert data["round"]["deal"]["sat_out"] == f"P{rnd.sat_out + 1}"  # type: ignore[operator]
-    copy = Game.from_json(variant, data)
+    copy = load_game(variant, data)
     assert copy.round.sat_out == rnd.sat_out and copy.round.to_json() == rnd.to_json()
     for one in (game, copy):
         while not one.over:

@@ -14,7 +14,7 @@ import pytest
 from rummydsl.cards import Deck
 from rummydsl.errors import CardError
 from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
-from rummydsl.melds import Arrangement, KindShape, MeldRules, TableMeld, melds_report
+from rummydsl.melds import Arrangement, KindShape, LayoffTarget, MeldRules, melds_report
 
 GIN_MELDS = {"set": "size in 3..4 and same(rank)", "run": "size >= 3 and same(suit) and consecutive(rank)"}
 SKARNEY_MELDS = {**GIN_MELDS, "poker": "size >= 3 and consecutive(rank) and not same(suit)"}
@@ -64,8 +64,8 @@ def test_gr15_defender_before_and_after_layoffs() -> None:
     """GR-15: the defender has 30 before lay-offs, 17 after laying 9H and 4H off."""
     defender = cards(GIN, "KS KH KD 2C 3C 4C 9H 4H QC 7D")
     assert GIN.solve(defender).deadwood == 30
-    heart_run = TableMeld(cards(GIN, "5H 6H 7H 8H"), kind="run", owner="P1")
-    nines = TableMeld(cards(GIN, "9C 9D 9S"), kind="set", owner="P1")
+    heart_run = LayoffTarget(cards(GIN, "5H 6H 7H 8H"), kind="run", owner="P1")
+    nines = LayoffTarget(cards(GIN, "9C 9D 9S"), kind="set", owner="P1")
     after = GIN.solve(defender, table=[heart_run])
     assert after.deadwood == 17
     assert after.layoffs == ((0, cards(GIN, "4H 9H")),)
@@ -75,7 +75,7 @@ def test_gr15_defender_before_and_after_layoffs() -> None:
 
 def test_layoff_chain() -> None:
     """GR-7.1: 9 and 10 together extend J-Q-K, though 9 alone does not fit."""
-    run = TableMeld(cards(GIN, "JS QS KS"))
+    run = LayoffTarget(cards(GIN, "JS QS KS"))
     assert GIN.solve(cards(GIN, "9S 5D"), table=[run]).deadwood == 14
     after = GIN.solve(cards(GIN, "9S TS 5D"), table=[run])
     assert after.deadwood == 5 and after.layoffs == ((0, cards(GIN, "9S TS")),)
@@ -145,8 +145,8 @@ def test_sk11_concealed_melds_counted() -> None:
 
 def test_sk11_p1_goes_out_by_layoffs() -> None:
     """SK-11: 7C, JS and 3H all go onto P1's own table melds (3H makes a poker)."""
-    table = [TableMeld(cards(SKARNEY, "4S 5H 6D"), "poker"), TableMeld(cards(SKARNEY, "JC JD JH"), "set"),
-             TableMeld(cards(SKARNEY, "8C 9C TC"), "run")]
+    table = [LayoffTarget(cards(SKARNEY, "4S 5H 6D"), "poker"), LayoffTarget(cards(SKARNEY, "JC JD JH"), "set"),
+             LayoffTarget(cards(SKARNEY, "8C 9C TC"), "run")]
     best = SKARNEY.solve(cards(SKARNEY, "7C 3H JS"), table=table)
     assert best.deadwood == 0 and not best.unmatched
 
@@ -155,8 +155,8 @@ def test_sk11_poker_all_different() -> None:
     """SK-11 with poker_suits = all_different: 3H cannot join 4S 5H 6D."""
     rules = build({"preset": "standard52", "ace": "both"}, SKARNEY_DISTINCT,
                   "rank == A ? 15 : min(order, 10)", CONTRACT)
-    table = [TableMeld(cards(rules, "4S 5H 6D"), "poker"), TableMeld(cards(rules, "JC JD JH"), "set"),
-             TableMeld(cards(rules, "8C 9C TC"), "run")]
+    table = [LayoffTarget(cards(rules, "4S 5H 6D"), "poker"), LayoffTarget(cards(rules, "JC JD JH"), "set"),
+             LayoffTarget(cards(rules, "8C 9C TC"), "run")]
     best = rules.solve(cards(rules, "7C 3H JS"), table=table)
     assert best.deadwood == 3 and texts(rules, best.unmatched) == {"3H"}
     assert rules.kinds_of(cards(rules, "3H 4S 5H 6D")) == frozenset()
@@ -165,7 +165,7 @@ def test_sk11_poker_all_different() -> None:
 
 def test_sk34_kind_locked() -> None:
     """SK-3.4: 3S 4S 5S + 6H is a poker; with kind_locked the run must stay a run."""
-    run = TableMeld(cards(SKARNEY, "3S 4S 5S"), kind="run")
+    run = LayoffTarget(cards(SKARNEY, "3S 4S 5S"), kind="run")
     assert SKARNEY.solve(cards(SKARNEY, "6H"), table=[run]).deadwood == 0
     locked = build({"preset": "standard52", "ace": "both"}, SKARNEY_MELDS,
                    "rank == A ? 15 : min(order, 10)", CONTRACT, kind_locked=True)
@@ -228,7 +228,7 @@ def test_gs8_b_with_a_wild() -> None:
 
 def test_gs8_c_lays_off_onto_b() -> None:
     """GS-8: C has 64, lays off 7R and 9Y onto B's melds: 48."""
-    b_melds = [TableMeld(cards(GINSKI, m)) for m in ("4R 5R 6R", "9G 9B *", "10P 11P 12P")]
+    b_melds = [LayoffTarget(cards(GINSKI, m)) for m in ("4R 5R 6R", "9G 9B *", "10P 11P 12P")]
     c_hand = cards(GINSKI, "3G 4G 5G 7R 9Y 13B 1P 11Y 11R 12G")
     assert GINSKI.solve(c_hand).deadwood == 64
     after = GINSKI.solve(c_hand, table=b_melds)
@@ -237,7 +237,7 @@ def test_gs8_c_lays_off_onto_b() -> None:
 
 
 def test_gs8_a_nothing_fits() -> None:
-    b_melds = [TableMeld(cards(GINSKI, m)) for m in ("4R 5R 6R", "9G 9B *", "10P 11P 12P")]
+    b_melds = [LayoffTarget(cards(GINSKI, m)) for m in ("4R 5R 6R", "9G 9B *", "10P 11P 12P")]
     a_hand = cards(GINSKI, "1B 2B 3B 10R 10G 10Y 5P 6P 13G 2R")
     assert GINSKI.solve(a_hand).deadwood == 26
     assert GINSKI.solve(a_hand, table=b_melds).deadwood == 26
@@ -294,7 +294,7 @@ def test_gs33_unique_wild_never_stands_for_a_held_card() -> None:
 def test_gs33_unique_two_wilds_cannot_share_a_meaning() -> None:
     """B's set 9G 9P * on the table; C holds 9R 9B 8Y 10Y *. Laying 9R 9B off makes the
     table's wild 9Y (the one 9 left), and 8Y * 10Y needs its wild to be 9Y too."""
-    table = [TableMeld(cards(GINSKI_U, "9G 9P *")[:2] + (GINSKI_U.deck.cards[-1],), kind="set")]
+    table = [LayoffTarget(cards(GINSKI_U, "9G 9P *")[:2] + (GINSKI_U.deck.cards[-1],), kind="set")]
     hand = cards(GINSKI_U, "9R 9B 8Y 10Y *")
     off = GINSKI.solve(hand, table=table)
     assert off.deadwood == 0 and off.layoffs
@@ -337,7 +337,7 @@ def test_gs33_unique_run_end() -> None:
 
 def test_gs33_unique_layoff_onto_a_wild() -> None:
     """B's run 4B * 6B on the table: laying 7B off makes its wild 5B, which C holds."""
-    run = TableMeld(cards(GINSKI_U, "4B * 6B"), kind="run", owner="B")
+    run = LayoffTarget(cards(GINSKI_U, "4B * 6B"), kind="run", owner="B")
     hand = cards(GINSKI_U, "5B 5G 5P 7B")
     assert GINSKI.solve(hand, table=[run]).deadwood == 0       # 5B 5G 5P, 7B laid off
     best = GINSKI_U.solve(hand, table=[run])

@@ -685,13 +685,13 @@ UNIQUE_TABLES = ["4B 6B", "7G 8G 9G", "5R 5B", "10Y 11Y", "3P 3G 3Y"]
 def test_wild_unique_card_layoffs_match_brute_force(table_text: str, data: st.DataObject) -> None:
     """Lay-offs onto one table meld (with the last wild card of the deck on it, if it is
     short of three cards): its wild card needs a meaning too."""
-    from rummydsl.melds import TableMeld
+    from rummydsl.melds import LayoffTarget
 
     table = list(RUMSKI.parse_cards(table_text))
     if len(table) < 3:
         table.append(WILDS[-1])
     hand = data.draw(unique_hands(data.draw(st.booleans()), exclude=table))
-    best = GINSKI_U.solve(hand, table=[TableMeld(tuple(table))])
+    best = GINSKI_U.solve(hand, table=[LayoffTarget(tuple(table))])
     assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand, table)
     check_meanings(GINSKI_KINDS, hand, best, table)
 
@@ -721,13 +721,13 @@ def test_wild_unique_card_compiled_patterns_agree() -> None:
 ])
 def test_wild_unique_card_table_conflicts(hand_text: str, table_text: str) -> None:
     """Hands found by search where the option changes the answer through a table meld."""
-    from rummydsl.melds import TableMeld
+    from rummydsl.melds import LayoffTarget
 
     hand = list(RUMSKI.parse_cards(hand_text))
     table = list(RUMSKI.parse_cards(table_text)) + [WILDS[-1]]
-    best = GINSKI_U.solve(hand, table=[TableMeld(tuple(table))])
+    best = GINSKI_U.solve(hand, table=[LayoffTarget(tuple(table))])
     assert best.deadwood == brute_unique(GINSKI_KINDS, ginski_value, hand, table)
-    assert best.deadwood > GINSKI.solve(hand, table=[TableMeld(tuple(table))]).deadwood
+    assert best.deadwood > GINSKI.solve(hand, table=[LayoffTarget(tuple(table))]).deadwood
     check_meanings(GINSKI_KINDS, hand, best, table)
 
 

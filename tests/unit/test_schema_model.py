@@ -37,10 +37,10 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/melds/additionalProperties/oneOf/1": (m.MeldKind, {}),
     "#/properties/meld_options": (m.Variant, {}),
     "#/properties/contract/oneOf/1": (m.Contract, {}),
-    "#/properties/upcard_offer/oneOf/1": (m.UpcardOffer, {}),
-    "#/properties/knock/oneOf/1": (m.Knock, {}),
+    "#/properties/upcard_offer/oneOf/1": (m.UpcardOfferRules, {}),
+    "#/properties/knock/oneOf/1": (m.KnockRules, {}),
     "#/properties/buying/oneOf/1": (m.Buying, {}),
-    "#/properties/layoff": (m.Layoff, {}),
+    "#/properties/layoff": (m.LayoffRules, {}),
     "#/properties/stock": (m.Stock, {}),
     "#/properties/going_out": (m.GoingOut, {}),
     "#/properties/deadwood": (m.Variant, {"excludes_concealed_melds": "deadwood_excludes_concealed_melds",
@@ -48,9 +48,9 @@ MAPPING: dict[str, tuple[type | None, dict[str, str | None]]] = {
     "#/properties/void": (m.Void, {}),
     "#/properties/options/additionalProperties/oneOf/2": (m.Option, {}),
     "#/properties/scoring": (m.Scoring, {"let": "lets", "round": "cases"}),
-    "#/properties/game": (m.Game, {"hollywood": None, "match": None}),  # their one key each (below)
-    "#/properties/game/properties/hollywood/oneOf/1": (m.Game, {"games": "hollywood_games"}),
-    "#/properties/game/properties/match/oneOf/1": (m.Game, {"games_to_win": "match_games_to_win"}),
+    "#/properties/game": (m.GameRules, {"hollywood": None, "match": None}),  # their one key each (below)
+    "#/properties/game/properties/hollywood/oneOf/1": (m.GameRules, {"games": "hollywood_games"}),
+    "#/properties/game/properties/match/oneOf/1": (m.GameRules, {"games_to_win": "match_games_to_win"}),
     "#/$defs/value_table": (None, {}),  # a card_value table is kept as written (Variant.card_value)
     "#/$defs/deck": (Deck, {"preset": None}),  # a preset is where suits and ranks come from
     "#/$defs/deck/properties/suits/items/oneOf/1": (Suit, {}),
