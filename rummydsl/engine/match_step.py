@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
-from .actions import Action, Knock, Meld, player_name
+from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from .round import Round, dealt_hand_size
 
@@ -101,7 +101,7 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
 
 
 def _ids(action: Action) -> tuple[int, ...]:
-    return tuple(c.id for c in _cards_of(action))
+    return tuple(c.id for c in action_cards(action))
 
 
 def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
@@ -170,7 +170,7 @@ def hidden_from(rnd: Round, seat: int) -> list[Card]:
         if isinstance(action, Knock) and rnd.ender != seat:
             seen.extend(c for meld in action.melds or () for c in meld)
             continue
-        seen.extend(_cards_of(action))
+        seen.extend(action_cards(action))
     copies = deck.packs > 1 or deck.wilds > 1
     seen_ids = {c.id for c in seen}
     seen_faces = {deck.face_key(c) for c in seen} if copies else set()
@@ -196,49 +196,20 @@ def hidden_from(rnd: Round, seat: int) -> list[Card]:
     return hidden
 
 
-def _cards_of(action: Any) -> list[Card]:
-    """Every card an action names, in the order its notation writes them."""
-    out: list[Card] = []
-    card = getattr(action, "card", None)
-    if isinstance(card, Card):
-        out.append(card)
-    for meld in getattr(action, "melds", None) or ():
-        out.extend(meld)
-    return out
-
-
-def _with_cards(action: Any, cards: Sequence[Card]) -> Any:
-    """``action`` with the cards it names replaced, in :func:`_cards_of`'s order."""
-    at = 0
-    changes: dict[str, Any] = {}
-    if isinstance(getattr(action, "card", None), Card):
-        changes["card"] = cards[0]
-        at = 1
-    melds = getattr(action, "melds", None)
-    if melds:
-        out = []
-        for meld in melds:
-            out.append(tuple(cards[at:at + len(meld)]))
-            at += len(meld)
-        changes["melds"] = tuple(out)
-    return dataclasses.replace(action, **changes) if changes else action
-
-
 def step_text(step: Any, deck: Any) -> str:
     """A logged step as text; in a deck with copies of a face, a copy after the first is
     written ``AS/1`` (the very card: a replay moves the same copies)."""
     text = str(step)
     if deck.packs == 1 and deck.wilds <= 1:
         return text
-    cards = _cards_of(step)
+    cards = action_cards(step)
     if not any(c.copy for c in cards):
         return text
     tokens = text.replace("[", " [ ").replace("]", " ] ").split()
     at = 0
     for k, token in enumerate(tokens):
         if at < len(cards) and token == str(cards[at]):
-            if cards[at].copy:
-                tokens[k] = f"{token}/{cards[at].copy}"
+            tokens[k] = card_text(cards[at])
             at += 1
     return " ".join(tokens).replace("[ ", "[").replace(" ]", "]")
 
@@ -262,7 +233,7 @@ def parse_step(m: Match, text: str) -> Any:
     action = m.parse(" ".join(face for face, _ in marked))
     exact = []
     at = 0
-    for card in _cards_of(action):
+    for card in action_cards(action):
         while at < len(marked) and marked[at][0] != str(card):
             at += 1
         number = marked[at][1] if at < len(marked) else 0
@@ -271,7 +242,7 @@ def parse_step(m: Match, text: str) -> Any:
             exact.append(deck.cards[deck.packs * deck.natural_faces + number])
         else:
             exact.append(deck.cards[number * deck.natural_faces + deck.face_key(card)])
-    return _with_cards(action, exact) if exact else action
+    return with_cards(action, iter(exact)) if exact else action
 
 
 def resample(m: Match, seat: int, rng: random.Random) -> Match:
