@@ -23,7 +23,8 @@ from ...cards import Card
 from ...variant.model import DrawStep
 from ..actions import Action, Draw, Knock, Meld
 from ..state import Phase, TableMeld
-from .melding import MAX_LISTED, _fits, single_melds
+from .layoffs import _fits
+from .melding import MAX_LISTED, single_melds
 
 if TYPE_CHECKING:
     from ..round import Round
