@@ -15,7 +15,7 @@ from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
 from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
-from .round import Round, dealt_hand_size
+from .round import STATE, Round, dealt_hand_size
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -339,7 +339,9 @@ def deal_order(rnd: Round) -> list[Card]:
 
 
 def _relabel_round(rnd: Round, swap: Mapping[int, Card]) -> Round:
-    """A copy of ``rnd`` with each card of ``swap`` (by id) replaced where it lies."""
+    """A copy of ``rnd`` with each card of ``swap`` (by id) replaced where it lies: in every
+    field declared to hold cards a seat may not have seen (:mod:`.fields`), the deal, and
+    the actions (a knock's face-down discard)."""
     new = rnd.copy()
     if not swap:
         return new
@@ -347,11 +349,17 @@ def _relabel_round(rnd: Round, swap: Mapping[int, Card]) -> Round:
     def one(card: Card) -> Card:
         return swap.get(card.id, card)
 
-    new.hands = [[one(c) for c in hand] for hand in new.hands]
-    new.stock = [one(c) for c in new.stock]
-    new.discards = [one(c) for c in new.discards]
-    if new.face_down is not None:
-        new.face_down = one(new.face_down)
+    for field in STATE:
+        if not field.cards:
+            continue
+        value = getattr(new, field.name)
+        if field.kind == "list":
+            value = [one(c) for c in value]
+        elif field.kind == "lists":
+            value = [[one(c) for c in item] for item in value]
+        elif value is not None:
+            value = one(value)
+        setattr(new, field.name, value)
     hands, stock, upcard = new.dealt
     new.dealt = (tuple(tuple(one(c) for c in hand) for hand in hands), tuple(one(c) for c in stock), upcard)
     new.actions = [_relabel_action(a, swap) for a in new.actions]

@@ -22,10 +22,21 @@ from ..actions import Action, Buy, Pass, player_name
 from ..state import Phase
 from .base import Mechanic
 
+from ..fields import Field, seat_map, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["BuyMechanic", "buy_limit", "may_buy"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("buy_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.buy_queue)),
+    Field("bought", lambda rnd: [0] * rnd.players, "list", json=lambda rnd, text: seat_map(rnd.bought)),
+    Field("buy_limit", lambda rnd: buy_limit(rnd), json=lambda rnd, text: rnd.buy_limit),
+)
+"""``buy_queue``: who may still buy the top discard, in order; ``bought``: how many times
+each seat bought this deal; ``buy_limit``: the buys each may make this deal
+(``buying.per_deal``, CR-4; 0 without buying)."""
+
 
 
 def buy_limit(rnd: Round) -> int:

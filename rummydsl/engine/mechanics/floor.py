@@ -18,10 +18,19 @@ from .base import Mechanic
 from .discard import taken_card_forbidden
 from .knock import shown_melds, within_limit
 
+from ..fields import Field, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["ClaimMechanic", "can_claim"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("claim_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.claim_queue)),
+    Field("must_knock", lambda rnd: False, json=lambda rnd, text: rnd.must_knock, turn=True),
+)
+"""``claim_queue``: who may still claim the last discard, in order; ``must_knock``: a
+claimed discard must be used to knock at once (GR-8)."""
+
 
 
 def can_claim(rnd: Round, player: int) -> bool:

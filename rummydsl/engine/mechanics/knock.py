@@ -34,10 +34,27 @@ from .base import Mechanic
 from .discard import barred, taken_card_forbidden
 from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
 
+from ..fields import Field, cards_json, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["KnockMechanic", "ShowdownMechanic", "knock_limit", "within_limit", "shown_melds"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("ender", lambda rnd: None, json=lambda rnd, text: None if rnd.ender is None else player_name(rnd.ender)),
+    Field("ending", lambda rnd: None, json=lambda rnd, text: None if rnd.ending is None else rnd.ending.value),
+    Field("ender_deadwood", lambda rnd: 0),
+    Field("face_down", lambda rnd: None, cards=True),
+    Field("defenders", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.defenders)),
+    Field("declared", lambda rnd: [None] * rnd.players, "list",
+          json=lambda rnd, text: [None if d is None else [cards_json(m, text) for m in d] for d in rnd.declared]),
+    Field("knock_limit", lambda rnd: knock_limit(rnd)),
+)
+"""Who ended the round (``ender``), how (``ending``) and with what deadwood; the card a
+knock discarded ``face_down`` (GR-6.1: on the pile, seen by the knocker alone); the
+``defenders`` still to show and lay off, in order; the melds each seat ``declared``;
+the most deadwood a knock may keep this round (``knock_limit``)."""
+
 
 Melds = tuple[tuple[Card, ...], ...]
 

@@ -34,6 +34,7 @@ from .layoffs import (FINAL_DISCARD_REASON, LAST_CARD_REASON, TAKEN_LAST_REASON,
                       apply_layoff, check_layoff, final_discard_required, last_card_stays, layoff_targets,
                       list_layoffs, only_taken_left)
 
+from ..fields import Field, seat_map
 if TYPE_CHECKING:
     from ..round import Round
 
@@ -53,6 +54,18 @@ __all__ = [
     "too_few_left",
     "only_taken_left",
 ]
+
+FIELDS: tuple[Field, ...] = (
+    Field("met_contract", lambda rnd: [rnd.variant.contract is None] * rnd.players, "list",
+          json=lambda rnd, text: seat_map(rnd.met_contract)),
+    Field("melded_turns", lambda rnd: [0] * rnd.players, "list", json=lambda rnd, text: seat_map(rnd.melded_turns)),
+    Field("laid_this_turn", lambda rnd: False, json=lambda rnd, text: rnd.laid_this_turn, turn=True),
+    Field("contract_now", lambda rnd: False, turn=True),
+)
+"""``met_contract`` by seat; ``melded_turns``: in how many of their turns each seat put
+a card on the table (BR-5); ``laid_this_turn``; ``contract_now``: the contract was met
+this turn (SK-5.4)."""
+
 
 #: Hands with wild cards list melds of at most this many cards (any size is still accepted).
 MAX_LISTED = 6

@@ -16,10 +16,17 @@ from ..actions import Action, Draw, Pass
 from ..state import Phase
 from .base import Mechanic
 
+from ..fields import Field, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["UpcardOffer"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("upcard_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.upcard_queue)),
+)
+"""``upcard_queue``: who may still take the upcard, in order (GR-4)."""
+
 
 
 class UpcardOffer(Mechanic):
