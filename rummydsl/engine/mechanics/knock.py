@@ -60,21 +60,26 @@ Melds = tuple[tuple[Card, ...], ...]
 
 
 def knock_limit(rnd: Round) -> int | None:
-    """The most deadwood a knock may keep this round: -1 without knocking, None when
-    the variant sets no limit (any deadwood may knock, KR-3)."""
+    """The most deadwood a knock may keep this round, or None where no limit applies.
+
+    None is "no number": with ``knock`` and no ``knock.limit`` any deadwood may knock
+    (KR-3); without ``knock`` nobody knocks, which ``rnd.variant.knock is None`` says
+    (never a number here: a limit expression may well give -1, knock-unreachable).
+    """
     knock = rnd.variant.knock
-    if knock is None:
-        return -1
-    limit = knock.limit
-    if limit is None:
+    if knock is None or knock.limit is None:
         return None
+    limit = knock.limit
     if isinstance(limit, int):
         return limit
     return int(limit(rnd.facts()))
 
 
 def within_limit(rnd: Round, deadwood: int) -> bool:
-    """Whether a knock may keep ``deadwood`` this round (always, without a limit)."""
+    """Whether a knock may keep ``deadwood`` this round (never without knocking;
+    always with knocking and no limit)."""
+    if rnd.variant.knock is None:
+        return False
     limit = rnd.knock_limit
     return limit is None or deadwood <= limit
 
