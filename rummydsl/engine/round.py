@@ -196,6 +196,7 @@ class Round(Table, Flow, Finish):
         deck = variant.deck
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
         self._listed = None
+        self._plan = None
         for field in TABLE_FIELDS:
             setattr(self, field.name, field.initial(self))
         self.rules = meld_rules(variant, self.facts())
@@ -301,6 +302,7 @@ class Round(Table, Flow, Finish):
         for name in _MELDS:
             state[name] = [[meld.copy() for meld in melds] for melds in state[name]]
         other._listed = None
+        other._plan = None
         return other
 
     # ------------------------------------------------------------------ reading
@@ -429,6 +431,18 @@ class Round(Table, Flow, Finish):
             KNOCK.apply(self, action)
         else:
             BY_PHASE[self.phase].apply(self, action)
+        self._plan = None
+
+    def plan(self, action: Action, work: Any) -> None:
+        """Keep what checking ``action`` worked out (a mechanic's ``check``), so that its
+        ``apply`` carries it out rather than working it out again (:meth:`planned`)."""
+        self._plan = (action, work)
+
+    def planned(self, action: Action) -> Any:
+        """What :meth:`plan` kept for this very action, or None (it was not checked: a
+        listed action is known legal, so it is applied without a check)."""
+        plan = self._plan
+        return plan[1] if plan is not None and plan[0] is action else None
 
     def _check(self, action: Action) -> str | None:
         if isinstance(action, Knock):

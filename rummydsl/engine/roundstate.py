@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 __all__ = ["RoundState", "SETTINGS"]
 
 SETTINGS = ("variant", "values", "highest_value", "positions", "players", "sat_out", "seated", "dealer",
-            "number", "scores", "hand_size", "dealt", "rules", "_plain_deck", "_listed")
-"""The attributes fixed when a round is dealt (and the listing's cache): not fields."""
+            "number", "scores", "hand_size", "dealt", "rules", "_plain_deck", "_listed", "_plan")
+"""The attributes fixed when a round is dealt (and two caches: the listing, and the work a
+check did for the apply that follows it): not fields."""
 
 
 class RoundState:
@@ -47,6 +48,7 @@ class RoundState:
     rules: MeldRules
     _plain_deck: bool
     _listed: list[Action] | None
+    _plan: tuple[Action, Any] | None
     # -- the table (table.py)
     hands: list[list[Card]]
     stock: list[Card]

@@ -165,7 +165,8 @@ class KnockMechanic(Mechanic):
         if held is rnd.taken and taken_card_forbidden(rnd):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
         kept = [c for c in hand if c is not held]
-        _, deadwood = shown_melds(rnd, player, kept, action.melds)
+        shown, deadwood = shown_melds(rnd, player, kept, action.melds)
+        rnd.plan(action, (shown, deadwood))
         if action.melds is not None and not as_shown(rnd):
             _, least = shown_melds(rnd, player, kept, None)
             if deadwood > least:  # C-6: the knocker picks among the least arrangements
@@ -188,7 +189,7 @@ class KnockMechanic(Mechanic):
             rnd.remove(player, held)
             rnd.discards.append(held)  # face down; the round is over for the pile
             rnd.face_down = held
-        shown, deadwood = shown_melds(rnd, player, kept, action.melds)
+        shown, deadwood = rnd.planned(action) or shown_melds(rnd, player, kept, action.melds)
         for cards in shown:
             for card in cards:
                 rnd.remove(player, card)

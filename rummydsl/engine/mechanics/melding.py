@@ -364,7 +364,7 @@ class MeldMechanic(Mechanic):
 
         if isinstance(action, (Meld, Layoff)):
             if isinstance(action, Meld):
-                self._check_meld(rnd, action)
+                rnd.plan(action, self._check_meld(rnd, action))
             else:
                 check_layoff(rnd, action)
             if not keeps_use(rnd, action):
@@ -418,7 +418,7 @@ class MeldMechanic(Mechanic):
         else:
             assert isinstance(action, Meld)
             hand = rnd.hands[player]
-            judged = self._check_meld(rnd, action)
+            judged = rnd.planned(action) or self._check_meld(rnd, action)
             meets = would_meet(rnd, player, judged, hand)
             for cards, kind in judged:
                 for card in cards:
