@@ -213,8 +213,13 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Whether the game has ended."""
+        """Whether the game has ended (or stopped: :attr:`stalled`)."""
         return self.to_move == TERMINAL
+
+    @property
+    def stalled(self) -> str | None:
+        """Why the game stopped short of its end (past ``MAX_ROUNDS`` rounds), or None."""
+        return self._s.game.stalled
 
     @property
     def pending(self) -> tuple[MatchAction, ...]:
@@ -335,18 +340,29 @@ class Match:
         :raises MalformedActionError: for text or an id that is no action.
         :raises IllegalActionError: for an action not allowed now, with the reason; the
             state is unchanged.
+        :raises StalledGameError: when the action ends a round after which the game cannot
+            go on (past ``MAX_ROUNDS`` rounds; a failing ``deal.sit_out`` raises its
+            ``ExpressionError``): the action is played, the match is :data:`TERMINAL`,
+            :attr:`stalled` says why, and :meth:`undo` takes it back.
         """
-        from .match_step import apply_step
+        from .match_step import GameStopped, apply_step
 
         s = self._s
         seat = self.to_move
         action = self._resolve(x, seat)
-        new, event = apply_step(self, s, seat, action)
+        try:
+            new, event = apply_step(self, s, seat, action)
+        except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
+            self._commit(s, stopped.state)
+            raise stopped.error from None
+        self._commit(s, new)
+        return event
+
+    def _commit(self, old: _State, new: _State) -> None:
         if self._history:
-            self._undo = (s, self._undo)
+            self._undo = (old, self._undo)
         self._s = new
         self._cache = None
-        return event
 
     def undo(self) -> None:
         """Take back the last :meth:`apply` exactly (a decision, a step of a lay-down or a

@@ -12,7 +12,8 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
-from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
+from ..errors import (ExpressionError, IllegalActionError, MalformedActionError, RecordError, RummyDslError,
+                      StalledGameError)
 from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from .round import STATE, Round, dealt_hand_size
@@ -90,7 +91,11 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
-    game.next_round(deal=seeded)  # may raise StalledGameError: nothing is committed
+    try:
+        game.next_round(deal=seeded)
+    except (StalledGameError, ExpressionError) as stop:  # the game stops here (game.stalled says why)
+        raise GameStopped(new._replace(game=game), Event(logged, seat, drawn, tuple(automatic), result),
+                          stop) from None
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
@@ -98,6 +103,18 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
+
+
+class GameStopped(Exception):
+    """The action was played and its round recorded, but the game cannot go on (a game
+    past ``MAX_ROUNDS``, a ``deal.sit_out`` that fails): the state to commit, its event,
+    and the error to raise once it is committed."""
+
+    def __init__(self, state: Any, event: Any, error: RummyDslError) -> None:
+        super().__init__(str(error))
+        self.state = state
+        self.event = event
+        self.error = error
 
 
 def _ids(action: Action) -> tuple[int, ...]:
@@ -446,6 +463,11 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
             break
         try:
             m.apply(parse_step(m, text))
+        except StalledGameError:
+            continue  # the game stopped after this step, as it did when played (Match.stalled)
+        except ExpressionError as problem:
+            if m.stalled is None:
+                raise RecordError(f"steps[{at}]: {text!r}: {problem}") from None
         except (IllegalActionError, MalformedActionError) as problem:
             raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
     return m
