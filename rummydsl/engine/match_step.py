@@ -1,6 +1,6 @@
 """How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards, a replay.
 
-Each function takes a match's state (:class:`~.match._State`, immutable) and returns a
+Each function takes a match's state (:class:`~.match.State`, immutable) and returns a
 new one; nothing here changes a round or a game that another state may hold, unless
 the match says it holds them alone (``Match._exclusive``: no history, no copy).
 """
@@ -16,22 +16,23 @@ from ..errors import (ExpressionError, IllegalActionError, MalformedActionError,
                       StalledGameError)
 from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
+from ..variant import load_variant, shipped_variant_ids
 from .round import STATE, Round, dealt_hand_size
+
+from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
-    from .match import Event, Match, _State
+    from .match import Match
 
 __all__ = ["apply_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
 
 
-def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_State, Event]:
+def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event]:
     """The state after ``action`` by ``seat`` (the seat to move, or CHANCE), and its event.
 
     :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
     """
-    from .match import CHANCE, TERMINAL, Event
-
     if seat == TERMINAL:
         why = s.game.stalled or "the game is over"
         raise IllegalActionError(str(action), why)
@@ -121,7 +122,7 @@ def _ids(action: Action) -> tuple[int, ...]:
     return tuple(c.id for c in action_cards(action))
 
 
-def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
+def _why_not_step(m: Match, s: State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
                   ) -> str:
     if not paths:
         return "no melds can be put down now"
@@ -132,10 +133,7 @@ def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence
     return f"no lay-down of melds goes on this way; next may come: {words}{more}"
 
 
-def _chance(m: Match, s: _State, outcome: MatchAction) -> tuple[_State, Event]:
-    from .match import CHANCE, Event
-    from .match import _left_to_deal
-
+def _chance(m: Match, s: State, outcome: MatchAction) -> tuple[State, Event]:
     variant = m.variant
     if s.choose_dealer:
         if not isinstance(outcome, FirstDealer) or not 0 <= outcome.seat < m.players:
@@ -148,7 +146,7 @@ def _chance(m: Match, s: _State, outcome: MatchAction) -> tuple[_State, Event]:
     if not isinstance(outcome, DealCard):
         raise IllegalActionError(str(outcome), "a card is being dealt: the chance outcome is 'deal CARD'")
     assert s.dealing is not None
-    left = _left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
+    left = left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
     if not left:
         raise IllegalActionError(str(outcome), f"every {outcome.card} has been dealt already")
     card = next((c for c in left if c is outcome.card), left[0])
@@ -264,8 +262,6 @@ def parse_step(m: Match, text: str) -> Any:
 
 def resample(m: Match, seat: int, rng: random.Random) -> Match:
     """See :meth:`Match.resample <rummydsl.engine.match.Match.resample>`."""
-    from .match import TERMINAL
-
     if not 0 <= seat < m.players:
         raise ValueError(f"seat {seat} is not one of the {m.players} seats")
     out = m.copy()
@@ -424,8 +420,6 @@ def _relabel_deal(log: Any, after: int, size: int, rnd: Round) -> Any:
 
 def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
     """See :meth:`Match.from_json <rummydsl.engine.match.Match.from_json>`."""
-    from .match import MATCH_FORMAT, MATCH_VERSION
-
     if not isinstance(data, Mapping):
         raise RecordError(f"a match is a JSON object, not {type(data).__name__}")
     if data.get("format") != MATCH_FORMAT:
@@ -435,8 +429,6 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
                           f"not {data.get('version')!r}")
     name = data.get("variant")
     if variant is None:
-        from ..variant import load_variant, shipped_variant_ids
-
         if name not in shipped_variant_ids():
             raise RecordError(f"variant: {name!r} is not a shipped variant: pass the Variant to play it by")
         variant = load_variant(name)
