@@ -97,6 +97,8 @@ class _State(NamedTuple):
     """How many steps were applied when the round in play was dealt."""
     redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
     """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
+    one_round: bool = False
+    """The match is one round (:meth:`Match.playing` of a lone round): it ends with it."""
 
 
 class _Cache:
@@ -171,6 +173,35 @@ class Match:
         else:
             game = Game(variant, random.Random(0), players=n, dealer=0, deal_first=False)
             m._s = _State(game, _placeholder_round(variant, n), choose_dealer=True)
+        return m
+
+    @classmethod
+    def playing(cls, game: Game | Round) -> Match:
+        """A match that plays ``game`` in place from where it stands, keeping no history:
+        how the play loop (:func:`~.play.play`) drives the older API (``play_round``,
+        ``play_game``, records, saves). ``game``: a :class:`Game` (its current round, then
+        the rounds it deals, as :meth:`new`), or a lone :class:`Round` (the match ends
+        with it: no next round is dealt). The game and the round are changed as played.
+        Its seed is not known: :meth:`to_json` writes none.
+        """
+        if isinstance(game, Round):
+            rnd = game
+            game = Game(rnd.variant, random.Random(0), players=rnd.players, dealer=rnd.dealer, deal_first=False)
+            game.round = rnd
+            state = _State(game, rnd, one_round=True)
+        else:
+            state = _State(game, game.round)
+        m = object.__new__(cls)
+        m.variant = game.variant
+        m.players = game.players
+        m.chance = "seeded"
+        m.seed = None
+        m.action_space = ActionSpace(game.variant, game.players)
+        m._undo = None
+        m._history = False
+        m._exclusive = True
+        m._cache = None
+        m._s = state
         return m
 
     def copy(self) -> Match:
@@ -336,12 +367,10 @@ class Match:
         :raises IllegalActionError: for an action not allowed now, with the reason; the
             state is unchanged.
         """
-        from .match_step import apply_step
-
         s = self._s
         seat = self.to_move
         action = self._resolve(x, seat)
-        new, event = apply_step(self, s, seat, action)
+        new, event = _step.apply_step(self, s, seat, action)
         if self._history:
             self._undo = (s, self._undo)
         self._s = new
@@ -516,3 +545,7 @@ def _placeholder_round(variant: Variant, players: int) -> Round:
     """What :attr:`Match.round` is before the first deal made of chance outcomes: the deck
     dealt unshuffled, never shown (an observation shows the deal under way instead)."""
     return Round.deal_cards(variant, variant.deck.cards, dealer=0, players=players)
+
+
+from . import match_step as _step  # noqa: E402  (below Match: match_step reads this module when called; a
+#                                    module-level name keeps an import out of every apply, the play loop's path)

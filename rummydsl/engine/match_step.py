@@ -16,6 +16,7 @@ from ..errors import IllegalActionError, MalformedActionError, RecordError, Rumm
 from .actions import Action, Knock, Meld, player_name
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from .round import Round, dealt_hand_size
+from . import match as _match  # circular, read at call time only (match imports this module at its end)
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -29,7 +30,7 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
 
     :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
     """
-    from .match import CHANCE, TERMINAL, Event
+    CHANCE, TERMINAL, Event = _match.CHANCE, _match.TERMINAL, _match.Event
 
     if seat == TERMINAL:
         why = s.game.stalled or "the game is over"
@@ -71,10 +72,20 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     else:
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
-    top = rnd.stock[-4:]
+    stock = rnd.stock
+    size = len(stock)
+    top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
-    hand = rnd.hands[seat]
-    drawn = tuple(c for c in reversed(top) if any(c is held for held in hand) and not any(c is left for left in rnd.stock))
+    gone = size - len(stock) if rnd.stock is stock else -1
+    if 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top)):
+        # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
+        hand = rnd.hands[seat]
+        drawn: tuple[Card, ...] = tuple(c for c in reversed(top[len(top) - gone:])
+                                        if any(c is held for held in hand)) if gone else ()
+    else:
+        hand = rnd.hands[seat]
+        drawn = tuple(c for c in reversed(top) if any(c is held for held in hand)
+                      and not any(c is left for left in rnd.stock))
     automatic: list[Action] = []
     while rnd.result is None:
         forced = rnd.automatic()
@@ -85,12 +96,16 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     steps = s.steps + 1
     new = s._replace(round=rnd, pending=(), log=(logged, s.log), steps=steps)
     result = rnd.result
-    if result is None:
-        return new, Event(logged, seat, drawn, tuple(automatic))
+    if result is None or s.one_round:
+        return new, Event(logged, seat, drawn, tuple(automatic), result)
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
-    game.next_round(deal=seeded)  # may raise StalledGameError: nothing is committed
+    try:
+        game.next_round(deal=seeded)  # may raise StalledGameError: nothing is committed
+    except RummyDslError as problem:  # the round is played and scored, the game goes no further:
+        problem.event = Event(logged, seat, drawn, tuple(automatic), result)  # type: ignore[attr-defined]
+        raise  # the play loop tells what was played (engine/play.py, failed_event)
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
