@@ -159,7 +159,7 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
             if failed_event(problem) is not None:
                 raise  # the action was played; the game refused to go on (a round's cap, a total)
             raise AgentError(player_name(seat), f"played {str(answer)!r}, which the engine refused: "
-                             f"{getattr(problem, 'reason', problem)}") from None
+                             f"{getattr(problem, 'reason', problem)}", problem) from None
         if history:
             if forced is None:
                 decisions.append((seat, applied))
