@@ -114,7 +114,7 @@ def test_taking_back_goes_to_the_seats_previous_decision() -> None:
     m = Match.new("gin_rummy", seed=9)
     greedy = make_agents("greedy", 2, random.Random(9))
     states: list[Any] = []
-    took = []
+    took: list[int] = []
 
     def p1(observation: Observation) -> Any:
         states.append(m.state())
@@ -147,14 +147,14 @@ def test_a_take_back_is_refused_clearly() -> None:
     listener = Scripted([TakeBack()], make_agents("greedy", 2, random.Random(9))[seat])
     listener.refused = listener.refusals.append  # type: ignore[attr-defined]
     agents = make_agents("greedy", 2, random.Random(9))
-    agents[seat] = listener  # type: ignore[call-overload]
+    agents[seat] = listener
     events = [e for e in play(m, agents)]
     assert listener.refusals == ["asked to take back a move, but has made no decision to take back"]
     assert m.over and not any(isinstance(e, TakenBack) for e in events)
     # a game being recorded
     m = Match.new("gin_rummy", seed=9)
     agents = make_agents("greedy", 2, random.Random(9))
-    agents[seat] = Scripted([TakeBack()], None)  # type: ignore[call-overload]
+    agents[seat] = Scripted([TakeBack()], None)
     with pytest.raises(AgentError, match="being recorded"):
         list(play(m, agents, take_back=False))
 
