@@ -221,15 +221,16 @@ def _run(match: Match, agents: Sequence[Agent], writer: RecordWriter | None, wat
     """
     rnd = match.round
     _dealt(rnd, writer, watcher)
+    quiet = writer is None and watcher is None
     try:
         for event in play(match, agents, max_actions=max_actions, take_back=writer is None):
             if isinstance(event, TakenBack):
                 rnd = match.round  # a person took back: go on from where the match stands now
                 continue
-            after = _told(match, rnd, event, writer, watcher)
             if event.result is None:
-                rnd = after
+                rnd = match.round if quiet else _told(match, rnd, event, writer, watcher)
                 continue
+            after = _told(match, rnd, event, writer, watcher)
             _round_over(match, after, event.result, agents, writer, watcher, played)
             if not match.over:
                 rnd = match.round
