@@ -378,7 +378,7 @@ def _formula_failed(played: PlayedGame, variant: Variant, failure: ExpressionErr
 
 def _solver_failed(played: PlayedGame, failure: MeldError, writer: RecordWriter | None) -> None:
     """Stop ``played`` for the meld solver's work bound (:data:`~rummydsl.limits.MAX_MELD_WORK`):
-    the reason (the pattern's file place, the variant, round and seat, from ``play_round``)
+    the reason (the pattern's file place, the variant, round and seat, from the play loop)
     and the record's ``stopped`` line, so the game so far is kept as for a formula."""
     played.stopped = str(failure)
     if writer is not None:

@@ -181,9 +181,12 @@ class Match:
         how the play loop (:func:`~.play.play`) drives the older API (``play_round``,
         ``play_game``, records, saves). ``game``: a :class:`Game` (its current round, then
         the rounds it deals, as :meth:`new`), or a lone :class:`Round` (the match ends
-        with it: no next round is dealt). The game and the round are changed as played.
+        with it: no next round is dealt). The game and the round are changed as played;
+        a game whose round is over is first moved on to the next (:meth:`Game.next_round`).
         Its seed is not known: :meth:`to_json` writes none.
         """
+        if isinstance(game, Game) and game.round.result is not None and not game.over:
+            game.next_round()
         if isinstance(game, Round):
             rnd = game
             game = Game(rnd.variant, random.Random(0), players=rnd.players, dealer=rnd.dealer, deal_first=False)
