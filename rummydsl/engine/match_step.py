@@ -12,8 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
-from ..errors import (ExpressionError, IllegalActionError, MalformedActionError, RecordError, RummyDslError,
-                      StalledGameError)
+from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
 from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, shipped_variant_ids
@@ -73,10 +72,19 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     else:
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
-    top = rnd.stock[-4:]
+    stock = rnd.stock
+    size = len(stock)
+    top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
+    gone = size - len(stock) if rnd.stock is stock else -1
     hand = rnd.hands[seat]
-    drawn = tuple(c for c in reversed(top) if any(c is held for held in hand) and not any(c is left for left in rnd.stock))
+    if 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top)):
+        # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
+        drawn: tuple[Card, ...] = tuple(c for c in reversed(top[len(top) - gone:])
+                                        if any(c is held for held in hand)) if gone else ()
+    else:
+        drawn = tuple(c for c in reversed(top) if any(c is held for held in hand)
+                      and not any(c is left for left in rnd.stock))
     automatic: list[Action] = []
     while rnd.result is None:
         forced = rnd.automatic()
@@ -87,16 +95,19 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     steps = s.steps + 1
     new = s._replace(round=rnd, pending=(), log=(logged, s.log), steps=steps)
     result = rnd.result
-    if result is None:
-        return new, Event(logged, seat, drawn, tuple(automatic))
+    if result is None or s.one_round:
+        return new, Event(logged, seat, drawn, tuple(automatic), result)
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
     try:
         game.next_round(deal=seeded)
-    except (StalledGameError, ExpressionError) as stop:  # the game stops here (game.stalled says why)
-        raise GameStopped(new._replace(game=game), Event(logged, seat, drawn, tuple(automatic), result),
-                          stop) from None
+    except RummyDslError as stop:  # the round is played and scored; the game goes no further
+        event = Event(logged, seat, drawn, tuple(automatic), result)
+        stop.event = event  # type: ignore[attr-defined]  # the play loop tells what was played (play.failed_event)
+        if game.stalled is None:  # a total past its limit: the sheet refused it, and said why
+            game.stalled = str(stop)
+        raise GameStopped(new._replace(game=game), event, stop) from None
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
@@ -455,12 +466,9 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
             break
         try:
             m.apply(parse_step(m, text))
-        except StalledGameError:
-            continue  # the game stopped after this step, as it did when played (Match.stalled)
-        except ExpressionError as problem:
-            if m.stalled is None:
-                raise RecordError(f"steps[{at}]: {text!r}: {problem}") from None
-        except (IllegalActionError, MalformedActionError) as problem:
+        except RummyDslError as problem:
+            if m.stalled is not None:
+                continue  # the game stopped after this step, as it did when played (Match.stalled)
             raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
     return m
 
