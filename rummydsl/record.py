@@ -94,6 +94,10 @@ class Watcher:
     def action(self, rnd: Round, action: Action) -> None:
         """``action`` has just been played in ``rnd``."""
 
+    def taken_back(self, rnd: Round) -> None:
+        """A seat took back its last decision (:class:`~rummydsl.engine.play.TakeBack`):
+        play goes on from ``rnd`` as it stood before it (perhaps an earlier round)."""
+
     def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
         """``rnd`` has ended; ``scores`` are the game totals after it."""
 
@@ -226,6 +230,8 @@ def _run(match: Match, agents: Sequence[Agent], writer: RecordWriter | None, wat
         for event in play(match, agents, max_actions=max_actions, take_back=writer is None):
             if isinstance(event, TakenBack):
                 rnd = match.round  # a person took back: go on from where the match stands now
+                if watcher is not None:
+                    watcher.taken_back(rnd)
                 continue
             if event.result is None:
                 rnd = match.round if quiet else _told(match, rnd, event, writer, watcher)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Sequence, TextIO
 
 from .engine.actions import Action, Knock, player_name
+from .engine.play import TakeBack
 from .errors import RummyDslError
 from .record import Quit, Watcher
 
@@ -40,8 +41,8 @@ __all__ = ["HumanAgent", "TerminalWatcher", "render_observation", "ordered", "HE
 HELP = """\
 Type the number of a move, or the move itself: 'discard 7H', 'knock 9C',
 'meld [3S 4S 5S]', 'layoff 6S on P2#1' (your seat, e.g. P1, may be left out).
-Other commands: 'show' prints the table again, 'help' this text, 'quit' (or
-Ctrl-D) leaves the game."""
+Other commands: 'undo' takes back your last move (and what was played since),
+'show' prints the table again, 'help' this text, 'quit' (or Ctrl-D) leaves the game."""
 
 _RULE = "-" * 64
 
@@ -192,8 +193,13 @@ class HumanAgent:
         self.out.write(text if text.endswith("\n") else text + "\n")
         self.out.flush()
 
-    def act(self, observation: Observation) -> Action:
-        """Show the table and read the person's move until it is a legal one.
+    def refused(self, reason: str) -> None:
+        """The play loop could not take back (:class:`~rummydsl.engine.play.TakeBack`): say why."""
+        self.say(f"Sorry, nothing can be taken back: {reason}.")
+
+    def act(self, observation: Observation) -> Action | TakeBack:
+        """Show the table and read the person's move until it is a legal one, or ``undo``
+        (:class:`~rummydsl.engine.play.TakeBack`: back to the person's previous move).
 
         :raises Quit: on ``quit`` or at the end of input (Ctrl-D), or Ctrl-C.
         """
@@ -203,7 +209,7 @@ class HumanAgent:
             return legal[0]
         self.say(render_observation(observation, legal))
         while True:
-            self.out.write("your move (number, action, 'help' or 'quit'): ")
+            self.out.write("your move (number, action, 'undo', 'help' or 'quit'): ")
             self.out.flush()
             try:
                 line = self.inp.readline()
@@ -219,7 +225,7 @@ class HumanAgent:
             if action is not None:
                 return action
 
-    def _read(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action | None:
+    def _read(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action | TakeBack | None:
         """The move ``text`` names, or ``None`` after saying what is wrong with it."""
         word = text.lower()
         if word in ("quit", "exit", "q"):
@@ -230,6 +236,8 @@ class HumanAgent:
         if word in ("show", "s", "table"):
             self.say(render_observation(observation, legal))
             return None
+        if word in ("undo", "u", "back"):
+            return TakeBack()
         if text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):
@@ -276,6 +284,9 @@ class TerminalWatcher(Watcher):
             self.say(f"  {player_name(action.player)} knocks, discarding a card face down")
             return
         self.say(f"  {action}{' (you)' if action.player == self.seat else ''}")
+
+    def taken_back(self, rnd: Round) -> None:
+        self.say(f"\n(taken back: round {rnd.number}, as it stood before your last move)")
 
     def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
         n = rnd.players

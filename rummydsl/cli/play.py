@@ -19,6 +19,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
 
     from ..agents import make_agents
     from ..engine import Game
+    from ..engine.match import Match
     from ..record import Quit, RecordWriter, close_agents, run_game
     from ..simulate import agent_names, check_agents
     from ..terminal import HELP, HumanAgent, TerminalWatcher
@@ -36,7 +37,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
     others = agent_names(args.agents, players - 1)
     names = others[:seat] + ["human"] + others[seat:]
     seeds = random.Random(seed)
-    deal_rng = random.Random(seeds.getrandbits(64))
+    deal_seed = seeds.getrandbits(64)
+    deal_rng = random.Random(deal_seed)
     agent_rng = random.Random(seeds.getrandbits(64))
     agents: list[Any] = make_agents(",".join(n if n != "human" else "random" for n in names), players, agent_rng)
     agents[seat] = HumanAgent(seat, inp, out)
@@ -50,7 +52,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
         if writer is not None:
             writer.header(variant, seed=seed, agents=names, mode="games")
             writer.game(1, seed)
-        played = run_game(Game(variant, deal_rng), agents, writer=writer, watcher=TerminalWatcher(seat, out))
+        # Without a record the game keeps its history, so 'undo' can take moves back (a
+        # record cannot hold a move taken back); both deal exactly as Game(variant, deal_rng).
+        game: Game | Match = (Game(variant, deal_rng) if writer is not None
+                              else Match.new(variant, seed=deal_seed, history=True))
+        played = run_game(game, agents, writer=writer, watcher=TerminalWatcher(seat, out))
     except Quit as leaving:
         print(f"bye: {leaving}", file=out)
         return EXIT_OK

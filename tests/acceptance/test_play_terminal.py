@@ -22,7 +22,7 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-PROMPT = "your move (number, action, 'help' or 'quit'): "
+PROMPT = "your move (number, action, 'undo', 'help' or 'quit'): "
 HAND = re.compile(r"your hand \((\d+)\): ([^\r\n]+)")
 
 
@@ -158,3 +158,16 @@ def test_rummy_500_deep_draw_typed_and_the_pile_shown(tmp_path: Path) -> None:
     assert finish(child) == 0
     code, out, _ = run("replay", str(tmp_path / "game.jsonl"))
     assert code == 0, out
+
+
+def test_undo_in_a_real_terminal(tmp_path: Path) -> None:
+    """issue 18: 'undo' at the terminal takes back the person's last move (Match.undo)."""
+    child = spawn(tmp_path, "play", "gin_rummy", "--seed", "1")
+    move(child, "1")                      # take the upcard
+    shown = move(child, "1")              # discard 3S; P2 plays
+    assert "your hand (11): 3S 5S 7H 9H TH 4D JD KD AC 4C JC" in shown
+    move(child, "undo")
+    back = move(child, "quit")
+    assert "(taken back: round 1, as it stood before your last move)" in back
+    assert "phase discard" in back and "your hand (11): 3S 5S 7H 9H TH 4D JD KD AC 4C JC" in back
+    assert finish(child) == 0

@@ -124,3 +124,36 @@ def test_the_play_screen_shows_no_other_hand_after_a_void_round() -> None:
     text = out.getvalue()
     assert "5H" in text and not {"KS", "KH", "QC", "7D"} & set(text.replace(",", " ").split())
     assert "P2: hand not shown (10 cards)" in text
+
+
+def test_undo_takes_back_your_last_move() -> None:
+    """issue 18: 'undo' goes back to the person's previous decision (Match.undo), the
+    others' moves since taken back too; the table is shown as it stood."""
+    code, out, err = run("play", "gin_rummy", "--seed", "1", stdin="1\n1\nundo\nquit\n")
+    assert (code, err) == (0, "")
+    assert "(taken back: round 1, as it stood before your last move)" in out
+    before, after = out.split("(taken back", 1)
+    assert "P1 discard 3S (you)" in before and "P2 discard QD" in before
+    # back at the discard, holding the upcard taken: the discard and P2's turn are undone
+    assert "phase discard" in after and "your hand (11): 3S 5S 7H 9H TH 4D JD KD AC 4C JC" in after
+
+
+def test_undo_with_nothing_to_take_back_says_so() -> None:
+    code, out, err = run("play", "gin_rummy", "--seed", "1", stdin="undo\nquit\n")
+    assert (code, err) == (0, "")
+    assert "Sorry, nothing can be taken back:" in out
+    assert "bye: the player left" in out
+
+
+def test_a_game_written_to_a_record_cannot_take_back(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("play", "gin_rummy", "--seed", "1", "--log", str(log), stdin="1\nundo\nquit\n")
+    assert (code, err) == (0, "")
+    assert "Sorry, nothing can be taken back:" in out and "record" in out
+
+
+def test_undo_is_the_same_game_as_before_with_the_same_seed() -> None:
+    """The deal does not change with the history kept: the seed deals as Game does."""
+    with_history = run("play", "ginski", "--seed", "4", stdin="1\n" * 200)[1]
+    recorded = run("play", "ginski", "--seed", "4", "--log", "/dev/null", stdin="1\n" * 200)[1]
+    assert with_history == recorded
