@@ -233,7 +233,7 @@ def _instrumented(variant: Any) -> Any:
     ``skip_after_accepting``, ``deal.sit_out``, ``scoring.let``, ``scoring.multiplier``
     and every scoring case. Nothing else changes: the copy plays exactly as the variant does.
     """
-    from .variant.semantics import _names_through_lets as reads  # the static check's own walk
+    from .variant.semantics_scoring import names_through_lets as reads  # the static check's own walk
 
     def wrap(compiled: Any, path: KeyPath) -> Any:
         return _located(compiled, path, frozenset(reads(variant, compiled)))

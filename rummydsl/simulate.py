@@ -202,8 +202,8 @@ def run_tasks(tasks: Sequence[GameTask], workers: int | None = 1, *,
     Stop iterating (or ``close()`` the generator) to cancel what is left.
     See :mod:`rummydsl.backends`.
 
-    >>> from rummydsl.variant import find_variant
-    >>> tasks = make_tasks(find_variant("gin_rummy"), count=2, seed=1, agents="greedy", hands=True, log=False)
+    >>> from rummydsl.variant import find_variant_path
+    >>> tasks = make_tasks(find_variant_path("gin_rummy"), count=2, seed=1, agents="greedy", hands=True, log=False)
     >>> [outcome.index for outcome in run_tasks(tasks)]
     [0, 1]
     """
@@ -483,9 +483,9 @@ def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, age
     :raises AgentError: for an unknown agent name.
     :raises VariantError: for a variant that cannot be loaded, or ``players`` it does not allow.
     """
-    from .variant import find_variant, load_variant, with_players
+    from .variant import find_variant_path, load_variant, with_players
 
-    path = find_variant(variant)
+    path = find_variant_path(variant)
     loaded = with_players(load_variant(path), players)
     check_agents(agents, loaded.players)
     mode = "hands" if hands else "games"

@@ -29,16 +29,11 @@ from .semantics_deal import check_deal, check_sit_out
 from .semantics_melds import check_contract, check_melds
 from .semantics_probe import MAX_PROBE_SIZE, natural_groups, sample_groups, sample_melds, size_bounds, wild_groups
 from .semantics_report import Report
-from .semantics_scoring import check_game, check_integer_sizes, check_scoring, names_through_lets
+from .semantics_scoring import check_game, check_integer_sizes, check_scoring
 from .semantics_turn import check_buying, check_knock, check_turn
 
 __all__ = ["semantic_diagnostics", "sample_melds", "sample_groups", "natural_groups", "wild_groups",
            "size_bounds", "MAX_PROBE_SIZE"]
-
-#: The old private name of :func:`.semantics_scoring.names_through_lets`, which
-#: rummydsl/playcheck.py imports from here.
-_names_through_lets = names_through_lets
-
 
 def semantic_diagnostics(variant: Variant, positions: Any) -> list[Diagnostic]:
     """Every semantic problem of a built variant, each at its place in ``positions``
