@@ -1,405 +1,25 @@
-"""Game records: play games while writing a JSON-lines log, and replay a log through the engine.
-
-A record is one JSON object a line (docs/cli.md, "Game records")::
-
-    {"type": "header", "record": 1, "rummydsl": "0.1.0", "variant": "gin_rummy", ...}
-    {"type": "game", "game": 1, "seed": 123456789}
-    {"type": "deal", "round": 1, "dealer": "P2", "hands": {...}, "stock": [...], "upcard": "7D", ...}
-    {"type": "action", "round": 1, "n": 1, "action": "P1 pass"}
-    ...
-    {"type": "result", "round": 1, "ending": "knock", "points": {...}, ...}
-    {"type": "game_result", "winner": "P1", ...}
-
-:func:`run_game` and :func:`run_hand` play with agents, write the record through
-a callback, tell a :class:`Watcher` (the terminal) what happens, and end a game
-cleanly when an agent fails (:class:`~rummydsl.errors.AgentError`): the record so
-far is kept and a ``stopped`` line names the seat and the reason.
-:func:`replay_record` plays every round of a record back from its recorded deal
-and checks every action and every result.
-
->>> import io, random
->>> from rummydsl.variant import load_variant
->>> from rummydsl.agents import make_agents
->>> from rummydsl.engine import Game
->>> variant = load_variant("gin_rummy")
->>> lines = []
->>> writer = RecordWriter(lines.append)
->>> writer.header(variant, seed=5, agents=["greedy", "greedy"], mode="games")
->>> game = Game(variant, random.Random(5))
->>> played = run_game(game, make_agents("greedy", 2, random.Random(5)), writer=writer)
->>> played.stopped is None, lines[0]["type"], lines[-1]["type"]
-(True, 'header', 'game_result')
+"""Replaying a record: every round played back from its recorded deal through the engine,
+every action and result checked, every line read within the record limits.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .errors import AgentError, ExpressionError, Location, MeldError, RecordError, RummyDslError, StalledRoundError
-from . import jsonbound, limits
-from .engine.match import Event, Match
-from .engine.observe import result_json
-from .engine.play import TakenBack, failed_event, play
-from .limits import MAX_ACTIONS
-from .safetext import safe_text
-from .untrusted import open_regular
+from ..errors import ExpressionError, Location, RecordError, RummyDslError
+from .. import jsonbound, limits
+from ..safetext import safe_text
+from ..untrusted import open_regular
+from .writer import RECORD_VERSION, shown_variant_path, variant_digests
 
 if TYPE_CHECKING:
-    from .agents import Agent
-    from .cards import Deck
-    from .engine import Action, Game, GameResult, Round, RoundResult
-    from .variant.model import Variant
-
-__all__ = [
-    "RECORD_VERSION",
-    "MAX_ACTIONS",
-    "StalledRoundError",
-    "Quit",
-    "Watcher",
-    "RecordWriter",
-    "RoundSummary",
-    "PlayedGame",
-    "run_game",
-    "run_hand",
-    "close_agents",
-    "variant_digests",
-    "ReplaySummary",
-    "replay_record",
-]
-
-#: The version of the record format, in each header.
-RECORD_VERSION = 1
-
-
-class Quit(Exception):
-    """Raised by a person's agent to leave the game (``quit`` or end of input).
-
-    Not an error: the game stops, the record so far is kept with a ``stopped``
-    line, and the command exits 0.
-    """
-
-
-class Watcher:
-    """What a front end hears while a game is played (every method does nothing here)."""
-
-    def deal(self, rnd: Round) -> None:
-        """A round has been dealt."""
-
-    def action(self, rnd: Round, action: Action) -> None:
-        """``action`` has just been played in ``rnd``."""
-
-    def taken_back(self, rnd: Round) -> None:
-        """A seat took back its last decision (:class:`~rummydsl.engine.play.TakeBack`):
-        play goes on from ``rnd`` as it stood before it (perhaps an earlier round)."""
-
-    def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
-        """``rnd`` has ended; ``scores`` are the game totals after it."""
-
-    def game_over(self, result: GameResult) -> None:
-        """The game has ended."""
-
-
-def _sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def variant_digests(variant: Variant) -> dict[str, str | None]:
-    """The sha256 of a variant's merged content and of its file (``None`` if unreadable).
-
-    The content digest changes when any rule changes, also through a parent file;
-    the file digest changes with any edit of the file, comments included.
-
-    >>> from rummydsl.variant import load_variant
-    >>> digests = variant_digests(load_variant("gin_rummy"))
-    >>> sorted(digests), len(digests["variant_sha256"] or "")
-    (['file_sha256', 'variant_sha256'], 64)
-    """
-    content = _sha256_text(json.dumps(variant.data, sort_keys=True, default=str))
-    try:
-        file_digest: str | None = hashlib.sha256(Path(variant.path).read_bytes()).hexdigest()
-    except OSError:
-        file_digest = None
-    return {"variant_sha256": content, "file_sha256": file_digest}
-
-
-class RecordWriter:
-    """Turns a game into record lines (dicts) passed to ``emit``, one call a line."""
-
-    def __init__(self, emit: Callable[[dict[str, Any]], None]) -> None:
-        self.emit = emit
-
-    def header(self, variant: Variant, *, seed: int, agents: Sequence[str], mode: str,
-               players: int | None = None) -> None:
-        """The first line: variant, digests, master seed, agents, ``games`` or ``hands``."""
-        from . import __version__
-
-        self.emit({"type": "header", "record": RECORD_VERSION, "rummydsl": __version__,
-                   "variant": variant.id, "variant_path": shown_variant_path(variant),
-                   **variant_digests(variant), "seed": seed, "mode": mode,
-                   "players": variant.players if players is None else players,
-                   "agents": list(agents)})
-
-    def game(self, index: int, seed: int) -> None:
-        """The start of game (or hand) ``index`` (from 1), played from ``seed``."""
-        self.emit({"type": "game", "game": index, "seed": seed})
-
-    def deal(self, rnd: Round) -> None:
-        """A round's deal: dealer, every hand, the stock (top card first), the upcard."""
-        state = rnd.to_json()
-        self.emit({"type": "deal", "round": rnd.number, "dealer": state["dealer"], "hands": state["hands"],
-                   "stock": state["stock"], "upcard": state["upcard"],
-                   "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)},
-                   **({} if rnd.sat_out is None else {"sat_out": state["sat_out"]})})
-
-    def action(self, rnd: Round, action: Action, n: int | None = None) -> None:
-        """An action just played, in the notation, numbered from 1 in its round (``n``;
-        by default, how many actions ``rnd`` has had)."""
-        self.emit({"type": "action", "round": rnd.number, "n": len(rnd.actions) if n is None else n,
-                   "action": str(action)})
-
-    def result(self, rnd: Round, result: RoundResult) -> None:
-        """A round's result, as :meth:`RoundResult.as_json` gives it."""
-        self.emit({"type": "result", "round": rnd.number, **result.as_json()})
-
-    def game_result(self, result: GameResult) -> None:
-        """A game's result, as :meth:`GameResult.as_json` gives it."""
-        self.emit({"type": "game_result", **result.as_json()})
-
-    def stopped(self, reason: str, seat: str | None = None) -> None:
-        """The game stopped before its end: an agent failed, or the person left."""
-        self.emit({"type": "stopped", "seat": seat, "reason": reason})
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """What statistics need of one finished round (small, picklable)."""
-
-    dealer: int
-    first: int
-    """The player who moved first (the dealer's left)."""
-    ending: str
-    ender: int | None
-    undercut: bool
-    turns: int
-    points: tuple[int, ...]
-    winner: int | None
-    """Who scored most this round, ``None`` when nobody scored."""
-    sat_out: int | None = None
-    """The seat that sat out the round (G3-1), ``None`` when everyone was dealt in."""
-
-
-@dataclass
-class PlayedGame:
-    """A game (or a single hand) as played: its rounds, its result, or why it stopped."""
-
-    rounds: list[RoundSummary] = field(default_factory=list)
-    result: GameResult | None = None
-    """The game's result (``None`` for a single hand, or a game that stopped)."""
-    first_dealer: int = 0
-    stopped: str | None = None
-    """Why the game stopped early (``P2: no answer within 10 seconds``), else ``None``."""
-
-
-def _summary(rnd: Round, result: RoundResult) -> RoundSummary:
-    return RoundSummary(rnd.dealer, rnd.next_seat(rnd.dealer), str(result.ending), result.ender,
-                        result.undercut, result.turns, tuple(result.points), result.winner, rnd.sat_out)
-
-
-def _run(match: Match, agents: Sequence[Agent], writer: RecordWriter | None, watcher: Watcher | None,
-         max_actions: int, played: PlayedGame) -> None:
-    """Play ``match`` to its end through the play loop (:func:`rummydsl.engine.play.play`),
-    writing and telling every deal, action and result, and telling the agents each round's end.
-
-    :raises AgentError: when an agent fails (the match stays as it was).
-    :raises Quit: when the person leaves.
-    :raises StalledRoundError: past ``max_actions`` actions.
-    :raises ExpressionError, MeldError, StalledGameError: as :func:`~rummydsl.engine.play.play`;
-        when the game refused to go on after a round, that round's actions and result are
-        written and told first (and counted in ``played``).
-    """
-    rnd = match.round
-    _dealt(rnd, writer, watcher)
-    quiet = writer is None and watcher is None
-    try:
-        for event in play(match, agents, max_actions=max_actions, take_back=writer is None):
-            if isinstance(event, TakenBack):
-                rnd = match.round  # a person took back: go on from where the match stands now
-                if watcher is not None:
-                    watcher.taken_back(rnd)
-                continue
-            if event.result is None:
-                rnd = match.round if quiet else _told(match, rnd, event, writer, watcher)
-                continue
-            after = _told(match, rnd, event, writer, watcher)
-            _round_over(match, after, event.result, agents, writer, watcher, played)
-            if not match.over:
-                rnd = match.round
-                _dealt(rnd, writer, watcher)
-    except RummyDslError as failure:
-        last = failed_event(failure)
-        if last is not None and last.result is not None:  # played and scored, then the game refused to go on
-            after = _told(match, rnd, last, writer, watcher)
-            _round_over(match, after, last.result, agents, writer, None, played)
-        raise
-
-
-def _dealt(rnd: Round, writer: RecordWriter | None, watcher: Watcher | None) -> None:
-    if writer is not None:
-        writer.deal(rnd)
-    if watcher is not None:
-        watcher.deal(rnd)
-
-
-def _told(match: Match, rnd: Round, event: Event, writer: RecordWriter | None, watcher: Watcher | None) -> Round:
-    """Write and tell ``event``'s action and the moves that followed it, played in ``rnd``;
-    the round as they left it."""
-    if event.result is None:
-        after = match.round
-    elif rnd.result is not None:
-        after = rnd  # played in place (a match that keeps no history)
-    else:  # a match with history keeps the round before: play the event on a copy
-        after = rnd.copy()
-        after.apply(event.action)  # type: ignore[arg-type]
-        for forced in event.automatic:
-            after.apply(forced)
-    if writer is None and watcher is None:
-        return after
-    moves: list[Action] = [event.action, *event.automatic]  # type: ignore[list-item]
-    first = len(after.actions) - len(moves)
-    for k, move in enumerate(moves, start=1):
-        if writer is not None:
-            writer.action(after, move, n=first + k)
-        if watcher is not None:
-            watcher.action(after, move)
-    return after
-
-
-def _round_over(match: Match, rnd: Round, result: RoundResult, agents: Sequence[Agent], writer: RecordWriter | None,
-                watcher: Watcher | None, played: PlayedGame) -> None:
-    """What follows a round's end: its result line, the agents told, its summary, the watcher told."""
-    if writer is not None:
-        writer.result(rnd, result)
-    for seat, agent in enumerate(agents):
-        told = getattr(agent, "round_over", None)
-        if callable(told):
-            told(result_json(result, seat))  # as the seat sees it: a void round shows no other hand
-    played.rounds.append(_summary(rnd, result))
-    if watcher is not None:
-        watcher.round_over(rnd, result, _totals_after(match, rnd, result))
-
-
-def run_game(game: Game | Match, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
-             watcher: Watcher | None = None, max_actions: int = MAX_ACTIONS) -> PlayedGame:
-    """Play ``game`` to its end (or until an agent fails), recording as it goes.
-
-    ``game``: a :class:`~rummydsl.engine.Game` (played in place) or a
-    :class:`~rummydsl.engine.match.Match`.
-
-    An agent's :class:`~rummydsl.errors.AgentError` stops the game cleanly: the
-    record gets a ``stopped`` line and :attr:`PlayedGame.stopped` says who and why.
-    So does a formula of the variant that fails in play (a division by zero, a score
-    or a total past :data:`~rummydsl.limits.MAX_EXPR_INT`): the reason names the
-    formula's file place, the formula, the variant and the round (the seat is null).
-
-    :raises Quit: when a person leaves (after a ``stopped`` line).
-    :raises StalledRoundError: for a round that never ends.
-    """
-    match = game if isinstance(game, Match) else Match.playing(game)
-    played = PlayedGame(first_dealer=match.game.dealer)
-    try:
-        _run(match, agents, writer, watcher, max_actions, played)
-    except AgentError as failure:
-        played.stopped = str(failure)
-        if writer is not None:
-            writer.stopped(failure.reason, failure.seat)
-        return played
-    except ExpressionError as failure:
-        if played.rounds and len(played.rounds) > len(match.game.results):
-            played.rounds.pop()  # the round scored, but its total was refused: it is not counted
-        _formula_failed(played, match.variant, failure, match.game.round.number, writer)
-        return played
-    except MeldError as failure:  # the meld solver's work bound: the play loop said where
-        _solver_failed(played, failure, writer)
-        return played
-    except Quit as leaving:
-        if writer is not None:
-            writer.stopped(str(leaving) or "the player left")
-        raise
-    result = match.game.result
-    assert result is not None
-    played.result = result
-    if writer is not None:
-        writer.game_result(result)
-    if watcher is not None:
-        watcher.game_over(result)
-    for agent in agents:
-        told = getattr(agent, "game_over", None)
-        if callable(told):
-            told(result.as_json())
-    return played
-
-
-def _totals_after(match: Match, rnd: Round, result: RoundResult) -> tuple[int, ...]:
-    """The game totals once ``rnd`` is scored (the next round's start, or the last sheet)."""
-    if not match.over:
-        return match.round.scores
-    return tuple(s + p for s, p in zip(rnd.scores, result.points))
-
-
-def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
-             watcher: Watcher | None = None, max_actions: int = MAX_ACTIONS) -> PlayedGame:
-    """Play one round alone (``simulate --hands``), recording as it goes; like :func:`run_game`."""
-    played = PlayedGame(first_dealer=rnd.dealer)
-    try:
-        _run(Match.playing(rnd), agents, writer, watcher, max_actions, played)
-    except AgentError as failure:
-        played.stopped = str(failure)
-        if writer is not None:
-            writer.stopped(failure.reason, failure.seat)
-        return played
-    except ExpressionError as failure:
-        _formula_failed(played, rnd.variant, failure, rnd.number, writer)
-        return played
-    except MeldError as failure:
-        _solver_failed(played, failure, writer)
-        return played
-    return played
-
-
-def _formula_failed(played: PlayedGame, variant: Variant, failure: ExpressionError, round_number: int,
-                    writer: RecordWriter | None) -> None:
-    """Stop ``played`` for a formula that failed in play: the reason, and the record's ``stopped`` line."""
-    from .variant.locate import describe_play_failure
-
-    played.stopped = describe_play_failure(variant, failure, round_number)
-    if writer is not None:
-        writer.stopped(played.stopped)
-
-
-def _solver_failed(played: PlayedGame, failure: MeldError, writer: RecordWriter | None) -> None:
-    """Stop ``played`` for the meld solver's work bound (:data:`~rummydsl.limits.MAX_MELD_WORK`):
-    the reason (the pattern's file place, the variant, round and seat, from the play loop)
-    and the record's ``stopped`` line, so the game so far is kept as for a formula."""
-    played.stopped = str(failure)
-    if writer is not None:
-        writer.stopped(played.stopped)
-
-
-def close_agents(agents: Sequence[Agent]) -> None:
-    """Stop every program an agent started (agents without ``close`` are left alone)."""
-    for agent in agents:
-        close = getattr(agent, "close", None)
-        if callable(close):
-            close()
-
-
-# -- replay ----------------------------------------------------------------------------
+    from ..cards import Deck
+    from ..engine import Game, Round
+    from ..variant.model import Variant
 
 
 @dataclass
@@ -573,7 +193,7 @@ def _check_deal_cards(deck: Deck, places: Sequence[tuple[str, Sequence[str]]]) -
 
 def _rebuild_deal(variant: Variant, data: dict[str, Any], players: int) -> Round:
     """The round of a ``deal`` line (checked: known cards, each once)."""
-    from .engine import Round
+    from ..engine import Round
 
     deck = variant.deck
     hands_text = _by_seat(data.get("hands"), players, "hands")
@@ -638,7 +258,7 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
     (docs/security.md). The header's content digest must then match the variant
     loaded: if it does not, this is not the variant the record was made with.
     """
-    from .variant import load_variant, shipped_variant_ids
+    from ..variant import load_variant, shipped_variant_ids
 
     recorded_path = header.get("variant_path")
     variant_id = header.get("variant")
@@ -681,11 +301,6 @@ def _load_recorded_variant(header: dict[str, Any], path: str, summary: ReplaySum
                                 f"open; replaying with the shipped {variant.id!r} (give the file with "
                                 "--variant PATH to use it)")
     return variant
-
-
-def shown_variant_path(variant: Variant) -> str:
-    """The ``variant_path`` a header of ``variant`` carries (the resolved file)."""
-    return str(Path(variant.path).resolve())
 
 
 class _Replayer:
@@ -781,7 +396,7 @@ class _Replayer:
         self.game = None
 
     def on_deal(self, number: int, data: dict[str, Any]) -> None:
-        from .engine import Game
+        from ..engine import Game
 
         assert self.variant is not None
         if not self.game_open:
