@@ -8,6 +8,7 @@ the match says it holds them alone (``Match._exclusive``: no history, no copy).
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -73,8 +74,7 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
     top = rnd.stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
-    hand = rnd.hands[seat]
-    drawn = tuple(c for c in reversed(top) if any(c is held for held in hand) and not any(c is left for left in rnd.stock))
+    drawn = _drawn(top, rnd.stock, rnd.hands[seat])
     automatic: list[Action] = []
     while rnd.result is None:
         forced = rnd.automatic()
@@ -98,6 +98,17 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
+
+
+def _drawn(top: Sequence[Card], stock: Sequence[Card], hand: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards of ``top`` (the stock's top before an action) that the action took from the
+    stock into ``hand``, topmost first (by identity: the very cards)."""
+    after = stock[-len(top):] if top else ()
+    if len(after) == len(top) and all(map(operator.is_, after, top)):
+        return ()  # the top of the stock is as it was: nothing was drawn (most actions)
+    held = {id(c) for c in hand}
+    left = {id(c) for c in stock}
+    return tuple(c for c in reversed(top) if id(c) in held and id(c) not in left)
 
 
 def _ids(action: Action) -> tuple[int, ...]:

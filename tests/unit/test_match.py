@@ -171,6 +171,28 @@ def test_a_stock_draw_names_the_card_for_the_seat_that_drew_it() -> None:
     assert event.seen_by(1).drawn == ()
 
 
+@pytest.mark.parametrize("vid", ["gin_rummy", "skarney_gin", "rummy_500", "contract_rummy"])
+def test_an_event_names_exactly_the_cards_drawn_from_the_stock(vid: str) -> None:
+    """Event.drawn is every card of the stock's top that the action put in the hand,
+    topmost first: the definition by identity, held against the engine's shortcut (an
+    action that leaves the stock's top as it was drew nothing)."""
+    rng = random.Random(vid)
+    for history in (True, False):
+        m = Match.new(vid, seed=5, history=history)
+        for _ in range(300):
+            if m.to_move == TERMINAL:
+                break
+            seat = m.to_move
+            top = list(m.round.stock[-4:])
+            event = m.apply(rng.choice(m.legal_ids()))
+            if event.result is not None or seat < 0:
+                continue
+            rnd = m.round
+            expected = tuple(c for c in reversed(top) if any(c is held for held in rnd.hands[seat])
+                             and not any(c is left for left in rnd.stock))
+            assert event.drawn == expected
+
+
 def test_returns_and_their_zero_sum_form() -> None:
     m = Match.new("gin_rummy", seed=2, history=False)
     rng = random.Random(2)
