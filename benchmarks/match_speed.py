@@ -303,6 +303,8 @@ def resample_ops(label: str, m: Match, scale: float) -> list[Op]:
 
 def late_ops(label: str, m: Match, scale: float) -> list[Op]:
     data = m.to_json()
+    rng = random.Random(9)
+    seat = m.to_move
     return [
         Op(f"{label}: to_json()", max(5, int(300 * scale)), lambda _: m.to_json()),
         Op(f"{label}: to_json() + from_json() round trip", max(3, int(10 * scale)),
@@ -310,7 +312,7 @@ def late_ops(label: str, m: Match, scale: float) -> list[Op]:
         Op(f"{label}: Match.from_json(data)", max(3, int(10 * scale)), lambda _: Match.from_json(data)),
         Op(f"{label}: copy()", max(5, int(20000 * scale)), lambda _: m.copy(), goal="copy"),
         Op(f"{label}: resample(seat, rng)", max(5, int(300 * scale)),
-           lambda _, rng=random.Random(9), seat=m.to_move: m.resample(seat, rng), goal="resample"),
+           lambda _: m.resample(seat, rng), goal="resample"),
     ]
 
 

@@ -123,7 +123,7 @@ class Match:
     action_space: ActionSpace
     """The fixed catalogue of action ids of this variant and player count."""
     _s: _State
-    _undo: tuple[_State, Any] | None
+    _undo: tuple[_State, Any] | _step.LazyHistory | None
     _history: bool
     _exclusive: bool
     """This state alone holds its round and game (no history, never copied): change them in place."""
@@ -353,10 +353,13 @@ class Match:
 
         :raises IllegalActionError: when there is nothing to take back.
         """
-        if self._undo is None:
+        undo = self._undo
+        if undo is None:
             why = "this match keeps no history (history=False)" if not self._history else "nothing was played"
             raise IllegalActionError("undo", why)
-        self._s, self._undo = self._undo
+        if isinstance(undo, _step.LazyHistory):  # read from JSON: the history replayed now
+            undo = undo.chain()
+        self._s, self._undo = undo
         self._cache = None
 
     @property
@@ -410,7 +413,9 @@ class Match:
 
     @classmethod
     def from_json(cls, data: Any, variant: Variant | None = None) -> Match:
-        """The match :meth:`to_json` wrote, replayed step by step (each checked).
+        """The match :meth:`to_json` wrote, replayed step by step (each checked). The
+        replay keeps no history; the first :meth:`undo` replays the steps again keeping it,
+        so the match undoes exactly as the one written did.
 
         ``variant``: the rules to play it by (default: the shipped variant of its id).
 

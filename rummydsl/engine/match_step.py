@@ -467,8 +467,40 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
     if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
         raise RecordError("steps: expected a list of actions written as text")
     redeals = _read_redeals(data.get("redeals", []), variant, len(steps))
+    seed = seed if chance == "seeded" else None
+    m = _replay(cls, variant, seed, players, chance, tuple(steps), redeals, history=False)
+    # the replay kept no history (each step played in place: a third faster); the history
+    # is replayed when first undone, to the very states a replay with history would keep
+    m._history = True
+    m._exclusive = False
+    if len(steps) > max(redeals, default=0):  # a redeal cuts the history (resample)
+        m._undo = LazyHistory(cls, variant, seed, players, chance, tuple(steps), redeals)
+    return m
+
+
+class LazyHistory:
+    """The undo history of a match read by :func:`from_json`, built when first undone."""
+
+    __slots__ = ("_args", "_chain")
+
+    def __init__(self, *args: Any) -> None:
+        self._args = args
+        self._chain: tuple[_State, Any] | None = None
+
+    def chain(self) -> tuple[_State, Any]:
+        """The history, as :meth:`Match.apply <rummydsl.engine.match.Match.apply>` keeps it."""
+        if self._chain is None:
+            chain = _replay(*self._args, history=True)._undo
+            assert isinstance(chain, tuple)  # the steps replayed once already: not empty
+            self._chain = chain
+        return self._chain
+
+
+def _replay(cls: type[Match], variant: Variant, seed: int | None, players: int, chance: str,
+            steps: tuple[str, ...], redeals: Mapping[int, tuple[tuple[int, ...], int]], *, history: bool) -> Match:
+    """The match of these steps, each checked (:func:`from_json`, its fields read)."""
     try:
-        m = cls.new(variant, seed=seed if chance == "seeded" else None, players=players, chance=chance)
+        m = cls.new(variant, seed=seed, players=players, chance=chance, history=history)
     except (RummyDslError, ValueError) as problem:
         raise RecordError(f"players: {problem}") from None
     for at, text in enumerate([*steps, None]):

@@ -359,6 +359,37 @@ def test_from_json_refuses_with_the_key(change, words: str) -> None:  # type: ig
         Match.from_json(data, load_variant("gin_rummy"))
 
 
+@pytest.mark.parametrize("vid, chance", [("gin_rummy", "seeded"), ("contract_rummy", "seeded"),
+                                         ("gin_rummy", "explicit")])
+def test_a_match_read_from_json_undoes_as_the_one_written(vid: str, chance: str) -> None:
+    """from_json replays without history and replays it again at the first undo: every
+    undo then gives what the original's gives, across rounds and chance outcomes, from the
+    copies too, and after moves made since."""
+    rng = random.Random(vid + chance)
+    m = Match.new(vid, seed=3 if chance == "seeded" else None, chance=chance)
+    rounds = 0
+    while rounds < 2 and m.to_move != TERMINAL:
+        rounds += m.apply(rng.choice(m.legal_ids())).result is not None
+    for _ in range(5):
+        m.apply(rng.choice(m.legal_ids()))
+    written = m.to_json()
+    back = Match.from_json(json.loads(json.dumps(written)), m.variant)
+    assert back.can_undo and back.state() == m.state()
+    twin = back.copy()
+    ahead = m.legal_ids()[0]
+    m.apply(ahead)
+    back.apply(ahead)
+    for _ in range(40 if chance == "seeded" else 90):  # back over the deal before
+        assert back.to_json() == m.to_json() and back.state() == m.state()
+        m.undo()
+        back.undo()
+    assert back.state() == m.state()
+    assert twin.state() != back.state()
+    twin.undo()
+    assert twin.to_json()["steps"] == written["steps"][:-1]
+    assert not Match.from_json(Match.new(vid, seed=3, chance=chance).to_json(), m.variant).can_undo
+
+
 def test_from_json_needs_the_variant_of_a_file_not_shipped() -> None:
     m = Match.new("gin_rummy", seed=7)
     data = dict(m.to_json(), variant="my_house_rule")
