@@ -99,7 +99,7 @@ def match_hands(variant: Variant, count: int, seed: int, *, ids: bool, history: 
         while True:
             choice = rng.choice(m.legal_ids() if ids else m.legal_actions())
             steps += 1
-            if m.apply(choice).result is not None or m.to_move == TERMINAL:
+            if m.apply(choice).result is not None:  # the round ended (the game may have too)
                 break
     return steps
 

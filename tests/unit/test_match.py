@@ -311,6 +311,28 @@ def test_resample_keeps_what_the_seat_saw_and_deals_the_rest_again() -> None:
         m.resample(5, random.Random(1))
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_a_resampled_state_and_its_original_play_on_apart(chance: str) -> None:
+    """A resample shares what neither changes in place: playing either on through the end
+    of rounds (sheets written, the next deal drawn) leaves the other as it was."""
+    rng = random.Random(chance)
+    m = Match.new("gin_rummy", seed=4 if chance == "seeded" else None, chance=chance)
+    while m.to_move < 0 or len(m.round.actions) < 20:
+        m.apply(rng.choice(m.legal_ids()))
+    again = m.resample(m.to_move, random.Random(2))
+    before, resampled = m.state(), again.state()
+    rounds = 0
+    while rounds < 2 and again.to_move != TERMINAL:
+        rounds += again.apply(rng.choice(again.legal_ids())).result is not None
+    assert m.state() == before
+    rounds = 0
+    while rounds < 2 and m.to_move != TERMINAL:
+        rounds += m.apply(rng.choice(m.legal_ids())).result is not None
+    while again.can_undo:
+        again.undo()
+    assert again.state() == resampled
+
+
 def test_observation_and_tensor() -> None:
     m = Match.new("ginski", seed=4)  # GS-1: 70 cards, five colours, five wild cards
     seen = m.observation(0)
