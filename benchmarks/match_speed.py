@@ -2,7 +2,7 @@
 
 A plain script, not a test (no test has a wall-clock limit)::
 
-    python benchmarks/match_speed.py [--seed S] [--hands N] [--repeat R] [--quick] [--json]
+    python benchmarks/match_speed.py [--seed S] [--hands N] [--repeat R] [--quick] [--json] [--save PATH]
 
 Everything is measured in one run, the engines and operations interleaved (each
 repetition runs every row once, in turn), on the process's CPU clock
@@ -29,7 +29,8 @@ repetitions and their spread (lowest to highest).
     Gin position as deep into its hand.
 
 OpenSpiel is optional (``pip install open_spiel``); when it is missing its rows show
-as ``-``. ``--json`` prints the same figures as one JSON object instead of tables.
+as ``-``. ``--json`` prints the same figures as one JSON object instead of tables;
+``--save PATH`` writes that object to a file as well.
 See docs/performance.md, "The state you step (Match)".
 """
 
@@ -167,13 +168,15 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": args.hands, "repeat": args.repeat, "cpu_over_wall": cpu_total / wall_total,
                            "rows": {}}
     base = statistics.median(rates[rows[0][0]])
+    peer = statistics.median(rates[rows[-1][0]]) if rows[-1][1] else None
     for name, run in rows:
         if not run:
             out["rows"][name] = None
             continue
-        s = spread(rates[name])
+        s: dict[str, Any] = spread(rates[name])
         s["actions_per_hand"] = actions[name] / args.hands
         s["over_round"] = s["median"] / base
+        s["over_openspiel"] = s["median"] / peer if peer else None
         out["rows"][name] = s
     return out
 
@@ -291,6 +294,7 @@ def match_ops(label: str, m: Match, scale: float) -> list[Op]:
         Op(g + "Match.from_json(data)", n(100), lambda _: Match.from_json(data)),
         Op(g + "to_json() + from_json() round trip", n(100), lambda _: Match.from_json(m.to_json()),
            goal="round trip"),
+        Op(g + "from_json(data), then its first undo()", n(100), lambda _: Match.from_json(data).undo()),
     ]
 
 
@@ -310,6 +314,8 @@ def late_ops(label: str, m: Match, scale: float) -> list[Op]:
         Op(f"{label}: to_json() + from_json() round trip", max(3, int(10 * scale)),
            lambda _: Match.from_json(m.to_json()), goal="round trip"),
         Op(f"{label}: Match.from_json(data)", max(3, int(10 * scale)), lambda _: Match.from_json(data)),
+        Op(f"{label}: from_json(data), then its first undo()", max(3, int(10 * scale)),
+           lambda _: Match.from_json(data).undo()),
         Op(f"{label}: copy()", max(5, int(20000 * scale)), lambda _: m.copy(), goal="copy"),
         Op(f"{label}: resample(seat, rng)", max(5, int(300 * scale)),
            lambda _: m.resample(seat, rng), goal="resample"),
@@ -429,13 +435,14 @@ def print_tables(report: dict[str, Any]) -> None:
         print(f"## Random Gin hands per CPU second ({hands['hands']} hands a pass, median of "
               f"{hands['repeat']} interleaved passes; CPU/wall {hands['cpu_over_wall']:.2f})")
         print()
-        print("| engine | hands/s (median) | spread | / Round | actions per hand |")
-        print("| --- | ---: | ---: | ---: | ---: |")
+        print("| engine | hands/s (median) | spread | / Round | / OpenSpiel | actions per hand |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for name, s in hands["rows"].items():
             if s is None:
-                print(f"| {name} | - | - | - | not installed |")
+                print(f"| {name} | - | - | - | - | not installed |")
                 continue
-            print(f"| {name} | {fmt_spread(s, 0)} | {s['over_round']:.2f}x | {s['actions_per_hand']:.1f} |")
+            peer = f"{s['over_openspiel']:.2f}x" if s["over_openspiel"] else "-"
+            print(f"| {name} | {fmt_spread(s, 0)} | {s['over_round']:.2f}x | {peer} | {s['actions_per_hand']:.1f} |")
         print()
     ops = report.get("ops")
     if ops:
@@ -465,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sections", default="hands,ops", help="hands, ops or both (comma-separated)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: few hands, small batches")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--save", metavar="PATH", help="also write the figures as JSON to PATH")
     args = parser.parse_args(argv)
     if args.quick:
         args.hands, args.repeat, args.ops_scale, args.late_rounds = 10, 2, 0.02, 3
@@ -479,6 +487,8 @@ def main(argv: list[str] | None = None) -> int:
     if "ops" in sections:
         report["ops"] = section_ops(args)
     report["load_average_end"] = list(os.getloadavg())
+    if args.save:
+        Path(args.save).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
