@@ -14,7 +14,8 @@ repetitions and their spread (lowest to highest).
     only (``m.apply(rng.choice(m.legal_ids()))``) and by actions
     (``m.apply(rng.choice(m.legal_actions()))``), each with ``history=True`` (undo
     kept) and ``history=False``; against the same loop on :class:`~rummydsl.engine.Round`
-    (``Round.deal``, then ``rnd.apply(rng.choice(rnd.listed()))``), and OpenSpiel's
+    (``Round.deal``, then ``rnd.apply(rng.choice(rnd.listed()))``), the engine's play
+    loop of today (``play_round`` with ``RandomAgent``, while it exists), and OpenSpiel's
     ``gin_rummy`` (chance outcomes drawn by their probabilities). A hand is one
     deal played to its end: a new ``Match.new(..., seed=...)`` per hand (its first
     round), a new ``Round.deal`` per hand, a new ``new_initial_state()`` per hand.
@@ -90,6 +91,29 @@ def round_hands(variant: Variant, count: int, seed: int) -> int:
     return actions
 
 
+def play_round_hands(variant: Variant) -> Callable[[int, int], int] | None:
+    """Random hands through the engine's play loop of today (``play_round`` with a
+    ``RandomAgent`` per seat, as benchmarks/bench_engine.py plays them), or None once
+    that loop is gone (issue 18: one play loop, ``engine.play``)."""
+    try:
+        from rummydsl.agents import RandomAgent
+        from rummydsl.engine import play_round  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+
+    def run(count: int, seed: int) -> int:
+        rng = random.Random(seed)
+        n = variant.players
+        actions = 0
+        for number in range(count):
+            rnd = Round.deal(variant, rng, dealer=number % n, players=n)
+            play_round(rnd, [RandomAgent(random.Random(rng.getrandbits(64))) for _ in range(n)])
+            actions += len(rnd.actions)
+        return actions
+
+    return run
+
+
 def match_hands(variant: Variant, count: int, seed: int, *, ids: bool, history: bool) -> int:
     """``count`` random hands through ``Match``: a new match per hand, played by ids or by
     actions until its first round ends (the next round is dealt inside that last apply)."""
@@ -143,6 +167,7 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
     gin = load_variant("gin_rummy")
     rows: list[tuple[str, Callable[[int, int], int] | None]] = [
         ("Round (deal, apply(choice(listed())))", lambda c, s: round_hands(gin, c, s)),
+        ("Round through play_round + RandomAgent", play_round_hands(gin)),
         ("Match ids, history=True", lambda c, s: match_hands(gin, c, s, ids=True, history=True)),
         ("Match ids, history=False", lambda c, s: match_hands(gin, c, s, ids=True, history=False)),
         ("Match actions, history=True", lambda c, s: match_hands(gin, c, s, ids=False, history=True)),
