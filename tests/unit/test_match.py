@@ -412,6 +412,27 @@ def test_a_match_read_from_json_undoes_as_the_one_written(vid: str, chance: str)
     assert not Match.from_json(Match.new(vid, seed=3, chance=chance).to_json(), m.variant).can_undo
 
 
+def test_a_resampled_match_read_from_json_undoes_back_to_its_redeal() -> None:
+    rng = random.Random(6)
+    m = Match.new("gin_rummy", seed=6)
+    for _ in range(15):
+        m.apply(rng.choice(m.legal_ids()))
+    again = m.resample(m.to_move, random.Random(3))
+    for _ in range(4):
+        again.apply(rng.choice(again.legal_ids()))
+    data = again.to_json()
+    back = Match.from_json(data, again.variant)
+    while again.can_undo:
+        assert back.can_undo and back.state() == again.state()
+        again.undo()
+        back.undo()
+    assert back.state() == again.state()
+    # replayed, the steps since the redeal (the round's start) can all be undone, as before
+    for _ in range(len(data["steps"]) - data["redeals"][-1]["at"] - 4):
+        back.undo()
+    assert not back.can_undo and back.state()["round"]["actions"] == []
+
+
 def test_from_json_needs_the_variant_of_a_file_not_shipped() -> None:
     m = Match.new("gin_rummy", seed=7)
     data = dict(m.to_json(), variant="my_house_rule")
