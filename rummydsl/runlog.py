@@ -16,8 +16,8 @@ the last line cut short by a kill is dropped (its game is played again); anythin
 else wrong is a :class:`~rummydsl.errors.RecordError` naming the file and the line.
 
 >>> from rummydsl.simulate import GameTask, play_task
->>> from rummydsl.variant import find_variant
->>> outcome = play_task(GameTask(find_variant("gin_rummy"), 0, 7, "greedy"))
+>>> from rummydsl.variant import find_variant_path
+>>> outcome = play_task(GameTask(find_variant_path("gin_rummy"), 0, 7, "greedy"))
 >>> again = outcome_from_json(json.loads(json.dumps(outcome_json(outcome))), 2)
 >>> again.played == outcome.played and (again.index, again.seed) == (0, 7)
 True

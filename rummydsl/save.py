@@ -39,7 +39,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import random
@@ -47,7 +46,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from . import jsonbound, limits
-from .engine.actions import player_name
+from .engine.actions import action_cards as _action_cards
+from .engine.actions import card_text, player_name
+from .engine.actions import with_cards as _with_cards
 from .errors import Location, RecordError, RummyDslError
 
 if TYPE_CHECKING:
@@ -78,17 +79,6 @@ _COPY = "/"
 
 
 # -- cards -------------------------------------------------------------------------------
-
-
-def card_text(card: Card) -> str:
-    """A card's notation, with ``/copy`` for a copy after the first of its face.
-
-    >>> from rummydsl.cards import Deck
-    >>> deck = Deck.from_spec({"preset": "standard52", "packs": 2})
-    >>> [card_text(c) for c in (deck.cards[0], deck.cards[52])]
-    ['AS', 'AS/1']
-    """
-    return str(card) if card.copy == 0 else f"{card}{_COPY}{card.copy}"
 
 
 class _Cards:
@@ -153,33 +143,6 @@ def misplaced(deck: Deck, places: Sequence[tuple[str, Sequence[Card]]]) -> str |
         return (f"card {card_text(missing)!r} is missing (the deck has {len(deck.cards)} cards, "
                 f"{len(where)} are placed)")
     return None
-
-
-def _action_cards(value: Any) -> list[Card]:
-    """The cards an action names, in the order of its fields (melds card by card)."""
-    from .cards import Card
-
-    if isinstance(value, Card):
-        return [value]
-    if isinstance(value, tuple):
-        return [c for item in value for c in _action_cards(item)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [c for f in dataclasses.fields(value) for c in _action_cards(getattr(value, f.name))]
-    return []
-
-
-def _with_cards(value: Any, cards: Iterator[Card]) -> Any:
-    """``value`` (an action, or a part of one) with its cards replaced in order by ``cards``."""
-    from .cards import Card
-
-    if isinstance(value, Card):
-        return next(cards)
-    if isinstance(value, tuple):
-        return tuple(_with_cards(item, cards) for item in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.replace(value, **{f.name: _with_cards(getattr(value, f.name), cards)
-                                             for f in dataclasses.fields(value)})
-    return value
 
 
 def check_cards(rnd: Round) -> None:

@@ -21,8 +21,8 @@ batches a Ray task plays and the reorder buffer) and :mod:`~rummydsl.backends.so
 (a variant as a worker loads it). Import the names from here.
 
 >>> from rummydsl.simulate import make_tasks
->>> from rummydsl.variant import find_variant
->>> tasks = make_tasks(find_variant("gin_rummy"), count=3, seed=1, agents="greedy", hands=True, log=False)
+>>> from rummydsl.variant import find_variant_path
+>>> tasks = make_tasks(find_variant_path("gin_rummy"), count=3, seed=1, agents="greedy", hands=True, log=False)
 >>> [outcome.index for outcome in LocalBackend(1).run(tasks)]
 [0, 1, 2]
 >>> batch_size(100_000, cpus=2), batch_size(10, cpus=2), batch_size(1_000, cpus=64)

@@ -101,8 +101,8 @@ def play_batch(batch: Batch, sources: dict[str, VariantSource],
     sent back as data, so the driver raises it in game order.
 
     >>> from rummydsl.simulate import make_tasks
-    >>> from rummydsl.variant import find_variant
-    >>> path = find_variant("gin_rummy")
+    >>> from rummydsl.variant import find_variant_path
+    >>> path = find_variant_path("gin_rummy")
     >>> tasks = make_tasks(path, count=2, seed=4, agents="greedy", hands=True, log=False)
     >>> result = play_batch(Batch(0, tuple(tasks)), {path: VariantSource.of(path)})
     >>> [o.index for o in result.outcomes], result.error

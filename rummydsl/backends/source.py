@@ -27,8 +27,8 @@ class VariantSource:
     their folders relative to one another, so a parent named by a relative path is
     found beside it on the worker.
 
-    >>> from rummydsl.variant import find_variant
-    >>> VariantSource.of(find_variant("ginski")).shipped
+    >>> from rummydsl.variant import find_variant_path
+    >>> VariantSource.of(find_variant_path("ginski")).shipped
     'ginski'
     """
 
@@ -40,7 +40,7 @@ class VariantSource:
 
     @classmethod
     def of(cls, path: str) -> VariantSource:
-        """The source of the variant file ``path`` (found with ``find_variant``).
+        """The source of the variant file ``path`` (found with ``find_variant_path``).
 
         :raises VariantError: if the variant cannot be loaded.
         :raises BackendError: if a file of its chain cannot be read.

@@ -24,9 +24,10 @@ business (:mod:`rummydsl.engine.round`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Any, Iterator, Literal, Union
 
 from ..cards import Card, Deck
 from ..errors import CardError, MalformedActionError
@@ -48,6 +49,9 @@ __all__ = [
     "parse_action",
     "player_name",
     "parse_player",
+    "card_text",
+    "action_cards",
+    "with_cards",
 ]
 
 Melds = tuple[tuple[Card, ...], ...]
@@ -60,6 +64,41 @@ def player_name(seat: int) -> str:
     ('P1', 'P3')
     """
     return f"P{seat + 1}"
+
+
+def card_text(card: Card) -> str:
+    """A card's notation, with ``/copy`` for a copy after the first of its face (saves,
+    records and a match's steps name the very card).
+
+    >>> from rummydsl.cards import Deck
+    >>> deck = Deck.from_spec({"preset": "standard52", "packs": 2})
+    >>> [card_text(c) for c in (deck.cards[0], deck.cards[52])]
+    ['AS', 'AS/1']
+    """
+    return str(card) if card.copy == 0 else f"{card}/{card.copy}"
+
+
+def action_cards(value: Any) -> list[Card]:
+    """The cards an action names, in the order of its fields (melds card by card)."""
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, tuple):
+        return [c for item in value for c in action_cards(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [c for f in dataclasses.fields(value) for c in action_cards(getattr(value, f.name))]
+    return []
+
+
+def with_cards(value: Any, cards: Iterator[Card]) -> Any:
+    """``value`` (an action, or a part of one) with its cards replaced in order by ``cards``."""
+    if isinstance(value, Card):
+        return next(cards)
+    if isinstance(value, tuple):
+        return tuple(with_cards(item, cards) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: with_cards(getattr(value, f.name), cards)
+                                             for f in dataclasses.fields(value)})
+    return value
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:

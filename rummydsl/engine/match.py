@@ -35,70 +35,20 @@ from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
-from .actions import Action, Meld, parse_action, player_name
+from .actions import Action, Meld, parse_action, parse_player, player_name
 from .catalogue import STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
-from .game import Game
-from . import match_step as _step  # at the top: an import inside apply cost 0.7 µs a step
-from .observe import Observation
-from .round import Round, RoundResult
 from ..variant import load_variant, with_players
+from .game import Game
+from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
+from .match_step import GameStopped, LazyHistory, apply_step, from_json, resample, step_text
+from .match_view import MatchObservation
+from .observe import Observation
+from .round import Round
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
-    from .game import GameResult
-    from .match_view import MatchObservation
 
 __all__ = ["Match", "Event", "CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSION"]
-
-CHANCE = -1
-""":attr:`Match.to_move` while a card is dealt as a chance outcome (OpenSpiel's ``kChancePlayerId``)."""
-TERMINAL = -4
-""":attr:`Match.to_move` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
-MATCH_FORMAT = "rummydsl-match"
-MATCH_VERSION = 1
-
-
-class Event(NamedTuple):
-    """What one :meth:`Match.apply` did: the action asked, and what followed from it."""
-
-    action: MatchAction
-    player: int
-    """The seat that acted, or :data:`CHANCE`."""
-    drawn: tuple[Card, ...] = ()
-    """Cards that came from the stock into the player's hand (theirs alone to see)."""
-    automatic: tuple[Action, ...] = ()
-    """Moves play made after it for players with nothing to decide (a defender's
-    ``done`` after gin, :meth:`Round.automatic <rummydsl.engine.round.Round.automatic>`)."""
-    result: RoundResult | None = None
-    """The round this action ended, with its points."""
-    game: GameResult | None = None
-    """The game this action ended."""
-
-    def seen_by(self, seat: int) -> Event:
-        """The event as ``seat`` sees it: another player's drawn cards are not named."""
-        return self if seat == self.player or not self.drawn else self._replace(drawn=())
-
-
-class _State(NamedTuple):
-    """Everything that changes as a match is played, replaced (never changed) by each apply."""
-
-    game: Game
-    round: Round
-    """The round in play, or the one that ended last (while the next is dealt, or at the end)."""
-    pending: tuple[int, ...] = ()
-    """The ids chosen so far of a lay-down of melds (choose, close)."""
-    dealing: tuple[Card, ...] | None = None
-    """The cards dealt so far of a deal made of chance outcomes (None: no deal under way)."""
-    choose_dealer: bool = False
-    """The first dealer is still to be drawn (a chance outcome)."""
-    log: Any = None
-    """Every step applied, newest first, as nested pairs (step, older): shared by copies."""
-    steps: int = 0
-    round_start: int = 0
-    """How many steps were applied when the round in play was dealt."""
-    redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
-    """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
-
 
 class _Cache:
     """What a state works out once and keeps until it changes (never shared by another)."""
@@ -122,8 +72,8 @@ class Match:
     seed: int | None
     action_space: ActionSpace
     """The fixed catalogue of action ids of this variant and player count."""
-    _s: _State
-    _undo: tuple[_State, Any] | _step.LazyHistory | None
+    _s: State
+    _undo: tuple[State, Any] | LazyHistory | None
     _history: bool
     _exclusive: bool
     """This state alone holds its round and game (no history, never copied): change them in place."""
@@ -168,10 +118,10 @@ class Match:
         m._cache = None
         if chance == "seeded":
             game = Game(variant, random.Random(seed), players=n)
-            m._s = _State(game, game.round)
+            m._s = State(game, game.round)
         else:
             game = Game(variant, random.Random(0), players=n, dealer=0, deal_first=False)
-            m._s = _State(game, _placeholder_round(variant, n), choose_dealer=True)
+            m._s = State(game, _placeholder_round(variant, n), choose_dealer=True)
         return m
 
     def copy(self) -> Match:
@@ -214,8 +164,13 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Whether the game has ended."""
+        """Whether the game has ended (or stopped: :attr:`stalled`)."""
         return self.to_move == TERMINAL
+
+    @property
+    def stalled(self) -> str | None:
+        """Why the game stopped short of its end (past ``MAX_ROUNDS`` rounds), or None."""
+        return self._s.game.stalled
 
     @property
     def pending(self) -> tuple[MatchAction, ...]:
@@ -245,7 +200,7 @@ class Match:
             return [(FirstDealer(p), 1 / self.players) for p in range(self.players)]
         if s.dealing is None or self.to_move != CHANCE:
             return []
-        left = _left_to_deal(self.variant, s.dealing)
+        left = left_to_deal(self.variant, s.dealing)
         total = sum(len(cards) for cards in left.values())
         return [(DealCard(cards[0]), len(cards) / total) for cards in left.values()]
 
@@ -285,8 +240,6 @@ class Match:
 
     def observation(self, seat: int) -> MatchObservation:
         """What ``seat`` may know now (:class:`~.match_view.MatchObservation`)."""
-        from .match_view import MatchObservation
-
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat} is not one of the {self.players} seats")
         return MatchObservation(self, seat)
@@ -336,16 +289,27 @@ class Match:
         :raises MalformedActionError: for text or an id that is no action.
         :raises IllegalActionError: for an action not allowed now, with the reason; the
             state is unchanged.
+        :raises StalledGameError: when the action ends a round after which the game cannot
+            go on (past ``MAX_ROUNDS`` rounds; a failing ``deal.sit_out`` raises its
+            ``ExpressionError``): the action is played, the match is :data:`TERMINAL`,
+            :attr:`stalled` says why, and :meth:`undo` takes it back.
         """
         s = self._s
         seat = self.to_move
         action = self._resolve(x, seat)
-        new, event = _step.apply_step(self, s, seat, action)
+        try:
+            new, event = apply_step(self, s, seat, action)
+        except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
+            self._commit(s, stopped.state)
+            raise stopped.error from None
+        self._commit(s, new)
+        return event
+
+    def _commit(self, old: State, new: State) -> None:
         if self._history:
-            self._undo = (s, self._undo)
+            self._undo = (old, self._undo)
         self._s = new
         self._cache = None
-        return event
 
     def undo(self) -> None:
         """Take back the last :meth:`apply` exactly (a decision, a step of a lay-down or a
@@ -357,7 +321,7 @@ class Match:
         if undo is None:
             why = "this match keeps no history (history=False)" if not self._history else "nothing was played"
             raise IllegalActionError("undo", why)
-        if isinstance(undo, _step.LazyHistory):  # read from JSON: the history replayed now
+        if isinstance(undo, LazyHistory):  # read from JSON: the history replayed now
             undo = undo.chain()
         self._s, self._undo = undo
         self._cache = None
@@ -370,7 +334,7 @@ class Match:
         """A state consistent with all ``seat`` has observed: the cards hidden from it (the
         stock, what others hold unseen, a knock's face-down discard) dealt again with
         ``rng``, and later deals drawn anew. It has no history to undo."""
-        return _step.resample(self, seat, rng)
+        return resample(self, seat, rng)
 
     # ------------------------------------------------------------------ saving
 
@@ -400,7 +364,7 @@ class Match:
         node = self._s.log
         while node is not None:
             step, node = node
-            steps.append(_step.step_text(step, deck))
+            steps.append(step_text(step, deck))
         steps.reverse()
         out: dict[str, Any] = {
             "format": MATCH_FORMAT, "version": MATCH_VERSION, "variant": self.variant.id,
@@ -422,7 +386,7 @@ class Match:
         :raises RecordError: naming the key of anything wrong (another format or version,
             a step that is not legal where it stands, a redeal that is no shuffle).
         """
-        return _step.from_json(cls, data, variant)
+        return from_json(cls, data, variant)
 
     # ------------------------------------------------------------------ inside
 
@@ -498,8 +462,6 @@ class Match:
 
 
 def _seat(text: str, word: str, players: int) -> int:
-    from .actions import parse_player
-
     try:
         return parse_player(word, players)
     except MalformedActionError as problem:
@@ -508,17 +470,6 @@ def _seat(text: str, word: str, players: int) -> int:
 
 def _card_id_text(card: Card) -> str:
     return f"{card}#{card.id}"
-
-
-def _left_to_deal(variant: Variant, dealt: Sequence[Card]) -> dict[int, list[Card]]:
-    """The cards not dealt yet, by face (copies lowest id first), in deck order."""
-    gone = {c.id for c in dealt}
-    deck = variant.deck
-    left: dict[int, list[Card]] = {}
-    for card in deck.cards:
-        if card.id not in gone:
-            left.setdefault(deck.face_key(card), []).append(card)
-    return left
 
 
 def _placeholder_round(variant: Variant, players: int) -> Round:

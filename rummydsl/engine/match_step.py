@@ -1,6 +1,6 @@
 """How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards, a replay.
 
-Each function takes a match's state (:class:`~.match._State`, immutable) and returns a
+Each function takes a match's state (:class:`~.match.State`, immutable) and returns a
 new one; nothing here changes a round or a game that another state may hold, unless
 the match says it holds them alone (``Match._exclusive``: no history, no copy).
 """
@@ -14,25 +14,27 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
-from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
-from .actions import Action, Knock, Meld, player_name
+from ..errors import (ExpressionError, IllegalActionError, MalformedActionError, RecordError, RummyDslError,
+                      StalledGameError)
+from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
-from .round import Round, dealt_hand_size
+from ..variant import load_variant, shipped_variant_ids
+from .round import STATE, Round, dealt_hand_size
+
+from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
-    from .match import Event, Match, _State
+    from .match import Match
 
 __all__ = ["apply_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
 
 
-def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_State, Event]:
+def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event]:
     """The state after ``action`` by ``seat`` (the seat to move, or CHANCE), and its event.
 
     :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
     """
-    from .match import CHANCE, TERMINAL, Event
-
     if seat == TERMINAL:
         why = s.game.stalled or "the game is over"
         raise IllegalActionError(str(action), why)
@@ -91,7 +93,11 @@ def apply_step(m: Match, s: _State, seat: int, action: MatchAction) -> tuple[_St
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
-    game.next_round(deal=seeded)  # may raise StalledGameError: nothing is committed
+    try:
+        game.next_round(deal=seeded)
+    except (StalledGameError, ExpressionError) as stop:  # the game stops here (game.stalled says why)
+        raise GameStopped(new._replace(game=game), Event(logged, seat, drawn, tuple(automatic), result),
+                          stop) from None
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
@@ -112,11 +118,23 @@ def _drawn(top: Sequence[Card], stock: Sequence[Card], hand: Sequence[Card]) -> 
     return tuple(c for c in reversed(top) if id(c) in held and id(c) not in left)
 
 
+class GameStopped(Exception):
+    """The action was played and its round recorded, but the game cannot go on (a game
+    past ``MAX_ROUNDS``, a ``deal.sit_out`` that fails): the state to commit, its event,
+    and the error to raise once it is committed."""
+
+    def __init__(self, state: Any, event: Any, error: RummyDslError) -> None:
+        super().__init__(str(error))
+        self.state = state
+        self.event = event
+        self.error = error
+
+
 def _ids(action: Action) -> tuple[int, ...]:
-    return tuple(c.id for c in _cards_of(action))
+    return tuple(c.id for c in action_cards(action))
 
 
-def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
+def _why_not_step(m: Match, s: State, pending: tuple[int, ...], paths: Sequence[tuple[Action, tuple[int, ...]]]
                   ) -> str:
     if not paths:
         return "no melds can be put down now"
@@ -127,10 +145,7 @@ def _why_not_step(m: Match, s: _State, pending: tuple[int, ...], paths: Sequence
     return f"no lay-down of melds goes on this way; next may come: {words}{more}"
 
 
-def _chance(m: Match, s: _State, outcome: MatchAction) -> tuple[_State, Event]:
-    from .match import CHANCE, Event
-    from .match import _left_to_deal
-
+def _chance(m: Match, s: State, outcome: MatchAction) -> tuple[State, Event]:
     variant = m.variant
     if s.choose_dealer:
         if not isinstance(outcome, FirstDealer) or not 0 <= outcome.seat < m.players:
@@ -143,7 +158,7 @@ def _chance(m: Match, s: _State, outcome: MatchAction) -> tuple[_State, Event]:
     if not isinstance(outcome, DealCard):
         raise IllegalActionError(str(outcome), "a card is being dealt: the chance outcome is 'deal CARD'")
     assert s.dealing is not None
-    left = _left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
+    left = left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
     if not left:
         raise IllegalActionError(str(outcome), f"every {outcome.card} has been dealt already")
     card = next((c for c in left if c is outcome.card), left[0])
@@ -182,7 +197,7 @@ def hidden_from(rnd: Round, seat: int) -> list[Card]:
         if isinstance(action, Knock) and rnd.ender != seat:
             seen.extend(c for meld in action.melds or () for c in meld)
             continue
-        seen.extend(_cards_of(action))
+        seen.extend(action_cards(action))
     copies = deck.packs > 1 or deck.wilds > 1
     seen_ids = {c.id for c in seen}
     seen_faces = {deck.face_key(c) for c in seen} if copies else set()
@@ -208,49 +223,20 @@ def hidden_from(rnd: Round, seat: int) -> list[Card]:
     return hidden
 
 
-def _cards_of(action: Any) -> list[Card]:
-    """Every card an action names, in the order its notation writes them."""
-    out: list[Card] = []
-    card = getattr(action, "card", None)
-    if isinstance(card, Card):
-        out.append(card)
-    for meld in getattr(action, "melds", None) or ():
-        out.extend(meld)
-    return out
-
-
-def _with_cards(action: Any, cards: Sequence[Card]) -> Any:
-    """``action`` with the cards it names replaced, in :func:`_cards_of`'s order."""
-    at = 0
-    changes: dict[str, Any] = {}
-    if isinstance(getattr(action, "card", None), Card):
-        changes["card"] = cards[0]
-        at = 1
-    melds = getattr(action, "melds", None)
-    if melds:
-        out = []
-        for meld in melds:
-            out.append(tuple(cards[at:at + len(meld)]))
-            at += len(meld)
-        changes["melds"] = tuple(out)
-    return dataclasses.replace(action, **changes) if changes else action
-
-
 def step_text(step: Any, deck: Any) -> str:
     """A logged step as text; in a deck with copies of a face, a copy after the first is
     written ``AS/1`` (the very card: a replay moves the same copies)."""
     text = str(step)
     if deck.packs == 1 and deck.wilds <= 1:
         return text
-    cards = _cards_of(step)
+    cards = action_cards(step)
     if not any(c.copy for c in cards):
         return text
     tokens = text.replace("[", " [ ").replace("]", " ] ").split()
     at = 0
     for k, token in enumerate(tokens):
         if at < len(cards) and token == str(cards[at]):
-            if cards[at].copy:
-                tokens[k] = f"{token}/{cards[at].copy}"
+            tokens[k] = card_text(cards[at])
             at += 1
     return " ".join(tokens).replace("[ ", "[").replace(" ]", "]")
 
@@ -274,7 +260,7 @@ def parse_step(m: Match, text: str) -> Any:
     action = m.parse(" ".join(face for face, _ in marked))
     exact = []
     at = 0
-    for card in _cards_of(action):
+    for card in action_cards(action):
         while at < len(marked) and marked[at][0] != str(card):
             at += 1
         number = marked[at][1] if at < len(marked) else 0
@@ -283,13 +269,11 @@ def parse_step(m: Match, text: str) -> Any:
             exact.append(deck.cards[deck.packs * deck.natural_faces + number])
         else:
             exact.append(deck.cards[number * deck.natural_faces + deck.face_key(card)])
-    return _with_cards(action, exact) if exact else action
+    return with_cards(action, iter(exact)) if exact else action
 
 
 def resample(m: Match, seat: int, rng: random.Random) -> Match:
     """See :meth:`Match.resample <rummydsl.engine.match.Match.resample>`."""
-    from .match import TERMINAL
-
     if not 0 <= seat < m.players:
         raise ValueError(f"seat {seat} is not one of the {m.players} seats")
     out = m.copy()
@@ -385,7 +369,9 @@ def deal_order(rnd: Round) -> list[Card]:
 
 
 def _relabel_round(rnd: Round, swap: Mapping[int, Card]) -> Round:
-    """A copy of ``rnd`` with each card of ``swap`` (by id) replaced where it lies."""
+    """A copy of ``rnd`` with each card of ``swap`` (by id) replaced where it lies: in every
+    field declared to hold cards a seat may not have seen (:mod:`.fields`), the deal, and
+    the actions (a knock's face-down discard)."""
     new = rnd.copy()
     if not swap:
         return new
@@ -393,11 +379,17 @@ def _relabel_round(rnd: Round, swap: Mapping[int, Card]) -> Round:
     def one(card: Card) -> Card:
         return swap.get(card.id, card)
 
-    new.hands = [[one(c) for c in hand] for hand in new.hands]
-    new.stock = [one(c) for c in new.stock]
-    new.discards = [one(c) for c in new.discards]
-    if new.face_down is not None:
-        new.face_down = one(new.face_down)
+    for field in STATE:
+        if not field.cards:
+            continue
+        value = getattr(new, field.name)
+        if field.kind == "list":
+            value = [one(c) for c in value]
+        elif field.kind == "lists":
+            value = [[one(c) for c in item] for item in value]
+        elif value is not None:
+            value = one(value)
+        setattr(new, field.name, value)
     hands, stock, upcard = new.dealt
     new.dealt = (tuple(tuple(one(c) for c in hand) for hand in hands), tuple(one(c) for c in stock), upcard)
     new.actions = [_relabel_action(a, swap) for a in new.actions]
@@ -445,8 +437,6 @@ def _relabel_deal(log: Any, after: int, size: int, rnd: Round) -> Any:
 
 def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
     """See :meth:`Match.from_json <rummydsl.engine.match.Match.from_json>`."""
-    from .match import MATCH_FORMAT, MATCH_VERSION
-
     if not isinstance(data, Mapping):
         raise RecordError(f"a match is a JSON object, not {type(data).__name__}")
     if data.get("format") != MATCH_FORMAT:
@@ -456,8 +446,6 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
                           f"not {data.get('version')!r}")
     name = data.get("variant")
     if variant is None:
-        from ..variant import load_variant, shipped_variant_ids
-
         if name not in shipped_variant_ids():
             raise RecordError(f"variant: {name!r} is not a shipped variant: pass the Variant to play it by")
         variant = load_variant(name)
@@ -491,9 +479,9 @@ class LazyHistory:
 
     def __init__(self, *args: Any) -> None:
         self._args = args
-        self._chain: tuple[_State, Any] | None = None
+        self._chain: tuple[State, Any] | None = None
 
-    def chain(self) -> tuple[_State, Any]:
+    def chain(self) -> tuple[State, Any]:
         """The history, as :meth:`Match.apply <rummydsl.engine.match.Match.apply>` keeps it."""
         if self._chain is None:
             chain = _replay(*self._args, history=True)._undo
@@ -516,6 +504,11 @@ def _replay(cls: type[Match], variant: Variant, seed: int | None, players: int, 
             break
         try:
             m.apply(parse_step(m, text))
+        except StalledGameError:
+            continue  # the game stopped after this step, as it did when played (Match.stalled)
+        except ExpressionError as problem:
+            if m.stalled is None:
+                raise RecordError(f"steps[{at}]: {text!r}: {problem}") from None
         except (IllegalActionError, MalformedActionError) as problem:
             raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
     return m

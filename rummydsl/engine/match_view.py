@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from .actions import player_name
+from .match_state import CHANCE, TERMINAL
+from .match_step import dealt_owners
 from .observe import Observation, result_json
 from .state import Phase
 
@@ -46,8 +48,6 @@ class MatchObservation:
         legal actions when this seat is to move, and ``game`` (totals, rounds played,
         the game's result once over), ``last_round`` (the round before, as this seat saw
         it), ``pending`` (its lay-down being chosen) and ``dealing`` (a deal under way)."""
-        from .match import CHANCE, TERMINAL
-
         m = self._match
         seat = self.seat
         to_move = m.to_move
@@ -80,8 +80,6 @@ class MatchObservation:
         return out
 
     def _dealing_json(self) -> dict[str, Any]:
-        from .match_step import dealt_owners
-
         m = self._match
         dealing = m._s.dealing or ()
         owners = dealt_owners(m.variant, m.game, len(dealing)) if dealing else []
@@ -140,8 +138,6 @@ class MatchObservation:
         rows.append(row(chosen))
         to_move = m.to_move
         if dealing:
-            from .match_step import dealt_owners
-
             got = m._s.dealing or ()
             owners = dealt_owners(m.variant, m.game, len(got)) if got else []
             numbers = [owners.count("stock"), 0, -1, len(m.game.results) - m.game._game_start + 1]
@@ -163,8 +159,6 @@ class MatchObservation:
         return -(-count // faces)
 
     def _dealt_to_me(self) -> list[Card]:
-        from .match_step import dealt_owners
-
         m = self._match
         dealing = m._s.dealing or ()
         owners = dealt_owners(m.variant, m.game, len(dealing)) if dealing else []

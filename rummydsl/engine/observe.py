@@ -89,8 +89,9 @@ class Observation:
 
     @property
     def knock_limit(self) -> int | None:
-        """The most deadwood a knock may keep this round (-1: no knocking; None: no
-        limit, any deadwood may knock)."""
+        """The most deadwood a knock may keep this round, or None where no limit
+        applies: any deadwood may knock (KR-3) or, where ``variant.knock`` is None,
+        nobody knocks."""
         return self._round.knock_limit
 
     def legal_actions(self) -> LegalActions:
@@ -275,7 +276,7 @@ class Observation:
             "melded_turns": {player_name(p): k for p, k in enumerate(rnd.melded_turns)},
             "turn_overs": rnd.turn_overs,
             "scores": {player_name(p): s for p, s in enumerate(rnd.scores)},
-            "knock_limit": rnd.knock_limit if rnd.variant.knock is not None else None,
+            "knock_limit": rnd.knock_limit,  # null without a limit and without knocking (docs/protocol.md)
         }
         void = void_state(rnd)
         if void:  # void.at_discard_draw, void.after_throwbacks: public counts

@@ -30,20 +30,29 @@ from ..limits import MAX_HAND, MAX_HAND_SIZE
 from ..melds.bind import meld_rules
 from ..melds.contract import BoundContract, first_deal_facts
 from .actions import Action, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, parse_action, player_name
-from .mechanics import BY_PHASE, CLAIM, KNOCK, STEPS, UPCARD
-from .mechanics.credit import melded_total
+from .fields import Field
+from .finish import Finish
+from .flow import FIELDS as FLOW_FIELDS
+from .flow import Flow
+from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, UPCARD
 from .mechanics.deep import pending, pending_reason
-from .mechanics.buying import buy_limit
-from .mechanics.knock import knock_limit
-from .mechanics.arrangement import as_shown, unshown_deadwood
-from .mechanics.voiding import void_state
 from .state import Phase, RoundResult, TableMeld
+from .table import FIELDS as TABLE_FIELDS
+from .table import Table
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
 __all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_rules", "BoundContract",
-           "dealt_hand_size", "first_deal_facts", "FIRST_DEAL"]
+           "dealt_hand_size", "first_deal_facts", "FIRST_DEAL", "STATE"]
+
+STATE: tuple[Field, ...] = (*TABLE_FIELDS, *FLOW_FIELDS, *MECHANIC_FIELDS)
+"""Every field of a round's state, as the table, the flow and the mechanics declare them."""
+_PLAY_FIELDS = (*FLOW_FIELDS, *MECHANIC_FIELDS)
+_LISTS = tuple(f.name for f in STATE if f.kind == "list")
+_NESTED = tuple(f.name for f in STATE if f.kind == "lists")
+_MELDS = tuple(f.name for f in STATE if f.kind == "melds")
+Flow._turn_fields = tuple(f for f in STATE if f.turn)
 
 FIRST_DEAL = -1
 """``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
@@ -53,8 +62,6 @@ _TURN_PHASES = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
 _STEP_ACTIONS: dict[str, tuple[type, ...]] = {
     "draw": (Draw, Pass), "meld": (Meld, Layoff), "discard": (Discard,), "offer": (Offer,)}
 """The verbs of each turn step (``done`` ends an optional step; a knock may come in any step after the draw)."""
-_KNOCKS = (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN)
-"""The endings a defender can undercut: another player scoring after going out is no undercut (R5-6)."""
 
 
 _POSITIONS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}
@@ -151,7 +158,7 @@ class LegalActions:
         return f"<LegalActions {', '.join(str(a) for a in self)}>"
 
 
-class Round:
+class Round(Table, Flow, Finish):
     """The state of one round, and the flow that moves it (see the module docstring).
 
     The attributes are the state; read them freely, change them only through
@@ -176,85 +183,26 @@ class Round:
         """Every seat of the game, those sitting out included (seats keep their numbers)."""
         self.sat_out = sat_out
         """The seat sitting out this round (G3-1), or None."""
-        self.seated: tuple[int, ...] = tuple(p for p in range(n) if p != sat_out)
+        self.seated = tuple(p for p in range(n) if p != sat_out)
         """The seats dealt in, in seat order: the round's players (turns, queues, scoring)."""
         self.dealer = dealer
         self.number = number
-        self.scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * n
+        self.scores = tuple(scores) if scores is not None else (0,) * n
         self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores,
                                          sat_out=sat_out)
         """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
-        self.dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None] = (
-            tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
+        self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
-        self.hands: list[list[Card]] = [list(hand) for hand in hands]
-        self.stock: list[Card] = list(reversed(stock))  # the top card is last
-        self.discards: list[Card] = [upcard] if upcard is not None else []
-        self.upcard = upcard
-        self.rules = meld_rules(variant, self.facts())
-        """The meld solver, its contract judged in this round (CR-2)."""
-        self.table: list[list[TableMeld]] = [[] for _ in range(n)]
-        self.met_contract: list[bool] = [variant.contract is None] * n
-        self.turn_overs = 0
-        """How many times the discard pile has been turned over into a new stock (BR-4)."""
-        self.discard_draws = 0
-        """Draw-step draws from the discard pile so far (``void.at_discard_draw``, :mod:`.mechanics.voiding`)."""
-        self.throwbacks = 0
-        """The turns in a row that discarded the card they took from the pile (``void.after_throwbacks``)."""
-        self.throwback_turn = -1
-        """The turn (by :attr:`turns`) of the last of those throwbacks."""
-        self.melded_turns: list[int] = [0] * n
-        """In how many of their turns each player put at least one card on the table (BR-5)."""
-        self.laid_this_turn = False
-        """The player on turn has put a card on the table this turn."""
-        self.known: list[list[Card]] = [[] for _ in range(n)]
-        """Cards in each hand that every player has seen (taken from the pile, offered)."""
-        self.last_accepted: list[Card | None] = [None] * n
-        self.skip_draw: list[bool] = [False] * n
-        # the turn
-        self.phase = Phase.DRAW
-        self.to_move: int | None = None
-        self.turn_player = self.next_seat(dealer)
-        self.step = 0
-        self.drawn = False
-        self.taken: Card | None = None
-        """The card taken from the discard pile this turn (GR-5: not discarded this turn)."""
-        self.must_meld: Card | None = None
-        """The card drawn from deep in the discard pile this turn, to be melded or laid
-        off before the turn goes on (R5-3, :mod:`.mechanics.deep`)."""
-        self.must_meld_copies = 0
-        """How many cards of ``must_meld``'s face the hand held just after that draw."""
-        self.contract_now = False
-        """The contract was met this turn (SK-5.4)."""
-        self.final_turn = False
-        self.stock_only = False
-        """The first draw after everyone passed the upcard comes from the stock (GR-4.4)."""
-        self.must_knock = False
-        self.offered: Card | None = None
-        self.upcard_queue: list[int] = []
-        self.claim_queue: list[int] = []
-        self.buy_queue: list[int] = []
-        """Who may still buy the top discard, in order (CR-4)."""
-        self.bought: list[int] = [0] * n
-        """How many times each player has bought this deal (CR-4)."""
-        # the ending
-        self.ender: int | None = None
-        self.ending: Ending | None = None
-        self.ender_deadwood = 0
-        self.face_down: Card | None = None
-        """The card a knock discarded face down (GR-6.1, GS-6.1): it lies on the discard
-        pile (its last card) but nobody but the knocker sees it (:class:`Observation`)."""
-        self.defenders: list[int] = []
-        self.declared: list[tuple[tuple[Card, ...], ...] | None] = [None] * n
-        self.result: RoundResult | None = None
-        self.turns = 0
-        self.actions: list[Action] = []
-        self._listed: list[Action] | None = None
         deck = variant.deck
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
-        self.knock_limit = knock_limit(self)
-        self.buy_limit = buy_limit(self)
-        """The buys each player may make this deal (``buying.per_deal``, CR-4; 0 without buying)."""
+        self._listed = None
+        self._plan = None
+        for field in TABLE_FIELDS:
+            setattr(self, field.name, field.initial(self))
+        self.rules = meld_rules(variant, self.facts())
+        """The meld solver, its contract judged in this round (CR-2)."""
+        for field in _PLAY_FIELDS:
+            setattr(self, field.name, field.initial(self))
         if not UPCARD.begin(self):
             self.start_turn(self.next_seat(dealer))
 
@@ -342,18 +290,19 @@ class Round:
                    scores=scores, number=number, sat_out=sat_out)
 
     def copy(self) -> Round:
-        """An independent copy (for agents that search); the variant is shared."""
+        """An independent copy (for agents that search, and a match's undo): every field
+        copied as its declaration says (:mod:`.fields`); the variant and solver are shared."""
         other = object.__new__(Round)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.stock = list(self.stock)
-        other.discards = list(self.discards)
-        other.table = [[m.copy() for m in melds] for melds in self.table]
-        for name in ("met_contract", "melded_turns", "last_accepted", "skip_draw", "upcard_queue", "claim_queue",
-                     "defenders", "declared", "actions", "buy_queue", "bought"):
-            setattr(other, name, list(getattr(self, name)))
-        other.known = [list(k) for k in self.known]
+        state = other.__dict__
+        state.update(self.__dict__)
+        for name in _LISTS:
+            state[name] = state[name][:]
+        for name in _NESTED:
+            state[name] = [list(item) for item in state[name]]
+        for name in _MELDS:
+            state[name] = [[meld.copy() for meld in melds] for melds in state[name]]
         other._listed = None
+        other._plan = None
         return other
 
     # ------------------------------------------------------------------ reading
@@ -482,6 +431,18 @@ class Round:
             KNOCK.apply(self, action)
         else:
             BY_PHASE[self.phase].apply(self, action)
+        self._plan = None
+
+    def plan(self, action: Action, work: Any) -> None:
+        """Keep what checking ``action`` worked out (a mechanic's ``check``), so that its
+        ``apply`` carries it out rather than working it out again (:meth:`planned`)."""
+        self._plan = (action, work)
+
+    def planned(self, action: Action) -> Any:
+        """What :meth:`plan` kept for this very action, or None (it was not checked: a
+        listed action is known legal, so it is applied without a check)."""
+        plan = self._plan
+        return plan[1] if plan is not None and plan[0] is action else None
 
     def _check(self, action: Action) -> str | None:
         if isinstance(action, Knock):
@@ -501,113 +462,6 @@ class Round:
             return "'meld []' (showing no melds) is said only by a defender after a knock"
         return mechanic.check(self, action)
 
-    # ------------------------------------------------------------------ cards
-
-    def value(self, cards: Sequence[Card]) -> int:
-        """The total deadwood value of some cards."""
-        values = self.values
-        return sum(values[c.id] for c in cards)
-
-    def holds(self, player: int, card: Card, barred: Card | None = None) -> Card | None:
-        """The card of ``player``'s hand with ``card``'s face (the copy held), or None.
-
-        A copy other than ``barred`` (a card the rules keep in hand now, such as
-        the one just taken from the pile) when the hand has one: copies of a face
-        are interchangeable.
-        """
-        hand = self.hands[player]
-        held = self.find(hand, card, ())
-        if held is not None and held is barred:
-            return self.find(hand, card, (held.id,)) or held
-        return held
-
-    def find(self, pool: Sequence[Card], card: Card, used: Any) -> Card | None:
-        """A card of ``pool`` with ``card``'s face whose id is not in ``used``, or None."""
-        for held in pool:
-            if held is card and held.id not in used:
-                return held
-        if self._plain_deck:
-            return None
-        deck = self.variant.deck
-        key = deck.face_key(card)
-        for held in pool:
-            if held.id not in used and deck.face_key(held) == key:
-                return held
-        return None
-
-    def distinct_faces(self, cards: Sequence[Card]) -> Sequence[Card]:
-        """The cards with one copy of each face (copies and wild cards are interchangeable)."""
-        if self._plain_deck:
-            return cards
-        deck = self.variant.deck
-        seen: set[int] = set()
-        out = []
-        for card in cards:
-            key = deck.face_key(card)
-            if key not in seen:
-                seen.add(key)
-                out.append(card)
-        return out
-
-    def remove(self, player: int, card: Card) -> None:
-        """Take ``card`` (that very card) out of ``player``'s hand, and one card of its
-        face out of what is known there (:meth:`forget`)."""
-        hand = self.hands[player]
-        for i, held in enumerate(hand):
-            if held is card:
-                del hand[i]
-                break
-        self.forget(player, card)
-
-    def forget(self, player: int, card: Card) -> None:
-        """``card`` left ``player``'s hand: one card of its face is no longer known there.
-
-        What the table knows of a hand is faces, not copies: the faces seen going in
-        (taken from the pile, bought, offered) less the faces seen going out. Copies of
-        a face look alike, so when a hand took one copy of a face and later gives up
-        another (a wild taken from the pile and another wild thrown, in a deck of
-        several packs or wild cards), the table saw a face go in and the same face go
-        out: it knows nothing more of that face in the hand, though the very card taken
-        is still there. The copy that left is forgotten if it was known, else another
-        known copy of its face (the known cards stay cards of the hand, each one seen).
-        """
-        known = self.known[player]
-        for i, held in enumerate(known):
-            if held is card:
-                del known[i]
-                return
-        if self._plain_deck:
-            return
-        deck = self.variant.deck
-        key = deck.face_key(card)
-        for i, held in enumerate(known):
-            if deck.face_key(held) == key:
-                del known[i]
-                return
-
-    def knows_face(self, player: int, card: Card) -> bool:
-        """Whether a card of ``card``'s face is known in ``player``'s hand."""
-        known = self.known[player]
-        if self._plain_deck:
-            return any(held is card for held in known)
-        deck = self.variant.deck
-        key = deck.face_key(card)
-        return any(deck.face_key(held) == key for held in known)
-
-    def next_seat(self, player: int) -> int:
-        """The seat dealt in nearest ``player``'s left: who plays after ``player`` (every
-        turn, offer and queue goes round by this, skipping a seat sitting out, G3-1;
-        tests/engine/test_sit_out.py shows it)."""
-        nxt = (player + 1) % self.players
-        if nxt == self.sat_out:
-            nxt = (nxt + 1) % self.players
-        return nxt
-
-    def seats_after(self, player: int) -> list[int]:
-        """The other seats dealt in, in turn order from ``player``'s left (defenders, claims)."""
-        n = self.players
-        return [q for q in ((player + k) % n for k in range(1, n)) if q != self.sat_out]
-
     def facts(self) -> RoundFacts:
         """The round context of expressions (upcard, dealer, round, scores); its players
         are the seats dealt in."""
@@ -616,260 +470,23 @@ class Round:
                           hand_size=self.hand_size, upcard=self.upcard,
                           scores=self.scores, card_value=lambda card: values[card.id])
 
-    # ------------------------------------------------------------------ flow (for the mechanics)
-
-    def begin_turn(self, player: int) -> None:
-        """Make ``player`` the player on turn, with a fresh turn's state."""
-        self.turn_player = player
-        self.to_move = player
-        self.drawn = False
-        self.taken = None
-        self.must_meld = None
-        self.must_meld_copies = 0
-        self.contract_now = False
-        self.laid_this_turn = False
-        self.final_turn = False
-        self.must_knock = False
-        self.offered = None
-        self.turns += 1
-
-    def take_discard(self, player: int, *, new_turn: bool) -> None:
-        """``player`` takes the top of the discard pile face up, seen by all (GR-5, GR-4,
-        GR-8); with ``new_turn`` it begins their turn (the upcard, a claimed discard)."""
-        card = self.discards.pop()
-        self.hands[player].append(card)
-        self.known[player].append(card)
-        if new_turn:
-            self.begin_turn(player)
-        self.drawn = True
-        self.taken = card
-
-    def take_deep(self, player: int, index: int) -> None:
-        """``player`` takes the discard pile's card at ``index`` and every card above it,
-        face up (R5-3); the deepest is taken as ``taken``, and is to be melded this turn
-        where the draw step says ``deep_draw_must_meld``."""
-        cards = self.discards[index:]
-        del self.discards[index:]
-        self.hands[player].extend(cards)
-        self.known[player].extend(cards)
-        self.drawn = True
-        self.taken = cards[0]
-        step = self.variant.step("draw")
-        if step is not None and step.deep_draw_must_meld:
-            self.must_meld = cards[0]
-            key = self.variant.deck.face_key(cards[0])
-            self.must_meld_copies = sum(1 for c in self.hands[player] if self.variant.deck.face_key(c) == key)
-
-    def start_turn(self, player: int) -> None:
-        """Begin ``player``'s turn at its first step."""
-        self.begin_turn(player)
-        self.enter_step(0)
-
-    def enter_step(self, index: int) -> None:
-        """Go to step ``index`` of the turn, skipping steps with nothing to do; past the
-        last step the turn ends."""
-        turn = self.variant.turn
-        skip = self.variant.stock.final_turn_skip if self.final_turn else ()
-        while index < len(turn):
-            self.step = index
-            name = turn[index].name
-            if name not in skip and STEPS[name].enter(self):
-                return
-            if self.result is not None:
-                return
-            index += 1
-        self.end_turn()
-
-    def next_step(self) -> None:
-        """Go on to the step after the current one."""
-        self.enter_step(self.step + 1)
-
-    def end_turn(self, discarded: bool = False) -> None:
-        """End the turn: the next player's turn, or the stock floor's ending after a final turn."""
-        player = self.turn_player
-        self.last_accepted[player] = None
-        if self.final_turn:
-            if not (discarded and CLAIM.begin(self, player)):
-                self.end_at_floor()
-            return
-        self.start_turn(self.next_seat(player))
-
-    def end_at_floor(self) -> None:
-        """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9;
-        with ``discard_only`` when the player to draw passes or the pile is empty, R5-5);
-        void too when the discard pile cannot be turned over (``turn_over``, BR-4)."""
-        scored = self.variant.stock.at_floor in ("stock_end", "discard_only")
-        self.finish(Ending.STOCK_END if scored else Ending.VOID, None)
-
-    def turn_over_discards(self) -> bool:
-        """Turn the discard pile but its top card over beneath the stock (BR-4).
-
-        The pile is picked up and turned face down without shuffling: its bottom card
-        (the oldest, the upcard where there was one) becomes the first card drawn,
-        the card discarded just under the top one the last. The cards left in the
-        stock (those of a floor above 0) stay on top. False (nothing changed) when
-        the pile has fewer than two cards, or it has been turned over
-        ``stock.max_turn_overs`` times already.
-        """
-        limit = self.variant.stock.max_turn_overs
-        if len(self.discards) < 2 or (limit is not None and self.turn_overs >= limit):
-            return False
-        self.turn_overs += 1
-        pile = self.discards[:-1]
-        del self.discards[:-1]
-        self.stock[:0] = reversed(pile)  # the stock's top card is last
-        return True
-
-    def put_on_table(self, player: int) -> None:
-        """Note that ``player``, on turn, put a card on the table (``melded_turns``)."""
-        if not self.laid_this_turn:
-            self.laid_this_turn = True
-            self.melded_turns[player] += 1
-
-    def goes_out(self, player: int) -> bool:
-        """End the round if ``player`` has emptied their hand and may go out (SK-8, BR-3)."""
-        if self.hands[player] or not self.met_contract[player]:
-            return False
-        self.finish(Ending.OUT, player)
-        return True
-
-    def showdown(self) -> bool:
-        """Whether the defenders show their melds before the round is scored: after every
-        ending a knock makes (knock, gin, big gin) where defenders face the knocker's melds
-        (``layoff.onto`` is not ``none``; GR-7.1: after gin they show melds but lay off
-        nothing unless ``after_gin``, :meth:`showdown_layoffs`)."""
-        return self.ender is not None and self.variant.layoff.onto != "none"
-
-    def automatic(self) -> Action | None:
-        """The move play makes for the player to move without asking its agent, or None.
-
-        A defender after gin, when nothing may be laid off (GR-7.1), has nothing to
-        decide: a defender is scored on its least deadwood (C-6), so melds it shows
-        cannot change the score, and the listing offers only ``done``. Play loops say
-        ``done`` for it, so agents see the same decisions (and seeded games give the
-        same figures) as before the showdown waited for defenders after gin; a script,
-        a suite or a caller of :meth:`apply` may still show melds first. With
-        ``deadwood.arrangement: as_shown`` the melds shown count, so the defender decides.
-        """
-        if (self.phase is Phase.SHOWDOWN and self.to_move is not None and not self.showdown_layoffs()
-                and not as_shown(self)):
-            return Done(self.to_move)
-        return None
-
-    def showdown_layoffs(self) -> bool:
-        """Whether defenders may lay off after this ending (GR-7.1, GR-7.2, GS-6.4)."""
-        layoff = self.variant.layoff
-        if layoff.onto == "none" or self.ender is None:
-            return False
-        return self.ending == Ending.KNOCK or layoff.after_gin
-
-    # ------------------------------------------------------------------ the end
-
-    def deadwood_of(self, player: int) -> int | None:
-        """``player``'s deadwood now: the ender's as shown, anyone else's the least their
-        hand allows (C-6: engines compute the minimum; melds a defender showed are part
-        of such an arrangement, checked when shown); None for a hand larger than the
-        meld solver takes (:data:`~rummydsl.limits.MAX_HAND` cards, after deep draws)."""
-        hand = self.hands[player]
-        if not hand:
-            return 0
-        if self.ender == player:
-            return self.ender_deadwood
-        if self.declared[player] is not None and as_shown(self):
-            return unshown_deadwood(self, player)  # deadwood.arrangement: as_shown
-        if len(hand) > MAX_HAND:
-            return None
-        return self.rules.min_deadwood(hand)  # the number alone: no arrangement to build (big hands, SK-10.3)
-
-    def hand_value_of(self, player: int) -> int:
-        """``player``'s hand value now ("hand value" of RULES-FAMILY.md): every card in
-        the hand, melds still held included; a knocker's shown melds count too (they
-        were shown from the hand at the end, not laid down in play)."""
-        held = self.value(self.hands[player])
-        if player == self.ender and self.ending in _KNOCKS:
-            held += sum(self.value(meld) for meld in self.declared[player] or ())
-        return held
-
-    def finish(self, ending: Ending, ender: int | None) -> None:
-        """End the round: everyone's deadwood, and the points by the variant's scoring."""
-        n = self.players
-        deadwoods = tuple(self.deadwood_of(p) for p in range(n))
-        if ending == Ending.VOID:
-            points: tuple[int, ...] = (0,) * n
-        else:
-            from ..scoring import score_round
-
-            facts = self.facts()
-            facts.ender = ender
-            facts.ending = ending
-            facts.deadwoods = deadwoods
-            facts.contracts = tuple(self.met_contract)
-            facts.hand_values = tuple(self.hand_value_of(p) for p in range(n))
-            facts.melded = tuple(self.melded_turns)
-            facts.hand_cards = tuple(len(hand) for hand in self.hands)
-            facts.melded_of = lambda player: melded_total(self, player)
-            got = score_round(self.variant, facts)
-            points = tuple(int(got.get(p, 0)) for p in range(n))
-        undercut = ending in _KNOCKS and ender is not None and any(points[q] > 0 for q in range(n) if q != ender)
-        self.ender = ender
-        self.ending = ending
-        self.phase = Phase.OVER
-        self.to_move = None
-        self.result = RoundResult(ending, ender, deadwoods, points, undercut, self.turns,
-                                  self.variant.game.winner == "lowest")
-
     # ------------------------------------------------------------------ serialising
 
     def to_json(self, card_text: Callable[[Card], str] = str) -> dict[str, Any]:
-        """The whole state as plain JSON (every hand: for tests, logs, debugging and saves).
+        """The whole state as plain JSON (every hand: for tests, logs, debugging and saves),
+        written field by field as each part declares it (:mod:`.fields`).
 
         ``card_text`` writes a card (a save tells copies of a face apart, :mod:`rummydsl.save`).
         """
-        def cards(seq: Sequence[Card]) -> list[str]:
-            return [card_text(c) for c in seq]
-
-        def card(c: Card | None) -> str | None:
-            return None if c is None else card_text(c)
-
-        return {
-            "round": self.number,
-            "dealer": player_name(self.dealer),
-            **({} if self.sat_out is None else {"sat_out": player_name(self.sat_out)}),
-            "phase": self.phase.value,
-            "to_move": None if self.to_move is None else player_name(self.to_move),
-            "hands": {player_name(p): cards(h) for p, h in enumerate(self.hands)},
-            "stock": cards(reversed(self.stock)),  # type: ignore[arg-type]
-            "discards": cards(self.discards),
-            "upcard": card(self.upcard),
-            "table": {player_name(p): [m.as_json(card_text) for m in melds]
-                      for p, melds in enumerate(self.table)},
-            "met_contract": {player_name(p): met for p, met in enumerate(self.met_contract)},
-            "melded_turns": {player_name(p): k for p, k in enumerate(self.melded_turns)},
-            "known": {player_name(p): cards(k) for p, k in enumerate(self.known)},
-            "offered": card(self.offered),
-            "turn_player": player_name(self.turn_player),
-            "step": self.step,
-            "drawn": self.drawn,
-            "taken": card(self.taken),
-            "must_meld": card(self.must_meld),
-            "laid_this_turn": self.laid_this_turn,
-            "turn_overs": self.turn_overs,
-            **void_state(self),
-            "final_turn": self.final_turn,
-            "stock_only": self.stock_only,
-            "must_knock": self.must_knock,
-            "skip_draw": list(self.skip_draw),
-            "last_accepted": [card(c) for c in self.last_accepted],
-            "ender": None if self.ender is None else player_name(self.ender),
-            "ending": None if self.ending is None else self.ending.value,
-            "declared": [None if d is None else [cards(m) for m in d] for d in self.declared],
-            "defenders": [player_name(p) for p in self.defenders],
-            "upcard_queue": [player_name(p) for p in self.upcard_queue],
-            "claim_queue": [player_name(p) for p in self.claim_queue],
-            "buy_queue": [player_name(p) for p in self.buy_queue],
-            "bought": {player_name(p): k for p, k in enumerate(self.bought)},
-            "buy_limit": self.buy_limit,
-            "turns": self.turns,
-            "actions": [str(a) for a in self.actions],
-            "result": None if self.result is None else self.result.as_json(),
-        }
+        out: dict[str, Any] = {"round": self.number, "dealer": player_name(self.dealer)}
+        if self.sat_out is not None:
+            out["sat_out"] = player_name(self.sat_out)
+        for field in STATE:
+            if field.json is None:
+                continue
+            value = field.json(self, card_text)
+            if field.key:
+                out[field.key] = value
+            else:
+                out.update(value)
+        return out

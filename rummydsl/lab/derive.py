@@ -214,10 +214,10 @@ def derive(base: str, settings: Sequence[Setting]) -> list[DerivedVariant]:
     ...
     rummydsl.errors.VariantError: --set knock.limt=7: ...
     """
-    from ..variant import check_file, find_variant, is_variant_id, load_variant
+    from ..variant import check_file, find_variant_path, is_variant_id, load_variant
 
     base_variant = load_variant(base)
-    path = find_variant(base)
+    path = find_variant_path(base)
     shipped = is_variant_id(base) and not os.path.exists(base)
     reference = base if shipped else os.path.abspath(path)
     keys = [s.key for s in settings]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, overload
 
 from ..errors import Diagnostic, Location, VariantError
 from ..simulate import GameOutcome, GameTask, agent_names, check_agents, run_tasks
-from ..variant import find_variant, load_variant
+from ..variant import find_variant_path, load_variant
 from ..variant.model import Variant
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
@@ -59,7 +59,7 @@ class Arm:
         :raises VariantError: if the variant cannot be loaded.
         """
         variant = load_variant(name)
-        return cls(label or variant.id, find_variant(name), variant, derived)
+        return cls(label or variant.id, find_variant_path(name), variant, derived)
 
     def as_json(self) -> dict[str, Any]:
         """The arm as a JSON object (``variants`` items of ``--json``)."""

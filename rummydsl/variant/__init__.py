@@ -23,6 +23,7 @@ __all__ = [
     "Variant",
     "load_variant",
     "check_file",
+    "find_variant_path",
     "find_variant",
     "shipped_variant_ids",
     "is_variant_id",
@@ -63,13 +64,14 @@ def shipped_variant_ids() -> list[str]:
                   if name.endswith(suffix) and is_variant_id(name[: -len(suffix)]))
 
 
-def find_variant(name: str) -> str:
-    """The file of a variant given as a shipped id or a path.
+def find_variant_path(name: str) -> str:
+    """The path (a string) of the file of a variant given as a shipped id or a path:
+    a path to a file comes back as given, an id as the shipped file's path.
 
     :raises VariantError: rule ``io``, placed at ``name``, if there is no such
         shipped variant or file (with the nearest shipped id, or the list of them).
 
-    >>> find_variant("gin_rumy")
+    >>> find_variant_path("gin_rumy")
     Traceback (most recent call last):
     ...
     rummydsl.errors.VariantError: gin_rumy: no shipped variant or file 'gin_rumy'; did you mean 'gin_rummy'?
@@ -93,12 +95,17 @@ def find_variant(name: str) -> str:
     raise VariantError([Diagnostic(Location(name or "''"), f"no shipped variant or file {name!r}{hint}", "io")])
 
 
+find_variant = find_variant_path
+"""Deprecated: the old name of :func:`find_variant_path`, which says that it gives a
+path (issue 18, one meaning per name); kept for callers written before the rename."""
+
+
 def shown_path(path: str) -> str:
     """``path`` as a run file or record notes it for people: empty for a shipped variant's
     file (where the package lies differs between installs, and its id says it all),
     else the absolute path.
 
-    >>> shown_path(find_variant("gin_rummy"))
+    >>> shown_path(find_variant_path("gin_rummy"))
     ''
     """
     resolved = Path(path).resolve()
@@ -223,7 +230,7 @@ def load_variant(name: str) -> Variant:
 
     :raises VariantError: with every error found, if the variant has any.
     """
-    path = find_variant(name)
+    path = find_variant_path(name)
     key = os.path.abspath(path)
     cached = _LOADED.get(key)
     if cached is not None:

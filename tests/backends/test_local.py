@@ -29,7 +29,7 @@ from rummydsl.backends import (
 from rummydsl.cli import build_parser
 from rummydsl.errors import AgentError, BackendError, VariantError
 from rummydsl.simulate import GameOutcome, GameTask, GameTasks, make_tasks, run_tasks, simulate
-from rummydsl.variant import find_variant, load_variant
+from rummydsl.variant import find_variant_path, load_variant
 
 from .conftest import run, without_time
 
@@ -95,7 +95,7 @@ def test_simulate_and_run_tasks_play_on_the_backend_given() -> None:
     stats = simulate("gin_rummy", hands=3, seed=2, agents="greedy", backend=backend)
     assert backend.runs == [3] and stats.hands == 3
     assert stats.as_json(0.0) == simulate("gin_rummy", hands=3, seed=2, agents="greedy").as_json(0.0)
-    tasks = make_tasks(find_variant("gin_rummy"), count=2, seed=2, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=2, seed=2, agents="greedy", hands=True, log=False)
     assert [o.index for o in run_tasks(tasks, backend=backend)] == [0, 1]
     assert backend.runs == [3, 2]
     assert fingerprint(list(run_tasks(tasks, 2))) == fingerprint(list(run_tasks(tasks)))  # the old signature
@@ -143,7 +143,7 @@ def test_the_reorder_buffer_releases_every_batch_once_in_order(repeats: list[int
 
 
 def test_a_batch_plays_its_games_like_the_local_backend() -> None:
-    path = find_variant("oklahoma_gin")
+    path = find_variant_path("oklahoma_gin")
     tasks = make_tasks(path, count=5, seed=3, agents="greedy,random", hands=True, log=True)
     result = play_batch(Batch(7, tuple(tasks[2:])), {path: VariantSource.of(path)})
     assert result.id == 7 and result.error is None
@@ -153,7 +153,7 @@ def test_a_batch_plays_its_games_like_the_local_backend() -> None:
 
 
 def test_a_batch_stops_at_an_error_and_sends_it_back_after_the_games_before() -> None:
-    path = find_variant("gin_rummy")
+    path = find_variant_path("gin_rummy")
     tasks = make_tasks(path, count=3, seed=3, agents="greedy", hands=True, log=False)
     broken = tasks[:2] + [replace(tasks[2], agents="clever")] + tasks[3:]
     result = play_batch(Batch(0, tuple(broken)), {})
@@ -162,12 +162,12 @@ def test_a_batch_stops_at_an_error_and_sends_it_back_after_the_games_before() ->
 
 
 def test_a_shipped_variant_travels_as_its_id() -> None:
-    assert VariantSource.of(find_variant("ginski")) == VariantSource(shipped="ginski")
+    assert VariantSource.of(find_variant_path("ginski")) == VariantSource(shipped="ginski")
     assert VariantSource(shipped="ginski").materialise() == "ginski"
 
 
 def test_a_missing_shipped_variant_on_a_worker_is_its_error_in_order() -> None:
-    tasks = make_tasks(find_variant("gin_rummy"), count=2, seed=3, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=2, seed=3, agents="greedy", hands=True, log=False)
     result = play_batch(Batch(0, tuple(tasks)), {tasks[0].variant: VariantSource(shipped="no_such_game")})
     assert result.outcomes == [] and isinstance(result.error, VariantError)
     assert "no shipped variant or file 'no_such_game'" in str(result.error)
@@ -185,7 +185,7 @@ def write_house_rules(folder: Path) -> Path:
 
 def test_a_house_rule_file_travels_as_text_and_plays_the_same_without_its_files(tmp_path: Path) -> None:
     house = write_house_rules(tmp_path / "driver")
-    path = find_variant(str(house))
+    path = find_variant_path(str(house))
     source = VariantSource.of(path)
     assert source.shipped is None
     # gin_rummy, extended by id, is not sent: every worker has it

@@ -14,7 +14,7 @@ import pytest
 from rummydsl.backends import FailOnce, LocalBackend, RayBackend
 from rummydsl.errors import AgentError
 from rummydsl.simulate import GameOutcome, make_tasks, simulate
-from rummydsl.variant import find_variant
+from rummydsl.variant import find_variant_path
 
 from .conftest import run, without_time
 from .test_local import fingerprint, write_house_rules
@@ -47,7 +47,7 @@ def outcomes_of(backend: object, tasks: Sequence[object]) -> list[GameOutcome]:
 
 
 def test_small_batches_come_back_in_game_order() -> None:
-    tasks = make_tasks(find_variant("gin_rummy"), count=11, seed=4, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=11, seed=4, agents="greedy", hands=True, log=False)
     local = outcomes_of(LocalBackend(1), tasks)
     for batch, in_flight in [(1, 1), (1, 4), (3, 2), (4, 8)]:
         played = outcomes_of(RayBackend(batch=batch, in_flight=in_flight), tasks)
@@ -76,7 +76,7 @@ def test_a_batch_whose_worker_always_dies_is_a_backend_error_naming_its_games(tm
 
                 os._exit(70)
 
-    tasks = make_tasks(find_variant("gin_rummy"), count=4, seed=6, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=4, seed=6, agents="greedy", hands=True, log=False)
     backend = RayBackend(batch=2, in_flight=2, max_retries=1, fail_once=Always(batch=1, marker=str(marker)))
     seen: list[int] = []
     with pytest.raises(BackendError) as caught:
@@ -97,7 +97,7 @@ def test_a_house_rule_file_plays_on_ray_as_it_does_here(tmp_path: Path) -> None:
 
 
 def test_an_error_comes_in_game_order_after_the_games_before_it() -> None:
-    tasks = make_tasks(find_variant("gin_rummy"), count=6, seed=3, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=6, seed=3, agents="greedy", hands=True, log=False)
     tasks[4] = replace(tasks[4], agents="clever")
     for backend in (LocalBackend(1), RayBackend(batch=2, in_flight=3)):
         seen: list[int] = []
@@ -108,7 +108,7 @@ def test_an_error_comes_in_game_order_after_the_games_before_it() -> None:
 
 
 def test_stopping_early_cancels_the_rest_and_ray_stays_usable() -> None:
-    tasks = make_tasks(find_variant("gin_rummy"), count=40, seed=3, agents="greedy", hands=True, log=False)
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=40, seed=3, agents="greedy", hands=True, log=False)
     backend = RayBackend(batch=2, in_flight=4)
     outcomes = backend.run(tasks)
     first = next(outcomes)

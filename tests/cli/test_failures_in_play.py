@@ -22,7 +22,7 @@ from rummydsl.errors import FormulaError
 from rummydsl.expr import SimpleRoundView
 from rummydsl.limits import MAX_EXPR_INT
 from rummydsl.scoring import final_figures, score_round
-from rummydsl.variant import check_file, find_variant, load_variant
+from rummydsl.variant import check_file, find_variant_path, load_variant
 
 BIG = "1000000000 * 1000000000"  # 10**18: each literal within the literal limit, the product within MAX_EXPR_INT
 
@@ -69,7 +69,7 @@ def test_a_formula_that_fails_in_play_stops_the_game_at_its_place(name: str, tmp
     code, out, err = run("simulate", str(path), "--games", "2", "--seed", "1", "--workers", "1", "--log", str(log))
     assert code == 1 and out == "" and "Traceback" not in err
     assert err.count("\n") == 1
-    at = find_variant(parent) if name == "sheets" else str(path)  # GR-13: the sheet is the parent's setting
+    at = find_variant_path(parent) if name == "sheets" else str(path)  # GR-13: the sheet is the parent's setting
     assert err.startswith(f"rummydsl simulate: game 1: {at}:{place}: {said}"), err
     assert f"(variant {name!r}, round " in err
     if name != "divides":

@@ -281,9 +281,9 @@ def test_a_game_with_another_seed_is_refused(tmp_path: Path) -> None:
 def test_the_library_refuses_outcomes_that_are_not_the_runs_first_games() -> None:
     from rummydsl.errors import RecordError
     from rummydsl.simulate import GameTask, play_task, simulate
-    from rummydsl.variant import find_variant
+    from rummydsl.variant import find_variant_path
 
-    stray = play_task(GameTask(find_variant("gin_rummy"), 0, 99, "greedy"))
+    stray = play_task(GameTask(find_variant_path("gin_rummy"), 0, 99, "greedy"))
     with pytest.raises(RecordError, match="^game 1 played from seed 99 is not game 1 of this run"):
         simulate("gin_rummy", games=2, seed=1, done=[stray])
     with pytest.raises(RecordError, match="^3 games are done already, but the run has only 2"):

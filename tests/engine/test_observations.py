@@ -13,6 +13,7 @@ import random
 import pytest
 
 from rummydsl.engine import Observation, Round
+from rummydsl.engine.mechanics.knock import within_limit
 from rummydsl.variant import load_variant
 
 from .conftest import play, position
@@ -54,6 +55,23 @@ def test_legal_actions_of_a_player_not_to_move_are_empty(variant_id: str) -> Non
         for action in rnd.legal_actions():
             assert action not in legal and str(action) not in legal
         assert "legal" not in Observation(rnd, seat).as_json()
+
+
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_the_knock_limit_is_a_number_only_where_a_limit_applies(variant_id: str) -> None:
+    """Issue 18, one meaning per value: ``knock_limit`` is None both where any deadwood may
+    knock (KR-3) and where nobody knocks (``variant.knock`` tells them apart), never -1;
+    the observation JSON carries the same (null; docs/protocol.md)."""
+    variant = load_variant(variant_id)
+    rnd = Round.deal(variant, random.Random(5), dealer=0)
+    seen = Observation(rnd, 0)
+    if variant.knock is None or variant.knock.limit is None:
+        assert rnd.knock_limit is None and seen.knock_limit is None
+    else:
+        assert isinstance(rnd.knock_limit, int) and seen.knock_limit == rnd.knock_limit
+    assert seen.as_json()["knock_limit"] == seen.knock_limit
+    if variant.knock is None:
+        assert not within_limit(rnd, 0)  # nobody knocks, not even with no deadwood
 
 
 def test_during_discard_the_other_player_sees_no_card_of_the_mover() -> None:

@@ -21,7 +21,7 @@ from rummydsl.endings import SCORED_ENDING_NAMES, SCORED_ENDINGS, Ending
 from rummydsl.expr import ENDINGS, Context, context_names
 from rummydsl.expr import runtime
 from rummydsl.suggest import closest
-from rummydsl.variant import VARIANT_ID, find_variant, is_variant_id, shipped_variant_ids
+from rummydsl.variant import VARIANT_ID, find_variant_path, is_variant_id, shipped_variant_ids
 
 PACKAGE = Path(rummydsl.__file__).resolve().parent
 SOURCE_ROOT = PACKAGE.parent
@@ -150,8 +150,16 @@ def test_shipped_ids_are_the_yaml_files_named_like_ids(tmp_path: Path, monkeypat
         (tmp_path / name).write_text("id: x\n", encoding="utf-8")
     monkeypatch.setattr(resources, "variants_dir", lambda: tmp_path)
     assert shipped_variant_ids() == ["gin_rummy", "house2"]
-    assert find_variant("house2") == str(tmp_path / "house2.yaml")
+    assert find_variant_path("house2") == str(tmp_path / "house2.yaml")
     assert not is_variant_id("Bad-Name")
+
+
+def test_find_variant_is_the_old_name_of_find_variant_path() -> None:
+    """Issue 18 renamed it to say that it gives a path; the old name stays for callers."""
+    from rummydsl.variant import find_variant
+
+    assert find_variant is find_variant_path
+    assert find_variant("gin_rummy") == find_variant_path("gin_rummy")
 
 
 def test_an_unreadable_variants_folder_ships_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

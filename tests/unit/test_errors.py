@@ -41,7 +41,7 @@ from rummydsl.expr import (
 from rummydsl.melds import MeldRules, melds_report
 from rummydsl.scoring import final_figures, score_round
 from rummydsl.variant import shipped_variant_ids
-from rummydsl.variant import check_file, find_variant, load_variant
+from rummydsl.variant import check_file, find_variant_path, load_variant
 
 GIN = load_variant("gin_rummy")
 GIN_RULES = MeldRules.from_variant(GIN)
@@ -103,7 +103,7 @@ def test_the_error_catalogue_documents_every_class() -> None:
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_loading_a_bad_name_raises_only_family_errors(name: str) -> None:
     only_family_errors(lambda: load_variant(name))
-    only_family_errors(lambda: find_variant(name))
+    only_family_errors(lambda: find_variant_path(name))
 
 
 @given(name=names)

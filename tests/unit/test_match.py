@@ -454,3 +454,19 @@ def test_action_space_ids_round_trip() -> None:
         space.index(Meld(0, ((gin.deck.cards[0],),)))
     with pytest.raises(MalformedActionError, match="canonical melds"):
         space.index(rummydsl.engine.Knock(0, gin.deck.cards[0], ()))
+
+
+def test_a_game_that_cannot_end_stops_terminal_with_its_reason() -> None:
+    """A game past its most rounds stops: the last action is played, the match is over."""
+    m = Match.new("gin_rummy", seed=3)
+    m.game.max_rounds = 1  # the Game's bound (MAX_ROUNDS), lowered to reach it at once
+    rng = random.Random(3)
+    with pytest.raises(rummydsl.StalledGameError, match="ran past 1 rounds"):
+        while True:
+            m.apply(rng.choice(m.legal_ids()))
+    assert m.to_move == TERMINAL and m.over and "ran past 1 rounds" in (m.stalled or "")
+    assert m.legal_ids() == []
+    with pytest.raises(IllegalActionError, match="ran past 1 rounds"):
+        m.apply("P1 draw stock")
+    m.undo()
+    assert m.stalled is None and m.to_move != TERMINAL

@@ -17,10 +17,8 @@ LIMIT = 600
 # Being split under issue 18 (others are changing these now); each must still be over
 # the limit: one that is now under it fails below, to be taken off this list.
 OVER_THE_LIMIT = {
-    "engine/round.py",
     "record.py",
     "save.py",
-    "variant/semantics.py",
 }
 
 

@@ -23,7 +23,9 @@ above, not mechanics of their own.
 
 from __future__ import annotations
 
+from ..fields import Field
 from ..state import Phase
+from . import buying, deep, draw, floor, knock, melding, offer, upcard, voiding
 from .base import Mechanic
 from .buying import BuyMechanic
 from .discard import DiscardMechanic
@@ -34,7 +36,7 @@ from .melding import MeldMechanic
 from .offer import AnswerMechanic, OfferMechanic
 from .upcard import UpcardOffer
 
-__all__ = ["Mechanic", "UPCARD", "DRAW", "MELD", "DISCARD", "OFFER", "ANSWER", "CLAIM", "KNOCK",
+__all__ = ["Mechanic", "FIELDS", "UPCARD", "DRAW", "MELD", "DISCARD", "OFFER", "ANSWER", "CLAIM", "KNOCK",
            "SHOWDOWN", "BUY", "STEPS", "BY_PHASE"]
 
 UPCARD = UpcardOffer()
@@ -57,3 +59,7 @@ BY_PHASE: dict[Phase, Mechanic] = {
     Phase.OFFER: OFFER, Phase.ANSWER: ANSWER, Phase.CLAIM: CLAIM, Phase.SHOWDOWN: SHOWDOWN,
     Phase.BUY: BUY,
 }
+
+#: The state the mechanics declare (each module's ``FIELDS``), in the order a round sets it.
+FIELDS: tuple[Field, ...] = (*upcard.FIELDS, *draw.FIELDS, *deep.FIELDS, *melding.FIELDS, *offer.FIELDS,
+                             *floor.FIELDS, *voiding.FIELDS, *buying.FIELDS, *knock.FIELDS)

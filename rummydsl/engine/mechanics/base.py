@@ -10,7 +10,7 @@ from ..state import Phase
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["Mechanic"]
+__all__ = ["Mechanic", "QueueMechanic"]
 
 
 class Mechanic:
@@ -46,3 +46,44 @@ class Mechanic:
     def apply(self, rnd: Round, action: Action) -> None:
         """Play ``action``, already checked."""
         raise NotImplementedError
+
+
+class QueueMechanic(Mechanic):
+    """A phase that asks seats one after another, out of turn, whether they take
+    something: the upcard (GR-4), a last discard (GR-8), the top discard to buy (CR-4).
+
+    The queue of seats still to answer is the field named :attr:`queue` (declared in the
+    mechanic's ``FIELDS``). :meth:`open` starts the phase with the seats in order;
+    :meth:`answered` takes the seat that answered off the queue and hands the move to
+    the next one, or says that everyone has answered, for the mechanic to go on.
+    """
+
+    queue: str = ""
+    """The name of the round's field that holds the seats still to answer."""
+    forget_rest: bool = False
+    """Whether a take empties the queue (buying); the upcard and the claim keep the seats
+    never asked, as the round's JSON and saves have always recorded them."""
+
+    def open(self, rnd: Round, seats: list[int]) -> bool:
+        """Ask ``seats`` in order, the first now; False (nothing changed) if there are none."""
+        if not seats:
+            return False
+        setattr(rnd, self.queue, seats)
+        rnd.phase = self.phase
+        rnd.to_move = seats[0]
+        return True
+
+    def answered(self, rnd: Round, *, taken: bool) -> bool:
+        """The seat first in the queue has answered (``taken``: it took what was offered,
+        and nobody after it is asked). True if the next seat is now to move; False if the
+        phase is over (taken, or everyone refused), for the mechanic to go on."""
+        queue: list[int] = getattr(rnd, self.queue)
+        queue.pop(0)
+        if taken:
+            if self.forget_rest:
+                queue.clear()
+            return False
+        if queue:
+            rnd.to_move = queue[0]
+            return True
+        return False

@@ -20,12 +20,23 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..actions import Action, Buy, Pass, player_name
 from ..state import Phase
-from .base import Mechanic
+from .base import QueueMechanic
 
+from ..fields import Field, seat_map, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["BuyMechanic", "buy_limit", "may_buy"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("buy_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.buy_queue)),
+    Field("bought", lambda rnd: [0] * rnd.players, "list", json=lambda rnd, text: seat_map(rnd.bought)),
+    Field("buy_limit", lambda rnd: buy_limit(rnd), json=lambda rnd, text: rnd.buy_limit),
+)
+"""``buy_queue``: who may still buy the top discard, in order; ``bought``: how many times
+each seat bought this deal; ``buy_limit``: the buys each may make this deal
+(``buying.per_deal``, CR-4; 0 without buying)."""
+
 
 
 def buy_limit(rnd: Round) -> int:
@@ -48,21 +59,17 @@ def _stock_allows(rnd: Round) -> bool:
     return len(rnd.stock) > rnd.variant.stock.floor + buying.penalty_cards + 1
 
 
-class BuyMechanic(Mechanic):
+class BuyMechanic(QueueMechanic):
     phase = Phase.BUY
+    queue = "buy_queue"
+    forget_rest = True
 
     def begin(self, rnd: Round, mover: int) -> bool:
         """Open the buy phase as ``mover`` draws from the stock, where anyone may buy; False if nobody may."""
         if rnd.variant.buying is None or not rnd.discards or not _stock_allows(rnd):
             return False
         n = rnd.players
-        queue = [(mover + k) % n for k in range(1, n) if may_buy(rnd, (mover + k) % n)]
-        if not queue:
-            return False
-        rnd.buy_queue = queue
-        rnd.phase = Phase.BUY
-        rnd.to_move = queue[0]
-        return True
+        return self.open(rnd, [(mover + k) % n for k in range(1, n) if may_buy(rnd, (mover + k) % n)])
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         yield Buy(player)
@@ -77,8 +84,10 @@ class BuyMechanic(Mechanic):
 
     def apply(self, rnd: Round, action: Action) -> None:
         player = action.player
-        rnd.buy_queue.pop(0)
-        if isinstance(action, Buy):
+        bought = isinstance(action, Buy)
+        if self.answered(rnd, taken=bought):
+            return
+        if bought:
             buying = rnd.variant.buying
             assert buying is not None
             card = rnd.discards.pop()
@@ -87,10 +96,6 @@ class BuyMechanic(Mechanic):
             for _ in range(buying.penalty_cards):
                 rnd.hands[player].append(rnd.stock.pop())
             rnd.bought[player] += 1
-            rnd.buy_queue = []
-        if rnd.buy_queue:
-            rnd.to_move = rnd.buy_queue[0]
-            return
         from .draw import draw_from_stock
 
         rnd.phase = Phase.DRAW

@@ -23,12 +23,23 @@ from ...cards import Card
 from ...variant.model import DrawStep
 from ..actions import Action, Draw, Knock, Meld
 from ..state import Phase, TableMeld
-from .melding import MAX_LISTED, _fits, single_melds
+from .layoffs import _fits
+from .melding import MAX_LISTED, single_melds
 
+from ..fields import Field, card_json
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["depth_any", "deep_index", "pending", "can_use", "keeps_use", "pending_reason"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("must_meld", lambda rnd: None, json=lambda rnd, text: card_json(rnd.must_meld, text), turn=True),
+    Field("must_meld_copies", lambda rnd: 0, turn=True),
+)
+"""``must_meld``: the card drawn from deep in the pile this turn, to be melded or laid
+off before the turn goes on (R5-3); ``must_meld_copies``: how many of its face the
+hand held just after that draw."""
+
 
 
 def _draw_step(rnd: Round) -> DrawStep | None:

@@ -26,10 +26,23 @@ from .base import Mechanic
 from .deep import deep_draw_reason, deep_draws, deep_index
 from .voiding import void_at_discard_draw
 
+from ..fields import Field, card_json
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["DrawMechanic", "draw_sources", "discard_only_now", "draw_from_stock"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("stock_only", lambda rnd: False, json=lambda rnd, text: rnd.stock_only),
+    Field("skip_draw", lambda rnd: [False] * rnd.players, "list", json=lambda rnd, text: list(rnd.skip_draw)),
+    Field("taken", lambda rnd: None, json=lambda rnd, text: card_json(rnd.taken, text), turn=True),
+    Field("turn_overs", lambda rnd: 0, json=lambda rnd, text: rnd.turn_overs),
+)
+"""``stock_only``: the first draw after everyone passed the upcard is from the stock
+(GR-4.4); ``skip_draw``: a seat's next draw is skipped (SK-7.3); ``taken``: the card
+taken from the pile this turn (GR-5: not discarded this turn); ``turn_overs``: how many
+times the pile has been turned over into a new stock (BR-4)."""
+
 
 
 def discard_only_now(rnd: Round) -> bool:

@@ -14,14 +14,23 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..actions import Action, Draw, Pass
 from ..state import Phase
-from .base import Mechanic
+from .base import QueueMechanic
 from .discard import taken_card_forbidden
 from .knock import shown_melds, within_limit
 
+from ..fields import Field, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["ClaimMechanic", "can_claim"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("claim_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.claim_queue)),
+    Field("must_knock", lambda rnd: False, json=lambda rnd, text: rnd.must_knock, turn=True),
+)
+"""``claim_queue``: who may still claim the last discard, in order; ``must_knock``: a
+claimed discard must be used to knock at once (GR-8)."""
+
 
 
 def can_claim(rnd: Round, player: int) -> bool:
@@ -38,17 +47,15 @@ def can_claim(rnd: Round, player: int) -> bool:
     return False
 
 
-class ClaimMechanic(Mechanic):
+class ClaimMechanic(QueueMechanic):
     phase = Phase.CLAIM
+    queue = "claim_queue"
 
     def begin(self, rnd: Round, discarder: int) -> bool:
         """Open the claim after ``discarder``'s final discard, where the variant has it."""
         if not rnd.variant.stock.last_discard_claim or rnd.variant.knock is None:
             return False
-        rnd.claim_queue = rnd.seats_after(discarder)
-        rnd.phase = Phase.CLAIM
-        rnd.to_move = rnd.claim_queue[0]
-        return True
+        return self.open(rnd, rnd.seats_after(discarder))
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         if can_claim(rnd, player):
@@ -66,14 +73,13 @@ class ClaimMechanic(Mechanic):
 
     def apply(self, rnd: Round, action: Action) -> None:
         player = action.player
-        rnd.claim_queue.pop(0)
-        if isinstance(action, Draw):
+        taken = isinstance(action, Draw)
+        if self.answered(rnd, taken=taken):
+            return
+        if taken:
             rnd.take_discard(player, new_turn=True)
             rnd.must_knock = True
             rnd.phase = Phase.DISCARD
             rnd.to_move = player
-            return
-        if rnd.claim_queue:
-            rnd.to_move = rnd.claim_queue[0]
             return
         rnd.end_at_floor()

@@ -34,30 +34,52 @@ from .base import Mechanic
 from .discard import barred, taken_card_forbidden
 from .melding import apply_layoff, check_layoff, first_kind, judge_melds, list_layoffs
 
+from ..fields import Field, cards_json, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["KnockMechanic", "ShowdownMechanic", "knock_limit", "within_limit", "shown_melds"]
 
+FIELDS: tuple[Field, ...] = (
+    Field("ender", lambda rnd: None, json=lambda rnd, text: None if rnd.ender is None else player_name(rnd.ender)),
+    Field("ending", lambda rnd: None, json=lambda rnd, text: None if rnd.ending is None else rnd.ending.value),
+    Field("ender_deadwood", lambda rnd: 0),
+    Field("face_down", lambda rnd: None, cards=True),
+    Field("defenders", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.defenders)),
+    Field("declared", lambda rnd: [None] * rnd.players, "list",
+          json=lambda rnd, text: [None if d is None else [cards_json(m, text) for m in d] for d in rnd.declared]),
+    Field("knock_limit", lambda rnd: knock_limit(rnd)),
+)
+"""Who ended the round (``ender``), how (``ending``) and with what deadwood; the card a
+knock discarded ``face_down`` (GR-6.1: on the pile, seen by the knocker alone); the
+``defenders`` still to show and lay off, in order; the melds each seat ``declared``;
+the most deadwood a knock may keep this round (``knock_limit``)."""
+
+
 Melds = tuple[tuple[Card, ...], ...]
 
 
 def knock_limit(rnd: Round) -> int | None:
-    """The most deadwood a knock may keep this round: -1 without knocking, None when
-    the variant sets no limit (any deadwood may knock, KR-3)."""
+    """The most deadwood a knock may keep this round, or None where no limit applies.
+
+    None is "no number": with ``knock`` and no ``knock.limit`` any deadwood may knock
+    (KR-3); without ``knock`` nobody knocks, which ``rnd.variant.knock is None`` says
+    (never a number here: a limit expression may well give -1, knock-unreachable).
+    """
     knock = rnd.variant.knock
-    if knock is None:
-        return -1
-    limit = knock.limit
-    if limit is None:
+    if knock is None or knock.limit is None:
         return None
+    limit = knock.limit
     if isinstance(limit, int):
         return limit
     return int(limit(rnd.facts()))
 
 
 def within_limit(rnd: Round, deadwood: int) -> bool:
-    """Whether a knock may keep ``deadwood`` this round (always, without a limit)."""
+    """Whether a knock may keep ``deadwood`` this round (never without knocking;
+    always with knocking and no limit)."""
+    if rnd.variant.knock is None:
+        return False
     limit = rnd.knock_limit
     return limit is None or deadwood <= limit
 
@@ -143,7 +165,8 @@ class KnockMechanic(Mechanic):
         if held is rnd.taken and taken_card_forbidden(rnd):
             return f"{held} was taken from the discard pile this turn and cannot be discarded now"
         kept = [c for c in hand if c is not held]
-        _, deadwood = shown_melds(rnd, player, kept, action.melds)
+        shown, deadwood = shown_melds(rnd, player, kept, action.melds)
+        rnd.plan(action, (shown, deadwood))
         if action.melds is not None and not as_shown(rnd):
             _, least = shown_melds(rnd, player, kept, None)
             if deadwood > least:  # C-6: the knocker picks among the least arrangements
@@ -166,7 +189,7 @@ class KnockMechanic(Mechanic):
             rnd.remove(player, held)
             rnd.discards.append(held)  # face down; the round is over for the pile
             rnd.face_down = held
-        shown, deadwood = shown_melds(rnd, player, kept, action.melds)
+        shown, deadwood = rnd.planned(action) or shown_melds(rnd, player, kept, action.melds)
         for cards in shown:
             for card in cards:
                 rnd.remove(player, card)

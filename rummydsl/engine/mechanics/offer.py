@@ -19,10 +19,20 @@ from ..actions import Action, Decline, Done, Offer, Take, player_name
 from ..state import Phase
 from .base import Mechanic
 
+from ..fields import Field, card_json
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["OfferMechanic", "AnswerMechanic"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("offered", lambda rnd: None, json=lambda rnd, text: card_json(rnd.offered, text), turn=True),
+    Field("last_accepted", lambda rnd: [None] * rnd.players, "list",
+          json=lambda rnd, text: [card_json(c, text) for c in rnd.last_accepted]),
+)
+"""``offered``: the card being offered, face up (SK-7); ``last_accepted``: the card each
+seat last took from an offer, this turn."""
+
 
 
 def _step(rnd: Round) -> OfferStep:

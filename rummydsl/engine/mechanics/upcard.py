@@ -14,26 +14,31 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..actions import Action, Draw, Pass
 from ..state import Phase
-from .base import Mechanic
+from .base import QueueMechanic
 
+from ..fields import Field, seats
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["UpcardOffer"]
 
+FIELDS: tuple[Field, ...] = (
+    Field("upcard_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.upcard_queue)),
+)
+"""``upcard_queue``: who may still take the upcard, in order (GR-4)."""
 
-class UpcardOffer(Mechanic):
+
+
+class UpcardOffer(QueueMechanic):
     phase = Phase.UPCARD
+    queue = "upcard_queue"
 
     def begin(self, rnd: Round) -> bool:
         """Open the upcard round if the variant has one and an upcard was dealt."""
         if rnd.variant.upcard_offer is None or rnd.upcard is None:
             return False
         n = rnd.players
-        rnd.upcard_queue = [q for q in ((rnd.dealer + k) % n for k in range(1, n + 1)) if q != rnd.sat_out]
-        rnd.phase = Phase.UPCARD
-        rnd.to_move = rnd.upcard_queue[0]
-        return True
+        return self.open(rnd, [q for q in ((rnd.dealer + k) % n for k in range(1, n + 1)) if q != rnd.sat_out])
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         yield Draw(player, "discard")
@@ -46,14 +51,13 @@ class UpcardOffer(Mechanic):
 
     def apply(self, rnd: Round, action: Action) -> None:
         player = action.player
-        rnd.upcard_queue.pop(0)
-        if isinstance(action, Draw):
+        taken = isinstance(action, Draw)
+        if self.answered(rnd, taken=taken):
+            return
+        if taken:
             rnd.take_discard(player, new_turn=True)
             draw_at = next((i for i, s in enumerate(rnd.variant.turn) if s.name == "draw"), -1)
             rnd.enter_step(draw_at + 1)
-            return
-        if rnd.upcard_queue:
-            rnd.to_move = rnd.upcard_queue[0]
             return
         offer = rnd.variant.upcard_offer
         rnd.stock_only = offer is not None and offer.after_all_pass == "stock_only"

@@ -24,10 +24,22 @@ from typing import TYPE_CHECKING
 from ...cards import Card
 from ...endings import Ending
 
+from ..fields import Field
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["void_at_discard_draw", "void_after_discard", "void_state"]
+
+FIELDS: tuple[Field, ...] = (
+    Field("discard_draws", lambda rnd: 0, json=lambda rnd, text: void_state(rnd), key=""),
+    Field("throwbacks", lambda rnd: 0),
+    Field("throwback_turn", lambda rnd: -1),
+)
+"""``discard_draws``: draw-step draws from the pile so far (``void.at_discard_draw``);
+``throwbacks``: the turns in a row that discarded the card taken from the pile, the last
+of them in turn ``throwback_turn`` (``void.after_throwbacks``). Written as
+:func:`void_state` gives them."""
+
 
 
 def void_at_discard_draw(rnd: Round) -> bool:

@@ -1,0 +1,82 @@
+"""The values a :class:`~.match.Match` is made of: its state, its events, its markers.
+
+Kept apart from :mod:`.match` so that the parts of a match (:mod:`.match_step`,
+:mod:`.match_view`) and the match itself import them from one place below them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+
+from ..cards import Card
+from .actions import Action
+from .catalogue import MatchAction
+from .game import Game
+from .round import Round, RoundResult
+
+if TYPE_CHECKING:
+    from ..variant.model import Variant
+    from .game import GameResult
+
+__all__ = ["CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSION", "Event", "State", "left_to_deal"]
+
+CHANCE = -1
+""":attr:`Match.to_move` while a card is dealt as a chance outcome (OpenSpiel's ``kChancePlayerId``)."""
+TERMINAL = -4
+""":attr:`Match.to_move` once the game is over (OpenSpiel's ``kTerminalPlayerId``)."""
+MATCH_FORMAT = "rummydsl-match"
+MATCH_VERSION = 1
+
+
+class Event(NamedTuple):
+    """What one :meth:`Match.apply` did: the action asked, and what followed from it."""
+
+    action: MatchAction
+    player: int
+    """The seat that acted, or :data:`CHANCE`."""
+    drawn: tuple[Card, ...] = ()
+    """Cards that came from the stock into the player's hand (theirs alone to see)."""
+    automatic: tuple[Action, ...] = ()
+    """Moves play made after it for players with nothing to decide (a defender's
+    ``done`` after gin, :meth:`Round.automatic <rummydsl.engine.round.Round.automatic>`)."""
+    result: RoundResult | None = None
+    """The round this action ended, with its points."""
+    game: GameResult | None = None
+    """The game this action ended."""
+
+    def seen_by(self, seat: int) -> Event:
+        """The event as ``seat`` sees it: another player's drawn cards are not named."""
+        return self if seat == self.player or not self.drawn else self._replace(drawn=())
+
+
+class State(NamedTuple):
+    """Everything that changes as a match is played, replaced (never changed) by each apply."""
+
+    game: Game
+    round: Round
+    """The round in play, or the one that ended last (while the next is dealt, or at the end)."""
+    pending: tuple[int, ...] = ()
+    """The ids chosen so far of a lay-down of melds (choose, close)."""
+    dealing: tuple[Card, ...] | None = None
+    """The cards dealt so far of a deal made of chance outcomes (None: no deal under way)."""
+    choose_dealer: bool = False
+    """The first dealer is still to be drawn (a chance outcome)."""
+    log: Any = None
+    """Every step applied, newest first, as nested pairs (step, older): shared by copies."""
+    steps: int = 0
+    round_start: int = 0
+    """How many steps were applied when the round in play was dealt."""
+    redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
+    """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
+
+
+
+def left_to_deal(variant: Variant, dealt: Sequence[Card]) -> dict[int, list[Card]]:
+    """The cards not dealt yet, by face (copies lowest id first), in deck order."""
+    gone = {c.id for c in dealt}
+    deck = variant.deck
+    left: dict[int, list[Card]] = {}
+    for card in deck.cards:
+        if card.id not in gone:
+            left.setdefault(deck.face_key(card), []).append(card)
+    return left

@@ -1,0 +1,206 @@
+"""Lay-offs and going out: which melds a card may be laid off onto, checking and listing
+lay-offs, and the rules that keep a card for the last discard (SK-6, BR-3, GR-7).
+
+Part of the meld step (:mod:`.melding`), and used by the showdown after a knock
+(:mod:`.knock`) and deep draws (:mod:`.deep`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+from ...cards import Card
+from ...errors import IllegalActionError
+from ...variant.model import MeldStep
+from ..actions import Layoff, player_name
+from ..state import Phase, TableMeld
+from .discard import barred
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["layoff_targets", "check_layoff", "apply_layoff", "list_layoffs", "final_discard_required",
+           "FINAL_DISCARD_REASON", "TAKEN_LAST_REASON", "only_taken_left", "last_card_stays", "LAST_CARD_REASON"]
+
+#: Why a meld or lay-off that would empty the hand is refused under ``final_discard: required``.
+FINAL_DISCARD_REASON = ("the last card must be discarded (going_out.final_discard: required, BR-3): "
+                        "keep a card to discard")
+
+
+#: Why a meld or lay-off that would leave only the card taken from the pile is refused.
+TAKEN_LAST_REASON = ("the card taken from the discard pile this turn cannot be discarded, so it cannot "
+                     "be the last card left: keep another card to discard, or meld or lay off that one too")
+
+
+def final_discard_required(rnd: Round) -> bool:
+    """Whether a player must keep a card to discard: no meld or lay-off may empty the hand."""
+    return rnd.variant.going_out.final_discard == "required"
+
+
+def only_taken_left(rnd: Round, left: Sequence[Card]) -> bool:
+    """Whether ``left`` is just the card taken from the pile this turn, which the discard
+    step may not throw (the turn could not end). Under ``final_discard: forbidden`` no
+    last card is discarded anyway: :func:`last_card_stays` decides there."""
+    return (len(left) == 1 and rnd.phase is Phase.MELD and rnd.taken is not None
+            and left[0] is barred(rnd) and rnd.variant.step("discard") is not None
+            and rnd.variant.going_out.final_discard != "forbidden")
+
+
+#: Why a meld or lay-off that would leave one card nowhere to go is refused under ``forbidden``.
+LAST_CARD_REASON = ("the last card cannot be discarded (going_out.final_discard: forbidden): keep two "
+                    "cards, or leave one that can be laid off")
+
+
+def last_card_stays(rnd: Round) -> bool:
+    """Whether a player's last card may not be discarded, in a turn that ends with a
+    discard (``final_discard: forbidden``): a hand must never be left in the meld step
+    with one card that cannot be laid off, or the turn could not end."""
+    return (rnd.variant.going_out.final_discard == "forbidden" and rnd.phase is Phase.MELD
+            and rnd.variant.step("discard") is not None)
+
+
+def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
+                    new: Sequence[TableMeld] = (), grown: tuple[TableMeld, Card] | None = None) -> bool:
+    """Whether ``card`` (the one left in hand) can be laid off once ``new`` melds are down
+    (as the player's own) and ``grown`` (a meld and the card laid off onto it) is extended."""
+    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else []
+    melds = [m for owner in targets for m in rnd.table[owner]]
+    if new and player in targets:
+        melds.extend(new)
+    for meld in melds:
+        if grown is not None and meld is grown[0]:
+            meld = TableMeld([*meld.cards, grown[1]], meld.kind)
+        if _fits(rnd, meld, card, hand):
+            return True
+    return False
+
+
+
+def layoff_targets(rnd: Round, player: int) -> list[int]:
+    """Whose table melds ``player`` may add to now."""
+    if rnd.phase is Phase.SHOWDOWN:
+        return [rnd.ender] if rnd.ender is not None and rnd.showdown_layoffs() else []
+    if rnd.phase is not Phase.MELD or not rnd.met_contract[player]:
+        return []
+    step = rnd.variant.turn[rnd.step]
+    assert isinstance(step, MeldStep)
+    targets = [player] if step.add_to_own else []
+    if step.add_to_opponents:
+        targets.extend(q for q in rnd.seated if q != player)
+    return targets
+
+
+def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` extends ``meld`` into a kind (the same kind when kind-locked)."""
+    if not _may_extend(rnd, meld.cards, card):
+        return False
+    kinds = rnd.rules.kinds_of([*meld.cards, card], hand=hand)
+    return bool(kinds) and (not rnd.variant.kind_locked or meld.kind in kinds)
+
+
+def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
+    """A quick necessary condition from the kinds' shapes (the patterns still decide).
+
+    A group of one rank needs the card's rank; a sequence needs natural cards of
+    distinct positions within one window no longer than the group (and one suit,
+    where the shape keeps one). Wild cards, kinds of no known shape, cards with
+    several sequence positions (an ace both low and high) and wrapping decks are
+    never ruled out here.
+    """
+    if card.wild:
+        return True
+    positions = rnd.positions
+    naturals = [c for c in cards if not c.wild]
+    if not naturals or positions is None:
+        return True
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "any":
+            return True
+        if shape.family == "same_rank":
+            if all(c.rank is card.rank for c in naturals):
+                return True
+            continue
+        if shape.same_suit and any(c.suit is not card.suit for c in naturals):
+            continue
+        spots = [positions[c.id] for c in naturals]
+        spots.append(positions[card.id])
+        if -1 in spots:
+            return True  # several positions: let the pattern decide
+        if len(set(spots)) == len(spots) and max(spots) - min(spots) < len(cards) + 1:
+            return True
+    return False
+
+
+def check_layoff(rnd: Round, action: Layoff) -> Card:
+    """The card held that ``action`` lays off.
+
+    :raises IllegalActionError: (reason only) when it may not be laid off.
+    """
+    player = action.player
+    held = rnd.holds(player, action.card)
+    if held is None:
+        raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
+    shown = {c.id for meld in rnd.declared[player] or () for c in meld}
+    if held.id in shown:  # GR-7.1: a defender lays off deadwood: another copy of the face, if held
+        held = rnd.find(rnd.hands[player], held, shown) or held
+    contract = rnd.variant.contract
+    if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
+            and not contract.then_meld_same_turn):
+        raise IllegalActionError("", "no more melding in the turn the contract was met")
+    hand = rnd.hands[player]
+    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
+        raise IllegalActionError("", FINAL_DISCARD_REASON)
+    if only_taken_left(rnd, [c for c in hand if c is not held]):
+        raise IllegalActionError("", TAKEN_LAST_REASON)
+    if action.owner not in layoff_targets(rnd, player):
+        if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
+            raise IllegalActionError("", "no lay-offs before meeting the contract")
+        raise IllegalActionError("", f"{player_name(player)} may not lay off onto "
+                                     f"{player_name(action.owner)}'s melds now")
+    melds = rnd.table[action.owner]
+    if not 0 <= action.index < len(melds):
+        raise IllegalActionError("", f"{player_name(action.owner)} has no meld #{action.index + 1} "
+                                     f"({len(melds)} on the table)")
+    meld = melds[action.index]
+    if not _fits(rnd, meld, held, rnd.hands[player]):
+        locked = f" {meld.kind}" if rnd.variant.kind_locked else ""
+        raise IllegalActionError("", f"{held} does not extend the{locked} meld "
+                                     f"{' '.join(str(c) for c in meld.cards)}")
+    hand = rnd.hands[player]
+    if len(hand) == 2 and last_card_stays(rnd):
+        other = hand[1] if hand[0] is held else hand[0]
+        if not _last_card_fits(rnd, player, other, hand, grown=(meld, held)):
+            raise IllegalActionError("", LAST_CARD_REASON)
+    return held
+
+
+def apply_layoff(rnd: Round, action: Layoff) -> None:
+    """Move the card onto the meld (its kind follows the group unless kind-locked)."""
+    held = check_layoff(rnd, action)
+    player = action.player
+    rnd.remove(player, held)
+    meld = rnd.table[action.owner][action.index]
+    meld.add(held, player)
+    if not rnd.variant.kind_locked:
+        kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
+        if meld.kind not in kinds:
+            meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
+
+
+def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
+    """Every single-card lay-off ``player`` may make now (of cards not in ``keep``)."""
+    hand = rnd.hands[player]
+    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
+        return
+    free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+    if len(hand) == 2 and rnd.taken is not None:
+        free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+    two = len(hand) == 2 and last_card_stays(rnd)
+    for owner in layoff_targets(rnd, player):
+        for index, meld in enumerate(rnd.table[owner]):
+            for card in rnd.distinct_faces(free):
+                if _fits(rnd, meld, card, hand):
+                    if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
+                                                   hand, grown=(meld, card)):
+                        continue
+                    yield Layoff(player, card, owner, index)
