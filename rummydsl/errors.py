@@ -303,15 +303,17 @@ class AmbiguousActionError(ActionError):
 class AgentError(RummyDslError, ValueError):
     """An agent failed to play: a program that answered garbage, too late, or exited.
 
-    ``seat`` is the player whose agent failed (``"P2"``).
+    ``seat`` is the player whose agent failed (``"P2"``); ``refused``, for an action the
+    engine refused, is the engine's error (the play loop, :mod:`rummydsl.engine.play`).
 
     >>> str(AgentError("P2", "answered 'hello', which is not an action"))
     "P2: answered 'hello', which is not an action"
     """
 
-    def __init__(self, seat: str, reason: str) -> None:
+    def __init__(self, seat: str, reason: str, refused: Exception | None = None) -> None:
         self.seat = seat
         self.reason = reason
+        self.refused = refused
         super().__init__(seat, reason)
 
     def __str__(self) -> str:

@@ -38,12 +38,15 @@ import random
 import re
 import shlex
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .endings import Ending
 from .errors import (AgentError, Diagnostic, ExpressionError, FormulaError, Location, RummyDslError, Severity,
-                     VariantError)
+                     StalledRoundError, VariantError)
 from .variant.load_read import KeyPath
+
+if TYPE_CHECKING:
+    from .engine.match import Event
 
 __all__ = ["PlayLimits", "PlayFinding", "PlayReport", "play_variant", "play_check", "PLAY_RULES"]
 
@@ -280,32 +283,32 @@ def _stall_path(variant: Any) -> tuple[KeyPath, str]:
     return ("turn",), "nothing in the turn ends the round"
 
 
-def _play_round(rnd: Any, agents: Sequence[Any], variant: Any, limits: PlayLimits) -> None:
-    """Play ``rnd`` to its end as :func:`rummydsl.engine.play_round` does, checking each state.
-
-    :raises _Stop: for a round that stalls or where nobody can act.
-    :raises _FormulaFailed: for a formula that fails.
-    """
+def _stopped(rnd: Any, variant: Any, limits: PlayLimits) -> _Stop:
+    """The finding of a round the play loop stopped (:class:`StalledRoundError`): past
+    its action cap, or not over with nobody able to act (``rnd`` as it stands)."""
     from .engine.actions import player_name
-    from .engine.observe import Observation
 
-    views = [Observation(rnd, seat) for seat in range(rnd.players)]
-    while rnd.result is None:
-        if len(rnd.actions) >= limits.max_actions:
-            path, why = _stall_path(variant)
-            raise _Stop("play-stalled", f"a round ran past {limits.max_actions} actions without ending: {why}",
-                        path)
-        player = rnd.to_move
-        if player is None or not rnd.listed():
-            who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
-            phase = getattr(rnd.phase, "value", rnd.phase)
-            detail = f"{who} in the {phase!s} phase"
-            if player is not None:
-                detail += (f" ({len(rnd.hands[player])} card{'s' if len(rnd.hands[player]) != 1 else ''} "
-                           f"in hand, {len(rnd.stock)} in the stock)")
-            raise _Stop("play-no-legal-action", f"the round is not over but {detail}",
-                        _no_action_path(variant, str(phase)))
-        rnd.apply(rnd.automatic() or agents[player].act(views[player]))
+    if len(rnd.actions) >= limits.max_actions:
+        path, why = _stall_path(variant)
+        return _Stop("play-stalled", f"a round ran past {limits.max_actions} actions without ending: {why}", path)
+    player = rnd.to_move
+    who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
+    phase = getattr(rnd.phase, "value", rnd.phase)
+    detail = f"{who} in the {phase!s} phase"
+    if player is not None:
+        detail += (f" ({len(rnd.hands[player])} card{'s' if len(rnd.hands[player]) != 1 else ''} "
+                   f"in hand, {len(rnd.stock)} in the stock)")
+    return _Stop("play-no-legal-action", f"the round is not over but {detail}", _no_action_path(variant, str(phase)))
+
+
+def _round_ended(report: PlayReport, event: Event) -> None:
+    """Count the round ``event`` ended, and the game if it did."""
+    assert event.result is not None
+    report.rounds += 1
+    ending = str(event.result.ending)
+    report.endings[ending] = report.endings.get(ending, 0) + 1
+    if event.game is not None:
+        report.finished += 1
 
 
 _PHASE_KEYS: dict[str, KeyPath] = {
@@ -342,6 +345,8 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
     """
     from .agents import make_agents
     from .engine import Game
+    from .engine.match import Event, Match
+    from .engine.play import failed_event, play
     from .record import close_agents
     from .simulate import check_agents, game_seeds
 
@@ -361,15 +366,34 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
         try:
             players = make_agents(spec, variant.players, agent_rng)
             game = Game(played, deal_rng)
-            for _ in range(limits.greedy_rounds if spec == "greedy" else limits.max_rounds):
-                _play_round(game.round, players, variant, limits)
-                report.rounds += 1
-                ending = str(game.round.result.ending)
-                report.endings[ending] = report.endings.get(ending, 0) + 1
-                game.next_round()
-                if game.over:
-                    report.finished += 1
-                    break
+            match = Match.playing(game)
+            cap = limits.greedy_rounds if spec == "greedy" else limits.max_rounds
+            rounds = 0
+            try:
+                for event in play(match, players, max_actions=limits.max_actions):
+                    assert isinstance(event, Event)
+                    if event.result is not None:
+                        _round_ended(report, event)
+                        rounds += 1
+                        if rounds >= cap:
+                            break
+            except StalledRoundError:
+                raise _stopped(match.round, variant, limits) from None
+            except AgentError as failed:
+                if isinstance(failed.refused, _FormulaFailed):  # a formula failed as the move was played
+                    raise failed.refused from None
+                raise
+            except RummyDslError as problem:  # a round scored, and then the next could not be dealt
+                last = failed_event(problem)
+                if last is not None and last.result is not None:
+                    _round_ended(report, last)
+                raise
+        except AgentError as failed:
+            if failed.refused is None:  # a program agent failed (``cmd:``): the caller's problem, not the variant's
+                raise
+            refused = failed.refused  # the engine refused a move it listed: its own defect
+            found = PlayFinding("play-engine", f"the engine failed ({type(refused).__name__}: {refused}); "
+                                "this is a defect of rummydsl, please report it", ())
         except _FormulaFailed as failed:
             found = PlayFinding("play-scoring-error", failed.message, failed.path, line=failed.line,
                                 column=failed.column)
@@ -378,8 +402,6 @@ def play_variant(variant: Any, *, games: int, seed: int = 0, agents: str = "rand
                                 column=failed.column)
         except _Stop as stop:
             found = PlayFinding(stop.rule, stop.message, stop.path)
-        except AgentError:  # a program agent failed (``cmd:``): the caller's problem, not the variant's
-            raise
         except Exception as problem:  # noqa: BLE001 - a defect of the engine is reported, never raised
             found = PlayFinding("play-engine", f"the engine failed ({type(problem).__name__}: {problem}); "
                                 "this is a defect of rummydsl, please report it", ())

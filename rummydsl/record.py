@@ -43,6 +43,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .errors import AgentError, ExpressionError, Location, MeldError, RecordError, RummyDslError, StalledRoundError
 from . import jsonbound, limits
+from .engine.match import Event, Match
+from .engine.observe import result_json
+from .engine.play import TakenBack, failed_event, play
 from .limits import MAX_ACTIONS
 from .safetext import safe_text
 from .untrusted import open_regular
@@ -150,9 +153,11 @@ class RecordWriter:
                    "scores": {f"P{p + 1}": s for p, s in enumerate(rnd.scores)},
                    **({} if rnd.sat_out is None else {"sat_out": state["sat_out"]})})
 
-    def action(self, rnd: Round, action: Action) -> None:
-        """An action just played, in the notation, numbered from 1 in its round."""
-        self.emit({"type": "action", "round": rnd.number, "n": len(rnd.actions), "action": str(action)})
+    def action(self, rnd: Round, action: Action, n: int | None = None) -> None:
+        """An action just played, in the notation, numbered from 1 in its round (``n``;
+        by default, how many actions ``rnd`` has had)."""
+        self.emit({"type": "action", "round": rnd.number, "n": len(rnd.actions) if n is None else n,
+                   "action": str(action)})
 
     def result(self, rnd: Round, result: RoundResult) -> None:
         """A round's result, as :meth:`RoundResult.as_json` gives it."""
@@ -202,43 +207,93 @@ def _summary(rnd: Round, result: RoundResult) -> RoundSummary:
                         result.undercut, result.turns, tuple(result.points), result.winner, rnd.sat_out)
 
 
-def _play_round(rnd: Round, agents: Sequence[Agent], writer: RecordWriter | None,
-                watcher: Watcher | None, max_actions: int) -> RoundResult:
-    """Play ``rnd`` to its end, writing and telling every action.
+def _run(match: Match, agents: Sequence[Agent], writer: RecordWriter | None, watcher: Watcher | None,
+         max_actions: int, played: PlayedGame) -> None:
+    """Play ``match`` to its end through the play loop (:func:`rummydsl.engine.play.play`),
+    writing and telling every deal, action and result, and telling the agents each round's end.
 
-    :raises AgentError: when an agent fails (the round stays as it was).
+    :raises AgentError: when an agent fails (the match stays as it was).
     :raises Quit: when the person leaves.
     :raises StalledRoundError: past ``max_actions`` actions.
+    :raises ExpressionError, MeldError, StalledGameError: as :func:`~rummydsl.engine.play.play`;
+        when the game refused to go on after a round, that round's actions and result are
+        written and told first (and counted in ``played``).
     """
-    from .engine.game import play_round
-    from .engine.observe import result_json
+    rnd = match.round
+    _dealt(rnd, writer, watcher)
+    quiet = writer is None and watcher is None
+    try:
+        for event in play(match, agents, max_actions=max_actions, take_back=writer is None):
+            if isinstance(event, TakenBack):
+                rnd = match.round  # a person took back: go on from where the match stands now
+                continue
+            if event.result is None:
+                rnd = match.round if quiet else _told(match, rnd, event, writer, watcher)
+                continue
+            after = _told(match, rnd, event, writer, watcher)
+            _round_over(match, after, event.result, agents, writer, watcher, played)
+            if not match.over:
+                rnd = match.round
+                _dealt(rnd, writer, watcher)
+    except RummyDslError as failure:
+        last = failed_event(failure)
+        if last is not None and last.result is not None:  # played and scored, then the game refused to go on
+            after = _told(match, rnd, last, writer, watcher)
+            _round_over(match, after, last.result, agents, writer, None, played)
+        raise
 
+
+def _dealt(rnd: Round, writer: RecordWriter | None, watcher: Watcher | None) -> None:
     if writer is not None:
         writer.deal(rnd)
     if watcher is not None:
         watcher.deal(rnd)
 
-    def report(rnd: Round, action: Action) -> None:
-        if writer is not None:
-            writer.action(rnd, action)
-        if watcher is not None:
-            watcher.action(rnd, action)
 
-    play_round(rnd, agents, max_actions=max_actions, on_action=report)
-    result = rnd.result
-    assert result is not None
+def _told(match: Match, rnd: Round, event: Event, writer: RecordWriter | None, watcher: Watcher | None) -> Round:
+    """Write and tell ``event``'s action and the moves that followed it, played in ``rnd``;
+    the round as they left it."""
+    if event.result is None:
+        after = match.round
+    elif rnd.result is not None:
+        after = rnd  # played in place (a match that keeps no history)
+    else:  # a match with history keeps the round before: play the event on a copy
+        after = rnd.copy()
+        after.apply(event.action)  # type: ignore[arg-type]
+        for forced in event.automatic:
+            after.apply(forced)
+    if writer is None and watcher is None:
+        return after
+    moves: list[Action] = [event.action, *event.automatic]  # type: ignore[list-item]
+    first = len(after.actions) - len(moves)
+    for k, move in enumerate(moves, start=1):
+        if writer is not None:
+            writer.action(after, move, n=first + k)
+        if watcher is not None:
+            watcher.action(after, move)
+    return after
+
+
+def _round_over(match: Match, rnd: Round, result: RoundResult, agents: Sequence[Agent], writer: RecordWriter | None,
+                watcher: Watcher | None, played: PlayedGame) -> None:
+    """What follows a round's end: its result line, the agents told, its summary, the watcher told."""
     if writer is not None:
         writer.result(rnd, result)
     for seat, agent in enumerate(agents):
         told = getattr(agent, "round_over", None)
         if callable(told):
             told(result_json(result, seat))  # as the seat sees it: a void round shows no other hand
-    return result
+    played.rounds.append(_summary(rnd, result))
+    if watcher is not None:
+        watcher.round_over(rnd, result, _totals_after(match, rnd, result))
 
 
-def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
+def run_game(game: Game | Match, agents: Sequence[Agent], *, writer: RecordWriter | None = None,
              watcher: Watcher | None = None, max_actions: int = MAX_ACTIONS) -> PlayedGame:
     """Play ``game`` to its end (or until an agent fails), recording as it goes.
+
+    ``game``: a :class:`~rummydsl.engine.Game` (played in place) or a
+    :class:`~rummydsl.engine.match.Match`.
 
     An agent's :class:`~rummydsl.errors.AgentError` stops the game cleanly: the
     record gets a ``stopped`` line and :attr:`PlayedGame.stopped` says who and why.
@@ -249,49 +304,45 @@ def run_game(game: Game, agents: Sequence[Agent], *, writer: RecordWriter | None
     :raises Quit: when a person leaves (after a ``stopped`` line).
     :raises StalledRoundError: for a round that never ends.
     """
-    played = PlayedGame(first_dealer=game.dealer)
+    match = game if isinstance(game, Match) else Match.playing(game)
+    played = PlayedGame(first_dealer=match.game.dealer)
     try:
-        while not game.over:
-            rnd = game.round
-            result = _play_round(rnd, agents, writer, watcher, max_actions)
-            played.rounds.append(_summary(rnd, result))
-            game.next_round()
-            if watcher is not None:
-                watcher.round_over(rnd, result, _totals_after(game, rnd, result))
+        _run(match, agents, writer, watcher, max_actions, played)
     except AgentError as failure:
         played.stopped = str(failure)
         if writer is not None:
             writer.stopped(failure.reason, failure.seat)
         return played
     except ExpressionError as failure:
-        if played.rounds and played.rounds[-1] is not None and len(played.rounds) > len(game.results):
+        if played.rounds and len(played.rounds) > len(match.game.results):
             played.rounds.pop()  # the round scored, but its total was refused: it is not counted
-        _formula_failed(played, game.variant, failure, game.round.number, writer)
+        _formula_failed(played, match.variant, failure, match.game.round.number, writer)
         return played
-    except MeldError as failure:  # the meld solver's work bound: play_round said where
+    except MeldError as failure:  # the meld solver's work bound: the play loop said where
         _solver_failed(played, failure, writer)
         return played
     except Quit as leaving:
         if writer is not None:
             writer.stopped(str(leaving) or "the player left")
         raise
-    assert game.result is not None
-    played.result = game.result
+    result = match.game.result
+    assert result is not None
+    played.result = result
     if writer is not None:
-        writer.game_result(game.result)
+        writer.game_result(result)
     if watcher is not None:
-        watcher.game_over(game.result)
+        watcher.game_over(result)
     for agent in agents:
         told = getattr(agent, "game_over", None)
         if callable(told):
-            told(game.result.as_json())
+            told(result.as_json())
     return played
 
 
-def _totals_after(game: Game, rnd: Round, result: RoundResult) -> tuple[int, ...]:
+def _totals_after(match: Match, rnd: Round, result: RoundResult) -> tuple[int, ...]:
     """The game totals once ``rnd`` is scored (the next round's start, or the last sheet)."""
-    if not game.over:
-        return game.round.scores
+    if not match.over:
+        return match.round.scores
     return tuple(s + p for s, p in zip(rnd.scores, result.points))
 
 
@@ -300,7 +351,7 @@ def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None
     """Play one round alone (``simulate --hands``), recording as it goes; like :func:`run_game`."""
     played = PlayedGame(first_dealer=rnd.dealer)
     try:
-        result = _play_round(rnd, agents, writer, watcher, max_actions)
+        _run(Match.playing(rnd), agents, writer, watcher, max_actions, played)
     except AgentError as failure:
         played.stopped = str(failure)
         if writer is not None:
@@ -312,9 +363,6 @@ def run_hand(rnd: Round, agents: Sequence[Agent], *, writer: RecordWriter | None
     except MeldError as failure:
         _solver_failed(played, failure, writer)
         return played
-    played.rounds.append(_summary(rnd, result))
-    if watcher is not None:
-        watcher.round_over(rnd, result, tuple(s + p for s, p in zip(rnd.scores, result.points)))
     return played
 
 
@@ -330,7 +378,7 @@ def _formula_failed(played: PlayedGame, variant: Variant, failure: ExpressionErr
 
 def _solver_failed(played: PlayedGame, failure: MeldError, writer: RecordWriter | None) -> None:
     """Stop ``played`` for the meld solver's work bound (:data:`~rummydsl.limits.MAX_MELD_WORK`):
-    the reason (the pattern's file place, the variant, round and seat, from ``play_round``)
+    the reason (the pattern's file place, the variant, round and seat, from the play loop)
     and the record's ``stopped`` line, so the game so far is kept as for a formula."""
     played.stopped = str(failure)
     if writer is not None:

@@ -3,7 +3,9 @@
 - :mod:`~rummydsl.engine.actions`: one value type per verb, and the notation;
 - :mod:`~rummydsl.engine.round`: a round's state and the rules that move it;
 - :mod:`~rummydsl.engine.observe`: what one player may know;
-- :mod:`~rummydsl.engine.game`: rounds to the target, dealers, final figures.
+- :mod:`~rummydsl.engine.game`: rounds to the target, dealers, final figures;
+- :mod:`~rummydsl.engine.match`: one game as a state you step;
+- :mod:`~rummydsl.engine.play`: the play loop (``engine.play.play(match, agents)``).
 
 Nothing here names a game: the variant decides everything.
 """
@@ -26,8 +28,9 @@ from .actions import (
     parse_action,
     player_name,
 )
-from .game import Game, GameResult, Sheet, play_game, play_round
+from .game import Game, GameResult, Sheet
 from .observe import Observation
+from .play import TakeBack, TakenBack, play_game, play_round
 from .round import LegalActions, Round, meld_rules
 from .state import Phase, RoundResult, TableMeld
 
@@ -38,4 +41,5 @@ __all__ = [
     "Round", "RoundResult", "Phase", "TableMeld", "LegalActions", "meld_rules",
     "Observation",
     "Game", "GameResult", "Sheet", "play_round", "play_game",
+    "TakeBack", "TakenBack",
 ]

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ..cards import Card
     from ..variant.model import Variant
 
-__all__ = ["Sheet", "Game", "GameResult", "play_round", "play_game"]
+__all__ = ["Sheet", "Game", "GameResult"]
 
 
 @dataclass
@@ -116,7 +116,7 @@ class GameResult:
 @dataclass
 class Game:
     """A game in play. :attr:`round` is the round being played; call
-    :meth:`next_round` once it is over (or let :func:`play_game` drive)."""
+    :meth:`next_round` once it is over (or let :func:`~rummydsl.engine.play.play_game` drive)."""
 
     variant: Variant
     rng: random.Random
@@ -391,66 +391,11 @@ class Game:
         return next(p for p in order if result.points[p] == least)
 
 
-def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
-               on_action: Callable[[Round, Action], None] | None = None) -> RoundResult:
-    """Play ``rnd`` to its end, each agent seeing only its own observation.
+def __getattr__(name: str) -> Any:
+    """``rummydsl.engine.game.play_round`` and ``play_game``, kept where they were: they
+    are the play loop's now (:mod:`rummydsl.engine.play`, which sits above this module)."""
+    if name in ("play_round", "play_game"):
+        from . import play
 
-    ``on_action(rnd, action)`` is called after each action (game records, the
-    terminal use it). A move with nothing to decide (:meth:`Round.automatic`: a
-    defender's ``done`` after gin) is played without asking the agent.
-
-    :raises AgentError: when an agent's action is refused (the round stays as it was).
-    :raises ExpressionError: when a formula of the variant fails while scoring (the
-        variant's fault, not the agent's: an integer past its limit, a division by zero).
-    :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
-        or cannot go on: nobody may act though it is not over (a variant broken in play).
-    """
-    from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
-    from .observe import Observation
-
-    views = [Observation(rnd, seat) for seat in range(rnd.players)]
-    while rnd.result is None:
-        player = rnd.to_move
-        try:
-            stalled = player is None or not rnd.listed()
-        except MeldError as problem:
-            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player or 0)} "
-                            f"to move, holding {len(rnd.hands[player or 0])} cards)") from None
-        if stalled or player is None:
-            who = "nobody is to move" if player is None else f"{player_name(player)} has no legal action"
-            raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but {who}")
-        if len(rnd.actions) >= max_actions:
-            raise StalledRoundError(
-                f"{rnd.variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
-                f"({player_name(player)} to move, in the {rnd.phase.value} phase)")
-        try:
-            action = rnd.automatic() or agents[player].act(views[player])
-        except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
-            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player)} to move, "
-                            f"holding {len(rnd.hands[player])} cards)") from None
-        try:
-            rnd.apply(action)
-        except ExpressionError:
-            raise
-        except MeldError as problem:
-            raise MeldError(f"{problem} ({rnd.variant.id}: round {rnd.number}, {player_name(player)} played "
-                            f"{str(action)!r}, holding {len(rnd.hands[player])} cards)") from None
-        except RummyDslError as problem:
-            raise AgentError(player_name(player), f"played {str(action)!r}, which the engine refused: "
-                             f"{getattr(problem, 'reason', problem)}") from None
-        if on_action is not None:
-            on_action(rnd, action)
-    return rnd.result
-
-
-def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS) -> GameResult:
-    """Play ``game`` to its end with one agent per seat (see :mod:`rummydsl.agents`).
-
-    :raises StalledRoundError: if a round runs past ``max_actions`` actions.
-    :raises StalledGameError: if the game runs past ``game.max_rounds`` rounds.
-    """
-    while not game.over:
-        play_round(game.round, agents, max_actions=max_actions)
-        game.next_round()
-    assert game.result is not None
-    return game.result
+        return getattr(play, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -124,6 +124,38 @@ class Match:
             m._s = State(game, _placeholder_round(variant, n), choose_dealer=True)
         return m
 
+    @classmethod
+    def playing(cls, game: Game | Round) -> Match:
+        """A match that plays ``game`` in place from where it stands, keeping no history:
+        how the play loop (:func:`~.play.play`) drives the older API (``play_round``,
+        ``play_game``, records, saves). ``game``: a :class:`Game` (its current round, then
+        the rounds it deals, as :meth:`new`), or a lone :class:`Round` (the match ends
+        with it: no next round is dealt). The game and the round are changed as played;
+        a game whose round is over is first moved on to the next (:meth:`Game.next_round`).
+        Its seed is not known: :meth:`to_json` writes none.
+        """
+        if isinstance(game, Game) and game.round.result is not None and not game.over:
+            game.next_round()
+        if isinstance(game, Round):
+            rnd = game
+            game = Game(rnd.variant, random.Random(0), players=rnd.players, dealer=rnd.dealer, deal_first=False)
+            game.round = rnd
+            state = State(game, rnd, one_round=True)
+        else:
+            state = State(game, game.round)
+        m = object.__new__(cls)
+        m.variant = game.variant
+        m.players = game.players
+        m.chance = "seeded"
+        m.seed = None
+        m.action_space = ActionSpace(game.variant, game.players)
+        m._undo = None
+        m._history = False
+        m._exclusive = True
+        m._cache = None
+        m._s = state
+        return m
+
     def copy(self) -> Match:
         """An independent state (sharing what neither changes in place: a few attributes)."""
         other = object.__new__(Match)

@@ -68,6 +68,8 @@ class State(NamedTuple):
     """How many steps were applied when the round in play was dealt."""
     redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
     """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
+    one_round: bool = False
+    """The match is one round (:meth:`Match.playing` of a lone round): it ends with it."""
 
 
 

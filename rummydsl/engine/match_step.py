@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import operator
 import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
-from ..errors import (ExpressionError, IllegalActionError, MalformedActionError, RecordError, RummyDslError,
-                      StalledGameError)
+from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
 from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, shipped_variant_ids
@@ -75,9 +73,19 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     else:
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
-    top = rnd.stock[-4:]
+    stock = rnd.stock
+    size = len(stock)
+    top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
-    drawn = _drawn(top, rnd.stock, rnd.hands[seat])
+    gone = size - len(stock) if rnd.stock is stock else -1
+    hand = rnd.hands[seat]
+    if 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top)):
+        # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
+        drawn: tuple[Card, ...] = tuple(c for c in reversed(top[len(top) - gone:])
+                                        if any(c is held for held in hand)) if gone else ()
+    else:
+        drawn = tuple(c for c in reversed(top) if any(c is held for held in hand)
+                      and not any(c is left for left in rnd.stock))
     automatic: list[Action] = []
     while rnd.result is None:
         forced = rnd.automatic()
@@ -88,16 +96,19 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     steps = s.steps + 1
     new = s._replace(round=rnd, pending=(), log=(logged, s.log), steps=steps)
     result = rnd.result
-    if result is None:
-        return new, Event(logged, seat, drawn, tuple(automatic))
+    if result is None or s.one_round:
+        return new, Event(logged, seat, drawn, tuple(automatic), result)
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
     try:
         game.next_round(deal=seeded)
-    except (StalledGameError, ExpressionError) as stop:  # the game stops here (game.stalled says why)
-        raise GameStopped(new._replace(game=game), Event(logged, seat, drawn, tuple(automatic), result),
-                          stop) from None
+    except RummyDslError as stop:  # the round is played and scored; the game goes no further
+        event = Event(logged, seat, drawn, tuple(automatic), result)
+        stop.event = event  # type: ignore[attr-defined]  # the play loop tells what was played (play.failed_event)
+        if game.stalled is None:  # a total past its limit: the sheet refused it, and said why
+            game.stalled = str(stop)
+        raise GameStopped(new._replace(game=game), event, stop) from None
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
@@ -105,17 +116,6 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
-
-
-def _drawn(top: Sequence[Card], stock: Sequence[Card], hand: Sequence[Card]) -> tuple[Card, ...]:
-    """The cards of ``top`` (the stock's top before an action) that the action took from the
-    stock into ``hand``, topmost first (by identity: the very cards)."""
-    after = stock[-len(top):] if top else ()
-    if len(after) == len(top) and all(map(operator.is_, after, top)):
-        return ()  # the top of the stock is as it was: nothing was drawn (most actions)
-    held = {id(c) for c in hand}
-    left = {id(c) for c in stock}
-    return tuple(c for c in reversed(top) if id(c) in held and id(c) not in left)
 
 
 class GameStopped(Exception):
@@ -504,12 +504,9 @@ def _replay(cls: type[Match], variant: Variant, seed: int | None, players: int, 
             break
         try:
             m.apply(parse_step(m, text))
-        except StalledGameError:
-            continue  # the game stopped after this step, as it did when played (Match.stalled)
-        except ExpressionError as problem:
-            if m.stalled is None:
-                raise RecordError(f"steps[{at}]: {text!r}: {problem}") from None
-        except (IllegalActionError, MalformedActionError) as problem:
+        except RummyDslError as problem:
+            if m.stalled is not None:
+                continue  # the game stopped after this step, as it did when played (Match.stalled)
             raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
     return m
 

@@ -1,0 +1,232 @@
+"""The play loop: a match played to its end by agents, one event at a time.
+
+:func:`play` is the one loop every consumer runs (simulate and the lab through
+:func:`rummydsl.record.run_game`, records and replay, saves, ``check --play``, the
+terminal, the golden playthroughs): it asks ``agents[seat].act(match.view(seat))``
+for each real decision, plays the moves nobody decides itself (a defender's ``done``
+after gin, the next round's deal: :meth:`Match.apply <rummydsl.engine.match.Match.apply>`),
+and yields each :class:`~rummydsl.engine.match.Event` in order.
+
+>>> import random
+>>> from rummydsl.agents import make_agents
+>>> from rummydsl.engine.match import Match
+>>> m = Match.new("gin_rummy", seed=3, history=False)
+>>> events = list(play(m, make_agents("greedy", 2, random.Random(3))))
+>>> m.over, events[-1].game is not None, sum(e.result is not None for e in events) == m.game.result.rounds
+(True, True, True)
+
+An agent may answer :class:`TakeBack` instead of an action: the loop takes the match
+back to that seat's previous decision (every move since, the other seats' and the
+deals included) and asks it again, yielding a :class:`TakenBack` first; that needs a
+match that keeps its history (``Match.new(..., history=True)``).
+
+:func:`play_round` and :func:`play_game` are the loop over a :class:`Round` or a
+:class:`Game` played in place (:meth:`Match.playing
+<rummydsl.engine.match.Match.playing>`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
+from ..limits import MAX_ACTIONS
+from .actions import Action, player_name
+from .match import CHANCE, TERMINAL, Event, Match
+from .observe import Observation
+
+if TYPE_CHECKING:
+    from .game import Game, GameResult
+    from .round import Round, RoundResult
+
+__all__ = ["play", "TakeBack", "TakenBack", "failed_event", "play_round", "play_game", "MAX_ACTIONS"]
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """An agent's answer that takes back its previous decision (and all played since).
+
+    :func:`play` undoes the match to just before that seat's previous decision and asks
+    the seat again. Refused (see :func:`play`) where the seat has no earlier decision or
+    the match keeps no history.
+    """
+
+    def __str__(self) -> str:
+        return "take back"
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """What :func:`play` yields when a seat took back: who, and how many applies were undone."""
+
+    player: int
+    undone: int
+    """How many :meth:`Match.apply` calls were taken back (decisions, automatic moves, chance outcomes)."""
+
+
+def failed_event(problem: BaseException) -> Event | None:
+    """The event of the action whose round was played and scored before the game refused
+    to go on (``problem`` raised by :meth:`Game.next_round`: a total past its limit, a
+    ``deal.sit_out`` that failed, a game past its round cap), else None. A record writes
+    it before saying why the game stopped, as it did before the loop was one."""
+    event = getattr(problem, "event", None)
+    return event if isinstance(event, Event) else None
+
+
+def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
+         chance: random.Random | None = None, take_back: bool = True) -> Iterator[Event | TakenBack]:
+    """Play ``match`` to its end, yielding each event: the agents' decisions, and the
+    moves nobody decides (a round's automatic first move is its own event).
+
+    Each agent sees only its own observation (``match.view(seat)``). Stop iterating to
+    stop the game where it stands. ``chance``: the generator that draws chance outcomes
+    for a match with ``chance="explicit"`` (a seeded match deals its own cards).
+    ``take_back=False`` refuses every :class:`TakeBack` (a game being recorded: a record
+    holds no taken-back move).
+
+    :raises AgentError: when an agent's action is refused (the match stays as it was),
+        naming the seat and the action; or a :class:`TakeBack` is refused (the seat has no
+        earlier decision, or the match keeps no history).
+    :raises ExpressionError: when a formula of the variant fails while scoring (the
+        variant's fault, not the agent's: an integer past its limit, a division by zero);
+        raised by a round's end, :func:`failed_event` gives that last action's event.
+    :raises MeldError: the meld solver's work bound, naming the variant, round and seat.
+    :raises StalledRoundError: if a round reaches ``max_actions`` actions without ending,
+        or cannot go on: nobody may act though it is not over (a variant broken in play).
+    :raises StalledGameError: if the game runs past its round cap.
+    """
+    variant = match.variant
+    viewed: Round | None = None
+    views: list[Observation] = []
+    decisions: list[tuple[int, int]] = []
+    """(seat, applies before it) of each decision made, for taking back."""
+    applied = 0
+    """How many applies the match has had since the loop began (kept with history only)."""
+    history = match._history
+    while True:
+        seat = match.to_move
+        rnd = match.round
+        if seat == CHANCE:
+            if chance is None:
+                raise ValueError("this match deals its cards as chance outcomes: give play() a "
+                                 "random.Random as chance=")
+            outcomes = match.chance_outcomes()
+            pick = chance.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            yield match.apply(pick)
+            applied += 1
+            continue
+        if seat == TERMINAL:
+            if rnd.result is None and not match.game.over and match.game.stalled is None:
+                raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but nobody is to move")
+            return
+        if rnd is not viewed:
+            viewed = rnd
+            views = [Observation(rnd, p) for p in range(rnd.players)]
+        try:
+            stalled = not rnd.listed()
+        except MeldError as problem:
+            raise MeldError(f"{problem} ({variant.id}: round {rnd.number}, {player_name(seat)} "
+                            f"to move, holding {len(rnd.hands[seat])} cards)") from None
+        if stalled:
+            raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but "
+                                    f"{player_name(seat)} has no legal action")
+        if len(rnd.actions) >= max_actions:
+            raise StalledRoundError(
+                f"{variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
+                f"({player_name(seat)} to move, in the {rnd.phase.value} phase)")
+        forced = rnd.automatic()
+        try:
+            answer: Action | TakeBack = forced if forced is not None else agents[seat].act(views[seat])
+        except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
+            raise MeldError(f"{problem} ({variant.id}: round {rnd.number}, {player_name(seat)} to move, "
+                            f"holding {len(rnd.hands[seat])} cards)") from None
+        if isinstance(answer, TakeBack):
+            undone = _take_back(match, seat, decisions if take_back else None, applied, agents[seat])
+            if undone:
+                applied -= undone
+                yield TakenBack(seat, undone)
+            continue
+        try:
+            event = match.apply(answer)
+        except ExpressionError:
+            raise
+        except MeldError as problem:  # refused: the round is as it was
+            raise MeldError(f"{problem} ({variant.id}: round {rnd.number}, {player_name(seat)} played "
+                            f"{str(answer)!r}, holding {len(rnd.hands[seat])} cards)") from None
+        except RummyDslError as problem:
+            if failed_event(problem) is not None:
+                raise  # the action was played; the game refused to go on (a round's cap, a total)
+            raise AgentError(player_name(seat), f"played {str(answer)!r}, which the engine refused: "
+                             f"{getattr(problem, 'reason', problem)}", problem) from None
+        if history:
+            if forced is None:
+                decisions.append((seat, applied))
+            applied += 1
+        yield event
+
+
+def _take_back(match: Match, seat: int, decisions: list[tuple[int, int]] | None, applied: int, agent: Any) -> int:
+    """Undo ``match`` to just before ``seat``'s previous decision; how many applies that was.
+
+    A refusal goes to the agent's ``refused(reason)`` if it has one (then 0: it is asked
+    again where it stands), else it is an :class:`AgentError`.
+    """
+    reason = None
+    at = None
+    if decisions is None:
+        reason = "asked to take back a move, but this game is being recorded (a record holds no taken-back move)"
+    elif not match._history:
+        reason = "asked to take back a move, but this match keeps no history"
+    else:
+        at = next((k for k in range(len(decisions) - 1, -1, -1) if decisions[k][0] == seat), None)
+    if reason is None and at is None:
+        reason = "asked to take back a move, but has made no decision to take back"
+    if reason is not None:
+        refused: Callable[[str], None] | None = getattr(agent, "refused", None)
+        if callable(refused):
+            refused(reason)
+            return 0
+        raise AgentError(player_name(seat), reason)
+    assert at is not None and decisions is not None
+    before = decisions[at][1]
+    for _ in range(applied - before):
+        match.undo()
+    del decisions[at:]
+    return applied - before
+
+
+def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
+               on_action: Callable[[Round, Action], None] | None = None) -> RoundResult:
+    """Play ``rnd`` to its end in place (the loop, :func:`play`, over a lone round).
+
+    ``on_action(rnd, action)`` is called after each action, the moves nobody decides
+    included (a defender's ``done`` after gin is played without asking the agent).
+
+    :raises AgentError: when an agent's action is refused (the round stays as it was).
+    :raises ExpressionError: when a formula of the variant fails while scoring (the
+        variant's fault, not the agent's: an integer past its limit, a division by zero).
+    :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
+        or cannot go on: nobody may act though it is not over (a variant broken in play).
+    """
+    for event in play(Match.playing(rnd), agents, max_actions=max_actions):
+        if on_action is not None:
+            assert isinstance(event, Event)
+            on_action(rnd, event.action)  # type: ignore[arg-type]
+            for forced in event.automatic:
+                on_action(rnd, forced)
+    assert rnd.result is not None
+    return rnd.result
+
+
+def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS) -> GameResult:
+    """Play ``game`` to its end in place with one agent per seat (see :mod:`rummydsl.agents`).
+
+    :raises StalledRoundError: if a round runs past ``max_actions`` actions.
+    :raises StalledGameError: if the game runs past ``game.max_rounds`` rounds.
+    """
+    for _ in play(Match.playing(game), agents, max_actions=max_actions):
+        pass
+    assert game.result is not None
+    return game.result
