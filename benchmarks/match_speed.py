@@ -15,7 +15,7 @@ repetitions and their spread (lowest to highest).
     (``m.apply(rng.choice(m.legal_actions()))``), each with ``history=True`` (undo
     kept) and ``history=False``; against the same loop on :class:`~rummydsl.engine.Round`
     (``Round.deal``, then ``rnd.apply(rng.choice(rnd.listed()))``), the engine's play
-    loop of today (``play_round`` with ``RandomAgent``, while it exists), and OpenSpiel's
+    loop (``play_round`` with ``RandomAgent``: ``engine.play`` over a match), and OpenSpiel's
     ``gin_rummy`` (chance outcomes drawn by their probabilities). A hand is one
     deal played to its end: a new ``Match.new(..., seed=...)`` per hand (its first
     round), a new ``Round.deal`` per hand, a new ``new_initial_state()`` per hand.
@@ -92,9 +92,9 @@ def round_hands(variant: Variant, count: int, seed: int) -> int:
 
 
 def play_round_hands(variant: Variant) -> Callable[[int, int], int] | None:
-    """Random hands through the engine's play loop of today (``play_round`` with a
-    ``RandomAgent`` per seat, as benchmarks/bench_engine.py plays them), or None once
-    that loop is gone (issue 18: one play loop, ``engine.play``)."""
+    """Random hands through the engine's play loop (``play_round`` with a ``RandomAgent``
+    per seat, as benchmarks/bench_engine.py plays them: since issue 18 the one loop,
+    ``engine.play``, over ``Match.playing(rnd)``), or None if it is not there."""
     try:
         from rummydsl.agents import RandomAgent
         from rummydsl.engine import play_round  # type: ignore[attr-defined,unused-ignore]
@@ -167,7 +167,7 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
     gin = load_variant("gin_rummy")
     rows: list[tuple[str, Callable[[int, int], int] | None]] = [
         ("Round (deal, apply(choice(listed())))", lambda c, s: round_hands(gin, c, s)),
-        ("Round through play_round + RandomAgent", play_round_hands(gin)),
+        ("play_round + RandomAgent (engine.play over a Match)", play_round_hands(gin)),
         ("Match ids, history=True", lambda c, s: match_hands(gin, c, s, ids=True, history=True)),
         ("Match ids, history=False", lambda c, s: match_hands(gin, c, s, ids=True, history=False)),
         ("Match actions, history=True", lambda c, s: match_hands(gin, c, s, ids=False, history=True)),
