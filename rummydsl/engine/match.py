@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
@@ -40,7 +40,7 @@ from .catalogue import STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDe
 from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
-from .match_step import GameStopped, apply_step, from_json, resample, step_text
+from .match_step import GameStopped, LazyHistory, apply_step, from_json, resample, step_text
 from .match_view import MatchObservation
 from .observe import Observation
 from .round import Round
@@ -73,7 +73,7 @@ class Match:
     action_space: ActionSpace
     """The fixed catalogue of action ids of this variant and player count."""
     _s: State
-    _undo: tuple[State, Any] | None
+    _undo: tuple[State, Any] | LazyHistory | None
     _history: bool
     _exclusive: bool
     """This state alone holds its round and game (no history, never copied): change them in place."""
@@ -349,10 +349,13 @@ class Match:
 
         :raises IllegalActionError: when there is nothing to take back.
         """
-        if self._undo is None:
+        undo = self._undo
+        if undo is None:
             why = "this match keeps no history (history=False)" if not self._history else "nothing was played"
             raise IllegalActionError("undo", why)
-        self._s, self._undo = self._undo
+        if isinstance(undo, LazyHistory):  # read from JSON: the history replayed now
+            undo = undo.chain()
+        self._s, self._undo = undo
         self._cache = None
 
     @property
@@ -406,7 +409,9 @@ class Match:
 
     @classmethod
     def from_json(cls, data: Any, variant: Variant | None = None) -> Match:
-        """The match :meth:`to_json` wrote, replayed step by step (each checked).
+        """The match :meth:`to_json` wrote, replayed step by step (each checked). The
+        replay keeps no history; the first :meth:`undo` replays the steps again keeping it,
+        so the match undoes exactly as the one written did.
 
         ``variant``: the rules to play it by (default: the shipped variant of its id).
 
@@ -451,18 +456,29 @@ class Match:
                 for outcome, _ in self.chance_outcomes():
                     by_id.setdefault(space.index(outcome), outcome)
             elif seat != TERMINAL and not self._s.pending:
+                # one pass over the listing fills both caches (the lay-downs are _paths)
+                paths: list[tuple[Action, tuple[int, ...]]] = []
                 for a in self._s.round.listed():
-                    if not isinstance(a, Meld) or not a.melds:
+                    if isinstance(a, Meld) and a.melds:
+                        paths.append((a, space.encode(a)))
+                    else:
                         by_id.setdefault(space.index(a), a)
+                if cache.paths is None:
+                    cache.paths = paths
             cache.by_id = by_id
         return cache.by_id
 
-    def _legal_ids(self) -> set[int]:
-        ids = set(self._by_id())
-        if self.to_move >= 0:
-            n = len(self._s.pending)
-            pending = self._s.pending
-            ids.update(path[n] for _, path in self._paths() if len(path) > n and path[:n] == pending)
+    def _legal_ids(self) -> Collection[int]:
+        by_id = self._by_id()
+        if self.to_move < 0:
+            return by_id.keys()
+        paths = self._paths()
+        if not paths:
+            return by_id.keys()
+        n = len(self._s.pending)
+        pending = self._s.pending
+        ids = set(by_id)
+        ids.update(path[n] for _, path in paths if len(path) > n and path[:n] == pending)
         return ids
 
     def _caches(self) -> _Cache:

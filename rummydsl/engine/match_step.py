@@ -7,6 +7,7 @@ the match says it holds them alone (``Match._exclusive``: no history, no copy).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -295,11 +296,16 @@ def resample(m: Match, seat: int, rng: random.Random) -> Match:
             log = log[1]
         pending = ()
     new_round = _relabel_round(rnd, swap)
-    game = s.game.copy()
     new_seed = None
     if m.chance == "seeded":
         new_seed = rng.getrandbits(63)
+        # a shallow copy, its generator new: copying the old one cost a third of a resample,
+        # and the sheets can be shared, as no state changes a game in place once another
+        # may hold it (the states of a copied match copy their game before a round ends)
+        game = copy.copy(s.game)
         game.rng = random.Random(new_seed)
+    else:
+        game = s.game.copy()
     game.round = new_round
     steps = s.steps - (len(s.pending) - len(pending))
     tail = steps - s.round_start  # the round's own steps (not the deal's chance outcomes)
@@ -455,8 +461,40 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
     if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
         raise RecordError("steps: expected a list of actions written as text")
     redeals = _read_redeals(data.get("redeals", []), variant, len(steps))
+    seed = seed if chance == "seeded" else None
+    m = _replay(cls, variant, seed, players, chance, tuple(steps), redeals, history=False)
+    # the replay kept no history (each step played in place: a third faster); the history
+    # is replayed when first undone, to the very states a replay with history would keep
+    m._history = True
+    m._exclusive = False
+    if len(steps) > max(redeals, default=0):  # a redeal cuts the history (resample)
+        m._undo = LazyHistory(cls, variant, seed, players, chance, tuple(steps), redeals)
+    return m
+
+
+class LazyHistory:
+    """The undo history of a match read by :func:`from_json`, built when first undone."""
+
+    __slots__ = ("_args", "_chain")
+
+    def __init__(self, *args: Any) -> None:
+        self._args = args
+        self._chain: tuple[State, Any] | None = None
+
+    def chain(self) -> tuple[State, Any]:
+        """The history, as :meth:`Match.apply <rummydsl.engine.match.Match.apply>` keeps it."""
+        if self._chain is None:
+            chain = _replay(*self._args, history=True)._undo
+            assert isinstance(chain, tuple)  # the steps replayed once already: not empty
+            self._chain = chain
+        return self._chain
+
+
+def _replay(cls: type[Match], variant: Variant, seed: int | None, players: int, chance: str,
+            steps: tuple[str, ...], redeals: Mapping[int, tuple[tuple[int, ...], int]], *, history: bool) -> Match:
+    """The match of these steps, each checked (:func:`from_json`, its fields read)."""
     try:
-        m = cls.new(variant, seed=seed if chance == "seeded" else None, players=players, chance=chance)
+        m = cls.new(variant, seed=seed, players=players, chance=chance, history=history)
     except (RummyDslError, ValueError) as problem:
         raise RecordError(f"players: {problem}") from None
     for at, text in enumerate([*steps, None]):

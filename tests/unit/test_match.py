@@ -171,6 +171,28 @@ def test_a_stock_draw_names_the_card_for_the_seat_that_drew_it() -> None:
     assert event.seen_by(1).drawn == ()
 
 
+@pytest.mark.parametrize("vid", ["gin_rummy", "skarney_gin", "rummy_500", "contract_rummy"])
+def test_an_event_names_exactly_the_cards_drawn_from_the_stock(vid: str) -> None:
+    """Event.drawn is every card of the stock's top that the action put in the hand,
+    topmost first: the definition by identity, held against the engine's shortcut (an
+    action that leaves the stock's top as it was drew nothing)."""
+    rng = random.Random(vid)
+    for history in (True, False):
+        m = Match.new(vid, seed=5, history=history)
+        for _ in range(300):
+            if m.to_move == TERMINAL:
+                break
+            seat = m.to_move
+            top = list(m.round.stock[-4:])
+            event = m.apply(rng.choice(m.legal_ids()))
+            if event.result is not None or seat < 0:
+                continue
+            rnd = m.round
+            expected = tuple(c for c in reversed(top) if any(c is held for held in rnd.hands[seat])
+                             and not any(c is left for left in rnd.stock))
+            assert event.drawn == expected
+
+
 def test_returns_and_their_zero_sum_form() -> None:
     m = Match.new("gin_rummy", seed=2, history=False)
     rng = random.Random(2)
@@ -289,6 +311,28 @@ def test_resample_keeps_what_the_seat_saw_and_deals_the_rest_again() -> None:
         m.resample(5, random.Random(1))
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_a_resampled_state_and_its_original_play_on_apart(chance: str) -> None:
+    """A resample shares what neither changes in place: playing either on through the end
+    of rounds (sheets written, the next deal drawn) leaves the other as it was."""
+    rng = random.Random(chance)
+    m = Match.new("gin_rummy", seed=4 if chance == "seeded" else None, chance=chance)
+    while m.to_move < 0 or len(m.round.actions) < 20:
+        m.apply(rng.choice(m.legal_ids()))
+    again = m.resample(m.to_move, random.Random(2))
+    before, resampled = m.state(), again.state()
+    rounds = 0
+    while rounds < 2 and again.to_move != TERMINAL:
+        rounds += again.apply(rng.choice(again.legal_ids())).result is not None
+    assert m.state() == before
+    rounds = 0
+    while rounds < 2 and m.to_move != TERMINAL:
+        rounds += m.apply(rng.choice(m.legal_ids())).result is not None
+    while again.can_undo:
+        again.undo()
+    assert again.state() == resampled
+
+
 def test_observation_and_tensor() -> None:
     m = Match.new("ginski", seed=4)  # GS-1: 70 cards, five colours, five wild cards
     seen = m.observation(0)
@@ -335,6 +379,58 @@ def test_from_json_refuses_with_the_key(change, words: str) -> None:  # type: ig
     change(data)
     with pytest.raises(RecordError, match=words):
         Match.from_json(data, load_variant("gin_rummy"))
+
+
+@pytest.mark.parametrize("vid, chance", [("gin_rummy", "seeded"), ("contract_rummy", "seeded"),
+                                         ("gin_rummy", "explicit")])
+def test_a_match_read_from_json_undoes_as_the_one_written(vid: str, chance: str) -> None:
+    """from_json replays without history and replays it again at the first undo: every
+    undo then gives what the original's gives, across rounds and chance outcomes, from the
+    copies too, and after moves made since."""
+    rng = random.Random(vid + chance)
+    m = Match.new(vid, seed=3 if chance == "seeded" else None, chance=chance)
+    rounds = 0
+    while rounds < 2 and m.to_move != TERMINAL:
+        rounds += m.apply(rng.choice(m.legal_ids())).result is not None
+    for _ in range(5):
+        m.apply(rng.choice(m.legal_ids()))
+    written = m.to_json()
+    back = Match.from_json(json.loads(json.dumps(written)), m.variant)
+    assert back.can_undo and back.state() == m.state()
+    twin = back.copy()
+    ahead = m.legal_ids()[0]
+    m.apply(ahead)
+    back.apply(ahead)
+    for _ in range(40 if chance == "seeded" else 90):  # back over the deal before
+        assert back.to_json() == m.to_json() and back.state() == m.state()
+        m.undo()
+        back.undo()
+    assert back.state() == m.state()
+    assert twin.state() != back.state()
+    twin.undo()
+    assert twin.to_json()["steps"] == written["steps"][:-1]
+    assert not Match.from_json(Match.new(vid, seed=3, chance=chance).to_json(), m.variant).can_undo
+
+
+def test_a_resampled_match_read_from_json_undoes_back_to_its_redeal() -> None:
+    rng = random.Random(6)
+    m = Match.new("gin_rummy", seed=6)
+    for _ in range(15):
+        m.apply(rng.choice(m.legal_ids()))
+    again = m.resample(m.to_move, random.Random(3))
+    for _ in range(4):
+        again.apply(rng.choice(again.legal_ids()))
+    data = again.to_json()
+    back = Match.from_json(data, again.variant)
+    while again.can_undo:
+        assert back.can_undo and back.state() == again.state()
+        again.undo()
+        back.undo()
+    assert back.state() == again.state()
+    # replayed, the steps since the redeal (the round's start) can all be undone, as before
+    for _ in range(len(data["steps"]) - data["redeals"][-1]["at"] - 4):
+        back.undo()
+    assert not back.can_undo and back.state()["round"]["actions"] == []
 
 
 def test_from_json_needs_the_variant_of_a_file_not_shipped() -> None:
