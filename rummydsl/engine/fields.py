@@ -52,7 +52,8 @@ class Field:
     cards: bool = False
     """It holds cards a seat may not have seen (a redeal relabels them)."""
     turn: bool = False
-    """It belongs to the turn: set back to its initial value when a turn begins."""
+    """It belongs to the turn: set back to its initial value when a turn begins (a
+    constant: the ``initial`` of a turn field is called once, without a round)."""
 
     def __post_init__(self) -> None:
         if self.key is None:

@@ -41,8 +41,10 @@ at its floor); how many ``turns`` began; every action so far; the ``result`` onc
 class Flow(RoundState):
     """The flow of a round's turns (its state: ``FIELDS``)."""
 
-    _turn_fields: tuple[Field, ...] = ()
-    """The fields set back when a turn begins (filled in by :mod:`.round`)."""
+    _turn_start: dict[str, object] = {}
+    """Each field a turn owns and its value when a turn begins (filled in by :mod:`.round`
+    from the fields' declarations; a turn field starts at a constant: its ``initial``
+    does not read the round)."""
 
     def next_seat(self, player: int) -> int:
         """The seat dealt in nearest ``player``'s left: who plays after ``player`` (every
@@ -62,8 +64,7 @@ class Flow(RoundState):
         """Make ``player`` the player on turn, with a fresh turn's state (every ``turn`` field)."""
         self.turn_player = player
         self.to_move = player
-        for field in self._turn_fields:
-            setattr(self, field.name, field.initial(self))  # type: ignore[arg-type]
+        self.__dict__.update(self._turn_start)
         self.turns += 1
 
     def start_turn(self, player: int) -> None:

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
-from .actions import Action, Meld, parse_action, parse_player, player_name
+from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take, parse_action,
+                      parse_player, player_name)
 from .catalogue import STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, with_players
 from .game import Game
@@ -423,6 +424,8 @@ class Match:
     # ------------------------------------------------------------------ inside
 
     def _resolve(self, x: MatchAction | int | str, seat: int) -> MatchAction:
+        if type(x) in _ACTIONS:
+            return x  # type: ignore[return-value]
         if isinstance(x, str):
             return self.parse(x)
         if isinstance(x, int) and not isinstance(x, bool):
@@ -491,6 +494,11 @@ class Match:
         seat = self.to_move
         who = {CHANCE: "chance", TERMINAL: "over"}.get(seat) or player_name(seat)
         return f"<Match {self.variant.id} round {self._s.round.number} {who} to move>"
+
+
+_ACTIONS = frozenset({Draw, Pass, Discard, Knock, Meld, Layoff, Offer, Take, Decline, Done, Buy, Choose, Close, Lay,
+                      DealCard, FirstDealer})
+"""Every type of action a match takes (an object of one is taken as it is)."""
 
 
 def _seat(text: str, word: str, players: int) -> int:

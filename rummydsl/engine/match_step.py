@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
-from .actions import Action, Knock, Meld, action_cards, card_text, player_name, with_cards
+from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take, action_cards,
+                      card_text, player_name, with_cards)
 from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, shipped_variant_ids
 from .round import STATE, Round, dealt_hand_size
@@ -33,11 +34,12 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
 
     :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
     """
-    if seat == TERMINAL:
-        why = s.game.stalled or "the game is over"
-        raise IllegalActionError(str(action), why)
-    if seat == CHANCE:
+    if seat < 0:
+        if seat == TERMINAL:
+            raise IllegalActionError(str(action), s.game.stalled or "the game is over")
         return _chance(m, s, action)
+    if type(action) in _PLAIN and not s.pending:
+        return _engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
     if isinstance(action, (DealCard, FirstDealer)):
         raise IllegalActionError(str(action), f"no card is being dealt: it is {player_name(seat)}'s move")
     logged: MatchAction = action
@@ -67,6 +69,11 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), "melds are being chosen (choose, close, lay): finish them, "
                                                   "or undo")
     assert not isinstance(action, (Choose, Close, Lay, DealCard, FirstDealer))
+    return _engine_step(m, s, seat, action, logged)
+
+
+def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
+    """An engine action played (``logged``: what the log keeps of it), and what follows."""
     before = s.round
     if m._exclusive:
         rnd = before
@@ -94,10 +101,11 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
         rnd.apply(forced)
         automatic.append(forced)
     steps = s.steps + 1
-    new = s._replace(round=rnd, pending=(), log=(logged, s.log), steps=steps)
+    new = State(s.game, rnd, (), s.dealing, s.choose_dealer, (logged, s.log), steps, s.round_start, s.redeals,
+                s.one_round)
     result = rnd.result
     if result is None or s.one_round:
-        return new, Event(logged, seat, drawn, tuple(automatic), result)
+        return new, Event(logged, seat, drawn, tuple(automatic) if automatic else (), result)
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
@@ -116,6 +124,10 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
+
+
+_PLAIN = frozenset({Draw, Pass, Discard, Knock, Layoff, Offer, Take, Decline, Done, Buy})
+"""The engine's actions of one id (a lay-down of melds may be a step of several)."""
 
 
 class GameStopped(Exception):

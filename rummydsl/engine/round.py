@@ -52,7 +52,7 @@ _PLAY_FIELDS = (*FLOW_FIELDS, *MECHANIC_FIELDS)
 _LISTS = tuple(f.name for f in STATE if f.kind == "list")
 _NESTED = tuple(f.name for f in STATE if f.kind == "lists")
 _MELDS = tuple(f.name for f in STATE if f.kind == "melds")
-Flow._turn_fields = tuple(f for f in STATE if f.turn)
+Flow._turn_start = {f.name: f.initial(None) for f in STATE if f.turn}  # type: ignore[arg-type]
 
 FIRST_DEAL = -1
 """``Round.deal``'s default ``sat_out``: whoever the variant seats out of a game's first deal."""
