@@ -2,11 +2,13 @@
 
 Every shipped variant at every player count, seeded and with explicit chance, played to
 the end through ids alone, checking each state as tests/unit/test_match.py does (the
-mask is the legal set, each step undone to the same state) and, every ``--deep`` steps,
-copies, resampling for every seat against its observation, and JSON against the state.
+mask is the legal set, each step undone to the same state) and, every ``--deep`` steps
+of a game's first ``--deep-until`` steps, copies, resampling for every seat against its
+observation, and JSON against the state (a JSON check replays the whole game: late in a
+long game it is the costly part).
 Not part of the test run: it takes minutes to hours. Prints one line per variant.
 
-    python benchmarks/soak_match.py --games 40 --deep 25
+    python benchmarks/soak_match.py --games 40 --deep 25 --deep-until 400
     python benchmarks/soak_match.py --games 5 --only gin_rummy skarney_gin
 """
 
@@ -26,14 +28,16 @@ from rummydsl import TERMINAL, Match  # noqa: E402
 from rummydsl.variant import load_variant, shipped_variant_ids  # noqa: E402
 
 
-def soak(vid: str, players: int, chance: str, games: int, deep: int, seed: int) -> tuple[int, int]:
+def soak(vid: str, players: int, chance: str, games: int, deep: int, seed: int, until: int) -> tuple[int, int]:
     variant = load_variant(vid)
     steps = 0
     for game in range(games):
         m = Match.new(variant, seed=seed + game, players=players, chance=chance)
         rng = random.Random(f"{vid}/{players}/{chance}/{seed + game}")
+        step = 0
         while m.to_move != TERMINAL:
-            check_step(m, rng, deep=steps % deep == 0)
+            check_step(m, rng, deep=step < until and step % deep == 0)
+            step += 1
             before = m.state()
             choice = rng.choice(m.legal_ids())
             m.apply(choice)
@@ -48,6 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per variant, player count and chance mode")
     parser.add_argument("--deep", type=int, default=25, help="the deep checks every this many steps")
+    parser.add_argument("--deep-until", type=int, default=400, help="deep checks only in each game's first steps")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=None, help="variant ids (default: every shipped one)")
     args = parser.parse_args()
@@ -59,7 +64,7 @@ def main() -> None:
         low, high = load_variant(vid).players_range
         for players in range(low, high + 1):
             for chance in ("seeded", "explicit"):
-                games, steps = soak(vid, players, chance, args.games, args.deep, args.seed)
+                games, steps = soak(vid, players, chance, args.games, args.deep, args.seed, args.deep_until)
                 total_games += games
                 total_steps += steps
                 print(f"{vid:24} {players} {chance:8} {games} games {steps:8,} steps ok", flush=True)

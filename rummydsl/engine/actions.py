@@ -78,6 +78,18 @@ def card_text(card: Card) -> str:
     return str(card) if card.copy == 0 else f"{card}/{card.copy}"
 
 
+_CARD_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each action type's fields that hold cards (a card, or melds), found once per type."""
+
+
+def _card_fields(kind: type) -> tuple[str, ...]:
+    names = _CARD_FIELDS.get(kind)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(kind) if "Card" in str(f.type) or "Melds" in str(f.type))
+        _CARD_FIELDS[kind] = names
+    return names
+
+
 def action_cards(value: Any) -> list[Card]:
     """The cards an action names, in the order of its fields (melds card by card)."""
     if isinstance(value, Card):
@@ -85,7 +97,14 @@ def action_cards(value: Any) -> list[Card]:
     if isinstance(value, tuple):
         return [c for item in value for c in action_cards(item)]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [c for f in dataclasses.fields(value) for c in action_cards(getattr(value, f.name))]
+        out: list[Card] = []
+        for name in _card_fields(type(value)):
+            part = getattr(value, name)
+            if isinstance(part, Card):
+                out.append(part)
+            elif part:
+                out.extend(action_cards(part))
+        return out
     return []
 
 

@@ -468,12 +468,11 @@ def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
         raise RecordError(f"players: expected a number of players, got {players!r}")
     if chance not in ("seeded", "explicit"):
         raise RecordError(f"chance: expected 'seeded' or 'explicit', got {chance!r}")
-    if chance == "seeded" and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if (chance == "seeded" or seed is not None) and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError(f"seed: expected an integer, got {seed!r}")
     if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
         raise RecordError("steps: expected a list of actions written as text")
     redeals = _read_redeals(data.get("redeals", []), variant, len(steps))
-    seed = seed if chance == "seeded" else None
     m = _replay(cls, variant, seed, players, chance, tuple(steps), redeals, history=False)
     # the replay kept no history (each step played in place: a third faster); the history
     # is replayed when first undone, to the very states a replay with history would keep

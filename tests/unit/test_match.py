@@ -470,3 +470,9 @@ def test_a_game_that_cannot_end_stops_terminal_with_its_reason() -> None:
         m.apply("P1 draw stock")
     m.undo()
     assert m.stalled is None and m.to_move != TERMINAL
+
+
+def test_an_explicit_match_keeps_its_seed_through_json() -> None:
+    m = Match.new("gin_rummy", seed=3, chance="explicit")
+    m.apply("P1 deals")
+    assert Match.from_json(m.to_json()).to_json() == m.to_json()
