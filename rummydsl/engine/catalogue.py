@@ -21,17 +21,7 @@ on the table, each meld's cards by face number): :meth:`ActionSpace.encode` give
 deck numbers faces, not copies: the copy is the one the hand holds. A chance outcome
 (:class:`DealCard`: the next card dealt; :class:`FirstDealer`) has ids of its own.
 
->>> from rummydsl.variant import load_variant
->>> space = ActionSpace(load_variant("gin_rummy"), 2)
->>> space.size, space.faces
-(2092, 52)
->>> gin = load_variant("gin_rummy")
->>> from rummydsl.engine.actions import parse_action
->>> i = space.index(parse_action("P1 discard 7H", gin.deck, 2))
->>> str(space.action(i, 1))
-'P2 discard 7H'
->>> [str(space.action(i, 0)) for i in space.encode(parse_action("P1 meld [5S 3S 4S]", gin.deck, 2))]
-['P1 choose 3S', 'P1 choose 4S', 'P1 choose 5S', 'P1 lay']
+docs/engine.md ("The state you step: Match", Ids) has a worked example, tested with the docs.
 """
 
 from __future__ import annotations

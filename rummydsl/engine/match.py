@@ -6,20 +6,7 @@ inside :meth:`Match.apply`), whose actions are DESIGN.md's notation or the integ
 of a fixed catalogue (:mod:`.catalogue`), with chance outcomes, undo, a cheap copy, the
 observation of any seat, a redeal of what a seat cannot see, and JSON.
 
->>> m = Match.new("gin_rummy", seed=7)
->>> m.to_move, [str(a) for a in m.legal_actions()]
-(0, ['P1 draw discard', 'P1 pass'])
->>> m.apply("P1 pass").action
-Pass('P1 pass')
->>> m.to_move
-1
->>> m.undo(); m.to_move
-0
->>> [m.action_space.describe(i) for i in m.legal_ids()]
-['draw discard', 'pass']
->>> event = m.apply(m.legal_ids()[0])           # an id: 'P1 draw discard'
->>> again = Match.from_json(m.to_json()); again.state() == m.state()
-True
+docs/engine.md ("The state you step: Match") has a worked example, tested with the docs.
 
 How it stays cheap: a state never changes a round or a game in place once anything else
 may hold it. :meth:`apply` plays on a copy of the round (2 µs for Gin) and keeps the

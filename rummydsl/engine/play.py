@@ -7,13 +7,7 @@ for each real decision, plays the moves nobody decides itself (a defender's ``do
 after gin, the next round's deal: :meth:`Match.apply <rummydsl.engine.match.Match.apply>`),
 and yields each :class:`~rummydsl.engine.match.Event` in order.
 
->>> import random
->>> from rummydsl.agents import make_agents
->>> from rummydsl.engine.match import Match
->>> m = Match.new("gin_rummy", seed=3, history=False)
->>> events = list(play(m, make_agents("greedy", 2, random.Random(3))))
->>> m.over, events[-1].game is not None, sum(e.result is not None for e in events) == m.game.result.rounds
-(True, True, True)
+docs/engine.md ("The play loop") has a worked example, tested with the docs.
 
 An agent may answer :class:`TakeBack` instead of an action: the loop takes the match
 back to that seat's previous decision (every move since, the other seats' and the
