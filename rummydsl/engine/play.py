@@ -155,14 +155,16 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
             raise AgentError(player_name(seat), f"played {str(answer)!r}, which the engine refused: "
                              f"{getattr(problem, 'reason', problem)}", problem) from None
         if history:
-            if forced is None:
+            if forced is None and len(rnd.listed()) > 1:  # a choice (a seat's only move is no decision)
                 decisions.append((seat, applied))
             applied += 1
         yield event
 
 
 def _take_back(match: Match, seat: int, decisions: list[tuple[int, int]] | None, applied: int, agent: Any) -> int:
-    """Undo ``match`` to just before ``seat``'s previous decision; how many applies that was.
+    """Undo ``match`` to just before ``seat``'s previous decision (a move it chose among
+    others: its only move is played again at once, so it is no place to go back to); how
+    many applies that was.
 
     A refusal goes to the agent's ``refused(reason)`` if it has one (then 0: it is asked
     again where it stands), else it is an :class:`AgentError`.

@@ -157,3 +157,13 @@ def test_undo_is_the_same_game_as_before_with_the_same_seed() -> None:
     with_history = run("play", "ginski", "--seed", "4", stdin="1\n" * 200)[1]
     recorded = run("play", "ginski", "--seed", "4", "--log", "/dev/null", stdin="1\n" * 200)[1]
     assert with_history == recorded
+
+
+def test_undo_goes_back_past_moves_that_were_the_only_one() -> None:
+    """SK-7: after P1's offer the draw from the stock is P1's only move, played for it; undo
+    goes back to the offer, the last move P1 chose, not to that forced draw."""
+    code, out, err = run("play", "skarney_gin", "--seed", "5", stdin="1\n1\n1\n1\nundo\nquit\n")
+    assert (code, err) == (0, "")
+    before, after = out.split("(taken back", 1)
+    assert "(your only move) P1 draw stock" in before
+    assert "phase offer" in after and "your hand (13): 7H 9H TH QH AD 2D 4D 5D 6D TD AC 3C 6C" in after
