@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import TYPE_CHECKING, Any, Collection, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Collection
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError

@@ -23,7 +23,6 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..cards import Card
-from ..endings import Ending
 from ..errors import CardError, ExpressionError, IllegalActionError, MalformedActionError
 from ..expr.runtime import RoundFacts
 from ..limits import MAX_HAND, MAX_HAND_SIZE
