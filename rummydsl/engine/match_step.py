@@ -218,6 +218,9 @@ def hidden_from(rnd: Round, seat: int) -> list[Card]:
         fixed.add(rnd.ender)
     if rnd.must_meld is not None or rnd.must_knock:
         fixed.add(rnd.turn_player)
+    for action in rnd.actions:  # a deep draw was legal only with what that hand held (R5-3)
+        if isinstance(action, Draw) and action.card is not None:
+            fixed.add(action.player)
 
     def unseen(card: Card) -> bool:
         return card.id not in seen_ids and (not copies or deck.face_key(card) not in seen_faces)

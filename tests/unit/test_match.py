@@ -476,3 +476,26 @@ def test_an_explicit_match_keeps_its_seed_through_json() -> None:
     m = Match.new("gin_rummy", seed=3, chance="explicit")
     m.apply("P1 deals")
     assert Match.from_json(m.to_json()).to_json() == m.to_json()
+
+
+def test_resample_keeps_the_hand_of_a_deep_draw_whole() -> None:
+    """R5-3: a deep draw was legal only with what the drawer held, so a redeal that changed
+    that hand could make the record of the round illegal; found by the soak (rummy_500, 5
+    players): the resampled state's JSON no longer replayed."""
+    m = Match.new("rummy_500", seed=2, players=5)
+    rng = random.Random("deep")
+    for _ in range(400):
+        if m.to_move == TERMINAL:
+            break
+        m.apply(rng.choice(m.legal_ids()))
+        drawers = {a.player for a in m.round.actions
+                   if isinstance(a, rummydsl.engine.Draw) and a.card is not None}
+        others = drawers - {m.to_move}
+        if others:
+            break
+    assert others, "no deep draw by another seat"
+    seat = m.to_move
+    again = m.resample(seat, random.Random(7))
+    for drawer in others:
+        assert again.round.hands[drawer] == m.round.hands[drawer]
+    assert Match.from_json(again.to_json(), m.variant).state() == again.state()
