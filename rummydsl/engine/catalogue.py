@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
 
 __all__ = ["ActionSpace", "Choose", "Close", "Lay", "DealCard", "FirstDealer", "Step", "ChanceOutcome",
-           "MatchAction", "STEP_VERBS"]
+           "MatchAction", "STEP_VERBS", "ONE_ID_ACTIONS", "MATCH_ACTION_TYPES"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,11 @@ Step = Union[Choose, Close, Lay]
 ChanceOutcome = Union[DealCard, FirstDealer]
 MatchAction = Union[Action, Step, ChanceOutcome]
 """Whatever :meth:`Match.apply <rummydsl.engine.match.Match.apply>` takes."""
+
+#: The engine's actions that are always one id (a lay-down of melds may be several steps).
+ONE_ID_ACTIONS: frozenset[type] = frozenset({Draw, Pass, Discard, Knock, Layoff, Offer, Take, Decline, Done, Buy})
+#: Every type of action a match takes: the engine's, the steps of a lay-down, chance outcomes.
+MATCH_ACTION_TYPES: frozenset[type] = ONE_ID_ACTIONS | {Meld, Choose, Close, Lay, DealCard, FirstDealer}
 
 #: The verbs of the steps of a lay-down, beside the engine's (DESIGN.md's) verbs.
 STEP_VERBS = ("choose", "close", "lay")

@@ -16,15 +16,14 @@ With ``history=False`` (the play loops) nothing is kept and rounds change in pla
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import TYPE_CHECKING, Any, Collection
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
-from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take, parse_action,
-                      parse_player, player_name)
-from .catalogue import STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
+from .actions import Action, Meld, parse_action, parse_player, player_name
+from .catalogue import (MATCH_ACTION_TYPES, STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay,
+                        MatchAction)
 from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
@@ -411,7 +410,7 @@ class Match:
     # ------------------------------------------------------------------ inside
 
     def _resolve(self, x: MatchAction | int | str, seat: int) -> MatchAction:
-        if type(x) in _ACTIONS:
+        if type(x) in MATCH_ACTION_TYPES:
             return x  # type: ignore[return-value]
         if isinstance(x, str):
             return self.parse(x)
@@ -423,8 +422,6 @@ class Match:
             if listed is not None:
                 return listed
             return space.action(x, seat if seat >= 0 else 0)
-        if isinstance(x, (Choose, Close, Lay, DealCard, FirstDealer)) or dataclasses.is_dataclass(x):
-            return x
         raise MalformedActionError(repr(x), "an action is an Action, its id or its notation")
 
     def _paths(self) -> list[tuple[Action, tuple[int, ...]]]:
@@ -481,11 +478,6 @@ class Match:
         seat = self.to_move
         who = {CHANCE: "chance", TERMINAL: "over"}.get(seat) or player_name(seat)
         return f"<Match {self.variant.id} round {self._s.round.number} {who} to move>"
-
-
-_ACTIONS = frozenset({Draw, Pass, Discard, Knock, Meld, Layoff, Offer, Take, Decline, Done, Buy, Choose, Close, Lay,
-                      DealCard, FirstDealer})
-"""Every type of action a match takes (an object of one is taken as it is)."""
 
 
 def _seat(text: str, word: str, players: int) -> int:

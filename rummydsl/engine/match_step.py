@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
-from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take, action_cards,
-                      card_text, player_name, with_cards)
-from .catalogue import Choose, Close, DealCard, FirstDealer, Lay, MatchAction
+from .actions import Action, Draw, Knock, Meld, action_cards, card_text, player_name, with_cards
+from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, shipped_variant_ids
 from .round import STATE, Round, dealt_hand_size
 
@@ -38,7 +37,7 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
         if seat == TERMINAL:
             raise IllegalActionError(str(action), s.game.stalled or "the game is over")
         return _chance(m, s, action)
-    if type(action) in _PLAIN and not s.pending:
+    if type(action) in ONE_ID_ACTIONS and not s.pending:
         return _engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
     if isinstance(action, (DealCard, FirstDealer)):
         raise IllegalActionError(str(action), f"no card is being dealt: it is {player_name(seat)}'s move")
@@ -124,10 +123,6 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
-
-
-_PLAIN = frozenset({Draw, Pass, Discard, Knock, Layoff, Offer, Take, Decline, Done, Buy})
-"""The engine's actions of one id (a lay-down of melds may be a step of several)."""
 
 
 class GameStopped(Exception):
