@@ -50,6 +50,7 @@ __all__ = [
     "player_name",
     "parse_player",
     "card_text",
+    "card_copy",
     "action_cards",
     "with_cards",
 ]
@@ -76,6 +77,20 @@ def card_text(card: Card) -> str:
     ['AS', 'AS/1']
     """
     return str(card) if card.copy == 0 else f"{card}/{card.copy}"
+
+
+def card_copy(deck: Deck, card: Card, copy: int) -> Card | None:
+    """Copy ``copy`` (from 0) of ``card``'s face in ``deck`` (what :func:`card_text`
+    writes ``AS/1``), or None where the deck has no such copy.
+
+    >>> from rummydsl.cards import Deck
+    >>> deck = Deck.from_spec({"preset": "standard52", "packs": 2})
+    >>> card_copy(deck, deck.parse_card("AS"), 1) is deck.cards[52], card_copy(deck, deck.cards[0], 2)
+    (True, None)
+    """
+    if card.wild:
+        return deck.cards[deck.packs * deck.natural_faces + copy] if 0 <= copy < deck.wilds else None
+    return deck.cards[copy * deck.natural_faces + deck.face_key(card)] if 0 <= copy < deck.packs else None
 
 
 _CARD_FIELDS: dict[type, tuple[str, ...]] = {}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
-from .actions import Action, Draw, Knock, Meld, action_cards, card_text, player_name, with_cards
+from .actions import Action, Draw, Knock, Meld, action_cards, card_copy, card_text, player_name, with_cards
 from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from ..variant import load_variant, shipped_variant_ids
 from .round import STATE, Round, dealt_hand_size
@@ -275,10 +275,9 @@ def parse_step(m: Match, text: str) -> Any:
             at += 1
         number = marked[at][1] if at < len(marked) else 0
         at += 1
-        if card.wild:
-            exact.append(deck.cards[deck.packs * deck.natural_faces + number])
-        else:
-            exact.append(deck.cards[number * deck.natural_faces + deck.face_key(card)])
+        held = card_copy(deck, card, number)
+        assert held is not None  # each copy number was checked against the deck above
+        exact.append(held)
     return with_cards(action, iter(exact)) if exact else action
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ..engine.actions import card_text, player_name
+from ..engine.actions import card_copy, card_text, player_name
 from ..errors import RecordError, RummyDslError
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ class _Cards:
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
-        self.copies = {(deck.face_key(c), c.copy): c for c in deck.cards}
 
     def card(self, text: Any, where: str) -> Card:
         if not isinstance(text, str):
@@ -41,7 +40,7 @@ class _Cards:
         except RummyDslError as problem:
             raise RecordError(f"{where}: {problem}") from None
         number = int(copy) if mark and copy.isdigit() else (0 if not mark else -1)
-        found = self.copies.get((self.deck.face_key(first), number))
+        found = card_copy(self.deck, first, number)
         if found is None:
             raise RecordError(f"{where}: {text!r} is not a card of this deck (no copy {copy!r} of {face!r})")
         return found
