@@ -161,6 +161,19 @@ def greedy_games(variant: Variant, count: int, seed: int, agents: str = "greedy"
 # --------------------------------------------------------------------------- peers
 
 
+def sample_chance(state: Any, rng: random.Random) -> int:
+    """An OpenSpiel chance outcome drawn by its probability with one ``rng.random()``
+    (what an OpenSpiel driver pays to sample, as cheaply as it can in Python)."""
+    x = rng.random()
+    outcomes = state.chance_outcomes()
+    action: int = outcomes[-1][0]
+    for outcome, p in outcomes:
+        x -= p
+        if x < 0:
+            return int(outcome)
+    return action
+
+
 def openspiel_runner(fresh: bool) -> Callable[[int, int], Sample] | None:
     """Random OpenSpiel ``gin_rummy`` hands; ``fresh``: ``new_initial_state()`` per hand,
     else a clone of one initial state (OpenSpiel builds its meld tables per new state)."""
@@ -182,14 +195,7 @@ def openspiel_runner(fresh: bool) -> Callable[[int, int], Sample] | None:
             knocked = False
             while not state.is_terminal():
                 if state.is_chance_node():
-                    x = rng.random()
-                    outcomes = state.chance_outcomes()
-                    action = outcomes[-1][0]
-                    for outcome, p in outcomes:
-                        x -= p
-                        if x < 0:
-                            action = outcome
-                            break
+                    action = sample_chance(state, rng)
                     chance += 1
                 else:
                     legal = state.legal_actions()

@@ -49,6 +49,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benchmarks beside this one
+
+from bench_engine import sample_chance  # noqa: E402  (one way to sample OpenSpiel's chance)
+
 from rummydsl import TERMINAL, Match
 from rummydsl.engine import Round
 from rummydsl.variant import Variant, load_variant
@@ -144,14 +148,7 @@ def openspiel_hands() -> Callable[[int, int], int] | None:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
-                    x = rng.random()
-                    outcomes = state.chance_outcomes()
-                    action = outcomes[-1][0]
-                    for outcome, p in outcomes:
-                        x -= p
-                        if x < 0:
-                            action = outcome
-                            break
+                    action = sample_chance(state, rng)
                 else:
                     legal = state.legal_actions()
                     action = legal[rng.randrange(len(legal))]
