@@ -6,7 +6,8 @@ mask is the legal set, each step undone to the same state) and, every ``--deep``
 of a game's first ``--deep-until`` steps, copies, resampling for every seat against its
 observation, and JSON against the state (a JSON check replays the whole game: late in a
 long game it is the costly part).
-Not part of the test run: it takes minutes to hours. Prints one line per variant.
+Not part of the test run: it takes minutes to hours. Prints one line per variant (the
+same games as ``RUMMYDSL_MATCH_GAMES=N pytest tests/unit/test_match.py -k through_ids``).
 
     python benchmarks/soak_match.py --games 40 --deep 25 --deep-until 400
     python benchmarks/soak_match.py --games 5 --only gin_rummy skarney_gin
@@ -22,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "unit"))
 
-from test_match import check_step  # noqa: E402
+from test_match import play_through_ids  # noqa: E402
 
-from rummydsl import TERMINAL, Match, StalledGameError  # noqa: E402
+from rummydsl import Match  # noqa: E402
 from rummydsl.variant import load_variant, shipped_variant_ids  # noqa: E402
 
 
@@ -34,23 +35,7 @@ def soak(vid: str, players: int, chance: str, games: int, deep: int, seed: int, 
     for game in range(games):
         m = Match.new(variant, seed=seed + game, players=players, chance=chance)
         rng = random.Random(f"{vid}/{players}/{chance}/{seed + game}")
-        step = 0
-        while m.to_move != TERMINAL:
-            check_step(m, rng, deep=step < until and step % deep == 0)
-            step += 1
-            before = m.state()
-            choice = rng.choice(m.legal_ids())
-            try:
-                m.apply(choice)
-            except StalledGameError:  # random play that never reaches the target stops TERMINAL
-                assert m.over and m.stalled
-            m.undo()
-            assert m.state() == before, f"{vid}: undo after step {steps}"
-            try:
-                m.apply(choice)
-            except StalledGameError:
-                pass
-            steps += 1
+        steps += play_through_ids(m, rng, steps=None, deep_every=deep, deep_until=until)
     return games, steps
 
 

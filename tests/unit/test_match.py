@@ -3,18 +3,22 @@
 The property test plays every shipped variant at every player count, seeded and with
 explicit chance, through action ids only, and checks at every step that the mask is the
 legal set, and at sampled steps that undo, copies, resampling and JSON keep their word.
-benchmarks/soak_match.py plays thousands of whole games the same way (not part of the run).
+With ``RUMMYDSL_MATCH_GAMES=N`` in the environment the property test plays N whole games
+of each instead (a long run: ``RUMMYDSL_MATCH_GAMES=20 pytest -n 2 tests/unit/test_match.py
+-k through_ids`` plays 1,960 games); benchmarks/soak_match.py does the same with a line a
+combination (neither is part of the default run).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
 
 import rummydsl
-from rummydsl import CHANCE, TERMINAL, Match
+from rummydsl import CHANCE, TERMINAL, Match, StalledGameError
 from rummydsl.engine.actions import Meld
 from rummydsl.engine.catalogue import ActionSpace, Choose, DealCard
 from rummydsl.errors import IllegalActionError, MalformedActionError, RecordError, VariantError
@@ -22,6 +26,9 @@ from rummydsl.variant import load_variant, shipped_variant_ids
 
 STEPS = 160
 """Steps of each game of the property test (the soak script plays whole games)."""
+
+GAMES = int(os.environ.get("RUMMYDSL_MATCH_GAMES", "0") or "0")
+"""Whole games of each combination the property test plays instead (0: :data:`STEPS` steps of one)."""
 
 
 def _cases() -> list[tuple[str, int, str]]:
@@ -68,21 +75,43 @@ def check_step(m: Match, rng: random.Random, deep: bool) -> None:
     assert Match.from_json(json.loads(json.dumps(m.to_json())), m.variant).state() == before
 
 
+def play_through_ids(m: Match, rng: random.Random, *, steps: int | None, deep_every: int,
+                     deep_until: int) -> int:
+    """Play ``m`` by random legal ids to its end (or ``steps`` steps), checking every state
+    (:func:`check_step`, deep every ``deep_every`` steps of the first ``deep_until``) and
+    every step undone to the same state; returns the steps played."""
+    step = 0
+    while m.to_move != TERMINAL and (steps is None or step < steps):
+        check_step(m, rng, deep=step < deep_until and step % deep_every == 0)
+        before = m.state()
+        choice = rng.choice(m.legal_ids())
+        try:
+            m.apply(choice)
+        except StalledGameError:  # random play that never reaches the target stops TERMINAL
+            assert m.over and m.stalled
+        m.undo()
+        assert m.state() == before, f"{m.variant.id}: undo after step {step}"
+        try:
+            m.apply(choice)
+        except StalledGameError:
+            pass
+        step += 1
+    return step
+
+
 @pytest.mark.parametrize("vid, players, chance", _cases())
 def test_every_variant_through_ids(vid: str, players: int, chance: str) -> None:
     variant = load_variant(vid)
-    m = Match.new(variant, seed=11, players=players, chance=chance)
-    rng = random.Random(f"{vid}-{players}-{chance}")
-    for step in range(STEPS):
-        if m.to_move == TERMINAL:
-            break
-        check_step(m, rng, deep=step % 9 == 0)
-        before = m.state()
-        choice = rng.choice(m.legal_ids())
-        m.apply(choice)
-        m.undo()
-        assert m.state() == before, f"undo after step {step}"
-        m.apply(choice)
+    if not GAMES:
+        m = Match.new(variant, seed=11, players=players, chance=chance)
+        play_through_ids(m, random.Random(f"{vid}-{players}-{chance}"), steps=STEPS, deep_every=9,
+                         deep_until=STEPS)
+        return
+    for game in range(GAMES):  # the long run: whole games, deep checks early in each
+        m = Match.new(variant, seed=1000 + game, players=players, chance=chance)
+        play_through_ids(m, random.Random(f"{vid}/{players}/{chance}/{game}"), steps=None, deep_every=40,
+                         deep_until=200)
+        assert m.over
 
 
 # -- the contract, case by case ------------------------------------------------------------
