@@ -1,15 +1,17 @@
 """The per-deck meld table: every wild-free meld of the deck, and a search over it.
 
-Like OpenSpiel's meld tables, the deck's wild-free melds are listed once per
-solver from the kinds' shapes, by lowest card id (each list by card-id mask,
-largest first: the canonical order's preference). A hand without wild cards,
+Like OpenSpiel's meld tables, the deck's wild-free melds are listed once from the
+kinds' shapes, by lowest card id (each list by card-id mask, largest first: the
+canonical order's preference), and kept for the process: every solver of the same
+deck, kinds and card values shares them (a house rule that changes only the
+players, each task of a parallel run, every test's variant). A hand without wild cards,
 table melds or contract search is then solved by a memoised recursion over the
 hand's card-id mask that only looks those lists up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from .candidates import generate
 from .core import Arrangement, MeldCore
@@ -21,6 +23,26 @@ DECK_TABLE_LIMIT = 200_000
 
 #: A deck meld: (card-id mask, sum of its card values, kinds bitmask).
 DeckMeld = tuple[int, int, int]
+
+#: How many decks' tables the process keeps (the oldest is dropped first).
+TABLE_CACHE_SIZE = 16
+
+_TABLES: dict[Hashable, list[tuple[DeckMeld, ...]] | None] = {}
+"""The tables built so far, by :func:`_table_key` (None: that deck has too many melds)."""
+
+
+def _table_key(core: MeldCore) -> Hashable | None:
+    """What a deck table depends on: the deck (its cards, ranks and sequence rules), the
+    kinds' names in order with their patterns' source text (a meld pattern reads only the
+    group and the deck), and the card values. None when a kind has no source text (a
+    Python predicate): its table is built for its solver alone."""
+    texts = []
+    for name in core.kind_names:
+        text = getattr(core.kinds[name], "text", None)
+        if not isinstance(text, str):
+            return None
+        texts.append((name, text))
+    return core.deck, tuple(texts), core.values
 
 
 class _Full(Exception):
@@ -38,51 +60,23 @@ class DeckTable:
     @classmethod
     def build(cls, core: MeldCore) -> DeckTable | None:
         """The table of ``core``'s deck, or ``None`` when it has too many melds (a
-        mixed-suit sequence kind over many packs) or a kind of unknown shape."""
+        mixed-suit sequence kind over many packs) or a kind of unknown shape. Built once
+        a process for each deck, kinds and values (:data:`TABLE_CACHE_SIZE` kept)."""
         if any(shape.family == "any" for shape in core._families):
             return None
         if _too_many_sequences(core):
             return None  # known before listing them (a mixed-suit sequence kind: millions)
-        found: list[int] = []
-        seen: set[int] = set()
-        budget = [DECK_TABLE_LIMIT]
-
-        def emit(_local_mask: int, natural_mask: int, wilds: int) -> None:
-            if wilds or natural_mask in seen:
-                return
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise _Full
-            seen.add(natural_mask)
-            found.append(natural_mask)
-
-        natural_ids = [c.id for c in core._cards if not c.wild]
-        try:
-            for shape in core._families:
-                if shape.per_suit:
-                    by_suit: dict[int, list[int]] = {}
-                    for i, cid in enumerate(natural_ids):
-                        by_suit.setdefault(core._suit_index[cid], []).append(i)
-                    for members in by_suit.values():
-                        generate(core, shape.family, natural_ids, members, 0, shape.min_size, shape.max_size, emit)
-                else:
-                    generate(core, shape.family, natural_ids, range(len(natural_ids)), 0,
-                             shape.min_size, shape.max_size, emit)
-        except _Full:
-            return None
-        table: list[list[DeckMeld]] = [[] for _ in range(core._size)]
-        values = core.values
-        for mask in found:
-            kinds = core._judge(mask, 0)
-            if kinds:
-                total = 0
-                rest = mask
-                while rest:  # the melds' values, read bit by bit (no list per meld: built cold)
-                    low = rest & -rest
-                    rest ^= low
-                    total += values[low.bit_length() - 1]
-                table[(mask & -mask).bit_length() - 1].append((mask, total, kinds))
-        return cls(core, [tuple(sorted(melds, reverse=True)) for melds in table])
+        key = _table_key(core)
+        if key is None:
+            by_lowest = _melds_by_lowest(core)
+        elif key in _TABLES:
+            by_lowest = _TABLES[key]
+        else:
+            by_lowest = _melds_by_lowest(core)
+            if len(_TABLES) >= TABLE_CACHE_SIZE:
+                _TABLES.pop(next(iter(_TABLES)))
+            _TABLES[key] = by_lowest
+        return None if by_lowest is None else cls(core, by_lowest)
 
     # ------------------------------------------------------------------ the plain question
 
@@ -116,6 +110,51 @@ class DeckTable:
         if not rest:
             return Arrangement(0, (), (), (), core.contract is None, (), core._cards[discard])
         return self.arrangement(rest)._replace(discard=core._cards[discard])
+
+
+def _melds_by_lowest(core: MeldCore) -> list[tuple[DeckMeld, ...]] | None:
+    """Every wild-free meld of ``core``'s deck by lowest card id, largest mask first, or
+    None past :data:`DECK_TABLE_LIMIT` melds."""
+    found: list[int] = []
+    seen: set[int] = set()
+    budget = [DECK_TABLE_LIMIT]
+
+    def emit(_local_mask: int, natural_mask: int, wilds: int) -> None:
+        if wilds or natural_mask in seen:
+            return
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Full
+        seen.add(natural_mask)
+        found.append(natural_mask)
+
+    natural_ids = [c.id for c in core._cards if not c.wild]
+    try:
+        for shape in core._families:
+            if shape.per_suit:
+                by_suit: dict[int, list[int]] = {}
+                for i, cid in enumerate(natural_ids):
+                    by_suit.setdefault(core._suit_index[cid], []).append(i)
+                for members in by_suit.values():
+                    generate(core, shape.family, natural_ids, members, 0, shape.min_size, shape.max_size, emit)
+            else:
+                generate(core, shape.family, natural_ids, range(len(natural_ids)), 0,
+                         shape.min_size, shape.max_size, emit)
+    except _Full:
+        return None
+    table: list[list[DeckMeld]] = [[] for _ in range(core._size)]
+    values = core.values
+    for mask in found:
+        kinds = core._judge(mask, 0)
+        if kinds:
+            total = 0
+            rest = mask
+            while rest:  # the melds' values, read bit by bit (no list per meld: built cold)
+                low = rest & -rest
+                rest ^= low
+                total += values[low.bit_length() - 1]
+            table[(mask & -mask).bit_length() - 1].append((mask, total, kinds))
+    return [tuple(sorted(melds, reverse=True)) for melds in table]
 
 
 def _too_many_sequences(core: MeldCore) -> bool:

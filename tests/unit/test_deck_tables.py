@@ -1,0 +1,53 @@
+"""The deck tables are built once a process per deck, kinds and card values (issue 22:
+a house rule that changes only the players rebuilt Contract Rummy's 165,855-meld table,
+2.5 s, for every variant object)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rummydsl.melds import MeldRules
+from rummydsl.melds.decktable import TABLE_CACHE_SIZE, _TABLES
+from rummydsl.variant import load_variant, with_players
+
+
+def _table(variant):  # type: ignore[no-untyped-def]
+    table = MeldRules.from_variant(variant)._deck_table()
+    assert table
+    return table
+
+
+def test_variants_alike_in_deck_kinds_and_values_share_one_table() -> None:
+    gin = load_variant("gin_rummy")
+    first = _table(gin)
+    again = _table(replace(gin, id="gin_house_rule"))  # another variant object, the same melds
+    assert again is not first and again.by_lowest is first.by_lowest
+    assert again.core is not first.core  # each solver keeps its own rules (contract, values)
+    three = load_variant("gin_three_handed")
+    assert _table(with_players(three, 3)).by_lowest is _table(with_players(three, 3)).by_lowest
+
+
+def test_other_card_values_or_patterns_get_their_own_table() -> None:
+    gin = load_variant("gin_rummy")
+    base = _table(gin).by_lowest
+    rules = MeldRules.from_variant(gin)
+    values = [v + 1 for v in rules.values]
+    other = MeldRules(gin.deck, rules.kinds, values)._deck_table()
+    assert other and other.by_lowest is not base
+    assert [[total for _, total, _ in melds] for melds in other.by_lowest] != \
+        [[total for _, total, _ in melds] for melds in base]
+    sets_only = MeldRules.from_variant(replace(gin, meld_kinds=gin.meld_kinds[:1]))._deck_table()
+    assert sets_only and sets_only.by_lowest is not base
+
+
+def test_python_predicates_are_not_shared_and_the_cache_is_bounded() -> None:
+    gin = load_variant("gin_rummy")
+    rules = MeldRules.from_variant(gin)
+    kinds = {name: (lambda cards, p=p: p(cards)) for name, p in rules.kinds.items()}  # no source text
+    shapes = dict(rules.shapes)  # the shapes read from the patterns, given by hand
+    a = MeldRules(gin.deck, kinds, rules.values, shapes=shapes)._deck_table()
+    b = MeldRules(gin.deck, kinds, rules.values, shapes=shapes)._deck_table()
+    assert a and b and a.by_lowest is not b.by_lowest and a.by_lowest == b.by_lowest
+    for extra in range(TABLE_CACHE_SIZE + 2):
+        MeldRules(gin.deck, rules.kinds, [v + 100 + extra for v in rules.values])._deck_table()
+    assert len(_TABLES) <= TABLE_CACHE_SIZE
