@@ -259,3 +259,11 @@ def test_docs_interactive_examples_run(doc: Path) -> None:
 
     failures, _ = doctest.testfile(str(doc), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert failures == 0
+
+
+def test_readme_test_command_is_the_one_ci_runs() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    second = readme.split("```sh\n")[1].splitlines()[1]
+    command = second.rsplit("&& ", 1)[1]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert any(line.split("#")[0].strip() == command for line in ci), command
