@@ -128,6 +128,11 @@ _SINGLE = ("draw stock", "draw discard", "pass", "take", "decline", "done", "buy
 _BLOCKS = ("discard", "offer", "knock", "draw discard", "choose", "deal")
 
 
+_SPACES_KEPT = 64
+_SPACES: dict[tuple[int, int], tuple[Variant, ActionSpace]] = {}
+"""The catalogues built so far (:meth:`ActionSpace.of`), by variant object and player count."""
+
+
 class ActionSpace:
     """The fixed catalogue of ids of one variant at one player count (see the module)."""
 
@@ -141,6 +146,8 @@ class ActionSpace:
         self._face_card: list[Card] = [deck.cards[f] for f in range(self.natural)]
         if deck.wilds:
             self._face_card.append(deck.cards[deck.packs * self.natural])
+        self._face_of: tuple[int, ...] = tuple(self.natural if c.wild else c.id % self.natural for c in deck.cards)
+        """The face of every card, by card id (:meth:`face` read from a table)."""
         self.melds_per_player = max(1, deck.size // _smallest_meld(variant))
         """The most melds one player can have on the table: what lay-off ids are numbered to."""
         self._single = {name: i for i, name in enumerate(_SINGLE)}
@@ -150,11 +157,28 @@ class ActionSpace:
             self._block[name] = at
             at += self.faces
         self._layoffs = at
+        self._card_verbs: dict[type, int] = {Discard: self._block["discard"], Offer: self._block["offer"],
+                                             Choose: self._block["choose"], DealCard: self._block["deal"]}
+        """The id of a card verb's action is its block's first id plus its card's face."""
         at += self.faces * players * self.melds_per_player
         self._dealers = at
         at += players
         self.size = at
         """How many ids there are: every id is below this."""
+
+    @classmethod
+    def of(cls, variant: Variant, players: int) -> ActionSpace:
+        """The catalogue of ``variant`` at ``players``, built once for each variant object
+        (a variant is immutable; every match of it shares one catalogue)."""
+        key = (id(variant), players)
+        entry = _SPACES.get(key)
+        if entry is not None and entry[0] is variant:
+            return entry[1]
+        space = cls(variant, players)
+        if len(_SPACES) >= _SPACES_KEPT:
+            _SPACES.pop(next(iter(_SPACES)))
+        _SPACES[key] = (variant, space)  # the variant is held, so its id is not reused
+        return space
 
     def __repr__(self) -> str:
         return f"<ActionSpace {self.variant.id} players={self.players} size={self.size}>"
@@ -166,7 +190,7 @@ class ActionSpace:
 
     def face(self, card: Card) -> int:
         """The face number of ``card``: the same for every copy of a several-pack deck."""
-        return self.natural if card.wild else card.id % self.natural
+        return self._face_of[card.id]
 
     def face_card(self, face: int) -> Card:
         """A card of face ``face`` (the first copy)."""
@@ -213,6 +237,14 @@ class ActionSpace:
         name = {Pass: "pass", Take: "take", Decline: "decline", Done: "done", Buy: "buy", Close: "close",
                 Lay: "lay"}[type(action)]
         return single[name]
+
+    def id_of(self, action: MatchAction) -> int:
+        """:meth:`index`, with the card verbs (discard, offer...) read from tables: a
+        listing's ids are worked out at every step of a match."""
+        base = self._card_verbs.get(type(action))
+        if base is not None:
+            return base + self._face_of[action.card.id]  # type: ignore[union-attr]
+        return self.index(action)
 
     def encode(self, action: MatchAction) -> tuple[int, ...]:
         """The ids that play ``action``: one, or the steps of a lay-down of melds."""

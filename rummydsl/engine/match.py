@@ -98,7 +98,7 @@ class Match:
         m.players = n
         m.chance = chance
         m.seed = seed
-        m.action_space = ActionSpace(variant, n)
+        m.action_space = ActionSpace.of(variant, n)
         m._undo = None
         m._history = history
         m._exclusive = not history
@@ -135,7 +135,7 @@ class Match:
         m.players = game.players
         m.chance = "seeded"
         m.seed = None
-        m.action_space = ActionSpace(game.variant, game.players)
+        m.action_space = ActionSpace.of(game.variant, game.players)
         m._undo = None
         m._history = False
         m._exclusive = True
@@ -445,11 +445,12 @@ class Match:
             elif seat != TERMINAL and not self._s.pending:
                 # one pass over the listing fills both caches (the lay-downs are _paths)
                 paths: list[tuple[Action, tuple[int, ...]]] = []
+                id_of = space.id_of
                 for a in self._s.round.listed():
-                    if isinstance(a, Meld) and a.melds:
+                    if type(a) is Meld and a.melds:
                         paths.append((a, space.encode(a)))
                     else:
-                        by_id.setdefault(space.index(a), a)
+                        by_id.setdefault(id_of(a), a)
                 if cache.paths is None:
                     cache.paths = paths
             cache.by_id = by_id
