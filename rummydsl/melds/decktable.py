@@ -27,7 +27,32 @@ DeckMeld = tuple[int, int, int]
 #: How many decks' tables the process keeps (the oldest is dropped first).
 TABLE_CACHE_SIZE = 16
 
-_TABLES: dict[Hashable, list[tuple[DeckMeld, ...]] | None] = {}
+#: Past this many melds a table is also indexed by each meld's two lowest cards, so
+#: that finding the melds inside a hand looks up its pairs of cards instead of scanning
+#: every meld of its cards (Contract Rummy's two packs: thousands a card).
+PAIR_INDEX_FROM = 5_000
+
+
+class _Listing:
+    """The melds of one deck table, shared by every solver of that deck, kinds and values."""
+
+    __slots__ = ("by_lowest", "by_pair", "size")
+
+    def __init__(self, by_lowest: list[tuple[DeckMeld, ...]]) -> None:
+        self.by_lowest = by_lowest
+        self.size = sum(len(melds) for melds in by_lowest)
+        self.by_pair: dict[tuple[int, int], list[DeckMeld]] | None = None
+        if self.size >= PAIR_INDEX_FROM:
+            by_pair: dict[tuple[int, int], list[DeckMeld]] = {}
+            for lowest, melds in enumerate(by_lowest):
+                for meld in melds:  # largest mask first, kept in each list
+                    rest = meld[0] & (meld[0] - 1)  # without its lowest card
+                    second = (rest & -rest).bit_length() - 1 if rest else lowest
+                    by_pair.setdefault((lowest, second), []).append(meld)
+            self.by_pair = by_pair
+
+
+_TABLES: dict[Hashable, _Listing | None] = {}
 """The tables built so far, by :func:`_table_key` (None: that deck has too many melds)."""
 
 
@@ -52,10 +77,26 @@ class _Full(Exception):
 class DeckTable:
     """Every wild-free meld of a deck, by lowest card id; build with :meth:`build`."""
 
-    def __init__(self, core: MeldCore, by_lowest: list[tuple[DeckMeld, ...]]) -> None:
+    def __init__(self, core: MeldCore, listing: _Listing) -> None:
         self.core = core
-        self.by_lowest = by_lowest
+        self.by_lowest = listing.by_lowest
         """``by_lowest[cid]``: the melds whose lowest card is ``cid``, largest mask first."""
+        self._by_pair = listing.by_pair
+
+    def inside(self, cid: int, hand: int, ids: Sequence[int]) -> list[DeckMeld] | tuple[DeckMeld, ...]:
+        """The melds whose lowest card is ``cid`` made of cards of ``hand`` (a card-id
+        mask of the cards ``ids``), largest mask first as in :attr:`by_lowest`."""
+        by_pair = self._by_pair
+        if by_pair is None:
+            return [meld for meld in self.by_lowest[cid] if meld[0] & hand == meld[0]]
+        out = [meld for meld in by_pair.get((cid, cid), ()) if meld[0] & hand == meld[0]]
+        for other in ids:
+            if other > cid:
+                melds = by_pair.get((cid, other))
+                if melds:
+                    out.extend(meld for meld in melds if meld[0] & hand == meld[0])
+        out.sort(reverse=True)  # each mask is listed once: the order of by_lowest
+        return out
 
     @classmethod
     def build(cls, core: MeldCore) -> DeckTable | None:
@@ -67,16 +108,16 @@ class DeckTable:
         if _too_many_sequences(core):
             return None  # known before listing them (a mixed-suit sequence kind: millions)
         key = _table_key(core)
-        if key is None:
-            by_lowest = _melds_by_lowest(core)
-        elif key in _TABLES:
-            by_lowest = _TABLES[key]
+        if key is not None and key in _TABLES:
+            listing = _TABLES[key]
         else:
             by_lowest = _melds_by_lowest(core)
-            if len(_TABLES) >= TABLE_CACHE_SIZE:
-                _TABLES.pop(next(iter(_TABLES)))
-            _TABLES[key] = by_lowest
-        return None if by_lowest is None else cls(core, by_lowest)
+            listing = None if by_lowest is None else _Listing(by_lowest)
+            if key is not None:
+                if len(_TABLES) >= TABLE_CACHE_SIZE:
+                    _TABLES.pop(next(iter(_TABLES)))
+                _TABLES[key] = listing
+        return None if listing is None else cls(core, listing)
 
     # ------------------------------------------------------------------ the plain question
 
@@ -214,9 +255,8 @@ def _plain(table: DeckTable, ids: Sequence[int], build: bool) -> Arrangement | i
     free = core.excludes_concealed_melds
     melds_by_lowest: dict[int, list[tuple[int, int]]] = {}
     meldable = 0
-    by_lowest = table.by_lowest
     for cid in ids:
-        inside = [(m, 0 if free else v * unit) for m, v, _k in by_lowest[cid] if m & hand == m]
+        inside = [(m, 0 if free else v * unit) for m, v, _k in table.inside(cid, hand, ids)]
         if inside:
             melds_by_lowest[cid] = inside
             for m, _ in inside:
@@ -318,8 +358,8 @@ def _knock(table: DeckTable, ids: Sequence[int]) -> tuple[int, int]:
         hand |= 1 << cid
         total += values[cid]
     order = sorted(ids, key=lambda c: (values[c], c), reverse=True)
-    by_lowest = table.by_lowest
-    if not any(m & hand == m for cid in ids for m, _v, _k in by_lowest[cid]):
+    inside = [table.inside(cid, hand, ids) for cid in ids]
+    if not any(inside):
         return total - values[order[0]], order[0]  # no meld: the most valuable card goes
     n = len(order)
     local = {cid: i for i, cid in enumerate(order)}
@@ -327,13 +367,12 @@ def _knock(table: DeckTable, ids: Sequence[int]) -> tuple[int, int]:
     unit = penalty_unit * (n + 1)
     free = core.excludes_concealed_melds
     melds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for cid in ids:
-        for m, v, _k in by_lowest[cid]:
-            if m & hand == m:
-                local_mask = 0
-                for member in _ids(m):
-                    local_mask |= 1 << local[member]
-                melds[(local_mask & -local_mask).bit_length() - 1].append((local_mask, 0 if free else v * unit))
+    for held in inside:
+        for m, v, _k in held:
+            local_mask = 0
+            for member in _ids(m):
+                local_mask |= 1 << local[member]
+            melds[(local_mask & -local_mask).bit_length() - 1].append((local_mask, 0 if free else v * unit))
     dead_cost = [values[cid] * (unit + 1) for cid in order]
     memo: dict[int, int] = {}
     infinite = 1 << 200

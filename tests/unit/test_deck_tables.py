@@ -51,3 +51,26 @@ def test_python_predicates_are_not_shared_and_the_cache_is_bounded() -> None:
     for extra in range(TABLE_CACHE_SIZE + 2):
         MeldRules(gin.deck, rules.kinds, [v + 100 + extra for v in rules.values])._deck_table()
     assert len(_TABLES) <= TABLE_CACHE_SIZE
+
+
+def test_a_big_table_finds_the_melds_of_a_hand_by_its_pairs_as_a_scan_would() -> None:
+    import random
+
+    from rummydsl.melds.decktable import PAIR_INDEX_FROM
+
+    contract = load_variant("contract_rummy")
+    table = _table(contract)
+    assert sum(map(len, table.by_lowest)) >= PAIR_INDEX_FROM and table._by_pair is not None
+    naturals = [c.id for c in contract.deck.cards if not c.wild]
+    rng = random.Random(22)
+    found = 0
+    for _ in range(150):
+        ids = rng.sample(naturals, rng.choice([6, 11, 16]))
+        hand = sum(1 << cid for cid in ids)
+        for cid in ids:
+            scanned = [meld for meld in table.by_lowest[cid] if meld[0] & hand == meld[0]]
+            assert list(table.inside(cid, hand, ids)) == scanned
+            found += len(scanned)
+    assert found > 150  # the hands held melds to find
+    gin = _table(load_variant("gin_rummy"))
+    assert gin._by_pair is None  # a small table is scanned
