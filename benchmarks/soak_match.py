@@ -46,6 +46,8 @@ def main() -> None:
     parser.add_argument("--deep-until", type=int, default=400, help="deep checks only in each game's first steps")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=None, help="variant ids (default: every shipped one)")
+    parser.add_argument("--players", nargs="*", type=int, default=None,
+                        help="player counts (default: every count each variant allows)")
     args = parser.parse_args()
     total_games = total_steps = 0
     start = time.process_time()
@@ -54,6 +56,8 @@ def main() -> None:
             continue
         low, high = load_variant(vid).players_range
         for players in range(low, high + 1):
+            if args.players and players not in args.players:
+                continue
             for chance in ("seeded", "explicit"):
                 games, steps = soak(vid, players, chance, args.games, args.deep, args.seed, args.deep_until)
                 total_games += games
