@@ -267,3 +267,13 @@ def test_readme_test_command_is_the_one_ci_runs() -> None:
     command = second.rsplit("&& ", 1)[1]
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert any(line.split("#")[0].strip() == command for line in ci), command
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_no_page_holds_a_section_twice(doc: Path) -> None:
+    """A merge once pasted docs/performance.md's engine sections in a second time."""
+    headings = [line for line in doc.read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
+    assert len(headings) == len(set(headings)), sorted(h for h in headings if headings.count(h) > 1)
+    text = doc.read_text(encoding="utf-8")
+    paragraphs = [p for p in text.split("\n\n") if len(p) > 400 and not p.startswith("|")]
+    assert len(paragraphs) == len(set(paragraphs)), "a long paragraph appears twice"
