@@ -1,0 +1,138 @@
+"""A seat's observation as planes of zeros and ones, the form learning environments take.
+
+:meth:`MatchObservation.tensor <rummydsl.engine.match_view.MatchObservation.tensor>`
+gives rows of counts (a face's copies add up) and a few rows of plain numbers (the
+stock's size, the phase, the scores). A learning environment wants one box of zeros and
+ones of a fixed shape, as PettingZoo's classic games give (``Box(0, 1, shape, int8)``),
+for any deck: :class:`Planes` turns the engine's tensor into that, one row of ``faces``
+columns (one per face of the deck: 52, Ginski's 66, a two-pack deck's 53) per plane:
+
+- each card row of the tensor (the seat's hand, each other seat's known cards, the
+  discard pile below its top card, the top card, the dealt upcard, the table melds by
+  owner, the lay-down being chosen) as one plane per copy a face can have: ``hand`` in a
+  one-pack deck, ``hand #1`` and ``hand #2`` (a second copy held) with two packs;
+- where a card deep in the discard pile may be drawn (``discard_depth: any``) the pile's
+  order: ``pile depth bit K`` holds bit K of each face's depth below the top card
+  (1: just under it; the shallowest copy), enough bits for the whole deck;
+- the numbers: ``stock size``, ``round``, each seat's ``hand size`` written in binary
+  (least significant bit first, one column a bit), ``phase`` and ``to move`` one-hot
+  (the phase's number as the tensor gives it, 0 while dealing; the seat to move counted
+  from this one, none at chance or the end), each seat's ``score`` in binary with its
+  sign in the last column.
+
+Seats are counted from the observing one (``+1`` the next on its left), as the tensor
+counts them. Nothing enters a plane that the tensor (so the engine's observation) does
+not hold, so a plane never shows a card the seat may not know.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine.match_view import PHASES
+
+if TYPE_CHECKING:
+    from ..engine.match import Match
+
+__all__ = ["Planes"]
+
+
+class Planes:
+    """The planes of one variant at one player count (the same shape in every state).
+
+    >>> import rummydsl
+    >>> m = rummydsl.Match.new("gin_rummy", seed=1)
+    >>> planes = Planes(m)
+    >>> planes.shape
+    (16, 52)
+    >>> planes.names[:3]
+    ['hand', 'known +1', 'discards']
+    >>> grid = planes.encode(m, 0)
+    >>> int(grid[0].sum()), grid.shape == planes.shape
+    (10, True)
+    """
+
+    def __init__(self, match: Match) -> None:
+        space = match.action_space
+        deck = match.variant.deck
+        self.faces = space.faces
+        """Columns: one per face of the deck."""
+        counts = [0] * self.faces
+        for card in deck.cards:
+            counts[space.face(card)] += 1
+        self.copies = max(counts)
+        """The most copies of one face (1 for one pack; 2 for two; Ginski's five wild cards: 5)."""
+        self.players = match.players
+        draw = match.variant.step("draw")
+        self.deep = draw is not None and getattr(draw, "discard_depth", "top") == "any"
+        """Whether the pile's order is written (a card deep in it may be drawn)."""
+        self.depth_bits = max(1, deck.size.bit_length()) if self.deep else 0
+        probe = match.observation(0)
+        tensor_names = probe.planes()
+        self._card_rows = [i for i, name in enumerate(tensor_names) if name != "numbers"]
+        self._numbers_at = len(self._card_rows)
+        names: list[str] = []
+        for i in self._card_rows:
+            name = tensor_names[i]
+            names += [name] if self.copies == 1 else [f"{name} #{c}" for c in range(1, self.copies + 1)]
+        names += [f"pile depth bit {k}" for k in range(self.depth_bits)]
+        others = ["+0"] + [f"+{k}" for k in range(1, self.players)]
+        names += ["stock size", "phase", "to move", "round"]
+        names += [f"hand size {o}" for o in others] + [f"score {o}" for o in others]
+        self.names = names
+        """The name of each plane, in order."""
+        self._copy_levels = np.arange(self.copies)
+        self._depth_shifts = np.arange(self.depth_bits)
+        self._bits = np.arange(self.faces)
+        self._bits[-1] = 62  # a score's last column is its sign, so no magnitude bit there (scores stay far below 2**62)
+        if len(PHASES) + 1 > self.faces or self.players > self.faces:
+            raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(planes, faces)."""
+        return (len(self.names), self.faces)
+
+    def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
+        an ``int8`` array of :attr:`shape`."""
+        view = match.observation(seat)
+        tensor = np.array(view.tensor(), dtype=np.int64)
+        faces = self.faces
+        cards = tensor[self._card_rows]
+        parts: list[np.ndarray[Any, Any]] = [(cards[:, None, :] > self._copy_levels[None, :, None]).reshape(-1, faces)]
+        if self.deep:
+            depth = np.zeros(faces, dtype=np.int64)
+            pile = view.round.discards
+            space = match.action_space
+            for d, card in enumerate(reversed(pile[:-1]), start=1):
+                f = space.face(card)
+                if depth[f] == 0:
+                    depth[f] = d
+            parts.append((depth[None, :] >> self._depth_shifts[:, None]) & 1)
+        numbers = tensor[self._numbers_at:].reshape(-1)
+        n = self.players
+        rows = np.zeros((4 + 2 * n, faces), dtype=np.int64)
+        bits = self._bits
+        rows[0] = (max(0, int(numbers[0])) >> bits) & 1
+        for r, value in ((1, int(numbers[1])), (2, int(numbers[2]))):
+            if 0 <= value < faces:
+                rows[r, value] = 1
+        rows[3] = (max(0, int(numbers[3])) >> bits) & 1
+        sizes = np.maximum(numbers[4:4 + n], 0)
+        rows[4:4 + n] = (sizes[:, None] >> bits[None, :]) & 1
+        scores = numbers[4 + n:4 + 2 * n]
+        rows[4 + n:] = (np.abs(scores)[:, None] >> bits[None, :]) & 1
+        rows[4 + n:, faces - 1] = scores < 0
+        parts.append(rows)
+        return np.concatenate(parts).astype(np.int8)
+
+    def spec(self) -> str:
+        """The planes as text, one a line: ``row  name``."""
+        width = len(str(len(self.names) - 1))
+        lines = [f"{len(self.names)} planes of {self.faces} columns (one per face of the deck; "
+                 f"{self.copies} cop{'y' if self.copies == 1 else 'ies'} of a face at most)"]
+        lines += [f"{i:>{width}}  {name}" for i, name in enumerate(self.names)]
+        return "\n".join(lines)
