@@ -45,7 +45,7 @@ _DEALS = 100
 """Games ``reset`` deals before giving up on one in which the learner decides something."""
 
 
-class RummyEnv(gymnasium.Env[dict[str, Any], int]):
+class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     """One learning seat of a variant (see the module)."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -95,7 +95,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], int]):
                                f"{_DEALS} games")
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
         if action not in self.match.legal_ids():
