@@ -9,7 +9,7 @@
 
 All are built on :class:`rummydsl.Match`; :class:`~.planes.Planes` is the observation
 they share. They need the ``rl`` extra (``pip install rummydsl[rl]``); OpenSpiel is
-installed apart (docs/environments.md).
+the ``openspiel`` extra (docs/dependencies.md says why it is apart).
 """
 
 from __future__ import annotations
