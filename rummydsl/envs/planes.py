@@ -85,8 +85,7 @@ class Planes:
         """The name of each plane, in order."""
         self._copy_levels = np.arange(self.copies)
         self._depth_shifts = np.arange(self.depth_bits)
-        self._bits = np.arange(self.faces)
-        self._bits[-1] = 62  # a score's last column is its sign, so no magnitude bit there (scores stay far below 2**62)
+        self._rows: dict[int, np.ndarray[Any, np.dtype[np.int8]]] = {}
         if len(PHASES) + 1 > self.faces or self.players > self.faces:
             raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
 
@@ -99,10 +98,15 @@ class Planes:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
         an ``int8`` array of :attr:`shape`."""
         view = match.observation(seat)
-        tensor = np.array(view.tensor(), dtype=np.int64)
+        tensor = view.tensor()
         faces = self.faces
-        cards = tensor[self._card_rows]
-        parts: list[np.ndarray[Any, Any]] = [(cards[:, None, :] > self._copy_levels[None, :, None]).reshape(-1, faces)]
+        out = np.zeros(self.shape, dtype=np.int8)
+        cards = np.array([tensor[i] for i in self._card_rows], dtype=np.int8)
+        at = len(cards) * self.copies
+        if self.copies == 1:
+            out[:at] = cards
+        else:
+            out[:at] = (cards[:, None, :] > self._copy_levels[None, :, None]).reshape(-1, faces)
         if self.deep:
             depth = np.zeros(faces, dtype=np.int64)
             pile = view.round.discards
@@ -111,23 +115,33 @@ class Planes:
                 f = space.face(card)
                 if depth[f] == 0:
                     depth[f] = d
-            parts.append((depth[None, :] >> self._depth_shifts[:, None]) & 1)
-        numbers = tensor[self._numbers_at:].reshape(-1)
+            out[at:at + self.depth_bits] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
+            at += self.depth_bits
+        numbers = [v for row in tensor[self._numbers_at:] for v in row]
         n = self.players
-        rows = np.zeros((4 + 2 * n, faces), dtype=np.int64)
-        bits = self._bits
-        rows[0] = (max(0, int(numbers[0])) >> bits) & 1
-        for r, value in ((1, int(numbers[1])), (2, int(numbers[2]))):
-            if 0 <= value < faces:
-                rows[r, value] = 1
-        rows[3] = (max(0, int(numbers[3])) >> bits) & 1
-        sizes = np.maximum(numbers[4:4 + n], 0)
-        rows[4:4 + n] = (sizes[:, None] >> bits[None, :]) & 1
-        scores = numbers[4 + n:4 + 2 * n]
-        rows[4 + n:] = (np.abs(scores)[:, None] >> bits[None, :]) & 1
-        rows[4 + n:, faces - 1] = scores < 0
-        parts.append(rows)
-        return np.concatenate(parts).astype(np.int8)
+        binary = self._binary
+        out[at] = binary(numbers[0])
+        for r in (1, 2):
+            if 0 <= numbers[r] < faces:
+                out[at + r, numbers[r]] = 1
+        out[at + 3] = binary(numbers[3])
+        at += 4
+        for k in range(n):
+            out[at + k] = binary(numbers[4 + k])
+            score = numbers[4 + n + k]
+            out[at + n + k] = binary(abs(score))
+            out[at + n + k, faces - 1] = score < 0
+        return out
+
+    def _binary(self, value: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """``value`` (0 for a negative one) in binary, least significant bit first, in all
+        columns but the last (kept for a score's sign)."""
+        row = self._rows.get(value)
+        if row is None:
+            row = np.array([(max(0, value) >> k) & 1 for k in range(self.faces - 1)] + [0], dtype=np.int8)
+            if len(self._rows) < 4096:
+                self._rows[value] = row
+        return row
 
     def spec(self) -> str:
         """The planes as text, one a line: ``row  name``."""
