@@ -83,6 +83,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
         for _ in range(_DEALS):
             game_seed = int(self.np_random.integers(2 ** 62))
             self.match = Match.new(self.options.variant, seed=game_seed, history=False)
+            self._close_agents()
             self._agents = make_agents(self.opponents, self.options.players, random.Random(game_seed))
             self._turns = 0
             self._over = False
@@ -116,7 +117,19 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
             return None
         return table_text(self.match)
 
+    def close(self) -> None:
+        """Stop the opponents' programs (``cmd:`` agents), if any."""
+        self._close_agents()
+        super().close()
+
     # ------------------------------------------------------------------ inside
+
+    def _close_agents(self) -> None:
+        for agent in self._agents:
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+        self._agents = []
 
     def _apply(self, action: Any) -> float:
         """Play one decision (an id, or an opponent's action); the learner's reward."""

@@ -79,3 +79,15 @@ def test_bad_options_are_refused_by_name() -> None:
         RummyEnv(opponents="clever")
     with pytest.raises(ValueError, match="seat is one of 0..1"):
         RummyEnv(seat=2)
+
+
+def test_a_program_can_be_the_opponent_and_is_stopped_on_close() -> None:
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "cli" / "bots" / "bot.py"
+    env = RummyEnv(variant="gin_rummy", opponents=f"cmd:{sys.executable} {bot} legal", max_turns=40)
+    _episode(env, 1)
+    program = env._agents[1]
+    env.close()
+    assert program._process is None or program._process.poll() is not None
