@@ -89,3 +89,12 @@ def test_shimmy_plays_it_as_a_pettingzoo_environment() -> None:
             env.step(None)
             continue
         env.step(rng.choice([i for i, legal in enumerate(info["action_mask"]) if legal]))
+
+
+def test_bad_parameters_are_refused_by_name() -> None:
+    from rummydsl.errors import VariantError
+
+    with pytest.raises(VariantError, match="no shipped variant or file 'nope'"):
+        pyspiel.load_game("python_rummydsl", {"variant": "nope"})
+    with pytest.raises(ValueError, match="episode is 'hand' or 'game'"):
+        pyspiel.load_game("python_rummydsl", {"episode": "round"})

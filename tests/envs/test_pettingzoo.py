@@ -181,3 +181,20 @@ def test_observation_spec_names_every_plane() -> None:
         assert len(spec) == 1 + e.planes.shape[0]
     assert "hand #2" in raw_env(variant="contract_rummy").observation_spec()
     assert "pile depth bit 0" in raw_env(variant="rummy_500").observation_spec()
+
+
+def test_an_unknown_variant_or_player_count_is_refused_by_name() -> None:
+    from rummydsl.errors import VariantError
+
+    with pytest.raises(VariantError, match="no shipped variant or file 'nope'"):
+        raw_env(variant="nope")
+    with pytest.raises(VariantError, match="exactly 2 players"):
+        raw_env(variant="gin_rummy", players=5)
+
+
+def test_the_environment_pickles_with_its_options() -> None:
+    import pickle
+
+    e = pickle.loads(pickle.dumps(raw_env(variant="skarney_gin", max_turns=10)))
+    e.reset(seed=1)
+    assert e.options.max_turns == 10 and e.options.variant.id == "skarney_gin"
