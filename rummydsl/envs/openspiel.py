@@ -7,7 +7,7 @@
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 2)
 >>> game.num_players(), game.num_distinct_actions(), game.observation_tensor_shape()
-(2, 2092, [832])
+(2, 2092, [16, 52])
 
 It is registered in the manner of OpenSpiel's own Python games
 (open_spiel/python/games/kuhn_poker.py): sequential moves, explicit stochastic chance
