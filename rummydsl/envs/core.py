@@ -19,7 +19,7 @@ from ..variant import load_variant, shipped_variant_ids, with_players
 if TYPE_CHECKING:
     from ..variant.model import Variant
 
-__all__ = ["Options", "EPISODES", "REWARDS", "RewardFunction", "zero_sum"]
+__all__ = ["Options", "EPISODES", "REWARDS", "RewardFunction", "hand_shares", "zero_sum"]
 
 #: ``episode=``: one round (a hand) or the whole game to its target.
 EPISODES = ("hand", "game")
@@ -67,9 +67,11 @@ class Options:
             return True
         return self.episode == "hand" and event.result is not None
 
-    def rewards(self, match: Match, event: Event | None, before: list[float]) -> list[float]:
+    def rewards(self, match: Match, event: Event | None, before: list[float],
+                sat_out: int | None = None) -> list[float]:
         """Each seat's reward for the step that gave ``event``; ``before``: the match's
-        :meth:`scores` before it."""
+        :meth:`scores` before it; ``sat_out``: the seat that sat out the round played
+        (it gets 0 of a hand's zero-sum reward, which the seats that played share)."""
         reward = self.reward
         n = match.players
         if callable(reward):
@@ -78,7 +80,9 @@ class Options:
             if event is None or event.result is None:
                 return [0.0] * n
             points = [float(p) for p in event.result.points]
-            return zero_sum(points, match.variant.game.winner == "lowest") if reward == "zero_sum" else points
+            if reward == "points":
+                return points
+            return hand_shares(points, match.variant.game.winner == "lowest", sat_out)
         after = self.scores(match)
         return [a - b for a, b in zip(after, before)]
 
@@ -94,6 +98,20 @@ def _variant(name: str, players: int | None) -> Variant:
     """A shipped variant at a player count, loaded once: its meld tables are built
     on first use, seconds for a large deck, and every environment of it may share them."""
     return with_players(load_variant(name), players)
+
+
+def hand_shares(points: list[float], lowest: bool, sat_out: int | None) -> list[float]:
+    """A hand's zero-sum rewards: :func:`zero_sum` among the seats that played it, 0 for
+    the one that sat out.
+
+    >>> hand_shares([0.0, 30.0, 0.0], False, 2)
+    [-30.0, 30.0, 0.0]
+    """
+    seated = [p for p in range(len(points)) if p != sat_out]
+    out = [0.0] * len(points)
+    for p, share in zip(seated, zero_sum([points[p] for p in seated], lowest)):
+        out[p] = share
+    return out
 
 
 def zero_sum(points: list[float], lowest: bool) -> list[float]:

@@ -134,13 +134,14 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     def _apply(self, action: Any) -> float:
         """Play one decision (an id, or an opponent's action); the learner's reward."""
         match = self.match
+        sat_out = match.round.sat_out
         event: Event | None
         try:
             event = match.apply(action)
         except StalledGameError:
             event = None
         self._turns += 1
-        rewards = self.options.rewards(match, event, self._before)
+        rewards = self.options.rewards(match, event, self._before, sat_out)
         self._before = self.options.scores(match)
         if self.options.ends(match, event):
             self._over = True

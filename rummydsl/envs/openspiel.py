@@ -35,7 +35,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.match import Match
-from .core import Options, zero_sum
+from .core import Options, hand_shares
 from .planes import Planes
 from .text import table_text
 
@@ -193,7 +193,8 @@ class RummyState(pyspiel.State):
             results = match.game.results
             if not results:
                 return [0.0] * match.players
-            return zero_sum([float(p) for p in results[0].points], match.variant.game.winner == "lowest")
+            points = [float(p) for p in results[0].points]
+            return hand_shares(points, match.variant.game.winner == "lowest", match.round.sat_out)
         return match.returns("zero_sum")
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ mask is all zeros for an agent not to move (a seat sitting out a round never mov
 Options: ``variant`` (a shipped id, a path, a :class:`Variant`), ``players``,
 ``episode`` (``"hand"``: one round; ``"game"``: to the game's target), ``reward``
 (``"zero_sum"``: the round's points less the mean of the others', so two players'
-rewards are ``+p`` and ``-p``; ``"points"``: each seat's own points; or a function
+rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each seat's own points; or a function
 ``f(match, event, seat)``), ``max_turns`` (decisions before the episode is truncated:
 random play of a variant that turns its pile over may go on a long time), and
 ``render_mode`` (``None`` or ``"ansi"``). The options survive every ``reset``.
@@ -134,6 +134,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         match = self.match
+        sat_out = match.round.sat_out
         event: Event | None
         try:
             event = match.apply(int(action))
@@ -144,7 +145,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.last_event = event
         self._turns += 1
         options = self.options
-        rewards = options.rewards(match, event, self._before)
+        rewards = options.rewards(match, event, self._before, sat_out)
         self._before = options.scores(match)
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
         if options.ends(match, event):

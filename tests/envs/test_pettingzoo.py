@@ -198,3 +198,31 @@ def test_the_environment_pickles_with_its_options() -> None:
     e = pickle.loads(pickle.dumps(raw_env(variant="skarney_gin", max_turns=10)))
     e.reset(seed=1)
     assert e.options.max_turns == 10 and e.options.variant.id == "skarney_gin"
+
+
+def test_a_seat_sitting_out_gets_nothing_of_the_hand() -> None:
+    from rummydsl.agents import GreedyAgent
+
+    greedy = GreedyAgent()
+    for seed in range(20):
+        e = raw_env(variant="gin_three_handed")
+        e.reset(seed=seed)
+        sat_out = e.match.round.sat_out
+        totals = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            _, reward, termination, truncation, _ = e.last()
+            totals[agent] += reward
+            if termination or truncation:
+                e.step(None)
+                continue
+            seat = e.seat_of(agent)
+            action = greedy.act(e.match.view(seat))
+            e.step(e.match.action_space.encode(action)[0])
+        points = e.match.game.results[0].points
+        if any(points):
+            break
+    else:
+        pytest.fail("greedy play scored no hand in 20 deals")
+    assert sat_out is not None and totals[f"player_{sat_out}"] == 0.0
+    played = [p for p in range(3) if p != sat_out]
+    assert sorted(totals[f"player_{p}"] for p in played) == sorted([-float(max(points)), float(max(points))])
