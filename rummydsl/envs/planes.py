@@ -10,7 +10,8 @@ columns (one per face of the deck: 52, Ginski's 66, a two-pack deck's 53) per pl
 - each card row of the tensor (the seat's hand, each other seat's known cards, the
   discard pile below its top card, the top card, the dealt upcard, the table melds by
   owner, the lay-down being chosen) as one plane per copy a face can have: ``hand`` in a
-  one-pack deck, ``hand #1`` and ``hand #2`` (a second copy held) with two packs;
+  one-pack deck, ``hand #1`` and ``hand #2`` (a second copy held) with two packs (the
+  top card and the upcard, one card each, take one plane whatever the deck);
 - where a card deep in the discard pile may be drawn (``discard_depth: any``) the pile's
   order: ``pile depth bit K`` holds bit K of each face's depth below the top card
   (1: just under it; the shallowest copy), enough bits for the whole deck;
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
     from ..engine.match import Match
 
 __all__ = ["Planes"]
+
+_ONE_CARD = frozenset({"top discard", "upcard"})
+"""Rows of the tensor that hold one card at most: one plane each, whatever the deck."""
 
 
 class Planes:
@@ -74,9 +78,10 @@ class Planes:
         self._card_rows = [i for i, name in enumerate(tensor_names) if name != "numbers"]
         self._numbers_at = len(self._card_rows)
         names: list[str] = []
-        for i in self._card_rows:
+        self._levels = [1 if tensor_names[i] in _ONE_CARD else self.copies for i in self._card_rows]
+        for i, levels in zip(self._card_rows, self._levels):
             name = tensor_names[i]
-            names += [name] if self.copies == 1 else [f"{name} #{c}" for c in range(1, self.copies + 1)]
+            names += [name] if levels == 1 else [f"{name} #{c}" for c in range(1, levels + 1)]
         names += [f"pile depth bit {k}" for k in range(self.depth_bits)]
         others = ["+0"] + [f"+{k}" for k in range(1, self.players)]
         names += ["stock size", "phase", "to move", "round"]
@@ -102,11 +107,14 @@ class Planes:
         faces = self.faces
         out = np.zeros(self.shape, dtype=np.int8)
         cards = np.array([tensor[i] for i in self._card_rows], dtype=np.int8)
-        at = len(cards) * self.copies
         if self.copies == 1:
+            at = len(cards)
             out[:at] = cards
         else:
-            out[:at] = (cards[:, None, :] > self._copy_levels[None, :, None]).reshape(-1, faces)
+            at = 0
+            for row, levels in zip(cards, self._levels):
+                out[at:at + levels] = row[None, :] > self._copy_levels[:levels, None]
+                at += levels
         if self.deep:
             depth = np.zeros(faces, dtype=np.int64)
             pile = view.round.discards
