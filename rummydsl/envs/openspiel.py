@@ -35,6 +35,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.match import Match
+from ..errors import StalledGameError
 from .core import Options, hand_shares
 from .planes import Planes
 from .text import table_text
@@ -164,11 +165,8 @@ class RummyState(pyspiel.State):
         decision = match.to_move >= 0
         try:
             match.apply(int(action))
-        except pyspiel.SpielError:
-            raise
-        except Exception as problem:  # StalledGameError: played, and the match is over
-            if not match.over:
-                raise ValueError(f"{GAME_NAME}: {problem}") from None
+        except StalledGameError:  # played, and the game cannot go on: the match is over (TERMINAL)
+            pass
         if decision:
             self.held.decisions += 1
 
