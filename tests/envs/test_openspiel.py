@@ -98,3 +98,11 @@ def test_bad_parameters_are_refused_by_name() -> None:
         pyspiel.load_game("python_rummydsl", {"variant": "nope"})
     with pytest.raises(ValueError, match="episode is 'hand' or 'game'"):
         pyspiel.load_game("python_rummydsl", {"episode": "round"})
+
+
+def test_an_illegal_action_is_refused_by_name() -> None:
+    from rummydsl.errors import IllegalActionError
+
+    state = pyspiel.load_game("python_rummydsl").new_initial_state()
+    with pytest.raises(IllegalActionError, match="'P1 done'"):
+        state.apply_action(5)
