@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("engine",)),
     ("api", ("",)),
     ("players", ("agents", "protocol")),
+    ("environments", ("envs",)),
     ("records", ("record", "save")),
     ("runs", ("simulate", "backends", "runlog", "playcheck", "lab", "terminal")),
     ("tools", ("conformance", "lsp")),

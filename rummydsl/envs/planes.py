@@ -1,0 +1,160 @@
+"""A seat's observation as planes of zeros and ones, the form learning environments take.
+
+:meth:`MatchObservation.tensor <rummydsl.engine.match_view.MatchObservation.tensor>`
+gives rows of counts (a face's copies add up) and a few rows of plain numbers (the
+stock's size, the phase, the scores). A learning environment wants one box of zeros and
+ones of a fixed shape, as PettingZoo's classic games give (``Box(0, 1, shape, int8)``),
+for any deck: :class:`Planes` turns the engine's tensor into that, one row of ``faces``
+columns (one per face of the deck: 52, Ginski's 66, a two-pack deck's 53) per plane:
+
+- each card row of the tensor (the seat's hand, each other seat's known cards, the
+  discard pile below its top card, the top card, the dealt upcard, the table melds by
+  owner, the lay-down being chosen) as one plane per copy a face can have: ``hand`` in a
+  one-pack deck, ``hand #1`` and ``hand #2`` (a second copy held) with two packs (the
+  top card and the upcard, one card each, take one plane whatever the deck);
+- where a card deep in the discard pile may be drawn (``discard_depth: any``) the pile's
+  order: ``pile depth bit K`` holds bit K of each face's depth below the top card
+  (1: just under it; the shallowest copy), enough bits for the whole deck;
+- the numbers: ``stock size``, ``round``, each seat's ``hand size`` written in binary
+  (least significant bit first, one column a bit), ``phase`` and ``to move`` one-hot
+  (the phase's number as the tensor gives it, 0 while dealing; the seat to move counted
+  from this one, none at chance or the end), each seat's ``score`` in binary with its
+  sign in the last column.
+
+Seats are counted from the observing one (``+1`` the next on its left), as the tensor
+counts them. Nothing enters a plane that the tensor (so the engine's observation) does
+not hold, so a plane never shows a card the seat may not know.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..engine.match_view import PHASES
+
+if TYPE_CHECKING:
+    from ..engine.match import Match
+
+__all__ = ["Planes"]
+
+_ONE_CARD = frozenset({"top discard", "upcard"})
+"""Rows of the tensor that hold one card at most: one plane each, whatever the deck."""
+
+
+class Planes:
+    """The planes of one variant at one player count (the same shape in every state).
+
+    >>> import rummydsl
+    >>> m = rummydsl.Match.new("gin_rummy", seed=1)
+    >>> planes = Planes(m)
+    >>> planes.shape
+    (16, 52)
+    >>> planes.names[:3]
+    ['hand', 'known +1', 'discards']
+    >>> grid = planes.encode(m, 0)
+    >>> int(grid[0].sum()), grid.shape == planes.shape
+    (10, True)
+    """
+
+    def __init__(self, match: Match) -> None:
+        space = match.action_space
+        deck = match.variant.deck
+        self.faces = space.faces
+        """Columns: one per face of the deck."""
+        counts = [0] * self.faces
+        for card in deck.cards:
+            counts[space.face(card)] += 1
+        self.copies = max(counts)
+        """The most copies of one face (1 for one pack; 2 for two; Ginski's five wild cards: 5)."""
+        self.players = match.players
+        draw = match.variant.step("draw")
+        self.deep = draw is not None and getattr(draw, "discard_depth", "top") == "any"
+        """Whether the pile's order is written (a card deep in it may be drawn)."""
+        self.depth_bits = max(1, deck.size.bit_length()) if self.deep else 0
+        probe = match.observation(0)
+        tensor_names = probe.planes()
+        self._card_rows = [i for i, name in enumerate(tensor_names) if name != "numbers"]
+        self._numbers_at = len(self._card_rows)
+        names: list[str] = []
+        self._levels = [1 if tensor_names[i] in _ONE_CARD else self.copies for i in self._card_rows]
+        for i, levels in zip(self._card_rows, self._levels):
+            name = tensor_names[i]
+            names += [name] if levels == 1 else [f"{name} #{c}" for c in range(1, levels + 1)]
+        names += [f"pile depth bit {k}" for k in range(self.depth_bits)]
+        others = ["+0"] + [f"+{k}" for k in range(1, self.players)]
+        names += ["stock size", "phase", "to move", "round"]
+        names += [f"hand size {o}" for o in others] + [f"score {o}" for o in others]
+        self.names = names
+        """The name of each plane, in order."""
+        self._copy_levels = np.arange(self.copies)
+        self._depth_shifts = np.arange(self.depth_bits)
+        self._rows: dict[int, np.ndarray[Any, np.dtype[np.int8]]] = {}
+        if len(PHASES) + 1 > self.faces or self.players > self.faces:
+            raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(planes, faces)."""
+        return (len(self.names), self.faces)
+
+    def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
+        an ``int8`` array of :attr:`shape`."""
+        view = match.observation(seat)
+        tensor = view.tensor()
+        faces = self.faces
+        out = np.zeros(self.shape, dtype=np.int8)
+        cards = np.array([tensor[i] for i in self._card_rows], dtype=np.int8)
+        if self.copies == 1:
+            at = len(cards)
+            out[:at] = cards
+        else:
+            at = 0
+            for row, levels in zip(cards, self._levels):
+                out[at:at + levels] = row[None, :] > self._copy_levels[:levels, None]
+                at += levels
+        if self.deep:
+            depth = np.zeros(faces, dtype=np.int64)
+            pile = view.round.discards
+            space = match.action_space
+            for d, card in enumerate(reversed(pile[:-1]), start=1):
+                f = space.face(card)
+                if depth[f] == 0:
+                    depth[f] = d
+            out[at:at + self.depth_bits] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
+            at += self.depth_bits
+        numbers = [v for row in tensor[self._numbers_at:] for v in row]
+        n = self.players
+        binary = self._binary
+        out[at] = binary(numbers[0])
+        for r in (1, 2):
+            if 0 <= numbers[r] < faces:
+                out[at + r, numbers[r]] = 1
+        out[at + 3] = binary(numbers[3])
+        at += 4
+        for k in range(n):
+            out[at + k] = binary(numbers[4 + k])
+            score = numbers[4 + n + k]
+            out[at + n + k] = binary(abs(score))
+            out[at + n + k, faces - 1] = score < 0
+        return out
+
+    def _binary(self, value: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """``value`` (0 for a negative one) in binary, least significant bit first, in all
+        columns but the last (kept for a score's sign)."""
+        row = self._rows.get(value)
+        if row is None:
+            row = np.array([(max(0, value) >> k) & 1 for k in range(self.faces - 1)] + [0], dtype=np.int8)
+            if len(self._rows) < 4096:
+                self._rows[value] = row
+        return row
+
+    def spec(self) -> str:
+        """The planes as text, one a line: ``row  name``."""
+        width = len(str(len(self.names) - 1))
+        lines = [f"{len(self.names)} planes of {self.faces} columns (one per face of the deck; "
+                 f"{self.copies} cop{'y' if self.copies == 1 else 'ies'} of a face at most)"]
+        lines += [f"{i:>{width}}  {name}" for i, name in enumerate(self.names)]
+        return "\n".join(lines)

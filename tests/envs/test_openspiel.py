@@ -1,0 +1,108 @@
+"""python_rummydsl: OpenSpiel's own random simulation test, serialization included, passes
+for every shipped variant (issue 19, "Done when"); skipped where OpenSpiel is not installed
+(it is not in the rl extra: docs/environments.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import rummydsl.envs.openspiel  # noqa: E402,F401  (registers python_rummydsl)
+from rummydsl.variant import shipped_variant_ids  # noqa: E402
+
+
+@pytest.mark.parametrize("vid", shipped_variant_ids())
+def test_random_sim_test_passes(vid: str) -> None:
+    game = pyspiel.load_game("python_rummydsl", {"variant": vid})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_whole_game_at_more_players() -> None:
+    game = pyspiel.load_game("python_rummydsl", {"variant": "knock_rummy", "players": 4, "episode": "game"})
+    assert game.num_players() == 4
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _random_state(vid: str, seed: int, steps: int) -> object:
+    game = pyspiel.load_game("python_rummydsl", {"variant": vid})
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_serialize_writes_the_match_as_json_and_replays_it() -> None:
+    state = _random_state("rummy_500", 3, 120)
+    text = pyspiel.serialize_game_and_state(state.get_game(), state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.match.state() == state.match.state()
+    assert again.history() == state.history()
+
+
+def test_clones_are_independent() -> None:
+    state = _random_state("gin_rummy", 1, 70)
+    clone = state.clone()
+    before = state.match.state()
+    clone.apply_action(clone.legal_actions()[0])
+    assert state.match.state() == before and clone.match.state() != before
+
+
+def test_the_observation_string_is_the_seats_json() -> None:
+    state = _random_state("gin_rummy", 2, 60)
+    seat = state.current_player()
+    seen = json.loads(state.observation_string(seat))
+    assert seen == state.match.observation(seat).to_json()
+    assert len(state.observation_tensor(seat)) == 16 * 52
+
+
+def test_returns_are_zero_sum_and_the_hand_ends_the_episode() -> None:
+    state = _random_state("oklahoma_gin", 4, 100_000)
+    assert state.is_terminal() and len(state.match.game.results) == 1
+    assert sum(state.returns()) == 0
+
+
+def test_only_a_seats_own_observation_is_offered() -> None:
+    game = pyspiel.load_game("python_rummydsl")
+    with pytest.raises(Exception, match="only a seat's own observation"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+
+
+def test_shimmy_plays_it_as_a_pettingzoo_environment() -> None:
+    shimmy = pytest.importorskip("shimmy")
+    env = shimmy.OpenSpielCompatibilityV0(env=pyspiel.load_game("python_rummydsl", {"variant": "gin_rummy"}))
+    env.reset(seed=1)
+    rng = random.Random(1)
+    for agent in env.agent_iter(300):
+        obs, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(rng.choice([i for i, legal in enumerate(info["action_mask"]) if legal]))
+
+
+def test_bad_parameters_are_refused_by_name() -> None:
+    from rummydsl.errors import VariantError
+
+    with pytest.raises(VariantError, match="no shipped variant or file 'nope'"):
+        pyspiel.load_game("python_rummydsl", {"variant": "nope"})
+    with pytest.raises(ValueError, match="episode is 'hand' or 'game'"):
+        pyspiel.load_game("python_rummydsl", {"episode": "round"})
+
+
+def test_an_illegal_action_is_refused_by_name() -> None:
+    from rummydsl.errors import IllegalActionError
+
+    state = pyspiel.load_game("python_rummydsl").new_initial_state()
+    with pytest.raises(IllegalActionError, match="'P1 done'"):
+        state.apply_action(5)
