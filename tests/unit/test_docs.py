@@ -271,6 +271,9 @@ def test_readme_test_command_is_the_one_ci_runs() -> None:
     command = second.rsplit("&& ", 1)[1]
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert any(line.split("#")[0].strip() == command for line in ci), command
+    extras = re.search(r"pip install '(\.\[[^\]]*\])'", second)
+    assert extras and any(f'pip install --quiet "{extras[1]}"' in line for line in ci), \
+        "the README installs the extras .ci/run installs"
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
