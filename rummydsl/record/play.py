@@ -122,6 +122,8 @@ def _told(match: Match, rnd: Round, event: Event, writer: RecordWriter | None, w
             writer.action(after, move, n=first + k)
         if watcher is not None:
             watcher.action(after, move)
+            if k == 1 and event.drawn and event.player >= 0:
+                watcher.drawn(after, event.player, event.drawn)
     return after
 
 
