@@ -1,84 +1,197 @@
-"""Play at the terminal: a person's seat, and a running account of the game for them.
+"""The play screen: what the person sees at their move, drawn from an observation.
 
-:class:`HumanAgent` is an agent like the others (``act(observation)``): when it is
-the person's move it shows their hand sorted with its best melds and deadwood,
-the table, the discard pile, the stock, the scores and the legal moves numbered,
-then reads a line: a number, an action in the notation (``discard 7H`` may leave
-out the player), ``help``, ``quit``. Bad input gets a polite message and a new
-prompt. :class:`TerminalWatcher` tells the person what the other players did
-between their moves and how each round ended. Plain text, no colour: it reads
-the same on any terminal, in a pipe, and to a screen reader.
-
->>> import io, random
->>> from rummydsl.variant import load_variant
->>> from rummydsl.engine import Round
->>> from rummydsl.engine.observe import Observation
->>> rnd = Round.deal(load_variant("gin_rummy"), random.Random(7), dealer=1)
->>> out = io.StringIO()
->>> agent = HumanAgent(0, io.StringIO("hello\\n2\\n"), out)
->>> str(agent.act(Observation(rnd, 0)))
-'P1 pass'
->>> "I could not read 'P1 hello'" in out.getvalue()
-True
+:func:`render_observation` prints the round, the scores, the piles, the table, the
+person's hand sorted by suit and rank (every pack together), its best melds (a legal
+contract lay-down where a contract applies), the contract in words and whether the hand
+holds it, the best discard or offer, and the legal moves numbered; lay-downs that differ
+only in suits fold into one line each (:func:`listing`), ``all`` lists every one.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence, TextIO
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from .engine.actions import Action, Knock, player_name
-from .engine.play import TakeBack
-from .errors import RummyDslError
-from .record import Quit, Watcher
+from ..engine.actions import Action, Discard, Meld, Offer, player_name
+from ..errors import RummyDslError
+from .words import contract_words
 
 if TYPE_CHECKING:
-    from .cards import Card
-    from .engine import GameResult, Round, RoundResult
-    from .engine.observe import Observation
+    from ..cards import Card
+    from ..engine.observe import Observation
+    from ..melds import MeldRules
+    from ..variant.model import Variant
 
-__all__ = ["HumanAgent", "TerminalWatcher", "render_observation", "ordered", "HELP"]
-
-HELP = """\
-Type the number of a move, or the move itself: 'discard 7H', 'knock 9C',
-'meld [3S 4S 5S]', 'layoff 6S on P2#1' (your seat, e.g. P1, may be left out).
-Other commands: 'undo' takes back your last move (and what was played since),
-'show' prints the table again, 'help' this text, 'quit' (or Ctrl-D) leaves the game."""
+__all__ = ["render_observation", "ordered", "listing", "sort_cards", "cards_text", "melds_text", "contract_text",
+           "FOLD_FROM"]
 
 _RULE = "-" * 64
 
+FOLD_FROM = 12
+"""A listing of more moves than this folds lay-downs that differ only in suits."""
 
-def _cards(cards: Sequence[Card]) -> str:
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards in the notation, ``-`` for none."""
     return " ".join(str(c) for c in cards) if cards else "-"
 
 
-def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: c.id)
+def _suit_rank(card: Card) -> tuple[int, int, int, int]:
+    if card.wild or card.suit is None or card.rank is None:
+        return (1, 0, 0, card.copy)
+    return (0, card.suit.index, card.rank.order, card.copy)
 
 
-def _hand_lines(observation: Observation) -> list[str]:
-    """The person's hand sorted, with its best melds and deadwood (and the best discard)."""
-    hand = _sorted(observation.hand)
-    lines = [f"your hand ({len(hand)}): {_cards(hand)}"]
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards by suit, then rank, the copies of a face side by side (every pack together),
+    wild cards last.
+
+    >>> from rummydsl.cards import Deck
+    >>> deck = Deck.from_spec({"preset": "standard52", "packs": 2, "wilds": 2})
+    >>> cards = [deck.cards[i] for i in (104, 64, 14, 52, 0)]   # *, KS, 2H, AS, AS
+    >>> " ".join(str(c) for c in sort_cards(cards))
+    'AS AS KS 2H *'
+    """
+    return sorted(cards, key=_suit_rank)
+
+
+def _melds_text(melds: Iterable[Sequence[Card]]) -> str:
+    return " ".join("[" + cards_text(m) + "]" for m in melds)
+
+_CONTRACTS: dict[int, tuple[object, str | None]] = {}
+"""Contract words by the predicate they word (kept with it, so an id is never reused)."""
+
+
+def contract_text(variant: Variant, rules: MeldRules, most: int) -> str | None:
+    """The contract judged by ``rules`` (bound to a round: CR-2) in words, or ``None``."""
+    contract = getattr(rules, "contract", None)
+    if variant.contract is None or contract is None:
+        return None
+    known = _CONTRACTS.get(id(contract))
+    if known is None or known[0] is not contract:
+        from ..variant.semantics_probe import sample_melds
+
+        known = (contract, contract_words(contract, sample_melds(variant), most))
+        if len(_CONTRACTS) > 64:
+            _CONTRACTS.clear()
+        _CONTRACTS[id(contract)] = known
+    return known[1]
+
+
+def _meld_order(meld: Sequence[Card], top: int) -> list[Card]:
+    """A meld's cards by rank for the eye, an ace after the king in a run that holds both."""
+    high = len({c.rank.order for c in meld if c.rank is not None}) == len(meld) and \
+        {1, top} <= {c.rank.order for c in meld if c.rank is not None}
+    return sorted(meld, key=lambda c: (c.wild, 0 if c.rank is None else
+                                       (top + 1 if high and c.rank.order == 1 else c.rank.order),
+                                       0 if c.suit is None else c.suit.index))
+
+
+def melds_text(melds: Iterable[Sequence[Card]], top: int = 13) -> str:
+    """Melds in brackets, each meld's cards by rank (``top``: the deck's highest rank)."""
+    return " ".join("[" + cards_text(_meld_order(m, top)) + "]" for m in melds)
+
+
+def _same_melds(melds: Iterable[Iterable[Card]]) -> frozenset[frozenset[Card]]:
+    return frozenset(frozenset(m) for m in melds)
+
+
+def _hand_lines(observation: Observation, legal: Sequence[Action]) -> tuple[list[str], Action | None]:
+    """The person's hand sorted, its best melds and deadwood, the contract (in words,
+    and whether the hand holds it), and the best discard or offer; and the legal
+    lay-down of those best melds, if there is one."""
+    hand = sort_cards(observation.hand)
+    lines = [f"your hand ({len(hand)}): {cards_text(hand)}"]
     rules = observation.rules
     variant = observation.variant
+    top = len(variant.deck.ranks)
+    suggested: Action | None = None
     try:
         best = rules.solve(hand)
-        melds = " ".join("[" + _cards(_sorted(m)) + "]" for m in best.melds) or "none"
-        lines.append(f"  best melds: {melds}   deadwood: {best.deadwood} ({_cards(_sorted(best.unmatched))})")
+        shown = best.melds
+        deadwood = f"   deadwood: {best.deadwood} ({cards_text(sort_cards(best.unmatched))})"
+        melds = melds_text(best.melds, top) or "none"
         if variant.contract is not None:
-            met = "met (on the table)" if observation.met_contract[observation.player] else (
-                "held" if best.contract else "not held")
-            lines.append(f"  contract: {met}")
-        if len(hand) == observation.hand_size + 1:
+            words = contract_text(variant, rules, len(hand) + 1) or "as 'rummydsl explain' words it"
+            if observation.met_contract[observation.player]:
+                lines.append(f"  contract: {words} - met (your melds are on the table)")
+            else:
+                laid = rules.solve(hand, contract=True)
+                if laid.contract:
+                    lines.append(f"  contract: {words} - you hold it: you may lay it down")
+                    extra = [m for m in laid.melds if m not in laid.contract_melds]
+                    if not variant.contract.then_meld_same_turn:
+                        extra = []
+                    shown = tuple(laid.contract_melds) + tuple(extra)
+                    more = f" + {melds_text(extra, top)}" if extra else ""
+                    deadwood = f"   deadwood: {laid.deadwood} ({cards_text(sort_cards(laid.unmatched))})"
+                    melds = melds_text(laid.contract_melds, top) + more
+                else:
+                    lines.append(f"  contract: {words} - not held yet")
+                    melds = f"none meet the contract (in hand: {melds})"
+                    shown = ()
+        lines.insert(1, f"  best melds: {melds}{deadwood}")
+        if shown:
+            want = _same_melds(shown)
+            suggested = next((a for a in legal if isinstance(a, Meld) and _same_melds(a.melds) == want), None)
+        verb = "offer" if any(isinstance(a, Offer) for a in legal) else (
+            "discard" if any(isinstance(a, Discard) for a in legal) else None)
+        if verb is not None:
             after = rules.solve_discard(hand)
             if after.discard is not None:
-                lines.append(f"  best discard: {after.discard} (deadwood after: {after.deadwood})")
+                lines.append(f"  best {verb}: {after.discard} (deadwood after: {after.deadwood})")
     except RummyDslError:
         pass  # a hand the solver cannot judge (too many cards): the cards alone are shown
+    return lines, suggested
+
+
+def _shape(action: Action) -> tuple[object, ...] | None:
+    """What a lay-down is but for suits: each meld's ranks (``None`` for any other move)."""
+    if not isinstance(action, Meld) or not action.melds:
+        return None
+    return tuple(tuple("*" if card.wild or card.rank is None else card.rank.symbol
+                       for card in sorted(meld, key=lambda c: (c.wild, c.rank.order if c.rank else 0)))
+                 for meld in action.melds)
+
+
+def listing(legal: Sequence[Action], every: bool = False, best: Action | None = None) -> list[str]:
+    """The numbered moves. Past :data:`FOLD_FROM` moves (and unless ``every``), the
+    lay-downs of the same ranks in other suits (which ace goes where) fold into one line,
+    ``best`` (the suggested lay-down) where it is one of them, else the first: ``ordered``
+    keeps each such group together.
+
+    >>> import random
+    >>> from rummydsl.variant import load_variant
+    >>> from rummydsl.engine import Round
+    >>> rnd = Round.deal(load_variant("gin_rummy"), random.Random(7), dealer=1)
+    >>> listing(ordered(rnd.legal_actions()))
+    ['  1  P1 draw discard', '  2  P1 pass']
+    """
+    width = len(str(len(legal)))
+    fold = not every and len(legal) > FOLD_FROM
+    lines: list[str] = []
+    number = 0
+    folded = 0
+    while number < len(legal):
+        shape = _shape(legal[number]) if fold else None
+        last = number
+        while shape is not None and last + 1 < len(legal) and _shape(legal[last + 1]) == shape:
+            last += 1
+        group = legal[number:last + 1]
+        shown = group.index(best) if best in group else 0
+        line = f"  {number + shown + 1:>{width}}  {group[shown]}"
+        if best is not None and group[shown] == best:
+            line += "   (best melds)"
+        if last > number:
+            line += f"   ({number + 1}-{last + 1}: the same ranks in other suits)"
+            folded += last - number
+        lines.append(line)
+        number = last + 1
+    if folded:
+        lines.append(f"  ({folded} lay-downs like those above are folded: 'all' lists all {len(legal)} moves)")
     return lines
 
 
-def render_observation(observation: Observation, legal: Sequence[Action]) -> str:
+def render_observation(observation: Observation, legal: Sequence[Action], every: bool = False) -> str:
     """What the person sees at their move: the whole public table and their own hand.
 
     >>> import random
@@ -115,7 +228,7 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
         lines[-1] += f"    (the pile was turned over {times})"
     draw = observation.variant.step("draw")
     if draw is not None and draw.discard_depth == "any" and size > 1:
-        lines.append(f"  the pile, bottom first: {_cards(observation.discards)}")  # R5-2: spread out
+        lines.append(f"  the pile, bottom first: {cards_text(observation.discards)}")  # R5-2: spread out
     others = [p for p in range(n) if p != me and p != observation.sat_out]
     sizes = observation.hand_sizes
     lines.append("hands: " + ", ".join(f"{player_name(p)} {sizes[p]} card{'s' if sizes[p] != 1 else ''}"
@@ -123,18 +236,18 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
     for p in others:
         known = observation.known(p)
         if known:
-            lines.append(f"  {player_name(p)} is known to hold: {_cards(_sorted(known))}")
+            lines.append(f"  {player_name(p)} is known to hold: {cards_text(sort_cards(known))}")
     table = [(p, i, m) for p, melds in enumerate(observation.table) for i, m in enumerate(melds)]
     if table:
         lines.append("table:")
         for p, i, meld in table:
             laid = [f"{player_name(who)} {card}" for card, who in zip(meld.cards, meld.by) if who != p]
             credit = f"   (laid off: {', '.join(laid)})" if laid else ""
-            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {_cards(meld.cards)}{credit}")
+            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {cards_text(meld.cards)}{credit}")
     ender = observation.ender
     if ender is not None:
         shown = observation.shown(ender) or ()
-        melds = " ".join("[" + _cards(m) + "]" for m in shown) or "none"
+        melds = " ".join("[" + cards_text(m) + "]" for m in shown) or "none"
         lines.append(f"{player_name(ender)} ended the round: melds {melds}, deadwood {observation.ender_deadwood}")
     void = observation.variant.void
     if void.at_discard_draw is not None:
@@ -151,11 +264,10 @@ def render_observation(observation: Observation, legal: Sequence[Action]) -> str
         if observation.phase == "buy" and top is not None:
             lines.append(f"{player_name(observation.turn_player)} draws from the stock: you may buy {top} "
                          "with a penalty card from the stock")
-    lines.extend(_hand_lines(observation))
+    hand, best = _hand_lines(observation, legal)
+    lines.extend(hand)
     lines.append("moves:")
-    width = len(str(len(legal)))
-    for number, action in enumerate(legal, start=1):
-        lines.append(f"  {number:>{width}}  {action}")
+    lines.extend(listing(legal, every, best))
     return "\n".join(lines) + "\n"
 
 
@@ -178,140 +290,10 @@ def ordered(legal: Iterable[Action]) -> list[Action]:
         card = getattr(action, "card", None)
         return first[type(action)], -1 if card is None else card.id
 
-    return sorted(actions, key=key)
+    ordered = sorted(actions, key=key)
+    groups: dict[object, list[Action]] = {}  # a lay-down's group of the same ranks, kept together
+    for action in ordered:
+        groups.setdefault(_shape(action) or id(action), []).append(action)
+    return [action for group in groups.values() for action in group]
 
 
-class HumanAgent:
-    """A person at the terminal plays seat ``seat``, reading from ``inp`` and writing to ``out``."""
-
-    def __init__(self, seat: int, inp: TextIO, out: TextIO) -> None:
-        self.seat = seat
-        self.inp = inp
-        self.out = out
-
-    def say(self, text: str) -> None:
-        self.out.write(text if text.endswith("\n") else text + "\n")
-        self.out.flush()
-
-    def refused(self, reason: str) -> None:
-        """The play loop could not take back (:class:`~rummydsl.engine.play.TakeBack`): say why."""
-        self.say(f"Sorry, nothing can be taken back: {reason}.")
-
-    def act(self, observation: Observation) -> Action | TakeBack:
-        """Show the table and read the person's move until it is a legal one, or ``undo``
-        (:class:`~rummydsl.engine.play.TakeBack`: back to the person's previous move).
-
-        :raises Quit: on ``quit`` or at the end of input (Ctrl-D), or Ctrl-C.
-        """
-        legal = ordered(observation.legal_actions())
-        if len(legal) == 1:
-            self.say(f"(your only move) {legal[0]}")
-            return legal[0]
-        self.say(render_observation(observation, legal))
-        while True:
-            self.out.write("your move (number, action, 'undo', 'help' or 'quit'): ")
-            self.out.flush()
-            try:
-                line = self.inp.readline()
-            except KeyboardInterrupt:
-                raise Quit("the player left (Ctrl-C)") from None
-            if not line:
-                self.say("")
-                raise Quit("the player left (end of input)")
-            text = line.strip()
-            if not text:
-                continue
-            action = self._read(text, observation, legal)
-            if action is not None:
-                return action
-
-    def _read(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action | TakeBack | None:
-        """The move ``text`` names, or ``None`` after saying what is wrong with it."""
-        word = text.lower()
-        if word in ("quit", "exit", "q"):
-            raise Quit("the player left")
-        if word in ("help", "?", "h"):
-            self.say(HELP)
-            return None
-        if word in ("show", "s", "table"):
-            self.say(render_observation(observation, legal))
-            return None
-        if word in ("undo", "u", "back"):
-            return TakeBack()
-        if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            self.say(f"Sorry, there is no move {number}: choose 1 to {len(legal)}.")
-            return None
-        first = text.split()[0]
-        if not (first[:1] in "Pp" and first[1:].isdigit()):
-            text = f"{player_name(self.seat)} {text}"
-        try:
-            action = observation.parse(text)
-        except RummyDslError as problem:
-            reason = getattr(problem, "reason", str(problem))
-            self.say(f"Sorry, I could not read {text!r}: {reason}. Type 'help' for examples.")
-            return None
-        reason = observation.why_illegal(action)
-        if reason is not None:
-            self.say(f"Sorry, {str(action)!r} is not allowed now: {reason}.")
-            return None
-        return action
-
-
-class TerminalWatcher(Watcher):
-    """Tells the person at seat ``seat`` what happens: others' moves, each round's end."""
-
-    def __init__(self, seat: int, out: TextIO) -> None:
-        self.seat = seat
-        self.out = out
-
-    def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def deal(self, rnd: Round) -> None:
-        upcard = f", upcard {rnd.upcard}" if rnd.upcard is not None else ""
-        sitter = rnd.sat_out
-        sits = "" if sitter is None else (
-            f", {player_name(sitter)}{' (you)' if sitter == self.seat else ''} sits out")
-        self.say(f"\n=== round {rnd.number}: {player_name(rnd.dealer)} deals{sits}{upcard} ===")
-
-    def action(self, rnd: Round, action: Action) -> None:
-        if isinstance(action, Knock) and action.card is not None and action.player != self.seat:
-            # GR-6.1, GS-6.1: the knock's discard goes face down; the melds are shown on the table
-            self.say(f"  {player_name(action.player)} knocks, discarding a card face down")
-            return
-        self.say(f"  {action}{' (you)' if action.player == self.seat else ''}")
-
-    def taken_back(self, rnd: Round) -> None:
-        self.say(f"\n(taken back: round {rnd.number}, as it stood before your last move)")
-
-    def round_over(self, rnd: Round, result: RoundResult, scores: tuple[int, ...]) -> None:
-        n = rnd.players
-        how = result.ending.replace("_", " ")
-        who = f" by {player_name(result.ender)}" if result.ender is not None else ""
-        undercut = " (undercut)" if result.undercut else ""
-        self.say(f"\nround {rnd.number} over: {how}{who}{undercut}")
-        for p in range(n):
-            you = " (you)" if p == self.seat else ""
-            if p == rnd.sat_out:
-                self.say(f"  {player_name(p)}{you}: sat out")
-                continue
-            table = " ".join("[" + _cards(m.cards) + "]" for m in rnd.table[p])
-            melds = f"melds {table}; " if table else ""
-            if result.void and p != self.seat:  # nothing is scored, so no hand is shown
-                self.say(f"  {player_name(p)}: {melds}hand not shown ({len(rnd.hands[p])} cards); points 0")
-                continue
-            deadwood = result.deadwoods[p]
-            shown = "not worked out (a hand past the solver)" if deadwood is None else deadwood
-            self.say(f"  {player_name(p)}{you}: {melds}hand {_cards(_sorted(rnd.hands[p]))}; deadwood "
-                     f"{shown}; points {result.points[p]}")
-        self.say("scores: " + " . ".join(f"{player_name(p)} {scores[p]}" for p in range(n)))
-
-    def game_over(self, result: GameResult) -> None:
-        n = len(result.points)
-        you = " (you)" if result.winner == self.seat else ""
-        self.say(f"\ngame over after {result.rounds} rounds: {player_name(result.winner)}{you} wins")
-        self.say("final figures: " + " . ".join(f"{player_name(p)} {result.figures[p]}" for p in range(n)))
