@@ -286,9 +286,9 @@ def ordered(legal: Iterable[Action]) -> list[Action]:
     for index, action in enumerate(actions):
         first.setdefault(type(action), index)
 
-    def key(action: Action) -> tuple[int, int]:
+    def key(action: Action) -> tuple[int, tuple[int, int, int, int]]:
         card = getattr(action, "card", None)
-        return first[type(action)], -1 if card is None else card.id
+        return first[type(action)], (-1, 0, 0, 0) if card is None else _suit_rank(card)
 
     ordered = sorted(actions, key=key)
     groups: dict[object, list[Action]] = {}  # a lay-down's group of the same ranks, kept together

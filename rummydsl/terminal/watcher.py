@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence, TextIO
 
-from ..engine.actions import Action, Draw, Knock, player_name
+from ..engine.actions import Action, Buy, Draw, Knock, player_name
 from ..errors import RummyDslError
 from ..record import Quit, Watcher
 from .screen import cards_text, contract_text, sort_cards
@@ -77,6 +77,7 @@ class TerminalWatcher(Watcher):
         self.sheet = sheet
         self._top: Card | None = None
         """The top of the discard pile as everyone saw it, for saying what a draw from it took."""
+        self._last: Action | None = None
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -98,17 +99,20 @@ class TerminalWatcher(Watcher):
 
     def action(self, rnd: Round, action: Action) -> None:
         top, self._top = self._top, (rnd.discards[-1] if rnd.discards else None)
+        self._last = action
         if isinstance(action, Knock) and action.card is not None and action.player != self.seat:
             # GR-6.1, GS-6.1: the knock's discard goes face down; the melds are shown on the table
             self.say(f"  {player_name(action.player)} knocks, discarding a card face down")
             return
-        took = f" (takes {top})" if isinstance(action, Draw) and action.source == "discard" \
-            and action.card is None and top is not None else ""
-        self.say(f"  {action}{took}{' (you)' if action.player == self.seat else ''}")
+        took = f": takes {top}" if isinstance(action, (Draw, Buy)) and getattr(action, "source", "discard") \
+            == "discard" and getattr(action, "card", None) is None and top is not None else ""
+        self.say(f"  {action}{' (you)' if action.player == self.seat else ''}{took}")
 
     def drawn(self, rnd: Round, player: int, cards: Sequence[Card]) -> None:
         if player == self.seat and cards:
-            self.say(f"  you drew {cards_text(cards)}")
+            penalty = " (the penalty card of your buy)" if isinstance(self._last, Buy) and \
+                self._last.player == player else ""
+            self.say(f"  you drew {cards_text(cards)}{penalty}")
 
     def taken_back(self, rnd: Round) -> None:
         self._seen(rnd)
