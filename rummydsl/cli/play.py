@@ -88,4 +88,4 @@ def _totals(game: Any, sheet: Any, out: TextIO) -> None:
         print(sheet.text(), file=out)
     else:
         print("totals: " + " . ".join(f"P{p + 1} {s}" for p, s in enumerate(game.round.scores))
-              + " (no round finished)", file=out)
+              + " (no round was scored)", file=out)

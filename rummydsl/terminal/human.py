@@ -8,7 +8,7 @@ from ..engine.actions import Action, player_name
 from ..engine.play import TakeBack
 from ..errors import RummyDslError
 from ..record import Quit
-from .screen import ordered, render_observation
+from .screen import ordered, render_observation, suggested_first
 from .words import COMMANDS
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class HumanAgent:
         if len(legal) == 1:
             self.say(f"(your only move) {legal[0]}")
             return legal[0]
+        legal = suggested_first(observation, legal)
         self.say(render_observation(observation, legal))
         while True:
             self.out.write(PROMPT)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..melds import MeldRules
     from ..variant.model import Variant
 
-__all__ = ["render_observation", "ordered", "listing", "sort_cards", "cards_text", "melds_text", "contract_text",
+__all__ = ["render_observation", "ordered", "suggested_first", "listing", "sort_cards", "cards_text", "melds_text", "contract_text",
            "FOLD_FROM"]
 
 _RULE = "-" * 64
@@ -127,7 +127,7 @@ def _hand_lines(observation: Observation, legal: Sequence[Action]) -> tuple[list
                     melds = melds_text(laid.contract_melds, top) + more
                 else:
                     lines.append(f"  contract: {words} - not held yet")
-                    melds = f"none meet the contract (in hand: {melds})"
+                    melds = "none" if not best.melds else f"none meet the contract (in hand: {melds})"
                     shown = ()
         lines.insert(1, f"  best melds: {melds}{deadwood}")
         if shown:
@@ -269,6 +269,23 @@ def render_observation(observation: Observation, legal: Sequence[Action], every:
     lines.append("moves:")
     lines.extend(listing(legal, every, best))
     return "\n".join(lines) + "\n"
+
+
+def suggested_first(observation: Observation, legal: Sequence[Action]) -> list[Action]:
+    """``legal`` with the suggested lay-down (the best melds, when they are a legal move)
+    first among the lay-downs of the same ranks, so that a folded line shows it under the
+    first number of its group."""
+    best = _hand_lines(observation, legal)[1]
+    moves = list(legal)
+    if best is None:
+        return moves
+    shape = _shape(best)
+    at = moves.index(best)
+    start = at
+    while start > 0 and _shape(moves[start - 1]) == shape:
+        start -= 1
+    moves.insert(start, moves.pop(at))
+    return moves
 
 
 def ordered(legal: Iterable[Action]) -> list[Action]:

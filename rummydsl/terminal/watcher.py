@@ -57,6 +57,8 @@ class ScoreSheet:
 
     def text(self) -> str:
         """The sheet: a line a round, then the totals."""
+        if not self.rows:
+            return "no round has been scored yet: " + _totals(self.totals)
         width = max([len("ending"), *(len(row[1]) for row in self.rows)])
         seats = "".join(f"{player_name(p):>5}" for p in range(self.players))
         lines = [f"round  {'ending':<{width}}{seats}"]

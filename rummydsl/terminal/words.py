@@ -13,6 +13,7 @@ cards are a rank then a suit: ranks 1 2 3 4 5 6 7 8 9 10 11 12 13, suits R (red)
 from __future__ import annotations
 
 import itertools
+import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import RummyDslError
@@ -129,7 +130,7 @@ def help_text(variant: Variant) -> str:
     lines = [f"Moves in {variant.name}: type a move's number, or the move itself (your seat, "
              "e.g. P1, may be left out):"]
     lines.extend(f"  {example:<{width}}  {meaning}" for example, meaning in moves)
-    lines.append(card_notation(variant.deck) + ".")
+    lines.extend(textwrap.wrap(card_notation(variant.deck)[0].upper() + card_notation(variant.deck)[1:] + ".", 88))
     lines.append(COMMANDS)
     return "\n".join(lines)
 

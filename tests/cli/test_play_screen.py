@@ -98,13 +98,13 @@ SKARNEY_TO_MELD = "1\n1\n1\n1\n"
 
 
 def test_the_contract_held_then_met_and_the_suggestion_is_a_legal_lay_down() -> None:
-    out = run("play", "skarney_gin", "--seed", "5", stdin=SKARNEY_TO_MELD + "28\nquit\n")[1]
+    out = run("play", "skarney_gin", "--seed", "5", stdin=SKARNEY_TO_MELD + "25\nquit\n")[1]
     assert "contract this round: three melds of exactly three cards" in out
     assert "contract: three melds of exactly three cards - not held yet" in out
     held = out.split("phase meld", 1)[1].split("your move", 1)[0]
     assert "contract: three melds of exactly three cards - you hold it" in held
     assert "best melds: [TD JS QH] [5D 6C 7H] [AD 2D 3C]   deadwood: 44 (9H TH 4D 6D AC)" in held
-    assert "  28  P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH]   (best melds)   (25-32:" in held
+    assert "  25  P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH]   (best melds)   (25-32:" in held
     after = out.split("P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH] (you)", 1)[1]
     assert "contract: three melds of exactly three cards - met (your melds are on the table)" in after
 
@@ -144,7 +144,7 @@ def test_score_hint_and_the_totals_on_quit() -> None:
 
 def test_quit_before_any_round_ends_prints_the_totals() -> None:
     out = run("play", "gin_rummy", "--seed", "1", stdin="quit\n")[1]
-    assert out.endswith("totals: P1 0 . P2 0 (no round finished)\nbye: the player left\n")
+    assert out.endswith("totals: P1 0 . P2 0 (no round was scored)\nbye: the player left\n")
 
 
 def test_quit_at_the_round_summary_leaves() -> None:
