@@ -243,7 +243,8 @@ def render_observation(observation: Observation, legal: Sequence[Action], every:
         for p, i, meld in table:
             laid = [f"{player_name(who)} {card}" for card, who in zip(meld.cards, meld.by) if who != p]
             credit = f"   (laid off: {', '.join(laid)})" if laid else ""
-            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {cards_text(meld.cards)}{credit}")
+            shown = _meld_order(meld.cards, len(observation.variant.deck.ranks))
+            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {cards_text(shown)}{credit}")
     ender = observation.ender
     if ender is not None:
         shown = observation.shown(ender) or ()

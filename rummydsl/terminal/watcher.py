@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 from ..engine.actions import Action, Buy, Draw, Knock, player_name
 from ..errors import RummyDslError
 from ..record import Quit, Watcher
-from .screen import cards_text, contract_text, sort_cards
+from .screen import cards_text, contract_text, melds_text, sort_cards
 
 if TYPE_CHECKING:
     from ..cards import Card
@@ -130,10 +130,9 @@ class TerminalWatcher(Watcher):
         if p == rnd.sat_out:
             return [f"{head} sat out"]
         lines = [f"{head} points {result.points[p]}"]
-        own = [m for m in rnd.table[p]]
-        if own:
-            lines.append("      melds: " + " ".join(
-                "[" + cards_text([c for c, who in zip(m.cards, m.by) if who == p]) + "]" for m in own))
+        top = len(rnd.variant.deck.ranks)
+        if rnd.table[p]:  # as they lie on the table, lay-offs included (each laid-off card's player says so)
+            lines.append("      melds: " + melds_text([m.cards for m in rnd.table[p]], top))
         laid = [f"{c} on {player_name(owner)}#{i + 1}" for owner, melds in enumerate(rnd.table)
                 for i, m in enumerate(melds) for c, who in zip(m.cards, m.by) if who == p and owner != p]
         if laid:
@@ -146,7 +145,7 @@ class TerminalWatcher(Watcher):
         deadwood = result.deadwoods[p]
         on_table = [set(m.cards) for m in rnd.table[p]]
         if shown and not all(any(set(m) <= cards for cards in on_table) for m in shown):
-            lines.append("      shows: " + " ".join("[" + cards_text(m) + "]" for m in shown))
+            lines.append("      shows: " + melds_text(shown, top))
         if not hand:
             lines.append("      out: no cards left")
             return lines
@@ -159,7 +158,7 @@ class TerminalWatcher(Watcher):
                 left = sort_cards(arrangement.unmatched)
                 concealed = [m for m in arrangement.melds if not shown or tuple(m) not in set(map(tuple, shown))]
                 if concealed and not shown:
-                    lines.append("      melds in hand: " + " ".join("[" + cards_text(m) + "]" for m in concealed))
+                    lines.append("      melds in hand: " + melds_text(concealed, top))
         except RummyDslError:
             left = hand
         value = "not worked out (a hand past the solver)" if deadwood is None else str(deadwood)

@@ -128,7 +128,7 @@ def test_the_round_summary_shows_melds_lay_offs_and_deadwood_and_waits() -> None
     summary = out.split("round 1 over: knock by P3\n", 1)[1].split("press Enter", 1)[0]
     assert summary.splitlines()[:3] == ["  P1 (you): points 0", "      laid off: 7P on P3#3",
                                         "      deadwood 62: 3B 9B 11B 2G 2P 10P 13P 3Y 9Y"]
-    assert "      melds: [6R 6G *] [10R 12R *] [7B 7G *]" in summary and "shows:" not in summary
+    assert "      melds: [6R 6B 6G *] [7R 9R 10R 11R 12R *] [7B 7G 7P 7Y *]" in summary and "shows:" not in summary
     assert "scores: P1 0 . P2 0 . P3 67" in summary
     assert out.split("press Enter to go on ('quit' leaves): ", 1)[1].startswith("\n=== round 2")
 
