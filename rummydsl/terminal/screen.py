@@ -178,13 +178,12 @@ def listing(legal: Sequence[Action], every: bool = False, best: Action | None = 
             last += 1
         group = legal[number:last + 1]
         shown = group.index(best) if best in group else 0
-        line = f"  {number + shown + 1:>{width}}  {group[shown]}"
-        if best is not None and group[shown] == best:
-            line += "   (best melds)"
+        notes = ["best melds"] if best is not None and group[shown] == best else []
         if last > number:
-            line += f"   ({number + 1}-{last + 1}: the same ranks in other suits)"
+            notes.append(f"{number + 1}-{last + 1}: the same ranks in other suits")
             folded += last - number
-        lines.append(line)
+        note = f"   ({'; '.join(notes)})" if notes else ""
+        lines.append(f"  {number + shown + 1:>{width}}  {group[shown]}{note}")
         number = last + 1
     if folded:
         lines.append(f"  ({folded} lay-downs like those above are folded: 'all' lists all {len(legal)} moves)")

@@ -47,6 +47,21 @@ def test_every_shipped_variant_has_a_golden_screen() -> None:
     assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == sorted(shipped_variant_ids())
 
 
+def test_the_screen_docs_cli_md_shows_is_a_golden_one() -> None:
+    """docs/cli.md's play section shows a screen of one of these files, as it is."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = doc.split("\n## play\n", 1)[1].split("\n## ", 1)[0]
+    named = re.search(r"This screen is from tests/cli/golden_play/(\w+)\.txt:\n\n```\n(.*?)```", section, re.S)
+    assert named is not None
+    block = named.group(2).splitlines()  # the last line is the prompt, which the golden answers on its line
+    lines = [line.rstrip() for line in (GOLDEN / f"{named.group(1)}.txt").read_text(encoding="utf-8").splitlines()]
+    n = len(block)
+    assert any(lines[i:i + n - 1] == block[:-1] and lines[i + n - 1].startswith(block[-1])
+               for i in range(len(lines) - n + 1))
+
+
 if __name__ == "__main__":
     for name in sys.argv[1:] or shipped_variant_ids():
         (GOLDEN / f"{name}.txt").write_text(screen(name), encoding="utf-8")

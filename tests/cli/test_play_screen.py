@@ -104,7 +104,7 @@ def test_the_contract_held_then_met_and_the_suggestion_is_a_legal_lay_down() -> 
     held = out.split("phase meld", 1)[1].split("your move", 1)[0]
     assert "contract: three melds of exactly three cards - you hold it" in held
     assert "best melds: [TD JS QH] [5D 6C 7H] [AD 2D 3C]   deadwood: 44 (9H TH 4D 6D AC)" in held
-    assert "  25  P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH]   (best melds)   (25-32:" in held
+    assert "  25  P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH]   (best melds; 25-32:" in held
     after = out.split("P1 meld [AD 2D 3C] [5D 6C 7H] [TD JS QH] (you)", 1)[1]
     assert "contract: three melds of exactly three cards - met (your melds are on the table)" in after
 
