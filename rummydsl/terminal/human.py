@@ -15,9 +15,27 @@ if TYPE_CHECKING:
     from ..engine.observe import Observation
     from .watcher import ScoreSheet
 
-__all__ = ["HumanAgent", "PROMPT"]
+__all__ = ["HumanAgent", "PROMPT", "ask"]
 
 PROMPT = "your move (number, action, 'undo', 'help' or 'quit'): "
+
+
+def ask(prompt: str, inp: TextIO, out: TextIO) -> str:
+    """Print ``prompt`` and read a line, stripped.
+
+    :raises Quit: at the end of input (Ctrl-D) or on Ctrl-C.
+    """
+    out.write(prompt)
+    out.flush()
+    try:
+        line = inp.readline()
+    except KeyboardInterrupt:
+        raise Quit("the player left (Ctrl-C)") from None
+    if not line:
+        out.write("\n")
+        out.flush()
+        raise Quit("the player left (end of input)")
+    return line.strip()
 
 
 class HumanAgent:
@@ -57,16 +75,7 @@ class HumanAgent:
         legal = suggested_first(observation, legal)
         self.say(render_observation(observation, legal))
         while True:
-            self.out.write(PROMPT)
-            self.out.flush()
-            try:
-                line = self.inp.readline()
-            except KeyboardInterrupt:
-                raise Quit("the player left (Ctrl-C)") from None
-            if not line:
-                self.say("")
-                raise Quit("the player left (end of input)")
-            text = line.strip()
+            text = ask(PROMPT, self.inp, self.out)
             if not text:
                 continue
             action = self._read(text, observation, legal)

@@ -242,12 +242,12 @@ def render_observation(observation: Observation, legal: Sequence[Action], every:
         for p, i, meld in table:
             laid = [f"{player_name(who)} {card}" for card, who in zip(meld.cards, meld.by) if who != p]
             credit = f"   (laid off: {', '.join(laid)})" if laid else ""
-            shown = _meld_order(meld.cards, len(observation.variant.deck.ranks))
-            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {cards_text(shown)}{credit}")
+            in_order = _meld_order(meld.cards, len(observation.variant.deck.ranks))
+            lines.append(f"  {player_name(p)}#{i + 1} {meld.kind}: {cards_text(in_order)}{credit}")
     ender = observation.ender
     if ender is not None:
         shown = observation.shown(ender) or ()
-        melds = " ".join("[" + cards_text(m) + "]" for m in shown) or "none"
+        melds = melds_text(shown, len(observation.variant.deck.ranks)) or "none"
         lines.append(f"{player_name(ender)} ended the round: melds {melds}, deadwood {observation.ender_deadwood}")
     void = observation.variant.void
     if void.at_discard_draw is not None:

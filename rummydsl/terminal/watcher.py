@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 from ..engine.actions import Action, Buy, Draw, Knock, player_name
 from ..errors import RummyDslError
 from ..record import Quit, Watcher
+from .human import ask
 from .screen import cards_text, contract_text, melds_text, sort_cards
 
 if TYPE_CHECKING:
@@ -182,16 +183,7 @@ class TerminalWatcher(Watcher):
         """Wait for Enter before the next round (``quit`` leaves)."""
         if self.inp is None:
             return
-        self.out.write("press Enter to go on ('quit' leaves): ")
-        self.out.flush()
-        try:
-            line = self.inp.readline()
-        except KeyboardInterrupt:
-            raise Quit("the player left (Ctrl-C)") from None
-        if not line:
-            self.say("")
-            raise Quit("the player left (end of input)")
-        if line.strip().lower() in ("quit", "exit", "q"):
+        if ask("press Enter to go on ('quit' leaves): ", self.inp, self.out).lower() in ("quit", "exit", "q"):
             raise Quit("the player left")
 
     def game_over(self, result: GameResult) -> None:
