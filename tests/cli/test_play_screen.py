@@ -150,3 +150,19 @@ def test_quit_before_any_round_ends_prints_the_totals() -> None:
 def test_quit_at_the_round_summary_leaves() -> None:
     code, out, _ = run("play", "gin_rummy", "--seed", "1", stdin="1\n" * 47 + "quit\n")
     assert code == 0 and "press Enter to go on" in out and out.endswith("bye: the player left\n")
+
+
+def test_a_round_taken_back_is_struck_off_the_score_sheet() -> None:
+    """'undo' back into a scored round (Match.undo) strikes it off the sheet 'score' prints."""
+    import io
+    import random
+
+    from rummydsl.engine import Round
+    from rummydsl.terminal import ScoreSheet, TerminalWatcher
+
+    sheet = ScoreSheet(2)
+    sheet.add(1, "knock by P2", (0, 35), (0, 35))
+    sheet.add(2, "gin by P1", (41, 0), (41, 35))
+    rnd = Round.deal(load_variant("gin_rummy"), random.Random(7), dealer=1, number=2)
+    TerminalWatcher(0, io.StringIO(), sheet=sheet).taken_back(rnd)
+    assert [row[0] for row in sheet.rows] == [1] and sheet.totals == (0, 35)
