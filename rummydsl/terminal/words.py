@@ -110,8 +110,10 @@ def _moves(variant: Variant) -> list[tuple[str, str]]:
         moves.append(("meld [] / done", "after a knock, show your melds (none) or finish"))
     if variant.stock.last_discard_claim:
         moves.append(("draw discard / pass", "claim the last discard or let it go"))
-    seen: set[str] = set()
-    return [move for move in moves if not (move[0] in seen or seen.add(move[0]))]  # type: ignore[func-returns-value]
+    kept: dict[str, str] = {}
+    for example, meaning in moves:  # a move two rules name (a lay-off in turn and after a knock) once
+        kept.setdefault(example, meaning)
+    return list(kept.items())
 
 
 def help_text(variant: Variant) -> str:
