@@ -22,7 +22,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
     from ..engine.match import Match
     from ..record import Quit, RecordWriter, close_agents, run_game
     from ..simulate import agent_names, check_agents
-    from ..terminal import HELP, HumanAgent, TerminalWatcher
+    from ..agents import GreedyAgent
+    from ..terminal import HumanAgent, ScoreSheet, TerminalWatcher, help_text
     from ..variant import load_variant, with_players
 
     variant = with_players(load_variant(args.variant), args.players)
@@ -41,27 +42,33 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
     deal_rng = random.Random(deal_seed)
     agent_rng = random.Random(seeds.getrandbits(64))
     agents: list[Any] = make_agents(",".join(n if n != "human" else "random" for n in names), players, agent_rng)
-    agents[seat] = HumanAgent(seat, inp, out)
+    sheet = ScoreSheet(players)
+    guide = help_text(variant)
+    agents[seat] = HumanAgent(seat, inp, out, help=guide, sheet=sheet, adviser=GreedyAgent())
     log = open_log(args.log) if args.log else None
     writer = RecordWriter(lambda line: write_line(log, line, flush=True)) if log is not None else None
     print(f"{variant.name}: you are P{seat + 1}; "
           + ", ".join(f"P{p + 1} {names[p]}" for p in range(players) if p != seat)
           + f" (seed {seed})", file=out)
-    print(HELP, file=out)
+    print(guide, file=out)
+    game: Game | Match | None = None
     try:
         if writer is not None:
             writer.header(variant, seed=seed, agents=names, mode="games")
             writer.game(1, seed)
         # Without a record the game keeps its history, so 'undo' can take moves back (a
         # record cannot hold a move taken back); both deal exactly as Game(variant, deal_rng).
-        game: Game | Match = (Game(variant, deal_rng) if writer is not None
+        game = (Game(variant, deal_rng) if writer is not None
                               else Match.new(variant, seed=deal_seed, history=True))
-        played = run_game(game, agents, writer=writer, watcher=TerminalWatcher(seat, out))
+        played = run_game(game, agents, writer=writer, watcher=TerminalWatcher(seat, out, inp, sheet))
     except Quit as leaving:
+        _totals(game, sheet, out)
         print(f"bye: {leaving}", file=out)
         return EXIT_OK
     except KeyboardInterrupt:
-        print("\nbye: interrupted", file=out)
+        print("", file=out)
+        _totals(game, sheet, out)
+        print("bye: interrupted", file=out)
         return EXIT_OK
     finally:
         close_agents(agents)
@@ -71,3 +78,14 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
         print(f"rummydsl play: {played.stopped}", file=err)
         return EXIT_INPUT
     return EXIT_OK
+
+
+def _totals(game: Any, sheet: Any, out: TextIO) -> None:
+    """On leaving: the score sheet of the rounds played, or the totals when none was."""
+    if game is None:
+        return
+    if sheet.rows:
+        print(sheet.text(), file=out)
+    else:
+        print("totals: " + " . ".join(f"P{p + 1} {s}" for p, s in enumerate(game.round.scores))
+              + " (no round was scored)", file=out)

@@ -43,10 +43,24 @@ class Event(NamedTuple):
     """The round this action ended, with its points."""
     game: GameResult | None = None
     """The game this action ended."""
+    others_drawn: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    """``(seat, cards)`` for cards that came from the stock into another seat's hand by
+    this action: a draw it completed (CR-4: the stock card of the player to move comes
+    with the last pass on buying, or with a buy, beside the buyer's penalty card); each
+    theirs alone to see."""
+
+    def drawn_for(self, seat: int) -> tuple[Card, ...]:
+        """The cards that came from the stock into ``seat``'s hand by this action."""
+        if seat == self.player:
+            return self.drawn
+        return next((cards for who, cards in self.others_drawn if who == seat), ())
 
     def seen_by(self, seat: int) -> Event:
         """The event as ``seat`` sees it: another player's drawn cards are not named."""
-        return self if seat == self.player or not self.drawn else self._replace(drawn=())
+        if not self.drawn and not self.others_drawn:
+            return self
+        return self._replace(drawn=self.drawn if seat == self.player else (),
+                             others_drawn=tuple(o for o in self.others_drawn if o[0] == seat))
 
 
 class State(NamedTuple):

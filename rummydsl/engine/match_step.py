@@ -84,14 +84,19 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
     top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
     gone = size - len(stock) if rnd.stock is stock else -1
-    hand = rnd.hands[seat]
-    if 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top)):
-        # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
-        drawn: tuple[Card, ...] = tuple(c for c in reversed(top[len(top) - gone:])
-                                        if any(c is held for held in hand)) if gone else ()
-    else:
-        drawn = tuple(c for c in reversed(top) if any(c is held for held in hand)
-                      and not any(c is left for left in rnd.stock))
+    same = 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top))
+
+    def drawn_into(hand: list[Card]) -> tuple[Card, ...]:
+        if same:  # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
+            return tuple(c for c in reversed(top[len(top) - gone:]) if any(c is held for held in hand)) if gone else ()
+        return tuple(c for c in reversed(top) if any(c is held for held in hand)
+                     and not any(c is left for left in rnd.stock))
+
+    drawn = drawn_into(rnd.hands[seat])
+    others: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if gone != 0 and (not same or len(drawn) < gone):  # another seat's draw this action completed (CR-4)
+        others = tuple((other, got) for other in range(rnd.players) if other != seat
+                       for got in (drawn_into(rnd.hands[other]),) if got)
     automatic: list[Action] = []
     while rnd.result is None:
         forced = rnd.automatic()
@@ -104,14 +109,14 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
                 s.one_round)
     result = rnd.result
     if result is None or s.one_round:
-        return new, Event(logged, seat, drawn, tuple(automatic) if automatic else (), result)
+        return new, Event(logged, seat, drawn, tuple(automatic) if automatic else (), result, others_drawn=others)
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
     try:
         game.next_round(deal=seeded)
     except RummyDslError as stop:  # the round is played and scored; the game goes no further
-        event = Event(logged, seat, drawn, tuple(automatic), result)
+        event = Event(logged, seat, drawn, tuple(automatic), result, others_drawn=others)
         stop.event = event  # type: ignore[attr-defined]  # the play loop tells what was played (play.failed_event)
         if game.stalled is None:  # a total past its limit: the sheet refused it, and said why
             game.stalled = str(stop)
@@ -122,7 +127,7 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
         new = new._replace(game=game, round=game.round, round_start=steps)
     else:
         new = new._replace(game=game, dealing=())
-    return new, Event(logged, seat, drawn, tuple(automatic), result, game.result)
+    return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others)
 
 
 class GameStopped(Exception):

@@ -122,6 +122,10 @@ def _told(match: Match, rnd: Round, event: Event, writer: RecordWriter | None, w
             writer.action(after, move, n=first + k)
         if watcher is not None:
             watcher.action(after, move)
+            if k == 1:
+                for seat, cards in ((event.player, event.drawn), *event.others_drawn):
+                    if cards and seat >= 0:
+                        watcher.drawn(after, seat, cards)
     return after
 
 

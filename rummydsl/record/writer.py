@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from ..engine import Action, GameResult, Round, RoundResult
     from ..variant.model import Variant
 
@@ -35,6 +36,10 @@ class Watcher:
 
     def action(self, rnd: Round, action: Action) -> None:
         """``action`` has just been played in ``rnd``."""
+
+    def drawn(self, rnd: Round, player: int, cards: Sequence[Card]) -> None:
+        """``player`` has just drawn ``cards`` from the stock (the Match event's ``drawn``:
+        theirs alone to see; a front end shows them to that player only)."""
 
     def taken_back(self, rnd: Round) -> None:
         """A seat took back its last decision (:class:`~rummydsl.engine.play.TakeBack`):

@@ -171,3 +171,43 @@ def test_undo_in_a_real_terminal(tmp_path: Path) -> None:
     assert "(taken back: round 1, as it stood before your last move)" in back
     assert "phase discard" in back and "your hand (11): 3S 5S 7H 9H TH 4D JD KD AC 4C JC" in back
     assert finish(child) == 0
+
+
+def test_skarney_speaks_its_own_moves_in_a_real_terminal(tmp_path: Path) -> None:
+    """issue 23: the help lists the offer game's moves, the contract is in words, the
+    lay-downs fold and 'all' lists them, 'hint' and 'score' answer, and 'quit' prints
+    the totals."""
+    child = spawn(tmp_path, "play", "skarney_gin", "--seed", "5")
+    child.expect_exact("offer 7H")
+    child.expect_exact("take / decline")
+    for _ in range(4):
+        shown = move(child, "1")
+    shown = move(child, "all")
+    assert "contract: three melds of exactly three cards - you hold it" in shown
+    assert "(34 lay-downs like those above are folded: 'all' lists all 41 moves)" in shown
+    shown = move(child, "hint")
+    assert "  40  P1 meld " in shown and "folded" not in shown.split("moves:")[1]
+    shown = move(child, "score")
+    assert "hint: the greedy agent would play P1 meld " in shown
+    shown = move(child, "quit")
+    assert "no round has been scored yet: P1 0 . P2 0" in shown
+    child.expect_exact("totals: P1 0 . P2 0 (no round was scored)")
+    child.expect_exact("bye: the player left")
+    assert finish(child) == 0
+
+
+def test_the_round_summary_waits_for_enter_in_a_real_terminal(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "play", "gin_rummy", "--seed", "1")
+    for _ in range(30):
+        index = child.expect_exact([PROMPT, "press Enter to go on ('quit' leaves): "])
+        if index == 1:
+            break
+        child.sendline("1")
+    assert index == 1 and "round 1 over: knock by P2" in child.before
+    assert "deadwood 7: " in child.before  # the knocker's deadwood cards
+    child.sendline("")
+    child.expect_exact("=== round 2: P2 deals")
+    child.expect_exact(PROMPT)
+    child.sendline("quit")
+    child.expect_exact("    1  knock by P2    0   35")
+    assert finish(child) == 0

@@ -123,7 +123,7 @@ def test_the_play_screen_shows_no_other_hand_after_a_void_round() -> None:
     TerminalWatcher(0, out).round_over(rnd, rnd.result, (0, 0))
     text = out.getvalue()
     assert "5H" in text and not {"KS", "KH", "QC", "7D"} & set(text.replace(",", " ").split())
-    assert "P2: hand not shown (10 cards)" in text
+    assert "  P2: points 0\n      hand not shown (10 cards)" in text
 
 
 def test_undo_takes_back_your_last_move() -> None:

@@ -528,3 +528,28 @@ def test_resample_keeps_the_hand_of_a_deep_draw_whole() -> None:
     for drawer in others:
         assert again.round.hands[drawer] == m.round.hands[drawer]
     assert Match.from_json(again.to_json(), m.variant).state() == again.state()
+
+
+def test_an_event_names_the_cards_another_seat_drew_by_it() -> None:
+    """issue 23: a stock card that comes to another seat by this action is in the event
+    for that seat (CR-4: a seat draws from the stock and the card comes with the last
+    pass on buying, or with a buy, beside the buyer's penalty card); ``drawn`` stays the
+    actor's own."""
+    rng = random.Random(4)
+    seen: dict[str, int] = {}
+    m = Match.new("contract_rummy", seed=3)
+    for _ in range(400):
+        if m.to_move == TERMINAL or len(seen) == 2:
+            break
+        seat = m.to_move
+        legal = [str(a) for a in m.legal_actions()]
+        buys = [a for a in legal if a.endswith((" buy", " pass"))]
+        top = list(m.round.stock[-4:])
+        event = m.apply(rng.choice(buys) if buys else rng.choice(legal))
+        for other, cards in event.others_drawn:
+            assert other != seat and cards and event.drawn_for(other) == cards
+            assert all(any(c is held for held in m.round.hands[other]) for c in cards)
+            assert all(any(c is t for t in top) for c in cards)
+            assert event.seen_by(other).others_drawn == ((other, cards),) and event.seen_by(seat).others_drawn == ()
+            seen[str(event.action).split()[1]] = 1
+    assert set(seen) == {"pass", "buy"}, seen

@@ -1,0 +1,137 @@
+"""A person's seat at the terminal: :class:`HumanAgent` shows the screen and reads a move."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence, TextIO
+
+from ..engine.actions import Action, player_name
+from ..engine.play import TakeBack
+from ..errors import RummyDslError
+from ..record import Quit
+from .screen import ordered, render_observation, suggested_first
+from .words import COMMANDS
+
+if TYPE_CHECKING:
+    from ..engine.observe import Observation
+    from .watcher import ScoreSheet
+
+__all__ = ["HumanAgent", "PROMPT", "ask"]
+
+PROMPT = "your move (number, action, 'undo', 'help' or 'quit'): "
+
+
+def ask(prompt: str, inp: TextIO, out: TextIO) -> str:
+    """Print ``prompt`` and read a line, stripped.
+
+    :raises Quit: at the end of input (Ctrl-D) or on Ctrl-C.
+    """
+    out.write(prompt)
+    out.flush()
+    try:
+        line = inp.readline()
+    except KeyboardInterrupt:
+        raise Quit("the player left (Ctrl-C)") from None
+    if not line:
+        out.write("\n")
+        out.flush()
+        raise Quit("the player left (end of input)")
+    return line.strip()
+
+
+class HumanAgent:
+    """A person at the terminal plays seat ``seat``, reading from ``inp`` and writing to ``out``.
+
+    ``help`` prints ``help`` (the variant's moves: :func:`~.words.help_text`), ``score``
+    the ``sheet``, ``hint`` what ``adviser`` (an agent) would play, ``all`` every move.
+    """
+
+    def __init__(self, seat: int, inp: TextIO, out: TextIO, *, help: str = COMMANDS,
+                 sheet: ScoreSheet | None = None, adviser: Any = None) -> None:
+        self.seat = seat
+        self.inp = inp
+        self.out = out
+        self.help = help
+        self.sheet = sheet
+        self.adviser = adviser
+
+    def say(self, text: str) -> None:
+        self.out.write(text if text.endswith("\n") else text + "\n")
+        self.out.flush()
+
+    def refused(self, reason: str) -> None:
+        """The play loop could not take back (:class:`~rummydsl.engine.play.TakeBack`): say why."""
+        self.say(f"Sorry, nothing can be taken back: {reason}.")
+
+    def act(self, observation: Observation) -> Action | TakeBack:
+        """Show the table and read the person's move until it is a legal one, or ``undo``
+        (:class:`~rummydsl.engine.play.TakeBack`: back to the person's previous move).
+
+        :raises Quit: on ``quit`` or at the end of input (Ctrl-D), or Ctrl-C.
+        """
+        legal = ordered(observation.legal_actions())
+        if len(legal) == 1:
+            self.say(f"(your only move) {legal[0]}")
+            return legal[0]
+        legal = suggested_first(observation, legal)
+        self.say(render_observation(observation, legal))
+        while True:
+            text = ask(PROMPT, self.inp, self.out)
+            if not text:
+                continue
+            action = self._read(text, observation, legal)
+            if action is not None:
+                return action
+
+    def _hint(self, observation: Observation, legal: Sequence[Action]) -> str:
+        if self.adviser is None:
+            return "Sorry, no agent is at hand to give a hint."
+        try:
+            advice = self.adviser.act(observation)
+        except RummyDslError as problem:
+            return f"Sorry, the hint failed: {problem}"
+        number = next((f" (move {i})" for i, action in enumerate(legal, start=1) if action == advice), "")
+        name = getattr(self.adviser, "name", type(self.adviser).__name__.replace("Agent", "").lower())
+        return f"hint: the {name} agent would play {advice}{number}"
+
+    def _read(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action | TakeBack | None:
+        """The move ``text`` names, or ``None`` after saying what is wrong with it."""
+        word = text.lower()
+        if word in ("quit", "exit", "q"):
+            raise Quit("the player left")
+        if word in ("help", "?", "h"):
+            self.say(self.help)
+            return None
+        if word in ("show", "s", "table"):
+            self.say(render_observation(observation, legal))
+            return None
+        if word in ("all", "a"):
+            self.say(render_observation(observation, legal, every=True))
+            return None
+        if word in ("score", "scores", "sheet"):
+            self.say(self.sheet.text() if self.sheet is not None else "Sorry, no score sheet is kept.")
+            return None
+        if word == "hint":
+            self.say(self._hint(observation, legal))
+            return None
+        if word in ("undo", "u", "back"):
+            return TakeBack()
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.say(f"Sorry, there is no move {number}: choose 1 to {len(legal)}.")
+            return None
+        first = text.split()[0]
+        if not (first[:1] in "Pp" and first[1:].isdigit()):
+            text = f"{player_name(self.seat)} {text}"
+        try:
+            action = observation.parse(text)
+        except RummyDslError as problem:
+            reason = getattr(problem, "reason", str(problem))
+            self.say(f"Sorry, I could not read {text!r}: {reason}. Type 'help' for examples.")
+            return None
+        reason = observation.why_illegal(action)
+        if reason is not None:
+            self.say(f"Sorry, {str(action)!r} is not allowed now: {reason}.")
+            return None
+        return action
