@@ -12,12 +12,38 @@ from __future__ import annotations
 
 import operator
 import textwrap
-from typing import Any, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator, Mapping
 
 from ..expr import ast
 from ..variant.model import Variant
 
-__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "unparse", "show", "ordinal"]
+__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "unparse", "show", "ordinal", "raw",
+           "collecting_raw"]
+
+_RAW: ContextVar[list[str] | None] = ContextVar("rummydsl_explain_raw", default=None)
+
+
+def raw(formula: str) -> str:
+    """``formula``, shown as written because ``explain`` has no words for it yet; noted
+    for :func:`collecting_raw` (the tests check that no shipped variant needs it)."""
+    seen = _RAW.get()
+    if seen is not None:
+        seen.append(formula)
+    return formula
+
+
+@contextmanager
+def collecting_raw() -> Iterator[list[str]]:
+    """Collect the formulas :func:`raw` shows while the block runs."""
+    token = _RAW.set([])
+    try:
+        seen = _RAW.get()
+        assert seen is not None
+        yield seen
+    finally:
+        _RAW.reset(token)
 
 
 _WIDTH = 78
