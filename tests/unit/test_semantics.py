@@ -3,6 +3,8 @@ groups it tries, which must include a witness for every shipped meld kind."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rummydsl.cards import Deck
@@ -43,3 +45,23 @@ def test_every_shipped_kind_has_witnesses_from_3_to_its_largest(variant_id: str)
         assert max(3, size_bounds(pattern)[0]) in by_size, kind  # CR-2's runs start at 4 cards
         for group in by_size.values():
             assert next(k for k in variant.meld_kinds if k.name == kind).pattern(group)
+
+
+@pytest.mark.parametrize("poker, warned", [
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)"}', True),
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)", description: null}', False),
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)", description: "all suits differ"}', False),
+    ('"size >= 3 and consecutive(rank) and distinct(suit)"', False),  # a string replaces the map whole
+    ('{description: "mixed suits"}', False),
+])
+def test_an_inherited_description_of_a_changed_pattern_is_warned(tmp_path: Path, poker: str, warned: bool) -> None:
+    """Skarney's poker changed to distinct(suit) but still described as 'suits are not all the same'."""
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: skarney_gin\nmelds:\n  poker: {poker}\n", encoding="utf-8")
+    found = [d for d in check_file(str(path)) if d.rule == "description-stale"]
+    assert bool(found) == warned, found
+    if warned:
+        assert (found[0].location.line, found[0].location.column) == (6, 20)  # at the new pattern
+        assert found[0].severity == "warning"
