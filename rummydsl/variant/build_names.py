@@ -52,12 +52,29 @@ def large(value: int) -> str:
     return text if len(text) <= 20 else text[:20] + "..."
 
 
+def _yaml_hint(text: str) -> str:
+    """A hint for a YAML 1.1 boolean or a quoted number written where a value is meant."""
+    word = {"yes": "true", "on": "true", "no": "false", "off": "false"}.get(text.lower())
+    if word:
+        return f"; YAML 1.2 reads {text!r} as text: write {word}"
+    if text.strip().lstrip("-").isdigit():
+        return f"; remove the quotes: {text.strip()}"
+    return ""
+
+
 def build_options(builder: Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
     reserved = RESERVED_NAMES
     inherited = _section(builder.parent_data, ("options",))
     for name, raw in builder.get("options", default={}).items():
         path: KeyPath = ("options", name)
+        parent_value = inherited[name].get("value") if isinstance(inherited.get(name), Mapping) else None
+        if isinstance(raw, str) and parent_value is not None and not isinstance(parent_value, str):
+            kind = "a boolean" if isinstance(parent_value, bool) else "an integer"
+            builder.error(path, f"option {name!r} is {kind} (the parent's value is "
+                          f"{str(parent_value).lower() if isinstance(parent_value, bool) else parent_value}), "
+                          f"not a string like {raw!r}" + _yaml_hint(raw), "option-value")
+            continue
         if not isinstance(raw, Mapping) and isinstance(inherited.get(name), Mapping):
             # 'gin_bonus: 30' changes the value only: the inherited rule id,
             # description and choices stay, as with '{value: 30}'.
@@ -89,6 +106,12 @@ def build_options(builder: Builder) -> dict[str, Option]:
                               f"{MAX_INT_LITERAL:,} (the largest number an expression may use)", "option-value")
                 continue
             options[name] = Option(name, value, one_of, raw.get("rule"), raw.get("description"))
+        elif isinstance(raw, str):
+            # A bare string is a value of a string option the parent declares (handled
+            # above); a new one needs its choices.
+            builder.error(path, f"option {name!r} is a string, but no parent declares a string option "
+                          f"{name!r} with its choices; write {name}: {{value: {raw}, one_of: [{raw}, ...]}} "
+                          "to declare one", "option-one-of")
         elif number_too_large(raw):
             builder.error(path, f"option {name!r} is {large(raw)}, larger than {MAX_INT_LITERAL:,} "
                           "(the largest number an expression may use)", "option-value")
