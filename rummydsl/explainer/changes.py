@@ -18,7 +18,7 @@ from ..expr import parser
 from ..variant.model import Variant
 from .say import Speaker
 from .shapes import contract_words, meld_words
-from .words import _fold, bullet, raw, show
+from .words import bullet, fold_tree, raw, show
 
 __all__ = ["differences"]
 
@@ -154,7 +154,7 @@ def _say(word: tuple[str, Wording], variant: Variant, value: Any, data: Mapping[
         return raw(show(value))
     values, words = _option_values(data)
     speak = Speaker(variant, context, ender="the player who ended the round", scored=True)
-    return how(speak, _fold(tree, values, words))
+    return how(speak, fold_tree(tree, values, words))
 
 
 def _option_values(data: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]]:
@@ -182,13 +182,13 @@ def _contract_changes(variant: Variant, old: str, new: str) -> list[str]:
     new_values, new_words = _option_values(variant.data)
     reads_round = any(getattr(n, "id", None) == "round" for t in (old_tree, new_tree) for n in _walk(t))
     if deals is None or deals > 12 or not reads_round:
-        said_old = contract_words(variant, _fold(old_tree, old_values, old_words))
-        said_new = contract_words(variant, _fold(new_tree, new_values, new_words))
+        said_old = contract_words(variant, fold_tree(old_tree, old_values, old_words))
+        said_new = contract_words(variant, fold_tree(new_tree, new_values, new_words))
         return bullet(f"contract: {said_old} -> {said_new}")
     out: list[str] = []
     for number in range(1, deals + 1):
-        said_old = contract_words(variant, _fold(old_tree, {**old_values, "round": number}, old_words))
-        said_new = contract_words(variant, _fold(new_tree, {**new_values, "round": number}, new_words))
+        said_old = contract_words(variant, fold_tree(old_tree, {**old_values, "round": number}, old_words))
+        said_new = contract_words(variant, fold_tree(new_tree, {**new_values, "round": number}, new_words))
         if said_old != said_new:
             out += bullet(f"contract in deal {number}: {said_old} -> {said_new}")
     return out

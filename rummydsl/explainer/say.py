@@ -252,7 +252,7 @@ class Speaker:
         if func == "count_distinct" and len(args) == 1:
             return f"the number of different {_plural(self._plain(args[0]))} the cards can show"
         if func == "count_where" and len(args) == 1:
-            return f"the number of melds that are {self._meld_clause(args[0])}"
+            return f"the number of melds that are {self.meld_clause(args[0])}"
         raise Unworded(node)
 
     def _plain(self, node: Any) -> str:
@@ -370,11 +370,11 @@ class Speaker:
         if func == "consecutive" and len(args) == 1:
             return "the cards are in sequence"
         if func in ("all", "any") and len(args) == 1 and self.context == "contract":
-            return (f"every meld is {self._meld_clause(args[0])}" if func == "all"
-                    else f"at least one meld is {self._meld_clause(args[0])}")
+            return (f"every meld is {self.meld_clause(args[0])}" if func == "all"
+                    else f"at least one meld is {self.meld_clause(args[0])}")
         raise Unworded(node)
 
-    def _meld_clause(self, node: Any) -> str:
+    def meld_clause(self, node: Any) -> str:
         """One meld of a lay-down (``kind == set``, ``size == 3``) in words."""
         if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name):
             if node.left.id == "kind" and isinstance(node.right, ast.Name):
@@ -385,7 +385,7 @@ class Speaker:
                         "<=": f"of {n} or fewer cards", ">": f"of more than {n} cards",
                         "<": f"of fewer than {n} cards"}[node.op]
         if isinstance(node, ast.BoolOp):
-            return f"{self._meld_clause(node.left)} {node.op} {self._meld_clause(node.right)}"
+            return f"{self.meld_clause(node.left)} {node.op} {self.meld_clause(node.right)}"
         return f"such that {self.clause(node)}"
 
     def _compare(self, node: ast.Compare) -> str:

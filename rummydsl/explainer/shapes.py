@@ -169,14 +169,14 @@ def _contract(speak: Speaker, tree: Any) -> str:
             kind, n = _kind_count(part)  # type: ignore[misc]
             kinds[kind] = n
         elif isinstance(part, ast.Call) and part.func == "all" and len(part.args) == 1:
-            every.append(speak._meld_clause(part.args[0]))
+            every.append(speak.meld_clause(part.args[0]))
         elif isinstance(part, ast.Call) and part.func == "any" and len(part.args) == 1:
-            other.append(f"at least one {speak._meld_clause(part.args[0])}")
+            other.append(f"at least one {speak.meld_clause(part.args[0])}")
         elif (isinstance(part, ast.Compare) and isinstance(part.left, ast.Call) and part.left.func == "count_where"
               and part.op == "==" and _int(part.right) is not None):
             n = _int(part.right)
             assert n is not None
-            other.append(f"exactly {number(n)} {speak._meld_clause(part.left.args[0])}")
+            other.append(f"exactly {number(n)} {speak.meld_clause(part.left.args[0])}")
         else:
             other.append(speak.clause(part))
     kind_of_all = [e[2:] for e in every if e.startswith("a ") and " " not in e[2:]]

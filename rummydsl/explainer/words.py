@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping
 from ..expr import ast
 from ..variant.model import Variant
 
-__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "unparse", "show", "ordinal", "raw",
+__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "fold_tree", "unparse", "show", "ordinal", "raw",
            "collecting_raw"]
 
 _RAW: ContextVar[list[str] | None] = ContextVar("rummydsl_explain_raw", default=None)
@@ -85,6 +85,12 @@ def folded(compiled: Any, variant: Variant, constants: Mapping[str, Any] | None 
     values.update(constants or {})
     words = {value for option in variant.options.values() for value in option.one_of or ()}
     return _fold(compiled.ast, values, words)
+
+
+def fold_tree(tree: Any, values: Mapping[str, Any], words: set[str]) -> Any:
+    """A parsed tree with ``values`` (options, ``round``) in place of their names and
+    the choices they decide made; ``words`` are the values of string options."""
+    return _fold(tree, values, words)
 
 
 _INT_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

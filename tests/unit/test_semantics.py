@@ -65,3 +65,26 @@ def test_an_inherited_description_of_a_changed_pattern_is_warned(tmp_path: Path,
     if warned:
         assert (found[0].location.line, found[0].location.column) == (6, 20)  # at the new pattern
         assert found[0].severity == "warning"
+
+
+@pytest.mark.parametrize("house, rule, severity", [
+    ("knock: null\n", "game-end", "error"),  # Gin without knocking: every round is void at the stock floor
+    ("knock: null\nstock: {at_floor: turn_over}\n", "game-end", "error"),
+    ("scoring: {multiplier: 0}\n", "game-end", "error"),
+    ("options: {gin_bonus: 0, big_gin_bonus: 0, undercut_bonus: 0}\nscoring:\n  let: null\n  round:\n"
+     "    - {when: gin, ender: \"gin_bonus\"}\n    - {when: knock, ender: \"0\"}\n", "game-end", "error"),
+    ("scoring: {round: []}\n", "game-end", "error"),
+    ("knock: null\nstock: {at_floor: stock_end}\nscoring: {round: [{when: stock_end, points: \"deadwood(p)\"}]}\n",
+     "round-end", "warning"),  # it may end: check cannot tell, and says to play it
+    ("knock: null\ngame: {deals: 3}\n", "round-end", "warning"),  # a fixed number of deals ends it
+    ("scoring: {round: []}\ngame: {deals: 3}\n", "score-none", "warning"),
+])
+def test_a_game_that_cannot_end_is_an_error(tmp_path: Path, house: str, rule: str, severity: str) -> None:
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: gin_rummy\n{house}", encoding="utf-8")
+    found = [(d.rule, d.severity) for d in check_file(str(path)) if d.rule in ("game-end", "round-end", "score-none")]
+    assert found == [(rule, severity)]
+    if rule == "round-end":
+        assert "rummydsl check --play" in next(d.message for d in check_file(str(path)) if d.rule == rule)
