@@ -43,6 +43,10 @@ def differences(variant: Variant) -> list[str]:
         if path[:1] == ("turn",) and len(path) >= 3 and new is None:
             out += bullet(f"{where}: {show(old)} -> (the default)")
             continue
+        if path[-1] == "description" and all(isinstance(v, (str, type(None))) for v in (old, new)):
+            quoted = [f'"{v}"' if isinstance(v, str) else "(none)" for v in (old, new)]
+            out += bullet(f"{where}: {quoted[0]} -> {quoted[1]}")
+            continue
         word = _wording(variant, path)
         if word is not None and (isinstance(old, str) or isinstance(new, str)):
             said_old = _say(word, variant, old, parent)
