@@ -130,6 +130,7 @@ class ProgramAgent:
         self._buffer = b""
         self._started = False
         self._token = ""
+        self._answers = 0  # accepted answers: a bad first line is most likely a start-up banner
 
     # -- the process ----------------------------------------------------------------
 
@@ -208,7 +209,7 @@ class ProgramAgent:
                 self._buffer += chunk
         if self._buffer.strip():
             text = self._buffer[:80].decode("utf-8", errors="replace")
-            raise AgentError(self.name, f"wrote {text!r} before it was asked to act")
+            raise AgentError(self.name, f"wrote {text!r} before it was asked to act" + self._banner_hint())
         self._buffer = b""
 
     def _read_line(self) -> str:
@@ -282,11 +283,24 @@ class ProgramAgent:
             action = observation.parse(text)
         except RummyDslError as problem:
             reason = getattr(problem, "reason", None) or str(problem)
-            raise AgentError(self.name, f"answered {text[:80]!r}, which is not an action: {reason}") from None
+            raise AgentError(self.name, f"answered {text[:80]!r}, which is not an action: {reason}"
+                             + self._banner_hint()) from None
         if action not in legal:
             reason = observation.why_illegal(action) or "not legal now"
             raise AgentError(self.name, f"answered {str(action)!r}, which is illegal: {reason}")
+        self._answers += 1
         return action
+
+    def _banner_hint(self) -> str:
+        """For a bad line before the first answer: what it most likely is (docs/protocol.md).
+
+        A banner written at start-up reaches rummydsl before or after the first ``act``
+        goes out, as the machine's load has it; either way it is this line.
+        """
+        if self._answers:
+            return ""
+        return ("; write nothing but answers on standard output (a start-up banner or a log line "
+                "goes to standard error)")
 
     def round_over(self, result: dict[str, Any]) -> None:
         """Tell the program a round has ended (ignored if it has gone)."""

@@ -7,7 +7,7 @@ Start-up stays cheap: importing it loads only the errors, the safe text and thes
 modules; each command imports what it needs when it runs. The package:
 :mod:`~rummydsl.cli.parser` (the arguments), :mod:`~rummydsl.cli.check` (``check``,
 ``test``, ``lsp``), :mod:`~rummydsl.cli.rules` (``explain``, ``schema``, ``variants``,
-``melds``), :mod:`~rummydsl.cli.runs` (``simulate``, ``compare``, ``sweep``,
+``melds``), :mod:`~rummydsl.cli.new` (``new``, ``rules``), :mod:`~rummydsl.cli.runs` (``simulate``, ``compare``, ``sweep``,
 ``replay``) and :mod:`~rummydsl.cli.play`; ``python -m rummydsl.cli`` runs
 :func:`main` (``__main__.py``).
 """
@@ -23,6 +23,7 @@ from ..errors import RummyDslError, VariantError
 from ..safetext import SafeStream
 from .check import cmd_check, cmd_lsp, cmd_test, print_diagnostics
 from .parser import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, ParserExit, UsageError, build_parser
+from .new import cmd_new, cmd_rules
 from .play import cmd_play
 from .rules import cmd_explain, cmd_melds, cmd_schema, cmd_variants
 from .runs import cmd_lab, cmd_replay, cmd_simulate
@@ -93,6 +94,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "lsp": cmd_lsp,
     "melds": cmd_melds,
     "variants": cmd_variants,
+    "new": cmd_new,
+    "rules": cmd_rules,
     "simulate": cmd_simulate,
     "compare": cmd_lab,
     "sweep": cmd_lab,

@@ -103,6 +103,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("variants", help="list the shipped variants")
 
+    new = commands.add_parser("new", help="write a commented house-rule file that builds on a variant")
+    new.add_argument("name", metavar="NAME", help="the new variant's id (my_rule): writes NAME.yaml")
+    new.add_argument("--from", dest="parent", default="gin_rummy", metavar="VARIANT",
+                     help="the variant it extends: a shipped id or a YAML file (default: gin_rummy)")
+    new.add_argument("--dir", default=".", metavar="FOLDER", help="where to write it (default: here)")
+    new.add_argument("--force", action="store_true", help="overwrite NAME.yaml if it exists")
+
+    rules = commands.add_parser("rules", help="rule ids (GR-9.2) with their one-line meaning")
+    rules.add_argument("what", nargs="?", metavar="ID",
+                       help="a variant (its rules), or a rule id (it and its sub-rules); none: every rule")
+    rules.add_argument("--json", action="store_true", help="print one JSON object: id -> meaning")
+
     simulate = commands.add_parser("simulate", help="play many seeded games and print statistics")
     simulate.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     count = simulate.add_mutually_exclusive_group(required=True)

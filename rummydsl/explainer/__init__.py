@@ -11,24 +11,27 @@ function ``rummydsl.explain`` behind a module of the same name.)
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from ..safetext import safe_text
 from ..variant.model import Variant
+from .changes import differences
 from .play import ending_section, melds_section, turn_section
 from .scores import game_end, game_section, scoring_section
 from .table import cards_each, cards_section, deal_section
-from .words import bullet, filled, show, wrap
+from .say import said
+from .words import bullet, collecting_raw, wrap
 
-__all__ = ["explain"]
+__all__ = ["explain", "unworded"]
 
 
 def explain(variant: Variant, *, markdown: bool = False) -> str:
     """The variant's rules as plain text, section by section (or as Markdown).
 
-    Formulas are shown with the values of the options filled in, and in words
-    where they are simple (``the knocker scores 25 plus the opponents'
-    deadwood``); other formulas are shown as written, with option values. Text
+    Formulas are said in words, with the values of the options filled in (``the
+    knocker scores 25 plus the opponents' deadwood``, ``when the upcard is a spade,
+    every score of the round counts double``); only a formula the explainer has no
+    words for yet is shown as written (:func:`unworded` lists them). Text
     from the file (names, descriptions) is shown with its control characters
     escaped (:func:`rummydsl.safetext.safe_text`).
     """
@@ -54,6 +57,20 @@ def explain(variant: Variant, *, markdown: bool = False) -> str:
     return safe_text("\n".join(lines).rstrip("\n") + "\n")
 
 
+def unworded(variant: Variant) -> list[str]:
+    """The formulas ``explain`` shows as written because it has no words for them yet
+    (none for a shipped variant: ``tests/unit/test_explain_words.py``).
+
+    >>> from rummydsl.variant import load_variant
+    >>> unworded(load_variant("knock_rummy"))
+    []
+    """
+    with collecting_raw() as seen:
+        explain(variant)
+        explain(variant, markdown=True)
+    return list(seen)
+
+
 def _parent_id(variant: Variant) -> str | None:
     """The id of the variant this one extends (its ``id``, not its file's name)."""
     parent = variant.parent_data
@@ -77,7 +94,7 @@ def _summary(variant: Variant) -> str:
     if variant.knock is not None and variant.knock.limit is None:
         ends.append("by knocking with any deadwood")
     elif variant.knock is not None:
-        limit = filled(variant.knock.limit, variant)
+        limit = said(variant.knock.limit, variant, "round")
         ends.append("only by gin" if limit == "0" else
                     f"by knocking with at most {limit} deadwood, or by gin")
     if variant.step("meld") is not None:
@@ -97,7 +114,7 @@ def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
     yield "The game", game_section(variant)
     yield "Options", _options(variant)
     if variant.parent_data is not None:
-        yield f"Changed from {_parent_id(variant)}", _differences(variant)
+        yield f"Changed from {_parent_id(variant)}", differences(variant)
 
 
 def _options(variant: Variant) -> list[str]:
@@ -109,23 +126,3 @@ def _options(variant: Variant) -> list[str]:
         about = f": {option.description}" if option.description else ""
         out += bullet(f"{option.name} = {value}{choices}{rule}{about}")
     return out
-
-
-def _differences(variant: Variant) -> list[str]:
-    parent = variant.parent_data or {}
-    out: list[str] = []
-    for path, old, new in _diff(parent, variant.data, ()):
-        if path and path[0] in ("id", "name", "description", "extends", "rules"):
-            continue
-        where = ".".join(str(p) for p in path)
-        out += bullet(f"{where}: {show(old)} -> {show(new)}")
-    return out
-
-
-def _diff(old: Any, new: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
-        for key in list(old) + [k for k in new if k not in old]:
-            if old.get(key) != new.get(key):
-                yield from _diff(old.get(key), new.get(key), path + (key,))
-    elif old != new:
-        yield path, old, new

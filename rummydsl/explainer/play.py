@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..variant.model import DiscardStep, DrawStep, MeldStep, OfferStep, Variant
-from .words import bullet, filled, ordinal, wrap
+from .say import said
+from .shapes import contract_words, meld_words
+from .words import bullet, folded, ordinal, wrap
 
 __all__ = ["melds_section", "turn_section", "ending_section"]
 
@@ -19,7 +21,7 @@ def melds_section(variant: Variant) -> list[str]:
     out: list[str] = []
     for kind in variant.meld_kinds:
         description = f" ({kind.description})" if kind.description else ""
-        out += bullet(f"{kind.name}: {filled(kind.pattern, variant)}{description}")
+        out += bullet(f"{kind.name}{description}: {meld_words(variant, folded(kind.pattern, variant))}.")
     if variant.deadwood_arrangement == "as_shown" and variant.knock is not None:
         out += bullet("A card belongs to at most one meld. At a knock each player's deadwood is the value "
                        "of the cards they do not show in melds or lay off, whatever else those cards could "
@@ -51,20 +53,20 @@ def melds_section(variant: Variant) -> list[str]:
         out += bullet("Buying: when the player to move draws from the stock rather than taking the top "
                        "discard, each other player in turn from their left may buy that discard, taking it "
                        f"and {cards} from the top of the stock, before the mover's own stock card; at most "
-                       f"{filled(buying.per_deal, variant)} buys per player per deal. Nobody may buy when "
+                       f"{said(buying.per_deal, variant, 'round')} buys per player per deal. Nobody may buy when "
                        "the stock could not give the penalty cards and the mover's card above its floor.")
     return out
 
 
 def _contract_text(variant: Variant) -> str:
-    """The contract's formula; for a contract by deal in a game of ``deals`` (CR-2), the
-    formula of each deal (``round`` filled in)."""
+    """The contract in words; for a contract by deal in a game of ``deals`` (CR-2), the
+    contract of each deal (``round`` filled in)."""
     contract = variant.contract
     assert contract is not None
     deals = variant.game.deals
     if deals is None or "round" not in contract.melds.names or deals > 12:
-        return filled(contract.melds, variant)
-    return "; ".join(f"in deal {number}, {filled(contract.melds, variant, {'round': number})}"
+        return contract_words(variant, folded(contract.melds, variant))
+    return "; ".join(f"in deal {number}, {contract_words(variant, folded(contract.melds, variant, {'round': number}))}"
                      for number in range(1, deals + 1))
 
 
@@ -82,8 +84,8 @@ def turn_section(variant: Variant) -> list[str]:
                          "off this turn (such a draw is allowed only when it can be)."
                          if step.deep_draw_must_meld else ".")
             if step.skip_after_accepting is not None:
-                text += (" A player who accepted an offered card matching "
-                         f"{filled(step.skip_after_accepting, variant)} skips this draw.")
+                text += (" A player who, since their last turn, accepted an offered card such that "
+                         f"{said(step.skip_after_accepting, variant, 'card', clause=True)} skips this draw.")
         elif isinstance(step, MeldStep):
             text = ("Meld: put melds on the table" + (" (optional)" if step.optional else "")
                     + (", add cards to your own table melds" if step.add_to_own else "")
@@ -130,13 +132,13 @@ def ending_section(variant: Variant) -> list[str]:
                        "deadwood (there is no knock limit). A knock with no deadwood is gin.")
     elif knock is not None:
         out += bullet(f"Knock: after drawing, discard one card face down and end the round, if the "
-                       f"deadwood of the cards kept is at most {filled(knock.limit, variant)}. A knock with no "
+                       f"deadwood of the cards kept is at most {said(knock.limit, variant, 'round')}. A knock with no "
                        "deadwood is gin.")
         if knock.big_gin:
             out += bullet("Big gin: with every card melded before discarding, end without discarding.")
         shown = variant.deadwood_arrangement == "as_shown"
         if shown:
-            out += bullet(f"The knocker may show any melds that leave at most {filled(knock.limit, variant)} "
+            out += bullet(f"The knocker may show any melds that leave at most {said(knock.limit, variant, 'round')} "
                            "deadwood, not only those that leave the least; what they do not show counts.")
         if variant.layoff.onto == "ender_melds":
             after = "" if variant.layoff.after_gin else " No lay-offs after gin or big gin."

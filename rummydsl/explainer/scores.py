@@ -12,6 +12,7 @@ from typing import Any
 
 from ..expr import ast
 from ..variant.model import Variant
+from .say import Speaker
 from .words import bullet, filled, folded, text_of, unparse
 
 __all__ = ["scoring_section", "game_section", "game_end"]
@@ -24,13 +25,12 @@ def scoring_section(variant: Variant) -> list[str]:
     for name, compiled in scoring.lets:
         if name in words.constants:
             continue  # folded into the formulas that use it
-        phrase = words.lets.get(name)
-        text = words.formula(compiled)
-        out += bullet(f"{name}: {phrase} ({text})" if phrase else f"let {name} = {text}")
+        phrase = words.lets.get(name) or words.speaker().say(words.tree(compiled))
+        out += bullet(f"{name}: {phrase}.")
     for case in scoring.cases:
         parts = []
         if case.points is not None:
-            parts.append(f"each player p scores {words.formula(case.points)}")
+            parts.append(words.each("each player", case.points))
         if case.ender is not None:
             parts.append(f"{words.ender} scores {words.points(case.ender)}")
         if case.others is not None:
@@ -38,7 +38,7 @@ def scoring_section(variant: Variant) -> list[str]:
         rule = f" [{case.rule}]" if case.rule else ""
         out += bullet(f"{words.when(case.when)}: {'; '.join(parts) or 'nobody scores'}.{rule}")
     if scoring.multiplier is not None and text_of(scoring.multiplier) != "1":
-        out += bullet(f"Every score of the round is multiplied by {words.formula(scoring.multiplier)}.")
+        out += bullet(words.multiplier(scoring.multiplier))
     out += bullet("The first case that holds scores the round; if none holds, nobody scores.")
     return out
 
@@ -89,6 +89,35 @@ class _Words:
     def formula(self, compiled: Any) -> str:
         return filled(compiled, self.variant, self.constants)
 
+    def tree(self, compiled: Any) -> Any:
+        return folded(compiled, self.variant, self.constants)
+
+    def speaker(self, scored: bool = False) -> Speaker:
+        """Words for the other formulas of the scoring (``p`` is "they" when ``scored``)."""
+        lets = {name: phrase for name, phrase in self.lets.items()}
+        return Speaker(self.variant, "score", ender=self.ender, lets=lets, scored=scored)
+
+    def each(self, who: str, compiled: Any) -> str:
+        """``who`` scores the formula, said with ``p`` as "they"; a choice with nothing
+        otherwise puts its condition first."""
+        tree = self.tree(compiled)
+        speak = self.speaker(scored=True)
+        if isinstance(tree, ast.Conditional) and isinstance(tree.otherwise, ast.IntLit) and tree.otherwise.value == 0:
+            return f"{who} scores, if {speak.say(tree.test, clause=True)}, {speak.say(tree.then)} (otherwise nothing)"
+        return f"{who} scores {speak.say(tree)}"
+
+    def multiplier(self, compiled: Any) -> str:
+        """The round's multiplier in words: "when the upcard is a spade, every score of the round counts double"."""
+        tree = self.tree(compiled)
+        speak = self.speaker()
+        if (isinstance(tree, ast.Conditional) and isinstance(tree.otherwise, ast.IntLit) and tree.otherwise.value == 1
+                and isinstance(tree.then, ast.IntLit)):
+            times = {2: "counts double", 3: "counts triple"}.get(tree.then.value,
+                                                                 f"is multiplied by {tree.then.value}")
+            test = speak.say(tree.test, clause=True)
+            return f"When {test}, every score of the round {times}."
+        return f"Every score of the round is multiplied by {speak.say(tree)}."
+
     def when(self, compiled: Any) -> str:
         text = self.formula(compiled)
         endings = {"big_gin": "Big gin", "gin": "Gin", "knock": "A knock", "out": "Going out",
@@ -98,7 +127,7 @@ class _Words:
         if text in self.lets:
             phrase = self.lets[text]
             return phrase[0].upper() + phrase[1:]
-        return f"When {text}"
+        return f"When {self.speaker().say(self.tree(compiled), clause=True)}"
 
     def points(self, compiled: Any) -> str:
         text = self.formula(compiled)
@@ -115,7 +144,7 @@ class _Words:
                 return difference
             if text == f"{self.low} - {self.mine}" and self.variant.players == 2:
                 return difference
-        return text
+        return self.speaker().say(self.tree(compiled))
 
     def others(self, compiled: Any) -> str:
         text = self.formula(compiled)
@@ -127,7 +156,7 @@ class _Words:
             if match:
                 return (f"the defender with the lowest deadwood scores the difference in deadwood "
                         f"plus {match.group(1)}")
-        return f"each other player p scores {text}"
+        return self.each("each other player", compiled)
 
 
 def game_section(variant: Variant) -> list[str]:

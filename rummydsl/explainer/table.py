@@ -11,7 +11,8 @@ from typing import Any, Mapping
 
 from ..cards import Deck
 from ..variant.model import Variant
-from .words import bullet, filled, show
+from .say import said
+from .words import bullet, raw, show
 
 __all__ = ["cards_section", "deal_section", "cards_each"]
 
@@ -32,13 +33,13 @@ def cards_section(variant: Variant) -> list[str]:
         values = ", ".join(f"{k} = {show(v)}" for k, v in variant.card_value.items())
         out += bullet(f"Card values: {values}.")
     else:
-        out += bullet(f"Card values: {_value_summary(variant)} ({filled(variant.card_value, variant)}).")
+        out += bullet(f"Card values: {_value_summary(variant)}.")
     if variant.melded_value is not None:
-        out += bullet("A card on the table is worth, to the player who laid it there (melded(p)): "
-                       f"{filled(variant.melded_value, variant)}.")
+        out += bullet("A card on the table is worth, to the player who laid it there: "
+                       f"{said(variant.melded_value, variant, 'melded')}.")
     elif _scores_melded(variant):
-        out += bullet("A card on the table is worth its card value to the player who laid it there "
-                       "(melded(p)), a card laid off onto another player's meld included.")
+        out += bullet("A card on the table is worth its card value to the player who laid it there, "
+                       "a card laid off onto another player's meld included.")
     return out
 
 
@@ -125,7 +126,7 @@ def deal_section(variant: Variant) -> list[str]:
     if deal.sit_out is not None:  # G3-1, G3-2
         out += bullet("Before each deal one seat sits out the round: it is dealt no cards, takes no turn "
                        "and scores nothing; the others play and every turn passes over it. Who sits out: "
-                       f"{_sit_out_words(deal.sit_out.text)}.")
+                       f"{_sit_out_words(deal.sit_out.text, variant)}.")
     rotation = {"next": "The deal passes to the next seat each round.",
                 "winner_deals": "The winner of a round deals the next one.",
                 "loser_deals": "The loser of a round deals the next one.",
@@ -157,9 +158,9 @@ _SIT_OUT_WORDS = {
 }
 
 
-def _sit_out_words(text: str) -> str:
+def _sit_out_words(text: str, variant: Variant) -> str:
     """``deal.sit_out`` read aloud where it is a chain of ``c ? a : b`` over the usual names
-    (G3-2's own formula), else quoted as written."""
+    (G3-2's own formula), else word by word."""
     import re
 
     words = []
@@ -174,13 +175,26 @@ def _sit_out_words(text: str) -> str:
         said_test = _SIT_OUT_WORDS.get(test) or _option_test_words(test)
         said = _SIT_OUT_WORDS.get(then)
         if said_test is None or said is None:
-            return f"the seat '{text}' names"
+            return _sit_out_said(text, variant)
         words.append(f"{said_test}, {said}")
     last = _SIT_OUT_WORDS.get(rest)
     if last is None:
-        return f"the seat '{text}' names"
+        return _sit_out_said(text, variant)
     words.append(f"otherwise {last}" if words else last)
     return "; ".join(words)
+
+
+def _sit_out_said(text: str, variant: Variant) -> str:
+    """A ``sit_out`` formula that is not one of the usual chains, said word by word."""
+    from ..errors import RummyDslError
+    from ..expr import parser
+    from .say import Speaker
+
+    try:
+        tree = parser.parse(text)
+    except RummyDslError:
+        return raw(text)
+    return Speaker(variant, "next_deal").say(tree)
 
 
 def _option_test_words(test: str) -> str | None:

@@ -12,12 +12,38 @@ from __future__ import annotations
 
 import operator
 import textwrap
-from typing import Any, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator, Mapping
 
 from ..expr import ast
 from ..variant.model import Variant
 
-__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "unparse", "show", "ordinal"]
+__all__ = ["wrap", "bullet", "text_of", "filled", "folded", "fold_tree", "unparse", "show", "ordinal", "raw",
+           "collecting_raw"]
+
+_RAW: ContextVar[list[str] | None] = ContextVar("rummydsl_explain_raw", default=None)
+
+
+def raw(formula: str) -> str:
+    """``formula``, shown as written because ``explain`` has no words for it yet; noted
+    for :func:`collecting_raw` (the tests check that no shipped variant needs it)."""
+    seen = _RAW.get()
+    if seen is not None:
+        seen.append(formula)
+    return formula
+
+
+@contextmanager
+def collecting_raw() -> Iterator[list[str]]:
+    """Collect the formulas :func:`raw` shows while the block runs."""
+    token = _RAW.set([])
+    try:
+        seen = _RAW.get()
+        assert seen is not None
+        yield seen
+    finally:
+        _RAW.reset(token)
 
 
 _WIDTH = 78
@@ -59,6 +85,12 @@ def folded(compiled: Any, variant: Variant, constants: Mapping[str, Any] | None 
     values.update(constants or {})
     words = {value for option in variant.options.values() for value in option.one_of or ()}
     return _fold(compiled.ast, values, words)
+
+
+def fold_tree(tree: Any, values: Mapping[str, Any], words: set[str]) -> Any:
+    """A parsed tree with ``values`` (options, ``round``) in place of their names and
+    the choices they decide made; ``words`` are the values of string options."""
+    return _fold(tree, values, words)
 
 
 _INT_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

@@ -45,12 +45,18 @@ __all__ = [
     "FigureRow",
     "figure_rows",
     "ENDING_ORDER",
+    "ENDING_LABELS",
     "HISTOGRAMS",
     "ALPHA",
 ]
 
-ENDING_ORDER: tuple[str, ...] = ("knock", "undercut", "gin", "big_gin", "out", "stock_end", "void")
-"""How a round ends, in the order tables list them; ``undercut`` is a knock the defender won."""
+ENDING_ORDER: tuple[str, ...] = ("knock_not_undercut", "undercut", "gin", "big_gin", "out", "stock_end", "void")
+"""How a round ends, in the order tables list them: a partition of the rounds, so a knock
+is either ``knock_not_undercut`` or ``undercut`` (a knock the defender won). (``simulate``'s
+``knock`` is every knock, as the language's ``knock`` is: the sum of the two.)"""
+
+ENDING_LABELS: dict[str, str] = {"knock_not_undercut": "knock, not undercut"}
+"""Labels of the endings whose key does not read well with its underscores made spaces."""
 
 HISTOGRAMS: dict[str, str] = {
     "turns_per_round": "turns per round",
@@ -85,7 +91,8 @@ def figure_specs(players: int, endings: Sequence[str]) -> list[Figure]:
         Figure("round_win.first", "the first to play wins the round", "rate", "round"),
     ]
     known = [e for e in ENDING_ORDER if e in endings] + sorted(set(endings) - set(ENDING_ORDER))
-    specs += [Figure(f"ending.{e}", f"rounds ending: {e.replace('_', ' ')}", "rate", "round") for e in known]
+    specs += [Figure(f"ending.{e}", f"rounds ending: {ENDING_LABELS.get(e, e.replace('_', ' '))}", "rate", "round")
+              for e in known]
     specs += [
         Figure("turns_per_round", "turns per round", "mean", "round"),
         Figure("points_per_round", "points per round", "mean", "round"),
@@ -94,8 +101,10 @@ def figure_specs(players: int, endings: Sequence[str]) -> list[Figure]:
 
 
 def _ending(ending: str, undercut: bool) -> str:
-    """How a round ended, an undercut knock told apart from a knock."""
-    return "undercut" if ending == "knock" and undercut else ending
+    """How a round ended, a knock told as undercut or not."""
+    if ending == "knock":
+        return "undercut" if undercut else "knock_not_undercut"
+    return ending
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..errors import RummyDslError
 from ..simulate import Interval
-from .figures import ALPHA, HISTOGRAMS, FigureRow
+from .figures import ALPHA, ENDING_LABELS, HISTOGRAMS, FigureRow
 from .output import format_p, numeric_values, trend
 from .run import LabResult
 
@@ -38,7 +38,7 @@ PLOTS: dict[str, str] = {
 
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
             "#7f7f7f", "#bcbd22")
-_ENDING_COLOURS = {"knock": "#4c72b0", "undercut": "#dd8452", "gin": "#55a868", "big_gin": "#8172b3",
+_ENDING_COLOURS = {"knock_not_undercut": "#4c72b0", "undercut": "#dd8452", "gin": "#55a868", "big_gin": "#8172b3",
                    "out": "#937860", "stock_end": "#da8bc3", "void": "#8c8c8c"}
 
 
@@ -149,7 +149,7 @@ def _endings(result: LabResult) -> "PlotFigure":
         name = row.figure.key[len("ending."):]
         widths = [e.value * 100 for e in row.estimates]
         ax.barh(range(len(labels)), widths, left=left, color=_ENDING_COLOURS.get(name, "#cccccc"),
-                label=name.replace("_", " "), edgecolor="white", height=0.6)
+                label=ENDING_LABELS.get(name, name.replace("_", " ")), edgecolor="white", height=0.6)
         for k, (start, width) in enumerate(zip(left, widths)):
             if width >= 6:
                 ax.text(start + width / 2, k, f"{width:.0f}%", ha="center", va="center", fontsize=8, color="white")

@@ -38,6 +38,7 @@ RELATED: dict[str, tuple[KeyPath, ...]] = {
     "deal-size": (("players",), ("deal",), ("deck",), ("stock",)),
     "players": (("players",), ("deck",), ("deal",), ("stock",)),
     "round-end": (("knock",), ("turn",)),
+    "game-end": (("knock",), ("turn",), ("stock",), ("game",), ("scoring",)),
     "layoff-unused": (("knock",),),
     "score-unused": (("knock",), ("turn",)),
     "score-stock-end": (("stock",), ("scoring",)),

@@ -52,12 +52,29 @@ def large(value: int) -> str:
     return text if len(text) <= 20 else text[:20] + "..."
 
 
+def _yaml_hint(text: str) -> str:
+    """A hint for a YAML 1.1 boolean or a quoted number written where a value is meant."""
+    word = {"yes": "true", "on": "true", "no": "false", "off": "false"}.get(text.lower())
+    if word:
+        return f"; YAML 1.2 reads {text!r} as text: write {word}"
+    if text.strip().lstrip("-").isdigit():
+        return f"; remove the quotes: {text.strip()}"
+    return ""
+
+
 def build_options(builder: Builder) -> dict[str, Option]:
     options: dict[str, Option] = {}
     reserved = RESERVED_NAMES
     inherited = _section(builder.parent_data, ("options",))
     for name, raw in builder.get("options", default={}).items():
         path: KeyPath = ("options", name)
+        parent_value = inherited[name].get("value") if isinstance(inherited.get(name), Mapping) else None
+        if isinstance(raw, str) and parent_value is not None and not isinstance(parent_value, str):
+            kind = "a boolean" if isinstance(parent_value, bool) else "an integer"
+            builder.error(path, f"option {name!r} is {kind} (the parent's value is "
+                          f"{str(parent_value).lower() if isinstance(parent_value, bool) else parent_value}), "
+                          f"not a string like {raw!r}" + _yaml_hint(raw), "option-value")
+            continue
         if not isinstance(raw, Mapping) and isinstance(inherited.get(name), Mapping):
             # 'gin_bonus: 30' changes the value only: the inherited rule id,
             # description and choices stay, as with '{value: 30}'.
@@ -89,6 +106,12 @@ def build_options(builder: Builder) -> dict[str, Option]:
                               f"{MAX_INT_LITERAL:,} (the largest number an expression may use)", "option-value")
                 continue
             options[name] = Option(name, value, one_of, raw.get("rule"), raw.get("description"))
+        elif isinstance(raw, str):
+            # A bare string is a value of a string option the parent declares (handled
+            # above); a new one needs its choices.
+            builder.error(path, f"option {name!r} is a string, but no parent declares a string option "
+                          f"{name!r} with its choices; write {name}: {{value: {raw}, one_of: [{raw}, ...]}} "
+                          "to declare one", "option-one-of")
         elif number_too_large(raw):
             builder.error(path, f"option {name!r} is {large(raw)}, larger than {MAX_INT_LITERAL:,} "
                           "(the largest number an expression may use)", "option-value")
@@ -179,8 +202,11 @@ def forgotten_extends(data: Mapping[str, Any], found: Sequence[Diagnostic]) -> l
 
 def _nearest_shipped(data: Mapping[str, Any]) -> str:
     """The shipped variant a house rule most likely means to extend: the one sharing
-    the most option, ``let`` and meld names with ``data``, then the one whose id is
-    most like ``data``'s id and name (``gin_rummy`` if nothing tells them apart)."""
+    the most option, ``let`` and meld names with ``data``; then one whose id its id or
+    name names (``my_oklahoma``: ``oklahoma_gin``); then the one with the fewest names
+    the file does not use (``gin_rummy``, not ``gin_three_handed`` and its ``sit_out``),
+    a variant that extends nothing before its house rules, and the id most like the
+    file's (``gin_rummy`` if nothing tells them apart)."""
     from ..suggest import likeness
     from . import load_variant, shipped_variant_ids
 
@@ -190,14 +216,28 @@ def _nearest_shipped(data: Mapping[str, Any]) -> str:
 
     mine = names(data)
     words = " ".join(str(data.get(key, "")) for key in ("id", "name")).lower().replace(" ", "_")
-    best, best_score = "gin_rummy", (0, 0.0)
+    def paths(tree: Any, path: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+        found = {path} if path else set()
+        if isinstance(tree, Mapping) and len(path) < 3:
+            for key, value in tree.items():
+                if value is not None and key not in ("id", "name", "description", "rules", "rummydsl"):
+                    found |= paths(value, path + (str(key),))
+        return found
+
+    mine_paths = paths(data)
+    best, best_score = "gin_rummy", (0, 0, False, 0, False, 0.0, True)
     for variant_id in shipped_variant_ids():
         try:
-            theirs = load_variant(variant_id).data  # merged: with what it inherits
+            variant = load_variant(variant_id)
         except VariantError:
             continue
-        alike = max((likeness(word, variant_id) for word in [words, *words.split("_")] if word), default=0.0)
-        score = (len(mine & names(theirs)), alike)
+        theirs = names(variant.data)  # merged: with what it inherits
+        shared = len(mine & theirs)
+        parts = [word for word in words.split("_") if len(word) > 2]
+        alike = max((likeness(word, variant_id) for word in [words, *parts] if word), default=0.0)
+        named = any(part in variant_id.split("_") and part not in ("gin", "rummy") for part in parts)
+        score = (shared, len(mine_paths & paths(variant.data)), named, -len(theirs - mine) if shared else 0,
+                 variant.parent is None, alike if alike >= 0.6 else 0.0, variant_id == "gin_rummy")
         if score > best_score:
             best, best_score = variant_id, score
     return best

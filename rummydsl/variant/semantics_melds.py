@@ -2,14 +2,15 @@
 
 Each meld kind can be formed from the deck (``meld-impossible``), fits in a hand
 (``meld-unusable``), is not oddly small (``meld-small``) and has a shape the solver can
-use (``meld-explodes``); the contract can be met by some set of sample melds, in every
+use (``meld-explodes``), and keeps no description written for the parent's pattern
+(``description-stale``); the contract can be met by some set of sample melds, in every
 round it reads (``contract-impossible``). The samples come from :mod:`.semantics_probe`.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Mapping
 
 from ..cards import Card
 from ..errors import ExpressionError
@@ -44,7 +45,27 @@ def check_melds(variant: Variant, report: Report) -> dict[str, dict[int, tuple[C
             report.warn(path, f"meld kind {kind.name!r} allows {sizes[0]}-card melds; melds usually have "
                         "at least 3 cards (add 'size >= 3')", "meld-small")
         _check_meld_shape(variant, kind, path, report)
+        _check_description(variant, kind.name, path, report)
     return samples
+
+
+def _check_description(variant: Variant, name: str, path: KeyPath, report: Report) -> None:
+    """Warn when a kind's pattern changes but its description is the parent's: ``explain``
+    would show the old words beside the new pattern (``description-stale``)."""
+    parent = variant.parent_data
+    if parent is None:
+        return
+    old = (parent.get("melds") or {}).get(name)
+    new = (variant.data.get("melds") or {}).get(name)
+    if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
+        return
+    described = old.get("description")
+    if not described or new.get("description") != described or new.get("pattern") == old.get("pattern"):
+        return
+    report.warn(path, f"meld kind {name!r} has a new pattern but keeps the description it inherits from "
+                f"{parent.get('id', 'its parent')} ({described!r}), written for the pattern "
+                f"{old.get('pattern')!r}: write a 'description' that fits the new pattern, or "
+                "'description: null' to drop it", "description-stale")
 
 
 

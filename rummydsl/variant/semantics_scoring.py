@@ -1,6 +1,7 @@
 """The semantic checks of scoring and of the game.
 
-Scoring cases that never apply or that nobody matches (``score-none``,
+A game that can never end because no round scores (``game-end``), scoring cases that
+never apply or that nobody matches (``score-none``,
 ``score-stock-end``, ``score-unused``), a stock-end case that reads the ender nobody is
 (``score-ender``), formulas that compute integers past the limit on a sample round
 (``expr-limit``), and the game's modes and bonuses (``game-mode``,
@@ -9,7 +10,7 @@ Scoring cases that never apply or that nobody matches (``score-none``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ..endings import SCORED_ENDING_NAMES
 from ..errors import ExpressionError
@@ -24,8 +25,16 @@ __all__ = ["check_scoring", "check_integer_sizes", "check_game", "names_through_
 def check_scoring(variant: Variant, report: Report) -> None:
     """Scoring cases that nobody scores by, or that never apply, and stock-end cases
     that read the ender (``score-*``)."""
-    if not variant.scoring.cases:
+    endless = variant.game.deals is None
+    if not variant.scoring.cases and endless:
+        report.error(("scoring", "round"), "no scoring case: nobody ever scores, so no game reaches its target "
+                     f"of {variant.game.target} (add a case, or end the game after 'game.deals')", "game-end")
+    elif not variant.scoring.cases:
         report.warn(("scoring", "round"), "no scoring case: nobody ever scores", "score-none")
+    elif endless and (zero_at := _scores_nothing(variant)) is not None:
+        report.error(zero_at, "every round scores 0: each scoring case gives 0 points (or the "
+                     "multiplier is 0), so no game reaches its target of "
+                     f"{variant.game.target} (give a case points, or end the game after 'game.deals')", "game-end")
     used: set[str] = set()
     for case in variant.scoring.cases:
         used |= set(getattr(case.when, "names", ()) or ())
@@ -41,6 +50,42 @@ def check_scoring(variant: Variant, report: Report) -> None:
             if names & {"knock", "gin", "big_gin"} and not names & {"out", "stock_end"}:
                 report.warn(("scoring", "round", index, "when"), "this case tests a knock, but the variant "
                             "has no 'knock': it never applies", "score-unused")
+
+
+def _scores_nothing(variant: Variant) -> KeyPath | None:
+    """Where it is shown that every round scores 0, if it is: the multiplier is the
+    constant 0, or every case's points are absent or the constant 0. (A formula that
+    reads the round is not worked out here: ``check --play`` shows what games do.)"""
+    view = SimpleRoundView(players=("P1", "P2"), ender="P1", ending="knock", hand_size=variant.hand_size)
+
+    def zero(formula: Any) -> bool:
+        if formula is None:
+            return True
+        if not getattr(formula, "constant", False):
+            return False
+        try:
+            return bool(formula.fn(view, "P1", {}) == 0)
+        except (ExpressionError, TypeError, ValueError):
+            return False
+
+    scoring = variant.scoring
+    if scoring.multiplier is not None and zero(scoring.multiplier):
+        return ("scoring", "multiplier")
+    if any(case.when is None for case in scoring.cases):
+        return None
+    written = (variant.data.get("scoring") or {}).get("round") or ()
+    if len(written) != len(scoring.cases):
+        return None  # a case that did not build: its error is reported
+    for case, data in zip(scoring.cases, written):
+        for field in ("points", "ender", "others"):
+            formula = getattr(case, field)
+            if formula is None and isinstance(data, Mapping) and data.get(field) is not None:
+                return None  # written but not built (an error in it is reported): not known to be 0
+            if not zero(formula):
+                return None
+    if scoring.cases:
+        return ("scoring", "round")
+    return None
 
 
 _KNOCK_OR_OUT = frozenset({"knock", "gin", "big_gin", "out"})

@@ -45,8 +45,17 @@ def check_turn(variant: Variant, report: Report) -> None:
         report.error(("knock",), "knocking discards a card face down: the turn needs a 'discard' step",
                      "knock-discard")
     if variant.knock is None and "meld" not in names:
-        report.warn(("turn",), "no 'knock' and no 'meld' step: a round can only end at the stock floor",
-                    "round-end")
+        at_floor = variant.stock.at_floor
+        if at_floor in ("void", "turn_over") and variant.game.deals is None:
+            # Every round is void: nobody ever scores, so no total reaches the target.
+            report.error(("turn",), "no round can be won: with no 'knock' and no 'meld' step a round ends only "
+                         f"when the stock runs out, and 'stock.at_floor: {at_floor}' makes that round void, so "
+                         f"no game reaches its target of {variant.game.target} (add 'knock' or a 'meld' step, "
+                         "score the stock end with 'at_floor: stock_end', or end the game after 'game.deals')",
+                         "game-end")
+        else:
+            report.warn(("turn",), "no 'knock' and no 'meld' step: a round can only end at the stock floor "
+                        "(run 'rummydsl check --play 20' to see how its games go)", "round-end")
     for skipped in variant.stock.final_turn_skip:
         if skipped not in names:
             report.warn(("stock", "final_turn_skip"), f"'{skipped}' is not a step of this variant's turn",

@@ -99,3 +99,49 @@ def test_try_repo_installs_and_runs_the_hook_as_users_get_it(tmp_path: Path) -> 
         pytest.skip(f"pre-commit could not install the hook here (offline?): {output.strip()[-300:]}")
     assert result.returncode == 1, output
     assert "variants/broken.yaml:5:18: unknown name 'ordr'" in output
+
+
+def editors_snippet() -> str:
+    """The `.pre-commit-config.yaml` of docs/editors.md, as written there."""
+    doc = (REPO / "docs" / "editors.md").read_text(encoding="utf-8")
+    section = doc.split("## Checking before each commit", 1)[1]
+    return section.split("```yml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_rev_is_the_release_tag_of_this_version() -> None:
+    """Releases are tagged v + pyproject's version on the commit that ships them; the
+    doc's snippet names the current one."""
+    import re
+
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r'^version = "([^"]+)"', pyproject, re.M)
+    assert found, "pyproject.toml has no version"
+    version = found.group(1)
+    config = yaml.safe_load(editors_snippet())
+    (entry,) = config["repos"]
+    assert entry["rev"] == f"v{version}"
+    assert [hook["id"] for hook in entry["hooks"]] == ["rummydsl-check"]
+    assert "example.org" not in editors_snippet()
+
+
+def test_the_documented_snippet_works_as_written(tmp_path: Path) -> None:
+    """docs/editors.md's snippet, verbatim, in a project beside a clone of this
+    repository: pre-commit installs the hook from the tagged release and runs it."""
+    command = pre_commit()
+    snippet = editors_snippet()
+    rev = yaml.safe_load(snippet)["repos"][0]["rev"]
+    tags = run(["git", "tag", "--list", rev], REPO).stdout.split()
+    if rev not in tags:
+        pytest.skip(f"this clone has no tag {rev!r} yet (a release is tagged on the commit that ships it: "
+                    f"git tag {rev})")
+    clone = run(["git", "clone", "-q", str(REPO), str(tmp_path / "rummydsl")], tmp_path)
+    assert clone.returncode == 0, clone.stderr
+    repo = git_repo(tmp_path / "project")
+    (repo / ".pre-commit-config.yaml").write_text(snippet, encoding="utf-8")
+    run(["git", "add", "."], repo)
+    result = run([*command, "run", "--all-files", "--verbose"], repo, home=tmp_path / "cache")
+    output = result.stdout + result.stderr
+    if "- hook id: rummydsl-check" not in output:  # the hook never ran: its environment could not be built
+        pytest.skip(f"pre-commit could not install the hook here (offline?): {output.strip()[-300:]}")
+    assert result.returncode == 1, output
+    assert "variants/broken.yaml:5:18: unknown name 'ordr'; did you mean 'order'?" in output

@@ -349,3 +349,24 @@ def test_the_process_running_agents_becomes_a_child_subreaper_once() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     assert libc.prctl(37, ctypes.byref(flag), 0, 0, 0) == 0  # PR_GET_CHILD_SUBREAPER
     assert flag.value == 1
+
+
+def test_a_start_up_banner_ends_the_game_with_a_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A banner written at start-up is the first line rummydsl reads from the program:
+    before the first act went out (written early) or after (not an action), as the
+    machine's load has it; either way the game ends and the reason says what to do."""
+    monkeypatch.setenv("BOT_PIDFILE", str(tmp_path / "pids.txt"))
+    code, out, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                         f"greedy,{bot('banner', 1)}")
+    assert code == 1 and out == ""
+    assert ("wrote 'mybot 1.0\\n' before it was asked to act" in err
+            or "answered 'mybot 1.0', which is not an action" in err), err
+    assert "write nothing but answers on standard output (a start-up banner or a log line goes to " \
+           "standard error)" in err
+    assert pids_left(tmp_path / "pids.txt") == []
+
+
+def test_a_bad_answer_later_in_the_game_has_no_banner_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run("simulate", "gin_rummy", "--games", "1", "--seed", "1", "--agents",
+                       f"greedy,{bot('garbage', 3)}")
+    assert code == 1 and "which is not an action" in err and "banner" not in err

@@ -418,9 +418,9 @@ def test_explain_says_who_a_table_card_counts_for(tmp_path: Path) -> None:
     from rummydsl.explainer import explain
 
     plain = " ".join(explain(load_variant(variant_file(tmp_path, name="plainx", melded_value=None))).split())
-    assert ("A card on the table is worth its card value to the player who laid it there (melded(p)), "
+    assert ("A card on the table is worth its card value to the player who laid it there, "
             "a card laid off onto another player's meld included.") in plain
     ace = " ".join(explain(load_variant(variant_file(tmp_path, name="acex"))).split())
-    assert ("A card on the table is worth, to the player who laid it there (melded(p)): kind == run and "
-            "rank == A and position == 1 ? 1 : value.") in ace
+    assert ("A card on the table is worth, to the player who laid it there: its card value (1 if it "
+            "lies in a run and it is an ace and it is at the low end of its meld).") in ace
     assert "worth" not in " ".join(explain(load_variant("gin_rummy")).split()).split("Deal")[0]

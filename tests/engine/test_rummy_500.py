@@ -104,7 +104,7 @@ def test_the_observation_shows_the_whole_pile_and_the_credit() -> None:
 def test_explain_tells_the_deep_draw_the_low_ace_and_the_empty_stock() -> None:
     text = " ".join(explain(load_variant("rummy_500")).split())
     assert "name any card of the discard pile (every card in it is shown) and take it with every card above it" in text
-    assert "kind == run and rank == A and position == 1 ? 1 : value" in text
+    assert "its card value (1 if it lies in a run and it is an ace and it is at the low end of its meld)" in text
     assert "play goes on with draws from the discard pile only" in text
     assert "13 with 2 players, 7 with 3 to 7 players" in text
 

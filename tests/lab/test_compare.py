@@ -71,7 +71,7 @@ def test_text_table_has_every_figure_with_intervals_and_marks() -> None:
     assert (code, err) == (0, "")
     assert "oklahoma_gin against gin_rummy: paired by seed" in out
     for label in ("P1 wins the game", "the first dealer wins the game", "rounds per game",
-                  "the dealer wins the round", "rounds ending: knock", "turns per round", "points per round"):
+                  "the dealer wins the round", "rounds ending: knock, not undercut", "turns per round", "points per round"):
         assert label in out
     assert "McNemar" in out and "Welch t" in out and "Holm" in out
     # Oklahoma's low knock limits make rounds longer: 30 games show it.
@@ -175,3 +175,28 @@ def test_sweeps_of_words(variant: str, setting: str) -> None:
     code, out, err = run("sweep", variant, "--set", setting, "--games", "2", "--seed", "1", "--workers", "1")
     assert (code, err) == (0, ""), err
     assert "slope/unit" not in out and setting.split("=")[0] in out
+
+
+def test_compare_and_simulate_count_knocks_alike() -> None:
+    """simulate's 'knock' is every knock (undercuts included, as the language's 'knock');
+    compare's endings partition the rounds: 'knock, not undercut' plus 'undercut' is
+    simulate's 'knock', on the same games (issue 23)."""
+    import io
+    import json
+
+    from rummydsl.cli import main
+
+    out = io.StringIO()
+    assert main(["simulate", "gin_rummy", "--games", "6", "--seed", "5", "--json"], stdout=out,
+                stderr=io.StringIO()) == 0
+    simulated = json.loads(out.getvalue())
+    out = io.StringIO()
+    assert main(["compare", "gin_rummy", "gin_rummy", "--games", "6", "--seed", "5", "--json"], stdout=out,
+                stderr=io.StringIO()) == 0
+    compared = {f["key"]: f for f in json.loads(out.getvalue())["figures"]}
+    counts = {key: compared[key]["values"][0]["count"] for key in compared if key.startswith("ending.")}
+    assert "ending.knock" not in counts
+    rounds = compared["ending.undercut"]["values"][0]["of"]
+    assert sum(counts.values()) == rounds
+    assert counts["ending.knock_not_undercut"] + counts["ending.undercut"] == simulated["endings"]["knock"]["count"]
+    assert counts["ending.undercut"] == simulated["undercuts"]["count"]

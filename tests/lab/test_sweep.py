@@ -105,7 +105,7 @@ def test_sweep_output_moves_with_the_value() -> None:
     # Straight gin (limit 0) rounds are longer than limit-10 rounds: a negative trend per unit of the limit.
     assert figures["turns_per_round"]["trend"] < 0
     assert figures["turns_per_round"]["comparisons"][0]["significant"]
-    assert figures["ending.knock"]["values"][0]["value"] == 0.0
+    assert figures["ending.knock_not_undercut"]["values"][0]["value"] == 0.0
 
 
 def test_sweep_text_has_a_slope_column_for_one_numeric_key() -> None:

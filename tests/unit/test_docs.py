@@ -284,3 +284,39 @@ def test_no_page_holds_a_section_twice(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
     paragraphs = [p for p in text.split("\n\n") if len(p) > 400 and not p.startswith("|")]
     assert len(paragraphs) == len(set(paragraphs)), "a long paragraph appears twice"
+
+
+def notation_examples() -> list[tuple[str, str, str]]:
+    """(deck preset, the text as written, the text it must print as) of docs/notation.md."""
+    text = (REPO / "docs" / "notation.md").read_text(encoding="utf-8")
+    found = []
+    for preset, block in re.findall(r"<!-- notation: (\w+) -->\n```notation\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            written, _, printed = line.partition(" = ")
+            found.append((preset, written.strip(), (printed or written).strip()))
+    return found
+
+
+NOTATION = notation_examples()
+
+
+@pytest.mark.parametrize("preset,written,printed", NOTATION, ids=[f"{p}:{w}" for p, w, _ in NOTATION])
+def test_notation_example_reads_and_prints_back(preset: str, written: str, printed: str) -> None:
+    from rummydsl.cards import Deck
+    from rummydsl.engine.actions import parse_action
+
+    deck = Deck.preset(preset)
+    if " " in written:
+        assert str(parse_action(written, deck, 4)) == printed
+    else:
+        assert str(deck.parse_card(written)) == printed
+
+
+def test_notation_is_in_docs_and_nobody_sends_readers_to_design_md() -> None:
+    """The notation is docs/notation.md; DESIGN.md is not in the repository."""
+    assert len(NOTATION) > 20
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), start=1):
+            if "DESIGN.md" in line:
+                assert not re.search(r"notation|`P\d |cards are written", line, re.I), \
+                    f"{doc.name}:{number} sends readers to DESIGN.md for the notation: {line}"

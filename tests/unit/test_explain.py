@@ -82,5 +82,5 @@ def test_changed_lists_and_maps_show_as_written(tmp_path: Path) -> None:
                     "turn: [draw, discard]\nstock: {final_turn_skip: [discard]}\n", encoding="utf-8")
     text = explain(load_variant(str(path)))
     assert "- stock.final_turn_skip: (none) -> [discard]" in text  # as YAML, not a Python repr
-    assert "-> [draw, discard]" in text
+    assert "- turn.draw.from: [stock, discard] -> (the default)" in text
     assert "mappingproxy" not in text and "('" not in text

@@ -48,8 +48,8 @@ def test_gin_scoring_in_words() -> None:
 
 def test_option_values_are_filled_in_and_decided_choices_made() -> None:
     text = words(explain(load_variant("oklahoma_gin")))
-    assert "at most upcard.rank == A ? 0 : value(upcard)" in text
-    assert "multiplied by upcard.suit == S ? 2 : 1" in text
+    assert "at most the upcard's value (0 if the upcard is an ace)" in text
+    assert "When the upcard is a spade, every score of the round counts double." in text
     assert "oklahoma_ace" not in text.split("Options")[0]
 
 
@@ -63,7 +63,8 @@ def test_changes_are_shown_as_yaml(tmp_path: Path) -> None:
     path = write(tmp_path, "h.yaml", "rummydsl: 1\nid: h\nname: H\nextends: gin_rummy\n"
                  "turn: [draw, discard]\nknock: {limit: 5}\n")
     text = words(explain(load_variant(path)))
-    assert "- turn: [{draw: {from: [stock, discard]}}, {discard: {taken_card: forbidden}}] -> [draw, discard]" in text
+    assert "- turn.draw.from: [stock, discard] -> (the default)" in text
+    assert "- turn.discard.taken_card: forbidden -> (the default)" in text
     assert "{'" not in text
 
 
@@ -100,3 +101,133 @@ def test_a_plain_option_value_keeps_the_inherited_rule_and_description(tmp_path:
     assert variant.options["gin_bonus"].rule == "GR-9.3"
     assert variant.options["gin_bonus"].description == "Bonus for going gin."
     assert "gin_bonus = 30 [GR-9.3]: Bonus for going gin." in explain(variant)
+
+
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+def test_no_shipped_variant_needs_a_raw_formula(variant_id: str) -> None:
+    """Every formula of a shipped variant is said in words: the fallback that shows a
+    formula as written is for what the explainer cannot word yet."""
+    from rummydsl.explainer import unworded
+
+    assert unworded(load_variant(variant_id)) == []
+
+
+@pytest.mark.parametrize("variant_id", shipped_variant_ids())
+def test_no_operator_reaches_the_page(variant_id: str) -> None:
+    text = explain(load_variant(variant_id)).split("\nOptions\n")[0]
+    text = "\n".join(line for line in text.splitlines() if set(line) - {"=", "-"})  # not the underlines
+    assert not re.search(r"==|!=|<=|>=| \? |//|\w\(\w", text), text
+
+
+def test_a_formula_without_words_is_shown_as_written_and_noted() -> None:
+    from rummydsl.expr.parser import parse
+    from rummydsl.explainer.say import Speaker
+    from rummydsl.explainer.words import collecting_raw
+
+    with collecting_raw() as seen:
+        said = Speaker(load_variant("gin_rummy"), "score").say(parse("mystery(ender) + 1"))
+    assert said == "mystery(ender) + 1"
+    assert seen == ["mystery(ender) + 1"]
+
+
+@pytest.mark.parametrize("variant_id, expected", [
+    ("oklahoma_gin", "When the upcard is a spade, every score of the round counts double."),
+    ("oklahoma_gin", "if the deadwood of the cards kept is at most the upcard's value (0 if the upcard is an ace)"),
+    ("knock_rummy", "near: the distance to the left of the knocker of the nearest opponent for whom their "
+                    "deadwood is low (the number of players if there is none)."),
+    ("knock_rummy", "each other player scores, if their distance to the left of the knocker is near, "
+                    "differences plus 10 (otherwise nothing). [KR-4.2]"),
+    ("knock_rummy", "differences: how much the deadwood of each of the players is above low, added up."),
+    ("contract_rummy", "in deal 1, two sets; in deal 2, a set and a run; in deal 3, two runs; in deal 4, "
+                       "three sets; in deal 5, two sets and a run; in deal 6, a set and two runs; in deal 7, "
+                       "three runs."),
+    ("contract_rummy", "set: three or more cards of the same rank, at least two of them natural (not wild)."),
+    ("skarney_gin", "first lay-down must satisfy: three melds of three cards each."),
+    ("skarney_gin", "poker (three or more consecutive cards whose suits are not all the same): three or more "
+                    "cards in sequence, not all of one suit."),
+    ("skarney_gin", "each player scores, if their deadwood is lower than that of every one of the other "
+                    "players, the lowest deadwood among the other players minus their deadwood (otherwise "
+                    "nothing). [SK-10.3]"),
+    ("rummy", "scores the opponents' hand value (every card still held), doubled if the player who ended "
+              "the round put cards on the table in at most one turn of the round. [BR-5]"),
+    ("rummy_500", "worth, to the player who laid it there: its card value (1 if it lies in a run and it is "
+                  "an ace and it is at the low end of its meld)."),
+    ("ginski", "set: three to five cards of the same rank, each of a different suit, at least one of them "
+               "natural (not wild)."),
+])
+def test_formulas_read_as_a_rule_book(variant_id: str, expected: str) -> None:
+    assert expected in words(explain(load_variant(variant_id)))
+
+
+def test_the_issues_contract_reads_in_words() -> None:
+    from rummydsl.expr.parser import parse
+    from rummydsl.explainer.shapes import contract_words
+
+    said = contract_words(load_variant("gin_rummy"),
+                          parse("count == 3 and any(size == 4) and count_where(size == 3) == 2"))
+    assert said == "three melds: at least one of four cards, and exactly two of three cards"
+
+
+# Every construct of docs/language.md's expressions, in the context it is read in:
+# each is said without its formula and without an operator.
+CONSTRUCTS = [
+    ("card", "rank in [J, Q, K] ? 10 : pips", False), ("card", "colour == red", True), ("card", "wild", True),
+    ("card", "suit != S and order >= 3", True), ("card", "max(order, 10) - abs(pips - 5)", False),
+    ("melded", "kind == set and position == size ? value * 2 : value", False),
+    ("meld", "size >= 3 and count_distinct(suit) >= 2 and wilds <= 1", True),
+    ("meld", "same(colour) or distinct(rank)", True), ("meld", "naturals > wilds", True),
+    ("contract", "cards >= 9 and count_where(kind == run) >= 1", True),
+    ("contract", "count == 2 and all(kind == set)", True),
+    ("round", "round == 1 ? 10 : hand_size // 2", False), ("round", "upcard.pips % 5", False),
+    ("round", "player_count not in [2, 3] ? 1 : 2", False), ("round", "round in 1..3", True),
+    ("round", "score(dealer) > 50", True), ("round", "count(score(q) > 0 for q in players)", False),
+    ("round", "any(score(q) >= 90 for q in players)", True), ("round", "all(score(q) == 0 for q in players)", True),
+    ("score", "max(deadwood(o) for o in opponents)", False), ("score", "-deadwood(ender)", False),
+    ("score", "met_contract(p) and melded_turns(p) >= 2", True), ("score", "melded(p) - hand_value(p)", False),
+    ("score", "distance(ender, dealer) == 1", True), ("score", "sum(score(o) for o in others(p))", False),
+    ("score", "gin or big_gin or knock or out or stock_end", True), ("score", "not gin", True),
+    ("next_deal", "last_void ? last_sat_out : next(last_winner)", False),
+]
+
+
+@pytest.mark.parametrize("context, formula, clause", CONSTRUCTS)
+def test_every_documented_construct_is_worded(context: str, formula: str, clause: bool) -> None:
+    from rummydsl.expr.parser import parse
+    from rummydsl.explainer.say import Speaker
+    from rummydsl.explainer.words import collecting_raw
+
+    variant = load_variant("contract_rummy")
+    with collecting_raw() as seen:
+        if context == "meld":
+            from rummydsl.explainer.shapes import meld_words
+            said = meld_words(variant, parse(formula))
+        elif context == "contract":
+            from rummydsl.explainer.shapes import contract_words
+            said = contract_words(variant, parse(formula))
+        else:
+            said = Speaker(variant, context, scored=True).say(parse(formula), clause=clause)
+    assert seen == [], said
+    assert not re.search(r"==|!=|<=|>=|\?|//|%|\w\(", said), said
+
+
+def test_changed_from_shows_one_flag_of_a_turn_step() -> None:
+    text = explain(load_variant("openspiel_gin")).split("Changed from gin_rummy")[1]
+    assert "- turn.discard.taken_card: forbidden -> allowed" in text
+    assert "turn.draw" not in text and "[{" not in text
+
+
+def test_changed_from_shows_one_deals_contract(tmp_path: Path) -> None:
+    contract = load_variant("contract_rummy").data["contract"]["melds"]
+    changed = contract.replace("count == 3 and all(kind == run)", "count == 3 and all(kind == run) and any(size >= 5)")
+    assert changed != contract
+    path = write(tmp_path, "h.yaml", "rummydsl: 1\nid: h\nname: H\nextends: contract_rummy\n"
+                 f"contract: {{melds: \"{' '.join(changed.split())}\"}}\n")
+    text = explain(load_variant(path)).split("Changed from contract_rummy\n")[1]
+    assert words(text.split("\n", 1)[1]) == ("- contract in deal 7: three runs -> three runs: "
+                                             "at least one of five or more cards")
+
+
+def test_changed_from_says_formulas_in_words() -> None:
+    text = words(explain(load_variant("oklahoma_gin")).split("Changed from gin_rummy")[1])
+    assert "- knock.limit: 10 -> the upcard's value (0 if the upcard is an ace)" in text
+    assert "- scoring.multiplier: 1 -> double when the upcard is a spade" in text

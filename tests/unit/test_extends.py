@@ -499,8 +499,11 @@ def test_follow_on_problems_of_one_change_are_one_problem(tmp_path: Path) -> Non
 
     child = write(tmp_path, "child.yaml", "rummydsl: 1\nid: child\nextends: gin_rummy\nname: C\nknock: null\n")
     found = check_file(str(child))
-    assert [(d.location.line, d.rule) for d in found] == [(5, "round-end")]
-    assert "4 more problems" in found[0].message
+    # The game cannot end (every round is void at the stock floor): an error; the
+    # warnings the same change causes are one problem.
+    assert [(d.location.line, d.rule, d.severity) for d in found] == [
+        (5, "game-end", "error"), (5, "layoff-unused", "warning")]
+    assert "3 more problems" in found[1].message
 
 
 # -- a turn step changed by name -------------------------------------------------------------
@@ -549,3 +552,21 @@ def test_a_bad_value_in_a_turn_map_is_placed_in_the_child(tmp_path: Path) -> Non
 def test_a_turn_list_still_replaces_whole(tmp_path: Path) -> None:
     turn, _ = _turn_of(tmp_path, "  - draw\n  - discard\n")
     assert turn == ["draw", "discard"]
+
+
+@pytest.mark.parametrize("body, parent", [
+    ("id: my_gin\nname: My Gin\noptions: {gin_bonus: 30}\nknock: {limit: 5}\n", "gin_rummy"),
+    ("id: house\nname: House\noptions: {undercut_bonus: 20}\n", "gin_rummy"),  # not gin_three_handed
+    ("id: house\nname: House\ngame: {target: 150}\n", "gin_rummy"),  # nothing tells them apart
+    ("id: house\nname: House\noptions: {sit_out: rotate}\n", "gin_three_handed"),
+    ("id: house\nname: House\noptions: {set_max: 4}\n", "ginski"),
+    ("id: house\nname: House\noptions: {knock_penalty: 20}\n", "knock_rummy"),
+    ("id: house\nname: House\noptions: {stock_end_contract: required}\n", "skarney_gin"),
+    ("id: my_oklahoma\nname: My Oklahoma Gin\noptions: {gin_bonus: 30}\nknock: {limit: 5}\n", "oklahoma_gin"),
+])
+def test_a_forgotten_extends_names_the_nearest_base(tmp_path: Path, body: str, parent: str) -> None:
+    from rummydsl.variant import check_file
+
+    path = write(tmp_path, "house.yaml", "rummydsl: 1\n" + body)
+    messages = [d.message for d in check_file(str(path)) if d.rule == "schema-required"]
+    assert len(messages) == 1 and messages[0].endswith(f"build on a variant with 'extends: {parent}'"), messages

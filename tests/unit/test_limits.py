@@ -837,9 +837,11 @@ def test_variant_schema_maximum(tmp_path: Path, name: str, where: tuple[str, ...
 
 
 def never_ending(tmp_path: Path) -> Path:
-    """A variant nobody scores in: every round is played and no total ever moves."""
+    """A variant nobody scores in: every round is played and no total ever moves. (Its
+    points are 0 by a formula that reads the round: ``check`` refuses the constant 0 as a
+    game that cannot end, ``game-end``, so it is the rounds limit that stops this one.)"""
     data = gin(id="never_ends")
-    data["scoring"] = {"round": [{"when": "true", "points": "0"}]}
+    data["scoring"] = {"round": [{"when": "true", "points": "deadwood(p) * 0"}]}
     return write_variant(tmp_path / "never_ends.yaml", data)
 
 

@@ -549,3 +549,52 @@ def test_every_listed_value_has_a_row() -> None:
                 if not ok:
                     missing.append(f"{prefix} {name}={value}")
     assert missing == []
+
+
+def _string_options() -> list[tuple[str, str, str]]:
+    from rummydsl.variant import shipped_variant_ids
+
+    found = []
+    for variant_id in shipped_variant_ids():
+        variant = load_variant(variant_id)
+        if variant.parent_data is not None:
+            continue
+        for option in variant.options.values():
+            for value in option.one_of or ():
+                found.append((variant_id, option.name, value))
+    return found
+
+
+@pytest.mark.parametrize("variant_id, name, value", _string_options())
+def test_a_string_option_is_set_by_its_bare_value(tmp_path: Path, variant_id: str, name: str, value: str) -> None:
+    """docs/options.md lists a string option's values bare (`number_value: cap_10`); a
+    house rule writes them so, and keeps the option's choices, rule and description."""
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: {variant_id}\noptions: {{{name}: {value}}}\n",
+                    encoding="utf-8")
+    assert [str(d) for d in check_file(str(path)) if d.severity == "error"] == []
+    option = load_variant(str(path)).options[name]
+    parent = load_variant(variant_id).options[name]
+    assert (option.value, option.one_of, option.rule, option.description) == (
+        value, parent.one_of, parent.rule, parent.description)
+
+
+@pytest.mark.parametrize("options, message", [
+    ("{number_value: cap_11}", "option 'number_value' is 'cap_11', not one of face, cap_10; did you mean 'cap_10'?"),
+    ("{colour_mode: bright}", "option 'colour_mode' is a string, but no parent declares a string option "
+                              "'colour_mode' with its choices; write colour_mode: {value: bright, one_of: "
+                              "[bright, ...]} to declare one"),
+    ("{set_max: five}", "option 'set_max' is an integer (the parent's value is 5), not a string like 'five'"),
+    ("{undercut_on_tie: no}", "option 'undercut_on_tie' is a boolean (the parent's value is false), not a "
+                              "string like 'no'; YAML 1.2 reads 'no' as text: write false"),
+])
+def test_a_bare_string_that_is_no_value_says_what_to_write(tmp_path: Path, options: str, message: str) -> None:
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: ginski\noptions: {options}\n", encoding="utf-8")
+    errors = [d for d in check_file(str(path)) if d.severity == "error"]
+    assert [d.message for d in errors] == [message]
+    assert (errors[0].location.line, errors[0].location.column) == (5, options.index(":") + 12)  # at the value

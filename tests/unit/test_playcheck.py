@@ -87,8 +87,9 @@ def test_too_few_rounds_to_say_nobody_wins() -> None:
 
 
 def test_a_game_that_never_ends_is_warned_of(tmp_path: Path) -> None:
+    # 0 by a formula that reads the round: the constant "0" is refused by check itself (game-end).
     path = write(tmp_path, "rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\nscoring:\n  round:\n"
-                           '    - {when: "knock or gin or big_gin", ender: "0"}\n')
+                           '    - {when: "knock or gin or big_gin", ender: "deadwood(ender) * 0"}\n')
     found = play_check(path, 1, limits=PlayLimits(max_rounds=5, greedy_rounds=30))
     assert [(d.rule, d.severity) for d in found] == [("play-game-endless", "warning")]
     assert found[0].location.line == 5  # blamed on the house rule's scoring, not gin_rummy's target

@@ -3,6 +3,8 @@ groups it tries, which must include a witness for every shipped meld kind."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rummydsl.cards import Deck
@@ -43,3 +45,46 @@ def test_every_shipped_kind_has_witnesses_from_3_to_its_largest(variant_id: str)
         assert max(3, size_bounds(pattern)[0]) in by_size, kind  # CR-2's runs start at 4 cards
         for group in by_size.values():
             assert next(k for k in variant.meld_kinds if k.name == kind).pattern(group)
+
+
+@pytest.mark.parametrize("poker, warned", [
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)"}', True),
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)", description: null}', False),
+    ('{pattern: "size >= 3 and consecutive(rank) and distinct(suit)", description: "all suits differ"}', False),
+    ('"size >= 3 and consecutive(rank) and distinct(suit)"', False),  # a string replaces the map whole
+    ('{description: "mixed suits"}', False),
+])
+def test_an_inherited_description_of_a_changed_pattern_is_warned(tmp_path: Path, poker: str, warned: bool) -> None:
+    """Skarney's poker changed to distinct(suit) but still described as 'suits are not all the same'."""
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: skarney_gin\nmelds:\n  poker: {poker}\n", encoding="utf-8")
+    found = [d for d in check_file(str(path)) if d.rule == "description-stale"]
+    assert bool(found) == warned, found
+    if warned:
+        assert (found[0].location.line, found[0].location.column) == (6, 20)  # at the new pattern
+        assert found[0].severity == "warning"
+
+
+@pytest.mark.parametrize("house, rule, severity", [
+    ("knock: null\n", "game-end", "error"),  # Gin without knocking: every round is void at the stock floor
+    ("knock: null\nstock: {at_floor: turn_over}\n", "game-end", "error"),
+    ("scoring: {multiplier: 0}\n", "game-end", "error"),
+    ("options: {gin_bonus: 0, big_gin_bonus: 0, undercut_bonus: 0}\nscoring:\n  let: null\n  round:\n"
+     "    - {when: gin, ender: \"gin_bonus\"}\n    - {when: knock, ender: \"0\"}\n", "game-end", "error"),
+    ("scoring: {round: []}\n", "game-end", "error"),
+    ("knock: null\nstock: {at_floor: stock_end}\nscoring: {round: [{when: stock_end, points: \"deadwood(p)\"}]}\n",
+     "round-end", "warning"),  # it may end: check cannot tell, and says to play it
+    ("knock: null\ngame: {deals: 3}\n", "round-end", "warning"),  # a fixed number of deals ends it
+    ("scoring: {round: []}\ngame: {deals: 3}\n", "score-none", "warning"),
+])
+def test_a_game_that_cannot_end_is_an_error(tmp_path: Path, house: str, rule: str, severity: str) -> None:
+    from rummydsl.variant import check_file
+
+    path = tmp_path / "h.yaml"
+    path.write_text(f"rummydsl: 1\nid: h\nname: H\nextends: gin_rummy\n{house}", encoding="utf-8")
+    found = [(d.rule, d.severity) for d in check_file(str(path)) if d.rule in ("game-end", "round-end", "score-none")]
+    assert found == [(rule, severity)]
+    if rule == "round-end":
+        assert "rummydsl check --play" in next(d.message for d in check_file(str(path)) if d.rule == rule)

@@ -23,7 +23,9 @@ from its N-th act on (before that it plays the first legal move):
   fork: ``fork``, ``setsid``, ``fork``, the middle process exits), holding no pipe and
   sleeping a minute; then plays the first legal move all game long;
 - ``setsid_exit``: the same grandchild, then exits with code 3;
-- ``badutf8``: a line of bytes that are not UTF-8.
+- ``badutf8``: a line of bytes that are not UTF-8;
+- ``banner``: writes ``mybot 1.0`` as it starts, before reading anything, then plays the
+  first legal move.
 
 It writes every message it got to the file named by BOT_TRANSCRIPT, and its process
 id (and a grandchild's) one a line to the file named by BOT_PIDFILE, if set.
@@ -67,6 +69,8 @@ def main() -> int:
     transcript = os.environ.get("BOT_TRANSCRIPT")
     note_pid(os.getpid())
     acts = 0
+    if behaviour == "banner":
+        print("mybot 1.0", flush=True)
     for line in sys.stdin:
         message = json.loads(line)
         if transcript:

@@ -1,0 +1,116 @@
+"""The rule ids of the rules documents with their one-line meaning, shipped as
+``spec/rules.json`` so that an installed rummydsl can say what ``GR-9.2`` is
+(``rummydsl rules``).
+
+The rules documents (RULES.md and RULES-FAMILY.md, beside the repository) define each
+rule as a bold heading (``**GR-9 Round score.** ...``) or a bullet under one
+(``- GR-9.2 Undercut: if ...``). A rule's meaning is its heading's title, and for a
+sub-rule that title, a colon and the sub-rule's first sentence:
+
+>>> text = '''## GR — Gin Rummy
+... **GR-9 Round score.** Let `k` = the knocker deadwood,
+... `d` the defender's.
+... - GR-9.2 Undercut: if `d <= k` the defender scores
+...   `k - d` `[OPT undercut_bonus = 25 | 20]`. More text.
+... '''
+>>> for rule, meaning in rule_meanings(text).items():
+...     print(rule, "|", meaning)
+GR-9 | Round score: Let k = the knocker deadwood, d the defender's.
+GR-9.2 | Round score: Undercut: if d <= k the defender scores k - d.
+
+Regenerate the index after the documents change (``tests/unit/test_rule_index.py``
+says when):
+``python -m rummydsl.conformance.rule_index ../shared/RULES.md ../shared/RULES-FAMILY.md > spec/rules.json``
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from functools import lru_cache
+
+__all__ = ["rule_meanings", "rule_index", "RULE_ID", "MAX_MEANING"]
+
+RULE_ID = re.compile(r"[A-Z][A-Z0-9]{0,2}-\d+(?:\.\d+)?")
+"""What a rule id looks like (``GR-9.2``, ``R5-3``, ``C-6``)."""
+
+MAX_MEANING = 160
+"""The most characters of a meaning; a longer first sentence is cut at a word, with '...'."""
+
+_HEADING = re.compile(r"^(?:-\s+)?\*\*(" + RULE_ID.pattern + r")\s+(.*?)\*\*\s*(.*)$")
+_BULLET = re.compile(r"^-\s+(" + RULE_ID.pattern + r")\s+(.*)$")
+_OPTION = re.compile(r"\s*`?\[OPT [^\]]*\]`?")
+
+
+def _plain(text: str) -> str:
+    """Markdown made plain: no option marks, backquotes or bold; spaces made single."""
+    text = _OPTION.sub("", text)
+    text = text.replace("`", "").replace("**", "")
+    return " ".join(text.split())
+
+
+def _first_sentence(text: str) -> str:
+    text = _plain(text)
+    match = re.search(r"(?<!e\.g)(?<!i\.e)(?<!\bvs)\.(\s|$)", text)
+    sentence = text[: match.start() + 1] if match else text
+    if len(sentence) > MAX_MEANING:
+        sentence = sentence[: MAX_MEANING - 3].rsplit(" ", 1)[0] + "..."
+    return sentence
+
+
+def rule_meanings(text: str) -> dict[str, str]:
+    """Each rule id a rules document defines, with its one-line meaning, in order."""
+    # Join each line that starts no rule, heading or list item onto the one before.
+    logical: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = stripped.startswith(("- ", "* ", "**", "#", "|", "```")) or not stripped
+        if logical and logical[-1] and not starts:
+            logical[-1] += " " + stripped
+        else:
+            logical.append(stripped)
+    meanings: dict[str, str] = {}
+    titles: dict[str, str] = {}  # rule id -> the title its sub-rules take
+    title: str | None
+    for line in logical:
+        heading = _HEADING.match(line)
+        bullet = None if heading else _BULLET.match(line)
+        if heading:
+            rule, title, rest = heading.group(1), _plain(heading.group(2)).rstrip("."), heading.group(3)
+            titles[rule] = title
+            first = _first_sentence(rest) if rest.strip() else ""
+            meanings.setdefault(rule, f"{title}: {first}" if first else f"{title}.")
+        elif bullet:
+            rule, first = bullet.group(1), _first_sentence(bullet.group(2))
+            if len(first.split()) <= 3 and first.endswith("."):
+                titles[rule] = first.rstrip(".")  # 'KR-4 Scoring.': a title for KR-4.1 ...
+            title = titles.get(rule.rsplit(".", 1)[0]) if "." in rule else None
+            meanings.setdefault(rule, f"{title}: {first}" if title else first)
+    return meanings
+
+
+@lru_cache(maxsize=1)
+def rule_index() -> dict[str, str]:
+    """The shipped index: rule id -> its one-line meaning (``spec/rules.json``)."""
+    from ..resources import read_spec_text
+
+    data = json.loads(read_spec_text("rules.json"))
+    return {str(rule): str(meaning) for rule, meaning in data["rules"].items()}
+
+
+def _main(paths: list[str]) -> int:
+    meanings: dict[str, str] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for rule, meaning in rule_meanings(handle.read()).items():
+                meanings.setdefault(rule, meaning)
+    json.dump({"about": "The rule ids of RULES.md and RULES-FAMILY.md with their one-line meaning "
+                        "(rummydsl rules); made by python -m rummydsl.conformance.rule_index.",
+               "rules": meanings}, sys.stdout, indent=1, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
