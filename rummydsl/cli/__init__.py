@@ -8,7 +8,7 @@ modules; each command imports what it needs when it runs. The package:
 :mod:`~rummydsl.cli.parser` (the arguments), :mod:`~rummydsl.cli.check` (``check``,
 ``test``, ``lsp``), :mod:`~rummydsl.cli.rules` (``explain``, ``schema``, ``variants``,
 ``melds``), :mod:`~rummydsl.cli.runs` (``simulate``, ``compare``, ``sweep``,
-``replay``) and :mod:`~rummydsl.cli.play`; ``python -m rummydsl.cli`` runs
+``replay``), :mod:`~rummydsl.cli.play` and :mod:`~rummydsl.cli.serve`; ``python -m rummydsl.cli`` runs
 :func:`main` (``__main__.py``).
 """
 
@@ -26,6 +26,7 @@ from .parser import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, ParserExi
 from .play import cmd_play
 from .rules import cmd_explain, cmd_melds, cmd_schema, cmd_variants
 from .runs import cmd_lab, cmd_replay, cmd_simulate
+from .serve import cmd_serve
 
 __all__ = [
     "main",
@@ -99,4 +100,5 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "replay": cmd_replay,
     "play": cmd_play,
     "test": cmd_test,
+    "serve": cmd_serve,
 }
