@@ -1,1 +1,525 @@
-// placeholder
+// The rummydsl playground page: the editor, the rules in words, a hand against the computer.
+// It talks only to the server that served it (its JSON API: docs/playground.md).
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const EXAMPLE = {
+    id: "example",
+    name: "A house rule of Gin Rummy (an example)",
+    text: "rummydsl: 1\nid: my_gin\nname: My Gin\ndescription: Gin Rummy, but you may knock only with 5 or less.\n" +
+          "extends: gin_rummy\nknock:\n  limit: 5\n",
+  };
+  const SHARE_PREFIX = "v1.";  // the link format's version: a later format gets v2., and v1. links still open
+
+  // ------------------------------------------------------------------ the API
+
+  async function api(path, body) {
+    const init = body === undefined ? { method: "GET" }
+      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    const response = await fetch(path, init);
+    let data;
+    try {
+      data = await response.json();
+    } catch (problem) {
+      throw new Error(`the server answered ${response.status} without JSON`);
+    }
+    if (!response.ok) {
+      const error = new Error(data.error || `the server answered ${response.status}`);
+      error.data = data;
+      throw error;
+    }
+    return data;
+  }
+
+  // ------------------------------------------------------------------ sharing
+
+  function toBase64Url(bytes) {
+    let text = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64Url(text) {
+    const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = new Uint8Array(plain.length);
+    for (let i = 0; i < plain.length; i++) bytes[i] = plain.charCodeAt(i);
+    return bytes;
+  }
+
+  async function pipe(bytes, stream) {
+    const out = new Blob([bytes]).stream().pipeThrough(stream);
+    return new Uint8Array(await new Response(out).arrayBuffer());
+  }
+
+  async function shareFragment(text) {
+    const packed = await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
+    return SHARE_PREFIX + toBase64Url(packed);
+  }
+
+  async function readFragment(fragment) {
+    if (fragment.startsWith(SHARE_PREFIX)) {
+      const bytes = await pipe(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), new DecompressionStream("deflate-raw"));
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    }
+    throw new Error("this link was made by a newer playground, or is not a playground link");
+  }
+
+  // ------------------------------------------------------------------ the editor and its problems
+
+  let editor = null;
+  let checked = null;  // the last diagnostics
+
+  function showProblems(found) {
+    checked = found;
+    const list = $("problems");
+    list.replaceChildren();
+    const errors = found.filter((d) => d.severity === "error").length;
+    const warnings = found.length - errors;
+    const status = $("status");
+    if (!found.length) {
+      status.textContent = "No problems: the rule is ready to explain and play.";
+      status.className = "status good";
+    } else {
+      const parts = [];
+      if (errors) parts.push(`${errors} problem${errors === 1 ? "" : "s"}`);
+      if (warnings) parts.push(`${warnings} warning${warnings === 1 ? "" : "s"}`);
+      status.textContent = parts.join(" and ") + (errors ? ": fix them to play." : ".");
+      status.className = errors ? "status bad" : "status";
+    }
+    for (const d of found) {
+      const item = document.createElement("li");
+      item.className = d.severity;
+      const button = document.createElement("button");
+      button.type = "button";
+      const where = document.createElement("span");
+      where.className = "where";
+      where.textContent = d.line ? `line ${d.line}, column ${d.column}` : "file";
+      button.append(where, document.createTextNode(d.message));
+      button.addEventListener("click", () => editor.goTo(d.line, d.column));
+      item.append(button);
+      list.append(item);
+    }
+  }
+
+  async function loadPresets() {
+    const select = $("preset");
+    const presets = [EXAMPLE];
+    try {
+      const found = await api("/api/variants");
+      for (const v of found.variants) presets.push({ id: v.id, name: v.name + (v.parent ? ` (a house rule of ${v.parent})` : ""), text: v.text });
+    } catch (problem) {
+      $("status").textContent = `Could not load the shipped games: ${problem.message}`;
+    }
+    for (const p of presets) {
+      const option = document.createElement("option");
+      option.value = p.id;
+      option.textContent = p.name;
+      select.append(option);
+    }
+    select.addEventListener("change", () => {
+      const chosen = presets.find((p) => p.id === select.value);
+      if (chosen) editor.setText(chosen.text);
+    });
+    return presets;
+  }
+
+  // ------------------------------------------------------------------ the rules in words
+
+  function inline(parent, text) {
+    // `code` spans and **bold**; everything else as text (never as HTML)
+    const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/);
+    for (const part of parts) {
+      if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
+        const code = document.createElement("code");
+        code.textContent = part.slice(1, -1);
+        parent.append(code);
+      } else if (part.startsWith("**") && part.endsWith("**") && part.length > 3) {
+        const strong = document.createElement("strong");
+        strong.textContent = part.slice(2, -2);
+        parent.append(strong);
+      } else if (part) {
+        parent.append(document.createTextNode(part));
+      }
+    }
+  }
+
+  function renderMarkdown(target, markdown) {
+    target.replaceChildren();
+    let list = null;
+    let paragraph = null;
+    for (const raw of markdown.split("\n")) {
+      const line = raw.trimEnd();
+      const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+      const bullet = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/.exec(line);
+      if (!line) { list = null; paragraph = null; continue; }
+      if (heading) {
+        const h = document.createElement(heading[1].length === 1 ? "h2" : "h3");
+        inline(h, heading[2]);
+        target.append(h);
+        list = null; paragraph = null;
+      } else if (bullet) {
+        const kind = bullet[1] ? "OL" : "UL";
+        if (!list || list.tagName !== kind) { list = document.createElement(kind.toLowerCase()); target.append(list); }
+        const item = document.createElement("li");
+        inline(item, bullet[2]);
+        list.append(item);
+        paragraph = null;
+      } else if (list && /^\s+/.test(raw)) {
+        inline(list.lastElementChild, " " + line.trim());
+      } else {
+        if (!paragraph) { paragraph = document.createElement("p"); target.append(paragraph); }
+        else paragraph.append(document.createTextNode(" "));
+        inline(paragraph, line.trim());
+        list = null;
+      }
+    }
+  }
+
+  async function explainRule() {
+    const target = $("rules");
+    target.textContent = "Reading your rule…";
+    try {
+      const found = await api("/api/explain", { text: editor.text(), name: "house.yaml" });
+      renderMarkdown(target, found.markdown);
+    } catch (problem) {
+      target.replaceChildren();
+      const p = document.createElement("p");
+      p.className = "status bad";
+      p.textContent = "The rule has problems to fix first: " + problem.message;
+      target.append(p);
+    }
+  }
+
+  // ------------------------------------------------------------------ tabs (arrow keys move between them)
+
+  function setupTabs() {
+    const tabs = [$("tab-rules"), $("tab-play")];
+    const select = (tab) => {
+      for (const t of tabs) {
+        const on = t === tab;
+        t.setAttribute("aria-selected", String(on));
+        t.tabIndex = on ? 0 : -1;
+        $(t.getAttribute("aria-controls")).hidden = !on;
+      }
+    };
+    tabs.forEach((tab, i) => {
+      tab.addEventListener("click", () => select(tab));
+      tab.addEventListener("keydown", (event) => {
+        if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+          const next = tabs[(i + (event.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+          select(next);
+          next.focus();
+          event.preventDefault();
+        }
+      });
+    });
+    return select;
+  }
+
+  // ------------------------------------------------------------------ cards
+
+  const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
+  const COLOURS = { R: ["red", "#b3151b"], B: ["blue", "#0b57a4"], G: ["green", "#1d6b33"], P: ["purple", "#6b2fa3"], Y: ["yellow", "#7a5a00"] };
+  const RANKS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+  const ORDER = "A23456789TJQK";
+
+  function cardFace(text) {
+    const face = text.split("/")[0];
+    if (face === "*") return { rank: "★", suit: "", label: "wild card", red: false, sort: [9, 99] };
+    const last = face.slice(-1).toUpperCase();
+    const rank = face.slice(0, -1).toUpperCase();
+    if (SUITS[last]) {
+      const [symbol, name, red] = SUITS[last];
+      const order = ORDER.indexOf(rank === "10" ? "T" : rank);
+      return { rank: rank === "T" ? "10" : rank, suit: symbol, label: `${RANKS[rank] || rank} of ${name}`, red,
+               sort: ["SHDC".indexOf(last), order < 0 ? Number(rank) || 0 : order] };
+    }
+    if (COLOURS[last]) {
+      const [name, colour] = COLOURS[last];
+      return { rank, suit: "●", label: `${rank} ${name}`, red: false, colour, sort: ["RBGPY".indexOf(last), Number(rank) || 0] };
+    }
+    return { rank: face, suit: "", label: face, red: false, sort: [9, 0] };
+  }
+
+  function card(text, options = {}) {
+    const face = cardFace(text);
+    const element = document.createElement(options.button ? "button" : "span");
+    if (options.button) element.type = "button";
+    element.className = "card" + (face.red ? " red" : "") + (options.small ? " small" : "");
+    element.dataset.card = text;
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = face.rank;
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = face.suit;
+    if (face.colour) { rank.style.color = face.colour; suit.style.color = face.colour; }
+    element.append(rank, suit);
+    element.setAttribute(options.button ? "aria-label" : "title", face.label);
+    if (!options.button) element.setAttribute("role", "img"), element.setAttribute("aria-label", face.label);
+    return element;
+  }
+
+  function back(count) {
+    const span = document.createElement("span");
+    span.className = "card back small";
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", `${count} cards face down`);
+    return span;
+  }
+
+  function sortedCards(cards) {
+    return [...cards].sort((a, b) => {
+      const x = cardFace(a).sort, y = cardFace(b).sort;
+      return x[0] - y[0] || x[1] - y[1];
+    });
+  }
+
+  function cardRow(cards, small = true) {
+    const row = document.createElement("span");
+    row.className = "cards";
+    for (const c of cards) row.append(card(c, { small }));
+    return row;
+  }
+
+  // ------------------------------------------------------------------ playing
+
+  let game = null;   // {id, view}
+  let busy = false;
+
+  function words(action, seat) {
+    return action.startsWith(seat + " ") ? action.slice(seat.length + 1) : action;
+  }
+
+  function meldCards(meld) {
+    if (Array.isArray(meld)) return meld;
+    if (meld && Array.isArray(meld.cards)) return meld.cards;
+    return [];
+  }
+
+  async function play(path, body) {
+    if (busy) return;
+    busy = true;
+    document.body.setAttribute("aria-busy", "true");
+    try {
+      const found = await api(path, body);
+      if (found.id) game = { id: found.id };
+      game.view = found.view;
+      render();
+    } catch (problem) {
+      $("play-status").textContent = problem.message;
+      $("play-status").className = "status bad";
+    } finally {
+      busy = false;
+      document.body.removeAttribute("aria-busy");
+    }
+  }
+
+  function newGame() {
+    const body = { text: editor.text(), name: "house.yaml", agents: $("agents").value, hand: $("length").value === "hand" };
+    const seed = $("seed").value.trim();
+    if (seed) body.seed = Number(seed);
+    game = null;
+    play("/api/games", body);
+  }
+
+  function render() {
+    const view = game.view;
+    const seat = view.seat;
+    $("table").hidden = false;
+    $("undo").disabled = !view.can_undo;
+    const status = $("play-status");
+    status.className = "status";
+    if (view.over) {
+      status.textContent = view.one_hand ? "The hand is over: see how it ended below. Deal again, or undo." : "The game is over.";
+      if (view.game && view.game.result) status.textContent = `The game is over: ${view.game.result.winner} wins.`;
+    } else if (view.to_move === seat) {
+      status.textContent = `Your move (${(view.phase || "").replace(/_/g, " ")}). Click a card or a move.`;
+    } else {
+      status.textContent = `${view.to_move} to move.`;
+    }
+
+    // opponents
+    const opponents = $("opponents");
+    opponents.replaceChildren();
+    for (const p of view.players) {
+      if (p.seat === seat) continue;
+      const box = document.createElement("div");
+      box.className = "opponent";
+      const name = document.createElement("div");
+      name.className = "name";
+      const size = (view.hand_sizes || {})[p.seat] || 0;
+      name.textContent = `${p.seat} (${p.agent}): ${size} card${size === 1 ? "" : "s"}`;
+      box.append(name, back(size));
+      const known = (view.known || {})[p.seat] || [];
+      if (known.length) {
+        const label = document.createElement("div");
+        label.className = "muted";
+        label.textContent = "seen in that hand:";
+        box.append(label, cardRow(known));
+      }
+      opponents.append(box);
+    }
+
+    // piles
+    const stock = $("stock");
+    stock.replaceChildren(view.stock_size ? back(view.stock_size) : document.createTextNode("empty"));
+    stock.append(document.createTextNode(` ${view.stock_size || 0}`));
+    const discard = $("discard");
+    discard.replaceChildren();
+    const discards = view.discards || [];
+    if (discards.length) {
+      discard.append(card(discards[discards.length - 1]));
+      if (discards.length > 1) discard.append(document.createTextNode(` +${discards.length - 1} below`));
+    } else {
+      discard.textContent = "empty";
+    }
+    if (view.offered) {
+      const offer = document.createElement("div");
+      offer.append(document.createTextNode("offered: "), card(view.offered, { small: true }));
+      discard.append(offer);
+    }
+
+    // table melds
+    const melds = $("melds");
+    melds.replaceChildren();
+    for (const [owner, list] of Object.entries(view.table || {})) {
+      list.forEach((meld, i) => {
+        const box = document.createElement("div");
+        box.className = "meld";
+        box.append(document.createTextNode(`${owner}#${i + 1}`), cardRow(meldCards(meld)));
+        melds.append(box);
+      });
+    }
+
+    // the hand: a card click plays the move it names (choose > discard > offer)
+    const legal = view.legal || [];
+    const byCard = {};
+    const rank = { choose: 0, discard: 1, offer: 2 };
+    for (const action of legal) {
+      const parts = action.split(" ");
+      if (parts.length === 3 && parts[0] === seat && parts[1] in rank) {
+        const current = byCard[parts[2]];
+        if (!current || rank[parts[1]] < rank[current.split(" ")[1]]) byCard[parts[2]] = action;
+      }
+    }
+    const chosen = new Set((view.pending || []).map((a) => a.split(" ").pop()));
+    const hand = $("hand");
+    hand.replaceChildren();
+    for (const c of sortedCards(view.hand || [])) {
+      const button = card(c, { button: true });
+      const action = byCard[c];
+      if (chosen.has(c)) button.classList.add("chosen");
+      if (action) {
+        button.classList.add("playable");
+        button.dataset.action = action;
+        button.setAttribute("aria-label", `${cardFace(c).label}: ${words(action, seat).split(" ")[0]}`);
+        button.addEventListener("click", () => play(`/api/games/${game.id}/actions`, { action }));
+      } else {
+        button.disabled = true;
+      }
+      hand.append(button);
+    }
+    $("deadwood").textContent = view.knock_limit !== null && view.knock_limit !== undefined ? `(knock limit ${view.knock_limit})` : "";
+
+    // the moves
+    const moves = $("moves");
+    moves.replaceChildren();
+    for (const action of legal) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.action = action;
+      button.textContent = words(action, seat);
+      button.addEventListener("click", () => play(`/api/games/${game.id}/actions`, { action }));
+      moves.append(button);
+    }
+    if (!legal.length) {
+      const none = document.createElement("span");
+      none.className = "muted";
+      none.textContent = view.over ? "none: it is over" : "none now";
+      moves.append(none);
+    }
+
+    // the round summary
+    const summary = $("summary");
+    summary.replaceChildren();
+    const rounds = view.rounds || [];
+    if (rounds.length) {
+      const last = rounds[rounds.length - 1];
+      const title = document.createElement("h3");
+      title.textContent = `Round ${last.round}: ${last.ending}${last.ender ? " by " + last.ender : ""}${last.undercut ? " (undercut)" : ""}`;
+      const table = document.createElement("table");
+      const head = table.createTHead().insertRow();
+      for (const h of ["Player", "Melds", "Unmatched", "Deadwood", "Points"]) {
+        const th = document.createElement("th");
+        th.textContent = h;
+        head.append(th);
+      }
+      const body = table.createTBody();
+      for (const s of last.seats) {
+        const row = body.insertRow();
+        row.insertCell().textContent = s.seat + (s.you ? " (you)" : "");
+        const meldCell = row.insertCell();
+        const arranged = s.arranged || { melds: [], unmatched: s.hand || [] };
+        for (const meld of [...s.melds, ...arranged.melds]) meldCell.append(cardRow(meldCards(meld)));
+        if (s.hand === null) meldCell.textContent = "not shown";
+        row.insertCell().append(cardRow(arranged.unmatched || []));
+        row.insertCell().textContent = s.deadwood === null ? "-" : String(s.deadwood);
+        row.insertCell().textContent = String(s.points);
+      }
+      summary.append(title, table);
+    }
+
+    // what happened, the scores
+    const log = $("log");
+    log.replaceChildren();
+    for (const line of view.log || []) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      log.append(item);
+    }
+    log.scrollTop = log.scrollHeight;
+    const scores = (view.game && view.game.scores) || view.scores || {};
+    $("scores").textContent = "Scores: " + Object.entries(scores).map(([p, v]) => `${p} ${v}`).join(" · ");
+  }
+
+  // ------------------------------------------------------------------ start
+
+  async function start() {
+    const selectTab = setupTabs();
+    const presets = await loadPresets();
+    let text = EXAMPLE.text;
+    const fragment = decodeURIComponent(location.hash.slice(1));
+    if (fragment) {
+      try {
+        text = await readFragment(fragment);
+      } catch (problem) {
+        $("status").textContent = `This link's rule could not be read (${problem.message}); here is an example instead.`;
+      }
+    }
+    editor = window.RummyEditor.create($("editor"), {
+      doc: text,
+      label: "your variant file (YAML)",
+      check: async (t) => (await api("/api/check", { text: t, name: "house.yaml" })).diagnostics,
+      complete: async (t, line, column) => (await api("/api/complete", { text: t, line, column })).items,
+      onDiagnostics: showProblems,
+      onChange: () => { $("share-box").hidden = true; },
+    });
+    $("explain").addEventListener("click", explainRule);
+    $("share").addEventListener("click", async () => {
+      const link = location.origin + location.pathname + "#" + (await shareFragment(editor.text()));
+      history.replaceState(null, "", link);
+      $("share-box").hidden = false;
+      $("share-link").value = link;
+      $("share-link").select();
+      try { await navigator.clipboard.writeText(link); } catch (problem) { /* the link is shown to copy */ }
+    });
+    $("new-game").addEventListener("click", () => { selectTab($("tab-play")); newGame(); });
+    $("undo").addEventListener("click", () => game && play(`/api/games/${game.id}/undo`, {}));
+    document.body.dataset.ready = "true";
+    void presets;
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();
