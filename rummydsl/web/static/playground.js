@@ -468,7 +468,10 @@
         row.insertCell().textContent = s.deadwood === null ? "-" : String(s.deadwood);
         row.insertCell().textContent = String(s.points);
       }
-      summary.append(title, table);
+      const scroll = document.createElement("div");
+      scroll.className = "scroll";
+      scroll.append(table);
+      summary.append(title, scroll);
     }
 
     // what happened, the scores
@@ -517,6 +520,7 @@
     });
     $("new-game").addEventListener("click", () => { selectTab($("tab-play")); newGame(); });
     $("undo").addEventListener("click", () => game && play(`/api/games/${game.id}/undo`, {}));
+    window.playgroundEditor = editor;  // for the browser tests and the console
     document.body.dataset.ready = "true";
     void presets;
   }
