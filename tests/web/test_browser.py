@@ -265,3 +265,63 @@ def test_explain_reads_the_rule_back_with_what_it_changes(page: Page) -> None:
     p.wait_for_selector("#rules h2")
     rules = p.inner_text("#rules")
     assert "My Gin" in rules and "Changed from gin_rummy" in rules and "at most 5" in rules
+
+
+def _click_meld(p: Any, action: str) -> None:
+    """Lay down the melds of ``action`` (``P1 meld [AH AD AC] [5D 6D 7H]``) by clicking their cards."""
+    p.click("#moves button[data-role=meld-start]")
+    for group in re.findall(r"\[([^\]]*)\]", action):
+        for face in group.split():
+            p.locator(f"#hand button.card[data-card='{face}']:not([data-meld])").first.click()
+        p.click("#moves button[data-role=meld-next]")
+    p.click("#moves button[data-role=meld-lay]")
+
+
+def test_a_hand_of_skarney_gin_played_by_clicking_offers_and_the_contract(page: Page, shots: Path) -> None:
+    p = page.open()
+    p.select_option("#preset", "skarney_gin")
+    p.wait_for_function("window.playgroundEditor.text().includes('id: skarney_gin')")
+    p.click("#tab-play")
+    p.fill("#seed", "3")
+    p.click("#new-game")
+    page.settled()
+    p.wait_for_selector("#hand button.card")
+    offered = took = melded = undone = 0
+    for _ in range(600):
+        if p.locator("#summary table").count():
+            break
+        view = p.evaluate("window.playgroundView()")
+        legal = view["legal"]
+        verbs = {a.split(" ")[1] for a in legal}
+        if "meld" in verbs:
+            _click_meld(p, next(a for a in legal if " meld " in a))
+            page.settled()
+            melded += 1
+            if melded == 1:
+                assert p.locator("#melds .meld").count() >= 3  # the contract: three melds on the table
+                p.screenshot(path=str(shots / "skarney-contract.png"), full_page=True)
+        elif "take" in verbs:
+            action = f"{view['seat']} take" if not took else f"{view['seat']} decline"
+            took += 1
+            p.locator(f"#moves button[data-action='{action}']").click()
+            page.settled()
+        elif "offer" in verbs:
+            p.locator("#hand button.card.playable").last.click()  # a card click offers it
+            page.settled()
+            offered += 1
+            if offered == 2 and not undone:
+                p.click("#undo")
+                page.settled()
+                assert "offer" in {a.split(" ")[1] for a in p.evaluate("window.playgroundView()")["legal"]}
+                undone += 1
+        elif "layoff" in verbs:
+            p.locator("#moves button[data-action*=' layoff ']").first.click()
+            page.settled()
+        else:
+            p.locator("#moves button[data-action]").first.click()
+            page.settled()
+    else:
+        raise AssertionError("the hand did not end")
+    assert offered and took and melded and undone
+    assert "Round 1" in p.inner_text("#summary")
+    p.screenshot(path=str(shots / "skarney-over.png"), full_page=True)

@@ -287,6 +287,14 @@
 
   let game = null;   // {id, view}
   let busy = false;
+  let meldMode = false;  // the person is picking the cards of a lay-down
+  let groups = [[]];     // the melds picked so far: positions in the sorted hand
+
+  function pick(index) {
+    const inside = groups.findIndex((g) => g.includes(index));
+    if (inside >= 0) groups[inside] = groups[inside].filter((i) => i !== index);
+    else groups[groups.length - 1].push(index);
+  }
 
   function words(action, seat) {
     return action.startsWith(seat + " ") ? action.slice(seat.length + 1) : action;
@@ -306,6 +314,8 @@
       const found = await api(path, body);
       if (found.id) game = { id: found.id };
       game.view = found.view;
+      meldMode = false;
+      groups = [[]];
       render();
     } catch (problem) {
       $("play-status").textContent = problem.message;
@@ -339,6 +349,9 @@
     } else {
       status.textContent = `${view.to_move} to move.`;
     }
+
+    // once a single hand is over, the table shows how it ended (the match has dealt the next)
+    $("live").hidden = Boolean(view.over && (view.rounds || []).length);
 
     // opponents
     const opponents = $("opponents");
@@ -393,10 +406,13 @@
       });
     }
 
-    // the hand: a card click plays the move it names (choose > discard > offer)
+    // the hand: a card click plays the move it names (a chosen lay-down's step > discard > offer);
+    // choosing melds, a card click puts the card into the meld being chosen
     const legal = view.legal || [];
+    const canMeld = legal.some((a) => a.split(" ")[1] === "meld");
+    if (!canMeld) { meldMode = false; groups = [[]]; }
     const byCard = {};
-    const rank = { choose: 0, discard: 1, offer: 2 };
+    const rank = view.pending && view.pending.length ? { choose: 0, discard: 1, offer: 2 } : { discard: 1, offer: 2, choose: 3 };
     for (const action of legal) {
       const parts = action.split(" ");
       if (parts.length === 3 && parts[0] === seat && parts[1] in rank) {
@@ -405,13 +421,27 @@
       }
     }
     const chosen = new Set((view.pending || []).map((a) => a.split(" ").pop()));
+    const picked = new Map();  // hand position -> the meld (1, 2, ...) it is picked for
+    groups.forEach((group, g) => group.forEach((i) => picked.set(i, g + 1)));
     const hand = $("hand");
     hand.replaceChildren();
-    for (const c of sortedCards(view.hand || [])) {
+    sortedCards(view.hand || []).forEach((c, i) => {
       const button = card(c, { button: true });
+      button.dataset.index = String(i);
       const action = byCard[c];
       if (chosen.has(c)) button.classList.add("chosen");
-      if (action) {
+      if (meldMode) {
+        const group = picked.get(i);
+        if (group) {
+          button.classList.add("chosen");
+          button.setAttribute("aria-pressed", "true");
+          button.dataset.meld = String(group);
+        } else {
+          button.setAttribute("aria-pressed", "false");
+        }
+        button.setAttribute("aria-label", `${cardFace(c).label}${group ? `: in meld ${group}` : ""}`);
+        button.addEventListener("click", () => { pick(i); render(); });
+      } else if (action) {
         button.classList.add("playable");
         button.dataset.action = action;
         button.setAttribute("aria-label", `${cardFace(c).label}: ${words(action, seat).split(" ")[0]}`);
@@ -420,19 +450,45 @@
         button.disabled = true;
       }
       hand.append(button);
-    }
+    });
     $("deadwood").textContent = view.knock_limit !== null && view.knock_limit !== undefined ? `(knock limit ${view.knock_limit})` : "";
 
-    // the moves
+    // the moves: a button each, but a lay-down of melds is chosen by clicking cards
     const moves = $("moves");
     moves.replaceChildren();
-    for (const action of legal) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.action = action;
-      button.textContent = words(action, seat);
-      button.addEventListener("click", () => play(`/api/games/${game.id}/actions`, { action }));
-      moves.append(button);
+    const button = (text, handler, data = {}) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = text;
+      for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
+      b.addEventListener("click", handler);
+      moves.append(b);
+      return b;
+    };
+    if (meldMode) {
+      const cards = sortedCards(view.hand || []);
+      const shown = groups.filter((g) => g.length).map((g) => "[" + g.map((i) => cards[i]).join(" ") + "]").join(" ");
+      const note = document.createElement("p");
+      note.className = "meld-note";
+      note.textContent = "Click the cards of a meld, then Next meld for another, then Lay down. " + (shown ? "Chosen: " + shown : "");
+      moves.append(note);
+      button("Next meld", () => { if (groups[groups.length - 1].length) groups.push([]); render(); }, { role: "meld-next" });
+      button("Lay down", () => {
+        const melds = groups.filter((g) => g.length).map((g) => "[" + g.map((i) => cards[i]).join(" ") + "]");
+        if (!melds.length) return;
+        const action = `${seat} meld ${melds.join(" ")}`;
+        meldMode = false; groups = [[]];
+        play(`/api/games/${game.id}/actions`, { action });
+      }, { role: "meld-lay" });
+      button("Cancel", () => { meldMode = false; groups = [[]]; render(); }, { role: "meld-cancel" });
+    } else {
+      if (canMeld) button("Lay down melds: pick the cards", () => { meldMode = true; groups = [[]]; render(); }, { role: "meld-start" });
+      const meldActions = legal.filter((a) => a.split(" ")[1] === "meld");
+      for (const action of legal) {
+        const verb = action.split(" ")[1];
+        if (verb === "choose" || (verb === "meld" && meldActions.length > 4)) continue;
+        button(words(action, seat), () => play(`/api/games/${game.id}/actions`, { action }), { action });
+      }
     }
     if (!legal.length) {
       const none = document.createElement("span");
@@ -451,7 +507,7 @@
       title.textContent = `Round ${last.round}: ${last.ending}${last.ender ? " by " + last.ender : ""}${last.undercut ? " (undercut)" : ""}`;
       const table = document.createElement("table");
       const head = table.createTHead().insertRow();
-      for (const h of ["Player", "Melds", "Unmatched", "Deadwood", "Points"]) {
+      for (const h of ["Player", "Melds, then unmatched cards", "Deadwood", "Points"]) {
         const th = document.createElement("th");
         th.textContent = h;
         head.append(th);
@@ -460,11 +516,18 @@
       for (const s of last.seats) {
         const row = body.insertRow();
         row.insertCell().textContent = s.seat + (s.you ? " (you)" : "");
-        const meldCell = row.insertCell();
+        const meldCell = document.createElement("div");
+        meldCell.className = "meld-list";
+        row.insertCell().append(meldCell);
         const arranged = s.arranged || { melds: [], unmatched: s.hand || [] };
         for (const meld of [...s.melds, ...arranged.melds]) meldCell.append(cardRow(meldCards(meld)));
-        if (s.hand === null) meldCell.textContent = "not shown";
-        row.insertCell().append(cardRow(arranged.unmatched || []));
+        if ((arranged.unmatched || []).length) {
+          const loose = cardRow(arranged.unmatched);
+          loose.classList.add("unmatched");
+          loose.setAttribute("aria-label", "unmatched");
+          meldCell.append(loose);
+        }
+        if (s.hand === null) meldCell.textContent = "hand not shown";
         row.insertCell().textContent = s.deadwood === null ? "-" : String(s.deadwood);
         row.insertCell().textContent = String(s.points);
       }
@@ -521,6 +584,7 @@
     $("new-game").addEventListener("click", () => { selectTab($("tab-play")); newGame(); });
     $("undo").addEventListener("click", () => game && play(`/api/games/${game.id}/undo`, {}));
     window.playgroundEditor = editor;  // for the browser tests and the console
+    window.playgroundView = () => (game ? game.view : null);
     document.body.dataset.ready = "true";
     void presets;
   }
