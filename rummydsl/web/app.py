@@ -8,6 +8,10 @@ out in docs/playground.md:
 - ``POST /api/games {"variant" or "text", "seed", "agents", "seat"}`` -> ``{"id", "view"}``
 - ``GET /api/games/ID`` -> ``{"view"}``; ``POST /api/games/ID/actions {"action"}`` ->
   ``{"view"}``; ``POST /api/games/ID/undo`` -> ``{"view"}``
+- ``POST /api/compare {"text", "games", "seed"}`` -> 202 ``{"id", "state", "done", "total"}``
+  (the rule against its parent by the lab, played in a thread of its own:
+  :mod:`rummydsl.web.trials`); ``GET /api/compare/ID`` -> the same, with ``"result"``
+  (``compare --json``'s object plus its ``"text"`` table) once done
 - and for the page: ``GET /api/variants`` (the presets) and ``POST /api/complete
   {"text", "line", "column"}`` (the language server's completions, 0-based position).
 
@@ -37,6 +41,7 @@ from ..errors import RummyDslError, VariantError
 from ..jsonbound import loads
 from ..limits import MAX_FILE_BYTES
 from .games import GameProblem, Table, Tables
+from .trials import Trials
 from .texts import TextProblem, build_text, check_text, complete_text, shipped_variant
 
 __all__ = [
@@ -112,8 +117,9 @@ async def _body(request: Request) -> dict[str, Any]:
 class _Server:
     """The state of one application: its games and its worker limit."""
 
-    def __init__(self, tables: Tables | None, workers: int) -> None:
+    def __init__(self, tables: Tables | None, workers: int, trials: Trials | None = None) -> None:
         self.tables = tables if tables is not None else Tables()
+        self.trials = trials if trials is not None else Trials()
         self.limiter = anyio.CapacityLimiter(workers)
 
     async def run(self, work: Callable[[], Any]) -> Any:
@@ -190,6 +196,18 @@ class _Server:
 
         return JSONResponse(await self.run(work))
 
+    async def new_trial(self, request: Request) -> Response:
+        body = await _body(request)
+
+        def work() -> dict[str, Any]:
+            key, trial = self.trials.start(body.get("text"), body.get("name"), body.get("games"), body.get("seed"))
+            return {"id": key, **trial.as_json()}
+
+        return JSONResponse(await self.run(work), status_code=202)
+
+    async def trial(self, request: Request) -> Response:
+        return JSONResponse(await self.run(lambda: self.trials.get(str(request.path_params["trial"])).as_json()))
+
     def _table(self, request: Request) -> Table:
         return self.tables.get(str(request.path_params["game"]))
 
@@ -259,20 +277,22 @@ def _with_headers(app: Any) -> Callable[[Any, Any, Any], Awaitable[None]]:
     return wrapped
 
 
-def create_app(*, tables: Tables | None = None, workers: int = WORKERS) -> Starlette:
-    """The playground application; ``tables`` (the games' store) and ``workers`` for tests.
+def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: Trials | None = None) -> Starlette:
+    """The playground application; ``tables`` (the games' store), ``trials`` and ``workers`` for tests.
 
     >>> app = create_app()
     >>> sorted(route.path for route in app.routes)[:3]
     ['/', '/api/check', '/api/complete']
     """
-    server = _Server(tables, workers)
+    server = _Server(tables, workers, trials)
     routes = [
         Route("/", _page),
         Route("/api/check", server.check, methods=["POST"]),
         Route("/api/explain", server.explain, methods=["POST"]),
         Route("/api/variants", server.variants, methods=["GET"]),
         Route("/api/complete", server.complete, methods=["POST"]),
+        Route("/api/compare", server.new_trial, methods=["POST"]),
+        Route("/api/compare/{trial}", server.trial, methods=["GET"]),
         Route("/api/games", server.new_game, methods=["POST"]),
         Route("/api/games/{game}", server.game, methods=["GET"]),
         Route("/api/games/{game}/actions", server.action, methods=["POST"]),

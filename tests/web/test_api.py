@@ -260,3 +260,81 @@ def test_completion_offers_the_schemas_keys_and_the_shipped_parents(client: Test
     hostile = "id: h\nname: H\nextends: ../../x.yaml\noptions:\n  "
     assert client.post("/api/complete", json={"text": hostile, "line": 4, "column": 2}).status_code == 200
     _refused(client.post("/api/complete", json={"text": "x", "line": "1", "column": 0}), 400, "'line' must be")
+
+
+# -- compare (the lab, as a job) ---------------------------------------------------
+
+def _finished(client: TestClient, trial: str) -> dict[str, Any]:
+    import time
+
+    for _ in range(6000):  # a bound against hanging, not a timing assert
+        found: dict[str, Any] = client.get(f"/api/compare/{trial}").json()
+        if found["state"] in ("done", "failed"):
+            return found
+        time.sleep(0.05)
+    raise AssertionError("the trial did not finish")
+
+
+def test_compare_plays_the_rule_against_its_parent_with_the_labs_figures(client: TestClient) -> None:
+    started = client.post("/api/compare", json={"text": HOUSE, "games": 3, "seed": 2})
+    assert started.status_code == 202
+    body = started.json()
+    assert body["total"] == 3 and body["state"] in ("waiting", "running", "done")
+    found = _finished(client, body["id"])
+    assert found["state"] == "done" and found["done"] == 3
+    result = found["result"]
+    assert [v["label"] for v in result["variants"]] == ["gin_rummy", "house"]
+    assert "path" not in json_text(result["variants"])
+    assert any(f["key"] == "win.P1" for f in result["figures"]) and result["text"].startswith("compare: gin_rummy, house")
+
+
+def json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def _shipped(variant_id: str) -> str:
+    from rummydsl import resources
+
+    return (resources.variants_dir() / f"{variant_id}.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"text": "id: h\nname: H\nextends: gin_rummy\nx: 1\n"}, "unknown key"),
+    ({"text": _shipped("gin_rummy")}, "extends nothing"),
+    ({"text": HOUSE, "games": 0}, "'games' must be"),
+    ({"text": HOUSE, "games": 10_000}, "'games' must be"),
+    ({"text": HOUSE, "seed": "x"}, "'seed' must be"),
+    ({"text": "id: h\nname: H\nextends: ../x.yaml\n"}, "only a shipped variant id"),
+])
+def test_compare_refuses_what_it_cannot_play(client: TestClient, body: dict[str, Any], words: str) -> None:
+    _refused(client.post("/api/compare", json=body), 400, words)
+    _refused(client.get("/api/compare/nope"), 404, "no trial")
+
+
+def test_a_slow_trial_never_holds_up_a_check_or_a_game() -> None:
+    import threading
+
+    from rummydsl.web.trials import Trials
+
+    release = threading.Event()
+    entered = threading.Event()
+
+    class Held(Trials):
+        def _play(self, trial: Any, text: str, name: str, parent: str) -> None:
+            trial.state = "running"
+            entered.set()
+            release.wait(60)
+            trial.state = "failed"
+            trial.error = "stopped by the test"
+
+    with TestClient(create_app(trials=Held())) as client:
+        trial = client.post("/api/compare", json={"text": HOUSE, "games": 200}).json()["id"]
+        assert entered.wait(60)
+        try:
+            assert client.post("/api/check", json={"text": HOUSE}).json() == {"diagnostics": []}
+            assert client.post("/api/games", json={"variant": "gin_rummy", "seed": 1}).status_code == 200
+            assert client.get(f"/api/compare/{trial}").json()["state"] == "running"
+        finally:
+            release.set()

@@ -243,6 +243,8 @@ def test_usable_at_a_phones_width_and_by_keyboard(browser: Any, server: str, sho
         assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         p.focus("#tab-rules")
         p.keyboard.press("ArrowRight")
+        assert p.evaluate("document.activeElement.id") == "tab-try"
+        p.keyboard.press("ArrowRight")
         assert p.evaluate("document.activeElement.id") == "tab-play"
         assert p.is_visible("#new-game")
         p.focus("#new-game")
@@ -325,3 +327,15 @@ def test_a_hand_of_skarney_gin_played_by_clicking_offers_and_the_contract(page: 
     assert offered and took and melded and undone
     assert "Round 1" in p.inner_text("#summary")
     p.screenshot(path=str(shots / "skarney-over.png"), full_page=True)
+
+
+def test_try_it_compares_the_rule_with_its_parent(page: Page, shots: Path) -> None:
+    p = page.open()
+    p.click("#tab-try")
+    p.fill("#trial-games", "4")
+    p.click("#compare")
+    p.wait_for_selector("#trial table.figures", timeout=120_000)
+    figures = p.inner_text("#trial")
+    assert "gin_rummy" in figures and "my_gin" in figures and "rounds ending: knock" in figures
+    assert "Done: 4 games of each" in p.inner_text("#trial-status")
+    p.screenshot(path=str(shots / "try-it.png"), full_page=True)

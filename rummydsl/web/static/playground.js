@@ -194,7 +194,7 @@
   // ------------------------------------------------------------------ tabs (arrow keys move between them)
 
   function setupTabs() {
-    const tabs = [$("tab-rules"), $("tab-play")];
+    const tabs = [$("tab-rules"), $("tab-try"), $("tab-play")];
     const select = (tab) => {
       for (const t of tabs) {
         const on = t === tab;
@@ -550,6 +550,107 @@
     $("scores").textContent = "Scores: " + Object.entries(scores).map(([p, v]) => `${p} ${v}`).join(" · ");
   }
 
+  // ------------------------------------------------------------------ try it: the lab's comparison
+
+  function shown(kind, value, points) {
+    if (value === null || value === undefined) return "-";
+    if (kind === "rate") return (points && value > 0 ? "+" : "") + (value * 100).toFixed(1) + (points ? " pts" : "%");
+    return (points && value > 0 ? "+" : "") + value.toFixed(2);
+  }
+
+  function bar(kind, value, scale) {
+    const outer = document.createElement("span");
+    outer.className = "bar";
+    const inner = document.createElement("span");
+    inner.className = "bar-fill";
+    const share = kind === "rate" ? value.value : (scale ? value.value / scale : 0);
+    inner.style.width = `${Math.max(0, Math.min(1, share)) * 100}%`;
+    outer.append(inner);
+    if (kind === "rate" && value.low !== undefined) {
+      const whisker = document.createElement("span");
+      whisker.className = "bar-interval";
+      whisker.style.left = `${value.low * 100}%`;
+      whisker.style.width = `${Math.max(0, value.high - value.low) * 100}%`;
+      outer.append(whisker);
+    }
+    return outer;
+  }
+
+  function renderTrial(result) {
+    const target = $("trial");
+    target.replaceChildren();
+    const [parent, mine] = result.variants;
+    const note = document.createElement("p");
+    note.textContent = `${result.games} games of each, seed ${result.seed}: ${parent.label} against ${mine.label}` +
+      (result.paired[0].paired ? ` (the same deals; ${result.paired[0].changed_winners} game${result.paired[0].changed_winners === 1 ? "" : "s"} had another winner).` : " (the deals differ, so no game pairs with another).");
+    const table = document.createElement("table");
+    table.className = "figures";
+    const head = table.createTHead().insertRow();
+    for (const h of ["Figure", parent.label, mine.label, "Change", ""]) {
+      const th = document.createElement("th");
+      th.textContent = h;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const f of result.figures) {
+      const row = body.insertRow();
+      row.insertCell().textContent = f.label;
+      const scale = Math.max(...f.values.map((v) => Math.abs(v.value) || 0)) || 1;
+      for (const v of f.values.slice(0, 2)) {
+        const cell = row.insertCell();
+        cell.append(document.createTextNode(shown(f.kind, v.value, false)), bar(f.kind, v, scale));
+      }
+      const c = f.comparisons[0];
+      row.insertCell().textContent = c ? shown(f.kind, c.difference.value, true) : "-";
+      const mark = row.insertCell();
+      if (c && c.significant) { mark.textContent = "significant"; row.className = "significant"; }
+    }
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = "The lab's table (as rummydsl compare prints it)";
+    const pre = document.createElement("pre");
+    pre.textContent = result.text;
+    details.append(summary, pre);
+    const scroll = document.createElement("div");
+    scroll.className = "scroll";
+    scroll.append(table);
+    target.append(note, scroll, details);
+  }
+
+  async function compare() {
+    const status = $("trial-status");
+    const progress = $("trial-progress");
+    const games = Number($("trial-games").value || 20);
+    const seed = Number($("trial-seed").value || 1);
+    $("trial").replaceChildren();
+    $("compare").disabled = true;
+    status.className = "status";
+    status.textContent = "Starting…";
+    try {
+      let trial = await api("/api/compare", { text: editor.text(), name: "house.yaml", games, seed });
+      const id = trial.id;
+      progress.hidden = false;
+      progress.max = trial.total;
+      while (trial.state === "waiting" || trial.state === "running") {
+        progress.value = trial.done;
+        status.textContent = trial.state === "waiting" ? "Waiting for another comparison to finish…"
+          : `Playing: ${trial.done} of ${trial.total} games of each`;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        trial = await api(`/api/compare/${id}`);
+      }
+      progress.value = trial.done;
+      if (trial.state === "failed") throw new Error(trial.error);
+      status.textContent = `Done: ${trial.total} games of each.`;
+      renderTrial(trial.result);
+    } catch (problem) {
+      status.className = "status bad";
+      status.textContent = problem.message;
+    } finally {
+      progress.hidden = true;
+      $("compare").disabled = false;
+    }
+  }
+
   // ------------------------------------------------------------------ start
 
   async function start() {
@@ -573,6 +674,7 @@
       onChange: () => { $("share-box").hidden = true; },
     });
     $("explain").addEventListener("click", explainRule);
+    $("compare").addEventListener("click", compare);
     $("share").addEventListener("click", async () => {
       const link = location.origin + location.pathname + "#" + (await shareFragment(editor.text()));
       history.replaceState(null, "", link);
