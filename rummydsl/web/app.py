@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
 import anyio
 from starlette.applications import Starlette
@@ -257,32 +257,32 @@ async def _internal_error(request: Request, problem: Exception) -> Response:
                                   "the details"}, status_code=500)
 
 
-def _with_headers(app: Any) -> Callable[[Any, Any, Any], Awaitable[None]]:
-    """An ASGI wrapper adding :data:`_SECURITY_HEADERS` to every HTTP response."""
-    extra = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in _SECURITY_HEADERS.items()]
+class _SecurityHeaders:
+    """ASGI middleware adding :data:`_SECURITY_HEADERS` to every HTTP response."""
 
-    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.extra = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in _SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
-            await app(scope, receive, send)
+            await self.app(scope, receive, send)
             return
 
         async def sending(message: Any) -> None:
             if message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + extra
+                message = {**message, "headers": [*message.get("headers", []), *self.extra]}
             await send(message)
 
-        await app(scope, receive, sending)
-
-    return wrapped
+        await self.app(scope, receive, sending)
 
 
 def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: Trials | None = None) -> Starlette:
     """The playground application; ``tables`` (the games' store), ``trials`` and ``workers`` for tests.
 
     >>> app = create_app()
-    >>> sorted(route.path for route in app.routes)[:3]
-    ['/', '/api/check', '/api/complete']
+    >>> "/api/games/{game}/undo" in [route.path for route in app.routes]
+    True
     """
     server = _Server(tables, workers, trials)
     routes = [
@@ -302,15 +302,5 @@ def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: 
     app = Starlette(routes=routes, exception_handlers={
         ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error})
     app.state.server = server
-    app.add_middleware(_HeadersMiddleware)
+    app.add_middleware(_SecurityHeaders)
     return app
-
-
-class _HeadersMiddleware:
-    """Starlette middleware form of :func:`_with_headers`."""
-
-    def __init__(self, app: Any) -> None:
-        self._wrapped = _with_headers(app)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self._wrapped(scope, receive, send)

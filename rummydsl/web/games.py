@@ -9,7 +9,8 @@ last used (the oldest goes first when the server is full).
 Every method here is plain blocking code: the server runs it in a worker thread
 (:mod:`rummydsl.web.app`), one request at a time a game (each table has a lock).
 
->>> table = Table.new(load_variant_for_doctest(), seed=7, agents="greedy", seat=0)
+>>> from rummydsl.variant import load_variant
+>>> table = Table.new(load_variant("gin_rummy"), seed=7, agents="greedy", seat=0)
 >>> view = table.view()
 >>> view["to_move"], view["legal"]
 ('P1', ['P1 draw discard', 'P1 pass'])
@@ -33,17 +34,21 @@ from ..engine.actions import Knock, player_name
 from ..engine.match import CHANCE, TERMINAL, Event, Match
 from ..errors import RummyDslError
 from ..limits import MAX_ACTIONS
+from ..simulate import agent_names
 from ..variant import Variant
+from .texts import quoted
 
 __all__ = [
     "MAX_GAMES",
     "MAX_AGE",
     "MAX_LOG",
+    "MAX_SEED",
     "GameProblem",
     "Table",
     "Tables",
     "seat_of",
     "check_agent_names",
+    "whole_number",
 ]
 
 MAX_GAMES = 200
@@ -56,6 +61,7 @@ MAX_LOG = 60
 """The most lines of what happened a view carries (the newest)."""
 
 MAX_SEED = 2 ** 63 - 1
+"""The largest seed a request may give."""
 
 
 class GameProblem(Exception):
@@ -64,13 +70,6 @@ class GameProblem(Exception):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
-
-
-def load_variant_for_doctest() -> Variant:
-    """Gin Rummy, for this module's examples."""
-    from ..variant import load_variant
-
-    return load_variant("gin_rummy")
 
 
 def check_agent_names(spec: Any, seats: int) -> str:
@@ -91,8 +90,7 @@ def check_agent_names(spec: Any, seats: int) -> str:
     names = [name.strip() for name in spec.split(",") if name.strip()] or ["greedy"]
     for name in names:
         if name not in AGENT_NAMES:
-            shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-            raise GameProblem(f"'agents' names built-in agents only ({', '.join(AGENT_NAMES)}), not {shown}")
+            raise GameProblem(f"'agents' names built-in agents only ({', '.join(AGENT_NAMES)}), not {quoted(name, 40)}")
     return ",".join(names)
 
 
@@ -108,15 +106,22 @@ def seat_of(seat: Any, players: int) -> int:
         return int(seat[1:]) - 1
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
         return seat
-    raise GameProblem(f"'seat' must be one of P1 to P{players} (or 0 to {players - 1}), not {seat!r}"[:200])
+    raise GameProblem(f"'seat' must be one of P1 to P{players} (or 0 to {players - 1}), not {quoted(seat)}")
 
 
-def _seed(seed: Any) -> int:
-    if seed is None:
-        return secrets.randbelow(2 ** 31)
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED:
-        return seed
-    raise GameProblem(f"'seed' must be a whole number from 0 to {MAX_SEED}, not {seed!r}"[:200])
+def whole_number(value: Any, what: str, low: int, high: int) -> int:
+    """A request's whole number ``what`` from ``low`` to ``high`` (a JSON true is not one).
+
+    >>> whole_number(7, "seed", 0, 9)
+    7
+    >>> whole_number(2.5, "games", 1, 200)
+    Traceback (most recent call last):
+    ...
+    rummydsl.web.games.GameProblem: 'games' must be a whole number from 1 to 200, not 2.5
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    raise GameProblem(f"'{what}' must be a whole number from {low} to {high}, not {quoted(value)}")
 
 
 @dataclass
@@ -157,14 +162,13 @@ class Table:
         n = variant.players
         human = seat_of(seat, n)
         spec = check_agent_names(agents, n - 1)
-        seed = _seed(seed)
+        seed = secrets.randbelow(2 ** 31) if seed is None else whole_number(seed, "seed", 0, MAX_SEED)
         seeds = random.Random(seed)
         deal_seed = seeds.getrandbits(64)
         others = make_agents(spec, n - 1, random.Random(seeds.getrandbits(64)))
-        names = [name.strip() for name in spec.split(",")]
-        names += [names[-1]] * (n - 1 - len(names))
+        names = agent_names(spec, n - 1)
         seats: list[Any] = others[:human] + [None] + others[human:]
-        labels = names[:human] + ["you"] + names[human:n - 1]
+        labels = names[:human] + ["you"] + names[human:]
         table = cls(Match.new(variant, seed=deal_seed, history=True), human, seats, labels, seed, one_hand)
         table._advance()
         return table
@@ -381,8 +385,7 @@ class Tables:
             self._forget_old()
             table = self._tables.get(key)
             if table is None:
-                shown = repr(key) if len(key) <= 40 else repr(key[:40]) + "..."
-                raise GameProblem(f"no game {shown}: it never was, or it was forgotten after "
+                raise GameProblem(f"no game {quoted(key, 40)}: it never was, or it was forgotten after "
                                   f"{int(self.age // 60)} minutes unused; start a new one", 404)
             table.used = self.clock()
             return table

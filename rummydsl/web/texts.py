@@ -22,6 +22,7 @@ from ..variant import Variant, is_variant_id, load_variant_text, shipped_variant
 
 __all__ = [
     "DEFAULT_NAME",
+    "quoted",
     "TextProblem",
     "valid_name",
     "check_text",
@@ -35,6 +36,16 @@ DEFAULT_NAME = "playground.yaml"
 """The name a posted text is shown under when the request gives none."""
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}\.ya?ml")
+
+
+def quoted(value: Any, limit: int = 80) -> str:
+    """``value`` quoted for a message, cut to ``limit`` characters (a request may send any length).
+
+    >>> quoted("house.yaml"), quoted("x" * 100, 10)
+    ("'house.yaml'", "'xxxxxx...")
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class TextProblem(Exception):
@@ -54,9 +65,8 @@ def valid_name(name: Any) -> str:
     if name is None or name == "":
         return DEFAULT_NAME
     if not isinstance(name, str) or _NAME.fullmatch(name) is None:
-        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:80] + "..."
         raise TextProblem(f"'name' must be a file name like house.yaml (letters, digits, '_', '.', '-'), "
-                          f"not {shown}")
+                          f"not {quoted(name)}")
     return name
 
 
@@ -76,9 +86,8 @@ def _extends_refusal(name: str, text: str) -> Diagnostic | None:
     target = data["extends"]
     if not isinstance(target, str) or is_variant_id(target):
         return None  # not a string: the checker's extends-type; an id: only a shipped one is found
-    shown = repr(target) if len(repr(target)) <= 120 else repr(target)[:120] + "..."
     where = document.positions.value(("extends",))
-    return Diagnostic(where, f"the playground's variants may extend only a shipped variant id, not {shown}",
+    return Diagnostic(where, f"the playground's variants may extend only a shipped variant id, not {quoted(target, 120)}",
                       "extends-reach", snippet=document.line(where.line))
 
 
@@ -181,7 +190,6 @@ def shipped_variant(variant_id: Any) -> Variant:
     from ..variant import load_variant
 
     if not isinstance(variant_id, str) or variant_id not in shipped_variant_ids():
-        shown = repr(variant_id) if len(repr(variant_id)) <= 80 else repr(variant_id)[:80] + "..."
         raise TextProblem(f"'variant' must be the id of a shipped variant (as GET /api/variants lists), "
-                          f"not {shown}")
+                          f"not {quoted(variant_id)}")
     return load_variant(variant_id)

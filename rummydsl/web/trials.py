@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RummyDslError
-from .games import GameProblem
-from .texts import build_text, valid_name
+from .games import MAX_SEED, GameProblem, whole_number
+from .texts import build_text, quoted, valid_name
 
 __all__ = [
     "MAX_TRIAL_GAMES",
@@ -69,22 +69,6 @@ class Trial:
         return out
 
 
-def _games(value: Any) -> int:
-    if value is None:
-        return 20
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_TRIAL_GAMES:
-        return value
-    raise GameProblem(f"'games' must be a whole number from 1 to {MAX_TRIAL_GAMES}, not {value!r}"[:200])
-
-
-def _seed(value: Any) -> int:
-    if value is None:
-        return 1
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2 ** 63:
-        return value
-    raise GameProblem(f"'seed' must be a whole number from 0 to {2 ** 63 - 1}, not {value!r}"[:200])
-
-
 class Trials:
     """The trials of a server, each played in a thread of its own, :data:`RUNNING` at a time."""
 
@@ -100,7 +84,8 @@ class Trials:
         :raises VariantError: for a text with problems (``check``'s messages).
         :raises GameProblem: for a text that extends nothing, bad ``games`` or ``seed``, or a full server.
         """
-        count, seed_value = _games(games), _seed(seed)
+        count = 20 if games is None else whole_number(games, "games", 1, MAX_TRIAL_GAMES)
+        seed_value = 1 if seed is None else whole_number(seed, "seed", 0, MAX_SEED)
         variant = build_text(text, name)
         if variant.parent is None:
             raise GameProblem("this rule extends nothing, so there is nothing to compare it with: write "
@@ -127,8 +112,7 @@ class Trials:
         with self._lock:
             trial = self._trials.get(key)
         if trial is None:
-            shown = repr(key) if len(key) <= 40 else repr(key[:40]) + "..."
-            raise GameProblem(f"no trial {shown}: it never was, or it was forgotten; start a new one", 404)
+            raise GameProblem(f"no trial {quoted(key, 40)}: it never was, or it was forgotten; start a new one", 404)
         return trial
 
     def _play(self, trial: Trial, text: str, name: str, parent: str) -> None:
