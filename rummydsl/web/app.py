@@ -12,7 +12,7 @@ out in docs/playground.md:
   (the rule against its parent by the lab, played in a thread of its own:
   :mod:`rummydsl.web.trials`); ``GET /api/compare/ID`` -> the same, with ``"result"``
   (``compare --json``'s object plus its ``"text"`` table) once done
-- and for the page: ``GET /api/variants`` (the presets) and ``POST /api/complete
+- and for the page: ``GET /api/variants`` (the presets and the agents' names) and ``POST /api/complete
   {"text", "line", "column"}`` (the language server's completions, 0-based position).
 
 Every request body is read to at most :data:`MAX_BODY` bytes (413 past it) and parsed
@@ -169,10 +169,13 @@ class _Server:
                 variant = load_variant(variant_id)
                 text = (resources.variants_dir() / f"{variant_id}.yaml").read_text(encoding="utf-8")
                 found.append({"id": variant_id, "name": variant.name, "parent": variant.parent,
-                              "players": variant.players, "text": text})
+                              "players": variant.players, "players_range": list(variant.players_range),
+                              "text": text})
             return found
 
-        return JSONResponse({"variants": await self.run(work)})
+        from ..agents import AGENT_NAMES
+
+        return JSONResponse({"variants": await self.run(work), "agents": list(AGENT_NAMES)})
 
     async def complete(self, request: Request) -> Response:
         body = await _body(request)

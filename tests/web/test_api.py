@@ -338,3 +338,12 @@ def test_a_slow_trial_never_holds_up_a_check_or_a_game() -> None:
             assert client.get(f"/api/compare/{trial}").json()["state"] == "running"
         finally:
             release.set()
+
+
+def test_a_game_with_another_player_count_and_the_agents_offered(client: TestClient) -> None:
+    view = client.post("/api/games", json={"variant": "ginski", "players": 3, "seed": 1, "seat": "P3",
+                                           "agents": "random,greedy"}).json()["view"]
+    assert [p["agent"] for p in view["players"]] == ["random", "greedy", "you"] and len(view["hand_sizes"]) == 3
+    listed = client.get("/api/variants").json()
+    assert "greedy" in listed["agents"] and "cmd:" not in " ".join(listed["agents"])
+    assert next(v for v in listed["variants"] if v["id"] == "ginski")["players_range"] == [2, 4]

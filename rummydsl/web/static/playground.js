@@ -107,6 +107,14 @@
     const presets = [EXAMPLE];
     try {
       const found = await api("/api/variants");
+      const agents = $("agents");
+      agents.replaceChildren();
+      for (const name of found.agents || ["greedy"]) {
+        const option = document.createElement("option");
+        option.value = option.textContent = name;
+        if (name === "greedy") option.selected = true;
+        agents.append(option);
+      }
       for (const v of found.variants) presets.push({ id: v.id, name: v.name + (v.parent ? ` (a house rule of ${v.parent})` : ""), text: v.text });
     } catch (problem) {
       $("status").textContent = `Could not load the shipped games: ${problem.message}`;
@@ -330,6 +338,8 @@
     const body = { text: editor.text(), name: "house.yaml", agents: $("agents").value, hand: $("length").value === "hand" };
     const seed = $("seed").value.trim();
     if (seed) body.seed = Number(seed);
+    const players = $("players").value.trim();
+    if (players) body.players = Number(players);
     game = null;
     play("/api/games", body);
   }
@@ -548,6 +558,36 @@
     log.scrollTop = log.scrollHeight;
     const scores = (view.game && view.game.scores) || view.scores || {};
     $("scores").textContent = "Scores: " + Object.entries(scores).map(([p, v]) => `${p} ${v}`).join(" · ");
+
+    // the score sheet: each round's points, then the totals
+    const sheet = $("sheet");
+    sheet.replaceChildren();
+    if (rounds.length > 1 || (rounds.length && !view.one_hand)) {
+      const seats = view.players.map((p) => p.seat);
+      const table = document.createElement("table");
+      table.className = "sheet-table";
+      const caption = table.createCaption();
+      caption.textContent = "Score sheet";
+      const head = table.createTHead().insertRow();
+      for (const h of ["Round", "Ending", ...seats]) {
+        const th = document.createElement("th");
+        th.textContent = h;
+        head.append(th);
+      }
+      const body = table.createTBody();
+      for (const r of rounds) {
+        const row = body.insertRow();
+        row.insertCell().textContent = String(r.round);
+        row.insertCell().textContent = r.ending + (r.ender ? " by " + r.ender : "");
+        for (const s of r.seats) row.insertCell().textContent = String(s.points);
+      }
+      const total = body.insertRow();
+      total.className = "total";
+      total.insertCell().textContent = "Total";
+      total.insertCell();
+      for (const seatName of seats) total.insertCell().textContent = String(scores[seatName] ?? "");
+      sheet.append(table);
+    }
   }
 
   // ------------------------------------------------------------------ try it: the lab's comparison
