@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import RummyDslError, VariantError
 from ..jsonbound import loads
-from ..limits import MAX_FILE_BYTES
+from ..limits import MAX_REQUEST_BYTES
 from .games import GameProblem, Table, Tables
 from .trials import Trials
 from .texts import TextProblem, build_text, check_text, complete_text, shipped_variant
@@ -51,9 +51,9 @@ __all__ = [
     "create_app",
 ]
 
-MAX_BODY = 2 * MAX_FILE_BYTES + 64 * 1024
-"""The most bytes of a request body: a variant text at the file limit, JSON-escaped,
-with room to spare. A bigger body is refused (413) before it is all read."""
+MAX_BODY = MAX_REQUEST_BYTES
+"""The most bytes of a request body (:data:`rummydsl.limits.MAX_REQUEST_BYTES`); a bigger
+body is refused (413) before it is all read."""
 
 WORKERS = 4
 """The most requests whose work runs at once (in threads); others wait their turn."""

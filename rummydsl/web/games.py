@@ -33,7 +33,7 @@ from ..agents import AGENT_NAMES, make_agents
 from ..engine.actions import Knock, player_name
 from ..engine.match import CHANCE, TERMINAL, Event, Match
 from ..errors import RummyDslError
-from ..limits import MAX_ACTIONS
+from ..limits import MAX_ACTIONS, MAX_WEB_GAME_SECONDS, MAX_WEB_GAMES
 from ..simulate import agent_names
 from ..variant import Variant
 from .texts import quoted
@@ -51,11 +51,11 @@ __all__ = [
     "whole_number",
 ]
 
-MAX_GAMES = 200
-"""The most games a server keeps at once; a new one past it forgets the least recently used."""
+MAX_GAMES = MAX_WEB_GAMES
+"""The most games a server keeps at once (:data:`rummydsl.limits.MAX_WEB_GAMES`)."""
 
-MAX_AGE = 2 * 60 * 60
-"""Seconds after its last request that a game is forgotten."""
+MAX_AGE = MAX_WEB_GAME_SECONDS
+"""Seconds after its last request that a game is forgotten (:data:`rummydsl.limits.MAX_WEB_GAME_SECONDS`)."""
 
 MAX_LOG = 60
 """The most lines of what happened a view carries (the newest)."""

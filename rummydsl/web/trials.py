@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RummyDslError
+from ..limits import MAX_TRIAL_GAMES, MAX_TRIALS
 from .games import MAX_SEED, GameProblem, whole_number
 from .texts import build_text, quoted, valid_name
 
@@ -36,11 +37,6 @@ __all__ = [
     "Trials",
 ]
 
-MAX_TRIAL_GAMES = 200
-"""The most games of each variant one trial plays."""
-
-MAX_TRIALS = 20
-"""The most trials a server keeps (finished ones are forgotten first, oldest first)."""
 
 RUNNING = 1
 """How many trials play at once."""

@@ -347,3 +347,32 @@ def test_a_game_with_another_player_count_and_the_agents_offered(client: TestCli
     listed = client.get("/api/variants").json()
     assert "greedy" in listed["agents"] and "cmd:" not in " ".join(listed["agents"])
     assert next(v for v in listed["variants"] if v["id"] == "ginski")["players_range"] == [2, 4]
+
+
+def test_trials_are_bounded_in_number() -> None:
+    import threading
+
+    from rummydsl.web.trials import Trials
+
+    release = threading.Event()
+
+    class Held(Trials):
+        def _play(self, trial: Any, text: str, name: str, parent: str) -> None:
+            trial.state = "running"
+            release.wait(60)
+            trial.state = "done"
+
+    trials = Held(limit=1)
+    with TestClient(create_app(trials=trials)) as client:
+        first = client.post("/api/compare", json={"text": HOUSE, "games": 1}).json()["id"]
+        try:
+            _refused(client.post("/api/compare", json={"text": HOUSE, "games": 1}), 503, "busy")
+        finally:
+            release.set()
+        for _ in range(6000):  # the held trial ends at once when released; a bound, not a timing
+            if client.get(f"/api/compare/{first}").json()["state"] == "done":
+                break
+            threading.Event().wait(0.01)
+        second = client.post("/api/compare", json={"text": HOUSE, "games": 1})
+        assert second.status_code == 202  # the finished one was forgotten to make room
+        _refused(client.get(f"/api/compare/{first}"), 404, "no trial")
