@@ -10,7 +10,8 @@
     text: "rummydsl: 1\nid: my_gin\nname: My Gin\ndescription: Gin Rummy, but you may knock only with 5 or less.\n" +
           "extends: gin_rummy\nknock:\n  limit: 5\n",
   };
-  const SHARE_PREFIX = "v1.";  // the link format's version: a later format gets v2., and v1. links still open
+  const { shareFragment, readFragment, renderMarkdown } = window.RummyText;
+  const { cardFace, card, back, sortedCards, cardRow } = window.RummyCards;
 
   // ------------------------------------------------------------------ the API
 
@@ -30,39 +31,6 @@
       throw error;
     }
     return data;
-  }
-
-  // ------------------------------------------------------------------ sharing
-
-  function toBase64Url(bytes) {
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }
-
-  function fromBase64Url(text) {
-    const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = new Uint8Array(plain.length);
-    for (let i = 0; i < plain.length; i++) bytes[i] = plain.charCodeAt(i);
-    return bytes;
-  }
-
-  async function pipe(bytes, stream) {
-    const out = new Blob([bytes]).stream().pipeThrough(stream);
-    return new Uint8Array(await new Response(out).arrayBuffer());
-  }
-
-  async function shareFragment(text) {
-    const packed = await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
-    return SHARE_PREFIX + toBase64Url(packed);
-  }
-
-  async function readFragment(fragment) {
-    if (fragment.startsWith(SHARE_PREFIX)) {
-      const bytes = await pipe(fromBase64Url(fragment.slice(SHARE_PREFIX.length)), new DecompressionStream("deflate-raw"));
-      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    }
-    throw new Error("this link was made by a newer playground, or is not a playground link");
   }
 
   // ------------------------------------------------------------------ the editor and its problems
@@ -134,56 +102,6 @@
 
   // ------------------------------------------------------------------ the rules in words
 
-  function inline(parent, text) {
-    // `code` spans and **bold**; everything else as text (never as HTML)
-    const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/);
-    for (const part of parts) {
-      if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
-        const code = document.createElement("code");
-        code.textContent = part.slice(1, -1);
-        parent.append(code);
-      } else if (part.startsWith("**") && part.endsWith("**") && part.length > 3) {
-        const strong = document.createElement("strong");
-        strong.textContent = part.slice(2, -2);
-        parent.append(strong);
-      } else if (part) {
-        parent.append(document.createTextNode(part));
-      }
-    }
-  }
-
-  function renderMarkdown(target, markdown) {
-    target.replaceChildren();
-    let list = null;
-    let paragraph = null;
-    for (const raw of markdown.split("\n")) {
-      const line = raw.trimEnd();
-      const heading = /^(#{1,4})\s+(.*)$/.exec(line);
-      const bullet = /^\s*(?:[-*]|(\d+)\.)\s+(.*)$/.exec(line);
-      if (!line) { list = null; paragraph = null; continue; }
-      if (heading) {
-        const h = document.createElement(heading[1].length === 1 ? "h2" : "h3");
-        inline(h, heading[2]);
-        target.append(h);
-        list = null; paragraph = null;
-      } else if (bullet) {
-        const kind = bullet[1] ? "OL" : "UL";
-        if (!list || list.tagName !== kind) { list = document.createElement(kind.toLowerCase()); target.append(list); }
-        const item = document.createElement("li");
-        inline(item, bullet[2]);
-        list.append(item);
-        paragraph = null;
-      } else if (list && /^\s+/.test(raw)) {
-        inline(list.lastElementChild, " " + line.trim());
-      } else {
-        if (!paragraph) { paragraph = document.createElement("p"); target.append(paragraph); }
-        else paragraph.append(document.createTextNode(" "));
-        inline(paragraph, line.trim());
-        list = null;
-      }
-    }
-  }
-
   async function explainRule() {
     const target = $("rules");
     target.textContent = "Reading your rule…";
@@ -223,72 +141,6 @@
       });
     });
     return select;
-  }
-
-  // ------------------------------------------------------------------ cards
-
-  const SUITS = { S: ["♠", "spades", false], H: ["♥", "hearts", true], D: ["♦", "diamonds", true], C: ["♣", "clubs", false] };
-  const COLOURS = { R: ["red", "#b3151b"], B: ["blue", "#0b57a4"], G: ["green", "#1d6b33"], P: ["purple", "#6b2fa3"], Y: ["yellow", "#7a5a00"] };
-  const RANKS = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-  const ORDER = "A23456789TJQK";
-
-  function cardFace(text) {
-    const face = text.split("/")[0];
-    if (face === "*") return { rank: "★", suit: "", label: "wild card", red: false, sort: [9, 99] };
-    const last = face.slice(-1).toUpperCase();
-    const rank = face.slice(0, -1).toUpperCase();
-    if (SUITS[last]) {
-      const [symbol, name, red] = SUITS[last];
-      const order = ORDER.indexOf(rank === "10" ? "T" : rank);
-      return { rank: rank === "T" ? "10" : rank, suit: symbol, label: `${RANKS[rank] || rank} of ${name}`, red,
-               sort: ["SHDC".indexOf(last), order < 0 ? Number(rank) || 0 : order] };
-    }
-    if (COLOURS[last]) {
-      const [name, colour] = COLOURS[last];
-      return { rank, suit: "●", label: `${rank} ${name}`, red: false, colour, sort: ["RBGPY".indexOf(last), Number(rank) || 0] };
-    }
-    return { rank: face, suit: "", label: face, red: false, sort: [9, 0] };
-  }
-
-  function card(text, options = {}) {
-    const face = cardFace(text);
-    const element = document.createElement(options.button ? "button" : "span");
-    if (options.button) element.type = "button";
-    element.className = "card" + (face.red ? " red" : "") + (options.small ? " small" : "");
-    element.dataset.card = text;
-    const rank = document.createElement("span");
-    rank.className = "rank";
-    rank.textContent = face.rank;
-    const suit = document.createElement("span");
-    suit.className = "suit";
-    suit.textContent = face.suit;
-    if (face.colour) { rank.style.color = face.colour; suit.style.color = face.colour; }
-    element.append(rank, suit);
-    element.setAttribute(options.button ? "aria-label" : "title", face.label);
-    if (!options.button) element.setAttribute("role", "img"), element.setAttribute("aria-label", face.label);
-    return element;
-  }
-
-  function back(count) {
-    const span = document.createElement("span");
-    span.className = "card back small";
-    span.setAttribute("role", "img");
-    span.setAttribute("aria-label", `${count} cards face down`);
-    return span;
-  }
-
-  function sortedCards(cards) {
-    return [...cards].sort((a, b) => {
-      const x = cardFace(a).sort, y = cardFace(b).sort;
-      return x[0] - y[0] || x[1] - y[1];
-    });
-  }
-
-  function cardRow(cards, small = true) {
-    const row = document.createElement("span");
-    row.className = "cards";
-    for (const c of cards) row.append(card(c, { small }));
-    return row;
   }
 
   // ------------------------------------------------------------------ playing
