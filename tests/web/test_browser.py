@@ -33,16 +33,20 @@ WAIT = 20_000  # ms: the most a step may wait for the page (a bound against hang
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """``rummydsl serve`` on a free port of 127.0.0.1; its address."""
-    process = subprocess.Popen([sys.executable, "-m", "rummydsl.cli", "serve", "--host", "127.0.0.1", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``rummydsl serve`` on a free port of 127.0.0.1; its address. Its standard error goes
+    to a file (a pipe nobody reads could fill and stop it), shown if it fails to start."""
+    log = tmp_path_factory.mktemp("server") / "stderr.txt"
+    with log.open("w") as errors:
+        process = subprocess.Popen([sys.executable, "-m", "rummydsl.cli", "serve", "--host", "127.0.0.1",
+                                    "--port", "0"], stdout=subprocess.PIPE, stderr=errors, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
         found = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
-        assert found, (line, process.stderr.read() if process.poll() is not None and process.stderr else "")
+        assert found, (line, log.read_text())
         yield found.group(1)
+        assert "Traceback" not in log.read_text(), log.read_text()
     finally:
         process.terminate()
         try:
