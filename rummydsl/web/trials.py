@@ -1,7 +1,8 @@
 """The playground's "try it": a posted rule compared with its parent by the lab, as a job.
 
 ``compare`` plays whole games on the same seeds under the parent and under the posted
-rule (:func:`rummydsl.lab.run.run_lab`), which takes seconds to minutes; so a request
+rule (:func:`rummydsl.lab.run.run_lab`; a rule that extends nothing is played alone,
+which gives ``simulate``'s figures), which takes seconds to minutes; so a request
 starts a :class:`Trial` in a thread of its own and answers at once, and the page asks for
 its progress. At most :data:`RUNNING` trials play at a time (the others wait their turn,
 and no check or game request ever waits for them: they have their own threads), each of
@@ -83,9 +84,6 @@ class Trials:
         count = 20 if games is None else whole_number(games, "games", 1, MAX_TRIAL_GAMES)
         seed_value = 1 if seed is None else whole_number(seed, "seed", 0, MAX_SEED)
         variant = build_text(text, name)
-        if variant.parent is None:
-            raise GameProblem("this rule extends nothing, so there is nothing to compare it with: write "
-                              "'extends: gin_rummy' (or another shipped game) and change a key")
         trial = Trial(count, seed_value)
         with self._lock:
             if len(self._trials) >= self.limit:
@@ -111,7 +109,7 @@ class Trials:
             raise GameProblem(f"no trial {quoted(key, 40)}: it never was, or it was forgotten; start a new one", 404)
         return trial
 
-    def _play(self, trial: Trial, text: str, name: str, parent: str) -> None:
+    def _play(self, trial: Trial, text: str, name: str, parent: str | None) -> None:
         with self._turns:
             trial.state = "running"
             folder = tempfile.mkdtemp(prefix="rummydsl-trial-")
@@ -128,8 +126,9 @@ class Trials:
                 shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compare(trial: Trial, text: str, path: str, parent: str) -> dict[str, Any]:
-    """The lab's comparison of the rule (written at ``path``) with ``parent``, as the page shows it."""
+def _compare(trial: Trial, text: str, path: str, parent: str | None) -> dict[str, Any]:
+    """The lab's comparison of the rule (written at ``path``) with ``parent``, as the page
+    shows it; a rule that extends nothing is played alone (``simulate``'s figures)."""
     from ..lab.output import as_json, text as table
     from ..lab.run import Arm, Plan, run_lab
 
@@ -138,7 +137,7 @@ def _compare(trial: Trial, text: str, path: str, parent: str) -> dict[str, Any]:
     mine = Arm.load(path)
     if mine.label == parent:
         mine = Arm.load(path, label="yours")
-    arms = [Arm.load(parent), mine]
+    arms = [mine] if parent is None else [Arm.load(parent), mine]
 
     def heard(done: int, total: int | None, width: float | None) -> None:
         trial.done = done

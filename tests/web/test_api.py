@@ -302,7 +302,6 @@ def _shipped(variant_id: str) -> str:
 
 @pytest.mark.parametrize("body, words", [
     ({"text": "id: h\nname: H\nextends: gin_rummy\nx: 1\n"}, "unknown key"),
-    ({"text": _shipped("gin_rummy")}, "extends nothing"),
     ({"text": HOUSE, "games": 0}, "'games' must be"),
     ({"text": HOUSE, "games": 10_000}, "'games' must be"),
     ({"text": HOUSE, "seed": "x"}, "'seed' must be"),
@@ -311,6 +310,12 @@ def _shipped(variant_id: str) -> str:
 def test_compare_refuses_what_it_cannot_play(client: TestClient, body: dict[str, Any], words: str) -> None:
     _refused(client.post("/api/compare", json=body), 400, words)
     _refused(client.get("/api/compare/nope"), 404, "no trial")
+
+
+def test_a_rule_that_extends_nothing_is_played_alone(client: TestClient) -> None:
+    alone = _finished(client, client.post("/api/compare", json={"text": _shipped("gin_rummy"), "games": 2}).json()["id"])
+    assert alone["state"] == "done" and [v["label"] for v in alone["result"]["variants"]] == ["gin_rummy"]
+    assert all(f["comparisons"] == [] for f in alone["result"]["figures"])
 
 
 def test_a_slow_trial_never_holds_up_a_check_or_a_game() -> None:

@@ -471,14 +471,22 @@
   function renderTrial(result) {
     const target = $("trial");
     target.replaceChildren();
-    const [parent, mine] = result.variants;
+    const arms = result.variants;
+    const alone = arms.length === 1;
     const note = document.createElement("p");
-    note.textContent = `${result.games} games of each, seed ${result.seed}: ${parent.label} against ${mine.label}` +
-      (result.paired[0].paired ? ` (the same deals; ${result.paired[0].changed_winners} game${result.paired[0].changed_winners === 1 ? "" : "s"} had another winner).` : " (the deals differ, so no game pairs with another).");
+    if (alone) {
+      note.textContent = `${result.games} games of ${arms[0].label}, seed ${result.seed} (it extends nothing, so it is played alone).`;
+    } else {
+      const paired = result.paired[0];
+      const changed = paired.changed_winners;
+      note.textContent = `${result.games} games of each, seed ${result.seed}: ${arms[0].label} against ${arms[1].label}` +
+        (paired.paired ? ` (the same deals; ${changed} game${changed === 1 ? "" : "s"} had another winner).`
+          : " (the deals differ, so no game pairs with another).");
+    }
     const table = document.createElement("table");
     table.className = "figures";
     const head = table.createTHead().insertRow();
-    for (const h of ["Figure", parent.label, mine.label, "Change", ""]) {
+    for (const h of ["Figure", ...arms.map((a) => a.label), ...(alone ? [] : ["Change", ""])]) {
       const th = document.createElement("th");
       th.textContent = h;
       head.append(th);
@@ -488,10 +496,11 @@
       const row = body.insertRow();
       row.insertCell().textContent = f.label;
       const scale = Math.max(...f.values.map((v) => Math.abs(v.value) || 0)) || 1;
-      for (const v of f.values.slice(0, 2)) {
+      for (const v of f.values) {
         const cell = row.insertCell();
         cell.append(document.createTextNode(shown(f.kind, v.value, false)), bar(f.kind, v, scale));
       }
+      if (alone) continue;
       const c = f.comparisons[0];
       row.insertCell().textContent = c ? shown(f.kind, c.difference.value, true) : "-";
       const mark = row.insertCell();
@@ -532,7 +541,7 @@
       }
       progress.value = trial.done;
       if (trial.state === "failed") throw new Error(trial.error);
-      status.textContent = `Done: ${trial.total} games of each.`;
+      status.textContent = trial.result.variants.length === 1 ? `Done: ${trial.total} games.` : `Done: ${trial.total} games of each.`;
       renderTrial(trial.result);
     } catch (problem) {
       status.className = "status bad";
