@@ -3,7 +3,7 @@
 // file: no network). It exposes window.RummyEditor.create(parent, options).
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { keymap, hoverTooltip } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { yaml } from "@codemirror/lang-yaml";
 import { linter, lintGutter, forceLinting } from "@codemirror/lint";
@@ -28,6 +28,7 @@ function range(doc, line, column) {
 export function create(parent, options) {
   const check = options.check;        // async (text) => [{line, column, message, severity, rule}]
   const complete = options.complete;  // async (text, line0, column0) => [{label, kind, detail, info}]
+  const describe = options.hover;     // async (text, line0, column0) => markdown or null
   const onChange = options.onChange || (() => {});
   const onDiagnostics = options.onDiagnostics || (() => {});
 
@@ -71,6 +72,30 @@ export function create(parent, options) {
     }],
   });
 
+  // the language server's words for the key, value or name under the pointer
+  const words = hoverTooltip(async (view, pos) => {
+    if (!describe) return null;
+    const line = view.state.doc.lineAt(pos);
+    let markdown;
+    try {
+      markdown = await describe(view.state.doc.toString(), line.number - 1, pos - line.from);
+    } catch (problem) {
+      return null;
+    }
+    if (!markdown) return null;
+    return {
+      pos,
+      above: true,
+      create: () => {
+        const dom = document.createElement("div");
+        dom.className = "cm-rummy-hover";
+        if (options.renderMarkdown) options.renderMarkdown(dom, markdown);
+        else dom.textContent = markdown;
+        return { dom };
+      },
+    };
+  }, { hoverTime: 300 });
+
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -82,6 +107,7 @@ export function create(parent, options) {
         lintGutter(),
         lint,
         completion,
+        words,
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": options.label || "variant file (YAML)" }),
         EditorView.updateListener.of((update) => { if (update.docChanged) onChange(update.state.doc.toString()); }),

@@ -13,7 +13,8 @@ out in docs/playground.md:
   :mod:`rummydsl.web.trials`); ``GET /api/compare/ID`` -> the same, with ``"result"``
   (``compare --json``'s object plus its ``"text"`` table) once done
 - and for the page: ``GET /api/variants`` (the presets and the agents' names) and ``POST /api/complete
-  {"text", "line", "column"}`` (the language server's completions, 0-based position).
+  {"text", "line", "column"}`` and ``POST /api/hover`` (the language server's completions
+  and hover words, 0-based position).
 
 Every request body is read to at most :data:`MAX_BODY` bytes (413 past it) and parsed
 with the bounded JSON reader (:func:`rummydsl.jsonbound.loads`). Every error is a JSON
@@ -42,7 +43,7 @@ from ..jsonbound import loads
 from ..limits import MAX_REQUEST_BYTES
 from .games import GameProblem, Table, Tables
 from .trials import Trials
-from .texts import TextProblem, build_text, check_text, complete_text, shipped_variant
+from .texts import TextProblem, build_text, check_text, complete_text, hover_text, shipped_variant
 
 __all__ = [
     "MAX_BODY",
@@ -199,6 +200,10 @@ class _Server:
 
         return JSONResponse(await self.run(work))
 
+    async def hover(self, request: Request) -> Response:
+        body = await _body(request)
+        return JSONResponse(await self.run(lambda: hover_text(body.get("text"), body.get("line"), body.get("column"))))
+
     async def new_trial(self, request: Request) -> Response:
         body = await _body(request)
 
@@ -294,6 +299,7 @@ def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: 
         Route("/api/explain", server.explain, methods=["POST"]),
         Route("/api/variants", server.variants, methods=["GET"]),
         Route("/api/complete", server.complete, methods=["POST"]),
+        Route("/api/hover", server.hover, methods=["POST"]),
         Route("/api/compare", server.new_trial, methods=["POST"]),
         Route("/api/compare/{trial}", server.trial, methods=["GET"]),
         Route("/api/games", server.new_game, methods=["POST"]),

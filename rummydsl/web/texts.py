@@ -30,6 +30,7 @@ __all__ = [
     "diagnostics_json",
     "shipped_variant",
     "complete_text",
+    "hover_text",
 ]
 
 DEFAULT_NAME = "playground.yaml"
@@ -157,6 +158,38 @@ def build_text(text: Any, name: Any = None) -> Variant:
 _COMPLETING = threading.Lock()
 
 
+def _position(text: Any, line: Any, column: Any) -> tuple[str, str, int, int]:
+    """A posted text and position for the language server's features: the text (its
+    ``extends:`` line blanked if refused, so no server file is ever looked at), its name."""
+    text = _as_text(text)
+    for value, what in ((line, "line"), (column, "column")):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TextProblem(f"'{what}' must be a whole number (0-based)")
+    name = DEFAULT_NAME
+    if _extends_refusal(name, text) is not None:
+        text = "\n".join("" if re.match(r"\s*extends\s*:", written) else written for written in text.split("\n"))
+    return text, name, line, column
+
+
+def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
+    """What the editor shows on hover at ``line``, ``column`` (0-based) of a posted text:
+    ``{"markdown": ...}``, the language server's words for a key, a value or a name (None
+    where it has none).
+
+    >>> hover_text("id: h\\nname: H\\nknock: {limit: 5}", 2, 1)["markdown"].startswith("**knock**")
+    True
+    """
+    from ..lsp.features import forget, hover
+
+    text, name, line, column = _position(text, line, column)
+    with _COMPLETING:
+        try:
+            found = hover(name, text, line, column)
+        finally:
+            forget(name)
+    return {"markdown": found}
+
+
 def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     """The editor's completions at ``line``, ``column`` (0-based, as the language server
     takes them) of a posted text: ``{"items": [{"label", "kind", "detail"}]}``. A text
@@ -167,13 +200,7 @@ def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     """
     from ..lsp.features import completions, forget
 
-    text = _as_text(text)
-    for value, what in ((line, "line"), (column, "column")):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TextProblem(f"'{what}' must be a whole number (0-based)")
-    name = DEFAULT_NAME
-    if _extends_refusal(name, text) is not None:
-        text = "\n".join("" if re.match(r"\s*extends\s*:", written) else written for written in text.split("\n"))
+    text, name, line, column = _position(text, line, column)
     with _COMPLETING:
         try:
             found = completions(name, text, line, column)

@@ -381,3 +381,12 @@ def test_trials_are_bounded_in_number() -> None:
         second = client.post("/api/compare", json={"text": HOUSE, "games": 1})
         assert second.status_code == 202  # the finished one was forgotten to make room
         _refused(client.get(f"/api/compare/{first}"), 404, "no trial")
+
+
+def test_hover_gives_the_language_servers_words_for_a_key(client: TestClient) -> None:
+    words = client.post("/api/hover", json={"text": HOUSE, "line": 4, "column": 1}).json()["markdown"]
+    assert words.startswith("**knock**")
+    assert client.post("/api/hover", json={"text": HOUSE, "line": 99, "column": 0}).json() == {"markdown": None}
+    hostile = "id: h\nname: H\nextends: ../../x.yaml\nknock: {limit: 5}\n"
+    assert client.post("/api/hover", json={"text": hostile, "line": 3, "column": 1}).json()["markdown"]
+    _refused(client.post("/api/hover", json={"text": HOUSE, "line": 0, "column": None}), 400, "'column' must be")

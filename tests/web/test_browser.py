@@ -343,3 +343,11 @@ def test_try_it_compares_the_rule_with_its_parent(page: Page, shots: Path) -> No
     assert "gin_rummy" in figures and "my_gin" in figures and "rounds ending: knock" in figures
     assert "Done: 4 games of each" in p.inner_text("#trial-status")
     p.screenshot(path=str(shots / "try-it.png"), full_page=True)
+
+
+def test_hovering_a_key_shows_what_it_means(page: Page) -> None:
+    p = page.open()
+    key = p.locator(".cm-line").nth(5).get_by_text("knock")  # line 6 of the example: 'knock:'
+    key.hover()
+    words = p.wait_for_selector(".cm-rummy-hover")
+    assert "knock" in words.inner_text() and "Ending the round by knocking" in words.inner_text()

@@ -571,6 +571,8 @@
       label: "your variant file (YAML)",
       check: async (t) => (await api("/api/check", { text: t, name: "house.yaml" })).diagnostics,
       complete: async (t, line, column) => (await api("/api/complete", { text: t, line, column })).items,
+      hover: async (t, line, column) => (await api("/api/hover", { text: t, line, column })).markdown,
+      renderMarkdown,
       onDiagnostics: showProblems,
       onChange: () => { $("share-box").hidden = true; },
     });
