@@ -32,6 +32,7 @@ from typing import Any, Callable
 from ..agents import AGENT_NAMES, make_agents
 from ..engine.actions import Knock, player_name
 from ..engine.match import CHANCE, TERMINAL, Event, Match
+from ..engine.play import failed_event
 from ..errors import RummyDslError
 from ..limits import MAX_ACTIONS, MAX_WEB_GAME_SECONDS, MAX_WEB_GAMES
 from ..simulate import agent_names
@@ -181,16 +182,30 @@ class Table:
         m = self.match
         return m.to_move == TERMINAL or (self.one_hand and bool(m.game.results))
 
-    def _apply(self, action: Any) -> Event:
+    def _apply(self, action: Any) -> Event | None:
+        """Apply ``action`` and tell what it did; None for the action after which the game
+        could not go on (a total past its limit, a game past its rounds: played, then
+        stopped, ``match.stalled`` saying why; undo takes it back).
+
+        :raises RummyDslError: for an action refused (the match unchanged).
+        """
         m = self.match
         before = m.round
         mover = m.to_move
-        event = m.apply(action)
+        try:
+            event: Event | None = m.apply(action)
+        except RummyDslError as problem:
+            if m.stalled is None or m.to_move != TERMINAL:
+                raise
+            event = failed_event(problem)  # the round it scored, if it did, is told all the same
         self.applied += 1
         at = self.applied - 1
-        self._tell(at, mover, event)
-        if event.result is not None:
-            self.rounds.append((at, _summary(before, event, self.seat, m)))
+        if event is not None:
+            self._tell(at, mover, event)
+            if event.result is not None:
+                self.rounds.append((at, _summary(before, event, self.seat, m)))
+        if m.stalled is not None:
+            self.log.append((at, f"the game stopped: {m.stalled}"))
         return event
 
     def _tell(self, at: int, mover: int, event: Event) -> None:
@@ -284,6 +299,8 @@ class Table:
         out["can_undo"] = bool(self.marks)
         out["one_hand"] = self.one_hand
         out["seed"] = self.seed
+        if m.stalled is not None:
+            out["stalled"] = m.stalled
         return out
 
 

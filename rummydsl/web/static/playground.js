@@ -206,6 +206,7 @@
     if (view.over) {
       status.textContent = view.one_hand ? "The hand is over: see how it ended below. Deal again, or undo." : "The game is over.";
       if (view.game && view.game.result) status.textContent = `The game is over: ${view.game.result.winner} wins.`;
+      if (view.stalled) status.textContent = `The game stopped: ${view.stalled}`;
     } else if (view.to_move === seat) {
       status.textContent = `Your move (${(view.phase || "").replace(/_/g, " ")}). Click a card or a move.`;
     } else {
