@@ -78,6 +78,12 @@ __all__ = [
     "MAX_SUITE_FILE_BYTES",
     "MAX_SUITE_YAML_ALIASES",
     "MAX_SUITE_YAML_NODES",
+    # the web playground
+    "MAX_REQUEST_BYTES",
+    "MAX_WEB_GAMES",
+    "MAX_WEB_GAME_SECONDS",
+    "MAX_TRIAL_GAMES",
+    "MAX_TRIALS",
 ]
 
 # -- files -------------------------------------------------------------------------
@@ -283,3 +289,24 @@ MAX_SUITE_YAML_NODES = 600_000
 value per 13 bytes (the 1.9 MB suite of 400 hands some 150,000), so this is about an
 8 MiB suite's worth; a "billion laughs" suite is refused after this much work (about
 250 MB and a few seconds), not a billion."""
+
+# -- the web playground (rummydsl serve: docs/playground.md) ------------------------
+
+MAX_REQUEST_BYTES = 2 * MAX_FILE_BYTES + 64 * 1024
+"""The largest request body the playground reads, in bytes: a variant text at
+:data:`MAX_FILE_BYTES`, escaped as JSON, with room to spare; refused (413) before the
+rest is read, with or without a ``Content-Length``."""
+
+MAX_WEB_GAMES = 200
+"""The most games the playground keeps in memory at once; a new one past this forgets
+the least recently used."""
+
+MAX_WEB_GAME_SECONDS = 2 * 60 * 60
+"""Seconds after its last request that the playground forgets a game."""
+
+MAX_TRIAL_GAMES = 200
+"""The most games of each variant one comparison of the playground plays (its "try it")."""
+
+MAX_TRIALS = 20
+"""The most comparisons the playground keeps; past it the oldest finished is forgotten,
+and with none finished a new one is refused (503)."""

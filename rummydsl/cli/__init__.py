@@ -8,7 +8,7 @@ modules; each command imports what it needs when it runs. The package:
 :mod:`~rummydsl.cli.parser` (the arguments), :mod:`~rummydsl.cli.check` (``check``,
 ``test``, ``lsp``), :mod:`~rummydsl.cli.rules` (``explain``, ``schema``, ``variants``,
 ``melds``), :mod:`~rummydsl.cli.new` (``new``, ``rules``), :mod:`~rummydsl.cli.runs` (``simulate``, ``compare``, ``sweep``,
-``replay``) and :mod:`~rummydsl.cli.play`; ``python -m rummydsl.cli`` runs
+``replay``), :mod:`~rummydsl.cli.play` and :mod:`~rummydsl.cli.serve`; ``python -m rummydsl.cli`` runs
 :func:`main` (``__main__.py``).
 """
 
@@ -27,6 +27,7 @@ from .new import cmd_new, cmd_rules
 from .play import cmd_play
 from .rules import cmd_explain, cmd_melds, cmd_schema, cmd_variants
 from .runs import cmd_lab, cmd_replay, cmd_simulate
+from .serve import cmd_serve
 
 __all__ = [
     "main",
@@ -102,4 +103,5 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "replay": cmd_replay,
     "play": cmd_play,
     "test": cmd_test,
+    "serve": cmd_serve,
 }

@@ -166,6 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play with N seats (a count the variant's 'players' allows; default: its count)")
     play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
 
+    serve = commands.add_parser("serve", help="serve the web playground (needs pip install 'rummydsl[web]')")
+    serve.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                       help="the address to listen on (default: 127.0.0.1, this machine only)")
+    serve.add_argument("--port", type=int, default=8000, metavar="PORT",
+                       help="the port to listen on (default: 8000; 0: any free port)")
+
     from ..conformance.command import add_arguments as test_arguments
 
     test_arguments(commands.add_parser("test", help="run conformance suites (*.suite.yaml)"))

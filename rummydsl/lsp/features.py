@@ -310,6 +310,12 @@ def merged_tree(path: str, text: str) -> dict[str, Any]:
     return _LAST_GOOD.get(key, {})
 
 
+def forget(path: str) -> None:
+    """Forget the last readable tree remembered for ``path`` (:func:`merged_tree`): a
+    server completing texts of many people must not offer one person's names to another."""
+    _LAST_GOOD.pop(os.path.abspath(path), None)
+
+
 def _parent_tree(path: str, merged: dict[str, Any]) -> dict[str, Any]:
     from ..variant.extends import resolve
 

@@ -22,6 +22,7 @@ from .model import Variant
 __all__ = [
     "Variant",
     "load_variant",
+    "load_variant_text",
     "check_file",
     "find_variant_path",
     "find_variant",
@@ -197,6 +198,22 @@ def check_file(path: str, text: str | None = None) -> list[Diagnostic]:
     _, diagnostics = _build(path, text)
     files = list(dict.fromkeys(d.location.path for d in diagnostics))
     return sorted(diagnostics, key=lambda d: (files.index(d.location.path), d.location.line, d.location.column))
+
+
+def load_variant_text(path: str, text: str) -> Variant:
+    """A variant built from ``text`` checked as the content of ``path`` (an editor's
+    buffer, a text posted to the web playground), with the limits of a file; the file
+    ``path`` itself is not read, and nothing is cached.
+
+    >>> load_variant_text("house.yaml", "id: house\\nname: House\\nextends: gin_rummy\\n").parent
+    'gin_rummy'
+
+    :raises VariantError: with every error found, as :func:`check_file` reports them.
+    """
+    built, diagnostics = _build(path, text)
+    if built is None:
+        raise VariantError(diagnostics)
+    return built
 
 
 Fingerprint = tuple[tuple[str, int, int], ...]

@@ -116,9 +116,11 @@ NETWORK_MODULES = {"socket", "ssl", "urllib", "http", "ftplib", "smtplib", "xmlr
                    "aiohttp", "webbrowser"}
 PROCESS_MODULES = {"subprocess": {"rummydsl/protocol.py"}}
 """Modules that start programs, and the one file allowed to (program agents)."""
-ALLOWED_FORBIDDEN = {"ctypes": {"rummydsl/protocol.py"}}
+ALLOWED_FORBIDDEN = {"ctypes": {"rummydsl/protocol.py"}, "socket": {"rummydsl/cli/serve.py"}}
 """Forbidden modules one file may use, and why: protocol.py calls libc's ``prctl`` (a child
-subreaper, so a program agent's orphans can be killed; docs/security.md) and nothing else."""
+subreaper, so a program agent's orphans can be killed; docs/security.md); cli/serve.py
+binds the one listening socket of ``rummydsl serve`` (127.0.0.1 unless ``--host`` says
+otherwise; docs/security.md, "No network") and opens no other."""
 
 
 def source_files() -> list[Path]:

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("environments", ("envs",)),
     ("records", ("record", "save")),
     ("runs", ("simulate", "backends", "runlog", "playcheck", "lab", "terminal")),
-    ("tools", ("conformance", "lsp")),
+    ("tools", ("conformance", "lsp", "web")),
     ("cli", ("cli",)),
 )
 """Each layer's name and the modules (dotted names under ``rummydsl``) it holds, lowest

@@ -125,3 +125,17 @@ def test_one_caller_cannot_change_the_variant_another_gets() -> None:
     assert load_variant("gin_rummy").data["name"] == "Gin Rummy"
     assert isinstance(variant, Variant)
 
+
+
+def test_load_variant_text_builds_a_posted_text_with_the_limits_of_a_file() -> None:
+    from rummydsl.errors import VariantError
+    from rummydsl.variant import load_variant_text
+
+    built = load_variant_text("house.yaml", "id: house\nname: House\nextends: gin_rummy\nknock: {limit: 5}\n")
+    assert built.id == "house" and built.parent == "gin_rummy"
+    with pytest.raises(VariantError) as too_big:
+        load_variant_text("house.yaml", "x" * 300_000)
+    assert "too large" in str(too_big.value)
+    with pytest.raises(VariantError) as broken:
+        load_variant_text("house.yaml", "id: [\n")
+    assert str(broken.value).startswith("house.yaml:")
