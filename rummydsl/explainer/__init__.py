@@ -114,7 +114,8 @@ def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
     yield "The game", game_section(variant)
     yield "Options", _options(variant)
     if variant.parent_data is not None:
-        yield f"Changed from {_parent_id(variant)}", differences(variant)
+        changes = differences(variant)
+        yield f"Changed from {_parent_id(variant)}", changes or [f"Nothing: these are the rules of {_parent_id(variant)}."]
 
 
 def _options(variant: Variant) -> list[str]:

@@ -32,6 +32,9 @@ def differences(variant: Variant) -> list[str]:
     old_data, new_data = dict(parent), dict(variant.data)
     if old_turn is not None and new_turn is not None and list(old_turn) == list(new_turn):
         old_data["turn"], new_data["turn"] = old_turn, new_turn  # the same steps: compare each one's settings
+    if isinstance(parent.get("options"), Mapping) and isinstance(variant.data.get("options"), Mapping):
+        # an option is changed by its value (``gin_bonus: 25`` sets the value the parent's map declares)
+        old_data["options"], new_data["options"] = _option_values(parent)[0], _option_values(variant.data)[0]
     out: list[str] = []
     for path, old, new in _diff(old_data, new_data, ()):
         if path and path[0] in _NOT_SHOWN:
@@ -51,9 +54,11 @@ def differences(variant: Variant) -> list[str]:
         if word is not None and (isinstance(old, str) or isinstance(new, str)):
             said_old = _say(word, variant, old, parent)
             said_new = _say(word, variant, new, variant.data)
-            out += bullet(f"{where}: {said_old} -> {said_new}")
+            if said_old != said_new:  # written otherwise, meaning the same: not a change
+                out += bullet(f"{where}: {said_old} -> {said_new}")
             continue
-        out += bullet(f"{where}: {show(old)} -> {show(new)}")
+        if show(old) != show(new):
+            out += bullet(f"{where}: {show(old)} -> {show(new)}")
     return out
 
 

@@ -231,3 +231,16 @@ def test_changed_from_says_formulas_in_words() -> None:
     text = words(explain(load_variant("oklahoma_gin")).split("Changed from gin_rummy")[1])
     assert "- knock.limit: 10 -> the upcard's value (0 if the upcard is an ace)" in text
     assert "- scoring.multiplier: 1 -> double when the upcard is a spade" in text
+
+
+def test_changed_from_leaves_out_what_is_set_to_what_it_was(tmp_path: Path) -> None:
+    """A newcomer uncommented settings of `rummydsl new`'s file at their parent's values:
+    `options.gin_bonus: 25 -> 25` and a pattern rewritten to the same words were listed."""
+    path = write(tmp_path, "same.yaml", "rummydsl: 1\nid: same\nname: Same\nextends: gin_rummy\n"
+                 "options:\n  gin_bonus: 25\n  undercut_on_tie: true\nknock:\n  limit: 8\n")
+    text = explain(load_variant(path)).split("Changed from gin_rummy\n")[1]
+    assert words(text.split("\n", 1)[1]) == "- knock.limit: 10 -> 8"
+    path = write(tmp_path, "sk.yaml", "rummydsl: 1\nid: sk\nname: Sk\nextends: skarney_gin\nmelds:\n"
+                 "  poker: \"size >= 3 and consecutive(rank) and not same(suit)\"\n")
+    text = explain(load_variant(path)).split("Changed from skarney_gin\n")[1]
+    assert words(text.split("\n", 1)[1]) == "Nothing: these are the rules of skarney_gin."
