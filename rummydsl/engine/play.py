@@ -161,6 +161,10 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         yield event
 
 
+NOTHING_CHOSEN = "it has chosen no move yet"
+"""Why a take-back is refused to a seat that has made no decision (its only moves are played for it)."""
+
+
 def _take_back(match: Match, seat: int, decisions: list[tuple[int, int]] | None, applied: int, agent: Any) -> int:
     """Undo ``match`` to just before ``seat``'s previous decision (a move it chose among
     others: its only move is played again at once, so it is no place to go back to); how
@@ -172,19 +176,19 @@ def _take_back(match: Match, seat: int, decisions: list[tuple[int, int]] | None,
     reason = None
     at = None
     if decisions is None:
-        reason = "asked to take back a move, but this game is being recorded (a record holds no taken-back move)"
+        reason = "this game is being recorded (a record holds no taken-back move)"
     elif not match._history:
-        reason = "asked to take back a move, but this match keeps no history"
+        reason = "this match keeps no history"
     else:
         at = next((k for k in range(len(decisions) - 1, -1, -1) if decisions[k][0] == seat), None)
     if reason is None and at is None:
-        reason = "asked to take back a move, but has made no decision to take back"
+        reason = NOTHING_CHOSEN
     if reason is not None:
         refused: Callable[[str], None] | None = getattr(agent, "refused", None)
         if callable(refused):
             refused(reason)
             return 0
-        raise AgentError(player_name(seat), reason)
+        raise AgentError(player_name(seat), f"asked to take back a move, but {reason}")
     assert at is not None and decisions is not None
     before = decisions[at][1]
     for _ in range(applied - before):

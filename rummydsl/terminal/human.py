@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence, TextIO
 
 from ..engine.actions import Action, player_name
-from ..engine.play import TakeBack
+from ..engine.play import NOTHING_CHOSEN, TakeBack
 from ..errors import RummyDslError
 from ..record import Quit
 from .screen import ordered, render_observation, suggested_first
@@ -60,7 +60,10 @@ class HumanAgent:
 
     def refused(self, reason: str) -> None:
         """The play loop could not take back (:class:`~rummydsl.engine.play.TakeBack`): say why."""
-        self.say(f"Sorry, nothing can be taken back: {reason}.")
+        if reason == NOTHING_CHOSEN:
+            self.say("Nothing to take back yet: you have not chosen a move.")
+        else:
+            self.say(f"Sorry, nothing can be taken back: {reason}.")
 
     def act(self, observation: Observation) -> Action | TakeBack:
         """Show the table and read the person's move until it is a legal one, or ``undo``

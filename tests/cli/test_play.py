@@ -141,7 +141,7 @@ def test_undo_takes_back_your_last_move() -> None:
 def test_undo_with_nothing_to_take_back_says_so() -> None:
     code, out, err = run("play", "gin_rummy", "--seed", "1", stdin="undo\nquit\n")
     assert (code, err) == (0, "")
-    assert "Sorry, nothing can be taken back:" in out
+    assert "Nothing to take back yet: you have not chosen a move." in out
     assert "bye: the player left" in out
 
 

@@ -149,7 +149,7 @@ def test_a_take_back_is_refused_clearly() -> None:
     agents = make_agents("greedy", 2, random.Random(9))
     agents[seat] = listener
     events = [e for e in play(m, agents)]
-    assert listener.refusals == ["asked to take back a move, but has made no decision to take back"]
+    assert listener.refusals == ["it has chosen no move yet"]
     assert m.over and not any(isinstance(e, TakenBack) for e in events)
     # a game being recorded
     m = Match.new("gin_rummy", seed=9)
