@@ -23,8 +23,8 @@ def scoring_section(variant: Variant) -> list[str]:
     words = _Words(variant)
     out: list[str] = []
     for name, compiled in scoring.lets:
-        if name in words.constants:
-            continue  # folded into the formulas that use it
+        if name in words.constants or name in words.lets:
+            continue  # folded into the formulas that use it, or said in words where they use it
         phrase = words.lets.get(name) or words.speaker().say(words.tree(compiled))
         out += bullet(f"{name}: {phrase}.")
     for case in scoring.cases:
@@ -38,7 +38,9 @@ def scoring_section(variant: Variant) -> list[str]:
         rule = f" [{case.rule}]" if case.rule else ""
         out += bullet(f"{words.when(case.when)}: {'; '.join(parts) or 'nobody scores'}.{rule}")
     if scoring.multiplier is not None and text_of(scoring.multiplier) != "1":
-        out += bullet(words.multiplier(scoring.multiplier))
+        said = words.multiplier(scoring.multiplier)
+        if said is not None:
+            out += bullet(said)
     out += bullet("The first case that holds scores the round; if none holds, nobody scores.")
     return out
 
@@ -106,9 +108,12 @@ class _Words:
             return f"{who} scores, if {speak.say(tree.test, clause=True)}, {speak.say(tree.then)} (otherwise nothing)"
         return f"{who} scores {speak.say(tree)}"
 
-    def multiplier(self, compiled: Any) -> str:
-        """The round's multiplier in words: "when the upcard is a spade, every score of the round counts double"."""
+    def multiplier(self, compiled: Any) -> str | None:
+        """The round's multiplier in words: "when the upcard is a spade, every score of the round counts double";
+        None when, the options filled in, it is 1 (``spade_double: false``): nothing to say."""
         tree = self.tree(compiled)
+        if isinstance(tree, ast.IntLit) and tree.value == 1:
+            return None
         speak = self.speaker()
         if (isinstance(tree, ast.Conditional) and isinstance(tree.otherwise, ast.IntLit) and tree.otherwise.value == 1
                 and isinstance(tree.then, ast.IntLit)):

@@ -244,3 +244,14 @@ def test_changed_from_leaves_out_what_is_set_to_what_it_was(tmp_path: Path) -> N
                  "  poker: \"size >= 3 and consecutive(rank) and not same(suit)\"\n")
     text = explain(load_variant(path)).split("Changed from skarney_gin\n")[1]
     assert words(text.split("\n", 1)[1]) == "Nothing: these are the rules of skarney_gin."
+
+
+def test_scoring_names_no_formula_name_it_has_said_in_words(tmp_path: Path) -> None:
+    """Gin's Scoring began with 'k: the knocker's deadwood.' though no sentence used 'k';
+    a multiplier that is 1 once the options are filled in said 'multiplied by 1'."""
+    text = words(explain(load_variant("gin_rummy")).split("Scoring\n")[1].split("The game\n")[0])
+    assert not re.search(r"^- (k|low|undercut):", text, re.M), text
+    path = write(tmp_path, "ok2.yaml", "rummydsl: 1\nid: ok2\nname: Ok2\nextends: oklahoma_gin\n"
+                 "options:\n  spade_double: false\n")
+    text = explain(load_variant(path)).split("Scoring\n")[1].split("The game\n")[0]
+    assert "multiplied" not in text and "double" not in text
