@@ -107,7 +107,11 @@ def _moves(variant: Variant) -> list[tuple[str, str]]:
                                                  "and showing your melds"))
         if variant.layoff.onto != "none":
             moves.append((f"layoff {cards['layoff']} on P1#1", "after a knock, add a card to the knocker's meld"))
-        moves.append(("meld [] / done", "after a knock, show your melds (none) or finish"))
+        if variant.deadwood_arrangement == "as_shown":  # the melds shown are what count
+            moves.append((f"meld [{cards['run']}] / done", "after a knock, show your melds (you are scored on "
+                                                          "what you show), then finish"))
+        else:  # a defender is scored on its best melds: 'done' is all it needs
+            moves.append(("done", "after a knock, finish (you are scored on your best melds)"))
     if variant.stock.last_discard_claim:
         moves.append(("draw discard / pass", "claim the last discard or let it go"))
     kept: dict[str, str] = {}
