@@ -45,6 +45,7 @@ from ..engine.observe import Observation
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
+from .heuristic import HeuristicAgent
 
 if TYPE_CHECKING:
     from ..engine.match import Match
@@ -52,11 +53,11 @@ if TYPE_CHECKING:
 __all__ = ["ISMCTSAgent", "PIMCAgent", "SearchStats", "values", "DEFAULT_ITERS", "DEFAULT_SAMPLES",
            "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MAX_TREE_STEPS"]
 
-DEFAULT_ITERS = 200
+DEFAULT_ITERS = 100
 """ISMCTS iterations per move when neither ``iters`` nor ``ms`` is given."""
 DEFAULT_SAMPLES = 12
 """PIMC determinisations per move when neither ``samples`` nor ``ms`` is given."""
-DEFAULT_DEPTH = 40
+DEFAULT_DEPTH = 10
 """Decisions a playout plays past the tree before it is valued (``depth``)."""
 DEFAULT_C = 0.7
 """UCB1's exploration constant (``c``), for values between 0 and 1."""
@@ -125,7 +126,7 @@ def values(m: Match, scale: float) -> list[float]:
 class _Search:
     """What both search agents share: settings, playouts, the root's actions."""
 
-    def __init__(self, rng: random.Random, *, ms: float | None = None, rollout: str = "greedy",
+    def __init__(self, rng: random.Random, *, ms: float | None = None, rollout: str = "heuristic",
                  depth: int = DEFAULT_DEPTH, scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN) -> None:
         self.rng = rng
         self.margin = margin
@@ -134,15 +135,16 @@ class _Search:
         self.depth = depth
         self.scale = scale
         self.stats = SearchStats()
-        self._greedy = GreedyAgent()
+        self.anchor: GreedyAgent = HeuristicAgent() if rollout in ("heuristic", "random") else GreedyAgent()
+        """The playout policy (but with ``random`` playouts) and the move a search must beat by ``margin``."""
 
     def _policy(self, m: Match, seat: int) -> Action:
         """The playout's move for ``seat`` in ``m``."""
         forced = m.round.automatic()
         if forced is not None:
             return forced
-        if self.rollout == "greedy":
-            return self._greedy.act(m.view(seat))
+        if self.rollout != "random":
+            return self.anchor.act(m.view(seat))
         legal = m.view(seat).legal_actions()
         return legal[self.rng.randrange(len(legal))]
 
@@ -197,7 +199,7 @@ class ISMCTSAgent(_Search):
     """
 
     def __init__(self, rng: random.Random, *, iters: int | None = None, ms: float | None = None,
-                 rollout: str = "greedy", depth: int = DEFAULT_DEPTH, c: float = DEFAULT_C,
+                 rollout: str = "heuristic", depth: int = DEFAULT_DEPTH, c: float = DEFAULT_C,
                  scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN) -> None:
         super().__init__(rng, ms=ms, rollout=rollout, depth=depth, scale=scale, margin=margin)
         self.iters = iters if iters is not None or ms is not None else DEFAULT_ITERS
@@ -224,7 +226,7 @@ class ISMCTSAgent(_Search):
                    key=lambda k: (root.children[k].visits, root.children[k].total), default=None)
         if best is None:
             return legal[0]
-        anchor = self._greedy.act(observation)
+        anchor = self.anchor.act(observation)
         kept = root.children.get(str(anchor))
         chosen = root.children[best]
         if kept is not None and kept.visits and chosen.total / chosen.visits - kept.total / kept.visits < self.margin:
@@ -286,7 +288,7 @@ class PIMCAgent(_Search):
     as for :class:`ISMCTSAgent`."""
 
     def __init__(self, rng: random.Random, *, samples: int | None = None, ms: float | None = None,
-                 rollout: str = "greedy", depth: int = DEFAULT_DEPTH, scale: float = DEFAULT_SCALE,
+                 rollout: str = "heuristic", depth: int = DEFAULT_DEPTH, scale: float = DEFAULT_SCALE,
                  margin: float = DEFAULT_MARGIN) -> None:
         super().__init__(rng, ms=ms, rollout=rollout, depth=depth, scale=scale, margin=margin)
         self.samples = samples if samples is not None or ms is not None else DEFAULT_SAMPLES
@@ -316,7 +318,7 @@ class PIMCAgent(_Search):
         self.stats.total_iterations += done * len(legal)
         self.stats.seconds += time.process_time() - started
         best = max(range(len(legal)), key=lambda k: (totals[k], -k))
-        anchor = self._greedy.act(observation)
+        anchor = self.anchor.act(observation)
         at = next((k for k, a in enumerate(legal) if str(a) == str(anchor)), None)
         if at is not None and (totals[best] - totals[at]) / done < self.margin:
             return legal[at]
