@@ -47,7 +47,7 @@ class SimpleGinAgent(GreedyAgent):
             return super().act(observation)
         if phase in ("upcard", "draw"):
             take = next((a for a in legal if isinstance(a, Draw) and a.source in ("discard", "upcard")), None)
-            other = next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), None)
+            other: Action | None = next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), None)
             if other is None:
                 other = next((a for a in legal if isinstance(a, Pass)), None)
             if take is not None and other is not None:

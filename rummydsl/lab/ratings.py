@@ -54,8 +54,8 @@ def bradley_terry(agents: int, scores: Mapping[tuple[int, int], tuple[float, int
     strength = [1.0] * agents
     for _ in range(_ITERATIONS):
         denominator = [0.0] * agents
-        for (a, b), count in games.items():
-            share = count / (strength[a] + strength[b])
+        for (a, b), padded in games.items():
+            share = padded / (strength[a] + strength[b])
             denominator[a] += share
             denominator[b] += share
         new = [wins[k] / denominator[k] if denominator[k] > 0 else strength[k] for k in range(agents)]

@@ -66,7 +66,7 @@ def _states(variant_id: str, count: int, seed: int) -> list[Match]:
     """Positions of random play where a seat has a choice to make."""
     rng = random.Random(seed)
     m = Match.new(variant_id, seed=seed)
-    found = []
+    found: list[Match] = []
     for _ in range(400):
         if m.to_move in (TERMINAL, CHANCE) or len(found) >= count:
             break
