@@ -65,8 +65,9 @@ DEFAULT_SCALE = 20.0
 """Points (or deadwood) at which a value is about 0.88 of the way to a sure win (``scale``)."""
 DEFAULT_MARGIN = 0.02
 """How much better on average (values between 0 and 1) the searched move must be than the
-greedy agent's to be played instead of it (``margin``): noise in few playouts then
-rarely makes a search agent play worse than greedy."""
+playout policy's own move, beyond two standard errors of the difference, to be played
+instead of it (``margin``): without this, noise in few playouts makes a search agent
+play far worse than its policy (measured: docs/agents.md)."""
 MAX_TREE_STEPS = 200
 """Moves one ISMCTS iteration follows down the tree at most (a safeguard, never reached in play)."""
 
@@ -171,12 +172,13 @@ class _Search:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "total", "avail", "player")
+    __slots__ = ("children", "visits", "total", "squares", "avail", "player")
 
     def __init__(self, player: int) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 0
         self.player = player
 
@@ -229,7 +231,7 @@ class ISMCTSAgent(_Search):
         anchor = self.anchor.act(observation)
         kept = root.children.get(str(anchor))
         chosen = root.children[best]
-        if kept is not None and kept.visits and chosen.total / chosen.visits - kept.total / kept.visits < self.margin:
+        if kept is not None and not _clearly_better(chosen, kept, self.margin):
             return anchor
         return by_text[best]
 
@@ -278,6 +280,7 @@ class ISMCTSAgent(_Search):
         for one in path:
             one.visits += 1
             one.total += value[one.player]
+            one.squares += value[one.player] ** 2
         root.visits += 1
 
 
@@ -301,6 +304,7 @@ class PIMCAgent(_Search):
         seat = observation.player
         base = observation.sample(self.rng)
         totals = [0.0] * len(legal)
+        worlds: list[list[float]] = [[] for _ in legal]
         done = 0
         while not self._over_budget(started, done, self.samples) or done == 0:
             world = base.resample(seat, self.rng)
@@ -311,7 +315,9 @@ class PIMCAgent(_Search):
                 except RummyDslError:
                     continue
                 self.stats.steps += 1
-                totals[k] += self._playout(m)[seat]
+                worth = self._playout(m)[seat]
+                totals[k] += worth
+                worlds[k].append(worth)
             done += 1
         self.stats.moves += 1
         self.stats.iterations = done * len(legal)
@@ -320,7 +326,35 @@ class PIMCAgent(_Search):
         best = max(range(len(legal)), key=lambda k: (totals[k], -k))
         anchor = self.anchor.act(observation)
         at = next((k for k, a in enumerate(legal) if str(a) == str(anchor)), None)
-        if at is not None and (totals[best] - totals[at]) / done < self.margin:
-            return legal[at]
+        if at is not None and best != at:
+            pairs = [x - y for x, y in zip(worlds[best], worlds[at])]  # the same worlds: paired
+            if not _beats(pairs, self.margin):
+                return legal[at]
         return legal[best]
+
+
+def _beats(differences: Sequence[float], margin: float) -> bool:
+    """Whether the mean of ``differences`` exceeds ``margin`` by two standard errors."""
+    n = len(differences)
+    if n < 2:
+        return False
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return mean - margin > 2 * math.sqrt(variance / n)
+
+
+def _clearly_better(chosen: _Node, kept: _Node, margin: float) -> bool:
+    """Whether ``chosen``'s mean value exceeds ``kept``'s by ``margin`` and two standard
+    errors of the difference (values from different sampled worlds: unpaired)."""
+    if chosen is kept:
+        return False
+    if chosen.visits < 2 or kept.visits < 2:
+        return False
+    spread = 0.0
+    for node in (chosen, kept):
+        mean = node.total / node.visits
+        variance = max(0.0, (node.squares - node.visits * mean * mean) / (node.visits - 1))
+        spread += variance / node.visits
+    gap = chosen.total / chosen.visits - kept.total / kept.visits
+    return gap - margin > 2 * math.sqrt(spread)
 
