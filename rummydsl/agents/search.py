@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from ..engine.match import Match
 
 __all__ = ["ISMCTSAgent", "PIMCAgent", "SearchStats", "values", "DEFAULT_ITERS", "DEFAULT_SAMPLES",
-           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MAX_TREE_STEPS"]
+           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MIN_VISITS", "MAX_TREE_STEPS"]
 
 DEFAULT_ITERS = 100
 """ISMCTS iterations per move when neither ``iters`` nor ``ms`` is given."""
@@ -68,6 +68,9 @@ DEFAULT_MARGIN = 0.02
 playout policy's own move, beyond two standard errors of the difference, to be played
 instead of it (``margin``): without this, noise in few playouts makes a search agent
 play far worse than its policy (measured: docs/agents.md)."""
+MIN_VISITS = 8
+"""The playouts each of two ISMCTS root children needs before one may replace the other
+(a standard error read from fewer is too unreliable: measured, docs/agents.md)."""
 MAX_TREE_STEPS = 200
 """Moves one ISMCTS iteration follows down the tree at most (a safeguard, never reached in play)."""
 
@@ -348,7 +351,7 @@ def _clearly_better(chosen: _Node, kept: _Node, margin: float) -> bool:
     errors of the difference (values from different sampled worlds: unpaired)."""
     if chosen is kept:
         return False
-    if chosen.visits < 2 or kept.visits < 2:
+    if chosen.visits < MIN_VISITS or kept.visits < MIN_VISITS:
         return False
     spread = 0.0
     for node in (chosen, kept):
