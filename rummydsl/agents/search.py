@@ -14,7 +14,8 @@ The search stays inside the round in play: a playout runs to the round's end or 
   notation, each node the value of the player who moved into it; a child is chosen by
   UCB1 among the children legal in this determinisation, with the count of times it
   was available in place of the parent's visits; one node is added per iteration.
-  The move played is the root's most visited child.
+  The move played is the root's most visited child, if it beats the playout policy's
+  own move clearly (:data:`DEFAULT_MARGIN`, :data:`MIN_VISITS`); else the policy's move.
 - :class:`PIMCAgent` plays every legal action in each of ``samples`` determinisations
   and takes the one whose playouts are worth most on average.
 
