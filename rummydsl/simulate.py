@@ -20,13 +20,14 @@ import contextlib
 import copy
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from array import array
 from collections.abc import Sequence as SequenceABC
 from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, overload
 
 from .engine.actions import player_name
-from .errors import AgentError, MeldError
+from .errors import MeldError
 from .record import PlayedGame, RecordWriter
 
 if TYPE_CHECKING:
@@ -159,6 +160,10 @@ class GameOutcome:
     seed: int
     played: PlayedGame
     lines: list[dict[str, Any]] = field(default_factory=list)
+    moves: tuple[int, ...] = ()
+    """Decisions each seat's agent was asked for (``tournament``'s time per move)."""
+    seconds: tuple[float, ...] = ()
+    """Wall-clock seconds each seat's agent took to answer, summed (machine-dependent)."""
 
 
 def play_task(task: GameTask) -> GameOutcome:
@@ -180,7 +185,7 @@ def play_task(task: GameTask) -> GameOutcome:
     agent_rng = random.Random(seeds.getrandbits(64))
     if writer is not None:
         writer.game(task.index + 1, task.seed)
-    agents = make_agents(task.agents, variant.players, agent_rng)
+    agents = [_Timed(agent) for agent in make_agents(task.agents, variant.players, agent_rng)]
     try:
         if task.hand:
             rnd = Round.deal(variant, deal_rng, dealer=task.index % variant.players)
@@ -191,7 +196,28 @@ def play_task(task: GameTask) -> GameOutcome:
         raise MeldError(f"{problem}, in game {task.index + 1} (seed {task.seed})") from None
     finally:
         close_agents(agents)
-    return GameOutcome(task.index, task.seed, played, lines)
+    return GameOutcome(task.index, task.seed, played, lines, tuple(a.moves for a in agents),
+                       tuple(a.seconds for a in agents))
+
+
+class _Timed:
+    """An agent whose answers are counted and timed (everything else passes through)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.moves = 0
+        self.seconds = 0.0
+
+    def act(self, observation: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return self.agent.act(observation)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.moves += 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
 
 
 def run_tasks(tasks: Sequence[GameTask], workers: int | None = 1, *,
@@ -456,9 +482,9 @@ def agent_names(spec: str, players: int) -> list[str]:
     >>> agent_names("greedy,random", 3)
     ['greedy', 'random', 'random']
     """
-    names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
-    names += [names[-1]] * (players - len(names))
-    return names[:players]
+    from .agents import agent_names as names
+
+    return names(spec, players)
 
 
 def simulate(variant: str, *, games: int = 0, hands: int = 0, seed: int = 0, agents: str = "greedy",
@@ -525,12 +551,10 @@ def _check_done(done: Sequence[GameOutcome], tasks: Sequence[GameTask], mode: st
 
 
 def check_agents(spec: str, players: int) -> None:
-    """Refuse an unknown agent name before anything is played.
+    """Refuse an unknown agent name or setting before anything is played.
 
     :raises AgentError: naming the seat and the name.
     """
-    for seat, name in enumerate(agent_names(spec, players)):
-        if name in ("random", "greedy") or (name.startswith("cmd:") and len(name) > 4):
-            continue
-        raise AgentError(player_name(seat), f"unknown agent {name!r}; use random, greedy or cmd:PROGRAM")
+    from .agents import check_agents as check
 
+    check(spec, players)

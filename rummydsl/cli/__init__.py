@@ -100,6 +100,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]
     "simulate": cmd_simulate,
     "compare": cmd_lab,
     "sweep": cmd_lab,
+    "tournament": cmd_lab,
     "replay": cmd_replay,
     "play": cmd_play,
     "test": cmd_test,

@@ -143,12 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with the interrupted run of FILE (written by --out; the same command) "
                            "and append to it")
 
-    from ..lab.command import add_compare_arguments, add_sweep_arguments
+    from ..lab.command import add_compare_arguments, add_sweep_arguments, add_tournament_arguments
 
     add_compare_arguments(commands.add_parser(
         "compare", help="play the same seeds under two or more variants and compare every figure"))
     add_sweep_arguments(commands.add_parser(
         "sweep", help="play a variant with each value of some keys or options and compare the figures"))
+    add_tournament_arguments(commands.add_parser(
+        "tournament", help="play agents against each other on paired deals and rate them"))
 
     replay = commands.add_parser("replay", help="play a game record back and verify every result")
     replay.add_argument("record", metavar="FILE")

@@ -153,9 +153,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
 
 def cmd_lab(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
     """``rummydsl compare`` and ``rummydsl sweep`` (:mod:`rummydsl.lab.command`)."""
-    from ..lab.command import UsageProblem, run_compare, run_sweep
+    from ..lab.command import UsageProblem, run_compare, run_sweep, run_tournament_command
 
     try:
+        if args.command == "tournament":
+            return run_tournament_command(args, out, err)
         return (run_compare if args.command == "compare" else run_sweep)(args, out, err)
     except UsageProblem as problem:
         print(f"rummydsl {args.command}: {problem}", file=err)

@@ -187,6 +187,10 @@ def _chance(m: Match, s: State, outcome: MatchAction) -> tuple[State, Event]:
 # -- what a seat has not seen ------------------------------------------------------------
 
 
+def _card_id(card: Card) -> int:
+    return card.id
+
+
 def hidden_from(rnd: Round, seat: int) -> list[Card]:
     """The cards of ``rnd`` that ``seat`` has not seen: the stock, the cards of other
     hands never seen face up this round, and a knock's face-down discard (but the
@@ -300,7 +304,7 @@ def resample(m: Match, seat: int, rng: random.Random) -> Match:
         return out
     rnd = s.round
     hidden = hidden_from(rnd, seat)
-    shuffled = list(hidden)
+    shuffled = sorted(hidden, key=_card_id)  # the redeal depends on what is hidden, not where it lies
     rng.shuffle(shuffled)
     swap = {a.id: b for a, b in zip(hidden, shuffled) if a is not b}
     log = s.log
@@ -340,7 +344,7 @@ def _resample_dealing(m: Match, s: Any, seat: int, rng: random.Random) -> Any:
     owners = dealt_owners(m.variant, s.game, len(dealing))
     mine = {k for k, owner in enumerate(owners) if owner in (seat, "upcard")}
     others = [k for k in range(len(dealing)) if k not in mine]
-    cards = [dealing[k] for k in others]
+    cards = sorted((dealing[k] for k in others), key=_card_id)
     rng.shuffle(cards)
     for k, card in zip(others, cards):
         dealing[k] = card

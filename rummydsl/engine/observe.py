@@ -16,6 +16,7 @@ program cannot peek; :meth:`Observation.as_json` is what the agent protocol send
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -25,6 +26,7 @@ from .state import RoundResult
 from .mechanics.voiding import void_state
 
 if TYPE_CHECKING:
+    from .match import Match
     from ..melds import MeldRules
     from ..variant.model import Variant
     from .round import LegalActions, Round, TableMeld
@@ -110,6 +112,18 @@ class Observation:
     def why_illegal(self, action: Action) -> str | None:
         """Why ``action`` is not allowed now (the rules' reason), or None: public knowledge."""
         return self._round.why_illegal(action)
+
+    def sample(self, rng: random.Random) -> Match:
+        """A match of this round alone, consistent with all this seat has seen: the cards
+        hidden from it dealt again from ``rng`` (:meth:`Match.resample
+        <rummydsl.engine.match.Match.resample>`), all it saw where it is. The match ends
+        with the round (no later deal is played), keeps no history and shares nothing
+        that the round in play changes: what search agents determinise through
+        (``sample(rng).resample(player, rng)`` deals again at the cost of a resample).
+        """
+        from .match import Match
+
+        return Match.playing(self._round).resample(self.player, rng)
 
     # -- the cards ----------------------------------------------------------------
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..simulate import GameOutcome
     from .runfile import LabRunWriter
 
-__all__ = ["add_compare_arguments", "add_sweep_arguments", "run_compare", "run_sweep", "UsageProblem"]
+__all__ = ["add_compare_arguments", "add_sweep_arguments", "add_tournament_arguments", "run_compare", "run_sweep",
+           "run_tournament_command", "UsageProblem"]
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -233,3 +234,60 @@ def _choices(settings: list[Any]) -> list[tuple[Any, ...]]:
     import itertools
 
     return list(itertools.product(*[s.values for s in settings]))
+
+
+def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``rummydsl tournament``."""
+    from .tournament import DEFAULT_MAX_DEALS
+
+    parser.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
+    parser.add_argument("--agents", required=True, metavar="A,B,...",
+                        help="two or more agents (random, greedy, heuristic, simple, ismcts[:SETTINGS], "
+                             "pimc[:SETTINGS], cmd:PROGRAM); every pair meets in every seating")
+    count = parser.add_mutually_exclusive_group(required=True)
+    count.add_argument("--games", type=int, metavar="N",
+                       help="play N deals, each once per pair of agents and seating (2 players: seats swapped)")
+    count.add_argument("--until", type=float, metavar="WIDTH",
+                       help="play until every pair's 95%% interval is narrower than WIDTH, checking every 20 deals")
+    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_DEALS, metavar="N",
+                        help=f"with --until, stop after N deals (default {DEFAULT_MAX_DEALS})")
+    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help="play with N seats (a count the variant's 'players' allows; default: its count)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="play in N processes (default: every core); the same figures for any N")
+    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                       help="play as Ray tasks (as for compare); the same figures as local processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr even when it is not a terminal")
+
+
+def run_tournament_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``rummydsl tournament``: returns the exit code.
+
+    :raises UsageProblem: for a flag out of range.
+    :raises VariantError: for a variant that cannot be loaded.
+    :raises AgentError: for an unknown agent, or one that failed in a game.
+    """
+    from .tournament import TournamentPlan, run_tournament
+
+    _check_numbers(args)
+    backend = _backend(args)
+    names = [name.strip() for name in args.agents.split(",") if name.strip()]
+    plan = TournamentPlan(args.variant, names, seed=args.seed, games=args.games, until=args.until,
+                          max_games=args.max_games, workers=args.workers or os.cpu_count() or 1,
+                          backend=backend, players=args.players)
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
+    try:
+        result = run_tournament(plan, on_deal=lambda done, total: progress.update(done, None))
+    finally:
+        progress.close()
+        if backend is not None:
+            backend.close()
+    if args.json:
+        out.write(json.dumps(result.as_json()) + "\n")
+    else:
+        out.write(result.text())
+    return EXIT_OK

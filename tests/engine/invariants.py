@@ -589,9 +589,12 @@ class ShowingAgent:
 
 
 def seeded_agents(variant: Any, kind: str, seed: int) -> list[Any]:
-    """The agents of one seeded hand: all ``random``, all ``greedy``, or a mix (random
-    seats that show melds after a knock, greedy seats)."""
-    spec = {"random": "random", "greedy": "greedy", "mixed": "random,greedy"}[kind]
+    """The agents of one seeded hand: all ``random``, all ``greedy``, a mix (random
+    seats that show melds after a knock, greedy seats), or the rule agents of
+    rummydsl/agents/ (``strong``: heuristic and simple by turns; the search agents are
+    tests/agents/test_agents.py's)."""
+    spec = {"random": "random", "greedy": "greedy", "mixed": "random,greedy",
+            "strong": "heuristic,simple"}[kind]
     agents = make_agents(spec, variant.players, random.Random(seed))
     if kind == "mixed":
         agents = [ShowingAgent(a, random.Random(seed * 31 + i)) if i % 2 == 0 else a

@@ -1,16 +1,13 @@
-"""Players for the engine: random, greedy, and the interface every agent implements.
+"""The agent protocol and the first players: random, and greedy (least deadwood, one move ahead).
 
 An agent sees only its :class:`~rummydsl.engine.observe.Observation` (its hand,
-what is public, its legal actions) and answers with one legal action. Agents are
-named in ``--agents`` as a comma list, one per seat, the last repeating:
-``random``, ``greedy``, or ``cmd:PROGRAM`` for a program that speaks the agent
-protocol over stdin and stdout (:mod:`rummydsl.protocol`).
+what is public, its legal actions) and answers with one legal action.
 
 >>> import random
 >>> from rummydsl.variant import load_variant
 >>> from rummydsl.engine import Game, play_game
 >>> game = Game(load_variant("gin_rummy"), random.Random(3))
->>> result = play_game(game, make_agents("greedy", 2, random.Random(3)))
+>>> result = play_game(game, [GreedyAgent(), RandomAgent(random.Random(1))])
 >>> result.winner in (0, 1), game.over
 (True, True)
 """
@@ -22,17 +19,14 @@ import math
 import random
 from typing import Any, Protocol, Sequence
 
-from .cards import Card
-from .engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
-from .engine.observe import Observation
-from .errors import AgentError, RummyDslError
-from .limits import MAX_HAND
-from .melds import LayoffTarget
+from ..cards import Card
+from ..engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
+from ..engine.observe import Observation
+from ..errors import RummyDslError
+from ..limits import MAX_HAND
+from ..melds import LayoffTarget
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agents", "dealt_low", "AGENT_NAMES"]
-
-#: The built-in agent names of ``--agents`` (besides ``cmd:PROGRAM``).
-AGENT_NAMES: tuple[str, ...] = ("random", "greedy")
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
 
 class Agent(Protocol):
@@ -480,28 +474,3 @@ def _promise(cards: Sequence[Card], wanted: frozenset[str] = frozenset({"same_ra
             elif runs and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
                 score += 1
     return score
-
-
-def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:
-    """The agents of an ``--agents`` list (``random,greedy``; the last repeats).
-
-    Each random agent gets its own generator drawn from ``rng``, so the same seed
-    gives the same play.
-
-    :raises AgentError: for an unknown agent name.
-    """
-    names = [name.strip() for name in spec.split(",") if name.strip()] or ["random"]
-    names += [names[-1]] * (players - len(names))
-    agents: list[Agent] = []
-    for seat, name in enumerate(names[:players]):
-        if name == "random":
-            agents.append(RandomAgent(random.Random(rng.getrandbits(64))))
-        elif name == "greedy":
-            agents.append(GreedyAgent())
-        elif name.startswith("cmd:") and len(name) > 4:
-            from .protocol import ProgramAgent
-
-            agents.append(ProgramAgent(name[4:], seat))
-        else:
-            raise AgentError(f"P{seat + 1}", f"unknown agent {name!r}; use random, greedy or cmd:PROGRAM")
-    return agents
