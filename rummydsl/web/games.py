@@ -82,7 +82,7 @@ def check_agent_names(spec: Any, seats: int) -> str:
     >>> check_agent_names("cmd:/bin/sh", 1)
     Traceback (most recent call last):
     ...
-    rummydsl.web.games.GameProblem: 'agents' names built-in agents only (random, greedy), not 'cmd:/bin/sh'
+    rummydsl.web.games.GameProblem: 'agents' names built-in agents only (random, greedy, heuristic, simple, ismcts, pimc), not 'cmd:/bin/sh'
     """
     if spec is None or spec == "":
         return "greedy"
