@@ -320,3 +320,12 @@ def test_notation_is_in_docs_and_nobody_sends_readers_to_design_md() -> None:
             if "DESIGN.md" in line:
                 assert not re.search(r"notation|`P\d |cards are written", line, re.I), \
                     f"{doc.name}:{number} sends readers to DESIGN.md for the notation: {line}"
+
+
+def test_the_top_level_table_of_the_language_reference_lists_every_top_level_key() -> None:
+    """A newcomer found `melded_value` and `buying` in their own sections but not in the table."""
+    schema = json.loads((REPO / "spec" / "variant.schema.json").read_text(encoding="utf-8"))
+    text = (REPO / "docs" / "language.md").read_text(encoding="utf-8")
+    table = text.split("## Top level\n")[1].split("\n## ")[0]
+    listed = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    assert set(schema["properties"]) - listed == set()
