@@ -299,13 +299,13 @@ def _load_parent_file(child: Document, target: str, root: str) -> Document:
         raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}", rule)
     parent_path = os.path.normpath(os.path.join(folder, target))
     if not os.path.lexists(parent_path):
-        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+        raise _error(child, ("extends",), _missing_file(target, parent_path, child.path), "extends-missing")
     refused = refusal(parent_path, variant=True)
     if refused is not None:
         raise _error(child, ("extends",), f"cannot use parent {_shown(target)}: {refused}",
                      "extends-not-variant")
     if not os.path.isfile(parent_path):
-        raise _error(child, ("extends",), _missing_file(target, parent_path), "extends-missing")
+        raise _error(child, ("extends",), _missing_file(target, parent_path, child.path), "extends-missing")
     try:
         parent = load_document(parent_path)
     except VariantError as problem:
@@ -363,14 +363,17 @@ def _unquoted(diagnostic: Diagnostic, child: str) -> Diagnostic:
     return Diagnostic(diagnostic.location, message, diagnostic.rule, diagnostic.severity, snippet="")
 
 
-def _missing_file(target: str, parent_path: str) -> str:
+def _missing_file(target: str, parent_path: str, child_path: str) -> str:
     """The message for a parent file that does not exist, with the closest variant
-    file of its folder (only regular ``*.yaml``/``*.yml`` files are listed)."""
+    file of its folder (only regular ``*.yaml``/``*.yml`` files are listed; never the
+    file that names the parent: it cannot extend itself)."""
     message = f"cannot find parent {_shown(target)}: there is no file {_shown(parent_path)}"
     folder = os.path.dirname(parent_path) or "."
+    itself = os.path.abspath(child_path)
     try:
         names = [n for n in os.listdir(folder)
-                 if n.endswith((".yaml", ".yml")) and not n.startswith(".")]
+                 if n.endswith((".yaml", ".yml")) and not n.startswith(".")
+                 and os.path.abspath(os.path.join(folder, n)) != itself]
     except (OSError, ValueError):
         names = []
     close = closest(os.path.basename(parent_path), names)

@@ -323,6 +323,14 @@ def test_a_bare_name_with_a_file_beside_gets_a_hint(shipped: Path, tmp_path: Pat
     assert "write 'extends: ./house_base.yaml'" in only_error(error).message
 
 
+def test_a_missing_parent_is_never_said_to_be_the_file_itself(tmp_path: Path) -> None:
+    """A newcomer's bad.yaml naming ./base.yaml was asked "did you mean './bad.yaml'?"."""
+    path = write(tmp_path, "bad.yaml", "extends: ./base.yaml\n")
+    with pytest.raises(VariantError) as error:
+        resolve(path)
+    assert "did you mean" not in only_error(error).message
+
+
 @pytest.mark.parametrize(
     ("target", "fragment"),
     [
