@@ -1,7 +1,13 @@
 """The Ray backend on a local Ray instance (2 CPUs): the same figures as local
-processes, games in order across batches, a batch whose worker died counted once,
-house-rule files sent to the workers, errors in game order. Skipped where Ray is
-not installed; CI installs it (``pip install '.[test,ray]'`` in .ci/run)."""
+processes, games in order across batches, house-rule files sent to the workers, errors in game order. Skipped where Ray is
+not installed; CI installs it (``pip install '.[test,ray]'`` in .ci/run).
+
+Every test here shares one Ray instance, on one test worker (``xdist_group``; the
+README runs ``pytest -n 2 --dist loadgroup``): two local instances started at once
+conflict, and a second one started in the same process is refused its token. The
+batches whose worker dies come last: Ray tells its driver of a death later, when it
+chooses, and a message that lands while a test captures a command's standard output
+breaks that output (it broke the house-rule test's JSON once, under two workers)."""
 
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ from rummydsl.variant import find_variant_path
 from .conftest import run, without_time
 from .test_local import fingerprint, write_house_rules
 
-pytestmark = pytest.mark.usefixtures("ray_instance")
+pytestmark = [pytest.mark.usefixtures("ray_instance"), pytest.mark.xdist_group("ray")]
 
 
 @pytest.mark.parametrize("variant,unit,count", [
@@ -52,38 +58,6 @@ def test_small_batches_come_back_in_game_order() -> None:
     for batch, in_flight in [(1, 1), (1, 4), (3, 2), (4, 8)]:
         played = outcomes_of(RayBackend(batch=batch, in_flight=in_flight), tasks)
         assert fingerprint(played) == fingerprint(local), (batch, in_flight)
-
-
-def test_a_batch_whose_worker_dies_is_retried_and_counted_once(tmp_path: Path) -> None:
-    marker = tmp_path / "died"
-    backend = RayBackend(batch=2, in_flight=2, fail_once=FailOnce(batch=1, marker=str(marker)))
-    crashed = simulate("gin_rummy", hands=8, seed=6, agents="greedy", backend=backend)
-    assert marker.exists()  # the worker of batch 1 (hands 3 and 4) did exit on its first attempt
-    local = simulate("gin_rummy", hands=8, seed=6, agents="greedy", workers=1)
-    assert crashed.hands == 8
-    assert crashed.as_json(0.0) == local.as_json(0.0)
-
-
-def test_a_batch_whose_worker_always_dies_is_a_backend_error_naming_its_games(tmp_path: Path) -> None:
-    from rummydsl.errors import BackendError
-
-    marker = tmp_path / "died"
-
-    class Always(FailOnce):
-        def strike(self, batch: int) -> None:
-            if batch == self.batch:
-                import os
-
-                os._exit(70)
-
-    tasks = make_tasks(find_variant_path("gin_rummy"), count=4, seed=6, agents="greedy", hands=True, log=False)
-    backend = RayBackend(batch=2, in_flight=2, max_retries=1, fail_once=Always(batch=1, marker=str(marker)))
-    seen: list[int] = []
-    with pytest.raises(BackendError) as caught:
-        for outcome in backend.run(tasks):
-            seen.append(outcome.index)
-    assert seen == [0, 1]
-    assert str(caught.value).startswith("batch 1 (games 3 to 4) failed on Ray after 1 retries: ")
 
 
 def test_a_house_rule_file_plays_on_ray_as_it_does_here(tmp_path: Path) -> None:
@@ -256,3 +230,38 @@ def test_a_local_instance_keeps_its_files_in_a_private_folder(ray_instance: RayB
     assert stat.S_IMODE(mode.st_mode) == 0o700 and mode.st_uid == os.getuid()
     if "RAY_AUTH_MODE" in ray_instance._saved:  # not chosen by whoever runs the tests: a token
         assert os.environ["RAY_AUTH_MODE"] == "token" and len(os.environ["RAY_AUTH_TOKEN"]) == 64
+
+
+# -- last: the batches whose worker dies (see the module's docstring) ---------------------
+
+
+def test_a_batch_whose_worker_dies_is_retried_and_counted_once(tmp_path: Path) -> None:
+    marker = tmp_path / "died"
+    backend = RayBackend(batch=2, in_flight=2, fail_once=FailOnce(batch=1, marker=str(marker)))
+    crashed = simulate("gin_rummy", hands=8, seed=6, agents="greedy", backend=backend)
+    assert marker.exists()  # the worker of batch 1 (hands 3 and 4) did exit on its first attempt
+    local = simulate("gin_rummy", hands=8, seed=6, agents="greedy", workers=1)
+    assert crashed.hands == 8
+    assert crashed.as_json(0.0) == local.as_json(0.0)
+
+
+def test_a_batch_whose_worker_always_dies_is_a_backend_error_naming_its_games(tmp_path: Path) -> None:
+    from rummydsl.errors import BackendError
+
+    marker = tmp_path / "died"
+
+    class Always(FailOnce):
+        def strike(self, batch: int) -> None:
+            if batch == self.batch:
+                import os
+
+                os._exit(70)
+
+    tasks = make_tasks(find_variant_path("gin_rummy"), count=4, seed=6, agents="greedy", hands=True, log=False)
+    backend = RayBackend(batch=2, in_flight=2, max_retries=1, fail_once=Always(batch=1, marker=str(marker)))
+    seen: list[int] = []
+    with pytest.raises(BackendError) as caught:
+        for outcome in backend.run(tasks):
+            seen.append(outcome.index)
+    assert seen == [0, 1]
+    assert str(caught.value).startswith("batch 1 (games 3 to 4) failed on Ray after 1 retries: ")
