@@ -86,6 +86,14 @@ class GinV5:
                 for card in variant.deck.cards) or len(variant.deck.cards) != 52:
             raise ValueError(f"encoding 'pettingzoo_gin_v5' is for two players and one 52-card pack; "
                              f"{variant.id!r} has {match.players} players and {len(variant.deck.cards)} cards")
+        steps = [step.name for step in variant.turn]
+        draw = variant.step("draw")
+        if (steps != ["draw", "discard"] or variant.buying is not None
+                or getattr(draw, "discard_depth", "top") != "top"):
+            raise ValueError(f"encoding 'pettingzoo_gin_v5' is for a turn of a draw (stock or top discard) "
+                             f"then a discard or a knock; {variant.id!r} has turn {steps}"
+                             f"{' and buying' if variant.buying is not None else ''}"
+                             f"{' and deep draws' if getattr(draw, 'discard_depth', 'top') != 'top' else ''}")
         self.visible = bool(opponents_hand_visible)
         self.names = PLANES if self.visible else PLANES[:4]
         """The name of each plane, in order."""
@@ -154,6 +162,9 @@ class GinV5:
                 out[DISCARD + column(action.card)] = action
         if gins:
             out[GIN] = gins[0]
+        if not out:
+            raise ValueError(f"gin_rummy_v5 has no id for {', '.join(str(a) for a in match.legal_actions())} "
+                             f"(phase {phase.value})")
         return out
 
     def mask(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
