@@ -21,7 +21,11 @@ Options: ``variant`` (a shipped id, a path, a :class:`Variant`), ``players``,
 rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each seat's own points; or a function
 ``f(match, event, seat)``), ``max_turns`` (decisions before the episode is truncated:
 random play of a variant that turns its pile over may go on a long time), and
-``render_mode`` (``None`` or ``"ansi"``). The options survive every ``reset``.
+``render_mode`` (``None`` or ``"ansi"``), ``encoding`` (``"planes"``, or
+``"pettingzoo_gin_v5"``: the removed ``gin_rummy_v5``'s 110 actions, planes and rewards,
+with its options ``opponents_hand_visible``, ``knock_reward`` and ``gin_reward``:
+:mod:`.gin_v5`; ``reward="pettingzoo_gin_v5"`` is its reward, the default with it).
+The options survive every ``reset``.
 
 :func:`env` wraps :class:`raw_env` as PettingZoo's classic games are wrapped: an illegal
 action ends the episode with reward -1 for the seat that made it, an id out of range
