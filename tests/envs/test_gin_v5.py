@@ -204,3 +204,23 @@ def test_gin_v5_is_for_the_encoded_match_only() -> None:
 
     with pytest.raises(ValueError, match="two players"):
         GinV5(Match.new("gin_three_handed", seed=1))
+
+
+def test_rlcard_gin_begins_by_drawing_and_passes_the_floor_as_a_dead_hand() -> None:
+    # rlcard_gin: no upcard, so the first id is 2 (draw a card); at the stock's floor the
+    # next player's pass on the last discard is 4 (declare dead hand), and the hand is void
+    e = raw_env(variant="rlcard_gin", encoding=V5)
+    e.reset(seed=1)
+    assert list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])) == [2]
+    assert e.observe(e.agent_selection)["observation"][1:3].sum() == 0  # no pile yet
+    rng = random.Random(0)
+    for seed in range(40):
+        e.reset(seed=seed)
+        while not e.terminations["player_0"]:
+            ids = list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))
+            choice = 4 if 4 in ids else rng.choice([int(i) for i in ids if i not in (5,) and i < 58])
+            e.step(choice)
+        if choice == 4:
+            assert str(e.last_event.action).endswith("pass") and e.last_event.result.ending == "void"
+            return
+    raise AssertionError("no hand reached the floor")
