@@ -167,13 +167,6 @@ class GinV5:
                              f"(phase {phase.value})")
         return out
 
-    def mask(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """1 at each id seat ``seat`` may play now (all 0 when it is not to move)."""
-        mask = np.zeros(ACTIONS, dtype=np.int8)
-        if match.to_move == seat:
-            mask[list(self.moves(match))] = 1
-        return mask
-
     def play(self, match: Match, action: int) -> Event:
         """Play id ``action``; a defender's ``score player`` id plays its lay-offs first
         (as the greedy agent chooses them), then ``done``.
