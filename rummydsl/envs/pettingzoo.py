@@ -21,7 +21,11 @@ Options: ``variant`` (a shipped id, a path, a :class:`Variant`), ``players``,
 rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each seat's own points; or a function
 ``f(match, event, seat)``), ``max_turns`` (decisions before the episode is truncated:
 random play of a variant that turns its pile over may go on a long time), and
-``render_mode`` (``None`` or ``"ansi"``). The options survive every ``reset``.
+``render_mode`` (``None`` or ``"ansi"``), ``encoding`` (``"planes"``, or
+``"pettingzoo_gin_v5"``: the removed ``gin_rummy_v5``'s 110 actions, planes and rewards,
+with its options ``opponents_hand_visible``, ``knock_reward`` and ``gin_reward``:
+:mod:`.gin_v5`; ``reward="pettingzoo_gin_v5"`` is its reward, the default with it).
+The options survive every ``reset``.
 
 :func:`env` wraps :class:`raw_env` as PettingZoo's classic games are wrapped: an illegal
 action ends the episode with reward -1 for the seat that made it, an id out of range
@@ -42,10 +46,14 @@ from pettingzoo.utils import wrappers
 from ..engine.match import Event, Match
 from ..errors import StalledGameError
 from .core import Options, RewardFunction
+from .gin_v5 import GinV5, v5_reward
 from .planes import Planes
 from .text import table_text
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "ENCODINGS"]
+
+ENCODINGS = ("planes", "pettingzoo_gin_v5")
+"""The ``encoding=`` forms: rummydsl's planes and ids, or the removed ``gin_rummy_v5``'s."""
 
 
 def env(**kwargs: Any) -> Any:
@@ -63,24 +71,34 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
     metadata = {"render_modes": ["ansi"], "name": "rummydsl_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Any = "gin_rummy", players: int | None = None, episode: str = "hand",
-                 reward: str | RewardFunction = "zero_sum", max_turns: int | None = None,
-                 render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, variant, players, episode, reward, max_turns, render_mode)
+                 reward: str | RewardFunction | None = None, max_turns: int | None = None,
+                 render_mode: str | None = None, encoding: str = "planes",
+                 opponents_hand_visible: bool = False, knock_reward: float = 0.5,
+                 gin_reward: float = 1.0) -> None:
+        EzPickle.__init__(self, variant, players, episode, reward, max_turns, render_mode, encoding,
+                          opponents_hand_visible, knock_reward, gin_reward)
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.options = Options.read(variant, players, episode, reward, max_turns)
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding is 'planes' or 'pettingzoo_gin_v5', not {encoding!r}")
+        if reward == "pettingzoo_gin_v5" or (reward is None and encoding == "pettingzoo_gin_v5"):
+            reward = v5_reward(knock_reward, gin_reward)
+        self.options = Options.read(variant, players, episode, "zero_sum" if reward is None else reward, max_turns)
         self.render_mode = render_mode
         self.match = Match.new(self.options.variant, seed=0, history=False)
         """The game being played (read it; step it only through :meth:`step`)."""
         self.planes = Planes(self.match)
+        self.v5 = GinV5(self.match, opponents_hand_visible) if encoding == "pettingzoo_gin_v5" else None
+        """The ``gin_rummy_v5`` encoding (:class:`~.gin_v5.GinV5`), or None for the planes."""
         n = self.options.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = list(self.possible_agents)
-        size = self.match.action_space.size
+        size = self.match.action_space.size if self.v5 is None else self.v5.size
+        shape = self.planes.shape if self.v5 is None else self.v5.shape
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(0, 1, self.planes.shape, np.int8),
+            "observation": spaces.Box(0, 1, shape, np.int8),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         }) for a in self.possible_agents}
         self._seeds = random.Random()
@@ -105,7 +123,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
 
     def observation_spec(self) -> str:
         """The observation's planes, one a line (:meth:`Planes.spec <.planes.Planes.spec>`)."""
-        return self.planes.spec()
+        return self.planes.spec() if self.v5 is None else self.v5.spec()
 
     # ------------------------------------------------------------------ playing
 
@@ -137,7 +155,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         sat_out = match.round.sat_out
         event: Event | None
         try:
-            event = match.apply(int(action))
+            event = match.apply(int(action)) if self.v5 is None else self.v5.play(match, int(action))
         except StalledGameError as stalled:  # played, but the game cannot go on: the episode ends
             event = None
             for a in self.agents:
@@ -158,11 +176,12 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        grid = self.planes.encode(self.match, seat)
-        mask = np.zeros(self.match.action_space.size, dtype=np.int8)
+        v5 = self.v5
+        grid = self.planes.encode(self.match, seat) if v5 is None else v5.encode(self.match, seat)
+        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
         if (self.match.to_move == seat and agent in self.terminations
                 and not (self.terminations[agent] or self.truncations[agent])):
-            mask[self.match.legal_ids()] = 1
+            mask[self.match.legal_ids() if v5 is None else list(v5.moves(self.match))] = 1
         return {"observation": grid, "action_mask": mask}
 
     def render(self) -> str | None:

@@ -64,7 +64,7 @@ from rummydsl.variant import load_variant
 SHIPPED = ("gin_rummy", "skarney_gin", "ginski", "oklahoma_gin", "straight_gin", "tournament_gin",
            "hollywood_gin", "skarney_poker_distinct", "ginski_four",
            "knock_rummy", "gin_three_handed", "rummy", "rummy_500",
-           "contract_rummy", "openspiel_gin")
+           "contract_rummy", "openspiel_gin", "rlcard_gin")
 """Every variant in variants/ (a test checks this list against the folder)."""
 
 SOAK = os.environ.get("RUMMYDSL_SOAK", "") not in ("", "0")
