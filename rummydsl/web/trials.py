@@ -11,7 +11,9 @@ forgetting the oldest finished first.
 
 The posted text is written, once built and checked, to a file of a private temporary
 folder, because the lab's players load variants by path; its ``extends:`` names a
-shipped variant (:mod:`rummydsl.web.texts`), and the folder is removed when the trial ends.
+shipped variant or a text of its session (:mod:`rummydsl.web.sessions`: that parent is
+written to the folder too, and its own parents are reached in memory, the lab playing in
+the trial's thread), and the folder is removed when the trial ends.
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from ..errors import RummyDslError
 from ..limits import MAX_TRIAL_GAMES, MAX_TRIALS
 from .games import MAX_SEED, GameProblem, whole_number
-from .texts import build_text, quoted, valid_name
+from .texts import build_text, quoted, reaching, valid_name
 
 __all__ = [
     "MAX_TRIAL_GAMES",
@@ -55,6 +57,8 @@ class Trial:
     result: dict[str, Any] | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    parents: dict[str, str] = field(default_factory=dict, repr=False)
+    """The texts of the posted rule's session its ``extends:`` may reach, by id."""
 
     def as_json(self) -> dict[str, Any]:
         """What the page is told: the state, the games played of how many, and the result or the error."""
@@ -75,16 +79,19 @@ class Trials:
         self._lock = threading.Lock()
         self._turns = threading.Semaphore(running)
 
-    def start(self, text: Any, name: Any = None, games: Any = None, seed: Any = None) -> tuple[str, Trial]:
+    def start(self, text: Any, name: Any = None, games: Any = None, seed: Any = None,
+              parents: Mapping[str, str] | None = None) -> tuple[str, Trial]:
         """Check ``text``, then start comparing it with its parent; the trial's id and itself.
+        Its ``extends:`` may reach ``parents`` (its session's texts, :mod:`rummydsl.web.sessions`).
 
         :raises VariantError: for a text with problems (``check``'s messages).
         :raises GameProblem: for a text that extends nothing, bad ``games`` or ``seed``, or a full server.
         """
         count = 20 if games is None else whole_number(games, "games", 1, MAX_TRIAL_GAMES)
         seed_value = 1 if seed is None else whole_number(seed, "seed", 0, MAX_SEED)
-        variant = build_text(text, name)
-        trial = Trial(count, seed_value)
+        parents = dict(parents or {})
+        variant = build_text(text, name, parents)
+        trial = Trial(count, seed_value, parents=parents)
         with self._lock:
             if len(self._trials) >= self.limit:
                 finished = [k for k, t in self._trials.items() if t.state in ("done", "failed")]
@@ -114,7 +121,8 @@ class Trials:
             trial.state = "running"
             folder = tempfile.mkdtemp(prefix="rummydsl-trial-")
             try:
-                trial.result = _compare(trial, text, os.path.join(folder, name), parent)
+                with reaching(trial.parents):
+                    trial.result = _compare(trial, text, folder, name, parent, trial.parents)
                 trial.state = "done"
             except RummyDslError as problem:
                 trial.error = str(problem)
@@ -126,18 +134,28 @@ class Trials:
                 shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compare(trial: Trial, text: str, path: str, parent: str | None) -> dict[str, Any]:
-    """The lab's comparison of the rule (written at ``path``) with ``parent``, as the page
-    shows it; a rule that extends nothing is played alone (``simulate``'s figures)."""
+def _compare(trial: Trial, text: str, folder: str, name: str, parent: str | None,
+             parents: Mapping[str, str]) -> dict[str, Any]:
+    """The lab's comparison of the rule (written as ``name`` in ``folder``) with ``parent``,
+    as the page shows it; a rule that extends nothing is played alone (``simulate``'s
+    figures). A parent the session posted is written beside it (its own parents reached
+    in memory: the caller's :func:`~rummydsl.web.texts.reaching`)."""
     from ..lab.output import as_json, text as table
     from ..lab.run import Arm, Plan, run_lab
 
+    path = os.path.join(folder, name)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)
     mine = Arm.load(path)
     if mine.label == parent:
         mine = Arm.load(path, label="yours")
-    arms = [mine] if parent is None else [Arm.load(parent), mine]
+    parent_name = parent
+    if parent is not None and parent in parents:
+        os.mkdir(os.path.join(folder, "parent"))  # a folder of its own: never the rule's file
+        parent_name = os.path.join(folder, "parent", f"{parent}.yaml")
+        with open(parent_name, "w", encoding="utf-8") as handle:
+            handle.write(parents[parent])
+    arms = [mine] if parent_name is None else [Arm.load(parent_name), mine]
 
     def heard(done: int, total: int | None, width: float | None) -> None:
         trial.done = done

@@ -15,7 +15,12 @@
 
   // ------------------------------------------------------------------ the API
 
+  // The server's token for this page: a text posted with it that has no error may be
+  // extended (by its id) by this page's later texts, and by no one else's.
+  let session = null;
+
   async function api(path, body) {
+    if (session && body && typeof body.text === "string") body = { ...body, session };
     const init = body === undefined ? { method: "GET" }
       : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
     const response = await fetch(path, init);
@@ -75,6 +80,7 @@
     const presets = [EXAMPLE];
     try {
       const found = await api("/api/variants");
+      session = found.session || null;
       const agents = $("agents");
       agents.replaceChildren();
       for (const name of found.agents || ["greedy"]) {
