@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure as PlotFigure
 
-__all__ = ["PLOTS", "ReportError", "require_matplotlib", "render_report", "write_report"]
+__all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report"]
 
 PLOTS: dict[str, str] = {
     "plot-win-rates": "Who wins the game: each seat, the first dealer and the first to play, with 95% intervals",
@@ -271,8 +271,10 @@ figcaption { color: #555; font-size: 0.9em; } .wide { overflow-x: auto; } h3 { f
 """
 
 
-def render_report(result: LabResult, command: str, seconds: float) -> str:
-    """The HTML text of a report (every plot of :data:`PLOTS` embedded).
+def plot_images(result: LabResult) -> dict[str, str]:
+    """Every plot of :data:`PLOTS` for ``result``, by id, as a base64 PNG ``data:`` URI (the
+    report's images; the web playground's "try it" shows them too). pyplot is not
+    thread-safe: draw from one thread at a time.
 
     :raises ReportError: when matplotlib is not installed.
     """
@@ -286,7 +288,15 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
         "plot-points": _distribution(result, "points_per_round", "points scored in the round"),
         "plot-game-length": _distribution(result, "rounds_per_game", "rounds in the game"),
     }
-    images = {key: _png(figure) for key, figure in drawn.items()}
+    return {key: _png(figure) for key, figure in drawn.items()}
+
+
+def render_report(result: LabResult, command: str, seconds: float) -> str:
+    """The HTML text of a report (every plot of :data:`PLOTS` embedded).
+
+    :raises ReportError: when matplotlib is not installed.
+    """
+    images = plot_images(result)
     labels = ", ".join(html.escape(arm.label) for arm in result.arms)
     title = f"rummydsl {command}: {labels}"
     meta = [f"{result.games} games of each variant, seed {result.seed}, agents {html.escape(', '.join(result.agents))}, "

@@ -11,7 +11,8 @@ out in docs/playground.md:
 - ``POST /api/compare {"text", "games", "seed"}`` -> 202 ``{"id", "state", "done", "total"}``
   (the rule against its parent by the lab, played in a thread of its own:
   :mod:`rummydsl.web.trials`); ``GET /api/compare/ID`` -> the same, with ``"result"``
-  (``compare --json``'s object plus its ``"text"`` table) once done
+  (``compare --json``'s object plus its ``"text"`` table and the lab's ``"plots"``, drawn in the
+  trial's thread where matplotlib is installed) once done
 - and for the page: ``GET /api/variants`` (the presets and the agents' names) and ``POST /api/complete
   {"text", "line", "column"}`` and ``POST /api/hover`` (the language server's completions
   and hover words, 0-based position).

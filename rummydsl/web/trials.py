@@ -7,7 +7,9 @@ starts a :class:`Trial` in a thread of its own and answers at once, and the page
 its progress. At most :data:`RUNNING` trials play at a time (the others wait their turn,
 and no check or game request ever waits for them: they have their own threads), each of
 at most :data:`MAX_TRIAL_GAMES` games; a server keeps at most :data:`MAX_TRIALS` of them,
-forgetting the oldest finished first.
+forgetting the oldest finished first. A finished trial's result carries the lab's plots
+(:func:`rummydsl.lab.report.plot_images`, drawn in the trial's thread) where matplotlib is
+installed, and a note saying how to get them where it is not.
 
 The posted text is written, once built and checked, to a file of a private temporary
 folder, because the lab's players load variants by path; its ``extends:`` names a
@@ -166,4 +168,27 @@ def _compare(trial: Trial, text: str, folder: str, name: str, parent: str | None
     out = as_json(result, "compare", seconds)
     out["variants"] = [{"label": arm.label, "id": arm.variant.id} for arm in arms]  # no server paths
     out["text"] = table(result, "compare", seconds)
+    out.update(_plots(result))
     return out
+
+
+_DRAWING = threading.Lock()
+"""matplotlib's pyplot is not thread-safe: one trial's thread draws at a time."""
+
+NO_PLOTS = "the lab's plots need matplotlib, which this server does not have: pip install 'rummydsl[report]'"
+"""What the page says in place of the plots on a server without matplotlib."""
+
+
+def _plots(result: Any) -> dict[str, Any]:
+    """The lab's plots of ``result`` (those of ``compare --report``), drawn here in the
+    trial's thread, never on the event loop: ``{"plots": [{"id", "alt", "src"}]}``, ``src``
+    a PNG ``data:`` URI; without matplotlib no plots and ``"plots_note"`` saying why."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return {"plots": [], "plots_note": NO_PLOTS}
+    from ..lab.report import PLOTS, plot_images
+
+    with _DRAWING:
+        images = plot_images(result)
+    return {"plots": [{"id": key, "alt": PLOTS[key], "src": src} for key, src in images.items()]}

@@ -10,6 +10,7 @@ Skipped, saying why, without chromium or without the playwright package.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -355,6 +356,11 @@ def test_try_it_compares_the_rule_with_its_parent(page: Page, shots: Path) -> No
     figures = p.inner_text("#trial")
     assert "gin_rummy" in figures and "my_gin" in figures and "rounds ending: knock" in figures
     assert "Done: 4 games of each" in p.inner_text("#trial-status")
+    if importlib.util.find_spec("matplotlib") is not None:  # the lab's plots, under the figures
+        plot = p.locator("#trial .plots img#plot-win-rates")
+        assert plot.count() == 1 and plot.evaluate("image => image.complete && image.naturalWidth > 0")
+    else:
+        assert "need matplotlib" in p.inner_text("#trial .plots")
     p.screenshot(path=str(shots / "try-it.png"), full_page=True)
 
 
