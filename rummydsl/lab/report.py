@@ -106,8 +106,9 @@ def _interval_plot(ax: "Axes", rows: Sequence[FigureRow], labels: Sequence[str],
             estimate = row.estimates[k]
             ys.append(len(rows) - 1 - i + 0.4 - step * (k + 0.5))
             xs.append((estimate.value - shift) * scale)
-            lows.append((estimate.value - estimate.low) * scale)
-            highs.append((estimate.high - estimate.value) * scale)
+            # never below 0: an interval at 0% or 100% can end a rounding error past its estimate
+            lows.append(max(0.0, (estimate.value - estimate.low) * scale))
+            highs.append(max(0.0, (estimate.high - estimate.value) * scale))
         ax.errorbar(xs, ys, xerr=[lows, highs], fmt="o", color=_colour(k), label=label, capsize=3, markersize=5)
     ax.set_yticks([len(rows) - 1 - i for i in range(len(rows))])
     ax.set_yticklabels([row.figure.label for row in rows])
@@ -171,7 +172,8 @@ def _means(result: LabResult) -> "PlotFigure":
     for ax, key in zip(axes, keys):
         row = next(row for row in result.rows if row.figure.key == key)
         for k, estimate in enumerate(row.estimates):
-            ax.errorbar([estimate.value], [k], xerr=[[estimate.value - estimate.low], [estimate.high - estimate.value]],
+            ax.errorbar([estimate.value], [k], xerr=[[max(0.0, estimate.value - estimate.low)],
+                                                             [max(0.0, estimate.high - estimate.value)]],
                         fmt="o", color=_colour(k), capsize=3, markersize=5)
         ax.set_yticks(range(len(labels)))
         ax.set_yticklabels(labels if ax is axes[0] else [""] * len(labels))

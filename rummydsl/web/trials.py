@@ -189,6 +189,9 @@ def _plots(result: Any) -> dict[str, Any]:
         return {"plots": [], "plots_note": NO_PLOTS}
     from ..lab.report import PLOTS, plot_images
 
-    with _DRAWING:
-        images = plot_images(result)
+    try:
+        with _DRAWING:
+            images = plot_images(result)
+    except Exception as problem:  # a plot that cannot be drawn costs the plots, never the figures
+        return {"plots": [], "plots_note": f"the lab's plots could not be drawn ({type(problem).__name__})"}
     return {"plots": [{"id": key, "alt": PLOTS[key], "src": src} for key, src in images.items()]}
