@@ -210,7 +210,7 @@ class _Server:
     async def complete(self, request: Request) -> Response:
         body = await _body(request)
         return JSONResponse(await self.run(lambda: complete_text(body.get("text"), body.get("line"),
-                                                                 body.get("column"))))
+                                                                 body.get("column"), self.parents(body))))
 
     async def new_game(self, request: Request) -> Response:
         body = await _body(request)
@@ -232,7 +232,8 @@ class _Server:
 
     async def hover(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse(await self.run(lambda: hover_text(body.get("text"), body.get("line"), body.get("column"))))
+        return JSONResponse(await self.run(lambda: hover_text(body.get("text"), body.get("line"), body.get("column"),
+                                                              self.parents(body))))
 
     async def new_trial(self, request: Request) -> Response:
         body = await _body(request)

@@ -201,7 +201,7 @@ def _position(text: Any, line: Any, column: Any) -> tuple[str, str, int, int]:
     return text, name, line, column
 
 
-def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
+def hover_text(text: Any, line: Any, column: Any, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What the editor shows on hover at ``line``, ``column`` (0-based) of a posted text:
     ``{"markdown": ...}``, the language server's words for a key, a value or a name (None
     where it has none).
@@ -212,7 +212,7 @@ def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     from ..lsp.features import forget, hover
 
     text, name, line, column = _position(text, line, column)
-    with _COMPLETING:
+    with _COMPLETING, reaching(parents):
         try:
             found = hover(name, text, line, column)
         finally:
@@ -220,10 +220,11 @@ def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     return {"markdown": found}
 
 
-def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
+def complete_text(text: Any, line: Any, column: Any, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The editor's completions at ``line``, ``column`` (0-based, as the language server
     takes them) of a posted text: ``{"items": [{"label", "kind", "detail"}]}``. A text
-    whose ``extends:`` is refused gets only the keys and values of the schema.
+    whose ``extends:`` is refused gets only the keys and values of the schema; one that
+    extends a text of ``parents`` (its session's) gets that text's names too.
 
     >>> [i["label"] for i in complete_text("id: h\\nname: H\\nextends: gin_r", 2, 14)["items"]]
     ['gin_rummy']
@@ -231,7 +232,7 @@ def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     from ..lsp.features import completions, forget
 
     text, name, line, column = _position(text, line, column)
-    with _COMPLETING:
+    with _COMPLETING, reaching(parents):
         try:
             found = completions(name, text, line, column)
         finally:

@@ -154,3 +154,13 @@ def test_compare_reaches_the_sessions_parent(client: TestClient) -> None:
         time.sleep(0.1)
     assert trial["state"] == "done", trial
     assert trial["result"]["variants"] == [{"label": "base", "id": "base"}, {"label": "house", "id": "house"}]
+
+
+def test_completion_offers_the_names_of_a_sessions_parent(client: TestClient) -> None:
+    session = _session(client)
+    assert _messages(_check(client, "id: base\nname: Base\nextends: gin_rummy\noptions:\n  house_bonus: 7\n", session)) == []
+    text = 'id: h\nname: H\nextends: base\nknock: {limit: "house_b"}\n'
+    body = {"text": text, "line": 3, "column": len('knock: {limit: "house_b')}
+    assert [i["label"] for i in client.post("/api/complete", json={**body, "session": session}).json()["items"]] == [
+        "house_bonus"]
+    assert client.post("/api/complete", json=body).json()["items"] == []  # no session: no parent, no names
