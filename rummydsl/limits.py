@@ -84,6 +84,10 @@ __all__ = [
     "MAX_WEB_GAME_SECONDS",
     "MAX_TRIAL_GAMES",
     "MAX_TRIALS",
+    "MAX_SESSIONS",
+    "MAX_SESSION_TEXTS",
+    "MAX_SESSION_BYTES",
+    "MAX_SESSION_SECONDS",
 ]
 
 # -- files -------------------------------------------------------------------------
@@ -310,3 +314,18 @@ MAX_TRIAL_GAMES = 200
 MAX_TRIALS = 20
 """The most comparisons the playground keeps; past it the oldest finished is forgotten,
 and with none finished a new one is refused (503)."""
+
+MAX_SESSIONS = 100
+"""The most browser sessions the playground keeps (each with the texts it posted, which
+its later texts may ``extends:``); a new one past this forgets the least recently used."""
+
+MAX_SESSION_TEXTS = 16
+"""The most posted texts one session keeps for ``extends:`` (by id); past it the one
+posted longest ago is forgotten."""
+
+MAX_SESSION_BYTES = 4 * MAX_FILE_BYTES
+"""The most bytes of text one session keeps (1 MiB); past it the texts posted longest ago
+are forgotten. With :data:`MAX_SESSIONS`, at most 100 MiB of texts in all."""
+
+MAX_SESSION_SECONDS = MAX_WEB_GAME_SECONDS
+"""Seconds after its last request that the playground forgets a session and its texts."""

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure as PlotFigure
 
-__all__ = ["PLOTS", "ReportError", "require_matplotlib", "render_report", "write_report"]
+__all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report"]
 
 PLOTS: dict[str, str] = {
     "plot-win-rates": "Who wins the game: each seat, the first dealer and the first to play, with 95% intervals",
@@ -106,8 +106,9 @@ def _interval_plot(ax: "Axes", rows: Sequence[FigureRow], labels: Sequence[str],
             estimate = row.estimates[k]
             ys.append(len(rows) - 1 - i + 0.4 - step * (k + 0.5))
             xs.append((estimate.value - shift) * scale)
-            lows.append((estimate.value - estimate.low) * scale)
-            highs.append((estimate.high - estimate.value) * scale)
+            # never below 0: an interval at 0% or 100% can end a rounding error past its estimate
+            lows.append(max(0.0, (estimate.value - estimate.low) * scale))
+            highs.append(max(0.0, (estimate.high - estimate.value) * scale))
         ax.errorbar(xs, ys, xerr=[lows, highs], fmt="o", color=_colour(k), label=label, capsize=3, markersize=5)
     ax.set_yticks([len(rows) - 1 - i for i in range(len(rows))])
     ax.set_yticklabels([row.figure.label for row in rows])
@@ -171,7 +172,8 @@ def _means(result: LabResult) -> "PlotFigure":
     for ax, key in zip(axes, keys):
         row = next(row for row in result.rows if row.figure.key == key)
         for k, estimate in enumerate(row.estimates):
-            ax.errorbar([estimate.value], [k], xerr=[[estimate.value - estimate.low], [estimate.high - estimate.value]],
+            ax.errorbar([estimate.value], [k], xerr=[[max(0.0, estimate.value - estimate.low)],
+                                                             [max(0.0, estimate.high - estimate.value)]],
                         fmt="o", color=_colour(k), capsize=3, markersize=5)
         ax.set_yticks(range(len(labels)))
         ax.set_yticklabels(labels if ax is axes[0] else [""] * len(labels))
@@ -271,8 +273,10 @@ figcaption { color: #555; font-size: 0.9em; } .wide { overflow-x: auto; } h3 { f
 """
 
 
-def render_report(result: LabResult, command: str, seconds: float) -> str:
-    """The HTML text of a report (every plot of :data:`PLOTS` embedded).
+def plot_images(result: LabResult) -> dict[str, str]:
+    """Every plot of :data:`PLOTS` for ``result``, by id, as a base64 PNG ``data:`` URI (the
+    report's images; the web playground's "try it" shows them too). pyplot is not
+    thread-safe: draw from one thread at a time.
 
     :raises ReportError: when matplotlib is not installed.
     """
@@ -286,7 +290,15 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
         "plot-points": _distribution(result, "points_per_round", "points scored in the round"),
         "plot-game-length": _distribution(result, "rounds_per_game", "rounds in the game"),
     }
-    images = {key: _png(figure) for key, figure in drawn.items()}
+    return {key: _png(figure) for key, figure in drawn.items()}
+
+
+def render_report(result: LabResult, command: str, seconds: float) -> str:
+    """The HTML text of a report (every plot of :data:`PLOTS` embedded).
+
+    :raises ReportError: when matplotlib is not installed.
+    """
+    images = plot_images(result)
     labels = ", ".join(html.escape(arm.label) for arm in result.arms)
     title = f"rummydsl {command}: {labels}"
     meta = [f"{result.games} games of each variant, seed {result.seed}, agents {html.escape(', '.join(result.agents))}, "

@@ -133,8 +133,10 @@ def _is_file(path: Path) -> bool:
 
 def _build(path: str, text: str | None = None) -> tuple[Variant | None, list[Diagnostic]]:
     from .build import build_variant
-    from .extends import resolve
+    from .extends import posted_text, resolve
 
+    if text is None:
+        text = posted_text(path)  # a parent held in memory (extends.posted_parents), never a file
     try:
         resolved = resolve(path, text=text)
     except VariantError as problem:

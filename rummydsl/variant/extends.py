@@ -20,7 +20,9 @@ The value of ``extends`` must be a string (``extends-type``):
   be read as YAML, is reported without quoting a word or a line of it;
 * otherwise a *shipped variant id* (``[a-z][a-z0-9_]*``): the file ``<id>.yaml`` in
   :func:`rummydsl.resources.variants_dir`. To extend a file beside yours, write it
-  as a path: ``extends: ./base.yaml``.
+  as a path: ``extends: ./base.yaml``. Within :func:`posted_parents` (the web
+  playground's session texts), an id that is not shipped may name one of the texts
+  given there, shown as ``posted:<id>.yaml``; a shipped id always wins.
 
 A parent that cannot be found is ``extends-missing``, with a suggestion among the
 shipped ids (or, for a path within reach, the regular ``*.yaml``/``*.yml`` files of
@@ -68,9 +70,11 @@ result of its ancestors:
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from rummydsl import resources
 from rummydsl.errors import Diagnostic, Location, VariantError
@@ -85,13 +89,49 @@ __all__ = [
     "NOT_INHERITED",
     "MergedPositions",
     "Resolved",
+    "POSTED_PREFIX",
     "merge",
+    "posted_parents",
+    "posted_text",
     "resolve",
     "shipped_folders",
 ]
 
 NOT_INHERITED = ("id", "name", "description", "extends")
 """Top-level keys a child never takes from its parent."""
+
+
+POSTED_PREFIX = "posted:"
+"""How a parent given to :func:`posted_parents` is shown: ``posted:<id>.yaml`` (no file
+has that name to the loader: it is never looked up on disk)."""
+
+_POSTED: ContextVar[Mapping[str, str] | None] = ContextVar("rummydsl_posted_parents", default=None)
+
+
+@contextmanager
+def posted_parents(texts: Mapping[str, str]) -> Iterator[None]:
+    """Within this block, ``extends: <id>`` of an id that is not shipped reaches
+    ``texts[id]`` (variant texts held in memory, the web playground's session), shown
+    as ``posted:<id>.yaml``. A shipped id is never shadowed; nothing is read from disk.
+
+    >>> from rummydsl.variant import check_file
+    >>> with posted_parents({"base": "id: base\\nname: B\\nextends: gin_rummy\\n"}):
+    ...     check_file("h.yaml", "id: h\\nname: H\\nextends: base\\n")
+    []
+    """
+    token = _POSTED.set(dict(texts))
+    try:
+        yield
+    finally:
+        _POSTED.reset(token)
+
+
+def posted_text(path: str) -> str | None:
+    """The text of ``posted:<id>.yaml`` given to the :func:`posted_parents` in force, else None."""
+    texts = _POSTED.get()
+    if texts is None or not path.startswith(POSTED_PREFIX) or not path.endswith(".yaml"):
+        return None
+    return texts.get(path[len(POSTED_PREFIX):-len(".yaml")])
 
 
 class MergedPositions:
@@ -274,6 +314,9 @@ def _load_parent(child: Document, root: str) -> Document:
                 raise VariantError([Diagnostic(Location(str(shipped)),
                                                f"cannot read the file: {exc}", "io")]) from None
             return load_document(str(shipped), data)
+        posted = _POSTED.get()
+        if posted is not None and target in posted:
+            return load_document(f"{POSTED_PREFIX}{target}.yaml", posted[target])
     message = f"cannot find parent {_shown(target)}: no shipped variant or file of that name"
     if not is_variant_id(target):
         message = (f"cannot find parent {_shown(target)}: a shipped variant id is written "

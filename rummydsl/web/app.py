@@ -3,7 +3,7 @@
 The API is the contract of ../shared/DESIGN.md ("Environments and servers"), written
 out in docs/playground.md:
 
-- ``POST /api/check {"text", "name"}`` -> ``{"diagnostics": [{"line", "column", "message", "rule", "severity"}]}``
+- ``POST /api/check {"text", "name", "session"}`` -> ``{"diagnostics": [{"line", "column", "message", "rule", "severity"}]}``
 - ``POST /api/explain {"text"}`` -> ``{"markdown"}``
 - ``POST /api/games {"variant" or "text", "seed", "agents", "seat"}`` -> ``{"id", "view"}``
 - ``GET /api/games/ID`` -> ``{"view"}``; ``POST /api/games/ID/actions {"action"}`` ->
@@ -11,10 +11,15 @@ out in docs/playground.md:
 - ``POST /api/compare {"text", "games", "seed"}`` -> 202 ``{"id", "state", "done", "total"}``
   (the rule against its parent by the lab, played in a thread of its own:
   :mod:`rummydsl.web.trials`); ``GET /api/compare/ID`` -> the same, with ``"result"``
-  (``compare --json``'s object plus its ``"text"`` table) once done
+  (``compare --json``'s object plus its ``"text"`` table and the lab's ``"plots"``, drawn in the
+  trial's thread where matplotlib is installed) once done
 - and for the page: ``GET /api/variants`` (the presets and the agents' names) and ``POST /api/complete
   {"text", "line", "column"}`` and ``POST /api/hover`` (the language server's completions
   and hover words, 0-based position).
+
+A posted text may carry ``"session"``, the token ``GET /api/variants`` gave the page: a
+text of a session that has no error is kept (:mod:`rummydsl.web.sessions`), and the later
+texts of that session may ``extends:`` its id.
 
 Every request body is read to at most :data:`MAX_BODY` bytes (413 past it) and parsed
 with the bounded JSON reader (:func:`rummydsl.jsonbound.loads`). Every error is a JSON
@@ -42,8 +47,9 @@ from ..errors import RummyDslError, VariantError
 from ..jsonbound import loads
 from ..limits import MAX_REQUEST_BYTES
 from .games import GameProblem, Table, Tables
+from .sessions import Sessions
 from .trials import Trials
-from .texts import TextProblem, build_text, check_text, complete_text, hover_text, shipped_variant
+from .texts import TextProblem, build_text, check_text, complete_text, hover_text, shipped_variant, text_id
 
 __all__ = [
     "MAX_BODY",
@@ -118,10 +124,24 @@ async def _body(request: Request) -> dict[str, Any]:
 class _Server:
     """The state of one application: its games and its worker limit."""
 
-    def __init__(self, tables: Tables | None, workers: int, trials: Trials | None = None) -> None:
+    def __init__(self, tables: Tables | None, workers: int, trials: Trials | None = None,
+                 sessions: Sessions | None = None) -> None:
         self.tables = tables if tables is not None else Tables()
         self.trials = trials if trials is not None else Trials()
+        self.sessions = sessions if sessions is not None else Sessions()
         self.limiter = anyio.CapacityLimiter(workers)
+
+    def parents(self, body: dict[str, Any]) -> dict[str, str] | None:
+        """The texts of the request's ``"session"`` (None without one), by id.
+
+        :raises TextProblem: for a token the server did not give or has forgotten.
+        """
+        return self.sessions.texts(body["session"]) if body.get("session") is not None else None
+
+    def remember(self, body: dict[str, Any], variant_id: str | None) -> None:
+        """Keep the request's text in its session, if it has one (called once the text has no error)."""
+        if body.get("session") is not None and isinstance(body.get("text"), str):
+            self.sessions.remember(body["session"], variant_id, body["text"])
 
     async def run(self, work: Callable[[], Any]) -> Any:
         """``work()`` in a worker thread; its refusals turned into :class:`ApiError`."""
@@ -144,7 +164,14 @@ class _Server:
 
     async def check(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse(await self.run(lambda: check_text(body.get("text"), body.get("name"))))
+
+        def work() -> dict[str, Any]:
+            found = check_text(body.get("text"), body.get("name"), self.parents(body))
+            if not any(d["severity"] == "error" for d in found["diagnostics"]):
+                self.remember(body, text_id(str(body.get("text"))))
+            return found
+
+        return JSONResponse(await self.run(work))
 
     async def explain(self, request: Request) -> Response:
         body = await _body(request)
@@ -155,7 +182,8 @@ class _Server:
             if "text" not in body and "variant" in body:
                 variant = shipped_variant(body["variant"])
             else:
-                variant = build_text(body.get("text"), body.get("name"))
+                variant = build_text(body.get("text"), body.get("name"), self.parents(body))
+                self.remember(body, variant.id)
             return {"markdown": explain(variant, markdown=True)}
 
         return JSONResponse(await self.run(work))
@@ -176,19 +204,21 @@ class _Server:
 
         from ..agents import AGENT_NAMES
 
-        return JSONResponse({"variants": await self.run(work), "agents": list(AGENT_NAMES)})
+        return JSONResponse({"variants": await self.run(work), "agents": list(AGENT_NAMES),
+                             "session": self.sessions.new()})
 
     async def complete(self, request: Request) -> Response:
         body = await _body(request)
         return JSONResponse(await self.run(lambda: complete_text(body.get("text"), body.get("line"),
-                                                                 body.get("column"))))
+                                                                 body.get("column"), self.parents(body))))
 
     async def new_game(self, request: Request) -> Response:
         body = await _body(request)
 
         def work() -> dict[str, Any]:
             if "text" in body:
-                variant = build_text(body["text"], body.get("name"))
+                variant = build_text(body["text"], body.get("name"), self.parents(body))
+                self.remember(body, variant.id)
             else:
                 variant = shipped_variant(body.get("variant", "gin_rummy"))
             one_hand = body.get("hand", False)
@@ -202,13 +232,16 @@ class _Server:
 
     async def hover(self, request: Request) -> Response:
         body = await _body(request)
-        return JSONResponse(await self.run(lambda: hover_text(body.get("text"), body.get("line"), body.get("column"))))
+        return JSONResponse(await self.run(lambda: hover_text(body.get("text"), body.get("line"), body.get("column"),
+                                                              self.parents(body))))
 
     async def new_trial(self, request: Request) -> Response:
         body = await _body(request)
 
         def work() -> dict[str, Any]:
-            key, trial = self.trials.start(body.get("text"), body.get("name"), body.get("games"), body.get("seed"))
+            key, trial = self.trials.start(body.get("text"), body.get("name"), body.get("games"), body.get("seed"),
+                                           self.parents(body))
+            self.remember(body, text_id(str(body.get("text"))))
             return {"id": key, **trial.as_json()}
 
         return JSONResponse(await self.run(work), status_code=202)
@@ -285,14 +318,16 @@ class _SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
-def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: Trials | None = None) -> Starlette:
-    """The playground application; ``tables`` (the games' store), ``trials`` and ``workers`` for tests.
+def create_app(*, tables: Tables | None = None, workers: int = WORKERS, trials: Trials | None = None,
+               sessions: Sessions | None = None) -> Starlette:
+    """The playground application; ``tables`` (the games' store), ``trials``, ``sessions`` and
+    ``workers`` for tests.
 
     >>> app = create_app()
     >>> "/api/games/{game}/undo" in [route.path for route in app.routes]
     True
     """
-    server = _Server(tables, workers, trials)
+    server = _Server(tables, workers, trials, sessions)
     routes = [
         Route("/", _page),
         Route("/api/check", server.check, methods=["POST"]),

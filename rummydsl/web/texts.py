@@ -3,19 +3,21 @@
 A text posted to the server is checked with every limit of a variant file
 (:data:`~rummydsl.limits.MAX_FILE_BYTES`, the YAML depth, aliases and nodes: the
 loader applies them to a text as to a file) and never names a file on the server: its
-``extends:`` may name only a shipped variant id (docs/playground.md, "What the server
-reads"). The name a text is shown under is a bare file name (``house.yaml``), never a
+``extends:`` may name only a shipped variant id, or the id of a text the same session
+posted before (``parents``: :mod:`rummydsl.web.sessions`; docs/playground.md, "What the
+server reads"). The name a text is shown under is a bare file name (``house.yaml``), never a
 path, and no file of that name is read.
 
 >>> [d["message"] for d in check_text("id: h\\nname: H\\nextends: ../../etc/x.yaml\\n")["diagnostics"]]
-["the playground's variants may extend only a shipped variant id, not '../../etc/x.yaml'"]
+["the playground's variants may extend only a shipped variant id or the id of a text this session posted, not '../../etc/x.yaml'"]
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from typing import Any
+from contextlib import nullcontext
+from typing import Any, ContextManager, Mapping
 
 from ..errors import Diagnostic, Location, VariantError
 from ..variant import Variant, is_variant_id, load_variant_text, shipped_variant_ids
@@ -27,6 +29,7 @@ __all__ = [
     "valid_name",
     "check_text",
     "build_text",
+    "text_id",
     "diagnostics_json",
     "shipped_variant",
     "complete_text",
@@ -72,7 +75,7 @@ def valid_name(name: Any) -> str:
 
 
 def _extends_refusal(name: str, text: str) -> Diagnostic | None:
-    """The problem of an ``extends:`` that names anything but a shipped variant id (a
+    """The problem of an ``extends:`` that names anything but a variant id (a
     path above all: the server's files are never a posted text's parent), else None.
     A text that cannot be read as YAML is left to the checker, which says why."""
     from ..variant.load import load_document
@@ -88,7 +91,7 @@ def _extends_refusal(name: str, text: str) -> Diagnostic | None:
     if not isinstance(target, str) or is_variant_id(target):
         return None  # not a string: the checker's extends-type; an id: only a shipped one is found
     where = document.positions.value(("extends",))
-    return Diagnostic(where, f"the playground's variants may extend only a shipped variant id, not {quoted(target, 120)}",
+    return Diagnostic(where, f"the playground's variants may extend only a shipped variant id or the id of a text this session posted, not {quoted(target, 120)}",
                       "extends-reach", snippet=document.line(where.line))
 
 
@@ -123,8 +126,16 @@ def _as_text(text: Any) -> str:
     return text
 
 
-def check_text(text: Any, name: Any = None) -> dict[str, Any]:
-    """``check``'s problems of a posted text, as ``{"diagnostics": [...]}``.
+def reaching(parents: Mapping[str, str] | None) -> ContextManager[None]:
+    """The block in which ``extends:`` reaches ``parents`` (a session's texts by id) too."""
+    from ..variant.extends import posted_parents
+
+    return nullcontext() if not parents else posted_parents(parents)
+
+
+def check_text(text: Any, name: Any = None, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``check``'s problems of a posted text, as ``{"diagnostics": [...]}``; its
+    ``extends:`` may also name an id of ``parents`` (a session's texts).
 
     :raises TextProblem: for a text that is not a string or a name that is not a bare file name.
     """
@@ -134,12 +145,30 @@ def check_text(text: Any, name: Any = None) -> dict[str, Any]:
         return {"diagnostics": diagnostics_json([refused])}
     from ..variant import check_file
 
-    found = [_placed(d, name, text) for d in check_file(name, text)]
+    with reaching(parents):
+        found = [_placed(d, name, text) for d in check_file(name, text)]
     return {"diagnostics": diagnostics_json(found)}
 
 
-def build_text(text: Any, name: Any = None) -> Variant:
-    """The variant a posted text makes.
+def text_id(text: str, name: str = DEFAULT_NAME) -> str | None:
+    """The ``id`` a text gives itself, or None (not YAML, not a mapping, no string id).
+
+    >>> text_id("id: house\\nname: H\\n"), text_id("- a list")
+    ('house', None)
+    """
+    from ..variant.load import load_document
+
+    try:
+        data = load_document(name, text).data
+    except VariantError:
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def build_text(text: Any, name: Any = None, parents: Mapping[str, str] | None = None) -> Variant:
+    """The variant a posted text makes (its ``extends:`` reaching ``parents`` too, as in
+    :func:`check_text`).
 
     :raises VariantError: with ``check``'s problems (its ``extends:`` refused as in
         :func:`check_text`).
@@ -150,7 +179,8 @@ def build_text(text: Any, name: Any = None) -> Variant:
     if refused is not None:
         raise VariantError([refused])
     try:
-        return load_variant_text(name, text)
+        with reaching(parents):
+            return load_variant_text(name, text)
     except VariantError as problem:
         raise VariantError([_placed(d, name, text) for d in problem.diagnostics]) from None
 
@@ -171,7 +201,7 @@ def _position(text: Any, line: Any, column: Any) -> tuple[str, str, int, int]:
     return text, name, line, column
 
 
-def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
+def hover_text(text: Any, line: Any, column: Any, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What the editor shows on hover at ``line``, ``column`` (0-based) of a posted text:
     ``{"markdown": ...}``, the language server's words for a key, a value or a name (None
     where it has none).
@@ -182,7 +212,7 @@ def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     from ..lsp.features import forget, hover
 
     text, name, line, column = _position(text, line, column)
-    with _COMPLETING:
+    with _COMPLETING, reaching(parents):
         try:
             found = hover(name, text, line, column)
         finally:
@@ -190,10 +220,11 @@ def hover_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     return {"markdown": found}
 
 
-def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
+def complete_text(text: Any, line: Any, column: Any, parents: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The editor's completions at ``line``, ``column`` (0-based, as the language server
     takes them) of a posted text: ``{"items": [{"label", "kind", "detail"}]}``. A text
-    whose ``extends:`` is refused gets only the keys and values of the schema.
+    whose ``extends:`` is refused gets only the keys and values of the schema; one that
+    extends a text of ``parents`` (its session's) gets that text's names too.
 
     >>> [i["label"] for i in complete_text("id: h\\nname: H\\nextends: gin_r", 2, 14)["items"]]
     ['gin_rummy']
@@ -201,7 +232,7 @@ def complete_text(text: Any, line: Any, column: Any) -> dict[str, Any]:
     from ..lsp.features import completions, forget
 
     text, name, line, column = _position(text, line, column)
-    with _COMPLETING:
+    with _COMPLETING, reaching(parents):
         try:
             found = completions(name, text, line, column)
         finally:

@@ -7,11 +7,15 @@ starts a :class:`Trial` in a thread of its own and answers at once, and the page
 its progress. At most :data:`RUNNING` trials play at a time (the others wait their turn,
 and no check or game request ever waits for them: they have their own threads), each of
 at most :data:`MAX_TRIAL_GAMES` games; a server keeps at most :data:`MAX_TRIALS` of them,
-forgetting the oldest finished first.
+forgetting the oldest finished first. A finished trial's result carries the lab's plots
+(:func:`rummydsl.lab.report.plot_images`, drawn in the trial's thread) where matplotlib is
+installed, and a note saying how to get them where it is not.
 
 The posted text is written, once built and checked, to a file of a private temporary
 folder, because the lab's players load variants by path; its ``extends:`` names a
-shipped variant (:mod:`rummydsl.web.texts`), and the folder is removed when the trial ends.
+shipped variant or a text of its session (:mod:`rummydsl.web.sessions`: that parent is
+written to the folder too, and its own parents are reached in memory, the lab playing in
+the trial's thread), and the folder is removed when the trial ends.
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from ..errors import RummyDslError
 from ..limits import MAX_TRIAL_GAMES, MAX_TRIALS
 from .games import MAX_SEED, GameProblem, whole_number
-from .texts import build_text, quoted, valid_name
+from .texts import build_text, quoted, reaching, valid_name
 
 __all__ = [
     "MAX_TRIAL_GAMES",
@@ -55,6 +59,8 @@ class Trial:
     result: dict[str, Any] | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    parents: dict[str, str] = field(default_factory=dict, repr=False)
+    """The texts of the posted rule's session its ``extends:`` may reach, by id."""
 
     def as_json(self) -> dict[str, Any]:
         """What the page is told: the state, the games played of how many, and the result or the error."""
@@ -75,16 +81,19 @@ class Trials:
         self._lock = threading.Lock()
         self._turns = threading.Semaphore(running)
 
-    def start(self, text: Any, name: Any = None, games: Any = None, seed: Any = None) -> tuple[str, Trial]:
+    def start(self, text: Any, name: Any = None, games: Any = None, seed: Any = None,
+              parents: Mapping[str, str] | None = None) -> tuple[str, Trial]:
         """Check ``text``, then start comparing it with its parent; the trial's id and itself.
+        Its ``extends:`` may reach ``parents`` (its session's texts, :mod:`rummydsl.web.sessions`).
 
         :raises VariantError: for a text with problems (``check``'s messages).
         :raises GameProblem: for a text that extends nothing, bad ``games`` or ``seed``, or a full server.
         """
         count = 20 if games is None else whole_number(games, "games", 1, MAX_TRIAL_GAMES)
         seed_value = 1 if seed is None else whole_number(seed, "seed", 0, MAX_SEED)
-        variant = build_text(text, name)
-        trial = Trial(count, seed_value)
+        parents = dict(parents or {})
+        variant = build_text(text, name, parents)
+        trial = Trial(count, seed_value, parents=parents)
         with self._lock:
             if len(self._trials) >= self.limit:
                 finished = [k for k, t in self._trials.items() if t.state in ("done", "failed")]
@@ -114,7 +123,8 @@ class Trials:
             trial.state = "running"
             folder = tempfile.mkdtemp(prefix="rummydsl-trial-")
             try:
-                trial.result = _compare(trial, text, os.path.join(folder, name), parent)
+                with reaching(trial.parents):
+                    trial.result = _compare(trial, text, folder, name, parent, trial.parents)
                 trial.state = "done"
             except RummyDslError as problem:
                 trial.error = str(problem)
@@ -126,18 +136,28 @@ class Trials:
                 shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compare(trial: Trial, text: str, path: str, parent: str | None) -> dict[str, Any]:
-    """The lab's comparison of the rule (written at ``path``) with ``parent``, as the page
-    shows it; a rule that extends nothing is played alone (``simulate``'s figures)."""
+def _compare(trial: Trial, text: str, folder: str, name: str, parent: str | None,
+             parents: Mapping[str, str]) -> dict[str, Any]:
+    """The lab's comparison of the rule (written as ``name`` in ``folder``) with ``parent``,
+    as the page shows it; a rule that extends nothing is played alone (``simulate``'s
+    figures). A parent the session posted is written beside it (its own parents reached
+    in memory: the caller's :func:`~rummydsl.web.texts.reaching`)."""
     from ..lab.output import as_json, text as table
     from ..lab.run import Arm, Plan, run_lab
 
+    path = os.path.join(folder, name)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)
     mine = Arm.load(path)
     if mine.label == parent:
         mine = Arm.load(path, label="yours")
-    arms = [mine] if parent is None else [Arm.load(parent), mine]
+    parent_name = parent
+    if parent is not None and parent in parents:
+        os.mkdir(os.path.join(folder, "parent"))  # a folder of its own: never the rule's file
+        parent_name = os.path.join(folder, "parent", f"{parent}.yaml")
+        with open(parent_name, "w", encoding="utf-8") as handle:
+            handle.write(parents[parent])
+    arms = [mine] if parent_name is None else [Arm.load(parent_name), mine]
 
     def heard(done: int, total: int | None, width: float | None) -> None:
         trial.done = done
@@ -148,4 +168,30 @@ def _compare(trial: Trial, text: str, path: str, parent: str | None) -> dict[str
     out = as_json(result, "compare", seconds)
     out["variants"] = [{"label": arm.label, "id": arm.variant.id} for arm in arms]  # no server paths
     out["text"] = table(result, "compare", seconds)
+    out.update(_plots(result))
     return out
+
+
+_DRAWING = threading.Lock()
+"""matplotlib's pyplot is not thread-safe: one trial's thread draws at a time."""
+
+NO_PLOTS = "the lab's plots need matplotlib, which this server does not have: pip install 'rummydsl[report]'"
+"""What the page says in place of the plots on a server without matplotlib."""
+
+
+def _plots(result: Any) -> dict[str, Any]:
+    """The lab's plots of ``result`` (those of ``compare --report``), drawn here in the
+    trial's thread, never on the event loop: ``{"plots": [{"id", "alt", "src"}]}``, ``src``
+    a PNG ``data:`` URI; without matplotlib no plots and ``"plots_note"`` saying why."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return {"plots": [], "plots_note": NO_PLOTS}
+    from ..lab.report import PLOTS, plot_images
+
+    try:
+        with _DRAWING:
+            images = plot_images(result)
+    except Exception as problem:  # a plot that cannot be drawn costs the plots, never the figures
+        return {"plots": [], "plots_note": f"the lab's plots could not be drawn ({type(problem).__name__})"}
+    return {"plots": [{"id": key, "alt": PLOTS[key], "src": src} for key, src in images.items()]}

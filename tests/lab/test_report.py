@@ -146,3 +146,16 @@ const broken = [...document.images].filter(i => !i.complete || i.naturalWidth ==
 document.body.setAttribute("data-images", document.images.length);
 document.body.setAttribute("data-broken", broken.join(",") || "none");
 </script>"""
+
+
+def test_an_interval_at_an_end_is_drawn(tmp_path: Path) -> None:
+    """Three games on seed 2 give a rate whose Wilson interval ends a rounding error past its
+    estimate (0% or 100%); matplotlib refuses a negative error bar, so the report clamps it."""
+    pytest.importorskip("matplotlib")
+    from rummydsl.lab.report import plot_images
+
+    house = tmp_path / "house.yaml"
+    house.write_text("rummydsl: 1\nid: house\nname: House Gin\nextends: gin_rummy\nknock: {limit: 5}\n",
+                     encoding="utf-8")
+    small = run_lab(Plan([Arm.load("gin_rummy"), Arm.load(str(house))], seed=2, games=3))
+    assert list(plot_images(small)) == list(PLOTS)

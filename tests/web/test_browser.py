@@ -10,6 +10,7 @@ Skipped, saying why, without chromium or without the playwright package.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -273,6 +274,19 @@ def test_explain_reads_the_rule_back_with_what_it_changes(page: Page) -> None:
     assert "My Gin" in rules and "Changed from gin_rummy" in rules and "at most 5" in rules
 
 
+def test_a_rule_extends_one_this_page_wrote_before(page: Page) -> None:
+    p = page.open()
+    p.click("#explain")  # the example (id: my_gin) read back, so kept in the page's session
+    p.wait_for_selector("#rules h2")
+    page.type_text(["id: house", "name: House", "extends: my_gin", "knock: {limit: 3}"])
+    p.click("#explain")
+    p.wait_for_selector("#rules h2")
+    rules = p.inner_text("#rules")
+    assert "Changed from my_gin" in rules and "knock.limit: 5 -> 3" in rules
+    p.wait_for_selector("#status.good")
+    assert p.locator("#problems li").count() == 0
+
+
 def _click_meld(p: Any, action: str) -> None:
     """Lay down the melds of ``action`` (``P1 meld [AH AD AC] [5D 6D 7H]``) by clicking their cards."""
     p.click("#moves button[data-role=meld-start]")
@@ -342,6 +356,11 @@ def test_try_it_compares_the_rule_with_its_parent(page: Page, shots: Path) -> No
     figures = p.inner_text("#trial")
     assert "gin_rummy" in figures and "my_gin" in figures and "rounds ending: knock" in figures
     assert "Done: 4 games of each" in p.inner_text("#trial-status")
+    if importlib.util.find_spec("matplotlib") is not None:  # the lab's plots, under the figures
+        plot = p.locator("#trial .plots img#plot-win-rates")
+        assert plot.count() == 1 and plot.evaluate("image => image.complete && image.naturalWidth > 0")
+    else:
+        assert "need matplotlib" in p.inner_text("#trial .plots")
     p.screenshot(path=str(shots / "try-it.png"), full_page=True)
 
 

@@ -15,7 +15,12 @@
 
   // ------------------------------------------------------------------ the API
 
+  // The server's token for this page: a text posted with it that has no error may be
+  // extended (by its id) by this page's later texts, and by no one else's.
+  let session = null;
+
   async function api(path, body) {
+    if (session && body && typeof body.text === "string") body = { ...body, session };
     const init = body === undefined ? { method: "GET" }
       : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
     const response = await fetch(path, init);
@@ -75,6 +80,7 @@
     const presets = [EXAMPLE];
     try {
       const found = await api("/api/variants");
+      session = found.session || null;
       const agents = $("agents");
       agents.replaceChildren();
       for (const name of found.agents || ["greedy"]) {
@@ -516,7 +522,31 @@
     const scroll = document.createElement("div");
     scroll.className = "scroll";
     scroll.append(table);
-    target.append(note, scroll, details);
+    target.append(note, scroll, plots(result), details);
+  }
+
+  // The lab's plots (those of compare --report), drawn by the server; or why there are none.
+  function plots(result) {
+    const box = document.createElement("div");
+    box.className = "plots";
+    for (const plot of result.plots || []) {
+      const figure = document.createElement("figure");
+      const image = document.createElement("img");
+      image.id = plot.id;
+      image.alt = plot.alt;
+      image.src = plot.src;
+      const caption = document.createElement("figcaption");
+      caption.textContent = plot.alt;
+      figure.append(image, caption);
+      box.append(figure);
+    }
+    if (result.plots_note) {
+      const p = document.createElement("p");
+      p.className = "status";
+      p.textContent = result.plots_note;
+      box.append(p);
+    }
+    return box;
   }
 
   async function compare() {
