@@ -36,13 +36,12 @@ PAIR_INDEX_FROM = 5_000
 class _Listing:
     """The melds of one deck table, shared by every solver of that deck, kinds and values."""
 
-    __slots__ = ("by_lowest", "by_pair", "size")
+    __slots__ = ("by_lowest", "by_pair")
 
     def __init__(self, by_lowest: list[tuple[DeckMeld, ...]]) -> None:
         self.by_lowest = by_lowest
-        self.size = sum(len(melds) for melds in by_lowest)
         self.by_pair: dict[tuple[int, int], list[DeckMeld]] | None = None
-        if self.size >= PAIR_INDEX_FROM:
+        if sum(len(melds) for melds in by_lowest) >= PAIR_INDEX_FROM:
             by_pair: dict[tuple[int, int], list[DeckMeld]] = {}
             for lowest, melds in enumerate(by_lowest):
                 for meld in melds:  # largest mask first, kept in each list
