@@ -125,17 +125,19 @@ def cmd_new(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> 
 
 
 def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    """``rummydsl rules [ID]``: the rule ids with their one-line meaning: every one, those
-    of one variant, or one rule and its sub-rules."""
-    from ..conformance.rule_index import RULE_ID, rule_index
+    """``rummydsl rules [ID]``: the rule ids with their one-line meaning (every one, or those
+    of one variant), or one rule and its sub-rules with their whole text."""
+    from ..conformance.rule_index import RULE_ID, rule_index, rule_text_index
     from ..suggest import closest
 
     index = rule_index()
     what = args.what
+    full = bool(args.full)
     if what is None:
         chosen = list(index)
     elif RULE_ID.fullmatch(what.upper()):
         rule = what.upper()
+        full = True
         chosen = [r for r in index if r == rule or r.startswith(rule + ".")]
         if not chosen:
             near = closest(rule, list(index))
@@ -155,9 +157,23 @@ def cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
                 cited.append(case.rule)
         chosen = cited
     if args.json:
-        out.write(json.dumps({rule: index.get(rule) for rule in chosen}, indent=1, ensure_ascii=False) + "\n")
+        shown = rule_text_index() if args.full else index
+        out.write(json.dumps({rule: shown.get(rule) for rule in chosen}, indent=1, ensure_ascii=False) + "\n")
         return EXIT_OK
+    texts = rule_text_index() if full else index
     width = max((len(rule) for rule in chosen), default=0)
     for rule in chosen:
-        out.write(f"{rule:{width}}  {index.get(rule, '(not in the rules documents)')}\n")
+        said = texts.get(rule) or index.get(rule) or "(not in the rules documents)"
+        out.write(_hanging(f"{rule:{width}}  ", said, 88 if full else 0))
     return EXIT_OK
+
+
+def _hanging(lead: str, text: str, width: int) -> str:
+    """``lead`` then ``text`` as one line, or (width > 0) wrapped at ``width`` with every
+    line after the first indented under the text."""
+    if width <= 0:
+        return f"{lead}{text}\n"
+    import textwrap
+
+    return textwrap.fill(text, width, initial_indent=lead, subsequent_indent=" " * len(lead),
+                         break_on_hyphens=False) + "\n"

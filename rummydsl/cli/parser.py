@@ -110,10 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--dir", default=".", metavar="FOLDER", help="where to write it (default: here)")
     new.add_argument("--force", action="store_true", help="overwrite NAME.yaml if it exists")
 
-    rules = commands.add_parser("rules", help="rule ids (GR-9.2) with their one-line meaning")
+    rules = commands.add_parser("rules", help="rule ids (GR-9.2) with what they say")
     rules.add_argument("what", nargs="?", metavar="ID",
                        help="a variant (its rules), or a rule id (it and its sub-rules); none: every rule")
-    rules.add_argument("--json", action="store_true", help="print one JSON object: id -> meaning")
+    rules.add_argument("--full", action="store_true",
+                       help="each rule's whole text, not its one-line meaning (the default for a rule id)")
+    rules.add_argument("--json", action="store_true",
+                       help="print one JSON object: id -> meaning (with --full: id -> whole text)")
 
     simulate = commands.add_parser("simulate", help="play many seeded games and print statistics")
     simulate.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")

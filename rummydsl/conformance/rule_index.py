@@ -30,7 +30,7 @@ import re
 import sys
 from functools import lru_cache
 
-__all__ = ["rule_meanings", "rule_index", "RULE_ID", "MAX_MEANING"]
+__all__ = ["rule_meanings", "rule_texts", "rule_index", "rule_text_index", "RULE_ID", "MAX_MEANING"]
 
 RULE_ID = re.compile(r"[A-Z][A-Z0-9]{0,2}-\d+(?:\.\d+)?")
 """What a rule id looks like (``GR-9.2``, ``R5-3``, ``C-6``)."""
@@ -50,6 +50,13 @@ def _plain(text: str) -> str:
     return " ".join(text.split())
 
 
+def _plain_whole(text: str) -> str:
+    """Markdown made plain, keeping the option marks (``[option: knock_limit = 10 | ...]``):
+    a whole rule's text reads wrong without them."""
+    text = re.sub(r"`?\[OPT ([^\]]*)\]`?", r"[option: \1]", text)
+    return _plain(text)
+
+
 def _first_sentence(text: str) -> str:
     text = _plain(text)
     match = re.search(r"(?<!e\.g)(?<!i\.e)(?<!\bvs)\.(\s|$)", text)
@@ -61,6 +68,21 @@ def _first_sentence(text: str) -> str:
 
 def rule_meanings(text: str) -> dict[str, str]:
     """Each rule id a rules document defines, with its one-line meaning, in order."""
+    return {rule: meaning for rule, meaning, _ in _rules(text)}
+
+
+def rule_texts(text: str) -> dict[str, str]:
+    """Each rule id a rules document defines, with its whole text made plain (its title and
+    every sentence of its paragraph or bullet; sub-rules are rules of their own):
+
+    >>> rule_texts("**GR-5 Normal turn.** Draw a card,\\nthen discard. Not the one taken.")["GR-5"]
+    'Normal turn: Draw a card, then discard. Not the one taken.'
+    """
+    return {rule: whole for rule, _, whole in _rules(text)}
+
+
+def _rules(text: str) -> list[tuple[str, str, str]]:
+    """(rule id, one-line meaning, whole text) for each rule, first definition kept."""
     # Join each line that starts no rule, heading or list item onto the one before.
     logical: list[str] = []
     for line in text.splitlines():
@@ -70,7 +92,7 @@ def rule_meanings(text: str) -> dict[str, str]:
             logical[-1] += " " + stripped
         else:
             logical.append(stripped)
-    meanings: dict[str, str] = {}
+    found: dict[str, tuple[str, str, str]] = {}
     titles: dict[str, str] = {}  # rule id -> the title its sub-rules take
     title: str | None
     for line in logical:
@@ -79,15 +101,17 @@ def rule_meanings(text: str) -> dict[str, str]:
         if heading:
             rule, title, rest = heading.group(1), _plain(heading.group(2)).rstrip("."), heading.group(3)
             titles[rule] = title
-            first = _first_sentence(rest) if rest.strip() else ""
-            meanings.setdefault(rule, f"{title}: {first}" if first else f"{title}.")
+            first, whole = (_first_sentence(rest), _plain_whole(rest)) if rest.strip() else ("", "")
+            found.setdefault(rule, (rule, f"{title}: {first}" if first else f"{title}.",
+                                    f"{title}: {whole}" if whole else f"{title}."))
         elif bullet:
-            rule, first = bullet.group(1), _first_sentence(bullet.group(2))
+            rule, first, whole = bullet.group(1), _first_sentence(bullet.group(2)), _plain_whole(bullet.group(2))
             if len(first.split()) <= 3 and first.endswith("."):
                 titles[rule] = first.rstrip(".")  # 'KR-4 Scoring.': a title for KR-4.1 ...
             title = titles.get(rule.rsplit(".", 1)[0]) if "." in rule else None
-            meanings.setdefault(rule, f"{title}: {first}" if title else first)
-    return meanings
+            found.setdefault(rule, (rule, f"{title}: {first}" if title else first,
+                                    f"{title}: {whole}" if title else whole))
+    return list(found.values())
 
 
 @lru_cache(maxsize=1)
@@ -99,15 +123,27 @@ def rule_index() -> dict[str, str]:
     return {str(rule): str(meaning) for rule, meaning in data["rules"].items()}
 
 
+@lru_cache(maxsize=1)
+def rule_text_index() -> dict[str, str]:
+    """The shipped whole texts: rule id -> every sentence of the rule (``spec/rules.json``)."""
+    from ..resources import read_spec_text
+
+    data = json.loads(read_spec_text("rules.json"))
+    return {str(rule): str(text) for rule, text in data.get("texts", {}).items()}
+
+
 def _main(paths: list[str]) -> int:
     meanings: dict[str, str] = {}
+    texts: dict[str, str] = {}
     for path in paths:
         with open(path, encoding="utf-8") as handle:
-            for rule, meaning in rule_meanings(handle.read()).items():
-                meanings.setdefault(rule, meaning)
+            for rule, meaning, whole in _rules(handle.read()):
+                if rule not in meanings:
+                    meanings[rule], texts[rule] = meaning, whole
     json.dump({"about": "The rule ids of RULES.md and RULES-FAMILY.md with their one-line meaning "
-                        "(rummydsl rules); made by python -m rummydsl.conformance.rule_index.",
-               "rules": meanings}, sys.stdout, indent=1, ensure_ascii=False)
+                        "and their whole text (rummydsl rules); made by python -m "
+                        "rummydsl.conformance.rule_index.",
+               "rules": meanings, "texts": texts}, sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 

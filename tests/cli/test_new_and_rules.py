@@ -75,10 +75,28 @@ def test_rules_of_a_variant() -> None:
 def test_rules_of_one_id_and_its_sub_rules() -> None:
     code, out, _ = run("rules", "gr-9")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["GR-9", "GR-9.1", "GR-9.2", "GR-9.3", "GR-9.4", "GR-9.5"]
+    starts = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert starts == ["GR-9", "GR-9.1", "GR-9.2", "GR-9.3", "GR-9.4", "GR-9.5"]
     assert "GR-9.2  Round score: Undercut:" in out
+    # A rule id shows the whole rule, option marks included, wrapped under its id.
+    assert "[option: undercut_on_tie = true |\n        false] (false: a tie gives no score" in out
     code, out, err = run("rules", "GR-99")
     assert (code, out) == (1, "") and "no rule 'GR-99' in the rules documents; did you mean 'GR-9'?" in err
+
+
+def test_a_rule_id_shows_every_sentence_of_the_rule() -> None:
+    """GR-5's second sentence (the card taken may not be thrown back) is the half a player
+    asks about; the one-line meaning drops it (GR-5)."""
+    code, out, _ = run("rules", "GR-5")
+    assert code == 0 and " ".join(out.split()).endswith(
+        "A card taken from the discard pile MUST NOT be discarded in the same turn (a stock card may be).")
+    code, out, _ = run("rules", "GR-5", "--json")
+    assert json.loads(out) == {"GR-5": "Normal turn: Draw the top stock card or the top discard, "
+                                       "then discard one card face up."}
+    code, out, _ = run("rules", "GR-5", "--json", "--full")
+    assert json.loads(out)["GR-5"].endswith("(a stock card may be).")
+    code, out, _ = run("rules", "knock_rummy", "--full")
+    assert code == 0 and len(out.splitlines()) > 7  # whole texts wrap
 
 
 def test_rules_json_and_every_rule() -> None:
@@ -102,11 +120,16 @@ SHARED = REPO.parent / "shared"
 def test_the_shipped_rule_index_is_current() -> None:
     """spec/rules.json is made from the rules documents; regenerate it with the command in
     rummydsl/conformance/rule_index.py when they change."""
-    from rummydsl.conformance.rule_index import rule_meanings
+    from rummydsl.conformance.rule_index import rule_meanings, rule_texts
 
     made: dict[str, str] = {}
+    whole: dict[str, str] = {}
     for name in ("RULES.md", "RULES-FAMILY.md"):
-        for rule, meaning in rule_meanings((SHARED / name).read_text(encoding="utf-8")).items():
+        text = (SHARED / name).read_text(encoding="utf-8")
+        for rule, meaning in rule_meanings(text).items():
             made.setdefault(rule, meaning)
-    shipped = json.loads((REPO / "spec" / "rules.json").read_text(encoding="utf-8"))["rules"]
-    assert shipped == made
+        for rule, said in rule_texts(text).items():
+            whole.setdefault(rule, said)
+    shipped = json.loads((REPO / "spec" / "rules.json").read_text(encoding="utf-8"))
+    assert shipped["rules"] == made
+    assert shipped["texts"] == whole
