@@ -130,7 +130,7 @@ class HumanAgent:
         try:
             action = observation.parse(text)
         except RummyDslError as problem:
-            reason = getattr(problem, "reason", str(problem))
+            reason = _moves_like(text, legal) or getattr(problem, "reason", str(problem))
             self.say(f"Sorry, I could not read {text!r}: {reason}. Type 'help' for examples.")
             return None
         reason = observation.why_illegal(action)
@@ -138,3 +138,25 @@ class HumanAgent:
             self.say(f"Sorry, {str(action)!r} is not allowed now: {reason}.")
             return None
         return action
+
+
+MOVES_LIKE_SHOWN = 6
+"""At most this many legal moves are named when a person's move uses their verb but not
+their words (``draw`` alone); past it, the notation's own reason is said."""
+
+
+def _moves_like(text: str, legal: Sequence[Action]) -> str | None:
+    """What to say when ``text`` (``P1 draw``) cannot be read but its verb is that of legal
+    moves: those moves, numbered, so the person hears this game's words and not every form
+    the notation has (``draw discard CARD`` is only for games with deep draws)."""
+    words = text.split()
+    if len(words) < 2:
+        return None
+    verb = words[1].lower()
+    same = [(number, " ".join(str(action).split()[1:])) for number, action in enumerate(legal, start=1)
+            if str(action).split()[1:2] == [verb]]
+    if not same or len(same) > MOVES_LIKE_SHOWN:
+        return None  # the notation's own words say it best ('discard' takes one card)
+    named = [f"'{said}' ({number})" for number, said in same]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+    return f"your '{verb}' move{'s are' if len(same) > 1 else ' is'} {listed}"

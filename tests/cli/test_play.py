@@ -167,3 +167,14 @@ def test_undo_goes_back_past_moves_that_were_the_only_one() -> None:
     before, after = out.split("(taken back", 1)
     assert "(your only move) P1 draw stock" in before
     assert "phase offer" in after and "your hand (13): 7H 9H TH QH AD 2D 4D 5D 6D TD AC 3C 6C" in after
+
+
+def test_a_move_missing_its_words_hears_this_games_moves() -> None:
+    """'draw' alone in Gin names Gin's two draws (GR-5), not the deep draw of the rummy
+    family's notation; a verb with many moves keeps the notation's own reason."""
+    code, out, err = run("play", "gin_rummy", "--seed", "1", stdin="pass\ndraw\ndiscard\nquit\n")
+    assert (code, err) == (0, "")
+    assert ("Sorry, I could not read 'P1 draw': your 'draw' moves are 'draw stock' (1) or "
+            "'draw discard' (2).") in out
+    assert "draw discard CARD" not in out
+    assert "Sorry, I could not read 'P1 discard': 'discard' takes one card" in out
