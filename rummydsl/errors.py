@@ -116,8 +116,16 @@ class Diagnostic:
     quoted, docs/security.md)."""
 
     def __str__(self) -> str:
-        prefix = "warning: " if self.severity == "warning" else ""
-        return f"{self.location}: {prefix}{self.message}"
+        """``path:line:col: message``; a warning ends with its rule code in brackets, the
+        name a ``# rummydsl: ignore[...]`` comment takes to silence it.
+
+        >>> print(Diagnostic(Location("v.yaml", 3, 1), "meld kind 'pair' allows 2-card melds",
+        ...                  rule="meld-small", severity="warning"))
+        v.yaml:3:1: warning: meld kind 'pair' allows 2-card melds [meld-small]
+        """
+        if self.severity == "warning":
+            return f"{self.location}: warning: {self.message} [{self.rule}]"
+        return f"{self.location}: {self.message}"
 
     def as_json(self) -> dict[str, object]:
         """The ``{path, line, column, message, rule}`` object of ``check --json``."""

@@ -522,7 +522,7 @@ def _blank_deletions(child: Document, parent: Any, parent_name: str) -> list[Dia
     >>> from rummydsl.variant.load import load_document
     >>> child = load_document("house.yaml", "extends: base\\nknock:\\nlayoff: ~\\n")
     >>> [str(d) for d in _blank_deletions(child, {"knock": {"limit": 10}, "layoff": {}}, "base")]
-    ["house.yaml:2:1: warning: the blank 'knock:' deletes the inherited 'knock' (limit) of base; write 'knock: null' if you mean to delete it, or indent the keys meant to go under it"]
+    ["house.yaml:2:1: warning: the blank 'knock:' deletes the inherited 'knock' (limit) of base; write 'knock: null' if you mean to delete it, or indent the keys meant to go under it [extends-delete]"]
     """
     found: list[Diagnostic] = []
     stack: list[tuple[KeyPath, Any, Any]] = [((), child.data, parent)]
