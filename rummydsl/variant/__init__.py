@@ -144,6 +144,10 @@ def _build(path: str, text: str | None = None) -> tuple[Variant | None, list[Dia
     variant, diagnostics = build_variant(resolved.data, resolved.positions, path=path,
                                          chain=resolved.chain, parent_data=resolved.parent_data)
     diagnostics = list(resolved.warnings) + diagnostics
+    if resolved.blanks:
+        from .extends import blame_blanks
+
+        diagnostics = blame_blanks(diagnostics, resolved.blanks)
     if len(resolved.documents) > 1:
         from .blame import place_in_child
 

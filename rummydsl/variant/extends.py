@@ -70,9 +70,10 @@ result of its ancestors:
 from __future__ import annotations
 
 import os
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -207,6 +208,16 @@ class MergedPositions:
 
 
 @dataclass(frozen=True)
+class Blank:
+    """A blank key of a child (``game:`` with nothing under it) that deletes the one it
+    inherits: its key path, where it is written, and the keys the inherited value had."""
+
+    path: KeyPath
+    location: Location
+    removed_keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Resolved:
     """A variant with its ``extends`` chain merged in.
 
@@ -223,6 +234,9 @@ class Resolved:
     documents: tuple[Document, ...] = field(default=(), repr=False, compare=False)
     warnings: tuple[Diagnostic, ...] = ()
     """Warnings found while merging (a blank key that deletes an inherited one)."""
+    blanks: tuple[Blank, ...] = ()
+    """The blank keys of the child that delete inherited ones (the cause a later error
+    may have: :func:`blame_blanks`)."""
 
     def source_line(self, location: Location) -> str | None:
         """The source line a location points at, from whichever file of the chain."""
@@ -445,12 +459,14 @@ def _merge_chain(documents: list[Document]) -> Resolved:
     merged: Any = documents[-1].data
     parent_data: Any = None
     warnings: list[Diagnostic] = []
+    blanks: list[Blank] = []
     for index in range(len(documents) - 2, -1, -1):
         child = documents[index]
         parent = documents[index + 1]
         _check_version(child, parent, merged)
         parent_data = merged
-        warnings.extend(_blank_deletions(child, merged, _shown_parent(child)))
+        found = _blank_deletions(child, merged, _shown_parent(child), blanks if index == 0 else None)
+        warnings.extend(found)
         inherited = {k: v for k, v in merged.items() if k not in NOT_INHERITED}
         child_data = child.data
         if isinstance(child_data.get("turn"), dict) and isinstance(inherited.get("turn"), list):
@@ -464,6 +480,7 @@ def _merge_chain(documents: list[Document]) -> Resolved:
         parent_data=parent_data,
         documents=tuple(documents),
         warnings=tuple(warnings),
+        blanks=tuple(blanks),
     )
 
 
@@ -513,7 +530,8 @@ def _shown_parent(child: Document) -> str:
     return str(child.data.get("extends"))
 
 
-def _blank_deletions(child: Document, parent: Any, parent_name: str) -> list[Diagnostic]:
+def _blank_deletions(child: Document, parent: Any, parent_name: str,
+                     blanks: list[Blank] | None = None) -> list[Diagnostic]:
     """A warning for each key the child leaves blank that deletes one it inherits.
 
     Only a blank value is warned of: ``null`` or ``~`` written out says the
@@ -547,12 +565,56 @@ def _blank_deletions(child: Document, parent: Any, parent_name: str) -> list[Dia
             if isinstance(removed, bool):
                 what = f" ({'true' if removed else 'false'})"
             where = child.positions.key(here)
+            if blanks is not None:
+                blanks.append(Blank(here, where, tuple(str(k) for k in removed)
+                                    if isinstance(removed, dict) else ()))
             found.append(Diagnostic(
                 where,
                 f"the blank '{key}:' deletes the inherited {name!r}{what} of {parent_name}; write "
                 f"'{key}: null' if you mean to delete it, or indent the keys meant to go under it",
                 "extends-delete", "warning", snippet=child.line(where.line)))
     return sorted(found, key=lambda d: (d.location.line, d.location.column))
+
+
+_MISSING_TOP = re.compile(r"missing required key '([^']+)' in the top level")
+_UNKNOWN_TOP = re.compile(r"unknown key '([^']+)' in the top level")
+
+
+def blame_blanks(diagnostics: list[Diagnostic], blanks: Sequence[Blank]) -> list[Diagnostic]:
+    """The errors a blank top-level key caused, saying so: a key left blank by a missing
+    indent (``game:`` then ``target: 100`` at the margin) deletes the inherited section,
+    so the section is missing and its keys are unknown at the top level. Sorted by place,
+    those errors come before the warning at the blank key; each now names it.
+
+    >>> blank = Blank(("game",), Location("house.yaml", 3, 1), ("target", "match"))
+    >>> found = [Diagnostic(Location("house.yaml", 1, 1), "missing required key 'game' in the top level"),
+    ...          Diagnostic(Location("house.yaml", 4, 1), "unknown key 'target' in the top level (allowed: ...)")]
+    >>> for d in blame_blanks(found, [blank]):
+    ...     print(d.message)
+    missing required key 'game' in the top level: the blank 'game:' at line 3 deleted the inherited one
+    unknown key 'target' in the top level (allowed: ...); indent it under 'game:' (line 3), where the inherited 'game' had it
+    """
+    top = {blank.path[0]: blank for blank in blanks if len(blank.path) == 1}
+    if not top:
+        return diagnostics
+    told: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        message = diagnostic.message
+        missing = _MISSING_TOP.match(message)
+        unknown = None if missing else _UNKNOWN_TOP.match(message)
+        if missing and missing.group(1) in top:
+            blank = top[missing.group(1)]
+            message = (f"{missing.group(0)}: the blank '{blank.path[0]}:' at line {blank.location.line} "
+                       f"deleted the inherited one{message[missing.end():]}")
+        elif unknown and diagnostic.location.path == next(iter(top.values())).location.path:
+            under = [blank for blank in top.values()
+                     if unknown.group(1) in blank.removed_keys and blank.location.line < diagnostic.location.line]
+            if under:
+                blank = max(under, key=lambda b: b.location.line)
+                message += (f"; indent it under '{blank.path[0]}:' (line {blank.location.line}), "
+                            f"where the inherited {blank.path[0]!r} had it")
+        told.append(diagnostic if message == diagnostic.message else replace(diagnostic, message=message))
+    return told
 
 
 def _check_version(child: Document, parent: Document, parent_data: dict[str, Any]) -> None:
