@@ -18,6 +18,11 @@ SCHEMA_FILE = "variant.schema.json"
 """The editor schema a new file's first line names, written beside it when missing."""
 
 
+SHOWN_WIDTH = 70
+"""A setting whose value is longer than this as flow YAML (a contract's deal list) is
+left out of a new file: 'rummydsl explain PARENT' shows it."""
+
+
 def _yaml(value: Any) -> str:
     """A value as flow YAML (as explain shows it)."""
     from ..explainer.words import show
@@ -56,15 +61,26 @@ def scaffold(name: str, parent: str) -> str:
             about = " ".join(x for x in (f"[{option.rule}]" if option.rule else "", option.description or "",
                                         f"one of: {', '.join(option.one_of)}" if option.one_of else "") if x)
             lines.append(f"#   {option.name}: {value}" + (f"    # {about}" if about else ""))
+    players = data.get("players")
+    if isinstance(players, int):
+        lines += ["", f"# players: {players}"]
+    elif isinstance(players, Mapping):
+        lines += ["", "# players:", *(f"#   {key}: {_yaml(value)}" for key, value in players.items())]
     for section, keys in (("game", ("target", "deals", "game_bonus", "box_bonus", "shutout")),
                           ("deal", ("hand_size", "upcard", "rotation")),
+                          ("upcard_offer", None),
                           ("knock", ("limit", "big_gin")),
+                          ("contract", None),
+                          ("buying", None),
+                          ("going_out", None),
                           ("stock", ("floor", "at_floor")),
                           ("layoff", ("onto", "after_gin"))):
         settings = data.get(section)
         if not isinstance(settings, Mapping):
             continue
-        shown = [f"#   {key}: {_yaml(settings[key])}" for key in keys if key in settings]
+        chosen = keys if keys is not None else tuple(settings)
+        shown = [f"#   {key}: {_yaml(settings[key])}" for key in chosen
+                 if key in settings and len(_yaml(settings[key])) <= SHOWN_WIDTH]
         if shown:
             lines += ["", f"# {section}:", *shown]
     melds = data.get("melds")

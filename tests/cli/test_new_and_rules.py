@@ -37,6 +37,18 @@ def test_new_writes_a_house_rule_that_checks(tmp_path: Path, variant_id: str) ->
     assert [str(d) for d in check_file(str(path)) if d.severity == "error"] == []
 
 
+def test_new_offers_the_sections_a_family_game_has(tmp_path: Path) -> None:
+    """A house rule of Contract Rummy starts from its player count, contract and buying
+    settings (CR-1, CR-3, CR-4), of Skarney from its contract (SK-5), of Gin from its
+    upcard offer (GR-4)."""
+    for variant_id, wanted in (("contract_rummy", ("# players:\n#   count: 4", "# contract:\n", "# buying:\n")),
+                               ("skarney_gin", ("# players: 2\n", "# contract:\n#   melds: ")),
+                               ("gin_rummy", ("# upcard_offer:\n#   after_all_pass: stock_only\n",))):
+        code, _, err = run("new", "mine", "--from", variant_id, "--dir", str(tmp_path), "--force")
+        text = (tmp_path / "mine.yaml").read_text(encoding="utf-8")
+        assert code == 0 and all(part in text for part in wanted), (variant_id, text)
+
+
 def test_an_uncommented_line_changes_that_rule(tmp_path: Path) -> None:
     assert run("new", "kitchen", "--dir", str(tmp_path))[0] == 0
     path = tmp_path / "kitchen.yaml"
