@@ -152,7 +152,7 @@ def _marked(text: str) -> list[str]:
 def _one(move: str, canon: dict[str, str], seat: str, view: Observation | None) -> str:
     """The legal move ``move`` (from a JSON object or a marked line) is, seat added if missing."""
     key = _norm(move.strip().rstrip("."))
-    candidates = [key] if key.startswith(seat.upper() + " ") else [f"{seat.upper()} {key}", key]
+    candidates = [key] if re.match(r"P\d+ ", key) else [f"{seat.upper()} {key}", key]
     for candidate in candidates:
         if candidate in canon:
             return canon[candidate]

@@ -60,7 +60,9 @@ def decisions(variant: Variant) -> tuple[str, ...]:
     if variant.buying is not None:
         found.add("buy")
     if variant.knock is not None:
-        found.update(("knock", "showdown"))
+        found.add("knock")
+        if variant.layoff.onto != "none" or variant.deadwood_arrangement == "as_shown":
+            found.add("showdown")  # defenders show melds (the engine's showdown, GR-7.1)
         if variant.layoff.onto == "ender_melds":
             found.add("layoff_after_knock")
         if variant.stock.last_discard_claim:
@@ -85,7 +87,9 @@ def situation(view: Observation) -> tuple[str, ...]:
     if phase == "meld":
         if "contract" in kinds and not view.met_contract[view.player]:
             now.add("contract")
-        if "layoff" in kinds and any(view.table):
+        contract = variant.contract
+        may_lay_off = contract is None or view.met_contract[view.player] or not contract.concealed_until_met
+        if "layoff" in kinds and any(view.table) and may_lay_off:
             now.add("layoff")
     if phase == "showdown" and "layoff_after_knock" in kinds and (view.ender_deadwood or variant.layoff.after_gin):
         now.add("layoff_after_knock")  # none after gin (GR-7.2) unless layoff.after_gin
@@ -108,9 +112,14 @@ def _me(view: Observation) -> str:
     return player_name(view.player)
 
 
+def _top(view: Observation) -> str:
+    card = view.top_discard
+    return "the top discard" if card is None else str(card)
+
+
 def _upcard(view: Observation) -> str:
     me = _me(view)
-    card = view.top_discard
+    card = _top(view)
     return (f"First-turn upcard offer: the upcard is {card}. Take it with '{me} draw discard' (it counts as "
             f"your draw: then you discard, or knock) or refuse it with '{me} pass'.")
 
@@ -122,7 +131,7 @@ def _draw(view: Observation) -> str:
     if f"{me} draw stock" in legal:
         ways.append(f"the top card of the stock, face down ('{me} draw stock')")
     if f"{me} draw discard" in legal:
-        ways.append(f"the top card of the discard pile, {view.top_discard} ('{me} draw discard')")
+        ways.append(f"the top card of the discard pile, {_top(view)} ('{me} draw discard')")
     text = "Draw step: take " + (" or ".join(ways) if ways else "a card") + "."
     if f"{me} pass" in legal:
         text += f" You may also pass ('{me} pass'), which ends the round as the rules say."
@@ -131,8 +140,10 @@ def _draw(view: Observation) -> str:
 
 def _deep_draw(view: Observation) -> str:
     me = _me(view)
+    step = view.variant.step("draw")
+    must = step is not None and step.deep_draw_must_meld
     return (f"You may also draw deep: name a card of the discard pile to take it and every card above it "
-            f"('{me} draw discard CARD'); the card named must then be melded this turn, as the rules say.")
+            f"('{me} draw discard CARD')" + ("; the card named must then be melded this turn." if must else "."))
 
 
 def _meld(view: Observation) -> str:
@@ -182,21 +193,22 @@ def _offer(view: Observation) -> str:
 
 def _answer(view: Observation) -> str:
     me = _me(view)
-    return (f"You are offered {view.offered}: take it with '{me} take' or decline it with '{me} decline'.")
+    offered = "a card" if view.offered is None else str(view.offered)
+    return (f"You are offered {offered}: take it with '{me} take' or decline it with '{me} decline'.")
 
 
 def _buy(view: Observation) -> str:
     me = _me(view)
     left = view.buy_limit - view.bought[view.player]
     return (f"{player_name(view.turn_player)} is drawing from the stock, passing over the top discard "
-            f"{view.top_discard}. You may buy it with '{me} buy' (you also take a penalty card from the stock, "
+            f"{_top(view)}. You may buy it with '{me} buy' (you also take a penalty card from the stock, "
             f"as the rules say; you have {left} buy{'s' if left != 1 else ''} left this deal) "
             f"or let it go with '{me} pass'.")
 
 
 def _claim(view: Observation) -> str:
     me = _me(view)
-    return (f"The last discard, {view.top_discard}, was made at the stock's floor. You may claim it only to "
+    return (f"The last discard, {_top(view)}, was made at the stock's floor. You may claim it only to "
             f"knock or go gin at once ('{me} draw discard', then knock), or pass ('{me} pass').")
 
 
