@@ -153,9 +153,10 @@ def _one(move: str, canon: dict[str, str], seat: str, view: Observation | None) 
     """The legal move ``move`` (from a JSON object or a marked line) is, seat added if missing."""
     key = _norm(move.strip().rstrip("."))
     candidates = [key] if re.match(r"P\d+ ", key) else [f"{seat.upper()} {key}", key]
+    aliases = {form: move for key, move in canon.items() for form in _aliases(key)}
     for candidate in candidates:
-        if candidate in canon:
-            return canon[candidate]
+        if candidate in aliases:
+            return aliases[candidate]
     written = candidates[0]
     if view is not None:
         try:
@@ -171,6 +172,15 @@ def _one(move: str, canon: dict[str, str], seat: str, view: Observation | None) 
     raise IllegalMoveError(move[:80], "not one of the legal moves")
 
 
+_TEN = re.compile(r"(?<![A-Z0-9])T(?=[A-Z](?![A-Z0-9]))")
+
+
+def _aliases(key: str) -> list[str]:
+    """A move's text and, where it names a ten as ``T``, the same with ``10`` (docs/notation.md)."""
+    ten = _TEN.sub("10", key.split(" ", 1)[1]) if " " in key else key
+    return [key] if ten == key.split(" ", 1)[-1] else [key, key.split(" ", 1)[0] + " " + ten]
+
+
 def _scan(text: str, canon: dict[str, str], seat: str) -> list[str]:
     """Every legal move named in ``text``, longest first, none inside another's span."""
     flat = _norm(text)
@@ -179,10 +189,11 @@ def _scan(text: str, canon: dict[str, str], seat: str) -> list[str]:
     forms: list[tuple[str, str]] = []
     prefix = seat.upper() + " "
     for key, move in canon.items():
-        forms.append((key, move))
-        bare = key[len(prefix):]
-        if key.startswith(prefix) and " " in bare:  # 'draw stock'; not 'pass' or 'take', words of prose
-            forms.append((bare, move))
+        for form in _aliases(key):
+            forms.append((form, move))
+            bare = form[len(prefix):]
+            if form.startswith(prefix) and " " in bare:  # 'draw stock'; not 'pass' or 'take', words of prose
+                forms.append((bare, move))
     forms.sort(key=lambda form: -len(form[0]))
     for form, move in forms:
         pattern = re.compile(r"(?<![A-Z0-9#*/])" + re.escape(form) + r"(?![A-Z0-9#*/\[])")

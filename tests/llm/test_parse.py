@@ -30,6 +30,10 @@ MELDS = ["P1 meld [3S 4S 5S]", "P1 meld [3S 4S 5S] [7H 7D 7C]", "P1 layoff 6S on
     ("I play P1 meld [ 3s 4s 5s ] only.", MELDS, "P1 meld [3S 4S 5S]"),
     ("layoff 6s on p2#1", MELDS, "P1 layoff 6S on P2#1"),
     ("done", MELDS, "P1 done"),
+    ("I discard 10h now.", ["P1 discard TH", "P1 discard 9H"], "P1 discard TH"),
+    ('{"move": "P1 knock 10d"}', ["P1 knock TD", "P1 discard TD"], "P1 knock TD"),
+    ("P1 meld [10s js qs]", ["P1 meld [TS JS QS]", "P1 done"], "P1 meld [TS JS QS]"),
+    ("discard 10y", ["P1 discard 10Y", "P1 discard 13R"], "P1 discard 10Y"),
 ])
 def test_an_answer_is_read_in_any_of_its_forms(text: str, legal: list[str], move: str) -> None:
     assert parse_response(text, legal) == move
