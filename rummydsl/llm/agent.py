@@ -112,7 +112,7 @@ class LLMAgent:
         """
         base = generate_prompt(observation, legal=True)
         problem = ""
-        for attempt in range(self.retries + 1):
+        for _ in range(self.retries + 1):
             prompt = base if not problem else (
                 f"Your last answer was refused: {problem}\nAnswer again with one legal move.\n\n" + base)
             answer = self._ask(prompt)

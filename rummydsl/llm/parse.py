@@ -96,7 +96,7 @@ def parse_response(text: str, legal: Sequence[str] | Observation | MatchObservat
         listed = ", ".join(repr(m) for m in found[:6]) + (", ..." if len(found) > 6 else "")
         raise AmbiguousMoveError(shown, f"the answer names {len(found)} legal moves ({listed}); answer with one, "
                                  'as {"move": "..."}')
-    guess = _notation_guess(text, seat)
+    guess = _notation_guess(text)
     if guess is not None:
         return _one(guess, canon, seat, view)
     raise NoMoveError(shown, 'no move found in the answer; answer with one legal move, as {"move": "' + moves[-1]
@@ -211,7 +211,7 @@ _VERBS = re.compile(r"\b(?:P\d+\s+)?(?:DRAW|PASS|DISCARD|KNOCK|MELD|LAYOFF|OFFER
                     re.IGNORECASE)
 
 
-def _notation_guess(text: str, seat: str) -> str | None:
+def _notation_guess(text: str) -> str | None:
     """A move-like phrase in the text (for the reason an illegal one is refused), or None."""
     hit = _VERBS.search(text)
     return hit.group(0).strip() if hit else None

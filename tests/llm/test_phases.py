@@ -23,6 +23,12 @@ DECISION_PHASES = set(PHASES) - {"over"}
 """Every phase in which a seat decides."""
 
 
+UNMET = {"straight_gin": {"showdown", "layoff_after_knock"}, "knock_rummy": {"floor"}}
+"""Kinds the games played do not meet: Straight Gin ends only by gin, after which a defender
+has nothing to decide (play says 'done' for it); Knock Rummy's knocks come long before the
+stock's floor."""
+
+
 def test_every_kind_of_decision_has_a_writer_and_every_phase_a_kind() -> None:
     assert set(_WRITERS) == set(DECISIONS)
     assert DECISION_PHASES <= set(DECISIONS)
@@ -44,10 +50,10 @@ def test_every_decision_met_in_play_is_declared_and_instructed(vid: str) -> None
     variant = load_variant(vid)
     declared = set(decisions(variant))
     met: set[str] = set()
-    for seed, agent in ((1, "greedy"), (2, "random")):
+    for seed, agent in ((1, "greedy"), (0, "random"), (1, "random"), (2, "random")):
         m = Match.new(vid, seed=seed, history=False)
         agents = make_agents(agent, m.players, random.Random(seed))
-        for _ in range(600):
+        for _ in range(600 if agent == "greedy" else 1500):
             if m.over:
                 break
             view = m.view(m.to_move)
@@ -57,10 +63,12 @@ def test_every_decision_met_in_play_is_declared_and_instructed(vid: str) -> None
             met.update(now)
             texts = instructions(view)
             assert len(texts) == len(now) and all(texts)
-            prompt = generate_prompt(view, variant)
-            assert all(text in prompt for text in texts)
+            if agent == "greedy":
+                prompt = generate_prompt(view, variant)
+                assert all(text in prompt for text in texts)
             m.apply(agents[m.to_move].act(view))
-    assert {"draw"} <= met
+    unmet = declared - met - UNMET.get(vid, set())
+    assert not unmet, f"{vid}: {sorted(unmet)} never met in play, so never tested there"
 
 
 def test_the_variant_named_must_be_the_one_played() -> None:
