@@ -80,7 +80,7 @@ def situation(view: Observation) -> tuple[str, ...]:
     phase = view.phase
     kinds = set(decisions(variant))
     now: set[str] = set()
-    if phase in ("upcard", "draw", "meld", "discard", "offer", "answer", "buy", "claim", "showdown"):
+    if phase in DECISIONS:  # every phase in which a seat decides is a kind of its own
         now.add(phase)
     if phase == "draw" and "deep_draw" in kinds and len(view.discards) > 1:
         now.add("deep_draw")
@@ -96,8 +96,7 @@ def situation(view: Observation) -> tuple[str, ...]:
     if phase in ("draw", "meld", "discard", "offer") and any(isinstance(a, Knock) for a in view.legal_actions()):
         now.add("knock")
     floor = variant.stock.floor
-    if phase in ("upcard", "draw", "meld", "discard", "offer", "answer", "buy", "claim") \
-            and view.stock_size <= floor + len(view.seated):
+    if phase != "showdown" and view.stock_size <= floor + len(view.seated):
         now.add("floor")
     return tuple(d for d in DECISIONS if d in now)
 

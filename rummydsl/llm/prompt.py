@@ -78,12 +78,11 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
             raise ValueError(f"the observation is of variant {actual.id!r}, not {named.id!r}: "
                              "a prompt describes the game being played")
     me = player_name(view.player)
-    others = [player_name(p) for p in view.seated if p != view.player]
     lines = [f"You are playing {actual.name} (variant {actual.id}) as {me}, with {len(view.seated)} players.",
              "The rules follow, then the game as you see it, the moves so far, and what to do now.", ""]
     lines += ["# Rules", "", _rules(actual), ""]
     lines += ["# The game as you see it", ""]
-    lines += _state(view, others)
+    lines += _state(view)
     moves = public_moves(view)
     lines += ["", "# Moves so far this round", ""]
     if not moves:
@@ -137,7 +136,8 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards) if cards else "none"
 
 
-def _state(view: Observation, others: list[str]) -> list[str]:
+def _state(view: Observation) -> list[str]:
+    """Where the round stands, as the seat sees it: one line a fact."""
     variant = view.variant
     me = view.player
     out = [f"Round {view.number}; the dealer is {player_name(view.dealer)}."
