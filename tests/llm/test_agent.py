@@ -80,9 +80,10 @@ def test_a_model_answering_in_prose_plays_contract_rummy() -> None:
     (model("fail"), "failed (exit code 3)"),
     ("/no/such/model-runner", "cannot start '/no/such/model-runner'"),
     ("sleep 30", "no answer within 0.5 seconds"),
+    (f"{shlex.quote(sys.executable)} -c \"print('x' * 2_000_000)\"", "answered more than 1048576 bytes"),
 ])
 def test_a_broken_program_is_an_agent_error_naming_the_seat(command: str, reason: str) -> None:
-    agent = LLMAgent(command, 1, timeout=0.5)
+    agent = LLMAgent(command, 1, timeout=0.5 if command.startswith("sleep") else 60)
     m = Match.new("gin_rummy", seed=3)
     m.apply(m.legal_actions()[0])
     with pytest.raises(AgentError, match=r"^P2: ") as caught:

@@ -63,6 +63,7 @@ def test_every_decision_met_in_play_is_declared_and_instructed(vid: str) -> None
             met.update(now)
             texts = instructions(view)
             assert len(texts) == len(now) and all(texts)
+            assert not any("None" in text for text in texts), f"{vid}: an instruction left a value unfilled"
             if agent == "greedy":
                 prompt = generate_prompt(view, variant)
                 assert all(text in prompt for text in texts)
