@@ -126,10 +126,14 @@ def test_tournament_plays_an_llm_seat(tmp_path: Path) -> None:
     assert [a["name"] for a in json.loads(out)["agents"]] == [f"llm:{model()}", "greedy"]
 
 
-def test_play_lets_a_person_face_an_llm_seat() -> None:
-    code, out, err = run("play", "gin_rummy", "--seed", "2", "--agents", f"llm:{model()}", stdin="quit\n")
-    assert code in (0, 1) and "Traceback" not in err, err
-    assert "P2" in out
+def test_play_lets_a_person_face_an_llm_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    transcript = tmp_path / "llm.txt"
+    monkeypatch.setenv("RUMMYDSL_LLM_TRANSCRIPT", str(transcript))
+    code, out, err = run("play", "gin_rummy", "--seed", "2", "--agents", f"llm:{model()}",
+                         stdin="1\n1\n1\n1\nquit\n")  # the person plays its first listed move a few times
+    assert "Traceback" not in err and code in (0, 1), err
+    played = [line for line in transcript.read_text(encoding="utf-8").splitlines() if line.startswith(">>>>> P2 played")]
+    assert played and all(line.split(": ", 1)[1] in out for line in played)
 
 
 def test_the_legal_list_in_the_prompt_is_the_one_the_agent_accepts() -> None:
