@@ -3,8 +3,9 @@
 ``--agents`` is a comma list, one name per seat, the last repeating. A name is one
 of :data:`AGENT_NAMES`, optionally followed by settings after colons
 (``ismcts:iters=400:rollout=greedy``; a bare number is the agent's main count,
-``ismcts:400`` is ``ismcts:iters=400``), or ``cmd:PROGRAM`` for a program that
-speaks the agent protocol (:mod:`rummydsl.protocol`).
+``ismcts:400`` is ``ismcts:iters=400``), ``cmd:PROGRAM`` for a program that
+speaks the agent protocol (:mod:`rummydsl.protocol`), or ``llm:PROGRAM`` for a
+language model behind a program that reads a prompt (:mod:`rummydsl.llm`).
 
 >>> parse_agent("ismcts:400:c=1.2")
 ('ismcts', {'iters': 400, 'c': 1.2})
@@ -26,7 +27,10 @@ from .basic import Agent, GreedyAgent, RandomAgent
 __all__ = ["AGENT_NAMES", "SETTINGS", "parse_agent", "make_agents", "agent_names", "check_agents"]
 
 AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "simple", "ismcts", "pimc")
-"""The built-in agent names of ``--agents`` (besides ``cmd:PROGRAM``)."""
+"""The built-in agent names of ``--agents`` (besides ``cmd:PROGRAM`` and ``llm:PROGRAM``)."""
+
+PROGRAM_PREFIXES = ("cmd:", "llm:")
+"""The agents that run a program: the rest of the name is the program."""
 
 _INT, _FLOAT, _WORD = int, float, str
 
@@ -55,7 +59,7 @@ def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
     kind, *parts = name.strip().split(":")
     where = f"P{seat + 1}"
     if kind not in SETTINGS:
-        raise AgentError(where, f"unknown agent {name!r}; use {', '.join(AGENT_NAMES)} or cmd:PROGRAM")
+        raise AgentError(where, f"unknown agent {name!r}; use {', '.join(AGENT_NAMES)}, cmd:PROGRAM or llm:PROGRAM")
     allowed = SETTINGS[kind]
     settings: dict[str, Any] = {}
     for part in parts:
@@ -94,7 +98,7 @@ def check_agents(spec: str, players: int) -> None:
     :raises AgentError: naming the seat and the name.
     """
     for seat, name in enumerate(agent_names(spec, players)):
-        if name.startswith("cmd:") and len(name) > 4:
+        if name.startswith(PROGRAM_PREFIXES) and len(name) > 4:
             continue
         parse_agent(name, seat)
 
@@ -113,6 +117,11 @@ def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:
             from ..protocol import ProgramAgent
 
             agents.append(ProgramAgent(name[4:], seat))
+            continue
+        if name.startswith("llm:") and len(name) > 4:
+            from ..llm import LLMAgent
+
+            agents.append(LLMAgent(name[4:], seat))
             continue
         kind, settings = parse_agent(name, seat)
         if kind == "random":

@@ -127,8 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, metavar="N",
                           help="play with N seats (a count the variant's 'players' allows; default: its count)")
     simulate.add_argument("--agents", default="greedy", metavar="A,B,...",
-                          help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM "
-                               "(default: greedy)")
+                          help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM, "
+                               "llm:PROGRAM (default: greedy)")
     where = simulate.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None, metavar="N",
                        help="play in N local processes (default: every CPU, for a run of 64 or more; "

@@ -46,7 +46,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help=f"with --until, stop after N games of each variant (default {DEFAULT_MAX_GAMES})")
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
     parser.add_argument("--agents", default="greedy", metavar="A,B,...",
-                        help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM (default: greedy)")
+                        help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM, llm:PROGRAM "
+                             "(default: greedy)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None, metavar="N",
                        help="play in N processes (default: every core); the same results for any N")
@@ -243,7 +244,7 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     parser.add_argument("--agents", required=True, metavar="A,B,...",
                         help="two or more agents (random, greedy, heuristic, simple, ismcts[:SETTINGS], "
-                             "pimc[:SETTINGS], cmd:PROGRAM); every pair meets in every seating")
+                             "pimc[:SETTINGS], cmd:PROGRAM, llm:PROGRAM); every pair meets in every seating")
     count = parser.add_mutually_exclusive_group(required=True)
     count.add_argument("--games", type=int, metavar="N",
                        help="play N deals, each once per pair of agents and seating (2 players: seats swapped)")

@@ -38,7 +38,7 @@ def test_without_a_seed_one_is_chosen_and_shown() -> None:
 @pytest.mark.parametrize("argv,message", [
     (["--seat", "P3"], "rummydsl play: --seat must be one of P1 to P2, got 'P3'"),
     (["--seat", "north"], "rummydsl play: --seat must be one of P1 to P2, got 'north'"),
-    (["--agents", "smart"], "rummydsl play: P1: unknown agent 'smart'; use random, greedy, heuristic, simple, ismcts, pimc or cmd:PROGRAM"),
+    (["--agents", "smart"], "rummydsl play: P1: unknown agent 'smart'; use random, greedy, heuristic, simple, ismcts, pimc, cmd:PROGRAM or llm:PROGRAM"),
 ])
 def test_bad_options_are_one_line(argv: list[str], message: str) -> None:
     code, out, err = run("play", "gin_rummy", *argv, stdin="quit\n")

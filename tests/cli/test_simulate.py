@@ -117,7 +117,7 @@ BAD = [
     (["--hands", "-3", "--seed", "1"], "rummydsl simulate: --hands must be at least 1, got -3"),
     (["--games", "1", "--seed", "1", "--workers", "0"], "rummydsl simulate: --workers must be at least 1, got 0"),
     (["--games", "1", "--seed", "1", "--agents", "greedy,clever"],
-     "rummydsl simulate: P2: unknown agent 'clever'; use random, greedy, heuristic, simple, ismcts, pimc or cmd:PROGRAM"),
+     "rummydsl simulate: P2: unknown agent 'clever'; use random, greedy, heuristic, simple, ismcts, pimc, cmd:PROGRAM or llm:PROGRAM"),
 ]
 
 

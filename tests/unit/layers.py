@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("scoring", "explainer")),
     ("engine", ("engine",)),
     ("api", ("",)),
-    ("players", ("agents", "protocol")),
+    ("players", ("agents", "protocol", "llm")),
     ("environments", ("envs",)),
     ("records", ("record", "save")),
     ("runs", ("simulate", "backends", "runlog", "playcheck", "lab", "terminal")),
