@@ -150,6 +150,15 @@ class GameTask:
     """Keep the record lines of the game."""
     players: int | None = None
     """The seats played (``--players``), or None for the variant's ``players`` count."""
+    budget: float | None = None
+    """Seconds of thinking each seat's agent may spend in the whole game (``tournament
+    --budget``), read from :data:`CLOCK`; the seat that runs over forfeits (the game stops
+    there, :attr:`GameOutcome.over_budget`). ``None``: no limit."""
+
+
+CLOCK: Callable[[], float] = time.perf_counter
+"""The clock agents' thinking time is read from (a test puts a fake one here, for a
+game played in its own process)."""
 
 
 @dataclass
@@ -164,6 +173,8 @@ class GameOutcome:
     """Decisions each seat's agent was asked for (``tournament``'s time per move)."""
     seconds: tuple[float, ...] = ()
     """Wall-clock seconds each seat's agent took to answer, summed (machine-dependent)."""
+    over_budget: int | None = None
+    """The seat whose agent ran over :attr:`GameTask.budget` (the game stopped at that move), else ``None``."""
 
 
 def play_task(task: GameTask) -> GameOutcome:
@@ -185,7 +196,8 @@ def play_task(task: GameTask) -> GameOutcome:
     agent_rng = random.Random(seeds.getrandbits(64))
     if writer is not None:
         writer.game(task.index + 1, task.seed)
-    agents = [_Timed(agent) for agent in make_agents(task.agents, variant.players, agent_rng)]
+    agents = [_Timed(agent, player_name(seat), task.budget)
+              for seat, agent in enumerate(make_agents(task.agents, variant.players, agent_rng))]
     try:
         if task.hand:
             rnd = Round.deal(variant, deal_rng, dealer=task.index % variant.players)
@@ -196,25 +208,38 @@ def play_task(task: GameTask) -> GameOutcome:
         raise MeldError(f"{problem}, in game {task.index + 1} (seed {task.seed})") from None
     finally:
         close_agents(agents)
+    over = next((seat for seat, agent in enumerate(agents) if agent.over), None)
     return GameOutcome(task.index, task.seed, played, lines, tuple(a.moves for a in agents),
-                       tuple(a.seconds for a in agents))
+                       tuple(a.seconds for a in agents), over)
 
 
 class _Timed:
-    """An agent whose answers are counted and timed (everything else passes through)."""
+    """An agent whose answers are counted and timed (everything else passes through); with a
+    budget, the answer that takes its time past it is refused with an :class:`AgentError`,
+    which stops the game (:func:`rummydsl.record.run_game`)."""
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, seat: str = "P1", budget: float | None = None) -> None:
         self.agent = agent
+        self.seat = seat
+        self.budget = budget
         self.moves = 0
         self.seconds = 0.0
+        self.over = False
 
     def act(self, observation: Any) -> Any:
-        started = time.perf_counter()
+        started = CLOCK()
         try:
-            return self.agent.act(observation)
+            answer = self.agent.act(observation)
         finally:
-            self.seconds += time.perf_counter() - started
+            self.seconds += CLOCK() - started
             self.moves += 1
+        if self.budget is not None and self.seconds > self.budget:
+            from .errors import AgentError
+
+            self.over = True
+            raise AgentError(self.seat, f"ran over its time budget: {self.seconds:.3f} s of thinking in this "
+                                        f"game, the budget {self.budget:g} s (it forfeits the game)")
+        return answer
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.agent, name)
