@@ -303,6 +303,9 @@ class Statistics:
     first_game_wins: int = 0
     stopped: list[str] = field(default_factory=list)
     """Games that stopped early, with the reason (``game 3: P2: ...``)."""
+    quality: Any = None
+    """The game-quality metrics of the games (a :class:`rummydsl.lab.quality.QualityFigures`,
+    made at the first game; ``None`` with ``--hands``)."""
 
     def __post_init__(self) -> None:
         n = self.players
@@ -351,6 +354,11 @@ class Statistics:
         self.dealer_game_wins += result.winner == played.first_dealer
         first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % n
         self.first_game_wins += result.winner == first
+        if self.quality is None:
+            from .lab.quality import QualityFigures
+
+            self.quality = QualityFigures(n)
+        self.quality.add(played)
 
     # -- reading ------------------------------------------------------------------
 
@@ -395,6 +403,8 @@ class Statistics:
                                       **wilson(self.dealer_game_wins, self.games).as_json("rate")}
             out["first_player"]["games"] = {"won": self.first_game_wins, "of": self.games,
                                             **wilson(self.first_game_wins, self.games).as_json("rate")}
+            if self.quality is not None:
+                out["quality"] = self.quality.as_json()
         return out
 
     def _ending_names(self) -> list[str]:

@@ -213,7 +213,8 @@ class QualityFigures:
         shape = game_shape(played, self.players)
         if shape.winner is not None:
             self.wins[shape.winner] += 1
-        self.first_wins.add(shape.winner == (played.first_dealer + 1) % self.players)
+        first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % self.players
+        self.first_wins.add(shape.winner == first)
         self.draws.add(shape.drawn)
         self.completed.add(not shape.drawn and played.stopped is None)
         for key, value in (("duration_turns", shape.turns), ("duration_rounds", shape.rounds),
