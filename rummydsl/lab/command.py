@@ -36,6 +36,15 @@ class UsageProblem(RummyDslError, ValueError):
     """A flag that cannot be used as given (exit 2)."""
 
 
+def _out_resume(parser: argparse.ArgumentParser) -> None:
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--out", metavar="FILE",
+                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
+    keep.add_argument("--resume", metavar="FILE",
+                      help="go on with the interrupted run of FILE (written by --out; the same command) "
+                           "and append to it")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     count = parser.add_mutually_exclusive_group(required=True)
     count.add_argument("--games", type=int, metavar="N", help="play N games of each variant, the same seeds")
@@ -54,12 +63,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                        help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
                             "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
                             "same results as local processes; needs pip install 'rummydsl[ray]'")
-    keep = parser.add_mutually_exclusive_group()
-    keep.add_argument("--out", metavar="FILE",
-                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
-    keep.add_argument("--resume", metavar="FILE",
-                      help="go on with the interrupted run of FILE (written by --out; the same command) "
-                           "and append to it")
+    _out_resume(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report with tables and plots")
@@ -262,12 +266,7 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", metavar="TIME",
                         help="thinking time each seat may spend in a game (30s, 500ms, 2m); the seat that runs "
                              "over forfeits that game (the figures then depend on the machine)")
-    keep = parser.add_mutually_exclusive_group()
-    keep.add_argument("--out", metavar="FILE",
-                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
-    keep.add_argument("--resume", metavar="FILE",
-                      help="go on with the interrupted run of FILE (written by --out; the same command) "
-                           "and append to it")
+    _out_resume(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report (ratings, pairs, game quality, plots)")
@@ -369,7 +368,7 @@ def _tournament_file(args: argparse.Namespace, plan: Any) -> tuple[Any, list[Gam
     header = tournament_header(variant, path, plan.agents, plan.seed, plan.games, plan.until, plan.max_games,
                                plan.check_every, plan.budget)
     if args.out is not None:
-        return TournamentWriter.start(args.out, header), []
+        return TournamentWriter.begin(args.out, header), []
     order = [",".join(plan.agents[k] for k in seats) for _a, _b, seats in seatings(len(plan.agents), variant.players)]
     log = read_tournament(args.resume, header, order)
     return TournamentWriter.reopen(args.resume, log.end), log.outcomes

@@ -220,27 +220,3 @@ class TournamentWriter(LabRunWriter):
                          "moves": list(outcome.moves), "seconds": [round(x, 6) for x in outcome.seconds],
                          "over_budget": None if outcome.over_budget is None else player_name(outcome.over_budget),
                          **{k: v for k, v in base.items() if k not in ("type", "game", "seed")}})
-
-    @classmethod
-    def start(cls, path: str, header: TournamentHeader) -> TournamentWriter:
-        """A new out-file with its header line written and synced.
-
-        :raises RecordError: if the file cannot be written, or already holds something.
-        """
-        import os
-
-        try:
-            size = os.path.getsize(path)
-        except OSError:
-            size = 0
-        if size:
-            raise RecordError("the file is not empty (a run to go on with --resume?); remove it to start "
-                              "the run again", Location(path))
-        try:
-            stream = open(path, "wb")
-        except OSError as problem:
-            raise RecordError(f"cannot write the run: {problem.strerror or problem}", Location(path)) from None
-        writer = cls(stream, path)
-        writer._line(header.as_json())
-        writer.sync()
-        return writer
