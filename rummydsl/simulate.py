@@ -208,7 +208,7 @@ def play_task(task: GameTask) -> GameOutcome:
         raise MeldError(f"{problem}, in game {task.index + 1} (seed {task.seed})") from None
     finally:
         close_agents(agents)
-    over = next((seat for seat, agent in enumerate(agents) if agent.over), None)
+    over = next((seat for seat, agent in enumerate(agents) if agent.ran_over), None)
     return GameOutcome(task.index, task.seed, played, lines, tuple(a.moves for a in agents),
                        tuple(a.seconds for a in agents), over)
 
@@ -220,11 +220,12 @@ class _Timed:
 
     def __init__(self, agent: Any, seat: str = "P1", budget: float | None = None) -> None:
         self.agent = agent
-        self.seat = seat
-        self.budget = budget
+        self._seat = seat
+        self._budget = budget
         self.moves = 0
         self.seconds = 0.0
-        self.over = False
+        self.ran_over = False
+        """Whether this seat ran over its budget (the game stopped at its answer)."""
 
     def act(self, observation: Any) -> Any:
         started = CLOCK()
@@ -233,12 +234,12 @@ class _Timed:
         finally:
             self.seconds += CLOCK() - started
             self.moves += 1
-        if self.budget is not None and self.seconds > self.budget:
+        if self._budget is not None and self.seconds > self._budget:
             from .errors import AgentError
 
-            self.over = True
-            raise AgentError(self.seat, f"ran over its time budget: {self.seconds:.3f} s of thinking in this "
-                                        f"game, the budget {self.budget:g} s (it forfeits the game)")
+            self.ran_over = True
+            raise AgentError(self._seat, f"ran over its time budget: {self.seconds:.3f} s of thinking in this "
+                                         f"game, the budget {self._budget:g} s (it forfeits the game)")
         return answer
 
     def __getattr__(self, name: str) -> Any:
