@@ -23,6 +23,13 @@ Figures (docs/agents.md, "Tournaments"):
 With ``until`` the run stops after the first multiple of ``check_every`` deals at
 which every pair's paired interval is narrower than ``until``.
 
+With ``budget`` each seat may think that many seconds in a game (read from
+:data:`rummydsl.simulate.CLOCK`); the seat whose answer takes it past the budget
+forfeits: the game stops and the other agent wins it (``forfeits`` per agent). A run
+resumes from the games an out-file holds (``done_tasks``,
+:mod:`~rummydsl.lab.tournament_file`) to the figures of an uninterrupted run, and the
+game-quality metrics of every game are kept (:mod:`~rummydsl.lab.quality`).
+
 >>> result = run_tournament(TournamentPlan("gin_rummy", ["greedy", "random"], seed=1, games=1))
 >>> result.games, [(p.a, p.b, p.games, p.a_wins) for p in result.pairs]
 (2, [('greedy', 'random', 2, 2)])
