@@ -203,17 +203,17 @@ class QualityFigures:
         """Count one game. A game that stopped early with ``winner`` given (a forfeit on time)
         counts as won but not completed; one without a result otherwise is refused."""
         self.games += 1
+        first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % self.players
         if played.result is None:
             assert winner is not None, f"a game that stopped early is not counted: {played.stopped!r}"
             self.wins[winner] += 1
-            self.first_wins.add(winner == (played.first_dealer + 1) % self.players)
+            self.first_wins.add(winner == first)
             self.draws.add(False)
             self.completed.add(False)
             return
         shape = game_shape(played, self.players)
         if shape.winner is not None:
             self.wins[shape.winner] += 1
-        first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % self.players
         self.first_wins.add(shape.winner == first)
         self.draws.add(shape.drawn)
         self.completed.add(not shape.drawn and played.stopped is None)
