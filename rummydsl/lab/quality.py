@@ -45,11 +45,11 @@ QUALITY: dict[str, tuple[str, str, str]] = {
     "completion": ("completion", "games that end with one winner", "Ludii Completion"),
     "duration_turns": ("duration (turns)", "turns per game", "Ludii DurationTurns"),
     "duration_rounds": ("duration (rounds)", "rounds per game", "Ludii DurationTurns, counted in rounds"),
-    "lead_change": ("lead change", "share of rounds after which the leader changed", "CardStock and Ludii LeadChange"),
+    "lead_change": ("lead change", "share of rounds after which the leader changed", "Ludii LeadChange"),
     "drama": ("drama", "how far behind the winner was, when it was", "CardStock Drama"),
     "security": ("security", "share of rounds the winner was not behind", "CardStock Security"),
     "decisiveness": ("decisiveness", "share of the game played before the winner led for good",
-                     "Ludii DecisivenessTurns, CardStock Decisiveness"),
+                     "Ludii DecisivenessTurns"),
 }
 """Every metric: its key, its name, what it measures and its source (the formulas: docs/lab.md)."""
 
