@@ -139,7 +139,7 @@ class ArmFigures:
         assert played.result is not None, f"a game that stopped early is not counted: {played.stopped!r}"
         n = self.players
         self.games += 1
-        self.quality.add(played)
+        quality = self.quality.add(played)
         for rnd in played.rounds:
             self.rounds += 1
             ending = _ending(rnd.ending, rnd.undercut)
@@ -158,6 +158,7 @@ class ArmFigures:
         values["win.first"] = float(winner == (played.first_dealer + 1) % n)
         for key, value in values.items():
             self.rates[key].add(bool(value))
+        values.update({f"quality.{key}": value for key, value in quality.items()})
         values["rounds_per_game"] = float(len(played.rounds))
         self.means["rounds_per_game"].add(len(played.rounds))
         self.histograms["rounds_per_game"].add(len(played.rounds))

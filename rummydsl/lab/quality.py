@@ -34,7 +34,7 @@ from .stats import Z95, Mean, Rate
 if TYPE_CHECKING:
     from ..record import PlayedGame
 
-__all__ = ["GameShape", "game_shape", "QualityFigures", "QUALITY", "fairness", "balance_interval",
+__all__ = ["GameShape", "game_shape", "QualityFigures", "QUALITY", "PER_GAME", "fairness", "balance_interval",
            "fairness_interval"]
 
 QUALITY: dict[str, tuple[str, str, str]] = {
@@ -52,6 +52,10 @@ QUALITY: dict[str, tuple[str, str, str]] = {
                      "Ludii DecisivenessTurns"),
 }
 """Every metric: its key, its name, what it measures and its source (the formulas: docs/lab.md)."""
+
+PER_GAME: tuple[str, ...] = ("duration_turns", "duration_rounds", "lead_change", "drama", "security", "decisiveness")
+"""The metrics that are a mean of one value a game: two variants played from the same seeds
+pair on these, game by game (``compare``'s paired differences)."""
 
 
 @dataclass(frozen=True)
@@ -196,12 +200,13 @@ class QualityFigures:
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
-        for key in ("duration_turns", "duration_rounds", "lead_change", "drama", "security", "decisiveness"):
+        for key in PER_GAME:
             self.means.setdefault(key, Mean())
 
-    def add(self, played: PlayedGame, winner: int | None = None) -> None:
-        """Count one game. A game that stopped early with ``winner`` given (a forfeit on time)
-        counts as won but not completed; one without a result otherwise is refused."""
+    def add(self, played: PlayedGame, winner: int | None = None) -> dict[str, float]:
+        """Count one game and return its :data:`PER_GAME` values (for pairing). A game that
+        stopped early with ``winner`` given (a forfeit on time) counts as won but not
+        completed, and has no values; one without a result otherwise is refused."""
         self.games += 1
         first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % self.players
         if played.result is None:
@@ -210,17 +215,19 @@ class QualityFigures:
             self.first_wins.add(winner == first)
             self.draws.add(False)
             self.completed.add(False)
-            return
+            return {}
         shape = game_shape(played, self.players)
         if shape.winner is not None:
             self.wins[shape.winner] += 1
         self.first_wins.add(shape.winner == first)
         self.draws.add(shape.drawn)
         self.completed.add(not shape.drawn and played.stopped is None)
-        for key, value in (("duration_turns", shape.turns), ("duration_rounds", shape.rounds),
-                           ("lead_change", shape.lead_change), ("drama", shape.drama),
-                           ("security", shape.security), ("decisiveness", shape.decisiveness)):
-            self.means[key].add(float(value))
+        values = {"duration_turns": float(shape.turns), "duration_rounds": float(shape.rounds),
+                  "lead_change": shape.lead_change, "drama": shape.drama, "security": shape.security,
+                  "decisiveness": shape.decisiveness}
+        for key, value in values.items():
+            self.means[key].add(value)
+        return values
 
     def estimates(self) -> dict[str, Interval]:
         """Every metric of :data:`QUALITY` with its 95% interval."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..errors import RummyDslError
 from ..simulate import Interval
 from .figures import ALPHA, ENDING_LABELS, HISTOGRAMS, FigureRow
-from .output import format_p, format_quality, numeric_values, trend
+from .output import format_p, format_quality, numeric_values, quality_differences, trend
 from .quality import QUALITY
 from .run import LabResult
 
@@ -261,14 +261,27 @@ def _differences(result: LabResult) -> str:
     return "".join(parts)
 
 
-def quality_table(labels: Sequence[str], sets: Sequence[Any]) -> str:
-    """The game-quality metrics of each set of games (a column each), with their sources."""
-    head = "<tr><th>metric</th>" + "".join(f"<th>{html.escape(label)}</th>" for label in labels) + "<th>source</th></tr>"
+def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[Any] = ()) -> str:
+    """The game-quality metrics of each set of games (a column each), each later variant's paired
+    difference from the first where the games pair (per-game metrics, with the paired t p-value),
+    and the sources."""
+    differences = [(label, found) for label, found in
+                   ((label, quality_differences(pair)) for label, pair in zip(labels[1:], pairs)) if found is not None]
+    head = ("<tr><th>metric</th>" + "".join(f"<th>{html.escape(label)}</th>" for label in labels)
+            + "".join(f"<th>{html.escape(label)} &minus; {html.escape(labels[0])}</th>" for label, _ in differences)
+            + "<th>source</th></tr>")
     estimates = [figures.estimates() for figures in sets]
     body = []
     for key, (name, meaning, source) in QUALITY.items():
         cells = "".join(f"<td>{format_quality(key, e[key]).replace(' [', ' <small>[').replace(']', ']</small>')}</td>"
                         for e in estimates)
+        for _label, found in differences:
+            if key in found:
+                interval, p = found[key]
+                cells += (f"<td>{interval.value:+.3f} <small>[{interval.low:+.3f}, {interval.high:+.3f}], "
+                          f"p {format_p(p)}</small></td>")
+            else:
+                cells += "<td>-</td>"
         body.append(f"<tr><td class='name' id='quality-{key}'>{html.escape(name)}: {html.escape(meaning)}</td>{cells}"
                     f"<td class='name'>{html.escape(source)}</td></tr>")
     return (f"<div class='wide'><table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>"
@@ -346,7 +359,7 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
     parts.append("<h2>Every figure</h2>" + _table(result))
     parts.append(f"<h2>Differences from {html.escape(result.arms[0].label)}</h2>" + _differences(result))
     parts.append("<h2>Game quality</h2>" + quality_table([arm.label for arm in result.arms],
-                                                          [f.quality for f in result.figures]))
+                                                          [f.quality for f in result.figures], result.pairs))
     derived = [arm for arm in result.arms if arm.derived is not None]
     if derived:
         parts.append("<h2>The derived variants</h2>" + "".join(

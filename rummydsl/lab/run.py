@@ -123,6 +123,8 @@ class LabResult:
     widest: tuple[float, str, str] | None = None
     """The widest rate interval at the end: (width, figure, variant)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    pairs: list[PairFigures | None] = field(default_factory=list)
+    """Per later variant: its per-game differences from the first (``None`` when the deals differ)."""
 
 
 class _Tasks(LazyTasks):
@@ -235,6 +237,7 @@ def _outcomes(done_tasks: Sequence[GameOutcome], tasks: _Tasks,
 
 def _result(plan: Plan, arms: list[Arm], figures: list[ArmFigures], pairs: list[PairFigures], paired: list[bool],
             done: int, reason: str, stopped: str | None) -> LabResult:
-    rows = figure_rows(figures, [pair if ok else None for pair, ok in zip(pairs, paired)])
+    kept = [pair if ok else None for pair, ok in zip(pairs, paired)]
+    rows = figure_rows(figures, kept)
     return LabResult(arms, plan.seed, agent_names(plan.agents, arms[0].variant.players), done, figures, rows,
-                     paired, reason, stopped, plan.until, widest_interval(arms, figures))
+                     paired, reason, stopped, plan.until, widest_interval(arms, figures), pairs=kept)

@@ -116,3 +116,26 @@ def test_balance_interval_by_hand() -> None:
     assert got.value == pytest.approx(0.7)
     assert (got.low, got.high) == (pytest.approx(0.7 - half), pytest.approx(0.7 + half))
     assert balance_interval([50, 50], 100).high == 1.0
+
+
+def test_compare_pairs_the_per_game_metrics_of_the_same_deals() -> None:
+    """Paired by seed, a per-game metric's difference is the mean of the games' differences,
+    so with every game counted on both sides it is the difference of the two means; variants
+    whose deals differ give no differences."""
+    import json
+
+    from rummydsl.lab.quality import PER_GAME
+
+    from .conftest import run
+
+    code, out, err = run("compare", "gin_rummy", "oklahoma_gin", "skarney_gin", "--games", "3", "--seed", "2",
+                         "--workers", "1", "--json")
+    assert code == 0, err
+    gin, oklahoma, skarney = json.loads(out)["quality"]
+    assert "differences" not in gin and skarney["differences"] is None
+    assert set(oklahoma["differences"]) == set(PER_GAME)
+    for key in PER_GAME:
+        got = oklahoma["differences"][key]
+        want = oklahoma["metrics"][key]["value"] - gin["metrics"][key]["value"]
+        assert got["value"] == pytest.approx(want, abs=1e-5)
+        assert got["low"] <= got["value"] <= got["high"] and (got["p"] is None or 0 <= got["p"] <= 1)
