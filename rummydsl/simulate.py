@@ -150,6 +150,15 @@ class GameTask:
     """Keep the record lines of the game."""
     players: int | None = None
     """The seats played (``--players``), or None for the variant's ``players`` count."""
+    budget: float | None = None
+    """Seconds of thinking each seat's agent may spend in the whole game (``tournament
+    --budget``), read from :data:`CLOCK`; the seat that runs over forfeits (the game stops
+    there, :attr:`GameOutcome.over_budget`). ``None``: no limit."""
+
+
+CLOCK: Callable[[], float] = time.perf_counter
+"""The clock agents' thinking time is read from (a test puts a fake one here, for a
+game played in its own process)."""
 
 
 @dataclass
@@ -164,6 +173,8 @@ class GameOutcome:
     """Decisions each seat's agent was asked for (``tournament``'s time per move)."""
     seconds: tuple[float, ...] = ()
     """Wall-clock seconds each seat's agent took to answer, summed (machine-dependent)."""
+    over_budget: int | None = None
+    """The seat whose agent ran over :attr:`GameTask.budget` (the game stopped at that move), else ``None``."""
 
 
 def play_task(task: GameTask) -> GameOutcome:
@@ -185,7 +196,8 @@ def play_task(task: GameTask) -> GameOutcome:
     agent_rng = random.Random(seeds.getrandbits(64))
     if writer is not None:
         writer.game(task.index + 1, task.seed)
-    agents = [_Timed(agent) for agent in make_agents(task.agents, variant.players, agent_rng)]
+    agents = [_Timed(agent, player_name(seat), task.budget)
+              for seat, agent in enumerate(make_agents(task.agents, variant.players, agent_rng))]
     try:
         if task.hand:
             rnd = Round.deal(variant, deal_rng, dealer=task.index % variant.players)
@@ -196,25 +208,39 @@ def play_task(task: GameTask) -> GameOutcome:
         raise MeldError(f"{problem}, in game {task.index + 1} (seed {task.seed})") from None
     finally:
         close_agents(agents)
+    over = next((seat for seat, agent in enumerate(agents) if agent.ran_over), None)
     return GameOutcome(task.index, task.seed, played, lines, tuple(a.moves for a in agents),
-                       tuple(a.seconds for a in agents))
+                       tuple(a.seconds for a in agents), over)
 
 
 class _Timed:
-    """An agent whose answers are counted and timed (everything else passes through)."""
+    """An agent whose answers are counted and timed (everything else passes through); with a
+    budget, the answer that takes its time past it is refused with an :class:`AgentError`,
+    which stops the game (:func:`rummydsl.record.run_game`)."""
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, seat: str = "P1", budget: float | None = None) -> None:
         self.agent = agent
+        self._seat = seat
+        self._budget = budget
         self.moves = 0
         self.seconds = 0.0
+        self.ran_over = False
+        """Whether this seat ran over its budget (the game stopped at its answer)."""
 
     def act(self, observation: Any) -> Any:
-        started = time.perf_counter()
+        started = CLOCK()
         try:
-            return self.agent.act(observation)
+            answer = self.agent.act(observation)
         finally:
-            self.seconds += time.perf_counter() - started
+            self.seconds += CLOCK() - started
             self.moves += 1
+        if self._budget is not None and self.seconds > self._budget:
+            from .errors import AgentError
+
+            self.ran_over = True
+            raise AgentError(self._seat, f"ran over its time budget: {self.seconds:.3f} s of thinking in this "
+                                         f"game, the budget {self._budget:g} s (it forfeits the game)")
+        return answer
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.agent, name)
@@ -278,6 +304,9 @@ class Statistics:
     first_game_wins: int = 0
     stopped: list[str] = field(default_factory=list)
     """Games that stopped early, with the reason (``game 3: P2: ...``)."""
+    quality: Any = None
+    """The game-quality metrics of the games (a :class:`rummydsl.lab.quality.QualityFigures`,
+    made at the first game; ``None`` with ``--hands``)."""
 
     def __post_init__(self) -> None:
         n = self.players
@@ -326,6 +355,11 @@ class Statistics:
         self.dealer_game_wins += result.winner == played.first_dealer
         first = played.rounds[0].first if played.rounds else (played.first_dealer + 1) % n
         self.first_game_wins += result.winner == first
+        if self.quality is None:
+            from .lab.quality import QualityFigures
+
+            self.quality = QualityFigures(n)
+        self.quality.add(played)
 
     # -- reading ------------------------------------------------------------------
 
@@ -370,6 +404,8 @@ class Statistics:
                                       **wilson(self.dealer_game_wins, self.games).as_json("rate")}
             out["first_player"]["games"] = {"won": self.first_game_wins, "of": self.games,
                                             **wilson(self.first_game_wins, self.games).as_json("rate")}
+            if self.quality is not None:
+                out["quality"] = self.quality.as_json()
         return out
 
     def _ending_names(self) -> list[str]:

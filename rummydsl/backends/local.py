@@ -124,13 +124,13 @@ class LocalBackend:
                     pending.clear()
                     for start, future in held:  # after a restart: what the broken pool lost, again
                         if not (future.done() and not future.cancelled() and future.exception() is None):
-                            future = pool.submit(_play_chunk, tasks[start:start + chunk])
+                            future = _submit(pool, tasks[start:start + chunk])
                         pending.append((start, future))
                 while len(pending) < window:
                     start = next(starts, -1)
                     if start < 0:
                         break
-                    pending.append((start, pool.submit(_play_chunk, tasks[start:start + chunk])))
+                    pending.append((start, _submit(pool, tasks[start:start + chunk])))
                 if not pending:
                     return
                 start, future = pending[0]
@@ -150,6 +150,21 @@ class LocalBackend:
         finally:
             if pool is not None:
                 _stop(pool)
+
+
+def _submit(pool: Any, chunk: Sequence[GameTask]) -> Any:
+    """``pool.submit`` of one chunk; a pool that broke before taking it (a worker died while
+    chunks were being handed out) gives a future failed with its ``BrokenProcessPool``,
+    which the run's loop meets as any lost chunk: a new pool plays it again."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return pool.submit(_play_chunk, chunk)
+    except BrokenProcessPool as broken:
+        failed: Future[list[GameOutcome]] = Future()
+        failed.set_exception(broken)
+        return failed
 
 
 def _play_chunk(tasks: Sequence[GameTask]) -> list[GameOutcome]:

@@ -36,6 +36,15 @@ class UsageProblem(RummyDslError, ValueError):
     """A flag that cannot be used as given (exit 2)."""
 
 
+def _out_resume(parser: argparse.ArgumentParser) -> None:
+    keep = parser.add_mutually_exclusive_group()
+    keep.add_argument("--out", metavar="FILE",
+                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
+    keep.add_argument("--resume", metavar="FILE",
+                      help="go on with the interrupted run of FILE (written by --out; the same command) "
+                           "and append to it")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     count = parser.add_mutually_exclusive_group(required=True)
     count.add_argument("--games", type=int, metavar="N", help="play N games of each variant, the same seeds")
@@ -55,12 +64,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                        help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
                             "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
                             "same results as local processes; needs pip install 'rummydsl[ray]'")
-    keep = parser.add_mutually_exclusive_group()
-    keep.add_argument("--out", metavar="FILE",
-                      help="write each finished game to FILE as it completes (JSON lines), to --resume from")
-    keep.add_argument("--resume", metavar="FILE",
-                      help="go on with the interrupted run of FILE (written by --out; the same command) "
-                           "and append to it")
+    _out_resume(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="FILE.html",
                         help="also write a self-contained HTML report with tables and plots")
@@ -260,9 +264,35 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
                        help="play in N processes (default: every core); the same figures for any N")
     where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                        help="play as Ray tasks (as for compare); the same figures as local processes")
+    parser.add_argument("--budget", metavar="TIME",
+                        help="thinking time each seat may spend in a game (30s, 500ms, 2m); the seat that runs "
+                             "over forfeits that game (the figures then depend on the machine)")
+    _out_resume(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--report", metavar="FILE.html",
+                        help="also write a self-contained HTML report (ratings, pairs, game quality, plots)")
     parser.add_argument("--progress", action="store_true",
                         help="show progress on stderr even when it is not a terminal")
+
+
+def parse_budget(text: str) -> float:
+    """``--budget``'s seconds: a number with ``ms``, ``s`` (the default) or ``m``.
+
+    >>> parse_budget("30s"), parse_budget("500ms"), parse_budget("2m"), parse_budget("1.5")
+    (30.0, 0.5, 120.0, 1.5)
+
+    :raises UsageProblem: for anything else, or a budget that is not above 0.
+    """
+    import math
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ms|s|m)?\s*", text)
+    if match is None:
+        raise UsageProblem(f"--budget must be a time such as 30s, 500ms or 2m, got {text!r}")
+    seconds = float(match.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0, None: 1.0}[match.group(2)]
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise UsageProblem(f"--budget must be more than 0, got {text!r}")
+    return seconds
 
 
 def run_tournament_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -272,23 +302,74 @@ def run_tournament_command(args: argparse.Namespace, out: TextIO, err: TextIO) -
     :raises VariantError: for a variant that cannot be loaded.
     :raises AgentError: for an unknown agent, or one that failed in a game.
     """
-    from .tournament import TournamentPlan, run_tournament
+    from .tournament import TournamentPlan, check_names, run_tournament
 
     _check_numbers(args)
+    budget = None if args.budget is None else parse_budget(args.budget)
+    names = check_names(args.agents.split(","))
+    _check_report(args.report)
     backend = _backend(args)
-    names = [name.strip() for name in args.agents.split(",") if name.strip()]
     plan = TournamentPlan(args.variant, names, seed=args.seed, games=args.games, until=args.until,
                           max_games=args.max_games, workers=args.workers or os.cpu_count() or 1,
-                          backend=backend, players=args.players)
-    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0)
+                          backend=backend, players=args.players, budget=budget)
     try:
-        result = run_tournament(plan, on_deal=lambda done, total: progress.update(done, None))
+        writer, done_tasks = _tournament_file(args, plan)
+    except BaseException:
+        if backend is not None:
+            backend.close()
+        raise
+    on_outcome = None if writer is None else writer.write_game
+    deals_before = len(done_tasks) // max(1, _games_a_deal(plan, names))
+    progress = Progress(err, plan.games, until=plan.until, force=args.progress, every=2.0, before=deals_before)
+    started = time.perf_counter()
+    try:
+        result = run_tournament(plan, on_deal=lambda done, total: progress.update(done, None),
+                                done_tasks=done_tasks, on_outcome=on_outcome)
     finally:
         progress.close()
         if backend is not None:
             backend.close()
+        if writer is not None:
+            writer.close()
+    seconds = time.perf_counter() - started
     if args.json:
         out.write(json.dumps(result.as_json()) + "\n")
     else:
         out.write(result.text())
+    if args.report:
+        from .tournament_report import write_tournament_report
+
+        write_tournament_report(result, args.report, seconds)
+        if not args.json:
+            print(f"wrote {args.report}", file=out)
     return EXIT_OK
+
+
+def _games_a_deal(plan: Any, names: list[str]) -> int:
+    from ..variant import load_variant, with_players
+    from .tournament import seatings
+
+    return len(seatings(len(names), with_players(load_variant(plan.variant), plan.players).players))
+
+
+def _tournament_file(args: argparse.Namespace, plan: Any) -> tuple[Any, list[GameOutcome]]:
+    """The out-file of ``--out`` (begun) or ``--resume`` (read and opened to go on) with the games
+    it holds; else ``(None, [])``.
+
+    :raises RecordError: for a file that cannot be written, or read as this command's run.
+    """
+    if args.out is None and args.resume is None:
+        return None, []
+    from ..variant import find_variant_path, load_variant, with_players
+    from .tournament import seatings
+    from .tournament_file import TournamentWriter, read_tournament, tournament_header
+
+    path = find_variant_path(plan.variant)
+    variant = with_players(load_variant(path), plan.players)
+    header = tournament_header(variant, path, plan.agents, plan.seed, plan.games, plan.until, plan.max_games,
+                               plan.check_every, plan.budget)
+    if args.out is not None:
+        return TournamentWriter.begin(args.out, header), []
+    order = [",".join(plan.agents[k] for k in seats) for _a, _b, seats in seatings(len(plan.agents), variant.players)]
+    log = read_tournament(args.resume, header, order)
+    return TournamentWriter.reopen(args.resume, log.end), log.outcomes

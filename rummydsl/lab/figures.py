@@ -21,6 +21,7 @@ from typing import Any, Literal, Sequence
 from ..engine.actions import player_name
 from ..record import PlayedGame
 from ..simulate import Interval
+from .quality import QualityFigures
 from .stats import (
     Histogram,
     Mean,
@@ -118,8 +119,11 @@ class ArmFigures:
     means: dict[str, Mean] = field(default_factory=dict)
     endings: dict[str, int] = field(default_factory=dict)
     histograms: dict[str, Histogram] = field(default_factory=dict)
+    quality: QualityFigures = field(init=False)
+    """The game-quality metrics (:mod:`~rummydsl.lab.quality`) of the same games."""
 
     def __post_init__(self) -> None:
+        self.quality = QualityFigures(self.players)
         for p in range(self.players):
             self.rates.setdefault(f"win.{player_name(p)}", Rate())
         for key in ("win.dealer", "win.first", "round_win.dealer", "round_win.first"):
@@ -135,6 +139,7 @@ class ArmFigures:
         assert played.result is not None, f"a game that stopped early is not counted: {played.stopped!r}"
         n = self.players
         self.games += 1
+        quality = self.quality.add(played)
         for rnd in played.rounds:
             self.rounds += 1
             ending = _ending(rnd.ending, rnd.undercut)
@@ -153,6 +158,7 @@ class ArmFigures:
         values["win.first"] = float(winner == (played.first_dealer + 1) % n)
         for key, value in values.items():
             self.rates[key].add(bool(value))
+        values.update({f"quality.{key}": value for key, value in quality.items()})
         values["rounds_per_game"] = float(len(played.rounds))
         self.means["rounds_per_game"].add(len(played.rounds))
         self.histograms["rounds_per_game"].add(len(played.rounds))

@@ -13,10 +13,13 @@ from typing import Any, Sequence
 
 from ..engine.actions import player_name
 from ..simulate import Interval
-from .figures import ALPHA, HISTOGRAMS, FigureRow
+from .figures import ALPHA, HISTOGRAMS, FigureRow, PairFigures
+from .quality import PER_GAME, QUALITY
+from .stats import paired_t
 from .run import LabResult
 
-__all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values"]
+__all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values", "quality_json",
+           "quality_text", "format_quality", "quality_differences"]
 
 _TEST_NAMES = {"McNemar exact": "McNemar", "McNemar (normal)": "McNemar~", "paired t": "paired t",
                "two-proportion z": "z", "Welch t": "Welch t"}
@@ -102,9 +105,81 @@ def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
         "figures": figures,
         "histograms": {key: [[[value, count] for value, count in arm.histograms[key].sorted_items()]
                              for arm in result.figures] for key in HISTOGRAMS},
+        "quality": quality_json([arm.label for arm in result.arms], [f.quality for f in result.figures],
+                                result.pairs),
     }
     out.update(result.extra)
     return out
+
+
+def quality_differences(pair: PairFigures | None) -> dict[str, tuple[Interval, float | None]] | None:
+    """A later variant's paired per-game differences from the first, for each metric of
+    :data:`~rummydsl.lab.quality.PER_GAME`: the mean difference with its t 95% interval and
+    the paired t test's p-value (``None`` when the variants' deals differ, so nothing pairs)."""
+    if pair is None:
+        return None
+    out: dict[str, tuple[Interval, float | None]] = {}
+    for key in PER_GAME:
+        found = pair.differences.get(f"quality.{key}")
+        if found is not None:
+            out[key] = (found.differences.interval(), paired_t(found.differences).p)
+    return out
+
+
+def quality_json(labels: Sequence[str], sets: Sequence[Any],
+                 pairs: Sequence[PairFigures | None] = ()) -> list[dict[str, Any]]:
+    """The ``quality`` items of ``--json``: per set of games (a variant, or a tournament's
+    games), its label and every metric of :data:`~rummydsl.lab.quality.QUALITY` with its
+    interval; each later variant whose games pair with the first's also has ``differences``,
+    per metric of :data:`~rummydsl.lab.quality.PER_GAME` its paired difference and p-value."""
+    items = [{"label": label, "games": figures.games, "metrics": figures.as_json()}
+             for label, figures in zip(labels, sets)]
+    for item, pair in zip(items[1:], pairs):
+        found = quality_differences(pair)
+        item["differences"] = None if found is None else {
+            key: {**interval.as_json(), "p": None if p is None else round(p, 6)} for key, (interval, p) in found.items()}
+    return items
+
+
+def format_quality(key: str, interval: Interval) -> str:
+    """A metric with its interval for a table (durations as numbers, the rest as shares).
+
+    >>> format_quality("drama", Interval(0.25, 0.2, 0.3)), format_quality("duration_turns", Interval(12, 11, 13))
+    ('0.250 [0.200, 0.300]', '12.00 [11.00, 13.00]')
+    """
+    if key.startswith("duration"):
+        return f"{interval.value:.2f} [{interval.low:.2f}, {interval.high:.2f}]"
+    return f"{interval.value:.3f} [{interval.low:.3f}, {interval.high:.3f}]"
+
+
+def _signed(key: str, interval: Interval) -> str:
+    digits = 2 if key.startswith("duration") else 3
+    return f"{interval.value:+.{digits}f} [{interval.low:+.{digits}f}, {interval.high:+.{digits}f}]"
+
+
+def quality_text(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[PairFigures | None] = ()) -> list[str]:
+    """The game-quality table: one row a metric, one column a set of games, then for each
+    later variant whose games pair with the first's its paired difference (per-game metrics)."""
+    differences: list[tuple[str, dict[str, tuple[Interval, float | None]]]] = []
+    for label, pair in zip(labels[1:], pairs):
+        found = quality_differences(pair)
+        if found is not None:
+            differences.append((label, found))
+    header = ["game quality (docs/lab.md)"] + list(labels) + [f"{label} - {labels[0]}" for label, _ in differences]
+    cells = [header]
+    estimates = [figures.estimates() for figures in sets]
+    for key, (name, _meaning, _source) in QUALITY.items():
+        row = [name] + [format_quality(key, e[key]) for e in estimates]
+        for _label, paired in differences:
+            row.append(_signed(key, paired[key][0]) if key in paired else "-")
+        cells.append(row)
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
+    lines = []
+    for index, cell in enumerate(cells):
+        lines.append("  ".join(v.ljust(widths[i]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(cell)).rstrip())
+        if index == 0:
+            lines.append("-" * len(lines[-1]))
+    return lines
 
 
 def _estimate(row: FigureRow, interval: Interval) -> str:
@@ -173,4 +248,6 @@ def text(result: LabResult, command: str, seconds: float) -> str:
                          f"({changed / max(result.games, 1):.1%}) had a different winner than under {first}")
     if result.stopped:
         lines.append(f"stopped early: {result.stopped}")
+    lines.append("")
+    lines += quality_text([arm.label for arm in arms], [f.quality for f in result.figures], result.pairs)
     return "\n".join(lines) + "\n"

@@ -11,19 +11,21 @@ from __future__ import annotations
 import base64
 import html
 import io
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import RummyDslError
 from ..simulate import Interval
 from .figures import ALPHA, ENDING_LABELS, HISTOGRAMS, FigureRow
-from .output import format_p, numeric_values, trend
+from .output import format_p, format_quality, numeric_values, quality_differences, trend
+from .quality import QUALITY
 from .run import LabResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure as PlotFigure
 
-__all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report"]
+__all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report",
+           "quality_table", "STYLE", "write_page"]
 
 PLOTS: dict[str, str] = {
     "plot-win-rates": "Who wins the game: each seat, the first dealer and the first to play, with 95% intervals",
@@ -259,6 +261,33 @@ def _differences(result: LabResult) -> str:
     return "".join(parts)
 
 
+def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[Any] = ()) -> str:
+    """The game-quality metrics of each set of games (a column each), each later variant's paired
+    difference from the first where the games pair (per-game metrics, with the paired t p-value),
+    and the sources."""
+    differences = [(label, found) for label, found in
+                   ((label, quality_differences(pair)) for label, pair in zip(labels[1:], pairs)) if found is not None]
+    head = ("<tr><th>metric</th>" + "".join(f"<th>{html.escape(label)}</th>" for label in labels)
+            + "".join(f"<th>{html.escape(label)} &minus; {html.escape(labels[0])}</th>" for label, _ in differences)
+            + "<th>source</th></tr>")
+    estimates = [figures.estimates() for figures in sets]
+    body = []
+    for key, (name, meaning, source) in QUALITY.items():
+        cells = "".join(f"<td>{format_quality(key, e[key]).replace(' [', ' <small>[').replace(']', ']</small>')}</td>"
+                        for e in estimates)
+        for _label, found in differences:
+            if key in found:
+                interval, p = found[key]
+                cells += (f"<td>{interval.value:+.3f} <small>[{interval.low:+.3f}, {interval.high:+.3f}], "
+                          f"p {format_p(p)}</small></td>")
+            else:
+                cells += "<td>-</td>"
+        body.append(f"<tr><td class='name' id='quality-{key}'>{html.escape(name)}: {html.escape(meaning)}</td>{cells}"
+                    f"<td class='name'>{html.escape(source)}</td></tr>")
+    return (f"<div class='wide'><table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>"
+            "<p class='meta'>95% intervals in brackets; the formulas are in docs/lab.md, \"Game quality\".</p>")
+
+
 _STYLE = """
 body { font-family: -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222;
        max-width: 1200px; margin: 2em auto; padding: 0 1.5em; line-height: 1.45; background: #fff; }
@@ -329,6 +358,8 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
                  + plot("plot-points") + plot("plot-game-length"))
     parts.append("<h2>Every figure</h2>" + _table(result))
     parts.append(f"<h2>Differences from {html.escape(result.arms[0].label)}</h2>" + _differences(result))
+    parts.append("<h2>Game quality</h2>" + quality_table([arm.label for arm in result.arms],
+                                                          [f.quality for f in result.figures], result.pairs))
     derived = [arm for arm in result.arms if arm.derived is not None]
     if derived:
         parts.append("<h2>The derived variants</h2>" + "".join(
@@ -342,7 +373,18 @@ def write_report(result: LabResult, command: str, path: str, seconds: float) -> 
 
     :raises ReportError: when matplotlib is missing or the file cannot be written.
     """
-    page = render_report(result, command, seconds)
+    write_page(render_report(result, command, seconds), path)
+
+
+STYLE = _STYLE
+"""The report's style sheet (the tournament's report shares it)."""
+
+
+def write_page(page: str, path: str) -> None:
+    """Write an HTML page to ``path``.
+
+    :raises ReportError: when the file cannot be written.
+    """
     try:
         with open(path, "w", encoding="utf-8") as stream:
             stream.write(page)

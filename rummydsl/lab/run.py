@@ -22,10 +22,9 @@ so where a run stops does not depend on the workers either.
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, overload
+from typing import TYPE_CHECKING, Any, Callable, Generator
 
 from ..errors import Diagnostic, Location, VariantError
 from ..simulate import GameOutcome, GameTask, agent_names, check_agents, run_tasks
@@ -33,6 +32,7 @@ from ..variant import find_variant_path, load_variant
 from ..variant.model import Variant
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
+from .tasks import LazyTasks
 
 if TYPE_CHECKING:
     from ..backends import Backend
@@ -123,49 +123,21 @@ class LabResult:
     widest: tuple[float, str, str] | None = None
     """The widest rate interval at the end: (width, figure, variant)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    pairs: list[PairFigures | None] = field(default_factory=list)
+    """Per later variant: its per-game differences from the first (``None`` when the deals differ)."""
 
 
-class _Tasks(Sequence[GameTask]):
-    """The interleaved tasks of a run, made as they are read (no list of a million tasks)."""
+class _Tasks(LazyTasks):
+    """The interleaved tasks of a run (game 0 of each variant, then game 1 of each, ...),
+    made as they are read (no list of a million tasks)."""
 
     def __init__(self, paths: Sequence[str], games: int, seed: int, agents: str, start: int = 0) -> None:
         self.paths = list(paths)
-        self.games = games
-        self.seed = seed
         self.agents = agents
-        self.start = start
-        """Tasks already played (a resumed run): the sequence begins after them."""
+        super().__init__(games, len(self.paths), seed, self._make, start)
 
-    def __len__(self) -> int:
-        return self.games * len(self.paths) - self.start
-
-    def __iter__(self) -> Iterator[GameTask]:
-        master = random.Random(self.seed)  # the same draws as simulate.game_seeds
-        number = 0
-        for index in range(self.games):
-            game_seed = master.getrandbits(64)
-            for path in self.paths:
-                if number >= self.start:
-                    yield GameTask(path, index, game_seed, self.agents)
-                number += 1
-
-    @overload
-    def __getitem__(self, position: int) -> GameTask: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> Sequence[GameTask]: ...
-
-    def __getitem__(self, position: int | slice) -> GameTask | Sequence[GameTask]:
-        if isinstance(position, slice):
-            return list(self)[position]
-        if position < 0:
-            position += len(self)
-        if not 0 <= position < len(self):
-            raise IndexError(position)
-        for number, task in enumerate(self):
-            if number == position:
-                return task
-        raise IndexError(position)  # pragma: no cover
+    def _make(self, slot: int, game: int, seed: int) -> GameTask:
+        return GameTask(self.paths[slot], game, seed, self.agents)
 
 
 def widest_interval(arms: Sequence[Arm], figures: Sequence[ArmFigures]) -> tuple[float, str, str]:
@@ -265,6 +237,7 @@ def _outcomes(done_tasks: Sequence[GameOutcome], tasks: _Tasks,
 
 def _result(plan: Plan, arms: list[Arm], figures: list[ArmFigures], pairs: list[PairFigures], paired: list[bool],
             done: int, reason: str, stopped: str | None) -> LabResult:
-    rows = figure_rows(figures, [pair if ok else None for pair, ok in zip(pairs, paired)])
+    kept = [pair if ok else None for pair, ok in zip(pairs, paired)]
+    rows = figure_rows(figures, kept)
     return LabResult(arms, plan.seed, agent_names(plan.agents, arms[0].variant.players), done, figures, rows,
-                     paired, reason, stopped, plan.until, widest_interval(arms, figures))
+                     paired, reason, stopped, plan.until, widest_interval(arms, figures), pairs=kept)

@@ -29,7 +29,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import __version__
 from ..errors import Location, RecordError
@@ -233,12 +233,21 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     return log
 
 
+class _Header(Protocol):
+    """A run's header: what ``begin`` writes as the first line."""
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+_LabWriter = TypeVar("_LabWriter", bound="LabRunWriter")
+
+
 class LabRunWriter(RunWriter):
     """Writes a compare or sweep out-file: each task's outcome a line, flushed at once,
     synced about once a second (as :class:`~rummydsl.runlog.RunWriter`)."""
 
     @classmethod
-    def begin(cls, path: str, header: LabHeader) -> LabRunWriter:
+    def begin(cls: type[_LabWriter], path: str, header: _Header) -> _LabWriter:
         """A new out-file with its header line written and synced.
 
         :raises RecordError: if the file cannot be written, or already holds something.

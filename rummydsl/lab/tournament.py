@@ -23,6 +23,13 @@ Figures (docs/agents.md, "Tournaments"):
 With ``until`` the run stops after the first multiple of ``check_every`` deals at
 which every pair's paired interval is narrower than ``until``.
 
+With ``budget`` each seat may think that many seconds in a game (read from
+:data:`rummydsl.simulate.CLOCK`); the seat whose answer takes it past the budget
+forfeits: the game stops and the other agent wins it (``forfeits`` per agent). A run
+resumes from the games an out-file holds (``done_tasks``,
+:mod:`~rummydsl.lab.tournament_file`) to the figures of an uninterrupted run, and the
+game-quality metrics of every game are kept (:mod:`~rummydsl.lab.quality`).
+
 >>> result = run_tournament(TournamentPlan("gin_rummy", ["greedy", "random"], seed=1, games=1))
 >>> result.games, [(p.a, p.b, p.games, p.a_wins) for p in result.pairs]
 (2, [('greedy', 'random', 2, 2)])
@@ -32,22 +39,23 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
 
 from ..agents import check_agents
 from ..errors import AgentError
 from ..simulate import GameOutcome, GameTask, Interval, run_tasks, wilson
 from ..variant import find_variant_path, load_variant, with_players
+from .quality import QualityFigures
 from .ratings import bootstrap, bradley_terry
 from .stats import Mean
+from .tasks import LazyTasks
 
 if TYPE_CHECKING:
     from ..backends import Backend
 
 __all__ = ["TournamentPlan", "TournamentResult", "PairResult", "AgentResult", "run_tournament", "seatings",
-           "DEFAULT_MAX_DEALS"]
+           "check_names", "DEFAULT_MAX_DEALS"]
 
 DEFAULT_MAX_DEALS = 5_000
 """``--until``'s cap on deals when ``--max-games`` is not given."""
@@ -81,6 +89,9 @@ class TournamentPlan:
     workers: int = 1
     backend: Backend | None = None
     players: int | None = None
+    budget: float | None = None
+    """Seconds of thinking each seat may spend in a game (``--budget``); ``None``: no limit.
+    The seat that runs over forfeits that game: its agent loses it to the other."""
 
 
 @dataclass
@@ -127,6 +138,10 @@ class AgentResult:
     high: float = 0.0
     moves: int = 0
     seconds: float = 0.0
+    forfeits: int = 0
+    """Games this agent lost by running over ``--budget``."""
+    most_seconds: float = 0.0
+    """The most thinking time one of its seats took in one game (against ``--budget``)."""
 
     @property
     def ms_per_move(self) -> float:
@@ -134,7 +149,8 @@ class AgentResult:
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "rating": round(self.rating, 2), "low": round(self.low, 2),
-                "high": round(self.high, 2), "moves": self.moves, "ms_per_move": round(self.ms_per_move, 3)}
+                "high": round(self.high, 2), "moves": self.moves, "ms_per_move": round(self.ms_per_move, 3),
+                "forfeits": self.forfeits, "most_seconds_in_a_game": round(self.most_seconds, 3)}
 
 
 @dataclass
@@ -149,13 +165,26 @@ class TournamentResult:
     pairs: list[PairResult]
     stop_reason: str
     players: int = 2
+    quality: QualityFigures | None = None
+    """The game-quality metrics of every game of the tournament (docs/lab.md)."""
+    budget: float | None = None
+
+    def narrowing(self) -> float | None:
+        """How much narrower the paired intervals are than the unpaired ones, over the pairs
+        (1 - the sum of paired widths over the sum of unpaired widths); ``None`` without games."""
+        paired = sum(p.interval().high - p.interval().low for p in self.pairs if p.games)
+        unpaired = sum(p.unpaired().high - p.unpaired().low for p in self.pairs if p.games)
+        return 1 - paired / unpaired if unpaired > 0 else None
 
     def as_json(self) -> dict[str, Any]:
         """DESIGN.md's ``tournament --json`` object (extended: docs/agents.md)."""
+        narrowing = self.narrowing()
         return {"variant": self.variant, "seed": self.seed, "players": self.players, "deals": self.deals,
                 "games": self.games, "rating": "bradley-terry, elo scale, bootstrap over deals",
                 "agents": [a.as_json() for a in self.agents], "pairs": [p.as_json() for p in self.pairs],
-                "stop_reason": self.stop_reason}
+                "stop_reason": self.stop_reason, "budget": self.budget,
+                "paired_narrowing": None if narrowing is None else round(narrowing, 6),
+                "quality": None if self.quality is None else self.quality.as_json()}
 
     def text(self) -> str:
         """The tables ``rummydsl tournament`` prints."""
@@ -170,6 +199,18 @@ class TournamentResult:
             paired, unpaired = pair.interval(), pair.unpaired()
             lines.append(f"{pair.a:<24}{pair.b:<24}{pair.games:>6}{pair.a_wins:>8}{pair.b_wins:>8}"
                          f"{100 * pair.score:>8.1f}%{_span(paired):>17}{_span(unpaired):>17}")
+        narrowing = self.narrowing()
+        if narrowing is not None:
+            how = "narrower" if narrowing >= 0 else "wider"
+            lines += ["", f"paired deals: the paired intervals are {abs(100 * narrowing):.0f}% {how} than the "
+                          "unpaired ones, summed over the pairs"]
+        if self.budget is not None:
+            forfeits = ", ".join(f"{a.name} {a.forfeits}" for a in self.agents)
+            lines.append(f"budget {self.budget:g} s a seat a game; games forfeited on time: {forfeits}")
+        if self.quality is not None:
+            from .output import quality_text
+
+            lines += [""] + quality_text(["every game"], [self.quality])
         return "\n".join(lines) + "\n"
 
 
@@ -177,84 +218,87 @@ def _span(interval: Interval) -> str:
     return f"{100 * interval.low:.1f} to {100 * interval.high:.1f}"
 
 
-class _Tasks(Sequence[GameTask]):
-    """The tasks of a tournament, deal by deal, made as they are read."""
+class _Tasks(LazyTasks):
+    """The tasks of a tournament, deal by deal (every seating of every pair), made as they are read."""
 
     def __init__(self, path: str, names: Sequence[str], games: list[tuple[int, int, tuple[int, ...]]],
-                 deals: int, seed: int, players: int | None) -> None:
+                 deals: int, seed: int, players: int | None, budget: float | None = None, start: int = 0) -> None:
         self.path = path
         self.names = list(names)
-        self.games = games
-        self.deals = deals
-        master = random.Random(seed)  # the draws of simulate.game_seeds
-        self.seeds = [master.getrandbits(64) for _ in range(deals)]
+        self.seatings = games
         self.players = players
+        self.budget = budget
+        super().__init__(deals, len(games), seed, self._make, start)
 
-    def __len__(self) -> int:
-        return self.deals * len(self.games)
-
-    def _task(self, position: int) -> GameTask:
-        deal, at = divmod(position, len(self.games))
-        seats = self.games[at][2]
-        return GameTask(self.path, position, self.seeds[deal], ",".join(self.names[k] for k in seats),
-                        players=self.players)
-
-    def __iter__(self) -> Iterator[GameTask]:
-        return (self._task(k) for k in range(len(self)))
-
-    @overload
-    def __getitem__(self, position: int) -> GameTask: ...
-
-    @overload
-    def __getitem__(self, position: slice) -> Sequence[GameTask]: ...
-
-    def __getitem__(self, position: int | slice) -> GameTask | Sequence[GameTask]:
-        if isinstance(position, slice):
-            return [self._task(k) for k in range(*position.indices(len(self)))]
-        if position < 0:
-            position += len(self)
-        if not 0 <= position < len(self):
-            raise IndexError(position)
-        return self._task(position)
+    def _make(self, slot: int, deal: int, seed: int) -> GameTask:
+        seats = self.seatings[slot][2]
+        return GameTask(self.path, deal * len(self.seatings) + slot, seed, ",".join(self.names[k] for k in seats),
+                        players=self.players, budget=self.budget)
 
 
-def run_tournament(plan: TournamentPlan, on_deal: Callable[[int, int | None], None] | None = None) -> TournamentResult:
-    """Play ``plan`` and sum it up; ``on_deal(done, total)`` hears every finished deal.
+def check_names(agents: Sequence[str], players: int | None = None) -> list[str]:
+    """The agents' names, stripped, each checked (``--agents``'s place named in errors).
 
-    :raises AgentError: for fewer than two agents, an unknown agent or setting, or an
-        agent that failed in a game (naming the game).
-    :raises VariantError: for a variant that cannot be loaded.
+    :raises AgentError: for fewer than two agents, a name given twice, or an agent
+        that cannot be made (naming its place: ``--agents item 2 ('clever')``).
     """
-    names = [name.strip() for name in plan.agents if name.strip()]
+    names = [name.strip() for name in agents if name.strip()]
     if len(names) < 2:
         raise AgentError("--agents", "a tournament needs two agents or more, as a comma list (ismcts,greedy)")
     if len(set(names)) != len(names):
         raise AgentError("--agents", f"an agent is named twice in {','.join(names)}; name each once")
     if any("," in name for name in names):
         raise AgentError("--agents", "an agent's name holds a comma")
+    for place, name in enumerate(names, start=1):
+        try:
+            check_agents(name, 1)
+        except AgentError as problem:
+            raise AgentError(f"--agents item {place} ({name!r})", problem.reason) from None
+    return names
+
+
+def run_tournament(plan: TournamentPlan, on_deal: Callable[[int, int | None], None] | None = None, *,
+                   done_tasks: Sequence[GameOutcome] = (),
+                   on_outcome: Callable[[GameOutcome, str], None] | None = None) -> TournamentResult:
+    """Play ``plan`` and sum it up; ``on_deal(done, total)`` hears every finished deal.
+
+    ``done_tasks`` are the outcomes of the first tasks, in task order, played before (a
+    resumed run, ``--resume``): they are summed first, as if just played, and only the
+    tasks after them are played, so the figures are those of an uninterrupted run.
+    ``on_outcome(outcome, seating)`` hears each task newly played, in task order, with its
+    agents seat by seat (``--out`` writes it).
+
+    :raises AgentError: for fewer than two agents, an unknown agent or setting, or an
+        agent that failed in a game (naming the game).
+    :raises VariantError: for a variant that cannot be loaded.
+    """
+    names = check_names(plan.agents)
     path = find_variant_path(plan.variant)
     variant = with_players(load_variant(path), plan.players)
     players = variant.players
-    for name in names:
-        check_agents(name, 1)
     games = seatings(len(names), players)
     total = plan.games if plan.until is None else plan.max_games
     assert total is not None
-    tasks = _Tasks(path, names, games, total, plan.seed, plan.players)
+    tasks = _Tasks(path, names, games, total, plan.seed, plan.players, plan.budget, start=len(done_tasks))
     pairs = {(a, b): PairResult(names[a], names[b]) for a, b in itertools.combinations(range(len(names)), 2)}
     agents = [AgentResult(name) for name in names]
+    quality = QualityFigures(players)
     deals: list[dict[tuple[int, int], tuple[float, int]]] = []
     this_deal: dict[tuple[int, int], tuple[float, int]] = {}
     reason = f"played the {total} deals asked for"
     done = 0
-    with contextlib.closing(run_tasks(tasks, workers=plan.workers, backend=plan.backend)) as outcomes:
-        for outcome in outcomes:
+    with contextlib.closing(_outcomes(done_tasks, tasks, plan)) as outcomes:
+        for outcome, new in outcomes:
             a, b, seats = games[outcome.index % len(games)]
-            if outcome.played.stopped is not None or outcome.played.result is None:
+            forfeit = outcome.over_budget if outcome.played.result is None else None
+            if forfeit is None and (outcome.played.stopped is not None or outcome.played.result is None):
                 why = outcome.played.stopped or "it did not end"
                 raise AgentError(f"game {outcome.index + 1}", f"{','.join(names[k] for k in seats)} on deal "
                                  f"{outcome.index // len(games) + 1}: {why}")
-            _count(outcome, a, b, seats, pairs[(a, b)], agents, this_deal)
+            if new and on_outcome is not None:
+                on_outcome(outcome, ",".join(names[k] for k in seats))
+            _count(outcome, a, b, seats, pairs[(a, b)], agents, this_deal, forfeit)
+            _quality(quality, outcome, seats, forfeit)
             if (outcome.index + 1) % len(games):
                 continue
             for (x, y), (score, count) in this_deal.items():
@@ -279,15 +323,43 @@ def run_tournament(plan: TournamentPlan, on_deal: Callable[[int, int | None], No
                                           bootstrap(len(names), deals, plan.seed)):
         agent.rating, agent.low, agent.high = rating, low, high
     return TournamentResult(variant.id, plan.seed, done, done * len(games), agents, list(pairs.values()), reason,
-                            players)
+                            players, quality, plan.budget)
+
+
+def _outcomes(done_tasks: Sequence[GameOutcome], tasks: _Tasks,
+              plan: TournamentPlan) -> Generator[tuple[GameOutcome, bool], None, None]:
+    """Every task's outcome in task order, each with whether it was played now: ``done_tasks``
+    (read back by ``--resume``) first, then the rest as played (closing this stops the workers)."""
+    for outcome in done_tasks:
+        yield outcome, False
+    if len(tasks) <= 0:
+        return
+    with contextlib.closing(run_tasks(tasks, workers=plan.workers, backend=plan.backend)) as played:
+        for outcome in played:
+            yield outcome, True
+
+
+def _quality(quality: QualityFigures, outcome: GameOutcome, seats: tuple[int, ...], forfeit: int | None) -> None:
+    """Count a game's quality metrics; a forfeit's winning seat is the first the other agent holds."""
+    if forfeit is None:
+        quality.add(outcome.played)
+        return
+    loser = seats[forfeit]
+    quality.add(outcome.played, winner=next(seat for seat, agent in enumerate(seats) if agent != loser))
 
 
 def _count(outcome: GameOutcome, a: int, b: int, seats: tuple[int, ...], pair: PairResult,
-           agents: list[AgentResult], this_deal: dict[tuple[int, int], tuple[float, int]]) -> None:
-    """Count one game: the pair's tally, the deal's score, each agent's moves and time."""
-    result = outcome.played.result
-    assert result is not None
-    winner = seats[result.winner] if result.winner is not None else None
+           agents: list[AgentResult], this_deal: dict[tuple[int, int], tuple[float, int]],
+           forfeit: int | None = None) -> None:
+    """Count one game: the pair's tally, the deal's score, each agent's moves and time
+    (a game forfeited on time by seat ``forfeit`` is a win for the other agent)."""
+    if forfeit is not None:
+        winner: int | None = b if seats[forfeit] == a else a
+        agents[seats[forfeit]].forfeits += 1
+    else:
+        result = outcome.played.result
+        assert result is not None
+        winner = seats[result.winner] if result.winner is not None else None
     pair.games += 1
     if winner == a:
         pair.a_wins += 1
@@ -304,3 +376,4 @@ def _count(outcome: GameOutcome, a: int, b: int, seats: tuple[int, ...], pair: P
         if seat < len(outcome.moves):
             agents[agent].moves += outcome.moves[seat]
             agents[agent].seconds += outcome.seconds[seat]
+            agents[agent].most_seconds = max(agents[agent].most_seconds, outcome.seconds[seat])

@@ -32,3 +32,12 @@ def test_every_json_key_figure_and_plot_is_documented() -> None:
         assert f"`{key}`" in LAB
     for key in PLOTS:
         assert f"`{key}`" in LAB, f"docs/lab.md never names the plot {key!r}"
+
+
+def test_every_quality_metric_is_defined_with_its_source() -> None:
+    from rummydsl.lab.quality import QUALITY
+
+    section = LAB.split("## Game quality")[1].split("\n## ")[0]
+    for key, (name, _meaning, source) in QUALITY.items():
+        assert f"`{key}`" in section, f"docs/lab.md's Game quality never defines `{key}`"
+        assert source.split()[0] in section
