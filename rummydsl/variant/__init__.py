@@ -145,7 +145,7 @@ def _build(path: str, text: str | None = None) -> tuple[Variant | None, list[Dia
                                          chain=resolved.chain, parent_data=resolved.parent_data)
     diagnostics = list(resolved.warnings) + diagnostics
     if resolved.blanks:
-        from .extends import blame_blanks
+        from .blanks import blame_blanks
 
         diagnostics = blame_blanks(diagnostics, resolved.blanks)
     if len(resolved.documents) > 1:

@@ -70,10 +70,9 @@ result of its ancestors:
 from __future__ import annotations
 
 import os
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -83,6 +82,7 @@ from rummydsl.limits import MAX_EXTENDS_DEPTH
 from rummydsl.suggest import closest
 from rummydsl.untrusted import is_variant_file, reach_refusal, reach_root, refusal
 from rummydsl.variant import is_variant_id, shipped_variant_ids
+from rummydsl.variant.blanks import Blank
 from rummydsl.variant.load import Document, KeyPath, Positions, load_document
 
 __all__ = [
@@ -205,16 +205,6 @@ class MergedPositions:
     def inside_scalar(self, path: Sequence[Any], line: int, column: int) -> Location:
         prefix, positions = self._owner(path)
         return positions.inside_scalar(prefix, line, column)
-
-
-@dataclass(frozen=True)
-class Blank:
-    """A blank key of a child (``game:`` with nothing under it) that deletes the one it
-    inherits: its key path, where it is written, and the keys the inherited value had."""
-
-    path: KeyPath
-    location: Location
-    removed_keys: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -574,47 +564,6 @@ def _blank_deletions(child: Document, parent: Any, parent_name: str,
                 f"'{key}: null' if you mean to delete it, or indent the keys meant to go under it",
                 "extends-delete", "warning", snippet=child.line(where.line)))
     return sorted(found, key=lambda d: (d.location.line, d.location.column))
-
-
-_MISSING_TOP = re.compile(r"missing required key '([^']+)' in the top level")
-_UNKNOWN_TOP = re.compile(r"unknown key '([^']+)' in the top level")
-
-
-def blame_blanks(diagnostics: list[Diagnostic], blanks: Sequence[Blank]) -> list[Diagnostic]:
-    """The errors a blank top-level key caused, saying so: a key left blank by a missing
-    indent (``game:`` then ``target: 100`` at the margin) deletes the inherited section,
-    so the section is missing and its keys are unknown at the top level. Sorted by place,
-    those errors come before the warning at the blank key; each now names it.
-
-    >>> blank = Blank(("game",), Location("house.yaml", 3, 1), ("target", "match"))
-    >>> found = [Diagnostic(Location("house.yaml", 1, 1), "missing required key 'game' in the top level"),
-    ...          Diagnostic(Location("house.yaml", 4, 1), "unknown key 'target' in the top level (allowed: ...)")]
-    >>> for d in blame_blanks(found, [blank]):
-    ...     print(d.message)
-    missing required key 'game' in the top level: the blank 'game:' at line 3 deleted the inherited one
-    unknown key 'target' in the top level (allowed: ...); indent it under 'game:' (line 3), where the inherited 'game' had it
-    """
-    top = {blank.path[0]: blank for blank in blanks if len(blank.path) == 1}
-    if not top:
-        return diagnostics
-    told: list[Diagnostic] = []
-    for diagnostic in diagnostics:
-        message = diagnostic.message
-        missing = _MISSING_TOP.match(message)
-        unknown = None if missing else _UNKNOWN_TOP.match(message)
-        if missing and missing.group(1) in top:
-            blank = top[missing.group(1)]
-            message = (f"{missing.group(0)}: the blank '{blank.path[0]}:' at line {blank.location.line} "
-                       f"deleted the inherited one{message[missing.end():]}")
-        elif unknown and diagnostic.location.path == next(iter(top.values())).location.path:
-            under = [blank for blank in top.values()
-                     if unknown.group(1) in blank.removed_keys and blank.location.line < diagnostic.location.line]
-            if under:
-                blank = max(under, key=lambda b: b.location.line)
-                message += (f"; indent it under '{blank.path[0]}:' (line {blank.location.line}), "
-                            f"where the inherited {blank.path[0]!r} had it")
-        told.append(diagnostic if message == diagnostic.message else replace(diagnostic, message=message))
-    return told
 
 
 def _check_version(child: Document, parent: Document, parent_data: dict[str, Any]) -> None:
