@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine.catalogue import Choose
+from ..engine.match_state import CHANCE
 from ..engine.match_view import PHASES
 
 if TYPE_CHECKING:
@@ -91,6 +93,11 @@ class Planes:
         self._copy_levels = np.arange(self.copies)
         self._depth_shifts = np.arange(self.depth_bits)
         self._rows: dict[int, np.ndarray[Any, np.dtype[np.int8]]] = {}
+        self._bytes: dict[int, bytes] = {}
+        self._face = [space.face(card) for card in deck.cards]
+        """Each card's face (column), by card id."""
+        self._size = len(self.names) * self.faces
+        self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
         if len(PHASES) + 1 > self.faces or self.players > self.faces:
             raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
 
@@ -101,7 +108,82 @@ class Planes:
 
     def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
-        an ``int8`` array of :attr:`shape`."""
+        an ``int8`` array of :attr:`shape` (a new one each call).
+
+        Written straight from the seat's live :class:`~rummydsl.engine.observe.Observation`
+        (no copy of the match, no lists of counts): each card sets one byte. It is the same
+        array as :meth:`encode_tensor` gives in every state (tests hold them equal); while
+        a deal is under way (chance to move) it is that one."""
+        if match.to_move == CHANCE:
+            return self.encode_tensor(match, seat)
+        faces = self.faces
+        face = self._face
+        buf = bytearray(self._size)
+        view = match.view(seat)
+        rnd = match.round
+        n = self.players
+        order = [(seat + k) % n for k in range(n)]
+        pile = view.discards
+        upcard = view.upcard
+        if match.to_move == seat and match.pending:
+            chosen = [a.card for a in match.pending if type(a) is Choose]
+        else:
+            chosen = []
+        rows: list[Any] = [rnd.hands[seat]] + [rnd.known[p] for p in order[1:]]
+        rows += [pile[:-1], pile[-1:], () if upcard is None else (upcard,)]
+        rows += [[c for meld in rnd.table[p] for c in meld.cards] for p in order]
+        rows.append(chosen)
+        at = 0
+        if self.copies == 1:
+            for cards in rows:
+                for card in cards:
+                    buf[at + face[card.id]] = 1
+                at += faces
+        else:
+            for cards, levels in zip(rows, self._levels):
+                seen: dict[int, int] = {}
+                for card in cards:
+                    f = face[card.id]
+                    k = seen.get(f, 0)
+                    seen[f] = k + 1
+                    if k < levels:
+                        buf[at + k * faces + f] = 1
+                at += levels * faces
+        if self.deep:
+            depth: dict[int, int] = {}
+            for d, card in enumerate(reversed(pile[:-1]), start=1):
+                depth.setdefault(face[card.id], d)
+            for f, d in depth.items():
+                for k in range(self.depth_bits):
+                    if d >> k & 1:
+                        buf[at + k * faces + f] = 1
+            at += self.depth_bits * faces
+        to_move = match.to_move
+        binary = self._binary_bytes
+        buf[at:at + faces] = binary(len(rnd.stock))
+        phase = self._phase_number[rnd.phase.value]
+        if phase < faces:
+            buf[at + faces + phase] = 1
+        if to_move >= 0:
+            buf[at + 2 * faces + (to_move - seat) % n] = 1
+        buf[at + 3 * faces:at + 4 * faces] = binary(rnd.number)
+        at += 4 * faces
+        hands = rnd.hands
+        scores = match.game.scores
+        for k, p in enumerate(order):
+            buf[at + k * faces:at + (k + 1) * faces] = binary(len(hands[p]))
+            score = scores[p]
+            start = at + (n + k) * faces
+            buf[start:start + faces] = binary(abs(score))
+            if score < 0:
+                buf[start + faces - 1] = 1
+        return np.frombuffer(buf, dtype=np.int8).reshape(self.shape)
+
+    def encode_tensor(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`encode` the slow way, from :meth:`MatchObservation.tensor
+        <rummydsl.engine.match_view.MatchObservation.tensor>` (a copy of the match, lists of
+        counts): what the fast path is held equal to (tests), and what a deal under way is
+        written from."""
         view = match.observation(seat)
         tensor = view.tensor()
         faces = self.faces
@@ -140,6 +222,15 @@ class Planes:
             out[at + n + k] = binary(abs(score))
             out[at + n + k, faces - 1] = score < 0
         return out
+
+    def _binary_bytes(self, value: int) -> bytes:
+        """:meth:`_binary` as bytes (kept as the rows are)."""
+        row = self._bytes.get(value)
+        if row is None:
+            row = self._binary(value).tobytes()
+            if len(self._bytes) < 4096:
+                self._bytes[value] = row
+        return row
 
     def _binary(self, value: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """``value`` (0 for a negative one) in binary, least significant bit first, in all
