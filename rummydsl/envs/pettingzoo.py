@@ -41,7 +41,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..engine.match import Event, Match
 from ..errors import StalledGameError
@@ -49,6 +48,7 @@ from .core import Options, RewardFunction
 from .gin_v5 import GinV5, v5_reward
 from .planes import Planes
 from .text import table_text
+from .wrapping import Checked
 
 __all__ = ["env", "raw_env", "ENCODINGS"]
 
@@ -58,11 +58,7 @@ ENCODINGS = ("planes", "pettingzoo_gin_v5")
 
 def env(**kwargs: Any) -> Any:
     """:class:`raw_env` with PettingZoo's usual wrappers (see the module)."""
-    wrapped: Any = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return Checked(raw_env(**kwargs), illegal_reward=-1)
 
 
 class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
@@ -96,6 +92,8 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.agents = list(self.possible_agents)
         size = self.match.action_space.size if self.v5 is None else self.v5.size
         shape = self.planes.shape if self.v5 is None else self.v5.shape
+        self._size = size
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, 1, shape, np.int8),
@@ -175,14 +173,16 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         v5 = self.v5
-        grid = self.planes.encode(self.match, seat) if v5 is None else v5.encode(self.match, seat)
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        if (self.match.to_move == seat and agent in self.terminations
+        match = self.match
+        grid = self.planes.encode(match, seat) if v5 is None else v5.encode(match, seat)
+        mask = bytearray(self._size)
+        if (match.to_move == seat and agent in self.terminations
                 and not (self.terminations[agent] or self.truncations[agent])):
-            mask[self.match.legal_ids() if v5 is None else list(v5.moves(self.match))] = 1
-        return {"observation": grid, "action_mask": mask}
+            for i in (match.legal_ids() if v5 is None else v5.moves(match)):
+                mask[i] = 1
+        return {"observation": grid, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, the piles, the melds."""
@@ -199,4 +199,4 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
 
     def seat_of(self, agent: str) -> int:
         """The seat of an agent (``player_0`` is seat 0, P1)."""
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
