@@ -52,6 +52,8 @@ from .wrapping import Checked
 
 __all__ = ["env", "raw_env", "ENCODINGS"]
 
+_INT8 = np.dtype(np.int8)
+
 ENCODINGS = ("planes", "pettingzoo_gin_v5")
 """The ``encoding=`` forms: rummydsl's planes and ids, or the removed ``gin_rummy_v5``'s."""
 
@@ -182,7 +184,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
                 and not (self.terminations[agent] or self.truncations[agent])):
             for i in (match.legal_ids() if v5 is None else v5.moves(match)):
                 mask[i] = 1
-        return {"observation": grid, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": grid, "action_mask": np.ndarray((self._size,), _INT8, mask)}
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, the piles, the melds."""

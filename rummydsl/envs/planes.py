@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Planes"]
 
+_INT8 = np.dtype(np.int8)
+
 _ONE_CARD = frozenset({"top discard", "upcard"})
 """Rows of the tensor that hold one card at most: one plane each, whatever the deck."""
 
@@ -114,7 +116,8 @@ class Planes:
         (no copy of the match, no lists of counts): each card sets one byte. It is the same
         array as :meth:`encode_tensor` gives in every state (tests hold them equal); while
         a deal is under way (chance to move) it is that one."""
-        if match.to_move == CHANCE:
+        to_move = match.to_move
+        if to_move == CHANCE:
             return self.encode_tensor(match, seat)
         faces = self.faces
         face = self._face
@@ -125,7 +128,7 @@ class Planes:
         order = [(seat + k) % n for k in range(n)]
         pile = view.discards
         upcard = view.upcard
-        if match.to_move == seat and match.pending:
+        if to_move == seat and match.pending:
             chosen = [a.card for a in match.pending if type(a) is Choose]
         else:
             chosen = []
@@ -158,7 +161,6 @@ class Planes:
                     if d >> k & 1:
                         buf[at + k * faces + f] = 1
             at += self.depth_bits * faces
-        to_move = match.to_move
         binary = self._binary_bytes
         buf[at:at + faces] = binary(len(rnd.stock))
         phase = self._phase_number[rnd.phase.value]
@@ -177,7 +179,7 @@ class Planes:
             buf[start:start + faces] = binary(abs(score))
             if score < 0:
                 buf[start + faces - 1] = 1
-        return np.frombuffer(buf, dtype=np.int8).reshape(self.shape)
+        return np.ndarray(self.shape, _INT8, buf)
 
     def encode_tensor(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`encode` the slow way, from :meth:`MatchObservation.tensor
