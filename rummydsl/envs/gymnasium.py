@@ -26,6 +26,7 @@ learner has a decision to make.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -51,7 +52,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, variant: Any = "gin_rummy", players: int | None = None, seat: int = 0,
-                 opponents: str = "greedy", episode: str = "hand", reward: str | RewardFunction = "zero_sum",
+                 opponents: str = "greedy", episode: str = "hand", reward: str | Path | RewardFunction = "zero_sum",
                  max_turns: int | None = None, render_mode: str | None = None) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
@@ -134,14 +135,15 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     def _apply(self, action: Any) -> float:
         """Play one decision (an id, or an opponent's action); the learner's reward."""
         match = self.match
-        sat_out = match.round.sat_out
+        played = match.round
+        sat_out = played.sat_out
         event: Event | None
         try:
             event = match.apply(action)
         except StalledGameError:
             event = None
         self._turns += 1
-        rewards = self.options.rewards(match, event, self._before, sat_out)
+        rewards = self.options.rewards(match, event, self._before, sat_out, played)
         self._before = self.options.scores(match)
         if self.options.ends(match, event):
             self._over = True

@@ -35,6 +35,7 @@ fails an assertion, and the call order is enforced.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,7 +70,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
     metadata = {"render_modes": ["ansi"], "name": "rummydsl_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Any = "gin_rummy", players: int | None = None, episode: str = "hand",
-                 reward: str | RewardFunction | None = None, max_turns: int | None = None,
+                 reward: str | Path | RewardFunction | None = None, max_turns: int | None = None,
                  render_mode: str | None = None, encoding: str = "planes",
                  opponents_hand_visible: bool = False, knock_reward: float = 0.5,
                  gin_reward: float = 1.0) -> None:
@@ -152,7 +153,8 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         match = self.match
-        sat_out = match.round.sat_out
+        played = match.round
+        sat_out = played.sat_out
         event: Event | None
         try:
             event = match.apply(int(action)) if self.v5 is None else self.v5.play(match, int(action))
@@ -163,7 +165,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.last_event = event
         self._turns += 1
         options = self.options
-        rewards = options.rewards(match, event, self._before, sat_out)
+        rewards = options.rewards(match, event, self._before, sat_out, played)
         self._before = options.scores(match)
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
         if options.ends(match, event):

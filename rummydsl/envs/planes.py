@@ -179,7 +179,8 @@ class Planes:
             buf[start:start + faces] = binary(abs(score))
             if score < 0:
                 buf[start + faces - 1] = 1
-        return np.ndarray(self.shape, _INT8, buf)
+        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self.shape, _INT8, buf)
+        return grid
 
     def encode_tensor(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`encode` the slow way, from :meth:`MatchObservation.tensor

@@ -73,8 +73,9 @@ class Checked(OrderEnforcingWrapper[Any, Any, Any]):
         return len(self._raw.agents)
 
     @property
-    def _cumulative_rewards(self) -> dict[Any, float]:  # type: ignore[override]
-        return self._raw._cumulative_rewards
+    def _cumulative_rewards(self) -> dict[Any, float]:
+        rewards: dict[Any, float] = self._raw._cumulative_rewards
+        return rewards
 
     @_cumulative_rewards.setter
     def _cumulative_rewards(self, value: dict[Any, float]) -> None:

@@ -159,6 +159,8 @@ def test_the_same_seed_plays_the_same_episode() -> None:
 @pytest.mark.parametrize("kwargs,message", [
     ({"episode": "round"}, "episode is 'hand' or 'game'"),
     ({"reward": "wins"}, "reward is 'zero_sum', 'points'"),
+    ({"reward": "zerosum"}, "unknown name 'zerosum'(.|\n)*did you mean 'zero_sum'"),
+    ({"reward": 3}, "reward is 'zero_sum', 'points', an expression"),
     ({"max_turns": 0}, "max_turns is a positive integer"),
     ({"render_mode": "human"}, "render_mode is None or 'ansi'"),
 ])
