@@ -43,6 +43,10 @@ __all__ = ["Planes"]
 
 _INT8 = np.dtype(np.int8)
 
+MIN_COLUMNS = 16
+"""The fewest columns a plane has: a deck of fewer faces (a small deck for exhaustive
+solvers) gets this many, so the phase, the seat to move and the numbers fit."""
+
 _ONE_CARD = frozenset({"top discard", "upcard"})
 """Rows of the tensor that hold one card at most: one plane each, whatever the deck."""
 
@@ -66,7 +70,10 @@ class Planes:
         space = match.action_space
         deck = match.variant.deck
         self.faces = space.faces
-        """Columns: one per face of the deck."""
+        """Card columns: one per face of the deck."""
+        self.columns = max(self.faces, MIN_COLUMNS)
+        """Columns of a plane: the faces, or :data:`MIN_COLUMNS` for a deck of fewer faces
+        (its card planes use the first ``faces``)."""
         counts = [0] * self.faces
         for card in deck.cards:
             counts[space.face(card)] += 1
@@ -98,15 +105,15 @@ class Planes:
         self._bytes: dict[int, bytes] = {}
         self._face = [space.face(card) for card in deck.cards]
         """Each card's face (column), by card id."""
-        self._size = len(self.names) * self.faces
+        self._size = len(self.names) * self.columns
         self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
-        if len(PHASES) + 1 > self.faces or self.players > self.faces:
-            raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
+        if len(PHASES) + 1 > self.columns or self.players > self.columns:
+            raise ValueError(f"{self.columns} columns are too few for the phase and seat planes")
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(planes, faces)."""
-        return (len(self.names), self.faces)
+        """(planes, columns): columns are the deck's faces (at least :data:`MIN_COLUMNS`)."""
+        return (len(self.names), self.columns)
 
     def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
@@ -119,7 +126,7 @@ class Planes:
         to_move = match.to_move
         if to_move == CHANCE:
             return self.encode_tensor(match, seat)
-        faces = self.faces
+        faces = self.columns  # the stride of a plane; a card's column is its face
         face = self._face
         buf = bytearray(self._size)
         view = match.view(seat)
@@ -189,26 +196,27 @@ class Planes:
         written from."""
         view = match.observation(seat)
         tensor = view.tensor()
-        faces = self.faces
+        faces = self.columns
+        deck_faces = self.faces
         out = np.zeros(self.shape, dtype=np.int8)
         cards = np.array([tensor[i] for i in self._card_rows], dtype=np.int8)
         if self.copies == 1:
             at = len(cards)
-            out[:at] = cards
+            out[:at, :deck_faces] = cards
         else:
             at = 0
             for row, levels in zip(cards, self._levels):
-                out[at:at + levels] = row[None, :] > self._copy_levels[:levels, None]
+                out[at:at + levels, :deck_faces] = row[None, :] > self._copy_levels[:levels, None]
                 at += levels
         if self.deep:
-            depth = np.zeros(faces, dtype=np.int64)
+            depth = np.zeros(deck_faces, dtype=np.int64)
             pile = view.round.discards
             space = match.action_space
             for d, card in enumerate(reversed(pile[:-1]), start=1):
                 f = space.face(card)
                 if depth[f] == 0:
                     depth[f] = d
-            out[at:at + self.depth_bits] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
+            out[at:at + self.depth_bits, :deck_faces] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
             at += self.depth_bits
         numbers = [v for row in tensor[self._numbers_at:] for v in row]
         n = self.players
@@ -240,7 +248,7 @@ class Planes:
         columns but the last (kept for a score's sign)."""
         row = self._rows.get(value)
         if row is None:
-            row = np.array([(max(0, value) >> k) & 1 for k in range(self.faces - 1)] + [0], dtype=np.int8)
+            row = np.array([(max(0, value) >> k) & 1 for k in range(self.columns - 1)] + [0], dtype=np.int8)
             if len(self._rows) < 4096:
                 self._rows[value] = row
         return row
@@ -248,7 +256,9 @@ class Planes:
     def spec(self) -> str:
         """The planes as text, one a line: ``row  name``."""
         width = len(str(len(self.names) - 1))
-        lines = [f"{len(self.names)} planes of {self.faces} columns (one per face of the deck; "
+        faces = (f"one per face of the deck" if self.columns == self.faces
+                 else f"the deck's {self.faces} faces first, the rest empty in card planes")
+        lines = [f"{len(self.names)} planes of {self.columns} columns ({faces}; "
                  f"{self.copies} cop{'y' if self.copies == 1 else 'ies'} of a face at most)"]
         lines += [f"{i:>{width}}  {name}" for i, name in enumerate(self.names)]
         return "\n".join(lines)

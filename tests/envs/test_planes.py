@@ -68,3 +68,28 @@ def test_each_call_gives_a_new_array() -> None:
     a = planes.encode(m, 0)
     a[0, :] = 1
     assert not np.array_equal(planes.encode(m, 0), a)
+
+
+def test_a_deck_of_few_faces_gets_sixteen_columns(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from rummydsl.envs.planes import MIN_COLUMNS
+
+    path = Path(str(tmp_path)) / "tiny.yaml"
+    path.write_text('rummydsl: 1\nid: tiny\nextends: gin_rummy\nname: Tiny\ndescription: Four cards.\n'
+                    'deck: {suits: [S], ranks: [A, "2", "3", "4"]}\n'
+                    'melds: {set: null, run: "size >= 2 and same(suit) and consecutive(rank)"}\n'
+                    'deal: {hand_size: 1, upcard: false}\nupcard_offer: null\n'
+                    'knock: {limit: 2, big_gin: false}\nstock: {floor: 0}\n', encoding="utf-8")
+    for chance in ("seeded", "explicit"):
+        m = Match.new(str(path), seed=3, chance=chance, history=False)
+        planes = Planes(m)
+        assert planes.faces == 4 and planes.shape[1] == MIN_COLUMNS
+        assert "the deck's 4 faces first" in planes.spec()
+        rng = random.Random(3)
+        while not m.over and not m.game.results:
+            for seat in range(2):
+                fast = planes.encode(m, seat)
+                assert np.array_equal(fast, planes.encode_tensor(m, seat))
+                assert not fast[:planes.names.index("stock size"), 4:].any()
+            m.apply(rng.choice(m.legal_ids()))
