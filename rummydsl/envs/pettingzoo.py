@@ -102,6 +102,8 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
             "observation": spaces.Box(0, 1, shape, np.int8),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         }) for a in self.possible_agents}
+        self._quiet = self.options.episode == "hand" and not callable(self.options.reward)
+        """Whether a step that ends no round rewards nobody (a hand's named reward or expression)."""
         self._seeds = random.Random()
         self._turns = 0
         self._before: list[float] = [0.0] * n
@@ -165,6 +167,18 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.last_event = event
         self._turns += 1
         options = self.options
+        if self._quiet and event is not None and event.result is None:
+            # a step inside a hand, rewarded by a named form or an expression: nothing to add
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            to_move = match.to_move
+            if to_move < 0:  # over (Options.ends)
+                self.terminations = {a: True for a in self.agents}
+            elif options.max_turns is not None and self._turns >= options.max_turns:
+                self.truncations = {a: True for a in self.agents}
+            else:
+                self.agent_selection = self.possible_agents[to_move]
+            return
         rewards = options.rewards(match, event, self._before, sat_out, played)
         self._before = options.scores(match)
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
