@@ -82,6 +82,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
         """The ``gin_rummy_v5`` encoding of the learner's seat (:class:`~.gin_v5.GinV5`), or None."""
         size = self.match.action_space.size if self.v5 is None else self.v5.size
         shape = self.planes.shape if self.v5 is None else self.v5.shape
+        self._size = size
         self.action_space = spaces.Discrete(size)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0, 1, shape, np.int8),
@@ -180,7 +181,7 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
         return reward
 
     def _observe(self) -> dict[str, Any]:
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        mask = np.zeros(self._size, dtype=np.int8)
         if not self._over and self.match.to_move == self.seat:
             mask[list(self._legal())] = 1
         grid = (self.planes.encode(self.match, self.seat) if self.v5 is None
