@@ -73,7 +73,6 @@ class Options:
                     problem.args = (f"{problem.args[0]}\n(reward is 'zero_sum', 'points', an expression or a "
                                     f"function f(match, event, seat){hint})",)
                 raise
-
         elif callable(reward) or reward in REWARDS:
             form = reward
         else:

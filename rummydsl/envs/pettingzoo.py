@@ -18,7 +18,9 @@ mask is all zeros for an agent not to move (a seat sitting out a round never mov
 Options: ``variant`` (a shipped id, a path, a :class:`Variant`), ``players``,
 ``episode`` (``"hand"``: one round; ``"game"``: to the game's target), ``reward``
 (``"zero_sum"``: the round's points less the mean of the others', so two players'
-rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each seat's own points; or a function
+rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each
+seat's own points; an expression of the reward context, or a ``Path`` to a file holding
+one, checked now: :mod:`.reward`; or a function
 ``f(match, event, seat)``), ``max_turns`` (decisions before the episode is truncated:
 random play of a variant that turns its pile over may go on a long time), and
 ``render_mode`` (``None`` or ``"ansi"``), ``encoding`` (``"planes"``, or
@@ -60,7 +62,8 @@ ENCODINGS = ("planes", "pettingzoo_gin_v5")
 
 
 def env(**kwargs: Any) -> Any:
-    """:class:`raw_env` with PettingZoo's usual wrappers (see the module)."""
+    """:class:`raw_env` with the checks of PettingZoo's usual wrappers, in one layer
+    (:class:`~.wrapping.Checked`; see the module)."""
     return Checked(raw_env(**kwargs), illegal_reward=-1)
 
 
