@@ -2,7 +2,8 @@
 
 A plain script, not a test (no test has a wall-clock limit)::
 
-    python benchmarks/env_speed.py [--seconds S] [--variants gin_rummy,skarney_gin,...] [--json]
+    python benchmarks/env_speed.py [--seconds S] [--repeat R] [--variants gin_rummy,skarney_gin,...]
+                                   [--performance-benchmark] [--json]
 
 Rows, for each variant, measured on the process's CPU clock (``time.process_time``: the
 machine is shared), uniformly random legal play, one hand an episode:
@@ -23,8 +24,16 @@ machine is shared), uniformly random legal play, one hand an episode:
     probabilities, no observation), beside OpenSpiel's native C++ ``gin_rummy`` for Gin;
     ``-`` without OpenSpiel.
 
-The issue measured RLCard's ``gin-rummy`` environment at 76-83 random hands per second
-in-process on this machine (2026-12-01); rlcard is in the bench extra, not measured here.
+``rlcard step`` and ``rlcard run`` (Gin only)
+    RLCard's ``gin-rummy`` environment in the same process: ``env.step`` of a random legal
+    action from each state it returns (the state is its observation, built each step: the
+    ``raw`` row's peer), and ``env.run`` with RLCard's ``RandomAgent`` in every seat (its
+    own loop, trajectories kept). ``-`` without rlcard (``pip install rlcard``).
+
+Each row is measured ``--repeat`` times (default 3), the rows taking turns, and printed as
+the median with the lowest and highest. ``--performance-benchmark`` also runs PettingZoo's
+own ``pettingzoo.test.performance_benchmark`` on each variant's wrapped environment (it
+plays for 5 seconds of wall-clock time and prints turns and cycles per second).
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
 from typing import Any, Callable
 
@@ -132,33 +142,93 @@ def openspiel_row(name: str, params: dict[str, Any], seconds: float) -> tuple[fl
     return _timed(hand, seconds)
 
 
+def rlcard_rows(seconds: float) -> dict[str, Callable[[], tuple[float, float] | None]]:
+    """RLCard's gin-rummy environment: stepped by hand, and its own ``run`` (see the module)."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return {"rlcard step": lambda: None, "rlcard run": lambda: None}
+    stepped = rlcard.make("gin-rummy", config={"seed": 0})
+    run = rlcard.make("gin-rummy", config={"seed": 0})
+    run.set_agents([RandomAgent(num_actions=run.num_actions) for _ in range(run.num_players)])
+    rng = random.Random(0)
+
+    def step_hand() -> int:
+        state, _ = stepped.reset()
+        steps = 0
+        while not stepped.is_over():
+            state, _ = stepped.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
+
+    def run_hand() -> int:
+        trajectories, _ = run.run(is_training=False)
+        return sum(len(t) // 2 for t in trajectories)
+
+    return {"rlcard step": lambda: _timed(step_hand, seconds), "rlcard run": lambda: _timed(run_hand, seconds)}
+
+
+def _spread(samples: list[tuple[float, float] | None]) -> dict[str, Any] | None:
+    """The median and range of each figure of a row's samples (None: not measured)."""
+    got = [s for s in samples if s is not None]
+    if not got:
+        return None
+    out: dict[str, Any] = {}
+    for k, key in enumerate(("steps_per_s", "hands_per_s")):
+        values = [g[k] for g in got]
+        out[key] = {"median": statistics.median(values), "low": min(values), "high": max(values)}
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds a row (default 3)")
     parser.add_argument("--variants", default="gin_rummy,skarney_gin,ginski,contract_rummy")
+    parser.add_argument("--repeat", type=int, default=3, help="samples of each row (default 3)")
+    parser.add_argument("--performance-benchmark", action="store_true",
+                        help="also run PettingZoo's performance_benchmark on each variant")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    seconds = args.seconds
     out: dict[str, dict[str, Any]] = {}
     for vid in args.variants.split(","):
         Match.new(vid, seed=0)  # load and build the variant's tables outside the clock
-        rows: dict[str, Any] = {
-            "pettingzoo": pettingzoo_row(vid, args.seconds),
-            "raw": raw_row(vid, args.seconds),
-            "match": match_row(vid, args.seconds),
-            "openspiel": openspiel_row("python_rummydsl", {"variant": vid}, args.seconds),
+        rows: dict[str, Callable[[], tuple[float, float] | None]] = {
+            "pettingzoo": lambda: pettingzoo_row(vid, seconds),
+            "raw": lambda: raw_row(vid, seconds),
+            "match": lambda: match_row(vid, seconds),
+            "openspiel": lambda: openspiel_row("python_rummydsl", {"variant": vid}, seconds),
         }
         if vid == "gin_rummy":
-            rows["openspiel native gin_rummy"] = openspiel_row("gin_rummy", {}, args.seconds)
-        out[vid] = rows
+            rows["openspiel native gin_rummy"] = lambda: openspiel_row("gin_rummy", {}, seconds)
+            rows.update(rlcard_rows(seconds))
+        samples: dict[str, list[tuple[float, float] | None]] = {name: [] for name in rows}
+        for _ in range(args.repeat):
+            for name, measure in rows.items():
+                samples[name].append(measure())
+        out[vid] = {name: _spread(got) for name, got in samples.items()}
     if args.json:
-        print(json.dumps({v: {k: None if r is None else {"steps_per_s": round(r[0]), "hands_per_s": round(r[1], 1)}
-                              for k, r in rows.items()} for v, rows in out.items()}, indent=1))
-        return
-    print(f"{'variant':<16} {'row':<28} {'steps/CPU s':>12} {'hands/CPU s':>12}")
-    for vid, rows in out.items():
-        for name, row in rows.items():
-            shown = ("-", "-") if row is None else (f"{row[0]:.0f}", f"{row[1]:.1f}")
-            print(f"{vid:<16} {name:<28} {shown[0]:>12} {shown[1]:>12}")
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"{'variant':<16} {'row':<28} {'steps/CPU s':>22} {'hands/CPU s':>22}")
+        for vid, spreads in out.items():
+            for name, spread in spreads.items():
+                if spread is None:
+                    shown = ("-", "-")
+                else:
+                    st, ha = spread["steps_per_s"], spread["hands_per_s"]
+                    shown = (f"{st['median']:.0f} ({st['low']:.0f}-{st['high']:.0f})",
+                             f"{ha['median']:.1f} ({ha['low']:.1f}-{ha['high']:.1f})")
+                print(f"{vid:<16} {name:<28} {shown[0]:>22} {shown[1]:>22}")
+    if args.performance_benchmark:
+        from pettingzoo.test import performance_benchmark
+
+        from rummydsl.envs.pettingzoo import env
+
+        for vid in args.variants.split(","):
+            print(f"performance_benchmark {vid}:")
+            performance_benchmark(env(variant=vid, max_turns=5000))
 
 
 if __name__ == "__main__":

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Union
 
 from ..engine.match import Event, Match
+from ..errors import ExpressionError
+from ..suggest import closest
 from ..variant import load_variant, shipped_variant_ids, with_players
+from .reward import RewardExpression
 
 if TYPE_CHECKING:
+    from ..engine.round import Round
     from ..variant.model import Variant
 
 __all__ = ["Options", "EPISODES", "REWARDS", "RewardFunction", "hand_shares", "zero_sum"]
@@ -37,15 +42,18 @@ class Options:
     variant: Variant
     players: int
     episode: str
-    reward: Union[str, RewardFunction]
+    reward: Union[str, RewardFunction, RewardExpression]
+    """``"zero_sum"``, ``"points"``, a function, or a compiled expression (:mod:`.reward`)."""
     max_turns: int | None
 
     @classmethod
     def read(cls, variant: Variant | str, players: int | None, episode: str,
-             reward: str | RewardFunction, max_turns: int | None) -> Options:
-        """Check the options and load the variant.
+             reward: str | Path | RewardFunction, max_turns: int | None) -> Options:
+        """Check the options and load the variant. ``reward``: a named form, a function,
+        an expression of the reward context or a :class:`~pathlib.Path` to a file holding one.
 
         :raises VariantError: for an unknown variant or a player count it does not allow.
+        :raises ExpressionError: for a reward expression that does not check, its place first.
         :raises ValueError: naming the option, for any other bad value.
         """
         if isinstance(variant, str) and variant in shipped_variant_ids():
@@ -54,12 +62,26 @@ class Options:
             variant = with_players(load_variant(variant) if isinstance(variant, str) else variant, players)
         if episode not in EPISODES:
             raise ValueError(f"episode is 'hand' or 'game', not {episode!r}")
-        if not callable(reward) and reward not in REWARDS:
-            raise ValueError(f"reward is 'zero_sum', 'points' or a function f(match, event, seat), not {reward!r}")
+        form: str | RewardFunction | RewardExpression
+        if isinstance(reward, Path) or (isinstance(reward, str) and reward not in REWARDS):
+            try:
+                form = RewardExpression.compile(reward, variant)
+            except ExpressionError as problem:
+                if isinstance(reward, str) and reward.isidentifier():  # perhaps a named form, misspelled
+                    close = closest(reward, REWARDS + ("pettingzoo_gin_v5",))
+                    hint = f"; did you mean {close!r}?" if close else ""
+                    problem.args = (f"{problem.args[0]}\n(reward is 'zero_sum', 'points', an expression or a "
+                                    f"function f(match, event, seat){hint})",)
+                raise
+        elif callable(reward) or reward in REWARDS:
+            form = reward
+        else:
+            raise ValueError("reward is 'zero_sum', 'points', an expression (a string or a Path) or a function "
+                             f"f(match, event, seat), not {reward!r}")
         if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool)
                                       or max_turns < 1):
             raise ValueError(f"max_turns is a positive integer or None, not {max_turns!r}")
-        return cls(variant, variant.players, episode, reward, max_turns)
+        return cls(variant, variant.players, episode, form, max_turns)
 
     def ends(self, match: Match, event: Event | None) -> bool:
         """Whether the episode is over after ``event`` (None: the game stopped short)."""
@@ -68,12 +90,17 @@ class Options:
         return self.episode == "hand" and event.result is not None
 
     def rewards(self, match: Match, event: Event | None, before: list[float],
-                sat_out: int | None = None) -> list[float]:
+                sat_out: int | None = None, played: Round | None = None) -> list[float]:
         """Each seat's reward for the step that gave ``event``; ``before``: the match's
         :meth:`scores` before it; ``sat_out``: the seat that sat out the round played
-        (it gets 0 of a hand's zero-sum reward, which the seats that played share)."""
+        (it gets 0 of a hand's zero-sum reward, which the seats that played share);
+        ``played``: the round the step was played in (a reward expression reads it)."""
         reward = self.reward
         n = match.players
+        if isinstance(reward, RewardExpression):
+            if event is None or event.result is None:
+                return [0.0] * n
+            return reward.rewards(match.round if played is None else played, event.result, sat_out)
         if callable(reward):
             return [float(reward(match, event, seat)) for seat in range(n)] if event is not None else [0.0] * n
         if self.episode == "hand":
@@ -88,7 +115,7 @@ class Options:
 
     def scores(self, match: Match) -> list[float]:
         """What a whole-game reward is the change of: the match's returns in this reward's form."""
-        if self.episode == "game" and isinstance(self.reward, str):
+        if self.episode == "game" and isinstance(self.reward, str) and self.reward in REWARDS:
             return match.returns(self.reward)
         return [0.0] * match.players
 

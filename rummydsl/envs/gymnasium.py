@@ -14,7 +14,9 @@ The learner plays seat ``seat`` (0: P1); the other seats are the agents of
 ``opponents``, an ``--agents`` list (``greedy``, ``random``, ``cmd:PROGRAM``; the last
 repeats), who move between the learner's steps. The observation, the action ids, the
 mask and the options ``variant``, ``players``, ``episode``, ``reward``, ``max_turns``
-and ``render_mode`` are those of :mod:`rummydsl.envs.pettingzoo`; the reward of a step is
+``render_mode`` and ``encoding`` (with ``opponents_hand_visible``, ``knock_reward``,
+``gin_reward``: the learner's seat through ``gin_rummy_v5``'s ids and planes) are those
+of :mod:`rummydsl.envs.pettingzoo`; the reward of a step is
 the learner's share of everything played from its action to its next decision. An
 action the mask does not allow ends the episode with reward -1 (``info["illegal"]``),
 as PettingZoo's wrapper does, since Gymnasium's ``Discrete`` samples ignore the mask
@@ -26,6 +28,7 @@ learner has a decision to make.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -36,10 +39,14 @@ from ..agents import make_agents
 from ..engine.match import Event, Match
 from ..errors import StalledGameError
 from .core import Options, RewardFunction
+from .gin_v5 import GinV5, v5_reward
 from .planes import Planes
 from .text import table_text
 
 __all__ = ["RummyEnv"]
+
+ENCODINGS = ("planes", "pettingzoo_gin_v5")
+"""The ``encoding=`` forms, as :mod:`.pettingzoo` takes them."""
 
 _DEALS = 100
 """Games ``reset`` deals before giving up on one in which the learner decides something."""
@@ -51,11 +58,16 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, variant: Any = "gin_rummy", players: int | None = None, seat: int = 0,
-                 opponents: str = "greedy", episode: str = "hand", reward: str | RewardFunction = "zero_sum",
-                 max_turns: int | None = None, render_mode: str | None = None) -> None:
+                 opponents: str = "greedy", episode: str = "hand", reward: str | Path | RewardFunction | None = None,
+                 max_turns: int | None = None, render_mode: str | None = None, encoding: str = "planes",
+                 opponents_hand_visible: bool = False, knock_reward: float = 0.5, gin_reward: float = 1.0) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.options = Options.read(variant, players, episode, reward, max_turns)
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding is 'planes' or 'pettingzoo_gin_v5', not {encoding!r}")
+        if reward == "pettingzoo_gin_v5" or (reward is None and encoding == "pettingzoo_gin_v5"):
+            reward = v5_reward(knock_reward, gin_reward)
+        self.options = Options.read(variant, players, episode, "zero_sum" if reward is None else reward, max_turns)
         n = self.options.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat is one of 0..{n - 1}, not {seat!r}")
@@ -66,10 +78,14 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
         self.match = Match.new(self.options.variant, seed=0, history=False)
         """The game being played."""
         self.planes = Planes(self.match)
-        size = self.match.action_space.size
+        self.v5 = GinV5(self.match, opponents_hand_visible) if encoding == "pettingzoo_gin_v5" else None
+        """The ``gin_rummy_v5`` encoding of the learner's seat (:class:`~.gin_v5.GinV5`), or None."""
+        size = self.match.action_space.size if self.v5 is None else self.v5.size
+        shape = self.planes.shape if self.v5 is None else self.v5.shape
+        self._size = size
         self.action_space = spaces.Discrete(size)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, self.planes.shape, np.int8),
+            "observation": spaces.Box(0, 1, shape, np.int8),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
         self._agents: list[Any] = []
@@ -99,10 +115,10 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
-        if action not in self.match.legal_ids():
+        if action not in self._legal():
             self._over = True
             return self._observe(), -1.0, True, False, {**self._info(), "illegal": True}
-        reward = self._apply(int(action))
+        reward = self._apply(int(action), learner=True)
         if not self._over:
             reward += self._play_others()
         truncated = False
@@ -131,17 +147,22 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
                 close()
         self._agents = []
 
-    def _apply(self, action: Any) -> float:
+    def _legal(self) -> Any:
+        """The learner's legal ids, in its encoding."""
+        return self.match.legal_ids() if self.v5 is None else self.v5.moves(self.match)
+
+    def _apply(self, action: Any, learner: bool = False) -> float:
         """Play one decision (an id, or an opponent's action); the learner's reward."""
         match = self.match
-        sat_out = match.round.sat_out
+        played = match.round
+        sat_out = played.sat_out
         event: Event | None
         try:
-            event = match.apply(action)
+            event = match.apply(action) if not (learner and self.v5 is not None) else self.v5.play(match, action)
         except StalledGameError:
             event = None
         self._turns += 1
-        rewards = self.options.rewards(match, event, self._before, sat_out)
+        rewards = self.options.rewards(match, event, self._before, sat_out, played)
         self._before = self.options.scores(match)
         if self.options.ends(match, event):
             self._over = True
@@ -160,10 +181,12 @@ class RummyEnv(gymnasium.Env[dict[str, Any], Any]):
         return reward
 
     def _observe(self) -> dict[str, Any]:
-        mask = np.zeros(self.match.action_space.size, dtype=np.int8)
+        mask = np.zeros(self._size, dtype=np.int8)
         if not self._over and self.match.to_move == self.seat:
-            mask[self.match.legal_ids()] = 1
-        return {"observation": self.planes.encode(self.match, self.seat), "action_mask": mask}
+            mask[list(self._legal())] = 1
+        grid = (self.planes.encode(self.match, self.seat) if self.v5 is None
+                else self.v5.encode(self.match, self.seat))
+        return {"observation": grid, "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         legal = [str(a) for a in self.match.legal_actions()] if not self._over else []

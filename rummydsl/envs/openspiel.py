@@ -20,8 +20,10 @@ before the episode ends where it stands, returns as they are: random play of a v
 that turns its pile over may go on a long time). Actions are the ids of
 :attr:`Match.action_space <rummydsl.engine.match.Match.action_space>`; the observation
 (``make_py_observer``) is :class:`~.planes.Planes` as a flat tensor, and its string the
-seat's observation as JSON; only the seat's own observation is offered (no
-information state, no public observer). A state's ``serialize()`` holds
+seat's observation as JSON; with ``perfect_recall`` (the information state) the string
+is that JSON after a digest of all the seat has seen (:mod:`.recall`); there is no
+information-state tensor and no public observer. ``resample_from_infostate`` deals
+again what the seat cannot see, for OpenSpiel's ISMCTS. A state's ``serialize()`` holds
 :meth:`Match.to_json <rummydsl.engine.match.Match.to_json>`, so
 ``pyspiel.deserialize_game_and_state`` replays it step by step.
 """
@@ -29,6 +31,7 @@ information state, no public observer). A state's ``serialize()`` holds
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
@@ -38,6 +41,7 @@ from ..engine.match import Match
 from ..errors import StalledGameError
 from .core import Options, hand_shares
 from .planes import Planes
+from .recall import advance, replay
 from .text import table_text
 
 __all__ = ["GAME_NAME", "RummyGame", "RummyState", "RummyObserver"]
@@ -60,7 +64,7 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=10,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -78,6 +82,10 @@ class RummyGame(pyspiel.Game):
                                     int(given["max_turns"]))
         self.source = str(given["variant"])
         probe = Match.new(self.options.variant, chance="explicit", history=False)
+        self._start = probe
+        """The match at the start (every state begins as a copy: OpenSpiel makes one for each clone)."""
+        self.recalls = False
+        """Whether an information state was asked for: then every state keeps its seats' digests."""
         self.planes = Planes(probe)
         space = probe.action_space
         deals = self.options.variant.deck.size + 1
@@ -100,11 +108,12 @@ class RummyGame(pyspiel.Game):
         if params:
             raise ValueError(f"{GAME_NAME}: the observer takes no parameters, not {params!r}")
         if iig_obs_type is not None and (
-                iig_obs_type.perfect_recall or not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError(f"{GAME_NAME} offers only a seat's own observation (no information state, "
-                             f"no public or all-seeing observer)")
-        return RummyObserver(self)
+                not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(f"{GAME_NAME} offers only a seat's own observation or information state "
+                             f"(no public or all-seeing observer)")
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        self.recalls = self.recalls or recall
+        return RummyObserver(self, recall=recall)
 
 
 class _Held:
@@ -112,16 +121,19 @@ class _Held:
     attributes and serializes it by pickling them, so a clone is :meth:`Match.copy` and a
     pickle is :meth:`Match.to_json` with the variant it is played by."""
 
-    __slots__ = ("match", "source", "players", "decisions")
+    __slots__ = ("match", "source", "players", "decisions", "recall")
 
-    def __init__(self, match: Match, source: str, players: int, decisions: int = 0) -> None:
+    def __init__(self, match: Match, source: str, players: int, decisions: int = 0,
+                 recall: tuple[bytes, ...] | None = None) -> None:
         self.match = match
         self.source = source
         self.players = players
         self.decisions = decisions
+        self.recall = recall
+        """Each seat's digest of all it has observed (:mod:`.recall`), once asked for; then kept up."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.match.copy(), self.source, self.players, self.decisions)
+        return _Held(self.match.copy(), self.source, self.players, self.decisions, self.recall)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore, (json.dumps(self.match.to_json()), self.source, self.players, self.decisions))
@@ -138,8 +150,7 @@ class RummyState(pyspiel.State):
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
         options = game.options
-        self.held = _Held(Match.new(options.variant, chance="explicit", history=False), game.source,
-                          options.players)
+        self.held = _Held(game._start.copy(), game.source, options.players)
         self.episode = options.episode
         self.max_turns = options.max_turns
 
@@ -162,13 +173,44 @@ class RummyState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         match = self.match
-        decision = match.to_move >= 0
+        mover = match.to_move
+        event: Any = None
         try:
-            match.apply(int(action))
-        except StalledGameError:  # played, and the game cannot go on: the match is over (TERMINAL)
-            pass
-        if decision:
-            self.held.decisions += 1
+            event = match.apply(int(action))
+        except StalledGameError as stalled:  # played, and the game cannot go on: the match is over (TERMINAL)
+            event = getattr(stalled, "event", None)
+        held = self.held
+        if mover >= 0:
+            held.decisions += 1
+        if held.recall is None and self.get_game().recalls:
+            held.recall = replay(match, self.planes)
+        elif held.recall is not None:
+            text = str(event.action) if event is not None else str(match.action_space.action(int(action), mover))
+            held.recall = advance(held.recall, self.planes, match, mover, text)
+
+    @property
+    def planes(self) -> Planes:
+        game: RummyGame = self.get_game()
+        return game.planes
+
+    def recall(self) -> tuple[bytes, ...]:
+        """Each seat's digest of everything it has observed so far (:func:`.recall.replay`
+        the first time, then kept up step by step)."""
+        held = self.held
+        if held.recall is None:
+            held.recall = replay(held.match, self.planes)
+        return held.recall
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> RummyState:
+        """A state ``player_id`` cannot tell from this one: the cards hidden from it dealt
+        again (:meth:`Match.resample <rummydsl.engine.match.Match.resample>`), its
+        information state the same (what OpenSpiel's ISMCTS samples its worlds by)."""
+        seed = random.getrandbits(63) if probability_sampler is None else int(probability_sampler() * 2 ** 63)
+        other = RummyState(self.get_game())
+        held = self.held
+        other.held = _Held(held.match.resample(player_id, random.Random(seed)), held.source, held.players,
+                           held.decisions, self.recall())
+        return other
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.match.action_space.action(int(action), max(player, 0)))
@@ -200,10 +242,17 @@ class RummyState(pyspiel.State):
 
 
 class RummyObserver:
-    """A seat's observation, conforming to OpenSpiel's PyObserver interface."""
+    """A seat's observation, or with ``recall`` its information state (perfect recall),
+    conforming to OpenSpiel's PyObserver interface.
 
-    def __init__(self, game: RummyGame) -> None:
+    The tensor is the planes of the seat's observation now (also with ``recall``: a
+    tensor of fixed shape cannot hold a history of any length); the string is the seat's
+    observation as JSON, after a line ``recall <hex>`` with ``recall``: the digest of
+    every observation and own move so far (:mod:`.recall`)."""
+
+    def __init__(self, game: RummyGame, recall: bool = False) -> None:
         self.planes = game.planes
+        self.recall = recall
         self.tensor = np.zeros(int(np.prod(self.planes.shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(self.planes.shape)}
 
@@ -211,7 +260,10 @@ class RummyObserver:
         self.dict["observation"][...] = self.planes.encode(state.match, player)
 
     def string_from(self, state: RummyState, player: int) -> str:
-        return json.dumps(state.match.observation(player).to_json(), sort_keys=True)
+        seen = json.dumps(state.match.observation(player).to_json(), sort_keys=True)
+        if not self.recall:
+            return seen
+        return f"recall {state.recall()[player].hex()}\n{seen}"
 
 
 pyspiel.register_game(_GAME_TYPE, RummyGame)

@@ -18,7 +18,9 @@ mask is all zeros for an agent not to move (a seat sitting out a round never mov
 Options: ``variant`` (a shipped id, a path, a :class:`Variant`), ``players``,
 ``episode`` (``"hand"``: one round; ``"game"``: to the game's target), ``reward``
 (``"zero_sum"``: the round's points less the mean of the others', so two players'
-rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each seat's own points; or a function
+rewards are ``+p`` and ``-p``; a seat sitting out the hand gets 0; ``"points"``: each
+seat's own points; an expression of the reward context, or a ``Path`` to a file holding
+one, checked now: :mod:`.reward`; or a function
 ``f(match, event, seat)``), ``max_turns`` (decisions before the episode is truncated:
 random play of a variant that turns its pile over may go on a long time), and
 ``render_mode`` (``None`` or ``"ansi"``), ``encoding`` (``"planes"``, or
@@ -35,13 +37,13 @@ fails an assertion, and the call order is enforced.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..engine.match import Event, Match
 from ..errors import StalledGameError
@@ -49,20 +51,20 @@ from .core import Options, RewardFunction
 from .gin_v5 import GinV5, v5_reward
 from .planes import Planes
 from .text import table_text
+from .wrapping import Checked
 
 __all__ = ["env", "raw_env", "ENCODINGS"]
+
+_INT8 = np.dtype(np.int8)
 
 ENCODINGS = ("planes", "pettingzoo_gin_v5")
 """The ``encoding=`` forms: rummydsl's planes and ids, or the removed ``gin_rummy_v5``'s."""
 
 
 def env(**kwargs: Any) -> Any:
-    """:class:`raw_env` with PettingZoo's usual wrappers (see the module)."""
-    wrapped: Any = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    """:class:`raw_env` with the checks of PettingZoo's usual wrappers, in one layer
+    (:class:`~.wrapping.Checked`; see the module)."""
+    return Checked(raw_env(**kwargs), illegal_reward=-1)
 
 
 class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
@@ -71,7 +73,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
     metadata = {"render_modes": ["ansi"], "name": "rummydsl_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Any = "gin_rummy", players: int | None = None, episode: str = "hand",
-                 reward: str | RewardFunction | None = None, max_turns: int | None = None,
+                 reward: str | Path | RewardFunction | None = None, max_turns: int | None = None,
                  render_mode: str | None = None, encoding: str = "planes",
                  opponents_hand_visible: bool = False, knock_reward: float = 0.5,
                  gin_reward: float = 1.0) -> None:
@@ -96,11 +98,15 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.agents = list(self.possible_agents)
         size = self.match.action_space.size if self.v5 is None else self.v5.size
         shape = self.planes.shape if self.v5 is None else self.v5.shape
+        self._size = size
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0, 1, shape, np.int8),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         }) for a in self.possible_agents}
+        self._quiet = self.options.episode == "hand" and not callable(self.options.reward)
+        """Whether a step that ends no round rewards nobody (a hand's named reward or expression)."""
         self._seeds = random.Random()
         self._turns = 0
         self._before: list[float] = [0.0] * n
@@ -152,7 +158,8 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         match = self.match
-        sat_out = match.round.sat_out
+        played = match.round
+        sat_out = played.sat_out
         event: Event | None
         try:
             event = match.apply(int(action)) if self.v5 is None else self.v5.play(match, int(action))
@@ -163,7 +170,19 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self.last_event = event
         self._turns += 1
         options = self.options
-        rewards = options.rewards(match, event, self._before, sat_out)
+        if self._quiet and event is not None and event.result is None:
+            # a step inside a hand, rewarded by a named form or an expression: nothing to add
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            to_move = match.to_move
+            if to_move < 0:  # over (Options.ends)
+                self.terminations = {a: True for a in self.agents}
+            elif options.max_turns is not None and self._turns >= options.max_turns:
+                self.truncations = {a: True for a in self.agents}
+            else:
+                self.agent_selection = self.possible_agents[to_move]
+            return
+        rewards = options.rewards(match, event, self._before, sat_out, played)
         self._before = options.scores(match)
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
         if options.ends(match, event):
@@ -175,14 +194,16 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         v5 = self.v5
-        grid = self.planes.encode(self.match, seat) if v5 is None else v5.encode(self.match, seat)
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        if (self.match.to_move == seat and agent in self.terminations
+        match = self.match
+        grid = self.planes.encode(match, seat) if v5 is None else v5.encode(match, seat)
+        mask = bytearray(self._size)
+        if (match.to_move == seat and agent in self.terminations
                 and not (self.terminations[agent] or self.truncations[agent])):
-            mask[self.match.legal_ids() if v5 is None else list(v5.moves(self.match))] = 1
-        return {"observation": grid, "action_mask": mask}
+            for i in (match.legal_ids() if v5 is None else v5.moves(match)):
+                mask[i] = 1
+        return {"observation": grid, "action_mask": np.ndarray((self._size,), _INT8, mask)}
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, the piles, the melds."""
@@ -199,4 +220,4 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
 
     def seat_of(self, agent: str) -> int:
         """The seat of an agent (``player_0`` is seat 0, P1)."""
-        return self.possible_agents.index(agent)
+        return self._seats[agent]

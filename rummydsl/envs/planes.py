@@ -32,12 +32,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..engine.catalogue import Choose
+from ..engine.match_state import CHANCE
 from ..engine.match_view import PHASES
 
 if TYPE_CHECKING:
     from ..engine.match import Match
 
 __all__ = ["Planes"]
+
+_INT8 = np.dtype(np.int8)
+
+MIN_COLUMNS = 16
+"""The fewest columns a plane has: a deck of fewer faces (a small deck for exhaustive
+solvers) gets this many, so the phase, the seat to move and the numbers fit."""
 
 _ONE_CARD = frozenset({"top discard", "upcard"})
 """Rows of the tensor that hold one card at most: one plane each, whatever the deck."""
@@ -62,7 +70,10 @@ class Planes:
         space = match.action_space
         deck = match.variant.deck
         self.faces = space.faces
-        """Columns: one per face of the deck."""
+        """Card columns: one per face of the deck."""
+        self.columns = max(self.faces, MIN_COLUMNS)
+        """Columns of a plane: the faces, or :data:`MIN_COLUMNS` for a deck of fewer faces
+        (its card planes use the first ``faces``)."""
         counts = [0] * self.faces
         for card in deck.cards:
             counts[space.face(card)] += 1
@@ -91,39 +102,121 @@ class Planes:
         self._copy_levels = np.arange(self.copies)
         self._depth_shifts = np.arange(self.depth_bits)
         self._rows: dict[int, np.ndarray[Any, np.dtype[np.int8]]] = {}
-        if len(PHASES) + 1 > self.faces or self.players > self.faces:
-            raise ValueError(f"a deck of {self.faces} faces is too small for the phase and seat planes")
+        self._bytes: dict[int, bytes] = {}
+        self._face = [space.face(card) for card in deck.cards]
+        """Each card's face (column), by card id."""
+        self._size = len(self.names) * self.columns
+        self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
+        if len(PHASES) + 1 > self.columns or self.players > self.columns:
+            raise ValueError(f"{self.columns} columns are too few for the phase and seat planes")
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(planes, faces)."""
-        return (len(self.names), self.faces)
+        """(planes, columns): columns are the deck's faces (at least :data:`MIN_COLUMNS`)."""
+        return (len(self.names), self.columns)
 
     def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
-        an ``int8`` array of :attr:`shape`."""
+        an ``int8`` array of :attr:`shape` (a new one each call).
+
+        Written straight from the seat's live :class:`~rummydsl.engine.observe.Observation`
+        (no copy of the match, no lists of counts): each card sets one byte. It is the same
+        array as :meth:`encode_tensor` gives in every state (tests hold them equal); while
+        a deal is under way (chance to move) it is that one."""
+        to_move = match.to_move
+        if to_move == CHANCE:
+            return self.encode_tensor(match, seat)
+        faces = self.columns  # the stride of a plane; a card's column is its face
+        face = self._face
+        buf = bytearray(self._size)
+        view = match.view(seat)
+        rnd = match.round
+        n = self.players
+        order = [(seat + k) % n for k in range(n)]
+        pile = view.discards
+        upcard = view.upcard
+        if to_move == seat and match.pending:
+            chosen = [a.card for a in match.pending if type(a) is Choose]
+        else:
+            chosen = []
+        rows: list[Any] = [rnd.hands[seat]] + [rnd.known[p] for p in order[1:]]
+        rows += [pile[:-1], pile[-1:], () if upcard is None else (upcard,)]
+        rows += [[c for meld in rnd.table[p] for c in meld.cards] for p in order]
+        rows.append(chosen)
+        at = 0
+        if self.copies == 1:
+            for cards in rows:
+                for card in cards:
+                    buf[at + face[card.id]] = 1
+                at += faces
+        else:
+            for cards, levels in zip(rows, self._levels):
+                seen: dict[int, int] = {}
+                for card in cards:
+                    f = face[card.id]
+                    k = seen.get(f, 0)
+                    seen[f] = k + 1
+                    if k < levels:
+                        buf[at + k * faces + f] = 1
+                at += levels * faces
+        if self.deep:
+            depth: dict[int, int] = {}
+            for d, card in enumerate(reversed(pile[:-1]), start=1):
+                depth.setdefault(face[card.id], d)
+            for f, d in depth.items():
+                for k in range(self.depth_bits):
+                    if d >> k & 1:
+                        buf[at + k * faces + f] = 1
+            at += self.depth_bits * faces
+        binary = self._binary_bytes
+        buf[at:at + faces] = binary(len(rnd.stock))
+        phase = self._phase_number[rnd.phase.value]
+        if phase < faces:
+            buf[at + faces + phase] = 1
+        if to_move >= 0:
+            buf[at + 2 * faces + (to_move - seat) % n] = 1
+        buf[at + 3 * faces:at + 4 * faces] = binary(rnd.number)
+        at += 4 * faces
+        hands = rnd.hands
+        scores = match.game.scores
+        for k, p in enumerate(order):
+            buf[at + k * faces:at + (k + 1) * faces] = binary(len(hands[p]))
+            score = scores[p]
+            start = at + (n + k) * faces
+            buf[start:start + faces] = binary(abs(score))
+            if score < 0:
+                buf[start + faces - 1] = 1
+        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self.shape, _INT8, buf)
+        return grid
+
+    def encode_tensor(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`encode` the slow way, from :meth:`MatchObservation.tensor
+        <rummydsl.engine.match_view.MatchObservation.tensor>` (a copy of the match, lists of
+        counts): what the fast path is held equal to (tests), and what a deal under way is
+        written from."""
         view = match.observation(seat)
         tensor = view.tensor()
-        faces = self.faces
+        faces = self.columns
+        deck_faces = self.faces
         out = np.zeros(self.shape, dtype=np.int8)
         cards = np.array([tensor[i] for i in self._card_rows], dtype=np.int8)
         if self.copies == 1:
             at = len(cards)
-            out[:at] = cards
+            out[:at, :deck_faces] = cards
         else:
             at = 0
             for row, levels in zip(cards, self._levels):
-                out[at:at + levels] = row[None, :] > self._copy_levels[:levels, None]
+                out[at:at + levels, :deck_faces] = row[None, :] > self._copy_levels[:levels, None]
                 at += levels
         if self.deep:
-            depth = np.zeros(faces, dtype=np.int64)
+            depth = np.zeros(deck_faces, dtype=np.int64)
             pile = view.round.discards
             space = match.action_space
             for d, card in enumerate(reversed(pile[:-1]), start=1):
                 f = space.face(card)
                 if depth[f] == 0:
                     depth[f] = d
-            out[at:at + self.depth_bits] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
+            out[at:at + self.depth_bits, :deck_faces] = (depth[None, :] >> self._depth_shifts[:, None]) & 1
             at += self.depth_bits
         numbers = [v for row in tensor[self._numbers_at:] for v in row]
         n = self.players
@@ -141,12 +234,21 @@ class Planes:
             out[at + n + k, faces - 1] = score < 0
         return out
 
+    def _binary_bytes(self, value: int) -> bytes:
+        """:meth:`_binary` as bytes (kept as the rows are)."""
+        row = self._bytes.get(value)
+        if row is None:
+            row = self._binary(value).tobytes()
+            if len(self._bytes) < 4096:
+                self._bytes[value] = row
+        return row
+
     def _binary(self, value: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """``value`` (0 for a negative one) in binary, least significant bit first, in all
         columns but the last (kept for a score's sign)."""
         row = self._rows.get(value)
         if row is None:
-            row = np.array([(max(0, value) >> k) & 1 for k in range(self.faces - 1)] + [0], dtype=np.int8)
+            row = np.array([(max(0, value) >> k) & 1 for k in range(self.columns - 1)] + [0], dtype=np.int8)
             if len(self._rows) < 4096:
                 self._rows[value] = row
         return row
@@ -154,7 +256,9 @@ class Planes:
     def spec(self) -> str:
         """The planes as text, one a line: ``row  name``."""
         width = len(str(len(self.names) - 1))
-        lines = [f"{len(self.names)} planes of {self.faces} columns (one per face of the deck; "
+        faces = (f"one per face of the deck" if self.columns == self.faces
+                 else f"the deck's {self.faces} faces first, the rest empty in card planes")
+        lines = [f"{len(self.names)} planes of {self.columns} columns ({faces}; "
                  f"{self.copies} cop{'y' if self.copies == 1 else 'ies'} of a face at most)"]
         lines += [f"{i:>{width}}  {name}" for i, name in enumerate(self.names)]
         return "\n".join(lines)

@@ -224,7 +224,7 @@ class _Checker:
             return INT if name == "size" else self.kind_type
         names = NAMES[context]
         if name not in names:
-            if name == "p" and context is Context.SCORE and self.env.per_player:
+            if name == "p" and ((context is Context.SCORE and self.env.per_player) or context is Context.REWARD):
                 return PLAYER
             return None
         if name == "upcard" and not self.env.has_upcard:
@@ -250,7 +250,7 @@ class _Checker:
         if name is None:
             return _error(node, "this expression has no type here", "expr-type")
         context = self.context
-        if name == "upcard" and context in (Context.ROUND, Context.SCORE):
+        if name == "upcard" and context in (Context.ROUND, Context.SCORE, Context.REWARD):
             return _error(node, "this variant deals no upcard", "expr-name")
         if name == "p" and context is Context.SCORE:
             return _error(node, "'p' (the player being scored) exists only in 'points' and 'others'",
@@ -536,7 +536,7 @@ class _Checker:
                 self.expect(arg, PLAYER, "'distance'")
             return INT
         if name in ("value", "score", "deadwood", "others", "met_contract", "hand_value",
-                    "melded_turns", "melded"):
+                    "melded_turns", "melded", "points", "total"):
             self.arity(node, 1)
             self.expect(node.args[0], CARD if name == "value" else PLAYER, f"{name!r}")
             if name == "met_contract":

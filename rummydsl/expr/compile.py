@@ -205,6 +205,8 @@ _VIEW_METHODS: dict[str, tuple[str, Callable[[Any], Any] | None]] = {
     "melded_turns": ("melded_turns", int),
     "melded": ("melded_points", None),
     "others": ("others", None),
+    "points": ("points", None),
+    "total": ("total", None),
 }
 """Functions of the round and score contexts that call a method of the view (:mod:`.runtime`),
 with what the result is cast to."""

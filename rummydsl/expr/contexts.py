@@ -61,6 +61,9 @@ class Context(str, enum.Enum):
     """``deal.sit_out``: the next deal of a game, after the last round (if any)."""
     MELDED = "melded"
     """``melded_value``: one card as it lies in a table meld (R5-1)."""
+    REWARD = "reward"
+    """A learning environment's ``reward=`` (docs/environments.md): a round that was
+    scored, for the seat ``p`` rewarded."""
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,18 @@ _SCORE_NAMES = {
     "opponents": list_of(PLAYER),
     **{ending: BOOL for ending in SCORED_ENDING_NAMES},
 }
+_REWARD_NAMES = {
+    **_ROUND_NAMES,
+    "ender": PLAYER,
+    "opponents": list_of(PLAYER),
+    "turns": INT,
+    "undercut": BOOL,
+    "void": BOOL,
+    **{ending: BOOL for ending in SCORED_ENDING_NAMES},
+}
+"""The reward context: the score context's names that a round's result settles (the
+round's own upcard, dealer, number and hand size; who ended it and how), with the turns
+it took, whether a knock was undercut and whether it was void."""
 
 _NEXT_DEAL_NAMES = {
     "round": INT,
@@ -242,6 +257,7 @@ NAMES: dict[Context, dict[str, Type]] = {
     Context.MELDED: _MELDED_NAMES,
     Context.DEAL: _DEAL_NAMES,
     Context.NEXT_DEAL: _NEXT_DEAL_NAMES,
+    Context.REWARD: _REWARD_NAMES,
 }
 """Each context's built-in names, with their types."""
 
@@ -258,9 +274,10 @@ FUNCTIONS: dict[Context, tuple[str, ...]] = {
     Context.DEAL: _COMMON_FUNCTIONS + ("score", "distance"),
     Context.NEXT_DEAL: _COMMON_FUNCTIONS + ("score", "next"),
     Context.MELDED: _COMMON_FUNCTIONS,
+    Context.REWARD: _COMMON_FUNCTIONS + ("value", "score", "distance", "others", "deadwood", "points", "total"),
 }
 """Each context's own functions (the aggregates are added where it has lists)."""
-HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL)
+HAS_LISTS = (Context.ROUND, Context.SCORE, Context.DEAL, Context.NEXT_DEAL, Context.REWARD)
 """The contexts with list values, where every aggregate may be called."""
 SELECTORS = ("rank", "suit", "colour")
 """What ``same``, ``distinct`` and ``count_distinct`` may compare."""
@@ -276,7 +293,7 @@ def context_names(context: Context, per_player: bool = False) -> tuple[str, ...]
     names = tuple(NAMES[context])
     if context is Context.CONTRACT:
         names += CONTRACT_INNER
-    if context is Context.SCORE and per_player:
+    if (context is Context.SCORE and per_player) or context is Context.REWARD:
         names += ("p",)
     return names
 
@@ -294,11 +311,14 @@ def context_functions(context: Context) -> tuple[str, ...]:
 
 
 RESERVED_NAMES: frozenset[str] = frozenset(
-    [name for context in Context for name in context_names(context, True)]
-    + [name for context in Context for name in context_functions(context)]
+    [name for context in Context if context is not Context.REWARD for name in context_names(context, True)]
+    + [name for context in Context if context is not Context.REWARD for name in context_functions(context)]
     + list(_KEYWORDS)
 )
-"""Every built-in name, function and keyword: options and lets may not use these."""
+"""Every built-in name, function and keyword of a variant's contexts: options and lets
+may not use these. The reward context's own names (``points``, ``total``, ``turns``,
+``undercut``, ``void``) are not among them: a variant wrote them first (gin_rummy's let
+``undercut``), and a reward sees no lets; there a built-in name hides an option of the same name."""
 
 
 @dataclass(frozen=True)

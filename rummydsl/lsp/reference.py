@@ -23,7 +23,7 @@ __all__ = ["language_reference", "expression_help", "CONTEXT_HEADINGS"]
 CONTEXT_HEADINGS = {"card": "Card context", "meld": "Meld context", "contract": "Contract context",
                     "round": "Round context", "score": "Score context", "deal": "Deal context",
                     "next_deal": "Next-deal context",
-                    "melded": "Melded-card context"}
+                    "melded": "Melded-card context", "reward": "Reward context"}
 """The docs/language.md heading of each expression context's table."""
 
 _SOURCE_DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
@@ -77,6 +77,8 @@ def _context_chain(context: str) -> list[str]:
     # card-context name (docs/language.md says so).
     if context == "melded":
         return [context, "card"]
+    if context == "reward":  # a learning environment's reward= (docs/environments.md)
+        return [context, "score", "round"]
     return [context, "round"] if context == "score" else [context]
 
 

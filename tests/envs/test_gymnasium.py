@@ -91,3 +91,27 @@ def test_a_program_can_be_the_opponent_and_is_stopped_on_close() -> None:
     program = env._agents[1]
     env.close()
     assert program._process is None or program._process.poll() is not None
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # check_env's advice on Dict observations
+def test_the_gin_rummy_v5_encoding_for_the_learners_seat() -> None:
+    from rummydsl.envs.gin_v5 import GinV5
+
+    env = gymnasium.make("rummydsl/Rummy-v0", variant="rlcard_gin", encoding="pettingzoo_gin_v5",
+                         opponents_hand_visible=True, max_turns=2000)
+    check_env(env.unwrapped)
+    learner = env.unwrapped
+    assert learner.action_space.n == 110 and learner.observation_space["observation"].shape == (5, 52)
+    obs, info = learner.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, done = 0.0, False
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert set(legal) == set(GinV5(learner.match).moves(learner.match))
+        obs, reward, terminated, truncated, info = learner.step(int(rng.choice(legal)))
+        total, done = total + float(reward), terminated or truncated
+    assert terminated and -1.0 <= total <= 1.0  # the v5 rewards: a knock's 0.5, gin's 1, minus deadwood/100
+    with pytest.raises(ValueError, match="encoding is 'planes' or 'pettingzoo_gin_v5'"):
+        RummyEnv(encoding="v5")
+    with pytest.raises(ValueError, match="pettingzoo_gin_v5"):
+        RummyEnv(variant="ginski", encoding="pettingzoo_gin_v5")

@@ -72,10 +72,12 @@ def test_returns_are_zero_sum_and_the_hand_ends_the_episode() -> None:
     assert sum(state.returns()) == 0
 
 
-def test_only_a_seats_own_observation_is_offered() -> None:
+def test_only_a_seats_own_observation_or_information_state_is_offered() -> None:
     game = pyspiel.load_game("python_rummydsl")
-    with pytest.raises(Exception, match="only a seat's own observation"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    with pytest.raises(Exception, match="only a seat's own observation or information state"):
+        game.make_py_observer(pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
 
 
 def test_shimmy_plays_it_as_a_pettingzoo_environment() -> None:

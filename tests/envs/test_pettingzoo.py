@@ -159,6 +159,8 @@ def test_the_same_seed_plays_the_same_episode() -> None:
 @pytest.mark.parametrize("kwargs,message", [
     ({"episode": "round"}, "episode is 'hand' or 'game'"),
     ({"reward": "wins"}, "reward is 'zero_sum', 'points'"),
+    ({"reward": "zerosum"}, "unknown name 'zerosum'(.|\n)*did you mean 'zero_sum'"),
+    ({"reward": 3}, "reward is 'zero_sum', 'points', an expression"),
     ({"max_turns": 0}, "max_turns is a positive integer"),
     ({"render_mode": "human"}, "render_mode is None or 'ansi'"),
 ])
@@ -226,3 +228,37 @@ def test_a_seat_sitting_out_gets_nothing_of_the_hand() -> None:
     assert sat_out is not None and totals[f"player_{sat_out}"] == 0.0
     played = [p for p in range(3) if p != sat_out]
     assert sorted(totals[f"player_{p}"] for p in played) == sorted([-float(max(points)), float(max(points))])
+
+
+def test_the_wrapper_keeps_the_classic_games_checks() -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    e = env(variant="gin_rummy")
+    assert isinstance(e, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    e.reset(seed=1)
+    assert e.num_agents == 2 and e.unwrapped.options.players == 2
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(e.action_space(e.agent_selection).n)
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(-1)
+    obs, *_ = e.last()
+    e.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))  # a numpy integer is an action
+
+
+def test_after_an_illegal_action_the_dead_agents_step_out() -> None:
+    e = env(variant="gin_rummy")
+    e.reset(seed=4)
+    obs, *_ = e.last()
+    e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    removed = 0
+    for agent in e.agent_iter():
+        _, _, termination, truncation, _ = e.last()
+        assert termination and truncation
+        e.step(None)
+        removed += 1
+    assert removed == 2 and not e.agents

@@ -181,7 +181,7 @@ def test_evaluating_score_expressions_raises_only_expression_errors(text: str, v
     (lambda: Env(Context.SCORE, STANDARD, options={"mode": "a"}), "option-value",
      "option 'mode': a value must be an integer, a boolean or a Choice, got 'a'"),
     (lambda: Env("cards", STANDARD), "expr-name",
-     "unknown context 'cards'; expected one of card, meld, contract, round, deal, score, next_deal, melded"),
+     "unknown context 'cards'; expected one of card, meld, contract, round, deal, score, next_deal, melded, reward"),
     (lambda: Env(Context.SCORE, STANDARD, options={"gin_bonus": 25}).option_type("gin_bonsu"), "expr-name",
      "no option 'gin_bonsu' (did you mean 'gin_bonus'? options: gin_bonus)"),
     (lambda: SimpleRoundView(ending="void"), "expr-runtime",
