@@ -81,7 +81,12 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         build_parser(only="").print_help(out)
         return EXIT_USAGE
     try:
-        return _handler(args.command)(args, out, err, inp)
+        if getattr(args, "ray", None) is None:
+            return _handler(args.command)(args, out, err, inp)
+        from .runs import ray_messages_to
+
+        with ray_messages_to(err):  # Ray's own messages: never inside the command's output
+            return _handler(args.command)(args, out, err, inp)
     except VariantError as problem:
         from .check import print_diagnostics
 
