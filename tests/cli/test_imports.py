@@ -1,5 +1,6 @@
-"""Each command imports only what it uses (issue 22): ``rummydsl check`` loads the
-variant loader and nothing of the games, the lab or the servers.
+"""Start-up (issue 22): each command imports only what it uses (``rummydsl check`` loads the
+variant loader and nothing of the games, the lab or the servers), and the script leaves
+without a last walk of the cycle collector.
 
 Each case runs the command in a fresh interpreter and reads ``sys.modules`` after it,
 so what an earlier test imported does not count. No timing is measured here (that is
@@ -95,3 +96,42 @@ def test_every_command_is_listed_without_its_arguments() -> None:
     assert all(name in text for name in COMMANDS)
     assert command_of(["--version", "check"]) == "check"
     assert command_of(["nonsense", "check"]) is None
+
+
+def test_the_script_exits_with_the_code_of_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run`` (the ``rummydsl`` script) freezes what is left before it exits, so that
+    Python's last collection at shutdown skips it; the exit code is ``main``'s."""
+    import gc
+
+    from rummydsl.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["rummydsl", "--version"])
+    try:
+        with pytest.raises(SystemExit) as done:
+            run()
+        assert done.value.code == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this process goes on: give its objects back to the collector
+
+
+def test_python_m_runs_the_script_with_its_exit_codes(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("extends: gin_rummy\ndeal: {hand_size: many}\n", encoding="utf-8")
+    for path, code in (("variants/", 0), (str(broken), 1)):
+        result = subprocess.run([sys.executable, "-m", "rummydsl.cli", "check", "-q", path], capture_output=True,
+                                text=True, cwd=REPO)
+        assert result.returncode == code, result.stderr
+        assert "checked:" in result.stdout
+
+
+def test_check_gives_the_cycle_collector_back() -> None:
+    """``check`` pauses the collector while it reads the files, and only then."""
+    import gc
+    import io
+
+    from rummydsl.cli import main
+
+    assert gc.isenabled()
+    assert main(["check", "-q", "variants/gin_rummy.yaml"], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert gc.isenabled()
