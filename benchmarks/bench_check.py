@@ -87,11 +87,13 @@ def main() -> None:
             cpus[name].append(cpu)
     floor_wall, floor_cpu = statistics.median(walls[floor_name]), statistics.median(cpus[floor_name])
     print(f"{args.runs} interleaved runs each; load average at the end {os.getloadavg()[0]:.1f}")
-    print(f"{'command':64} {'wall ms: median (low-high)':>27} {'x floor':>8} {'CPU ms':>7} {'x floor':>8}")
+    print(f"{'command':64} {'wall ms: median (low-high)':>27} {'x floor':>8} {'CPU ms: median (low-high)':>26} "
+          f"{'x floor':>8}")
     for name in cases:
         wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
-        spread = f"{wall * 1000:.1f} ({min(walls[name]) * 1000:.0f}-{max(walls[name]) * 1000:.0f})"
-        print(f"{name:64} {spread:>27} {wall / floor_wall:8.2f} {cpu * 1000:7.1f} {cpu / floor_cpu:8.2f}")
+        wall_text = f"{wall * 1000:.1f} ({min(walls[name]) * 1000:.0f}-{max(walls[name]) * 1000:.0f})"
+        cpu_text = f"{cpu * 1000:.1f} ({min(cpus[name]) * 1000:.0f}-{max(cpus[name]) * 1000:.0f})"
+        print(f"{name:64} {wall_text:>27} {wall / floor_wall:8.2f} {cpu_text:>26} {cpu / floor_cpu:8.2f}")
 
 
 if __name__ == "__main__":
