@@ -83,11 +83,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
         build_parser(only="").print_help(out)
         return EXIT_USAGE
     try:
-        if getattr(args, "ray", None) is None:
+        # Ray prints its cluster's messages to sys.stdout: moved to standard error while a
+        # --ray command runs, when sys.stdout is where the command's output goes.
+        if getattr(args, "ray", None) is None or (stdout is not None and stdout is not sys.stdout):
             return _handler(args.command)(args, out, err, inp)
         from .runs import ray_messages_to
 
-        with ray_messages_to(err):  # Ray's own messages: never inside the command's output
+        with ray_messages_to(err):
             return _handler(args.command)(args, out, err, inp)
     except VariantError as problem:
         from .check import print_diagnostics

@@ -87,3 +87,16 @@ def test_rays_own_printing_follows_the_redirection() -> None:
                 ignore_prefix=False)
     assert sys.stdout is stdout
     assert "A worker died or was killed" in err.getvalue() and "\x1b" not in err.getvalue()
+
+
+def test_an_output_stream_of_its_own_is_left_alone(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A caller that gives ``main`` its own output stream: Ray's lines cannot reach it, and
+    they stay on ``sys.stdout`` (where a test's captured output is)."""
+    monkeypatch.setattr(rummydsl.backends, "RayBackend", ChattyBackend)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["simulate", "gin_rummy", "--hands", "1", "--seed", "3", "--agents", "greedy", "--json", "--ray"],
+                stdout=out, stderr=err, stdin=io.StringIO())
+    assert (code, err.getvalue()) == (0, "")
+    assert isinstance(json.loads(out.getvalue()), dict)
+    assert DEATH in capsys.readouterr().out
