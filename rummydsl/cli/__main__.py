@@ -1,8 +1,6 @@
 """``python -m rummydsl.cli``: the command line, as the ``rummydsl`` script runs it."""
 
-import sys
-
-from . import main
+from . import run
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -7,6 +7,7 @@ Each imports what it runs when it runs: ``check`` the variant loader (and with
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 from pathlib import Path
 from typing import Iterable, TextIO
@@ -65,7 +66,24 @@ def _variant_files(paths: Iterable[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
-    """``rummydsl check``: every problem of the files given (and with ``--play N``, of their games)."""
+    """``rummydsl check``: every problem of the files given (and with ``--play N``, of their games).
+
+    Without ``--play``, Python's cycle collector is paused while the files are read and
+    checked (and the loader imported): what a check builds is nearly all kept or freed by
+    reference counting, and the collections cost about a tenth of the command's CPU
+    (the peak memory of checking every file of tests/security/hostile is the same).
+    """
+    paused = not args.play and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _check(args, out, err)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..variant import check_file
 
     if not args.play and (args.seed is not None or args.agents is not None or args.players is not None):

@@ -8,10 +8,12 @@ arguments need.
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Callable, NoReturn, Sequence
 
 __all__ = [
     "build_parser",
+    "command_of",
+    "COMMANDS",
     "UsageError",
     "ParserExit",
     "EXIT_OK",
@@ -62,13 +64,7 @@ def _count(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    parser = _Parser(prog="rummydsl", description="A rules language for rummy card games.")
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-
-    check = commands.add_parser("check", help="check variant files and report every problem")
+def _check(check: argparse.ArgumentParser) -> None:
     check.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     check.add_argument("--json", action="store_true", help="print a JSON list of problems")
     check.add_argument("--no-warnings", action="store_true", help="report errors only")
@@ -82,35 +78,40 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--agents", metavar="A,B,...",
                        help="the agents of --play's games, as for simulate (default: random)")
 
-    explain = commands.add_parser("explain", help="print the rules of a variant in plain words")
+
+def _explain(explain: argparse.ArgumentParser) -> None:
     explain.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     explain.add_argument("--markdown", action="store_true",
                          help="print Markdown (the pages of docs/rules/ are made this way)")
 
-    schema = commands.add_parser("schema", help="print the variant JSON Schema (for YAML editors)")
+
+def _schema(schema: argparse.ArgumentParser) -> None:
     schema.add_argument("--output", "-o", metavar="FILE",
                         help="write the schema to FILE (its $id becomes FILE's URI) instead of printing it")
     schema.add_argument("--strict", action="store_true",
                         help="the schema of a whole merged variant (what check validates), not the editor's")
 
-    commands.add_parser("lsp", help="run the language server over stdio (needs the lsp extra: pygls)")
 
-    melds = commands.add_parser("melds", help="the best arrangement of a hand")
+def _nothing(parser: argparse.ArgumentParser) -> None:
+    """A command without arguments (``lsp``, ``variants``)."""
+
+
+def _melds(melds: argparse.ArgumentParser) -> None:
     melds.add_argument("variant", metavar="VARIANT")
     melds.add_argument("cards", nargs="*", metavar="CARD")
     melds.add_argument("--json", action="store_true", help="print one JSON object")
     melds.add_argument("--batch", action="store_true", help="read one hand a line on stdin, print JSON lines")
 
-    commands.add_parser("variants", help="list the shipped variants")
 
-    new = commands.add_parser("new", help="write a commented house-rule file that builds on a variant")
+def _new(new: argparse.ArgumentParser) -> None:
     new.add_argument("name", metavar="NAME", help="the new variant's id (my_rule): writes NAME.yaml")
     new.add_argument("--from", dest="parent", default="gin_rummy", metavar="VARIANT",
                      help="the variant it extends: a shipped id or a YAML file (default: gin_rummy)")
     new.add_argument("--dir", default=".", metavar="FOLDER", help="where to write it (default: here)")
     new.add_argument("--force", action="store_true", help="overwrite NAME.yaml if it exists")
 
-    rules = commands.add_parser("rules", help="rule ids (GR-9.2) with what they say")
+
+def _rules(rules: argparse.ArgumentParser) -> None:
     rules.add_argument("what", nargs="?", metavar="ID",
                        help="a variant (its rules), or a rule id (it and its sub-rules); none: every rule")
     rules.add_argument("--full", action="store_true",
@@ -118,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true",
                        help="print one JSON object: id -> meaning (with --full: id -> whole text)")
 
-    simulate = commands.add_parser("simulate", help="play many seeded games and print statistics")
+
+def _simulate(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     count = simulate.add_mutually_exclusive_group(required=True)
     count.add_argument("--games", type=int, metavar="N", help="play N whole games")
@@ -146,22 +148,33 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with the interrupted run of FILE (written by --out; the same command) "
                            "and append to it")
 
-    from ..lab.command import add_compare_arguments, add_sweep_arguments, add_tournament_arguments
 
-    add_compare_arguments(commands.add_parser(
-        "compare", help="play the same seeds under two or more variants and compare every figure"))
-    add_sweep_arguments(commands.add_parser(
-        "sweep", help="play a variant with each value of some keys or options and compare the figures"))
-    add_tournament_arguments(commands.add_parser(
-        "tournament", help="play agents against each other on paired deals and rate them"))
+def _compare(parser: argparse.ArgumentParser) -> None:
+    from ..lab.command import add_compare_arguments
 
-    replay = commands.add_parser("replay", help="play a game record back and verify every result")
+    add_compare_arguments(parser)
+
+
+def _sweep(parser: argparse.ArgumentParser) -> None:
+    from ..lab.command import add_sweep_arguments
+
+    add_sweep_arguments(parser)
+
+
+def _tournament(parser: argparse.ArgumentParser) -> None:
+    from ..lab.command import add_tournament_arguments
+
+    add_tournament_arguments(parser)
+
+
+def _replay(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("record", metavar="FILE")
     replay.add_argument("--variant", metavar="VARIANT", default=None,
                         help="the variant to replay with (a shipped id or a YAML file); without it, "
                              "the shipped variant the record names (a record's file path is never opened)")
 
-    play = commands.add_parser("play", help="play at the terminal against agents")
+
+def _play(play: argparse.ArgumentParser) -> None:
     play.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     play.add_argument("--agents", default="greedy", metavar="A,B,...",
                       help="the other seats' agents, as for simulate (default: greedy)")
@@ -171,13 +184,69 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play with N seats (a count the variant's 'players' allows; default: its count)")
     play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
 
-    serve = commands.add_parser("serve", help="serve the web playground (needs pip install 'rummydsl[web]')")
+
+def _serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--host", default="127.0.0.1", metavar="HOST",
                        help="the address to listen on (default: 127.0.0.1, this machine only)")
     serve.add_argument("--port", type=int, default=8000, metavar="PORT",
                        help="the port to listen on (default: 8000; 0: any free port)")
 
-    from ..conformance.command import add_arguments as test_arguments
 
-    test_arguments(commands.add_parser("test", help="run conformance suites (*.suite.yaml)"))
+def _test(parser: argparse.ArgumentParser) -> None:
+    from ..conformance.command import add_arguments
+
+    add_arguments(parser)
+
+
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "check": ("check variant files and report every problem", _check),
+    "explain": ("print the rules of a variant in plain words", _explain),
+    "schema": ("print the variant JSON Schema (for YAML editors)", _schema),
+    "lsp": ("run the language server over stdio (needs the lsp extra: pygls)", _nothing),
+    "melds": ("the best arrangement of a hand", _melds),
+    "variants": ("list the shipped variants", _nothing),
+    "new": ("write a commented house-rule file that builds on a variant", _new),
+    "rules": ("rule ids (GR-9.2) with what they say", _rules),
+    "simulate": ("play many seeded games and print statistics", _simulate),
+    "compare": ("play the same seeds under two or more variants and compare every figure", _compare),
+    "sweep": ("play a variant with each value of some keys or options and compare the figures", _sweep),
+    "tournament": ("play agents against each other on paired deals and rate them", _tournament),
+    "replay": ("play a game record back and verify every result", _replay),
+    "play": ("play at the terminal against agents", _play),
+    "serve": ("serve the web playground (needs pip install 'rummydsl[web]')", _serve),
+    "test": ("run conformance suites (*.suite.yaml)", _test),
+}
+"""Each subcommand, in the order ``--help`` lists them: its help line and what adds its
+arguments (some import the module that owns them: the lab's, the conformance runner's)."""
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, or None (no command, ``--help``, an unknown word).
+
+    The top-level parser has only flags (``--version``, ``--help``), so the first word
+    that is not a flag is the command.
+
+    >>> command_of(["--version"]), command_of(["check", "variants/"]), command_of(["chek", "x"])
+    (None, 'check', None)
+    """
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser for every subcommand.
+
+    With ``only``, the other subcommands are listed (for ``--help`` and the list of
+    choices) without their arguments, so building it imports nothing they need; with
+    ``only=""``, none has its arguments (enough for ``rummydsl --help``).
+    """
+    parser = _Parser(prog="rummydsl", description="A rules language for rummy card games.")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for name, (help_line, add_arguments) in COMMANDS.items():
+        subparser = commands.add_parser(name, help=help_line)
+        if only is None or only == name:
+            add_arguments(subparser)
     return parser

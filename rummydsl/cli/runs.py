@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import time
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 from ..errors import Location, RecordError
 from .parser import EXIT_INPUT, EXIT_OK, EXIT_USAGE
@@ -19,7 +21,32 @@ __all__ = [
     "write_line",
     "cmd_lab",
     "cmd_replay",
+    "ray_messages_to",
 ]
+
+
+@contextlib.contextmanager
+def ray_messages_to(stream: TextIO) -> Iterator[None]:
+    """Send what Ray prints for its cluster to ``stream`` while a ``--ray`` command runs.
+
+    Ray's driver prints a worker's death (``(raylet) A worker died or was killed ...``),
+    and with ``log_to_driver`` the workers' own output, to ``sys.stdout`` as it is when
+    the message arrives, at a moment of Ray's choosing; ``ray.init(log_to_driver=False)``
+    does not stop the first kind. The command's own output goes to the stream it was given
+    before (one JSON object with ``--json``), so ``sys.stdout`` is ``stream`` (standard
+    error) meanwhile and that output stays whole. Ray's colour codes are left out
+    (``RAY_COLOR_PREFIX=0``, unless already set): ``stream`` would show them escaped.
+    The backend shuts Ray down inside the command, so nothing of Ray's comes after.
+    """
+    colour = "RAY_COLOR_PREFIX" not in os.environ
+    if colour:
+        os.environ["RAY_COLOR_PREFIX"] = "0"
+    try:
+        with contextlib.redirect_stdout(stream):
+            yield
+    finally:
+        if colour:
+            os.environ.pop("RAY_COLOR_PREFIX", None)
 
 
 def open_log(name: str) -> TextIO:

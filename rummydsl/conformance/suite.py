@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import Diagnostic, Location, SuiteError, VariantError
 from ..limits import MAX_PLAYERS
@@ -121,6 +121,15 @@ def _validator() -> Any:
     return Draft202012Validator(suite_schema())
 
 
+@lru_cache(maxsize=1)
+def _fast_valid() -> Callable[[Any], bool]:
+    """The suite schema's compiled yes/no check (as for variants): jsonschema runs only
+    when it does not answer "valid", so every message still comes from jsonschema."""
+    from ..variant.schema import fast_validity
+
+    return fast_validity(suite_schema())
+
+
 def find_suites(paths: Sequence[str]) -> list[str]:
     """The suite files named, and those found in the folders named (``*.suite.yaml``), sorted.
 
@@ -172,7 +181,7 @@ def load_suite(path: str) -> Suite:
                                     d.rule, d.severity, d.snippet) for d in problem.diagnostics) from None
     data = document.data
     positions = document.positions
-    problems = located_errors(_validator(), data, positions)
+    problems = [] if _fast_valid()(data) else located_errors(_validator(), data, positions)
     if problems:
         raise SuiteError(_name_cases(problems, data, positions))
     base = Path(path).resolve().parent

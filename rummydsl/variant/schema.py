@@ -19,7 +19,7 @@ from ..resources import read_spec_text
 from ..suggest import closest
 
 __all__ = ["variant_schema", "validator", "schema_diagnostics", "located_errors", "invalid_roots",
-           "PositionLookup"]
+           "fast_validity", "PositionLookup"]
 
 KeyPath = tuple[str | int, ...]
 
@@ -342,22 +342,35 @@ _PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
 def _fast_valid(data: Any) -> bool:
-    check = _fast_check()
-    if check is None:
-        return False
-    try:
-        return check(data)
-    except (_Unknown, RecursionError):
-        return False
+    return _fast_check()(data)
 
 
 @lru_cache(maxsize=1)
-def _fast_check() -> _Check | None:
-    schema = variant_schema()
+def _fast_check() -> _Check:
+    return fast_validity(variant_schema())
+
+
+def fast_validity(schema: dict[str, Any]) -> Callable[[Any], bool]:
+    """A compiled yes/no check of ``schema``: True only when an instance surely is
+    valid. False means "ask jsonschema" (invalid, or outside what the check models,
+    or a schema keyword it does not know, which makes it always answer False).
+
+    >>> check = fast_validity({"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}})
+    >>> check({"a": 1}), check({"a": "one"}), check({})
+    (True, False, False)
+    """
     try:
-        return _Compiler(schema).compile(schema)
+        compiled = _Compiler(schema).compile(schema)
     except _Unknown:
-        return None
+        return lambda data: False
+
+    def valid(data: Any) -> bool:
+        try:
+            return compiled(data)
+        except (_Unknown, RecursionError):
+            return False
+
+    return valid
 
 
 def _json_equal(one: Any, two: Any) -> bool:
@@ -527,6 +540,14 @@ class _Compiler:
         if keyword == "not":
             inner = self.compile(value)
             return lambda v: not inner(v)
+        if keyword == "unevaluatedProperties" and value is False and "patternProperties" not in schema:
+            # Sure only of a key this schema's own "properties" names (evaluated
+            # whatever its subschemas do); any other key: ask jsonschema. With
+            # "additionalProperties" every key is evaluated, so nothing is left.
+            if "additionalProperties" in schema:
+                return lambda v: True
+            known = frozenset(schema.get("properties", {}))
+            return lambda v: not isinstance(v, dict) or all(key in known for key in v)
         raise _Unknown
 
 

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from rummydsl.variant.load_compose import load_python
 from rummydsl.variant.load_pyyaml import CParser
-from rummydsl.variant.load import load_document
+from rummydsl.conformance.suite import _fast_valid as suite_fast_valid, _validator as suite_validator
+from rummydsl.variant.load import SUITE_LIMITS, load_document
 from rummydsl.variant.schema import _fast_valid, validator
 from tree_edits import edited
 
@@ -87,3 +88,26 @@ def test_fast_schema_check_agrees_with_jsonschema(variant: dict[str, Any], data:
 @pytest.mark.parametrize("variant", SHIPPED, ids=[v["id"] for v in SHIPPED])
 def test_fast_schema_check_accepts_the_shipped_variants(variant: dict[str, Any]) -> None:
     assert _fast_valid(variant) and validator().is_valid(variant)
+
+
+SUITES = [json.loads(json.dumps(load_document(str(p), limits=SUITE_LIMITS).data))
+          for p in sorted((REPO / "tests" / "conformance").rglob("*.suite.yaml"))]
+suite_values = st.recursive(st.one_of(json_scalars, st.sampled_from(["P1", "P2", "5H 6H 7H", "GR-9.2", "draw"])),
+                            lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(
+                                st.sampled_from(["id", "meld", "hand", "setup", "expect", "valid", "rule", "x"]),
+                                inner, max_size=3)), max_leaves=8)
+
+
+SUITE_HEADS = [{**suite, "cases": suite["cases"][:3]} for suite in SUITES]  # small trees: edits land in cases
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SUITE_HEADS), st.data())
+def test_fast_suite_schema_check_agrees_with_jsonschema(suite: dict[str, Any], data: st.DataObject) -> None:
+    """Suites are checked as variants are: the compiled check first, jsonschema when it says no."""
+    tree = edited(suite, data, suite_values, ["id", "meld", "hand", "setup", "actions", "skip", "extra"])
+    assert suite_fast_valid()(tree) == suite_validator().is_valid(tree)
+
+
+def test_fast_suite_schema_check_accepts_every_suite() -> None:
+    assert all(suite_fast_valid()(suite) and suite_validator().is_valid(suite) for suite in SUITES)
