@@ -35,6 +35,7 @@ from .flow import FIELDS as FLOW_FIELDS
 from .flow import Flow
 from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, UPCARD
 from .mechanics.deep import pending, pending_reason
+from .prebuilt import Prebuilt
 from .state import Phase, RoundResult, TableMeld
 from .table import FIELDS as TABLE_FIELDS
 from .table import Table
@@ -193,6 +194,11 @@ class Round(Table, Flow, Finish):
         self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
         deck = variant.deck
+        self.prebuilt = Prebuilt.of(deck, n)
+        """The listing's common actions, built once per deck and player count (:mod:`.prebuilt`)."""
+        discard_step = variant.step("discard")
+        self.forbid_taken = discard_step is None or discard_step.taken_card == "forbidden"
+        """Whether the card taken from the pile this turn may not be discarded this turn (GR-5)."""
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
         self._listed = None
         self._plan = None

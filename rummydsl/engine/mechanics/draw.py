@@ -85,12 +85,14 @@ class DrawMechanic(Mechanic):
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         sources = draw_sources(rnd)
-        out: list[Action] = [Draw(player, "stock" if source == "stock" else "discard") for source in sources]
+        prebuilt = rnd.prebuilt  # the same objects every listing (:mod:`..prebuilt`)
+        out: list[Action] = [prebuilt.draw_stock[player] if source == "stock" else prebuilt.draw_discard[player]
+                             for source in sources]
         step = rnd.variant.turn[rnd.step]
         if "discard" in sources and isinstance(step, DrawStep) and step.discard_depth == "any":
             out.extend(deep_draws(rnd, player))
         if rnd.variant.stock.at_floor == "discard_only" and discard_only_now(rnd):
-            out.append(Pass(player))
+            out.append(rnd.prebuilt.passes[player])
         return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
@@ -119,10 +121,11 @@ class DrawMechanic(Mechanic):
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
-            from . import BUY
+            if rnd.variant.buying is not None:
+                from . import BUY
 
-            if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
-                return
+                if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
+                    return
             draw_from_stock(rnd, player)
             return
         if void_at_discard_draw(rnd):

@@ -115,20 +115,21 @@ class KnockMechanic(Mechanic):
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
-        taken = barred(rnd)
+        taken = rnd.taken if rnd.forbid_taken else None
+        knocks = rnd.prebuilt.knock[player]  # the same objects every listing (:mod:`..prebuilt`)
         if limit is None:
             # KR-3: any deadwood may knock, so every discard is a knock: no search
             # per card (only big gin needs one).
             if knock.big_gin and rules.min_deadwood(hand) == 0:
-                yield Knock(player, None)
+                yield rnd.prebuilt.big_gin[player]
             for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                yield Knock(player, card)
+                yield knocks[card.id]
             return
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
             whole = rules.min_deadwood(hand)
             if knock.big_gin and whole == 0:
-                yield Knock(player, None)
+                yield rnd.prebuilt.big_gin[player]
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
             # rest): a hand this far over the limit has no knock. One search, most turns.
@@ -137,11 +138,11 @@ class KnockMechanic(Mechanic):
             if rules.min_deadwood(hand, discard=True) > limit:
                 return  # no discard leaves a knock (one search, not one per card)
         elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
-            yield Knock(player, None)
+            yield rnd.prebuilt.big_gin[player]
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
-                yield Knock(player, card)
+                yield knocks[card.id]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         assert isinstance(action, Knock)
@@ -213,7 +214,7 @@ class ShowdownMechanic(Mechanic):
         if rnd.showdown_layoffs():
             shown = [c for meld in rnd.declared[player] or () for c in meld]
             yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
-        yield Done(player)
+        yield rnd.prebuilt.done[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Meld):
