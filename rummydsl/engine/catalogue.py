@@ -34,6 +34,7 @@ from ..errors import MalformedActionError
 from ..melds.shapes import shape_of_pattern
 from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take,
                       player_name)
+from .prebuilt import Prebuilt
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -165,6 +166,10 @@ class ActionSpace:
         at += players
         self.size = at
         """How many ids there are: every id is below this."""
+        self._prebuilt = Prebuilt.of(deck, players)
+        self._prebuilt_ids: dict[int, int] = {id(a): self.id_of(a) for a in self._prebuilt.every()}
+        """The id of each prebuilt action (:mod:`.prebuilt`: what listings hand out), by the
+        object's ``id()`` (the table is held, so those stay its actions'): :meth:`ids_of`."""
 
     @classmethod
     def of(cls, variant: Variant, players: int) -> ActionSpace:
@@ -245,6 +250,24 @@ class ActionSpace:
         if base is not None:
             return base + self._face_of[action.card.id]  # type: ignore[union-attr]
         return self.index(action)
+
+    def ids_of(self, actions: list[Action]) -> tuple[dict[int, Action], list[tuple[Action, tuple[int, ...]]]]:
+        """The single-id actions of a listing by id (the first of each id), and each
+        lay-down of melds with its ids (:meth:`encode`): a prebuilt action's id is read
+        from a table, any other's worked out."""
+        known = self._prebuilt_ids
+        by_id: dict[int, Action] = {}
+        paths: list[tuple[Action, tuple[int, ...]]] = []
+        for a in actions:
+            i = known.get(id(a))
+            if i is None:
+                if type(a) is Meld and a.melds:
+                    paths.append((a, self.encode(a)))
+                    continue
+                i = self.id_of(a)
+            if i not in by_id:
+                by_id[i] = a
+        return by_id, paths
 
     def encode(self, action: MatchAction) -> tuple[int, ...]:
         """The ids that play ``action``: one, or the steps of a lay-down of melds."""

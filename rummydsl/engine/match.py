@@ -315,7 +315,11 @@ class Match:
         """
         s = self._s
         seat = self.to_move
-        action = self._resolve(x, seat)
+        if type(x) is int and seat >= 0 and not s.pending:  # an id at a decision: the listed action of it
+            by_id = self._cache.by_id if self._cache is not None else None
+            action = (by_id if by_id is not None else self._by_id()).get(x) or self._resolve(x, seat)
+        else:
+            action = self._resolve(x, seat)
         try:
             new, event = apply_step(self, s, seat, action)
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
@@ -434,33 +438,33 @@ class Match:
 
     def _by_id(self) -> dict[int, MatchAction]:
         """The legal single-id actions by id (the engine's own objects, the copies held)."""
-        cache = self._caches()
-        if cache.by_id is None:
-            space = self.action_space
-            by_id: dict[int, MatchAction] = {}
-            seat = self.to_move
-            if seat == CHANCE:
-                for outcome, _ in self.chance_outcomes():
-                    by_id.setdefault(space.index(outcome), outcome)
-            elif seat != TERMINAL and not self._s.pending:
-                # one pass over the listing fills both caches (the lay-downs are _paths)
-                paths: list[tuple[Action, tuple[int, ...]]] = []
-                id_of = space.id_of
-                for a in self._s.round.listed():
-                    if type(a) is Meld and a.melds:
-                        paths.append((a, space.encode(a)))
-                    else:
-                        by_id.setdefault(id_of(a), a)
-                if cache.paths is None:
-                    cache.paths = paths
-            cache.by_id = by_id
-        return cache.by_id
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _Cache()
+        elif cache.by_id is not None:
+            return cache.by_id
+        space = self.action_space
+        by_id: dict[int, MatchAction] = {}
+        seat = self.to_move
+        if seat == CHANCE:
+            for outcome, _ in self.chance_outcomes():
+                by_id.setdefault(space.index(outcome), outcome)
+        elif seat != TERMINAL and not self._s.pending:
+            # one pass over the listing fills both caches (the lay-downs are _paths)
+            by_id, paths = space.ids_of(self._s.round.listed())  # type: ignore[assignment]
+            if cache.paths is None:
+                cache.paths = paths
+        cache.by_id = by_id
+        return by_id
 
     def _legal_ids(self) -> Collection[int]:
         by_id = self._by_id()
-        if self.to_move < 0:
-            return by_id.keys()
-        paths = self._paths()
+        assert self._cache is not None
+        paths = self._cache.paths  # filled by _by_id at a decision
+        if paths is None:
+            if self.to_move < 0:
+                return by_id.keys()
+            paths = self._paths()
         if not paths:
             return by_id.keys()
         n = len(self._s.pending)
