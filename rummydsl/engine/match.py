@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any, Collection
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
 from .actions import Action, Meld, parse_action, parse_player, player_name
-from .catalogue import (MATCH_ACTION_TYPES, STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay,
-                        MatchAction)
+from .catalogue import (MATCH_ACTION_TYPES, ONE_ID_ACTIONS, STEP_VERBS, ActionSpace, Choose, Close, DealCard,
+                        FirstDealer, Lay, MatchAction)
 from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
-from .match_step import GameStopped, LazyHistory, apply_step, from_json, resample, step_text
+from .match_step import GameStopped, LazyHistory, apply_step, engine_step, from_json, resample, step_text
 from .match_view import MatchObservation
 from .observe import Observation
 from .round import Round
@@ -315,13 +315,24 @@ class Match:
         """
         s = self._s
         seat = self.to_move
-        if type(x) is int and seat >= 0 and not s.pending:  # an id at a decision: the listed action of it
-            by_id = self._cache.by_id if self._cache is not None else None
-            action = (by_id if by_id is not None else self._by_id()).get(x) or self._resolve(x, seat)
+        kind = type(x)
+        if seat >= 0 and not s.pending and (kind is int or kind in ONE_ID_ACTIONS):
+            # a decision by an engine action or its id (most steps): played at once
+            action: MatchAction
+            if isinstance(x, int):
+                by_id = self._cache.by_id if self._cache is not None else None
+                action = (by_id if by_id is not None else self._by_id()).get(x) or self._resolve(x, seat)
+            else:
+                action = x  # type: ignore[assignment]  # an engine action (its type is one of ONE_ID_ACTIONS)
+            plain = type(action) in ONE_ID_ACTIONS
         else:
             action = self._resolve(x, seat)
+            plain = False
         try:
-            new, event = apply_step(self, s, seat, action)
+            if plain:  # what apply_step does first for these
+                new, event = engine_step(self, s, seat, action, action)  # type: ignore[arg-type]
+            else:
+                new, event = apply_step(self, s, seat, action)
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
             self._commit(s, stopped.state)
             raise stopped.error from None

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .match import Match
 
-__all__ = ["apply_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
+__all__ = ["apply_step", "engine_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
 
 
 def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event]:
@@ -38,7 +38,7 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), s.game.stalled or "the game is over")
         return _chance(m, s, action)
     if type(action) in ONE_ID_ACTIONS and not s.pending:
-        return _engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
+        return engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
     if isinstance(action, (DealCard, FirstDealer)):
         raise IllegalActionError(str(action), f"no card is being dealt: it is {player_name(seat)}'s move")
     logged: MatchAction = action
@@ -68,10 +68,10 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), "melds are being chosen (choose, close, lay): finish them, "
                                                   "or undo")
     assert not isinstance(action, (Choose, Close, Lay, DealCard, FirstDealer))
-    return _engine_step(m, s, seat, action, logged)
+    return engine_step(m, s, seat, action, logged)
 
 
-def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
+def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
     """An engine action played (``logged``: what the log keeps of it), and what follows."""
     before = s.round
     if m._exclusive:
@@ -135,6 +135,11 @@ def _drawn(rnd: Round, seat: int, stock: list[Card], size: int, top: list[Card]
     was its list, ``size`` long, ``top`` its top four cards before."""
     gone = size - len(stock) if rnd.stock is stock else -1
     same = 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top))
+    if same and gone == 1:  # one card drawn (most draws): into the hand of the seat that drew it
+        card = top[-1]
+        hand = rnd.hands[seat]
+        if hand and hand[-1] is card or any(c is card for c in hand):
+            return (card,), ()
 
     def drawn_into(hand: list[Card]) -> tuple[Card, ...]:
         if same:  # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)

@@ -85,6 +85,14 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
     return got[1]
 
 
+def _among(action: Action, listed: list[Action]) -> bool:
+    """Whether ``action`` is one of the ``listed`` objects (that very object)."""
+    for a in listed:
+        if a is action:
+            return True
+    return False
+
+
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
                     scores: Sequence[int] | None = None, sat_out: int | None = None) -> int:
     """The cards each player gets in deal ``number`` (from 1) of ``players`` seats:
@@ -132,9 +140,11 @@ class LegalActions:
         return iter(() if self._hidden() else self._round.listed())
 
     def __getitem__(self, index: int) -> Action:
-        if self._hidden():
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:
             raise IndexError("no legal actions for this seat: another player is to move")
-        return self._round.listed()[index]
+        listed = rnd._listed
+        return (listed if listed is not None else rnd.listed())[index]
 
     def __contains__(self, action: object) -> bool:
         rnd = self._round
@@ -148,7 +158,11 @@ class LegalActions:
         return rnd.why_illegal(action) is None  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return 0 if self._hidden() else len(self._round.listed())
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:
+            return 0
+        listed = rnd._listed
+        return len(listed if listed is not None else rnd.listed())
 
     def count(self) -> int:
         """How many actions are listed."""
@@ -414,7 +428,7 @@ class Round(Table, Flow, Finish):
         if isinstance(action, str):
             action = self.parse(action)
         listed = self._listed
-        if listed is None or not any(a is action for a in listed):  # a listed action is legal
+        if listed is None or not _among(action, listed):  # a listed action is legal
             if self.result is None and action.player == self.to_move and self._later_step(action):
                 # the optional step(s) before the action's are ended with 'done': all checked, then played
                 reason, ended = self._after_done(action)

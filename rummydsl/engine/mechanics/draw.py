@@ -81,7 +81,9 @@ class DrawMechanic(Mechanic):
         if not draw_sources(rnd):
             rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
             return True
-        return super().enter(rnd)
+        rnd.phase = Phase.DRAW  # as Mechanic.enter
+        rnd.to_move = player
+        return True
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
         sources = draw_sources(rnd)
