@@ -251,12 +251,26 @@ class ActionSpace:
             return base + self._face_of[action.card.id]  # type: ignore[union-attr]
         return self.index(action)
 
+    def listing_ids(self, actions: list[Action]) -> list[int] | None:
+        """The id of each action of a listing, in its order, when every one is prebuilt
+        (:mod:`.prebuilt`) and no two share an id (most listings); else None (ask
+        :meth:`ids_of`)."""
+        ids = list(map(self._prebuilt_ids.get, map(id, actions)))
+        if None in ids or len(set(ids)) != len(ids):
+            return None
+        return ids  # type: ignore[return-value]  # no None in it
+
     def ids_of(self, actions: list[Action]) -> tuple[dict[int, Action], list[tuple[Action, tuple[int, ...]]]]:
         """The single-id actions of a listing by id (the first of each id), and each
         lay-down of melds with its ids (:meth:`encode`): a prebuilt action's id is read
         from a table, any other's worked out."""
         known = self._prebuilt_ids
-        by_id: dict[int, Action] = {}
+        ids = list(map(known.get, map(id, actions)))
+        if None not in ids:  # every action prebuilt (most listings)
+            by_id: dict[int, Action] = dict(zip(ids, actions))  # type: ignore[arg-type]
+            if len(by_id) == len(actions):  # no id twice (else the first of each is kept, below)
+                return by_id, []
+        by_id = {}
         paths: list[tuple[Action, tuple[int, ...]]] = []
         for a in actions:
             i = known.get(id(a))

@@ -40,11 +40,14 @@ __all__ = ["Match", "Event", "CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSIO
 class _Cache:
     """What a state works out once and keeps until it changes (never shared by another)."""
 
-    __slots__ = ("paths", "by_id")
+    __slots__ = ("paths", "by_id", "ids")
 
     def __init__(self) -> None:
         self.paths: list[tuple[Action, tuple[int, ...]]] | None = None
         self.by_id: dict[int, MatchAction] | None = None
+        self.ids: list[int] | tuple[()] | None = None
+        """The ids of the round's listing in its order (:meth:`Match._listing_ids`), ``()``
+        where that does not serve, None until asked."""
 
 
 class Match:
@@ -226,12 +229,14 @@ class Match:
     def legal_ids(self) -> list[int]:
         """The ids legal now, ascending: one per legal action, the next step of a lay-down
         of melds for each lay-down (the steps chosen so far count)."""
-        return sorted(self._legal_ids())
+        ids = self._listing_ids()
+        return sorted(ids if ids is not None else self._legal_ids())
 
     def legal_mask(self) -> list[bool]:
         """One bool per id of :attr:`action_space`: True exactly for :meth:`legal_ids`."""
         mask = [False] * self.action_space.size
-        for i in self._legal_ids():
+        ids = self._listing_ids()
+        for i in ids if ids is not None else self._legal_ids():
             mask[i] = True
         return mask
 
@@ -320,8 +325,11 @@ class Match:
             # a decision by an engine action or its id (most steps): played at once
             action: MatchAction
             if isinstance(x, int):
-                by_id = self._cache.by_id if self._cache is not None else None
-                action = (by_id if by_id is not None else self._by_id()).get(x) or self._resolve(x, seat)
+                ids = self._listing_ids()
+                if ids is not None and x in ids:  # the listed action of that id (the first, the copy held)
+                    action = s.round.listed()[ids.index(x)]
+                else:
+                    action = self._resolve(x, seat)
             else:
                 action = x  # type: ignore[assignment]  # an engine action (its type is one of ONE_ID_ACTIONS)
             plain = type(action) in ONE_ID_ACTIONS
@@ -467,6 +475,20 @@ class Match:
                 cache.paths = paths
         cache.by_id = by_id
         return by_id
+
+    def _listing_ids(self) -> list[int] | None:
+        """At a decision with no lay-down under way: the ids of the round's listing in its
+        order, when every listed action is prebuilt and no two share an id (most
+        decisions: read from a table, :meth:`ActionSpace.listing_ids`); else None."""
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _Cache()
+        ids = cache.ids
+        if ids is None:
+            s = self._s
+            got = self.action_space.listing_ids(s.round.listed()) if self.to_move >= 0 and not s.pending else None
+            ids = cache.ids = got if got else ()
+        return ids or None
 
     def _legal_ids(self) -> Collection[int]:
         by_id = self._by_id()

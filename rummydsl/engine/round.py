@@ -346,7 +346,8 @@ class Round(Table, Flow, Finish):
                 listed = list(KNOCK.legal(self, player))
             else:
                 mechanic = BY_PHASE.get(self.phase)
-                listed = list(mechanic.legal(self, player)) if mechanic is not None else []
+                got = mechanic.legal(self, player) if mechanic is not None else []
+                listed = got if type(got) is list else list(got)  # a mechanic's list is the caller's
                 if self.phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
                     listed.extend(KNOCK.legal(self, player))
             self._listed = listed

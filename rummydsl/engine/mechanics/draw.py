@@ -85,15 +85,20 @@ class DrawMechanic(Mechanic):
         rnd.to_move = player
         return True
 
-    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        sources = draw_sources(rnd)
-        prebuilt = rnd.prebuilt  # the same objects every listing (:mod:`..prebuilt`)
-        out: list[Action] = [prebuilt.draw_stock[player] if source == "stock" else prebuilt.draw_discard[player]
-                             for source in sources]
+    def legal(self, rnd: Round, player: int) -> list[Action]:
+        # the piles of draw_sources, each draw a prebuilt object (:mod:`..prebuilt`)
         step = rnd.variant.turn[rnd.step]
-        if "discard" in sources and isinstance(step, DrawStep) and step.discard_depth == "any":
-            out.extend(deep_draws(rnd, player))
-        if rnd.variant.stock.at_floor == "discard_only" and discard_only_now(rnd):
+        drawstep = isinstance(step, DrawStep)
+        sources = step.sources if drawstep else ("stock",)  # type: ignore[union-attr]
+        stock = rnd.variant.stock
+        out: list[Action] = []
+        if "stock" in sources and len(rnd.stock) > stock.floor:
+            out.append(rnd.prebuilt.draw_stock[player])
+        if "discard" in sources and rnd.discards and not rnd.stock_only:
+            out.append(rnd.prebuilt.draw_discard[player])
+            if drawstep and step.discard_depth == "any":  # type: ignore[union-attr]
+                out.extend(deep_draws(rnd, player))
+        if stock.at_floor == "discard_only" and discard_only_now(rnd):
             out.append(rnd.prebuilt.passes[player])
         return out
 
