@@ -78,7 +78,10 @@ class DrawMechanic(Mechanic):
                 and not rnd.turn_over_discards()):
             rnd.end_at_floor()  # BR-4: nothing to turn over: the round is void
             return True
-        if not draw_sources(rnd):
+        step = rnd.variant.turn[rnd.step]
+        sources = step.sources if isinstance(step, DrawStep) else ("stock",)
+        if not ((len(rnd.stock) > stock.floor and "stock" in sources)
+                or ("discard" in sources and rnd.discards and not rnd.stock_only)):  # draw_sources is empty
             rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
             return True
         rnd.phase = Phase.DRAW  # as Mechanic.enter
