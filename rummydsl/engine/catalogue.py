@@ -166,6 +166,8 @@ class ActionSpace:
         at += players
         self.size = at
         """How many ids there are: every id is below this."""
+        self._face_per_card = len(set(self._face_of)) == len(self._face_of)
+        """Every card a face of its own (one pack, at most one wild card)."""
         self._prebuilt = Prebuilt.of(deck, players)
         self._prebuilt_ids: dict[int, int] = {id(a): self.id_of(a) for a in self._prebuilt.every()}
         """The id of each prebuilt action (:mod:`.prebuilt`: what listings hand out), by the
@@ -256,8 +258,10 @@ class ActionSpace:
         (:mod:`.prebuilt`) and no two share an id (most listings); else None (ask
         :meth:`ids_of`)."""
         ids = list(map(self._prebuilt_ids.get, map(id, actions)))
-        if None in ids or len(set(ids)) != len(ids):
+        if None in ids or (not self._face_per_card and len(set(ids)) != len(ids)):
             return None
+        # with a face per card, distinct prebuilt actions have distinct ids, and a
+        # mechanic lists each action once (Mechanic.legal)
         return ids  # type: ignore[return-value]  # no None in it
 
     def ids_of(self, actions: list[Action]) -> tuple[dict[int, Action], list[tuple[Action, tuple[int, ...]]]]:

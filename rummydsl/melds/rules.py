@@ -391,11 +391,8 @@ class MeldRules(MeldCore):
         :raises CardError: for bad cards.
         """
         hand, mask = self._check(cards)
-        tables = self._suit_state or self._suit_tables()
-        if tables and not mask >> tables.natural_count:
-            if discard:
-                return tables.knock_key(mask) // tables.natural_count
-            return tables.deadwood(mask)
+        if (least := self.table_deadwood(mask, discard=discard)) is not None:
+            return least
         deck_table = self._deck_table_state or self._deck_table()
         if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
             ids = sorted(card.id for card in hand)
@@ -407,25 +404,10 @@ class MeldRules(MeldCore):
             raise self._work_error(problem, len(hand)) from None
 
     def table_deadwood(self, mask: int, *, discard: bool = False) -> int | None:
-        """:meth:`min_deadwood` of the hand whose card-id bitmask is ``mask`` (bit ``id``
-        for each card), read from the per-suit tables without checking the cards, or None
-        where they do not serve (a wild card in the hand, a deck or kinds they cannot
-        answer): then ask :meth:`min_deadwood`. For callers that hold the deck's own
-        cards already (the engine's knock test, once a decision).
-
-        >>> from rummydsl.variant import load_variant
-        >>> rules = MeldRules.from_variant(load_variant("gin_rummy"))
-        >>> hand = rules.check_hand("AS 2S 3S 7H 7D 7C KC QD 9H 4D")
-        >>> mask = sum(1 << card.id for card in hand)
-        >>> rules.table_deadwood(mask), rules.min_deadwood(hand), rules.table_deadwood(mask, discard=True)
-        (33, 33, 23)
-        """
-        tables = self._suit_state or self._suit_tables()
-        if not tables or mask >> tables.natural_count:
-            return None
-        if discard:
-            return tables.knock_key(mask) // tables.natural_count
-        return tables.deadwood(mask)
+        """:meth:`min_deadwood` of the deck's cards in ``mask`` from the suit tables, unchecked; else None."""
+        if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
+            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask)
+        return None
 
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                discard: bool, check_contract: bool) -> Arrangement:
