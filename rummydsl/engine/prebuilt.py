@@ -11,12 +11,12 @@ table rather than worked out action by action.
 
 Nothing here knows a rule: which of these actions is legal is the mechanics' business.
 
->>> from rummydsl.variant import load_variant
->>> gin = load_variant("gin_rummy")
->>> kit = Prebuilt.of(gin.deck, 2)
->>> kit.discard[1][gin.deck.parse_card("7H").id]
+>>> from rummydsl.cards import Deck
+>>> deck = Deck.preset("standard52")
+>>> kit = Prebuilt.of(deck, 2)
+>>> kit.discard[1][deck.parse_card("7H").id]
 Discard('P2 discard 7H')
->>> kit is Prebuilt.of(gin.deck, 2), kit.draw_stock[0], kit.knock[0][0]
+>>> kit is Prebuilt.of(deck, 2), kit.draw_stock[0], kit.knock[0][0]
 (True, Draw('P1 draw stock'), Knock('P1 knock AS'))
 """
 
