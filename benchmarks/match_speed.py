@@ -16,9 +16,11 @@ repetitions and their spread (lowest to highest).
     kept) and ``history=False``; against the same loop on :class:`~rummydsl.engine.Round`
     (``Round.deal``, then ``rnd.apply(rng.choice(rnd.listed()))``), the engine's play
     loop (``play_round`` with ``RandomAgent``: ``engine.play`` over a match), and OpenSpiel's
-    ``gin_rummy`` (chance outcomes drawn by their probabilities). A hand is one
-    deal played to its end: a new ``Match.new(..., seed=...)`` per hand (its first
-    round), a new ``Round.deal`` per hand, a new ``new_initial_state()`` per hand.
+    ``gin_rummy`` (chance outcomes drawn uniformly from the legal ones, as cheaply as a
+    Python driver can: they are uniform). A hand is one deal played to its end: a new
+    ``Match.new(..., seed=...)`` per hand (its first round), a new ``Round.deal`` per
+    hand, a new ``new_initial_state()`` per hand (and, in a row of its own, a clone of
+    one initial state: OpenSpiel builds its meld tables for every new state).
 ``ops``
     Microseconds per call, for a Gin position mid-round: ``copy()``, ``undo()`` (of
     one apply), an apply + undo pair, ``Match.new``, ``resample(seat, rng)`` (also
@@ -133,19 +135,21 @@ def match_hands(variant: Variant, count: int, seed: int, *, ids: bool, history: 
     return steps
 
 
-def openspiel_hands() -> Callable[[int, int], int] | None:
-    """Random OpenSpiel ``gin_rummy`` hands (``new_initial_state()`` per hand), or None."""
+def openspiel_hands(fresh: bool = True) -> Callable[[int, int], int] | None:
+    """Random OpenSpiel ``gin_rummy`` hands (``new_initial_state()`` per hand, or with
+    ``fresh=False`` a clone of one initial state), or None."""
     try:
         import pyspiel  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("gin_rummy")
+    initial = game.new_initial_state()
 
     def run(count: int, seed: int) -> int:
         rng = random.Random(seed)
         actions = 0
         for _ in range(count):
-            state = game.new_initial_state()
+            state = game.new_initial_state() if fresh else initial.clone()
             while not state.is_terminal():
                 if state.is_chance_node():
                     action = sample_chance(state, rng)
@@ -169,6 +173,7 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
         ("Match ids, history=False", lambda c, s: match_hands(gin, c, s, ids=True, history=False)),
         ("Match actions, history=True", lambda c, s: match_hands(gin, c, s, ids=False, history=True)),
         ("Match actions, history=False", lambda c, s: match_hands(gin, c, s, ids=False, history=False)),
+        ("OpenSpiel gin_rummy (clone of one initial state)", openspiel_hands(fresh=False)),
         ("OpenSpiel gin_rummy (new_initial_state)", openspiel_hands()),
     ]
     for _, run in rows:
@@ -191,6 +196,7 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
                            "rows": {}}
     base = statistics.median(rates[rows[0][0]])
     peer = statistics.median(rates[rows[-1][0]]) if rows[-1][1] else None
+    clone = statistics.median(rates[rows[-2][0]]) if rows[-2][1] else None
     for name, run in rows:
         if not run:
             out["rows"][name] = None
@@ -199,6 +205,8 @@ def section_hands(args: argparse.Namespace) -> dict[str, Any]:
         s["actions_per_hand"] = actions[name] / args.hands
         s["over_round"] = s["median"] / base
         s["over_openspiel"] = s["median"] / peer if peer else None
+        s["over_openspiel_clone"] = s["median"] / clone if clone else None
+        s["us_per_action"] = 1e6 / (s["median"] * s["actions_per_hand"])
         out["rows"][name] = s
     return out
 
@@ -457,14 +465,17 @@ def print_tables(report: dict[str, Any]) -> None:
         print(f"## Random Gin hands per CPU second ({hands['hands']} hands a pass, median of "
               f"{hands['repeat']} interleaved passes; CPU/wall {hands['cpu_over_wall']:.2f})")
         print()
-        print("| engine | hands/s (median) | spread | / Round | / OpenSpiel | actions per hand |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        print("| engine | hands/s (median) | spread | / Round | / OpenSpiel | / OpenSpiel clone | actions per hand "
+              "| µs an action |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, s in hands["rows"].items():
             if s is None:
-                print(f"| {name} | - | - | - | - | not installed |")
+                print(f"| {name} | - | - | - | - | - | not installed | - |")
                 continue
             peer = f"{s['over_openspiel']:.2f}x" if s["over_openspiel"] else "-"
-            print(f"| {name} | {fmt_spread(s, 0)} | {s['over_round']:.2f}x | {peer} | {s['actions_per_hand']:.1f} |")
+            clone = f"{s['over_openspiel_clone']:.2f}x" if s.get("over_openspiel_clone") else "-"
+            print(f"| {name} | {fmt_spread(s, 0)} | {s['over_round']:.2f}x | {peer} | {clone} "
+                  f"| {s['actions_per_hand']:.1f} | {s['us_per_action']:.1f} |")
         print()
     ops = report.get("ops")
     if ops:

@@ -34,6 +34,7 @@ from ..errors import MalformedActionError
 from ..melds.shapes import shape_of_pattern
 from .actions import (Action, Buy, Decline, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take,
                       player_name)
+from .prebuilt import Prebuilt
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -165,6 +166,12 @@ class ActionSpace:
         at += players
         self.size = at
         """How many ids there are: every id is below this."""
+        self._face_per_card = len(set(self._face_of)) == len(self._face_of)
+        """Every card a face of its own (one pack, at most one wild card)."""
+        self._prebuilt = Prebuilt.of(deck, players)
+        self._prebuilt_ids: dict[int, int] = {id(a): self.id_of(a) for a in self._prebuilt.every()}
+        """The id of each prebuilt action (:mod:`.prebuilt`: what listings hand out), by the
+        object's ``id()`` (the table is held, so those stay its actions'): :meth:`ids_of`."""
 
     @classmethod
     def of(cls, variant: Variant, players: int) -> ActionSpace:
@@ -245,6 +252,40 @@ class ActionSpace:
         if base is not None:
             return base + self._face_of[action.card.id]  # type: ignore[union-attr]
         return self.index(action)
+
+    def listing_ids(self, actions: list[Action]) -> list[int] | None:
+        """The id of each action of a listing, in its order, when every one is prebuilt
+        (:mod:`.prebuilt`) and no two share an id (most listings); else None (ask
+        :meth:`ids_of`)."""
+        ids = list(map(self._prebuilt_ids.get, map(id, actions)))
+        if None in ids or (not self._face_per_card and len(set(ids)) != len(ids)):
+            return None
+        # with a face per card, distinct prebuilt actions have distinct ids, and a
+        # mechanic lists each action once (Mechanic.legal)
+        return ids  # type: ignore[return-value]  # no None in it
+
+    def ids_of(self, actions: list[Action]) -> tuple[dict[int, Action], list[tuple[Action, tuple[int, ...]]]]:
+        """The single-id actions of a listing by id (the first of each id), and each
+        lay-down of melds with its ids (:meth:`encode`): a prebuilt action's id is read
+        from a table, any other's worked out."""
+        known = self._prebuilt_ids
+        ids = list(map(known.get, map(id, actions)))
+        if None not in ids:  # every action prebuilt (most listings)
+            by_id: dict[int, Action] = dict(zip(ids, actions))  # type: ignore[arg-type]
+            if len(by_id) == len(actions):  # no id twice (else the first of each is kept, below)
+                return by_id, []
+        by_id = {}
+        paths: list[tuple[Action, tuple[int, ...]]] = []
+        for a in actions:
+            i = known.get(id(a))
+            if i is None:
+                if type(a) is Meld and a.melds:
+                    paths.append((a, self.encode(a)))
+                    continue
+                i = self.id_of(a)
+            if i not in by_id:
+                by_id[i] = a
+        return by_id, paths
 
     def encode(self, action: MatchAction) -> tuple[int, ...]:
         """The ids that play ``action``: one, or the steps of a lay-down of melds."""

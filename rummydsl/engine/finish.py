@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Finish"]
 
+_SHOWDOWN = Phase.SHOWDOWN
 _KNOCKS = (Ending.KNOCK, Ending.GIN, Ending.BIG_GIN)
 """The endings a defender can undercut: another player scoring after going out is no undercut (R5-6)."""
 
@@ -49,7 +50,7 @@ class Finish(RoundState):
         a suite or a caller of :meth:`apply` may still show melds first. With
         ``deadwood.arrangement: as_shown`` the melds shown count, so the defender decides.
         """
-        if (self.phase is Phase.SHOWDOWN and self.to_move is not None and not self.showdown_layoffs()
+        if (self.phase is _SHOWDOWN and self.to_move is not None and not self.showdown_layoffs()
                 and not as_shown(cast("Round", self))):
             return Done(self.to_move)
         return None

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any, Collection
 from ..cards import Card
 from ..errors import IllegalActionError, MalformedActionError
 from .actions import Action, Meld, parse_action, parse_player, player_name
-from .catalogue import (MATCH_ACTION_TYPES, STEP_VERBS, ActionSpace, Choose, Close, DealCard, FirstDealer, Lay,
-                        MatchAction)
+from .catalogue import (MATCH_ACTION_TYPES, ONE_ID_ACTIONS, STEP_VERBS, ActionSpace, Choose, Close, DealCard,
+                        FirstDealer, Lay, MatchAction)
 from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
-from .match_step import GameStopped, LazyHistory, apply_step, from_json, resample, step_text
+from .match_step import GameStopped, LazyHistory, apply_step, engine_step, from_json, resample, step_text
 from .match_view import MatchObservation
 from .observe import Observation
 from .round import Round
@@ -40,11 +40,14 @@ __all__ = ["Match", "Event", "CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSIO
 class _Cache:
     """What a state works out once and keeps until it changes (never shared by another)."""
 
-    __slots__ = ("paths", "by_id")
+    __slots__ = ("paths", "by_id", "ids")
 
     def __init__(self) -> None:
         self.paths: list[tuple[Action, tuple[int, ...]]] | None = None
         self.by_id: dict[int, MatchAction] | None = None
+        self.ids: list[int] | tuple[()] | None = None
+        """The ids of the round's listing in its order (:meth:`Match._listing_ids`), ``()``
+        where that does not serve, None until asked."""
 
 
 class Match:
@@ -226,12 +229,14 @@ class Match:
     def legal_ids(self) -> list[int]:
         """The ids legal now, ascending: one per legal action, the next step of a lay-down
         of melds for each lay-down (the steps chosen so far count)."""
-        return sorted(self._legal_ids())
+        ids = self._listing_ids()
+        return sorted(ids if ids is not None else self._legal_ids())
 
     def legal_mask(self) -> list[bool]:
         """One bool per id of :attr:`action_space`: True exactly for :meth:`legal_ids`."""
         mask = [False] * self.action_space.size
-        for i in self._legal_ids():
+        ids = self._listing_ids()
+        for i in ids if ids is not None else self._legal_ids():
             mask[i] = True
         return mask
 
@@ -315,9 +320,27 @@ class Match:
         """
         s = self._s
         seat = self.to_move
-        action = self._resolve(x, seat)
+        kind = type(x)
+        if seat >= 0 and not s.pending and (kind is int or kind in ONE_ID_ACTIONS):
+            # a decision by an engine action or its id (most steps): played at once
+            action: MatchAction
+            if isinstance(x, int):
+                ids = self._listing_ids()
+                if ids is not None and x in ids:  # the listed action of that id (the first, the copy held)
+                    action = s.round.listed()[ids.index(x)]
+                else:
+                    action = self._resolve(x, seat)
+            else:
+                action = x  # type: ignore[assignment]  # an engine action (its type is one of ONE_ID_ACTIONS)
+            plain = type(action) in ONE_ID_ACTIONS
+        else:
+            action = self._resolve(x, seat)
+            plain = False
         try:
-            new, event = apply_step(self, s, seat, action)
+            if plain:  # what apply_step does first for these
+                new, event = engine_step(self, s, seat, action, action)  # type: ignore[arg-type]
+            else:
+                new, event = apply_step(self, s, seat, action)
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
             self._commit(s, stopped.state)
             raise stopped.error from None
@@ -434,33 +457,47 @@ class Match:
 
     def _by_id(self) -> dict[int, MatchAction]:
         """The legal single-id actions by id (the engine's own objects, the copies held)."""
-        cache = self._caches()
-        if cache.by_id is None:
-            space = self.action_space
-            by_id: dict[int, MatchAction] = {}
-            seat = self.to_move
-            if seat == CHANCE:
-                for outcome, _ in self.chance_outcomes():
-                    by_id.setdefault(space.index(outcome), outcome)
-            elif seat != TERMINAL and not self._s.pending:
-                # one pass over the listing fills both caches (the lay-downs are _paths)
-                paths: list[tuple[Action, tuple[int, ...]]] = []
-                id_of = space.id_of
-                for a in self._s.round.listed():
-                    if type(a) is Meld and a.melds:
-                        paths.append((a, space.encode(a)))
-                    else:
-                        by_id.setdefault(id_of(a), a)
-                if cache.paths is None:
-                    cache.paths = paths
-            cache.by_id = by_id
-        return cache.by_id
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _Cache()
+        elif cache.by_id is not None:
+            return cache.by_id
+        space = self.action_space
+        by_id: dict[int, MatchAction] = {}
+        seat = self.to_move
+        if seat == CHANCE:
+            for outcome, _ in self.chance_outcomes():
+                by_id.setdefault(space.index(outcome), outcome)
+        elif seat != TERMINAL and not self._s.pending:
+            # one pass over the listing fills both caches (the lay-downs are _paths)
+            by_id, paths = space.ids_of(self._s.round.listed())  # type: ignore[assignment]
+            if cache.paths is None:
+                cache.paths = paths
+        cache.by_id = by_id
+        return by_id
+
+    def _listing_ids(self) -> list[int] | None:
+        """At a decision with no lay-down under way: the ids of the round's listing in its
+        order, when every listed action is prebuilt and no two share an id (most
+        decisions: read from a table, :meth:`ActionSpace.listing_ids`); else None."""
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = _Cache()
+        ids = cache.ids
+        if ids is None:
+            s = self._s
+            got = self.action_space.listing_ids(s.round.listed()) if self.to_move >= 0 and not s.pending else None
+            ids = cache.ids = got if got else ()
+        return ids or None
 
     def _legal_ids(self) -> Collection[int]:
         by_id = self._by_id()
-        if self.to_move < 0:
-            return by_id.keys()
-        paths = self._paths()
+        assert self._cache is not None
+        paths = self._cache.paths  # filled by _by_id at a decision
+        if paths is None:
+            if self.to_move < 0:
+                return by_id.keys()
+            paths = self._paths()
         if not paths:
             return by_id.keys()
         n = len(self._s.pending)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .match import Match
 
-__all__ = ["apply_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
+__all__ = ["apply_step", "engine_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
 
 
 def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event]:
@@ -38,7 +38,7 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), s.game.stalled or "the game is over")
         return _chance(m, s, action)
     if type(action) in ONE_ID_ACTIONS and not s.pending:
-        return _engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
+        return engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
     if isinstance(action, (DealCard, FirstDealer)):
         raise IllegalActionError(str(action), f"no card is being dealt: it is {player_name(seat)}'s move")
     logged: MatchAction = action
@@ -68,10 +68,10 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), "melds are being chosen (choose, close, lay): finish them, "
                                                   "or undo")
     assert not isinstance(action, (Choose, Close, Lay, DealCard, FirstDealer))
-    return _engine_step(m, s, seat, action, logged)
+    return engine_step(m, s, seat, action, logged)
 
 
-def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
+def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
     """An engine action played (``logged``: what the log keeps of it), and what follows."""
     before = s.round
     if m._exclusive:
@@ -83,33 +83,25 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
     size = len(stock)
     top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
-    gone = size - len(stock) if rnd.stock is stock else -1
-    same = 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top))
-
-    def drawn_into(hand: list[Card]) -> tuple[Card, ...]:
-        if same:  # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
-            return tuple(c for c in reversed(top[len(top) - gone:]) if any(c is held for held in hand)) if gone else ()
-        return tuple(c for c in reversed(top) if any(c is held for held in hand)
-                     and not any(c is left for left in rnd.stock))
-
-    drawn = drawn_into(rnd.hands[seat])
+    drawn: tuple[Card, ...] = ()
     others: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    if gone != 0 and (not same or len(drawn) < gone):  # another seat's draw this action completed (CR-4)
-        others = tuple((other, got) for other in range(rnd.players) if other != seat
-                       for got in (drawn_into(rnd.hands[other]),) if got)
-    automatic: list[Action] = []
+    if rnd.stock is not stock or len(stock) != size:  # cards left the stock (most actions: none)
+        drawn, others = _drawn(rnd, seat, stock, size, top)
+    automatic: list[Action] | tuple[()] = ()
     while rnd.result is None:
         forced = rnd.automatic()
         if forced is None:
             break
         rnd.apply(forced)
+        if not automatic:
+            automatic = []
         automatic.append(forced)
     steps = s.steps + 1
-    new = State(s.game, rnd, (), s.dealing, s.choose_dealer, (logged, s.log), steps, s.round_start, s.redeals,
-                s.one_round)
+    new = _state(State, (s.game, rnd, (), s.dealing, s.choose_dealer, (logged, s.log), steps, s.round_start,
+                         s.redeals, s.one_round))
     result = rnd.result
     if result is None or s.one_round:
-        return new, Event(logged, seat, drawn, tuple(automatic) if automatic else (), result, others_drawn=others)
+        return new, _event(Event, (logged, seat, drawn, tuple(automatic), result, None, others))
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
@@ -128,6 +120,39 @@ def _engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAct
     else:
         new = new._replace(game=game, dealing=())
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others)
+
+
+_state = tuple.__new__
+_event = tuple.__new__
+"""A :class:`State` or :class:`Event` made from all its fields in order (what their own
+constructors do, without reading defaults: each step makes one of each)."""
+
+
+def _drawn(rnd: Round, seat: int, stock: list[Card], size: int, top: list[Card]
+           ) -> tuple[tuple[Card, ...], tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """The cards that came from the stock into ``seat``'s hand, and into the others'
+    (a draw the action completed, CR-4), by an action that changed the stock: ``stock``
+    was its list, ``size`` long, ``top`` its top four cards before."""
+    gone = size - len(stock) if rnd.stock is stock else -1
+    same = 0 <= gone and (gone < len(top) and stock[-1] is top[-1 - gone] or gone == size <= len(top))
+    if same and gone == 1:  # one card drawn (most draws): into the hand of the seat that drew it
+        card = top[-1]
+        hand = rnd.hands[seat]
+        if hand and hand[-1] is card or any(c is card for c in hand):
+            return (card,), ()
+
+    def drawn_into(hand: list[Card]) -> tuple[Card, ...]:
+        if same:  # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)
+            return tuple(c for c in reversed(top[len(top) - gone:]) if any(c is held for held in hand)) if gone else ()
+        return tuple(c for c in reversed(top) if any(c is held for held in hand)
+                     and not any(c is left for left in rnd.stock))
+
+    drawn = drawn_into(rnd.hands[seat])
+    others: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if gone != 0 and (not same or len(drawn) < gone):  # another seat's draw this action completed (CR-4)
+        others = tuple((other, got) for other in range(rnd.players) if other != seat
+                       for got in (drawn_into(rnd.hands[other]),) if got)
+    return drawn, others
 
 
 class GameStopped(Exception):

@@ -35,6 +35,7 @@ from .flow import FIELDS as FLOW_FIELDS
 from .flow import Flow
 from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, UPCARD
 from .mechanics.deep import pending, pending_reason
+from .prebuilt import Prebuilt
 from .state import Phase, RoundResult, TableMeld
 from .table import FIELDS as TABLE_FIELDS
 from .table import Table
@@ -84,6 +85,14 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
     return got[1]
 
 
+def _among(action: Action, listed: list[Action]) -> bool:
+    """Whether ``action`` is one of the ``listed`` objects (that very object)."""
+    for a in listed:
+        if a is action:
+            return True
+    return False
+
+
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
                     scores: Sequence[int] | None = None, sat_out: int | None = None) -> int:
     """The cards each player gets in deal ``number`` (from 1) of ``players`` seats:
@@ -131,9 +140,11 @@ class LegalActions:
         return iter(() if self._hidden() else self._round.listed())
 
     def __getitem__(self, index: int) -> Action:
-        if self._hidden():
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:
             raise IndexError("no legal actions for this seat: another player is to move")
-        return self._round.listed()[index]
+        listed = rnd._listed
+        return (listed if listed is not None else rnd.listed())[index]
 
     def __contains__(self, action: object) -> bool:
         rnd = self._round
@@ -147,7 +158,11 @@ class LegalActions:
         return rnd.why_illegal(action) is None  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return 0 if self._hidden() else len(self._round.listed())
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:
+            return 0
+        listed = rnd._listed
+        return len(listed if listed is not None else rnd.listed())
 
     def count(self) -> int:
         """How many actions are listed."""
@@ -193,6 +208,11 @@ class Round(Table, Flow, Finish):
         self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
         deck = variant.deck
+        self.prebuilt = Prebuilt.of(deck, n)
+        """The listing's common actions, built once per deck and player count (:mod:`.prebuilt`)."""
+        discard_step = variant.step("discard")
+        self.forbid_taken = discard_step is None or discard_step.taken_card == "forbidden"
+        """Whether the card taken from the pile this turn may not be discarded this turn (GR-5)."""
         self._plain_deck = deck.packs == 1 and deck.wilds == 0
         self._listed = None
         self._plan = None
@@ -326,7 +346,8 @@ class Round(Table, Flow, Finish):
                 listed = list(KNOCK.legal(self, player))
             else:
                 mechanic = BY_PHASE.get(self.phase)
-                listed = list(mechanic.legal(self, player)) if mechanic is not None else []
+                got = mechanic.legal(self, player) if mechanic is not None else []
+                listed = got if type(got) is list else list(got)  # a mechanic's list is the caller's
                 if self.phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
                     listed.extend(KNOCK.legal(self, player))
             self._listed = listed
@@ -408,7 +429,7 @@ class Round(Table, Flow, Finish):
         if isinstance(action, str):
             action = self.parse(action)
         listed = self._listed
-        if listed is None or not any(a is action for a in listed):  # a listed action is legal
+        if listed is None or not _among(action, listed):  # a listed action is legal
             if self.result is None and action.player == self.to_move and self._later_step(action):
                 # the optional step(s) before the action's are ended with 'done': all checked, then played
                 reason, ended = self._after_done(action)

@@ -19,12 +19,14 @@ from .state import Phase, RoundResult, TableMeld
 if TYPE_CHECKING:
     from ..expr.runtime import RoundFacts
     from ..melds import MeldRules
+    from .prebuilt import Prebuilt
     from ..variant.model import Variant
 
 __all__ = ["RoundState", "SETTINGS"]
 
 SETTINGS = ("variant", "values", "highest_value", "positions", "players", "sat_out", "seated", "dealer",
-            "number", "scores", "hand_size", "dealt", "rules", "_plain_deck", "_listed", "_plan")
+            "number", "scores", "hand_size", "dealt", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_listed",
+            "_plan")
 """The attributes fixed when a round is dealt (and two caches: the listing, and the work a
 check did for the apply that follows it): not fields."""
 
@@ -46,6 +48,8 @@ class RoundState:
     hand_size: int
     dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None]
     rules: MeldRules
+    prebuilt: Prebuilt
+    forbid_taken: bool
     _plain_deck: bool
     _listed: list[Action] | None
     _plan: tuple[Action, Any] | None

@@ -391,11 +391,8 @@ class MeldRules(MeldCore):
         :raises CardError: for bad cards.
         """
         hand, mask = self._check(cards)
-        tables = self._suit_state or self._suit_tables()
-        if tables and not mask >> tables.natural_count:
-            if discard:
-                return tables.knock_key(mask) // tables.natural_count
-            return tables.deadwood(mask)
+        if (least := self.table_deadwood(mask, discard=discard)) is not None:
+            return least
         deck_table = self._deck_table_state or self._deck_table()
         if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
             ids = sorted(card.id for card in hand)
@@ -405,6 +402,12 @@ class MeldRules(MeldCore):
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
+
+    def table_deadwood(self, mask: int, *, discard: bool = False) -> int | None:
+        """:meth:`min_deadwood` of the deck's cards in ``mask`` from the suit tables, unchecked; else None."""
+        if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
+            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask)
+        return None
 
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                discard: bool, check_contract: bool) -> Arrangement:

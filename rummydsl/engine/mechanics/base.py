@@ -32,7 +32,8 @@ class Mechanic:
         return True
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        """The actions ``player`` (to move) may take, each once."""
+        """The actions ``player`` (to move) may take, each once (a list returned is the
+        caller's to keep: build a new one each call)."""
         return ()
 
     def check(self, rnd: Round, action: Action) -> str | None:

@@ -73,7 +73,7 @@ class BuyMechanic(QueueMechanic):
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         yield Buy(player)
-        yield Pass(player)
+        yield rnd.prebuilt.passes[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, (Buy, Pass)):

@@ -25,14 +25,14 @@ __all__ = ["DiscardMechanic", "taken_card_forbidden", "barred"]
 
 
 def taken_card_forbidden(rnd: Round) -> bool:
-    """Whether the card taken from the pile this turn may not be thrown this turn."""
-    step = rnd.variant.step("discard")
-    return step is None or step.taken_card == "forbidden"
+    """Whether the card taken from the pile this turn may not be thrown this turn
+    (the discard step's ``taken_card``, read when the round is dealt)."""
+    return rnd.forbid_taken
 
 
 def barred(rnd: Round) -> Card | None:
     """The card that may not be discarded this turn (taken from the pile), if any."""
-    return rnd.taken if taken_card_forbidden(rnd) else None
+    return rnd.taken if rnd.forbid_taken else None
 
 
 def last_card_kept(rnd: Round, player: int) -> str | None:
@@ -49,12 +49,15 @@ class DiscardMechanic(Mechanic):
     phase = Phase.DISCARD
 
     def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        if (rnd.must_meld is not None and _pending(rnd)) or (len(rnd.hands[player]) == 1
-                                        and last_card_kept(rnd, player) is not None):
+        hand = rnd.hands[player]
+        if (rnd.must_meld is not None and _pending(rnd)) or (len(hand) == 1
+                                                             and last_card_kept(rnd, player) is not None):
             return []
-        taken = barred(rnd)
-        return [Discard(player, card)
-                for card in rnd.distinct_faces([c for c in rnd.hands[player] if c is not taken])]
+        taken = rnd.taken if rnd.forbid_taken else None
+        discard = rnd.prebuilt.discard[player]  # the same objects every listing (:mod:`..prebuilt`)
+        if rnd._plain_deck:
+            return [discard[c.id] for c in hand if c is not taken]
+        return [discard[c.id] for c in rnd.distinct_faces([c for c in hand if c is not taken])]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
@@ -74,7 +77,7 @@ class DiscardMechanic(Mechanic):
 
     def apply(self, rnd: Round, action: Action) -> None:
         assert isinstance(action, Discard)
-        held = rnd.holds(action.player, action.card, barred(rnd))
+        held = rnd.holds(action.player, action.card, rnd.taken if rnd.forbid_taken else None)
         assert held is not None
         rnd.remove(action.player, held)
         rnd.discards.append(held)

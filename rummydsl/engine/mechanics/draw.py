@@ -78,19 +78,31 @@ class DrawMechanic(Mechanic):
                 and not rnd.turn_over_discards()):
             rnd.end_at_floor()  # BR-4: nothing to turn over: the round is void
             return True
-        if not draw_sources(rnd):
+        step = rnd.variant.turn[rnd.step]
+        sources = step.sources if isinstance(step, DrawStep) else ("stock",)
+        if not ((len(rnd.stock) > stock.floor and "stock" in sources)
+                or ("discard" in sources and rnd.discards and not rnd.stock_only)):  # draw_sources is empty
             rnd.end_at_floor()  # nothing can be drawn: the round ends at the floor
             return True
-        return super().enter(rnd)
+        rnd.phase = Phase.DRAW  # as Mechanic.enter
+        rnd.to_move = player
+        return True
 
-    def legal(self, rnd: Round, player: int) -> Iterable[Action]:
-        sources = draw_sources(rnd)
-        out: list[Action] = [Draw(player, "stock" if source == "stock" else "discard") for source in sources]
+    def legal(self, rnd: Round, player: int) -> list[Action]:
+        # the piles of draw_sources, each draw a prebuilt object (:mod:`..prebuilt`)
         step = rnd.variant.turn[rnd.step]
-        if "discard" in sources and isinstance(step, DrawStep) and step.discard_depth == "any":
-            out.extend(deep_draws(rnd, player))
-        if rnd.variant.stock.at_floor == "discard_only" and discard_only_now(rnd):
-            out.append(Pass(player))
+        drawstep = isinstance(step, DrawStep)
+        sources = step.sources if drawstep else ("stock",)  # type: ignore[union-attr]
+        stock = rnd.variant.stock
+        out: list[Action] = []
+        if "stock" in sources and len(rnd.stock) > stock.floor:
+            out.append(rnd.prebuilt.draw_stock[player])
+        if "discard" in sources and rnd.discards and not rnd.stock_only:
+            out.append(rnd.prebuilt.draw_discard[player])
+            if drawstep and step.discard_depth == "any":  # type: ignore[union-attr]
+                out.extend(deep_draws(rnd, player))
+        if stock.at_floor == "discard_only" and discard_only_now(rnd):
+            out.append(rnd.prebuilt.passes[player])
         return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
@@ -119,10 +131,11 @@ class DrawMechanic(Mechanic):
         assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
-            from . import BUY
+            if rnd.variant.buying is not None:
+                from . import BUY
 
-            if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
-                return
+                if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
+                    return
             draw_from_stock(rnd, player)
             return
         if void_at_discard_draw(rnd):

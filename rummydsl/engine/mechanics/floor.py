@@ -59,8 +59,8 @@ class ClaimMechanic(QueueMechanic):
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         if can_claim(rnd, player):
-            yield Draw(player, "discard")
-        yield Pass(player)
+            yield rnd.prebuilt.draw_discard[player]
+        yield rnd.prebuilt.passes[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Pass):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
+from ...limits import MAX_HAND
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -57,6 +58,8 @@ the most deadwood a knock may keep this round (``knock_limit``)."""
 
 
 Melds = tuple[tuple[Card, ...], ...]
+_AFTER_DRAW = (Phase.MELD, Phase.DISCARD, Phase.OFFER)
+"""The phases of a turn a knock may end."""
 
 
 def knock_limit(rnd: Round) -> int | None:
@@ -105,7 +108,7 @@ class KnockMechanic(Mechanic):
     def available(rnd: Round, player: int) -> bool:
         """Whether ``player`` may knock now (variant, turn, drawn, phase)."""
         return (rnd.variant.knock is not None and player == rnd.turn_player and rnd.drawn
-                and rnd.phase in (Phase.MELD, Phase.DISCARD, Phase.OFFER))
+                and rnd.phase in _AFTER_DRAW)
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
         if not self.available(rnd, player):
@@ -115,33 +118,41 @@ class KnockMechanic(Mechanic):
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
-        taken = barred(rnd)
+        taken = rnd.taken if rnd.forbid_taken else None
+        knocks = rnd.prebuilt.knock[player]  # the same objects every listing (:mod:`..prebuilt`)
         if limit is None:
             # KR-3: any deadwood may knock, so every discard is a knock: no search
             # per card (only big gin needs one).
             if knock.big_gin and rules.min_deadwood(hand) == 0:
-                yield Knock(player, None)
+                yield rnd.prebuilt.big_gin[player]
             for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                yield Knock(player, card)
+                yield knocks[card.id]
             return
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
-            whole = rules.min_deadwood(hand)
+            mask = 0
+            for card in hand:
+                mask |= 1 << card.id
+            # the hand holds the deck's own cards: no check (but of its size, as the solver's)
+            whole = rules.table_deadwood(mask) if 0 < len(hand) <= MAX_HAND else None
+            if whole is None:
+                whole = rules.min_deadwood(hand)
             if knock.big_gin and whole == 0:
-                yield Knock(player, None)
+                yield rnd.prebuilt.big_gin[player]
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
             # rest): a hand this far over the limit has no knock. One search, most turns.
             if whole - rnd.highest_value > limit:
                 return
-            if rules.min_deadwood(hand, discard=True) > limit:
+            least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
+            if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
                 return  # no discard leaves a knock (one search, not one per card)
         elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
-            yield Knock(player, None)
+            yield rnd.prebuilt.big_gin[player]
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
-                yield Knock(player, card)
+                yield knocks[card.id]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         assert isinstance(action, Knock)
@@ -213,7 +224,7 @@ class ShowdownMechanic(Mechanic):
         if rnd.showdown_layoffs():
             shown = [c for meld in rnd.declared[player] or () for c in meld]
             yield from list_layoffs(rnd, player, shown)  # GR-7.1: only deadwood is laid off
-        yield Done(player)
+        yield rnd.prebuilt.done[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Meld):

@@ -357,7 +357,7 @@ class MeldMechanic(Mechanic):
             return
         yield from options
         if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
-            yield Done(player)
+            yield rnd.prebuilt.done[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         from .deep import keeps_use, pending, pending_reason

@@ -65,7 +65,7 @@ class OfferMechanic(Mechanic):
             if offer_problem(rnd, player, card) is None:
                 yield Offer(player, card)
         if not _step(rnd).mandatory:
-            yield Done(player)
+            yield rnd.prebuilt.done[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Done):

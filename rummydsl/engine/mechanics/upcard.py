@@ -41,8 +41,8 @@ class UpcardOffer(QueueMechanic):
         return self.open(rnd, [q for q in ((rnd.dealer + k) % n for k in range(1, n + 1)) if q != rnd.sat_out])
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        yield Draw(player, "discard")
-        yield Pass(player)
+        yield rnd.prebuilt.draw_discard[player]
+        yield rnd.prebuilt.passes[player]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Pass) or (isinstance(action, Draw) and action.source == "discard"):
