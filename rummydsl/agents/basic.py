@@ -212,21 +212,41 @@ class GreedyAgent:
         return self._after_shedding(observation, (*hand, card), card) < now
 
     @staticmethod
-    def _left_after_putting_down(observation: Observation, hand: Sequence[Card]) -> int:
+    def _left_after_putting_down(observation: Observation, hand: Sequence[Card],
+                                 table: Sequence[LayoffTarget] | None = None) -> int:
         """The least deadwood of ``hand`` once it has melded and laid off onto the table all it can."""
-        table = [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+        if table is None:
+            table = _layoff_table(observation)
         return observation.rules.solve(hand, table=table, check_contract=False).deadwood
 
     def _pile_helps_going_out(self, observation: Observation) -> bool:
         """Whether the top discard would be melded or laid off (less left after putting down
-        and discarding another card, or the same with one card fewer)."""
+        and discarding another card, or the same with one card fewer).
+
+        Asked as one knock question (:meth:`~rummydsl.melds.MeldRules.solve_discard`:
+        the least left after putting down and discarding any one card of the hand with
+        the discard) rather than one search per card: discarding the taken card leaves
+        the hand as it is, which is never less, so the least of the question is less
+        than now exactly when some other card's discard is (the same answer, one search).
+        Hands whose wild cards' meanings depend on the rest of the hand
+        (``wild_unique_card``) keep the search per card.
+        """
         card = observation.top_discard
         if card is None:
             return False
         hand = observation.hand
-        now = self._left_after_putting_down(observation, hand)
+        table = _layoff_table(observation)
+        now = self._left_after_putting_down(observation, hand, table)
         with_card = (*hand, card)
-        return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out]) < now
+        rules = observation.rules
+        if len(with_card) <= MAX_HAND and not (
+                rules.wild_unique_card and (any(c.wild for c in with_card)
+                                            or any(c.wild for t in table for c in t.cards))):
+            try:
+                return rules.solve_discard(with_card, table=table).deadwood < now
+            except RummyDslError:
+                pass  # past the work bound with the discard: ask card by card, as before
+        return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out], table) < now
                    for out in hand)
 
     @staticmethod
@@ -398,6 +418,11 @@ def dealt_low(observation: Observation) -> float:
         _DEALT_LOW.pop(next(iter(_DEALT_LOW)))
     _DEALT_LOW[key] = (variant, low)
     return low
+
+
+def _layoff_table(observation: Observation) -> list[LayoffTarget]:
+    """Every meld on the table, as the solver's lay-off targets."""
+    return [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
 
 
 def _going_out_game(observation: Observation) -> bool:
