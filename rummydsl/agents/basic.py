@@ -223,29 +223,32 @@ class GreedyAgent:
         """Whether the top discard would be melded or laid off (less left after putting down
         and discarding another card, or the same with one card fewer).
 
-        Asked as one knock question (:meth:`~rummydsl.melds.MeldRules.solve_discard`:
-        the least left after putting down and discarding any one card of the hand with
-        the discard) rather than one search per card: discarding the taken card leaves
-        the hand as it is, which is never less, so the least of the question is less
-        than now exactly when some other card's discard is (the same answer, one search).
-        Hands whose wild cards' meanings depend on the rest of the hand
-        (``wild_unique_card``) keep the search per card.
+        Asked of one search, not one per card: with melds on the table, the deadwood
+        after each discard from the hand with the card (:meth:`~rummydsl.melds.MeldRules.
+        discard_deadwoods`), whose discard of the taken card is the hand now; with none,
+        the knock question (discarding the taken card leaves the hand as it is, never
+        less, so the least is less than now exactly when another card's discard is),
+        except for wild cards whose meanings depend on the hand (``wild_unique_card``).
         """
         card = observation.top_discard
         if card is None:
             return False
         hand = observation.hand
         table = _layoff_table(observation)
-        now = self._left_after_putting_down(observation, hand, table)
         with_card = (*hand, card)
         rules = observation.rules
-        if len(with_card) <= MAX_HAND and not (
-                rules.wild_unique_card and (any(c.wild for c in with_card)
-                                            or any(c.wild for t in table for c in t.cards))):
+        if not hand:
+            return False
+        if len(with_card) <= MAX_HAND:
             try:
-                return rules.solve_discard(with_card, table=table).deadwood < now
+                if table:
+                    left = rules.discard_deadwoods(with_card, table=table)
+                    return min(left[:-1]) < left[-1]
+                if not (rules.wild_unique_card and any(c.wild for c in with_card)):
+                    return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
             except RummyDslError:
                 pass  # past the work bound with the discard: ask card by card, as before
+        now = self._left_after_putting_down(observation, hand, table)
         return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out], table) < now
                    for out in hand)
 

@@ -370,6 +370,40 @@ class MeldRules(MeldCore):
         return self._solve(hand, mask, contract=contract, table=table, discard=True,
                            check_contract=check_contract)
 
+    def discard_deadwoods(self, cards: Iterable[Card | str] | str, *, table: TableInput = ()) -> tuple[int, ...]:
+        """The least deadwood left after discarding each card of ``cards`` in turn (in
+        their order), melding and laying off onto ``table`` as :meth:`solve` does.
+
+        The answers of one ``solve(rest, table=table)`` per card. With table melds (and
+        no wild card whose meanings depend on the hand, ``wild_unique_card``) they come
+        from one search: its candidate melds and table extensions are listed once, and
+        each card's discard then places the rest.
+
+        :raises CardError: for bad cards.
+        :raises MeldError: as :meth:`solve`.
+        """
+        hand, mask = self._check(cards)
+        table_melds = self._check_table(table, mask) if table else []
+        if table_melds and not (self.wild_unique_card and (
+                any(c.wild for c in hand) or any(c.wild for t in table_melds for c in t.cards))):
+            try:
+                search = HandSearch(self, hand, table_melds, True)
+                full = (1 << search.n) - 1
+                local = {cid: i for i, cid in enumerate(search.natural_ids)}
+                unit = search.deadwood_unit
+                out = []
+                for card in hand:  # the discard made first: the rest placed with no discard left
+                    if card.wild:
+                        cost = search.least_cost(full, search.wild_count - 1, 0, 1)
+                    else:
+                        cost = search.least_cost(full ^ 1 << local[card.id], search.wild_count, 0, 1)
+                    out.append(int(cost // unit))
+                return tuple(out)
+            except WorkBoundError as problem:
+                raise self._work_error(problem, len(hand)) from None
+        return tuple(self.solve([c for c in hand if c is not out], table=table, check_contract=False).deadwood
+                     for out in hand)
+
     def holds_contract(self, cards: Iterable[Card | str] | str) -> bool:
         """Whether the hand can meet the contract (true for a variant with none).
 
