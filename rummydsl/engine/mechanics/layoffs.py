@@ -213,10 +213,18 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
         free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     two = len(hand) == 2 and last_card_stays(rnd)
     faces = rnd.distinct_faces(free)
+    unique = rnd.rules.wild_unique_card
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
-            for card in faces:
-                if _fits(rnd, meld, card, hand):
+            memo = None if unique and any(c.wild for c in meld.cards) else meld.extends_memo()
+            for card in faces:  # _fits, inlined: a listing asks it of every card and meld
+                if memo is None or (unique and card.wild):
+                    fits = _judge_fit(rnd, meld, card, hand)
+                else:
+                    fits = memo.get(card.id)
+                    if fits is None:
+                        fits = memo[card.id] = _judge_fit(rnd, meld, card, hand)
+                if fits:
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue

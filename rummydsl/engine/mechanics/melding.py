@@ -193,13 +193,17 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
         if "sequence" in families:
             groups.extend(_sequences(rnd, cards, low))
     found = []
-    seen: set[frozenset[int]] = set()
+    seen: set[int] = set()
+    unique = rules.wild_unique_card
+    kinds_bits = rules.kinds_bits
     for group in groups:
-        key = frozenset(c.id for c in group)
+        key = 0
+        for card in group:
+            key |= 1 << card.id
         if key in seen:
             continue
         seen.add(key)
-        if rules.kinds_of(group, hand=hand):
+        if (rules.kinds_of(group, hand=hand) if unique and any(c.wild for c in group) else kinds_bits(group)):
             found.append(group)
     return found
 
