@@ -21,7 +21,7 @@ a defender's lay-offs).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -196,6 +196,8 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     seen: set[int] = set()
     unique = rules.wild_unique_card
     kinds_bits = rules.kinds_bits
+    may_form = _shape_test(rnd)
+    memo = _melds_memo(rules)
     for group in groups:
         key = 0
         for card in group:
@@ -203,9 +205,84 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
         if key in seen:
             continue
         seen.add(key)
-        if (rules.kinds_of(group, hand=hand) if unique and any(c.wild for c in group) else kinds_bits(group)):
+        if unique and any(c.wild for c in group):  # its wild cards' meanings read the hand
+            if may_form(group) and rules.kinds_of(group, hand=hand):
+                found.append(group)
+            continue
+        forms = memo.get(key)
+        if forms is None:
+            if len(memo) >= _MELDS_MEMO_LIMIT:
+                memo.clear()
+            forms = memo[key] = may_form(group) and bool(kinds_bits(group))
+        if forms:
             found.append(group)
     return found
+
+
+#: The most groups :func:`_melds_memo` keeps for one set of kinds (then it starts again).
+_MELDS_MEMO_LIMIT = 1 << 18
+
+_MELDS_MEMO: dict[int, tuple[object, dict[int, bool]]] = {}
+
+
+def _melds_memo(rules: Any) -> dict[int, bool]:
+    """Whether each group (a bitmask of card ids) forms a kind, as :func:`single_melds`
+    has judged it: by the kinds' dictionary, which the solvers of one variant's deals
+    share (``with_contract``), so that a hand's groups are judged once a game, not at
+    every listing. The last few kept."""
+    kinds = rules.kinds
+    got = _MELDS_MEMO.get(id(kinds))
+    if got is None or got[0] is not kinds:
+        if len(_MELDS_MEMO) >= 16:
+            _MELDS_MEMO.pop(next(iter(_MELDS_MEMO)))
+        got = _MELDS_MEMO[id(kinds)] = (kinds, {})
+    return got[1]
+
+
+def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
+    """A quick necessary condition for a group to form a kind, from the kinds' shapes
+    (each a necessary condition, :class:`~rummydsl.melds.KindShape`): its size within
+    some kind's bounds, and its natural cards of one rank (``same_rank``), or of one
+    suit where the shape keeps one, at distinct sequence positions in a window no
+    longer than the group (``sequence``). The patterns still decide; a kind of no
+    known shape, cards with several positions and wrapping decks pass."""
+    positions = rnd.positions
+    shapes = [(shape.family, shape.min_size, shape.max_size, shape.same_suit)
+              for shape in rnd.rules.shapes.values()]
+    if any(family == "any" for family, _, _, _ in shapes):
+        return lambda group: True
+
+    def may_form(group: Sequence[Card]) -> bool:
+        size = len(group)
+        naturals = [c for c in group if not c.wild]
+        for family, low, high, same_suit in shapes:
+            if size < low or (high is not None and size > high):
+                continue
+            if not naturals:
+                return True
+            ranks = [c.rank.order if c.rank is not None else None for c in naturals]
+            if None in ranks:
+                return True
+            if family == "same_rank":
+                if ranks.count(ranks[0]) == len(ranks):
+                    return True
+                continue
+            if same_suit:
+                suits = [c.suit.index if c.suit is not None else None for c in naturals]
+                if None in suits:
+                    return True
+                if suits.count(suits[0]) != len(suits):
+                    continue
+            if positions is None:
+                return True
+            spots = [positions[c.id] for c in naturals]
+            if -1 in spots:
+                return True
+            if len(set(spots)) == len(spots) and max(spots) - min(spots) < size:
+                return True
+        return False
+
+    return may_form
 
 
 def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
