@@ -24,7 +24,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
-from ...errors import IllegalActionError
+from ...errors import IllegalActionError, RummyDslError
 from ...variant.model import MeldStep
 from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
@@ -345,6 +345,9 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     contract's facts say (how many melds, how big each may be); each collection
     is judged by the contract itself, for every choice of kinds (once per
     collection of kinds and sizes: that is all a contract reads of the melds).
+    A branch is entered only if some collection of the candidates' shapes that
+    includes it meets the contract (judged once per collection of shapes), so
+    the lay-downs listed, and their order, are those of the whole search.
     """
     contract = rnd.variant.contract
     assert contract is not None
@@ -360,13 +363,18 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
-    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
-    seen: dict[tuple[tuple[tuple[str, ...], int], ...], bool] = {}
+    # a contract reads only each meld's kind and size (and the round): a collection is
+    # judged as its multiset of (kinds, size) shapes, a count per shape packed in an int
+    shape_ids: dict[tuple[tuple[str, ...], int], int] = {}
+    sids = [shape_ids.setdefault((tuple(kinds[i]), len(candidates[i])), len(shape_ids))
+            for i in range(len(candidates))]
+    width = max(most, 1).bit_length() + 1
+    codes = [1 << (width * sid) for sid in sids]
+    avail = [sids.count(sid) for sid in range(len(shape_ids))]
+    first = [sids.index(sid) for sid in range(len(shape_ids))]
+    seen: dict[int, bool] = {}
 
-    def judged(chosen: list[int]) -> bool:
-        # a contract reads only each meld's kind and size (and the round): judge each
-        # collection of (kinds, size) once
-        key = tuple(sorted(shapes[i] for i in chosen))
+    def judged(chosen: list[int], key: int) -> bool:
         got = seen.get(key)
         if got is None:
             got = seen[key] = any(
@@ -374,10 +382,41 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 for choice in itertools.product(*(kinds[i] for i in chosen)))
         return got
 
+    reach: dict[int, bool] = {}
+    full = (1 << width) - 1
+
+    def reachable(key: int, count: int) -> bool:
+        """Whether some collection of these shapes holding ``key``'s melds (each shape at
+        most as often as the candidates have it) meets the contract: a branch of the
+        search that cannot is skipped (it would list nothing)."""
+        got = reach.get(key)
+        if got is None:
+            got = False
+            if count >= fewest:
+                chosen = [first[sid] for sid in range(len(avail)) for _ in range(key >> (width * sid) & full)]
+                got = any(meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                          for choice in itertools.product(*(kinds[i] for i in chosen)))
+            if not got and count < most:
+                got = any(key >> (width * sid) & full < avail[sid] and reachable(key + (1 << width * sid), count + 1)
+                          for sid in range(len(avail)))
+            reach[key] = got
+        return got
+
+    prune = [True]
+
+    def worth(key: int, count: int) -> bool:
+        if not prune[0]:
+            return True
+        try:
+            return reachable(key, count)
+        except RummyDslError:  # the contract failed on some shapes: search as before, to meet it there
+            prune[0] = False
+            return True
+
     listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
 
-    def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
-        if len(chosen) >= fewest and judged(chosen):
+    def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
+        if len(chosen) >= fewest and judged(chosen, key):
             meld = Meld(player, tuple(candidates[i] for i in chosen))
             text = str(meld)
             if text not in listed:
@@ -386,12 +425,12 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         if len(chosen) == most:
             return
         for i in range(start, len(candidates)):
-            if not masks[i] & used:
+            if not masks[i] & used and worth(key + codes[i], len(chosen) + 1):
                 chosen.append(i)
-                yield from search(i + 1, used | masks[i], chosen)
+                yield from search(i + 1, used | masks[i], chosen, key + codes[i])
                 chosen.pop()
 
-    yield from search(0, 0, [])
+    yield from search(0, 0, [], 0)
 
 
 class MeldMechanic(Mechanic):
