@@ -223,8 +223,9 @@ class GreedyAgent:
         """Whether the top discard would be melded or laid off (less left after putting down
         and discarding another card, or the same with one card fewer).
 
-        Asked of one search, not one per card: with melds on the table, the deadwood
-        after each discard from the hand with the card (:meth:`~rummydsl.melds.MeldRules.
+        Asked of one search, not one per card: with melds on the table that a card of
+        the hand might extend (:func:`_extendable`), the deadwood after each discard
+        from the hand with the card (:meth:`~rummydsl.melds.MeldRules.
         discard_deadwoods`), whose discard of the taken card is the hand now; with none,
         the knock question (discarding the taken card leaves the hand as it is, never
         less, so the least is less than now exactly when another card's discard is),
@@ -241,8 +242,9 @@ class GreedyAgent:
             return False
         if len(with_card) <= MAX_HAND:
             try:
-                if table:
-                    left = rules.discard_deadwoods(with_card, table=table)
+                useful = _extendable(observation, with_card, table) if table else []
+                if useful:
+                    left = rules.discard_deadwoods(with_card, table=useful)
                     return min(left[:-1]) < left[-1]
                 if not (rules.wild_unique_card and any(c.wild for c in with_card)):
                     return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
@@ -426,6 +428,59 @@ def dealt_low(observation: Observation) -> float:
 def _layoff_table(observation: Observation) -> list[LayoffTarget]:
     """Every meld on the table, as the solver's lay-off targets."""
     return [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+
+
+def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence[LayoffTarget]) -> list[LayoffTarget]:
+    """The table melds that some of ``cards`` might extend, by the kinds' shapes (each a
+    necessary condition, :class:`~rummydsl.melds.KindShape`); the solver is asked
+    without the others, which no card of the hand can join (the least deadwood is the
+    same), and is spared listing their extensions.
+
+    With no wild card in the hand or the meld: a meld of one rank takes only a card of
+    that rank (``same_rank``); a meld whose cards stand at consecutive single positions
+    (of one suit, where the shape keeps one) takes only a card at the position just
+    below or above (``sequence``); a meld at a kind's largest size takes nothing more.
+    Everything is kept for wild cards, kinds of no known shape, wrapping decks and
+    melds or cards the rules above do not cover.
+    """
+    deck = observation.variant.deck
+    shapes = list(observation.rules.shapes.values())
+    if (deck.wrap or any(shape.family == "any" for shape in shapes)
+            or any(c.wild or c.rank is None or c.suit is None for c in cards)):
+        return list(table)
+    held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank)) for c in cards]  # type: ignore[union-attr]
+    out = []
+    for meld in table:
+        group = meld.cards
+        if any(c.wild or c.rank is None or c.suit is None for c in group):
+            out.append(meld)
+            continue
+        size = len(group)
+        ranks = {c.rank.order for c in group}  # type: ignore[union-attr]
+        suits = {c.suit.index for c in group}  # type: ignore[union-attr]
+        spots = [deck.sequence_positions(c.rank) for c in group]  # type: ignore[arg-type]
+        for shape in shapes:
+            if shape.max_size is not None and size + 1 > shape.max_size:
+                continue
+            if shape.family == "same_rank":
+                if len(ranks) == 1 and any(rank in ranks for rank, _, _ in held):
+                    break
+                continue
+            if shape.same_suit and len(suits) != 1:
+                continue
+            if any(len(spot) != 1 for spot in spots):
+                break  # a card with several positions: not ruled out here
+            low = min(spot[0] for spot in spots)
+            high = max(spot[0] for spot in spots)
+            if len({spot[0] for spot in spots}) != size or high - low != size - 1:
+                break  # not a block of consecutive positions: not ruled out here
+            if any((not shape.same_suit or suit in suits) and (low - 1 in at or high + 1 in at)
+                   for _, suit, at in held):
+                break
+        else:
+            continue
+        out.append(meld)
+    return out
 
 
 def _going_out_game(observation: Observation) -> bool:

@@ -1,7 +1,8 @@
 """The greedy agent's cheaper questions give the answers of the searches they replace.
 
-The draw decision of a going-out game (BR) is asked as one knock question
-(``solve_discard``) instead of one search per card of the hand; these tests play
+The draw decision of a going-out game (BR) is asked of one search
+(``discard_deadwoods`` or ``solve_discard``, with only the table melds a card of the
+hand might extend) instead of one search per card of the hand; these tests play
 random hands and, at every draw with a discard to take, compare it with the search
 card by card, with and without wild cards and ``wild_unique_card``.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rummydsl.agents import GreedyAgent, RandomAgent
-from rummydsl.agents.basic import _layoff_table
+from rummydsl.agents.basic import _extendable, _layoff_table
 from rummydsl.engine import Round
 from rummydsl.engine.observe import Observation
 from rummydsl.variant import load_variant
@@ -56,7 +57,7 @@ def _card_by_card(observation: Observation) -> bool:
 def test_the_draw_decision_asked_once_is_the_decision_asked_card_by_card(name: str, tmp_path: Path) -> None:
     variant = _variant(name, tmp_path)
     rng = random.Random(5)
-    asked = helped = 0
+    asked = helped = dropped = 0
     for number in range(6):
         players = 2 + number % 3
         rnd = Round.deal(variant, rng, dealer=0, players=players)  # type: ignore[arg-type]
@@ -70,5 +71,8 @@ def test_the_draw_decision_asked_once_is_the_decision_asked_card_by_card(name: s
                 assert fast == _card_by_card(observation), (name, number, len(rnd.actions))
                 asked += 1
                 helped += fast
+                table = _layoff_table(observation)
+                dropped += len(_extendable(observation, (*observation.hand, observation.top_discard), table)) < len(table)
             rnd.apply(agent.act(observation))
     assert asked > 50 and 0 < helped < asked  # both answers were met
+    assert dropped or name != "rummy"  # table melds no card could join were left out of the question
