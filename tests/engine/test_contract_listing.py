@@ -1,4 +1,4 @@
-"""Contract Rummy's listings as the whole search lists them: the contract lay-downs
+"""The meld listings as the whole search lists them (Contract Rummy's above all): the contract lay-downs
 (a branch entered only when some collection of its shapes meets the contract) and
 single melds (judged once a game, groups that fit no shape never judged) are the
 lists, in the same order, of the plain search over every group of the hand."""
@@ -22,13 +22,15 @@ from rummydsl.variant import load_variant
 
 def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
     """Every group the listing proposes, judged by ``kinds_of`` (no memo, no shape test)."""
-    saved = melding._shape_test, melding._melds_memo
+    saved = melding._shape_test, melding._melds_memo, melding._sequences
+    sequences = melding._sequences
     melding._shape_test = lambda rnd: (lambda group: True)  # type: ignore[assignment]
     melding._melds_memo = lambda rules: {}  # type: ignore[assignment]
+    melding._sequences = lambda rnd, cards, low, one_suit=False: sequences(rnd, cards, low)  # type: ignore[assignment]
     try:
         return melding.single_melds(rnd, hand)
     finally:
-        melding._shape_test, melding._melds_memo = saved
+        melding._shape_test, melding._melds_memo, melding._sequences = saved
 
 
 def _plain_contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
@@ -87,3 +89,24 @@ def test_contract_and_single_melds_are_the_whole_searchs(deal: int) -> None:
                 met += bool(got)
             rnd.apply(agents[player].act(Observation(rnd, player)))
     assert compared > 10 and met > 0
+
+
+@pytest.mark.parametrize("variant_id", ["rummy", "rummy_500"])
+def test_single_melds_are_the_whole_listings(variant_id: str) -> None:
+    variant = load_variant(variant_id)
+    rng = random.Random(4)
+    compared = found = 0
+    for number in range(3):
+        rnd = Round.deal(variant, rng, dealer=0, players=2 + number)
+        agent = RandomAgent(random.Random(number))
+        while rnd.result is None and len(rnd.actions) < 300:
+            player = rnd.to_move
+            assert player is not None
+            if rnd.phase is Phase.MELD:
+                hand = rnd.hands[player]
+                got = melding.single_melds(rnd, hand)
+                assert got == _plain_single_melds(rnd, hand)
+                compared += 1
+                found += bool(got)
+            rnd.apply(agent.act(Observation(rnd, player)))
+    assert compared > 20 and found > 0

@@ -191,7 +191,9 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
                 for size in range(low, len(same) + 1):
                     groups.extend(itertools.combinations(same, size))
         if "sequence" in families:
-            groups.extend(_sequences(rnd, cards, low))
+            one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence") and all(
+                card.suit is not None for card in cards)
+            groups.extend(_sequences(rnd, cards, low, one_suit))
     found = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
@@ -318,8 +320,14 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
         yield tuple(wilds[:size])
 
 
-def _sequences(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
-    """Groups of one card per position over windows of consecutive sequence positions."""
+def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False) -> Iterator[tuple[Card, ...]]:
+    """Groups of one card per position over windows of consecutive sequence positions.
+
+    With ``one_suit`` (every sequence kind keeps one suit, and every other kind is of
+    one rank, which no group of distinct positions is) only the groups of one suit,
+    in the order of the whole product: the first card's suit, then that suit's cards
+    at each further position.
+    """
     deck = rnd.variant.deck
     at: dict[int, list[Card]] = {}
     for card in cards:
@@ -333,7 +341,14 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Ca
             window.append(at[position])
             position += 1
             if len(window) >= low:
-                for choice in itertools.product(*window):
+                if one_suit:
+                    choices: Iterator[tuple[Card, ...]] = (
+                        (first, *rest) for first in window[0] for rest in itertools.product(*(
+                            [c for c in spot if c.suit.index == first.suit.index]  # type: ignore[union-attr]
+                            for spot in window[1:])))
+                else:
+                    choices = itertools.product(*window)
+                for choice in choices:
                     if len({c.id for c in choice}) == len(choice):
                         yield tuple(choice)
 
