@@ -448,7 +448,8 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
     if (deck.wrap or any(shape.family == "any" for shape in shapes)
             or any(c.wild or c.rank is None or c.suit is None for c in cards)):
         return list(table)
-    held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank)) for c in cards]  # type: ignore[union-attr]
+    held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank))  # type: ignore[union-attr,arg-type]
+            for c in cards]
     out = []
     for meld in table:
         group = meld.cards

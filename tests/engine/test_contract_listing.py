@@ -15,7 +15,7 @@ from rummydsl.agents import GreedyAgent, RandomAgent
 from rummydsl.cards import Card
 from rummydsl.engine import Observation, Round
 from rummydsl.engine.actions import Meld
-from rummydsl.engine.mechanics import melding
+from rummydsl.engine.mechanics import meldlist as melding
 from rummydsl.engine.state import Phase
 from rummydsl.variant import load_variant
 
@@ -24,9 +24,9 @@ def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
     """Every group the listing proposes, judged by ``kinds_of`` (no memo, no shape test)."""
     saved = melding._shape_test, melding._melds_memo, melding._sequences
     sequences = melding._sequences
-    melding._shape_test = lambda rnd: (lambda group: True)  # type: ignore[assignment]
-    melding._melds_memo = lambda rules: {}  # type: ignore[assignment]
-    melding._sequences = lambda rnd, cards, low, one_suit=False: sequences(rnd, cards, low)  # type: ignore[assignment]
+    melding._shape_test = lambda rnd: (lambda group: True)
+    melding._melds_memo = lambda rules: {}
+    melding._sequences = lambda rnd, cards, low, one_suit=False: sequences(rnd, cards, low)
     try:
         return melding.single_melds(rnd, hand)
     finally:

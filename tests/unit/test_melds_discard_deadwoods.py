@@ -20,7 +20,7 @@ def test_each_discards_deadwood_is_that_of_solving_the_rest(variant_id: str) -> 
     for _ in range(30):
         rng.shuffle(cards)
         hand, rest = cards[:8], cards[8:26]
-        table = [LayoffTarget(tuple(m), kind) for m, kind in zip(*rules.solve(rest, check_contract=False)[1:3])]
+        table = [LayoffTarget(tuple(m)) for m in rules.solve(rest, check_contract=False).melds]
         tables += bool(table)
         got = rules.discard_deadwoods(hand, table=table)
         want = tuple(rules.solve([c for c in hand if c is not out], table=table, check_contract=False).deadwood

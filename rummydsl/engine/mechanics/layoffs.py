@@ -218,12 +218,13 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
         for index, meld in enumerate(rnd.table[owner]):
             memo = None if unique and any(c.wild for c in meld.cards) else meld.extends_memo()
             for card in faces:  # _fits, inlined: a listing asks it of every card and meld
-                if memo is None or (unique and card.wild):
-                    fits = _judge_fit(rnd, meld, card, hand)
+                known = None if memo is None or (unique and card.wild) else memo.get(card.id)
+                if known is not None:
+                    fits = known
                 else:
-                    fits = memo.get(card.id)
-                    if fits is None:
-                        fits = memo[card.id] = _judge_fit(rnd, meld, card, hand)
+                    fits = _judge_fit(rnd, meld, card, hand)
+                    if memo is not None and not (unique and card.wild):
+                        memo[card.id] = fits
                 if fits:
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
