@@ -22,15 +22,17 @@ from rummydsl.variant import load_variant
 
 def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
     """Every group the listing proposes, judged by ``kinds_of`` (no memo, no shape test)."""
-    saved = melding._shape_test, melding._melds_memo, melding._sequences
-    sequences = melding._sequences
-    melding._shape_test = lambda rnd: (lambda group: True)
-    melding._melds_memo = lambda rules: {}
-    melding._sequences = lambda rnd, cards, low, one_suit=False: sequences(rnd, cards, low)
+    real = melding._listing
+
+    def plain(rnd: Round) -> melding._Listing:
+        _memo, _test, low, families, _one_suit = real(rnd)
+        return {}, (lambda group: True), low, families, False
+
+    melding._listing = plain
     try:
         return melding.single_melds(rnd, hand)
     finally:
-        melding._shape_test, melding._melds_memo, melding._sequences = saved
+        melding._listing = real
 
 
 def _plain_contract_melds(rnd: Round, player: int) -> Iterator[Meld]:

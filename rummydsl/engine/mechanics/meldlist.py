@@ -37,9 +37,7 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
-    shapes = rules.shapes.values()
-    low = max(1, min((shape.min_size for shape in shapes), default=3))
-    families = {shape.family for shape in shapes}
+    memo, may_form, low, families, one_suit = _listing(rnd)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED) + 1):
@@ -56,15 +54,11 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
                 for size in range(low, len(same) + 1):
                     groups.extend(itertools.combinations(same, size))
         if "sequence" in families:
-            one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence") and all(
-                card.suit is not None for card in cards)
-            groups.extend(_sequences(rnd, cards, low, one_suit))
+            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards)))
     found = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
     kinds_bits = rules.kinds_bits
-    may_form = _shape_test(rnd)
-    memo = _melds_memo(rules)
     for group in groups:
         key = 0
         for card in group:
@@ -86,23 +80,31 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     return found
 
 
-#: The most groups :func:`_melds_memo` keeps for one set of kinds (then it starts again).
+#: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
 _MELDS_MEMO_LIMIT = 1 << 18
 
-_MELDS_MEMO: dict[int, tuple[object, dict[int, bool]]] = {}
+_Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool]
+
+_LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
 
-def _melds_memo(rules: Any) -> dict[int, bool]:
-    """Whether each group (a bitmask of card ids) forms a kind, as :func:`single_melds`
-    has judged it: by the kinds' dictionary, which the solvers of one variant's deals
-    share (``with_contract``), so that a hand's groups are judged once a game, not at
-    every listing. The last few kept."""
-    kinds = rules.kinds
-    got = _MELDS_MEMO.get(id(kinds))
+def _listing(rnd: Round) -> _Listing:
+    """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
+    bitmask of card ids) forms a kind, as judged so far; the shape test
+    (:func:`_shape_test`); the smallest size a kind allows; the shape families; and
+    whether every sequence kind keeps one suit. Kept by the kinds' dictionary, which
+    the solvers of one variant's deals share (``with_contract``), so that a hand's
+    groups are judged once a game, not at every listing; the last few kept."""
+    kinds = rnd.rules.kinds
+    got = _LISTINGS.get(id(kinds))
     if got is None or got[0] is not kinds:
-        if len(_MELDS_MEMO) >= 16:
-            _MELDS_MEMO.pop(next(iter(_MELDS_MEMO)))
-        got = _MELDS_MEMO[id(kinds)] = (kinds, {})
+        shapes = rnd.rules.shapes.values()
+        low = max(1, min((shape.min_size for shape in shapes), default=3))
+        families = frozenset(shape.family for shape in shapes)
+        one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence")
+        if len(_LISTINGS) >= 16:
+            _LISTINGS.pop(next(iter(_LISTINGS)))
+        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit))
     return got[1]
 
 
