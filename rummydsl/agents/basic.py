@@ -440,14 +440,17 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
     that rank (``same_rank``); a meld whose cards stand at consecutive single positions
     (of one suit, where the shape keeps one) takes only a card at the position just
     below or above (``sequence``); a meld at a kind's largest size takes nothing more.
-    Everything is kept for wild cards, kinds of no known shape, wrapping decks and
-    melds or cards the rules above do not cover.
+    Everything is kept for wild cards (in the hand, or on the table under
+    ``wild_unique_card``), kinds of no known shape, wrapping decks and melds or cards
+    the rules above do not cover.
     """
     deck = observation.variant.deck
-    shapes = list(observation.rules.shapes.values())
+    rules = observation.rules
+    shapes = list(rules.shapes.values())
     if (deck.wrap or any(shape.family == "any" for shape in shapes)
-            or any(c.wild or c.rank is None or c.suit is None for c in cards)):
-        return list(table)
+            or any(c.wild or c.rank is None or c.suit is None for c in cards)
+            or (rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards))):
+        return list(table)  # (a wild card's meanings may read every card on the table)
     held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank))  # type: ignore[union-attr,arg-type]
             for c in cards]
     out = []
