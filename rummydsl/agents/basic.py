@@ -25,6 +25,7 @@ from ..engine.observe import Observation
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
+from ..melds.discards import discard_deadwoods
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
@@ -225,8 +226,8 @@ class GreedyAgent:
 
         Asked of one search, not one per card: with melds on the table that a card of
         the hand might extend (:func:`_extendable`), the deadwood after each discard
-        from the hand with the card (:meth:`~rummydsl.melds.MeldRules.
-        discard_deadwoods`), whose discard of the taken card is the hand now; with none,
+        from the hand with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`),
+        whose discard of the taken card is the hand now; with none,
         the knock question (discarding the taken card leaves the hand as it is, never
         less, so the least is less than now exactly when another card's discard is),
         except for wild cards whose meanings depend on the hand (``wild_unique_card``).
@@ -243,10 +244,10 @@ class GreedyAgent:
         if len(with_card) <= MAX_HAND:
             try:
                 useful = _extendable(observation, with_card, table) if table else []
-                if useful:
-                    left = rules.discard_deadwoods(with_card, table=useful)
+                left = discard_deadwoods(rules, with_card, useful) if useful else None
+                if left is not None:
                     return min(left[:-1]) < left[-1]
-                if not (rules.wild_unique_card and any(c.wild for c in with_card)):
+                if not useful and not (rules.wild_unique_card and any(c.wild for c in with_card)):
                     return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
             except RummyDslError:
                 pass  # past the work bound with the discard: ask card by card, as before

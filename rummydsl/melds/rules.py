@@ -242,29 +242,6 @@ class MeldRules(MeldCore):
             kinds = unique
         return self._names(kinds)
 
-    def kinds_bits(self, cards: Sequence[Card]) -> int:
-        """The kinds a group of this deck's distinct cards forms, as a bitmask (bit ``i``:
-        ``kind_names[i]``): :meth:`kinds_of` unchecked, for callers that hold the deck's
-        cards already (the engine's listings judge thousands of groups a hand).
-
-        It reads no hand: for a group with wild cards under ``wild_unique_card``, ask
-        :meth:`kinds_of` with the hand.
-
-        >>> from rummydsl.variant import load_variant
-        >>> rules = MeldRules.from_variant(load_variant("gin_rummy"))
-        >>> bits = rules.kinds_bits(rules.check_hand("7H 7D 7C"))
-        >>> [name for i, name in enumerate(rules.kind_names) if bits >> i & 1]
-        ['set']
-        """
-        natural_mask = 0
-        wilds = 0
-        for card in cards:
-            if card.wild:
-                wilds += 1
-            else:
-                natural_mask |= 1 << card.id
-        return self._judge(natural_mask, wilds, cards)
-
     # ------------------------------------------------------------------ the strategies
 
     def _suit_tables(self) -> SuitTables | Literal[False]:
@@ -392,40 +369,6 @@ class MeldRules(MeldCore):
         hand, mask = self._check(cards)
         return self._solve(hand, mask, contract=contract, table=table, discard=True,
                            check_contract=check_contract)
-
-    def discard_deadwoods(self, cards: Iterable[Card | str] | str, *, table: TableInput = ()) -> tuple[int, ...]:
-        """The least deadwood left after discarding each card of ``cards`` in turn (in
-        their order), melding and laying off onto ``table`` as :meth:`solve` does.
-
-        The answers of one ``solve(rest, table=table)`` per card. With table melds (and
-        no wild card whose meanings depend on the hand, ``wild_unique_card``) they come
-        from one search: its candidate melds and table extensions are listed once, and
-        each card's discard then places the rest.
-
-        :raises CardError: for bad cards.
-        :raises MeldError: as :meth:`solve`.
-        """
-        hand, mask = self._check(cards)
-        table_melds = self._check_table(table, mask) if table else []
-        if table_melds and not (self.wild_unique_card and (
-                any(c.wild for c in hand) or any(c.wild for t in table_melds for c in t.cards))):
-            try:
-                search = HandSearch(self, hand, table_melds, True)
-                full = (1 << search.n) - 1
-                local = {cid: i for i, cid in enumerate(search.natural_ids)}
-                unit = search.deadwood_unit
-                out = []
-                for card in hand:  # the discard made first: the rest placed with no discard left
-                    if card.wild:
-                        cost = search.least_cost(full, search.wild_count - 1, 0, 1)
-                    else:
-                        cost = search.least_cost(full ^ 1 << local[card.id], search.wild_count, 0, 1)
-                    out.append(int(cost // unit))
-                return tuple(out)
-            except WorkBoundError as problem:
-                raise self._work_error(problem, len(hand)) from None
-        return tuple(self.solve([c for c in hand if c is not out], table=table, check_contract=False).deadwood
-                     for out in hand)
 
     def holds_contract(self, cards: Iterable[Card | str] | str) -> bool:
         """Whether the hand can meet the contract (true for a variant with none).
