@@ -25,7 +25,9 @@ It prints Markdown tables, every figure from the one run:
     house-rule files written to a temporary folder.
 ``family``
     The wider rummy family (every shipped variant citing KR-, BR-, R5-, G3- or CR-
-    rule ids): whole games per second with random and with greedy agents, and the
+    rule ids): whole games per second with random and with greedy agents (and the
+    hands of those games per second: three-handed Gin's random hands are nearly
+    all void, so its random games are long), and the
     cost per hand against the number of players (2 to 6, where the rules allow),
     random and greedy, from house-rule files that set ``players``.
 ``memory``
@@ -469,20 +471,28 @@ def dealt_size(variant: Variant, seed: int) -> int:
     return max(len(hand) for hand in rnd.hands)
 
 
+def hands_rate(games: Sample) -> float:
+    """Hands (rounds, void ones included) per CPU second of whole games: the figure for
+    a game whose random hands are nearly all void, and so long in games (three-handed Gin)."""
+    return games.rounds / games.seconds if games.seconds else float("inf")
+
+
 def section_family(args: argparse.Namespace) -> None:
-    """The rummy family: games/s with random and greedy agents, and cost per hand by player count."""
+    """The rummy family: games/s and hands/s with random and greedy agents, and cost per
+    hand by player count."""
     variants = family_variants()
     print(f"## The rummy family ({args.games} games per agent kind; {args.scaling_hands} hands per row)")
     print()
-    print("| variant | players | random games/s | rounds/game | greedy games/s | rounds/game "
-          "| how greedy rounds end |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| variant | players | random games/s | random hands/s | rounds/game | greedy games/s "
+          "| greedy hands/s | rounds/game | how greedy rounds end |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for variant in variants:
         random_hands(variant, 3, args.seed + 1)
         randoms = greedy_games(variant, args.games, args.seed, "random")
         greedies = greedy_games(variant, args.games, args.seed, "greedy")
-        print(f"| {variant.id} | {variant.players} | {randoms.rate:.2f} | {randoms.rounds / randoms.hands:.1f} "
-              f"| {greedies.rate:.2f} | {greedies.rounds / greedies.hands:.1f} "
+        print(f"| {variant.id} | {variant.players} | {randoms.rate:.2f} | {hands_rate(randoms):.1f} "
+              f"| {randoms.rounds / randoms.hands:.1f} | {greedies.rate:.2f} | {hands_rate(greedies):.1f} "
+              f"| {greedies.rounds / greedies.hands:.1f} "
               f"| {endings_text(greedies.endings, greedies.rounds)} |", flush=True)
     print()
     print("Cost per hand against the number of players:")

@@ -25,6 +25,7 @@ from ..engine.observe import Observation
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
+from ..melds.discards import discard_deadwoods
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
@@ -212,21 +213,46 @@ class GreedyAgent:
         return self._after_shedding(observation, (*hand, card), card) < now
 
     @staticmethod
-    def _left_after_putting_down(observation: Observation, hand: Sequence[Card]) -> int:
+    def _left_after_putting_down(observation: Observation, hand: Sequence[Card],
+                                 table: Sequence[LayoffTarget] | None = None) -> int:
         """The least deadwood of ``hand`` once it has melded and laid off onto the table all it can."""
-        table = [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+        if table is None:
+            table = _layoff_table(observation)
         return observation.rules.solve(hand, table=table, check_contract=False).deadwood
 
     def _pile_helps_going_out(self, observation: Observation) -> bool:
         """Whether the top discard would be melded or laid off (less left after putting down
-        and discarding another card, or the same with one card fewer)."""
+        and discarding another card, or the same with one card fewer).
+
+        Asked of one search, not one per card: with melds on the table that a card of
+        the hand might extend (:func:`_extendable`), the deadwood after each discard
+        from the hand with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`),
+        whose discard of the taken card is the hand now; with none,
+        the knock question (discarding the taken card leaves the hand as it is, never
+        less, so the least is less than now exactly when another card's discard is),
+        except for wild cards whose meanings depend on the hand (``wild_unique_card``).
+        """
         card = observation.top_discard
         if card is None:
             return False
         hand = observation.hand
-        now = self._left_after_putting_down(observation, hand)
+        table = _layoff_table(observation)
         with_card = (*hand, card)
-        return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out]) < now
+        rules = observation.rules
+        if not hand:
+            return False
+        if len(with_card) <= MAX_HAND:
+            try:
+                useful = _extendable(observation, with_card, table) if table else []
+                left = discard_deadwoods(rules, with_card, useful) if useful else None
+                if left is not None:
+                    return min(left[:-1]) < left[-1]
+                if not useful and not (rules.wild_unique_card and any(c.wild for c in with_card)):
+                    return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
+            except RummyDslError:
+                pass  # past the work bound with the discard: ask card by card, as before
+        now = self._left_after_putting_down(observation, hand, table)
+        return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out], table) < now
                    for out in hand)
 
     @staticmethod
@@ -398,6 +424,68 @@ def dealt_low(observation: Observation) -> float:
         _DEALT_LOW.pop(next(iter(_DEALT_LOW)))
     _DEALT_LOW[key] = (variant, low)
     return low
+
+
+def _layoff_table(observation: Observation) -> list[LayoffTarget]:
+    """Every meld on the table, as the solver's lay-off targets."""
+    return [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
+
+
+def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence[LayoffTarget]) -> list[LayoffTarget]:
+    """The table melds that some of ``cards`` might extend, by the kinds' shapes (each a
+    necessary condition, :class:`~rummydsl.melds.KindShape`); the solver is asked
+    without the others, which no card of the hand can join (the least deadwood is the
+    same), and is spared listing their extensions.
+
+    With no wild card in the hand or the meld: a meld of one rank takes only a card of
+    that rank (``same_rank``); a meld whose cards stand at consecutive single positions
+    (of one suit, where the shape keeps one) takes only a card at the position just
+    below or above (``sequence``); a meld at a kind's largest size takes nothing more.
+    Everything is kept for wild cards (in the hand, or on the table under
+    ``wild_unique_card``), kinds of no known shape, wrapping decks and melds or cards
+    the rules above do not cover.
+    """
+    deck = observation.variant.deck
+    rules = observation.rules
+    shapes = list(rules.shapes.values())
+    if (deck.wrap or any(shape.family == "any" for shape in shapes)
+            or any(c.wild or c.rank is None or c.suit is None for c in cards)
+            or (rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards))):
+        return list(table)  # (a wild card's meanings may read every card on the table)
+    held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank))  # type: ignore[union-attr,arg-type]
+            for c in cards]
+    out = []
+    for meld in table:
+        group = meld.cards
+        if any(c.wild or c.rank is None or c.suit is None for c in group):
+            out.append(meld)
+            continue
+        size = len(group)
+        ranks = {c.rank.order for c in group}  # type: ignore[union-attr]
+        suits = {c.suit.index for c in group}  # type: ignore[union-attr]
+        spots = [deck.sequence_positions(c.rank) for c in group]  # type: ignore[arg-type]
+        for shape in shapes:
+            if shape.max_size is not None and size + 1 > shape.max_size:
+                continue
+            if shape.family == "same_rank":
+                if len(ranks) == 1 and any(rank in ranks for rank, _, _ in held):
+                    break
+                continue
+            if shape.same_suit and len(suits) != 1:
+                continue
+            if any(len(spot) != 1 for spot in spots):
+                break  # a card with several positions: not ruled out here
+            low = min(spot[0] for spot in spots)
+            high = max(spot[0] for spot in spots)
+            if len({spot[0] for spot in spots}) != size or high - low != size - 1:
+                break  # not a block of consecutive positions: not ruled out here
+            if any((not shape.same_suit or suit in suits) and (low - 1 in at or high + 1 in at)
+                   for _, suit, at in held):
+                break
+        else:
+            continue
+        out.append(meld)
+    return out
 
 
 def _going_out_game(observation: Observation) -> bool:

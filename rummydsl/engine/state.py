@@ -56,15 +56,41 @@ class TableMeld:
     kind: str
     by: list[int] = field(default_factory=list)
     """The seat that laid each card, parallel to ``cards``."""
+    _extends: tuple[int, str, dict[int, bool]] | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`extends_memo`'s memo, with the size and kind it was made for."""
 
     def copy(self) -> TableMeld:
-        """An independent copy."""
-        return TableMeld(list(self.cards), self.kind, list(self.by))
+        """An independent copy (it shares the memo of what extends the meld, which a
+        change of either replaces rather than alters)."""
+        other = TableMeld(list(self.cards), self.kind, list(self.by))
+        other._extends = self._extends
+        return other
 
     def add(self, card: Card, player: int) -> None:
         """Lay ``card`` off onto this meld, credited to ``player``."""
         self.cards.append(card)
         self.by.append(player)
+        self._extends = None
+
+    def extends_memo(self) -> dict[int, bool]:
+        """Whether each card (by id) extends the meld as it lies now, as far as worked
+        out: the lay-off rules (:mod:`.mechanics.layoffs`) fill it for the cards they
+        judge, so that a listing judges each card once for each state of the meld. A
+        new, empty memo once a card is added or the kind changes.
+
+        >>> from rummydsl.cards import Deck
+        >>> meld = TableMeld(list(Deck.preset("standard52").parse_cards("7H 7D 7C")), "set", [0, 0, 0])
+        >>> meld.extends_memo()[3] = True
+        >>> meld.extends_memo(), meld.copy().extends_memo()
+        ({3: True}, {3: True})
+        >>> meld.kind = "run"
+        >>> meld.extends_memo()
+        {}
+        """
+        memo = self._extends
+        if memo is None or memo[0] != len(self.cards) or memo[1] != self.kind:
+            memo = self._extends = (len(self.cards), self.kind, {})
+        return memo[2]
 
     def credited(self, player: int) -> list[str]:
         """The cards of this meld that ``player`` laid, as text."""

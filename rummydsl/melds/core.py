@@ -249,6 +249,30 @@ class MeldCore:
         self._judged[key] = kinds
         return kinds
 
+    def kinds_bits(self, cards: Sequence[Card]) -> int:
+        """The kinds a group of this deck's distinct cards forms, as a bitmask (bit ``i``:
+        ``kind_names[i]``): :meth:`kinds_of` unchecked, for callers that hold the deck's
+        cards already (the engine's listings judge thousands of groups a hand).
+
+        It reads no hand: for a group with wild cards under ``wild_unique_card``, ask
+        :meth:`kinds_of` with the hand.
+
+        >>> from rummydsl.melds import MeldRules
+        >>> from rummydsl.variant import load_variant
+        >>> rules = MeldRules.from_variant(load_variant("gin_rummy"))
+        >>> bits = rules.kinds_bits(rules.check_hand("7H 7D 7C"))
+        >>> [name for i, name in enumerate(rules.kind_names) if bits >> i & 1]
+        ['set']
+        """
+        natural_mask = 0
+        wilds = 0
+        for card in cards:
+            if card.wild:
+                wilds += 1
+            else:
+                natural_mask |= 1 << card.id
+        return self._judge(natural_mask, wilds, cards)
+
     def _names(self, kinds: int) -> frozenset[str]:
         """The kind names of a kinds bitmask."""
         return frozenset(name for i, name in enumerate(self.kind_names) if kinds >> i & 1)

@@ -91,7 +91,23 @@ def layoff_targets(rnd: Round, player: int) -> list[int]:
 
 
 def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
-    """Whether ``card`` extends ``meld`` into a kind (the same kind when kind-locked)."""
+    """Whether ``card`` extends ``meld`` into a kind (the same kind when kind-locked).
+
+    Kept in the meld's memo (:meth:`~..state.TableMeld.extends_memo`) by card: the
+    answer reads only the meld and the card, except where wild cards' meanings
+    depend on the other cards held (``wild_unique_card``), which are judged each time.
+    """
+    if rnd.rules.wild_unique_card and (card.wild or any(c.wild for c in meld.cards)):
+        return _judge_fit(rnd, meld, card, hand)
+    memo = meld.extends_memo()
+    got = memo.get(card.id)
+    if got is None:
+        got = memo[card.id] = _judge_fit(rnd, meld, card, hand)
+    return got
+
+
+def _judge_fit(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
+    """:func:`_fits`, worked out."""
     if not _may_extend(rnd, meld.cards, card):
         return False
     kinds = rnd.rules.kinds_of([*meld.cards, card], hand=hand)
@@ -196,10 +212,20 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
     if len(hand) == 2 and rnd.taken is not None:
         free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     two = len(hand) == 2 and last_card_stays(rnd)
+    faces = rnd.distinct_faces(free)
+    unique = rnd.rules.wild_unique_card
     for owner in layoff_targets(rnd, player):
         for index, meld in enumerate(rnd.table[owner]):
-            for card in rnd.distinct_faces(free):
-                if _fits(rnd, meld, card, hand):
+            memo = None if unique and any(c.wild for c in meld.cards) else meld.extends_memo()
+            for card in faces:  # _fits, inlined: a listing asks it of every card and meld
+                known = None if memo is None or (unique and card.wild) else memo.get(card.id)
+                if known is not None:
+                    fits = known
+                else:
+                    fits = _judge_fit(rnd, meld, card, hand)
+                    if memo is not None and not (unique and card.wild):
+                        memo[card.id] = fits
+                if fits:
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue

@@ -30,6 +30,7 @@ from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
 from .discard import barred
+from .meldlist import MAX_LISTED, _contract_melds, single_melds
 from .layoffs import (FINAL_DISCARD_REASON, LAST_CARD_REASON, TAKEN_LAST_REASON, _fits, _last_card_fits,
                       apply_layoff, check_layoff, final_discard_required, last_card_stays, layoff_targets,
                       list_layoffs, only_taken_left)
@@ -67,8 +68,6 @@ a card on the table (BR-5); ``laid_this_turn``; ``contract_now``: the contract w
 this turn (SK-5.4)."""
 
 
-#: Hands with wild cards list melds of at most this many cards (any size is still accepted).
-MAX_LISTED = 6
 
 Judged = list[tuple[tuple[Card, ...], str]]
 
@@ -160,157 +159,6 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
         return ("a player who has not met the contract keeps two cards: the last one could not be "
                 "discarded, since going out before meeting the contract is refused")
     return None
-
-
-def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """Every group of the hand that forms a meld, each once.
-
-    Groups are listed from the kinds' shapes (one rank; one card per sequence
-    position) and judged by the kinds' patterns. Hands with wild cards list groups
-    of up to :data:`MAX_LISTED` cards by the shapes too (:func:`_wild_groups`);
-    kinds with no known shape try every group of up to that many cards.
-    """
-    rules = rnd.rules
-    cards = sorted(hand, key=lambda c: c.id)
-    shapes = rules.shapes.values()
-    low = max(1, min((shape.min_size for shape in shapes), default=3))
-    families = {shape.family for shape in shapes}
-    groups: list[tuple[Card, ...]] = []
-    if "any" in families:
-        for size in range(low, min(len(cards), MAX_LISTED) + 1):
-            groups.extend(itertools.combinations(cards, size))
-    elif any(c.wild for c in cards):
-        groups.extend(_wild_groups(rnd, cards, low))
-    else:
-        if "same_rank" in families:
-            by_rank: dict[int, list[Card]] = {}
-            for card in cards:
-                assert card.rank is not None
-                by_rank.setdefault(card.rank.order, []).append(card)
-            for same in by_rank.values():
-                for size in range(low, len(same) + 1):
-                    groups.extend(itertools.combinations(same, size))
-        if "sequence" in families:
-            groups.extend(_sequences(rnd, cards, low))
-    found = []
-    seen: set[frozenset[int]] = set()
-    for group in groups:
-        key = frozenset(c.id for c in group)
-        if key in seen:
-            continue
-        seen.add(key)
-        if rules.kinds_of(group, hand=hand):
-            found.append(group)
-    return found
-
-
-def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
-    """Groups of up to :data:`MAX_LISTED` cards of a hand with wild cards, by the kinds'
-    shapes: natural cards of one rank (a same-rank kind) or of one suit (a sequence
-    kind that keeps one suit; any naturals otherwise), each with 0, 1, 2 ... of the
-    wild cards (the wild cards are taken in hand order: they stand for any card)."""
-    wilds = [c for c in cards if c.wild]
-    naturals = [c for c in cards if not c.wild]
-    buckets: list[list[Card]] = []
-    for shape in rnd.rules.shapes.values():
-        if shape.family == "same_rank":
-            by_rank: dict[int, list[Card]] = {}
-            for card in naturals:
-                assert card.rank is not None
-                by_rank.setdefault(card.rank.order, []).append(card)
-            buckets.extend(by_rank.values())
-        elif shape.same_suit:
-            by_suit: dict[int, list[Card]] = {}
-            for card in naturals:
-                assert card.suit is not None
-                by_suit.setdefault(card.suit.index, []).append(card)
-            buckets.extend(by_suit.values())
-        else:
-            buckets.append(naturals)
-    for bucket in buckets:
-        for size in range(1, min(len(bucket), MAX_LISTED) + 1):
-            for chosen in itertools.combinations(bucket, size):
-                for extra in range(0, min(len(wilds), MAX_LISTED - size) + 1):
-                    if size + extra >= low:
-                        yield (*chosen, *wilds[:extra])
-    for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
-        yield tuple(wilds[:size])
-
-
-def _sequences(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
-    """Groups of one card per position over windows of consecutive sequence positions."""
-    deck = rnd.variant.deck
-    at: dict[int, list[Card]] = {}
-    for card in cards:
-        assert card.rank is not None
-        for position in deck.sequence_positions(card.rank):
-            at.setdefault(position, []).append(card)
-    for start in sorted(at):
-        window: list[list[Card]] = []
-        position = start
-        while position in at:
-            window.append(at[position])
-            position += 1
-            if len(window) >= low:
-                for choice in itertools.product(*window):
-                    if len({c.id for c in choice}) == len(choice):
-                        yield tuple(choice)
-
-
-def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
-    """Every lay-down from this hand that meets the contract (SK-5), each once.
-
-    A depth-first search over disjoint candidate melds, bounded by what the
-    contract's facts say (how many melds, how big each may be); each collection
-    is judged by the contract itself, for every choice of kinds (once per
-    collection of kinds and sizes: that is all a contract reads of the melds).
-    """
-    contract = rnd.variant.contract
-    assert contract is not None
-    hand = rnd.hands[player]
-    facts = getattr(contract.melds, "facts", None)
-    fewest = getattr(facts, "min_melds", 1)
-    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
-    small = getattr(facts, "min_size", 1)
-    big = getattr(facts, "max_size", None) or len(hand)
-    candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
-    kinds = [sorted(rnd.rules.kinds_of(group, hand=hand)) for group in candidates]
-    masks = [sum(1 << c.id for c in group) for group in candidates]
-    meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
-    assert meets is not None
-
-    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
-    seen: dict[tuple[tuple[tuple[str, ...], int], ...], bool] = {}
-
-    def judged(chosen: list[int]) -> bool:
-        # a contract reads only each meld's kind and size (and the round): judge each
-        # collection of (kinds, size) once
-        key = tuple(sorted(shapes[i] for i in chosen))
-        got = seen.get(key)
-        if got is None:
-            got = seen[key] = any(
-                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
-                for choice in itertools.product(*(kinds[i] for i in chosen)))
-        return got
-
-    listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
-
-    def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
-        if len(chosen) >= fewest and judged(chosen):
-            meld = Meld(player, tuple(candidates[i] for i in chosen))
-            text = str(meld)
-            if text not in listed:
-                listed.add(text)
-                yield meld
-        if len(chosen) == most:
-            return
-        for i in range(start, len(candidates)):
-            if not masks[i] & used:
-                chosen.append(i)
-                yield from search(i + 1, used | masks[i], chosen)
-                chosen.pop()
-
-    yield from search(0, 0, [])
 
 
 class MeldMechanic(Mechanic):

@@ -1,0 +1,338 @@
+"""The meld step's listings: every single meld of a hand, and every lay-down that meets
+the contract (SK-5, CR-2), in the order the legal actions list them.
+
+Both are asked at every meld step of every player (the random and greedy players
+list them each turn), so they keep what is worked out once: whether a group forms a
+kind (by card bitmask, for a variant's kinds), whether a collection of meld shapes
+meets a deal's contract; and they never judge what the kinds' shapes rule out. The
+groups and lay-downs listed, and their order, are those of the plain search
+(tests/engine/test_contract_listing.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+from ...cards import Card
+from ...errors import RummyDslError
+from ..actions import Meld
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["MAX_LISTED", "single_melds"]
+
+#: Hands with wild cards list melds of at most this many cards (any size is still accepted).
+MAX_LISTED = 6
+
+
+def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every group of the hand that forms a meld, each once.
+
+    Groups are listed from the kinds' shapes (one rank; one card per sequence
+    position) and judged by the kinds' patterns. Hands with wild cards list groups
+    of up to :data:`MAX_LISTED` cards by the shapes too (:func:`_wild_groups`);
+    kinds with no known shape try every group of up to that many cards.
+    """
+    rules = rnd.rules
+    cards = sorted(hand, key=lambda c: c.id)
+    memo, may_form, low, families, one_suit = _listing(rnd)
+    groups: list[tuple[Card, ...]] = []
+    if "any" in families:
+        for size in range(low, min(len(cards), MAX_LISTED) + 1):
+            groups.extend(itertools.combinations(cards, size))
+    elif any(c.wild for c in cards):
+        groups.extend(_wild_groups(rnd, cards, low))
+    else:
+        if "same_rank" in families:
+            by_rank: dict[int, list[Card]] = {}
+            for card in cards:
+                assert card.rank is not None
+                by_rank.setdefault(card.rank.order, []).append(card)
+            for same in by_rank.values():
+                for size in range(low, len(same) + 1):
+                    groups.extend(itertools.combinations(same, size))
+        if "sequence" in families:
+            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards)))
+    found = []
+    seen: set[int] = set()
+    unique = rules.wild_unique_card
+    kinds_bits = rules.kinds_bits
+    for group in groups:
+        key = 0
+        for card in group:
+            key |= 1 << card.id
+        if key in seen:
+            continue
+        seen.add(key)
+        if unique and any(c.wild for c in group):  # its wild cards' meanings read the hand
+            if may_form(group) and rules.kinds_of(group, hand=hand):
+                found.append(group)
+            continue
+        forms = memo.get(key)
+        if forms is None:
+            if len(memo) >= _MELDS_MEMO_LIMIT:
+                memo.clear()
+            forms = memo[key] = may_form(group) and bool(kinds_bits(group))
+        if forms:
+            found.append(group)
+    return found
+
+
+#: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
+_MELDS_MEMO_LIMIT = 1 << 18
+
+_Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool]
+
+_LISTINGS: dict[int, tuple[object, _Listing]] = {}
+
+
+def _listing(rnd: Round) -> _Listing:
+    """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
+    bitmask of card ids) forms a kind, as judged so far; the shape test
+    (:func:`_shape_test`); the smallest size a kind allows; the shape families; and
+    whether every sequence kind keeps one suit. Kept by the kinds' dictionary, which
+    the solvers of one variant's deals share (``with_contract``), so that a hand's
+    groups are judged once a game, not at every listing; the last few kept."""
+    kinds = rnd.rules.kinds
+    got = _LISTINGS.get(id(kinds))
+    if got is None or got[0] is not kinds:
+        shapes = rnd.rules.shapes.values()
+        low = max(1, min((shape.min_size for shape in shapes), default=3))
+        families = frozenset(shape.family for shape in shapes)
+        one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence")
+        if len(_LISTINGS) >= 16:
+            _LISTINGS.pop(next(iter(_LISTINGS)))
+        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit))
+    return got[1]
+
+
+def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
+    """A quick necessary condition for a group to form a kind, from the kinds' shapes
+    (each a necessary condition, :class:`~rummydsl.melds.KindShape`): its size within
+    some kind's bounds, and its natural cards of one rank (``same_rank``), or of one
+    suit where the shape keeps one, at distinct sequence positions in a window no
+    longer than the group (``sequence``). The patterns still decide; a kind of no
+    known shape, cards with several positions and wrapping decks pass."""
+    positions = rnd.positions
+    shapes = [(shape.family, shape.min_size, shape.max_size, shape.same_suit)
+              for shape in rnd.rules.shapes.values()]
+    if any(family == "any" for family, _, _, _ in shapes):
+        return lambda group: True
+
+    def may_form(group: Sequence[Card]) -> bool:
+        size = len(group)
+        naturals = [c for c in group if not c.wild]
+        for family, low, high, same_suit in shapes:
+            if size < low or (high is not None and size > high):
+                continue
+            if not naturals:
+                return True
+            ranks = [c.rank.order if c.rank is not None else None for c in naturals]
+            if None in ranks:
+                return True
+            if family == "same_rank":
+                if ranks.count(ranks[0]) == len(ranks):
+                    return True
+                continue
+            if same_suit:
+                suits = [c.suit.index if c.suit is not None else None for c in naturals]
+                if None in suits:
+                    return True
+                if suits.count(suits[0]) != len(suits):
+                    continue
+            if positions is None:
+                return True
+            spots = [positions[c.id] for c in naturals]
+            if -1 in spots:
+                return True
+            if len(set(spots)) == len(spots) and max(spots) - min(spots) < size:
+                return True
+        return False
+
+    return may_form
+
+
+def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
+    """Groups of up to :data:`MAX_LISTED` cards of a hand with wild cards, by the kinds'
+    shapes: natural cards of one rank (a same-rank kind) or of one suit (a sequence
+    kind that keeps one suit; any naturals otherwise), each with 0, 1, 2 ... of the
+    wild cards (the wild cards are taken in hand order: they stand for any card)."""
+    wilds = [c for c in cards if c.wild]
+    naturals = [c for c in cards if not c.wild]
+    buckets: list[list[Card]] = []
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "same_rank":
+            by_rank: dict[int, list[Card]] = {}
+            for card in naturals:
+                assert card.rank is not None
+                by_rank.setdefault(card.rank.order, []).append(card)
+            buckets.extend(by_rank.values())
+        elif shape.same_suit:
+            by_suit: dict[int, list[Card]] = {}
+            for card in naturals:
+                assert card.suit is not None
+                by_suit.setdefault(card.suit.index, []).append(card)
+            buckets.extend(by_suit.values())
+        else:
+            buckets.append(naturals)
+    for bucket in buckets:
+        for size in range(1, min(len(bucket), MAX_LISTED) + 1):
+            for chosen in itertools.combinations(bucket, size):
+                for extra in range(0, min(len(wilds), MAX_LISTED - size) + 1):
+                    if size + extra >= low:
+                        yield (*chosen, *wilds[:extra])
+    for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
+        yield tuple(wilds[:size])
+
+
+def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False) -> Iterator[tuple[Card, ...]]:
+    """Groups of one card per position over windows of consecutive sequence positions.
+
+    With ``one_suit`` (every sequence kind keeps one suit, and every other kind is of
+    one rank, which no group of distinct positions is) only the groups of one suit,
+    in the order of the whole product: the first card's suit, then that suit's cards
+    at each further position.
+    """
+    deck = rnd.variant.deck
+    at: dict[int, list[Card]] = {}
+    for card in cards:
+        assert card.rank is not None
+        for position in deck.sequence_positions(card.rank):
+            at.setdefault(position, []).append(card)
+    for start in sorted(at):
+        window: list[list[Card]] = []
+        position = start
+        while position in at:
+            window.append(at[position])
+            position += 1
+            if len(window) >= low:
+                if one_suit:
+                    choices: Iterator[tuple[Card, ...]] = (
+                        (first, *rest) for first in window[0] for rest in itertools.product(*(
+                            [c for c in spot if c.suit.index == first.suit.index]  # type: ignore[union-attr]
+                            for spot in window[1:])))
+                else:
+                    choices = itertools.product(*window)
+                for choice in choices:
+                    if len({c.id for c in choice}) == len(choice):
+                        yield tuple(choice)
+
+
+def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
+    """Every lay-down from this hand that meets the contract (SK-5), each once.
+
+    A depth-first search over disjoint candidate melds, bounded by what the
+    contract's facts say (how many melds, how big each may be); each collection
+    is judged by the contract itself, for every choice of kinds (once per
+    collection of kinds and sizes: that is all a contract reads of the melds).
+    A branch is entered only if some collection of the candidates' shapes that
+    includes it meets the contract (judged once per collection of shapes), so
+    the lay-downs listed, and their order, are those of the whole search.
+    """
+    contract = rnd.variant.contract
+    assert contract is not None
+    hand = rnd.hands[player]
+    facts = getattr(contract.melds, "facts", None)
+    fewest = getattr(facts, "min_melds", 1)
+    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
+    small = getattr(facts, "min_size", 1)
+    big = getattr(facts, "max_size", None) or len(hand)
+    candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
+    kinds = [sorted(rnd.rules.kinds_of(group, hand=hand)) for group in candidates]
+    masks = [sum(1 << c.id for c in group) for group in candidates]
+    meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
+    assert meets is not None
+
+    # a contract reads only each meld's kind and size (and the round): a collection is
+    # judged as its multiset of (kinds, size) shapes, a count per shape packed in an int
+    shape_ids: dict[tuple[tuple[str, ...], int], int] = {}
+    sids = [shape_ids.setdefault((tuple(kinds[i]), len(candidates[i])), len(shape_ids))
+            for i in range(len(candidates))]
+    width = max(most, 1).bit_length() + 1
+    codes = [1 << (width * sid) for sid in sids]
+    avail = [sids.count(sid) for sid in range(len(shape_ids))]
+    first = [sids.index(sid) for sid in range(len(shape_ids))]
+    seen: dict[int, bool] = {}
+
+    def judged(chosen: list[int], key: int) -> bool:
+        got = seen.get(key)
+        if got is None:
+            got = seen[key] = any(
+                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                for choice in itertools.product(*(kinds[i] for i in chosen)))
+        return got
+
+    reach: dict[int, bool] = {}
+    full = (1 << width) - 1
+    shape_list = list(shape_ids)
+    shapes_met = _contract_memo(meets)
+
+    def reachable(key: int, count: int) -> bool:
+        """Whether some collection of these shapes holding ``key``'s melds (each shape at
+        most as often as the candidates have it) meets the contract: a branch of the
+        search that cannot is skipped (it would list nothing)."""
+        got = reach.get(key)
+        if got is None:
+            got = False
+            if count >= fewest:
+                chosen = [first[sid] for sid in range(len(avail)) for _ in range(key >> (width * sid) & full)]
+                shape_key = tuple(sorted(shape_list[sid] for sid in range(len(avail))
+                                         for _ in range(key >> (width * sid) & full)))
+                met = shapes_met.get(shape_key)
+                if met is None:
+                    met = shapes_met[shape_key] = any(
+                        meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                        for choice in itertools.product(*(kinds[i] for i in chosen)))
+                got = met
+            if not got and count < most:
+                got = any(key >> (width * sid) & full < avail[sid] and reachable(key + (1 << width * sid), count + 1)
+                          for sid in range(len(avail)))
+            reach[key] = got
+        return got
+
+    prune = [True]
+
+    def worth(key: int, count: int) -> bool:
+        if not prune[0]:
+            return True
+        try:
+            return reachable(key, count)
+        except RummyDslError:  # the contract failed on some shapes: search as before, to meet it there
+            prune[0] = False
+            return True
+
+    listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
+
+    def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
+        if len(chosen) >= fewest and judged(chosen, key):
+            meld = Meld(player, tuple(candidates[i] for i in chosen))
+            text = str(meld)
+            if text not in listed:
+                listed.add(text)
+                yield meld
+        if len(chosen) == most:
+            return
+        for i in range(start, len(candidates)):
+            if not masks[i] & used and worth(key + codes[i], len(chosen) + 1):
+                chosen.append(i)
+                yield from search(i + 1, used | masks[i], chosen, key + codes[i])
+                chosen.pop()
+
+    yield from search(0, 0, [], 0)
+
+
+_CONTRACT_MEMO: dict[int, tuple[object, dict[tuple[tuple[tuple[str, ...], int], ...], bool]]] = {}
+
+
+def _contract_memo(meets: object) -> dict[tuple[tuple[tuple[str, ...], int], ...], bool]:
+    """Whether each collection of meld shapes (sorted ``(kinds, size)`` pairs) meets the
+    contract ``meets`` (a deal's solver keeps one, CR-2), as :func:`_contract_melds`'s
+    pruning has judged it, kept across listings; the last few contracts kept."""
+    got = _CONTRACT_MEMO.get(id(meets))
+    if got is None or got[0] is not meets:
+        if len(_CONTRACT_MEMO) >= 32:
+            _CONTRACT_MEMO.pop(next(iter(_CONTRACT_MEMO)))
+        got = _CONTRACT_MEMO[id(meets)] = (meets, {})
+    return got[1]

@@ -1,0 +1,60 @@
+"""The knock question asked of every card: the least deadwood after each discard.
+
+A player weighing a card from the pile against the table asks, for each card it
+might then discard, what the rest leaves once melded and laid off; with table melds
+that is one search, not one per card (:func:`discard_deadwoods`).
+
+>>> from rummydsl.melds import MeldRules
+>>> from rummydsl.variant import load_variant
+>>> rules = MeldRules.from_variant(load_variant("rummy"))
+>>> discard_deadwoods(rules, "7H 7D 7C 8C 9C KS", [rules.check_hand("8D 9D TD")])
+(10, 17, 34, 19, 18, 7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..cards import Card
+from .core import LayoffTarget, MeldCore, WorkBoundError
+from .search import HandSearch
+
+__all__ = ["discard_deadwoods"]
+
+
+def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
+                      table: Sequence[LayoffTarget | Sequence[Card]]) -> tuple[int, ...] | None:
+    """The least deadwood left after discarding each card of ``cards`` in turn (in
+    their order), melding and laying off onto the ``table`` melds as
+    ``MeldRules.solve(rest, table=table)`` does, from one search: its candidate melds
+    and table extensions are listed once, and each card's discard then places the
+    rest. None where one search does not answer it: no table melds (the per-suit and
+    deck tables answer each discard faster), or wild cards whose meanings depend on
+    the hand (``wild_unique_card``).
+
+    The table melds are taken as they are (a position of play: no card twice).
+
+    :raises CardError: for bad cards.
+    :raises MeldError: past the solver's work bound, or for a table meld sharing a
+        card with the hand.
+    """
+    hand, _mask = rules._check(cards)
+    if not table or (rules.wild_unique_card and (
+            any(c.wild for c in hand) or any(c.wild for t in table
+                                             for c in (t.cards if isinstance(t, LayoffTarget) else t)))):
+        return None
+    try:
+        search = HandSearch(rules, hand, table, True)
+        full = (1 << search.n) - 1
+        local = {cid: i for i, cid in enumerate(search.natural_ids)}
+        unit = search.deadwood_unit
+        out = []
+        for card in hand:  # the discard made first: the rest placed with no discard left
+            if card.wild:
+                cost = search.least_cost(full, search.wild_count - 1, 0, 1)
+            else:
+                cost = search.least_cost(full ^ 1 << local[card.id], search.wild_count, 0, 1)
+            out.append(int(cost // unit))
+        return tuple(out)
+    except WorkBoundError as problem:
+        raise rules._work_error(problem, len(hand)) from None

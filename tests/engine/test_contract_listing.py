@@ -1,0 +1,114 @@
+"""The meld listings as the whole search lists them (Contract Rummy's above all): the contract lay-downs
+(a branch entered only when some collection of its shapes meets the contract) and
+single melds (judged once a game, groups that fit no shape never judged) are the
+lists, in the same order, of the plain search over every group of the hand."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Iterator
+
+import pytest
+
+from rummydsl.agents import GreedyAgent, RandomAgent
+from rummydsl.cards import Card
+from rummydsl.engine import Observation, Round
+from rummydsl.engine.actions import Meld
+from rummydsl.engine.mechanics import meldlist as melding
+from rummydsl.engine.state import Phase
+from rummydsl.variant import load_variant
+
+
+def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
+    """Every group the listing proposes, judged by ``kinds_of`` (no memo, no shape test)."""
+    real = melding._listing
+
+    def plain(rnd: Round) -> melding._Listing:
+        _memo, _test, low, families, _one_suit = real(rnd)
+        return {}, (lambda group: True), low, families, False
+
+    melding._listing = plain
+    try:
+        return melding.single_melds(rnd, hand)
+    finally:
+        melding._listing = real
+
+
+def _plain_contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
+    """The whole depth-first search over disjoint candidates, every branch entered."""
+    contract = rnd.variant.contract
+    assert contract is not None
+    hand = rnd.hands[player]
+    facts = getattr(contract.melds, "facts", None)
+    fewest = getattr(facts, "min_melds", 1)
+    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
+    small = getattr(facts, "min_size", 1)
+    big = getattr(facts, "max_size", None) or len(hand)
+    candidates = [g for g in _plain_single_melds(rnd, hand) if small <= len(g) <= big]
+    kinds = [sorted(rnd.rules.kinds_of(g, hand=hand)) for g in candidates]
+    masks = [sum(1 << c.id for c in g) for g in candidates]
+    meets = rnd.rules.contract
+    assert meets is not None
+    listed: set[str] = set()
+
+    def search(start: int, used: int, chosen: list[int]) -> Iterator[Meld]:
+        if len(chosen) >= fewest and any(
+                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                for choice in itertools.product(*(kinds[i] for i in chosen))):
+            meld = Meld(player, tuple(candidates[i] for i in chosen))
+            if str(meld) not in listed:
+                listed.add(str(meld))
+                yield meld
+        if len(chosen) == most:
+            return
+        for i in range(start, len(candidates)):
+            if not masks[i] & used:
+                chosen.append(i)
+                yield from search(i + 1, used | masks[i], chosen)
+                chosen.pop()
+
+    yield from search(0, 0, [])
+
+
+@pytest.mark.parametrize("deal", range(1, 8))
+def test_contract_and_single_melds_are_the_whole_searchs(deal: int) -> None:
+    variant = load_variant("contract_rummy")
+    rng = random.Random(deal)
+    compared = met = 0
+    for number in range(2):
+        rnd = Round.deal(variant, rng, dealer=0, players=4, number=deal)
+        agents = [GreedyAgent() if (seat + number) % 2 else RandomAgent(random.Random(seat)) for seat in range(4)]
+        while rnd.result is None and len(rnd.actions) < 250:
+            player = rnd.to_move
+            assert player is not None
+            if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
+                hand = rnd.hands[player]
+                assert melding.single_melds(rnd, hand) == _plain_single_melds(rnd, hand)
+                got = list(melding._contract_melds(rnd, player))
+                assert got == list(_plain_contract_melds(rnd, player))
+                compared += 1
+                met += bool(got)
+            rnd.apply(agents[player].act(Observation(rnd, player)))
+    assert compared > 10 and met > 0
+
+
+@pytest.mark.parametrize("variant_id", ["rummy", "rummy_500"])
+def test_single_melds_are_the_whole_listings(variant_id: str) -> None:
+    variant = load_variant(variant_id)
+    rng = random.Random(4)
+    compared = found = 0
+    for number in range(3):
+        rnd = Round.deal(variant, rng, dealer=0, players=2 + number)
+        agent = RandomAgent(random.Random(number))
+        while rnd.result is None and len(rnd.actions) < 300:
+            player = rnd.to_move
+            assert player is not None
+            if rnd.phase is Phase.MELD:
+                hand = rnd.hands[player]
+                got = melding.single_melds(rnd, hand)
+                assert got == _plain_single_melds(rnd, hand)
+                compared += 1
+                found += bool(got)
+            rnd.apply(agent.act(Observation(rnd, player)))
+    assert compared > 20 and found > 0
