@@ -98,9 +98,7 @@ class Observation:
 
     def legal_actions(self) -> LegalActions:
         """This player's legal actions (empty while another player is to move)."""
-        from .round import LegalActions
-
-        return LegalActions(self._round, self.player)
+        return _legal_actions_type()(self._round, self.player)
 
     def parse(self, text: str) -> Action:
         """Read an action in the round's notation.
@@ -327,3 +325,17 @@ def result_for(result: RoundResult, seat: int) -> RoundResult:
 def result_json(result: RoundResult, seat: int) -> dict[str, Any]:
     """:func:`result_for` as plain JSON (the agent protocol's ``round_over`` result)."""
     return result_for(result, seat).as_json()
+
+
+def _legal_actions_type() -> type[LegalActions]:
+    """``round.LegalActions``, imported once (round imports this module's users; an import
+    inside ``legal_actions`` cost a tenth of a random Gin decision)."""
+    global _LEGAL_ACTIONS
+    if _LEGAL_ACTIONS is None:
+        from .round import LegalActions
+
+        _LEGAL_ACTIONS = LegalActions
+    return _LEGAL_ACTIONS
+
+
+_LEGAL_ACTIONS: type[LegalActions] | None = None
