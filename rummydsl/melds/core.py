@@ -222,6 +222,7 @@ class MeldCore:
         """Where each kind's pattern is written (``path:line:col``), for the work bound's error."""
         self._judged: dict[int, int] = {}
         self._memo_limit = 1 << 21
+        self._name_sets: dict[int, frozenset[str]] = {}
         # wild_unique_card: natural faces (a face is id % faces) and packs
         self._faces = int(deck.natural_faces) or sum(1 for c in cards if not c.wild and c.copy == 0)
         self._packs = int(deck.packs)
@@ -250,8 +251,12 @@ class MeldCore:
         return kinds
 
     def _names(self, kinds: int) -> frozenset[str]:
-        """The kind names of a kinds bitmask."""
-        return frozenset(name for i, name in enumerate(self.kind_names) if kinds >> i & 1)
+        """The kind names of a kinds bitmask (one frozenset per bitmask, kept)."""
+        names = self._name_sets.get(kinds)
+        if names is None:
+            names = self._name_sets[kinds] = frozenset(
+                name for i, name in enumerate(self.kind_names) if kinds >> i & 1)
+        return names
 
     def _cards_of(self, mask: int) -> tuple[Card, ...]:
         """The deck's cards of a card-id bitmask, by id."""

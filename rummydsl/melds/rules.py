@@ -220,15 +220,12 @@ class MeldRules(MeldCore):
 
         :raises CardError: for bad cards.
         """
-        group, _mask = self._check(cards, limit=self._size)
-        natural_mask = 0
-        wilds = 0
-        for card in group:
-            if card.wild:
-                wilds += 1
-            else:
-                natural_mask |= 1 << card.id
-        kinds = self._judge(natural_mask, wilds, group)
+        group, mask = self._check(cards, limit=self._size)
+        natural_mask = mask & self._natural_mask
+        wilds = len(group) - natural_mask.bit_count()
+        kinds = self._judged.get(natural_mask | (wilds << self._size))
+        if kinds is None:
+            kinds = self._judge(natural_mask, wilds, group)
         if kinds and wilds and self.wild_unique_card:
             held_ids = natural_mask
             if hand is not None:
