@@ -337,6 +337,33 @@ class MeldCore:
             checked.append(card)
         return tuple(checked), seen
 
+    def _check_table(self, table: Sequence[LayoffTarget | Sequence[Card | str]],
+                     hand_mask: int) -> list[LayoffTarget]:
+        """The table melds as :class:`LayoffTarget`\\ s of this deck's cards.
+
+        :raises CardError: for a card that is not this deck's.
+        :raises MeldError: for a natural card in two table melds or in the hand
+            and a table meld, or an empty table meld. (Wild cards are
+            interchangeable, and callers may name any wild card for one.)
+        """
+        out: list[LayoffTarget] = []
+        naturals = self._natural_mask
+        hand_mask &= naturals
+        seen = hand_mask
+        for t, group in enumerate(table):
+            meld = group if isinstance(group, LayoffTarget) else LayoffTarget(tuple(group))  # type: ignore[arg-type]
+            if not meld.cards:
+                raise MeldError(f"table meld {t} is empty")
+            cards, mask = self._check(meld.cards, limit=self._size)
+            mask &= naturals
+            if mask & seen:
+                card = self._cards[(mask & seen & -(mask & seen)).bit_length() - 1]
+                where = "the hand" if mask & hand_mask else "an earlier table meld"
+                raise MeldError(f"table meld {t} holds {str(card)!r}, a card of {where}")
+            seen |= mask
+            out.append(meld if cards == meld.cards else LayoffTarget(cards, meld.kind, meld.owner))
+        return out
+
     def _check_notation(self, items: tuple[Card | str, ...]) -> tuple[tuple[Card, ...], int]:
         """:meth:`_check` for a hand with card notation in it."""
         texts = [c for c in items if isinstance(c, str)]

@@ -16,6 +16,7 @@ from .core import (
 )
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
+from .rankwindows import RankWindows
 from .search import Found, HandSearch
 from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
@@ -107,6 +108,7 @@ class MeldRules(MeldCore):
                          shapes=shapes, contract_max_melds=contract_max_melds, wild_unique_card=wild_unique_card)
         self._deck_table_state: DeckTable | Literal[False] | None = None  # False: too many melds
         self._suit_state: SuitTables | Literal[False] | None = None  # False: the tables do not apply
+        self._windows_state: RankWindows | Literal[False] | None = None  # False: a kind of unknown shape
 
     @classmethod
     def from_variant(cls, variant: Variant) -> MeldRules:
@@ -180,32 +182,6 @@ class MeldRules(MeldCore):
         """
         return self._check(cards, limit)[0]
 
-    def _check_table(self, table: TableInput, hand_mask: int) -> list[LayoffTarget]:
-        """The table melds as :class:`LayoffTarget`\\ s of this deck's cards.
-
-        :raises CardError: for a card that is not this deck's.
-        :raises MeldError: for a natural card in two table melds or in the hand
-            and a table meld, or an empty table meld. (Wild cards are
-            interchangeable, and callers may name any wild card for one.)
-        """
-        out: list[LayoffTarget] = []
-        naturals = self._natural_mask
-        hand_mask &= naturals
-        seen = hand_mask
-        for t, group in enumerate(table):
-            meld = group if isinstance(group, LayoffTarget) else LayoffTarget(tuple(group))  # type: ignore[arg-type]
-            if not meld.cards:
-                raise MeldError(f"table meld {t} is empty")
-            cards, mask = self._check(meld.cards, limit=self._size)
-            mask &= naturals
-            if mask & seen:
-                card = self._cards[(mask & seen & -(mask & seen)).bit_length() - 1]
-                where = "the hand" if mask & hand_mask else "an earlier table meld"
-                raise MeldError(f"table meld {t} holds {str(card)!r}, a card of {where}")
-            seen |= mask
-            out.append(meld if cards == meld.cards else LayoffTarget(cards, meld.kind, meld.owner))
-        return out
-
     # ------------------------------------------------------------------ recognition
 
     def kinds_of(self, cards: Iterable[Card | str] | str, *,
@@ -252,6 +228,18 @@ class MeldRules(MeldCore):
         if self._deck_table_state is None:
             self._deck_table_state = DeckTable.build(self) or False
         return self._deck_table_state
+
+    def _windows(self) -> RankWindows | Literal[False]:
+        """The rank windows (:mod:`.rankwindows`), or ``False`` when they do not apply."""
+        if self._windows_state is None:
+            self._windows_state = RankWindows.build(self) or False
+        return self._windows_state
+
+    def _part_search(self, part: tuple[Card, ...], canonical: bool) -> HandSearch:
+        return self._search(part, (), False, canonical=canonical)  # a rank window's search
+
+    def _contract_search(self, cards: tuple[Card, ...]) -> bool:  # the general contract search
+        return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _suit_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
         """The canonical arrangement from the per-suit tables."""
@@ -372,10 +360,14 @@ class MeldRules(MeldCore):
 
         :raises CardError: for bad cards.
         """
-        hand = self.check_hand(cards)
+        hand, mask = self._check(cards)
         if self.contract is None:
             return True
         try:
+            if not mask & ~self._natural_mask:
+                windows = self._windows_state or self._windows()
+                if windows:
+                    return windows.contract_holds(mask, self._contract_search)
             return bool(contract_search(self._search(hand, (), False, True, canonical=False), existence=True))
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
@@ -398,6 +390,10 @@ class MeldRules(MeldCore):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
+            if not discard and not mask & ~self._natural_mask:
+                windows = self._windows_state or self._windows()
+                if windows:
+                    return windows.deadwood(mask, self._part_search)
             search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
@@ -415,6 +411,16 @@ class MeldRules(MeldCore):
             if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
+        if (not table and not discard and not (contract and self.contract is not None)
+                and len(hand) <= SHORT_SEARCH_FROM and not mask & ~self._natural_mask):
+            windows = self._windows_state or self._windows()
+            if windows:
+                try:
+                    holds = self.contract is None or (check_contract and windows.contract_holds(
+                        mask, self._contract_search))
+                    return windows.arrangement(mask, self._part_search, holds)
+                except WorkBoundError as problem:
+                    raise self._work_error(problem, len(hand)) from None
         try:
             return self._solve_search(hand, mask, contract=contract, table=table, discard=discard,
                                       check_contract=check_contract)
