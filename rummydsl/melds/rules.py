@@ -17,6 +17,7 @@ from .core import (
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
 from .rankwindows import RankWindows
+from .report import melds_report
 from .search import Found, HandSearch
 from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
@@ -109,6 +110,7 @@ class MeldRules(MeldCore):
         self._deck_table_state: DeckTable | Literal[False] | None = None  # False: too many melds
         self._suit_state: SuitTables | Literal[False] | None = None  # False: the tables do not apply
         self._windows_state: RankWindows | Literal[False] | None = None  # False: a kind of unknown shape
+        self._last_search: HandSearch | None = None  # the last hand with wild cards (_kept_search)
 
     @classmethod
     def from_variant(cls, variant: Variant) -> MeldRules:
@@ -240,6 +242,22 @@ class MeldRules(MeldCore):
 
     def _contract_search(self, cards: tuple[Card, ...]) -> bool:  # the general contract search
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
+
+    def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
+        """A hand with wild cards (no table, no contract, up to RANK_ORDER_FROM cards): its
+        best from the last such hand's search when it lies inside it (a turn asks a hand's
+        deadwood, its knock question, then each discard's arrangement: one search). A hand
+        inside the last one that it cannot answer (a wild card fewer) is searched alone."""
+        if self.contract is not None or self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
+            return None
+        last = self._last_search
+        found = last.inner(hand, discard) if last is not None else None
+        if last is None or found is None:
+            search = HandSearch(self, hand, (), True)
+            if last is None or mask & ~last.hand_ids:
+                self._last_search = search
+            last, found = search, search.inner(hand, discard)
+        return None if found is None else (last, found)
 
     def _suit_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
         """The canonical arrangement from the per-suit tables."""
@@ -394,6 +412,9 @@ class MeldRules(MeldCore):
                 windows = self._windows_state or self._windows()
                 if windows:
                     return windows.deadwood(mask, self._part_search)
+            kept = self._kept_search(hand, mask, discard) if mask & ~self._natural_mask else None
+            if kept:
+                return int(kept[1].cost // kept[0].deadwood_unit)
             search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
@@ -430,6 +451,9 @@ class MeldRules(MeldCore):
     def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
+        kept = self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask else None
+        if kept:
+            return kept[0].solve_found(kept[1], True)
         table_melds = self._check_table(table, mask) if table else []
         search = self._search(hand, table_melds, discard,
                               self.contract is not None and (contract or check_contract))
@@ -488,33 +512,3 @@ class MeldRules(MeldCore):
 
         return tuple(sorted(cards, key=key))
 
-
-def melds_report(rules: MeldRules, cards: Iterable[Card | str] | str,
-                 hand_size: int | None = None) -> dict[str, object]:
-    """The ``rummydsl melds --json`` object of DESIGN.md for one hand.
-
-    ``{"deadwood": N, "melds": [[cards]...], "unmatched": [cards], "contract":
-    bool}``, plus ``best_discard`` and ``deadwood_after_discard`` when the hand
-    holds ``hand_size + 1`` cards. Cards are written in the deck's notation.
-
-    :raises CardError: for bad cards (unknown, repeated, too many, none).
-    """
-    hand = rules.check_hand(cards)
-    best = rules.solve(hand)
-
-    def reading(card: Card) -> tuple[int, int, int]:
-        if card.wild:
-            return (1, 0, card.id)
-        return (0, rules._rank_order[card.id], rules._suit_index[card.id])
-
-    report: dict[str, object] = {
-        "deadwood": best.deadwood,
-        "melds": [[str(c) for c in rules.display_order(meld)] for meld in best.melds],
-        "unmatched": [str(c) for c in sorted(best.unmatched, key=reading)],
-        "contract": best.contract,
-    }
-    if hand_size is not None and len(hand) == hand_size + 1:
-        card, after = rules.best_discard(hand)
-        report["best_discard"] = str(card)
-        report["deadwood_after_discard"] = after
-    return report

@@ -47,7 +47,7 @@ def hands(draw: Any, variant_id: str, wilds: bool = False) -> list[Any]:
     pool = naturals
     if draw(st.booleans()):
         low = draw(st.integers(1, len(deck.ranks) - 4))
-        pool = [c for c in naturals if low <= c.rank.order < low + 5]
+        pool = [c for c in naturals if c.rank is not None and low <= c.rank.order < low + 5]
     size = draw(st.integers(1, min(20, len(pool))))
     hand = draw(st.permutations(pool))[:size]
     if wilds:
