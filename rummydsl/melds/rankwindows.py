@@ -163,6 +163,19 @@ class RankWindows:
             mask ^= part
         return out
 
+    def _key(self, mask: int) -> int:
+        """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which
+        decides a part's least deadwood), else the cards themselves."""
+        classes = self.classes
+        if classes is None:
+            return mask
+        key = 0
+        while mask:
+            low = mask & -mask
+            key += classes[low.bit_length() - 1]
+            mask ^= low
+        return key
+
     def _cards(self, mask: int) -> tuple[Card, ...]:
         return self.core._cards_of(mask)
 
@@ -277,16 +290,7 @@ class RankWindows:
         by the cards."""
         if not mask:
             return 0
-        classes = self.classes
-        if classes is None:
-            key = mask
-        else:
-            key = 0
-            m = mask
-            while m:
-                low = m & -m
-                key += classes[low.bit_length() - 1]
-                m ^= low
+        key = self._key(mask)
         memo = self.least_memo
         got = memo.get(key)
         if got is not None:
@@ -393,23 +397,14 @@ class RankWindows:
         total = 0
         fewest = self.fewest
         costs = self.costs
-        classes = self.classes
         for part in self.parts(mask):
             if part.bit_count() < fewest:
                 total += self._value(part)
                 continue
-            if classes is None:
-                key = part
-            else:
-                key = 0
-                m = part
-                while m:
-                    low = m & -m
-                    key += classes[low.bit_length() - 1]
-                    m ^= low
             if self.direct and part.bit_count() <= DIRECT_MOST:
                 total += self.least(part)
                 continue
+            key = self._key(part)
             got = costs.get(key)
             if got is None:
                 search = search_of(self._cards(part), False)
