@@ -154,6 +154,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "the variants of --variants, uniform hands of the deck's natural cards")
     parser.add_argument("--variants", default="skarney_gin",
                         help="with --sizes: comma-separated shipped variants (default skarney_gin)")
+    parser.add_argument("--alone", action="store_true",
+                        help="only the rummydsl-alone table (Skarney Gin and Ginski), not the Gin table with the peers")
+    parser.add_argument("--engine-hands", default=None, metavar="VARIANTS",
+                        help="random hands per CPU second of shipped variants played by the engine (as "
+                             "bench_engine.py --sections variants plays them), e.g. gin_rummy,skarney_gin,ginski; "
+                             "--runs interleaved runs, median and spread, each variant against the first")
+    parser.add_argument("--engine-count", type=int, default=100, help="with --engine-hands: hands a run (default 100)")
+    parser.add_argument("--runs", type=int, default=3, help="with --engine-hands: interleaved runs (default 3)")
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
@@ -163,6 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = random.Random(args.seed)
     if args.sizes:
         return big_hands(args, rng, timed)
+    if args.engine_hands:
+        return engine_hands(args)
+    if args.alone:
+        print(f"python {sys.version.split()[0]}; hands per row: {args.hands}; seed {args.seed}; clock {args.clock}")
+        print()
+        return alone_table(args, rng, timed)
 
     gin = rules_for("gin_rummy")
     os_peer = openspiel_solver()
@@ -211,8 +225,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("| " + " | ".join(cells) + " |")
 
     print()
-    print("| rummydsl alone | solve (µs) | deadwood only (µs) | knock question (µs) | first pass, cold solver (µs) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    return alone_table(args, rng, timed)
+
+
+def alone_table(args: Any, rng: random.Random, timed: Callable[..., float]) -> int:
+    """Skarney Gin and Ginski, rummydsl alone. *New hands* is one pass of ``solve`` over
+    hands the warm solver has not seen (its memos of rank windows and of the last hand's
+    search then hold nothing of them); the other columns are the best of ``--repeat``
+    passes over the same hands."""
+    print("| rummydsl alone | solve (µs) | solve, new hands (µs) | deadwood only (µs) | deadwood only, new hands (µs) "
+          "| knock question (µs) | first pass, cold solver (µs) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for variant_id, label, wilds in (("skarney_gin", "Skarney Gin", 0), ("ginski", "Ginski, 0-3 wilds", 3)):
         for size in (10, 11):
             for rich in (False, True):
@@ -222,8 +245,45 @@ def main(argv: Sequence[str] | None = None) -> int:
                 t_solve = timed(rules.solve, hands, args.repeat)
                 t_num = timed(rules.min_deadwood, hands, args.repeat)
                 t_knock = timed(rules.best_discard, hands, args.repeat) if size == 11 else None
-                print(f"| {label}, {size} {'meld-rich' if rich else 'uniform'} | {t_solve:.1f} | {t_num:.1f} "
-                      f"| {f'{t_knock:.1f}' if t_knock else '-'} | {cold:.1f} |")
+                fresh = make_hands(rules.deck, rng, args.hands, size, rich, wilds)
+                t_fresh = timed(rules.solve, fresh, 1)
+                fresh = make_hands(rules.deck, rng, args.hands, size, rich, wilds)
+                t_fresh_num = timed(rules.min_deadwood, fresh, 1)
+                print(f"| {label}, {size} {'meld-rich' if rich else 'uniform'} | {t_solve:.1f} | {t_fresh:.1f} "
+                      f"| {t_num:.1f} | {t_fresh_num:.1f} | {f'{t_knock:.1f}' if t_knock else '-'} | {cold:.1f} |",
+                      flush=True)
+    return 0
+
+
+def engine_hands(args: Any) -> int:
+    """Random hands per CPU second of whole deals played by the engine, each variant in
+    ``--runs`` interleaved runs (``bench_engine.random_hands``: the same hands, agents
+    and clock as ``bench_engine.py --sections variants``)."""
+    import statistics
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+    from bench_engine import random_hands
+
+    from rummydsl.variant import load_variant
+
+    ids = args.engine_hands.split(",")
+    variants = {vid: load_variant(vid) for vid in ids}
+    for variant in variants.values():
+        random_hands(variant, 3, args.seed + 1)  # the solver's tables
+    rates: dict[str, list[float]] = {vid: [] for vid in ids}
+    for _ in range(args.runs):
+        for vid in ids:
+            rates[vid].append(random_hands(variants[vid], args.engine_count, args.seed).rate)
+    print(f"python {sys.version.split()[0]}; {args.engine_count} random hands a run, {args.runs} interleaved runs, "
+          f"seed {args.seed}; hands per CPU second")
+    print()
+    print(f"| variant | median | runs | median / {ids[0]} | runs / {ids[0]} |")
+    print("| --- | ---: | --- | ---: | --- |")
+    base = rates[ids[0]]
+    for vid in ids:
+        ratios = [r / b for r, b in zip(rates[vid], base)]
+        print(f"| {vid} | {statistics.median(rates[vid]):.1f} | {', '.join(f'{r:.1f}' for r in rates[vid])} "
+              f"| {statistics.median(ratios):.3f} | {', '.join(f'{r:.3f}' for r in ratios)} |")
     return 0
 
 

@@ -28,6 +28,10 @@ solver", has the numbers), each in its own module:
 - :mod:`.suittables` (with :mod:`.rankmasks`): per-suit tables over rank
   masks plus a choice of sets, for decks whose melds are runs in a suit and
   sets of a rank;
+- :mod:`.rankwindows`: a wild-free hand split into the parts no meld crosses
+  (windows of consecutive ranks), each solved alone, by a search in rank order
+  over the melds its shapes list when melds are free and the deck does not wrap;
+- :mod:`.report`: :func:`melds_report`, the ``rummydsl melds --json`` object;
 - :mod:`.rules`: :class:`MeldRules`, which picks the fastest strategy that
   applies to each question.
 - :mod:`.bind`: :func:`~.bind.meld_rules`, the solver of a variant (kept, and bound to

@@ -16,6 +16,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..cards import Card
+from ..expr.facts import ContractFacts
 from ..expr.runtime import RoundFacts
 from .search import INFINITE, ContractChoice, Found, HandSearch
 
@@ -60,6 +61,10 @@ def contract_search(search: HandSearch, existence: bool) -> list[Found]:
     full = (1 << search.n) - 1
     chosen: list[ContractChoice] = []
     total_wilds = search.wild_count
+    least_melds, sizes = _contract_bounds(core.contract)
+    if sizes is not None:  # a meld outside the contract's sizes is in no collection that meets it
+        low, high = sizes
+        cands = [c if low <= c[0].bit_count() + c[1] <= high else _NO_MELD for c in cands]
 
     def visit(start: int, used: int, wilds_used: int, faces_used: tuple[int, ...]) -> bool:
         for i in range(start, len(cands)):
@@ -72,7 +77,7 @@ def contract_search(search: HandSearch, existence: bool) -> list[Found]:
                 now_used = tuple(sorted(faces_used + faces)) if faces else faces_used
                 chosen.append(ContractChoice(i, faces, kinds))
                 now_mask, now_wilds = used | local_mask, wilds_used + k
-                if meets_contract(search, chosen):
+                if len(chosen) >= least_melds and meets_contract(search, chosen):
                     if existence:
                         best.append(Found(0.0, full ^ now_mask, total_wilds - now_wilds, 0, 0, tuple(chosen),
                                           now_used))
@@ -94,6 +99,24 @@ def contract_search(search: HandSearch, existence: bool) -> list[Found]:
 
     visit(0, 0, 0, ())
     return best
+
+
+_NO_MELD = (-1, 1 << 30, 0, 0)
+"""Stands for a candidate the contract cannot take: it overlaps every mask and needs
+more wild cards than any hand has, so :func:`contract_search` skips it, and the other
+candidates keep their indices."""
+
+
+def _contract_bounds(contract: object) -> tuple[int, tuple[int, int] | None]:
+    """From the contract's :class:`~rummydsl.expr.facts.ContractFacts`: the fewest melds
+    a collection that meets it has, and the least and most cards of each of its melds
+    (``None`` when the facts bound neither)."""
+    facts = getattr(contract, "facts", None)
+    if not isinstance(facts, ContractFacts):
+        return 1, None
+    low, high = facts.min_size, facts.max_size
+    sizes = None if low <= 1 and high is None else (low, high if high is not None else 1 << 30)
+    return max(1, facts.min_melds), sizes
 
 
 def first_deal_facts(variant: Variant) -> RoundFacts:

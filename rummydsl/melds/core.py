@@ -222,6 +222,9 @@ class MeldCore:
         """Where each kind's pattern is written (``path:line:col``), for the work bound's error."""
         self._judged: dict[int, int] = {}
         self._memo_limit = 1 << 21
+        self._name_sets: dict[int, frozenset[str]] = {}
+        self._generated: dict[tuple[str, int, int, int, int | None], tuple[tuple[int, int, int], ...]] = {}
+        """The groups a pool of cards gives (:mod:`.candidates`), by the pool's cards."""
         # wild_unique_card: natural faces (a face is id % faces) and packs
         self._faces = int(deck.natural_faces) or sum(1 for c in cards if not c.wild and c.copy == 0)
         self._packs = int(deck.packs)
@@ -274,8 +277,12 @@ class MeldCore:
         return self._judge(natural_mask, wilds, cards)
 
     def _names(self, kinds: int) -> frozenset[str]:
-        """The kind names of a kinds bitmask."""
-        return frozenset(name for i, name in enumerate(self.kind_names) if kinds >> i & 1)
+        """The kind names of a kinds bitmask (one frozenset per bitmask, kept)."""
+        names = self._name_sets.get(kinds)
+        if names is None:
+            names = self._name_sets[kinds] = frozenset(
+                name for i, name in enumerate(self.kind_names) if kinds >> i & 1)
+        return names
 
     def _cards_of(self, mask: int) -> tuple[Card, ...]:
         """The deck's cards of a card-id bitmask, by id."""
@@ -355,6 +362,33 @@ class MeldCore:
             seen |= bit
             checked.append(card)
         return tuple(checked), seen
+
+    def _check_table(self, table: Sequence[LayoffTarget | Sequence[Card | str]],
+                     hand_mask: int) -> list[LayoffTarget]:
+        """The table melds as :class:`LayoffTarget`\\ s of this deck's cards.
+
+        :raises CardError: for a card that is not this deck's.
+        :raises MeldError: for a natural card in two table melds or in the hand
+            and a table meld, or an empty table meld. (Wild cards are
+            interchangeable, and callers may name any wild card for one.)
+        """
+        out: list[LayoffTarget] = []
+        naturals = self._natural_mask
+        hand_mask &= naturals
+        seen = hand_mask
+        for t, group in enumerate(table):
+            meld = group if isinstance(group, LayoffTarget) else LayoffTarget(tuple(group))  # type: ignore[arg-type]
+            if not meld.cards:
+                raise MeldError(f"table meld {t} is empty")
+            cards, mask = self._check(meld.cards, limit=self._size)
+            mask &= naturals
+            if mask & seen:
+                card = self._cards[(mask & seen & -(mask & seen)).bit_length() - 1]
+                where = "the hand" if mask & hand_mask else "an earlier table meld"
+                raise MeldError(f"table meld {t} holds {str(card)!r}, a card of {where}")
+            seen |= mask
+            out.append(meld if cards == meld.cards else LayoffTarget(cards, meld.kind, meld.owner))
+        return out
 
     def _check_notation(self, items: tuple[Card | str, ...]) -> tuple[tuple[Card, ...], int]:
         """:meth:`_check` for a hand with card notation in it."""

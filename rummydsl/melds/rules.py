@@ -16,6 +16,8 @@ from .core import (
 )
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
+from .rankwindows import RankWindows
+from .report import melds_report
 from .search import Found, HandSearch
 from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
@@ -107,6 +109,8 @@ class MeldRules(MeldCore):
                          shapes=shapes, contract_max_melds=contract_max_melds, wild_unique_card=wild_unique_card)
         self._deck_table_state: DeckTable | Literal[False] | None = None  # False: too many melds
         self._suit_state: SuitTables | Literal[False] | None = None  # False: the tables do not apply
+        self._windows_state: RankWindows | Literal[False] | None = None  # False: a kind of unknown shape
+        self._last_search: HandSearch | None = None  # the last hand with wild cards (_kept_search)
 
     @classmethod
     def from_variant(cls, variant: Variant) -> MeldRules:
@@ -180,32 +184,6 @@ class MeldRules(MeldCore):
         """
         return self._check(cards, limit)[0]
 
-    def _check_table(self, table: TableInput, hand_mask: int) -> list[LayoffTarget]:
-        """The table melds as :class:`LayoffTarget`\\ s of this deck's cards.
-
-        :raises CardError: for a card that is not this deck's.
-        :raises MeldError: for a natural card in two table melds or in the hand
-            and a table meld, or an empty table meld. (Wild cards are
-            interchangeable, and callers may name any wild card for one.)
-        """
-        out: list[LayoffTarget] = []
-        naturals = self._natural_mask
-        hand_mask &= naturals
-        seen = hand_mask
-        for t, group in enumerate(table):
-            meld = group if isinstance(group, LayoffTarget) else LayoffTarget(tuple(group))  # type: ignore[arg-type]
-            if not meld.cards:
-                raise MeldError(f"table meld {t} is empty")
-            cards, mask = self._check(meld.cards, limit=self._size)
-            mask &= naturals
-            if mask & seen:
-                card = self._cards[(mask & seen & -(mask & seen)).bit_length() - 1]
-                where = "the hand" if mask & hand_mask else "an earlier table meld"
-                raise MeldError(f"table meld {t} holds {str(card)!r}, a card of {where}")
-            seen |= mask
-            out.append(meld if cards == meld.cards else LayoffTarget(cards, meld.kind, meld.owner))
-        return out
-
     # ------------------------------------------------------------------ recognition
 
     def kinds_of(self, cards: Iterable[Card | str] | str, *,
@@ -220,15 +198,12 @@ class MeldRules(MeldCore):
 
         :raises CardError: for bad cards.
         """
-        group, _mask = self._check(cards, limit=self._size)
-        natural_mask = 0
-        wilds = 0
-        for card in group:
-            if card.wild:
-                wilds += 1
-            else:
-                natural_mask |= 1 << card.id
-        kinds = self._judge(natural_mask, wilds, group)
+        group, mask = self._check(cards, limit=self._size)
+        natural_mask = mask & self._natural_mask
+        wilds = len(group) - natural_mask.bit_count()
+        kinds = self._judged.get(natural_mask | (wilds << self._size))
+        if kinds is None:
+            kinds = self._judge(natural_mask, wilds, group)
         if kinds and wilds and self.wild_unique_card:
             held_ids = natural_mask
             if hand is not None:
@@ -255,6 +230,34 @@ class MeldRules(MeldCore):
         if self._deck_table_state is None:
             self._deck_table_state = DeckTable.build(self) or False
         return self._deck_table_state
+
+    def _windows(self) -> RankWindows | Literal[False]:
+        """The rank windows (:mod:`.rankwindows`), or ``False`` when they do not apply."""
+        if self._windows_state is None:
+            self._windows_state = RankWindows.build(self) or False
+        return self._windows_state
+
+    def _part_search(self, part: tuple[Card, ...], canonical: bool) -> HandSearch:
+        return self._search(part, (), False, canonical=canonical)  # a rank window's search
+
+    def _contract_search(self, cards: tuple[Card, ...]) -> bool:  # the general contract search
+        return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
+
+    def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
+        """A hand with wild cards (no table, no contract, up to RANK_ORDER_FROM cards): its
+        best from the last such hand's search when it lies inside it (a turn asks a hand's
+        deadwood, its knock question, then each discard's arrangement: one search). A hand
+        inside the last one that it cannot answer (a wild card fewer) is searched alone."""
+        if self.contract is not None or self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
+            return None
+        last = self._last_search
+        found = last.inner(hand, discard) if last is not None else None
+        if last is None or found is None:
+            search = HandSearch(self, hand, (), True)
+            if last is None or mask & ~last.hand_ids:
+                self._last_search = search
+            last, found = search, search.inner(hand, discard)
+        return None if found is None else (last, found)
 
     def _suit_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
         """The canonical arrangement from the per-suit tables."""
@@ -375,10 +378,14 @@ class MeldRules(MeldCore):
 
         :raises CardError: for bad cards.
         """
-        hand = self.check_hand(cards)
+        hand, mask = self._check(cards)
         if self.contract is None:
             return True
         try:
+            if not mask & ~self._natural_mask:
+                windows = self._windows_state or self._windows()
+                if windows:
+                    return windows.contract_holds(mask, self._contract_search)
             return bool(contract_search(self._search(hand, (), False, True, canonical=False), existence=True))
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
@@ -398,6 +405,15 @@ class MeldRules(MeldCore):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
+            if not mask & ~self._natural_mask:
+                windows = self._windows_state or self._windows()
+                if windows and not discard:
+                    return windows.deadwood(mask, self._part_search)
+                if windows and windows.direct and len(hand) <= SHORT_SEARCH_FROM:
+                    return windows.knock(mask)[0]
+            kept = self._kept_search(hand, mask, discard) if mask & ~self._natural_mask else None
+            if kept:
+                return int(kept[1].cost // kept[0].deadwood_unit)
             search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
@@ -421,6 +437,16 @@ class MeldRules(MeldCore):
             if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
+        if (not table and not (contract and self.contract is not None)
+                and len(hand) <= SHORT_SEARCH_FROM and not mask & ~self._natural_mask):
+            windows = self._windows_state or self._windows()
+            if windows and (not discard or windows.direct):
+                try:
+                    holds = self.contract is None or (check_contract and windows.contract_holds(
+                        mask, self._contract_search))
+                    return windows.arrangement(mask, self._part_search, holds, discard)
+                except WorkBoundError as problem:
+                    raise self._work_error(problem, len(hand)) from None
         try:
             return self._solve_search(hand, mask, contract=contract, table=table, discard=discard,
                                       check_contract=check_contract)
@@ -430,6 +456,9 @@ class MeldRules(MeldCore):
     def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
+        kept = self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask else None
+        if kept:
+            return kept[0].solve_found(kept[1], True)
         table_melds = self._check_table(table, mask) if table else []
         search = self._search(hand, table_melds, discard,
                               self.contract is not None and (contract or check_contract))
@@ -488,33 +517,3 @@ class MeldRules(MeldCore):
 
         return tuple(sorted(cards, key=key))
 
-
-def melds_report(rules: MeldRules, cards: Iterable[Card | str] | str,
-                 hand_size: int | None = None) -> dict[str, object]:
-    """The ``rummydsl melds --json`` object of DESIGN.md for one hand.
-
-    ``{"deadwood": N, "melds": [[cards]...], "unmatched": [cards], "contract":
-    bool}``, plus ``best_discard`` and ``deadwood_after_discard`` when the hand
-    holds ``hand_size + 1`` cards. Cards are written in the deck's notation.
-
-    :raises CardError: for bad cards (unknown, repeated, too many, none).
-    """
-    hand = rules.check_hand(cards)
-    best = rules.solve(hand)
-
-    def reading(card: Card) -> tuple[int, int, int]:
-        if card.wild:
-            return (1, 0, card.id)
-        return (0, rules._rank_order[card.id], rules._suit_index[card.id])
-
-    report: dict[str, object] = {
-        "deadwood": best.deadwood,
-        "melds": [[str(c) for c in rules.display_order(meld)] for meld in best.melds],
-        "unmatched": [str(c) for c in sorted(best.unmatched, key=reading)],
-        "contract": best.contract,
-    }
-    if hand_size is not None and len(hand) == hand_size + 1:
-        card, after = rules.best_discard(hand)
-        report["best_discard"] = str(card)
-        report["deadwood_after_discard"] = after
-    return report

@@ -91,6 +91,9 @@ class HandSearch:
         self.wild_count = len(wild_cards)
         natural_ids = [c.id for c in naturals]
         self.natural_ids = natural_ids
+        self.local_bits = {cid: 1 << i for i, cid in enumerate(natural_ids)}
+        self.wild_ids = sum(1 << c.id for c in wild_cards)
+        self.hand_ids = self.wild_ids | sum(1 << cid for cid in natural_ids)
         total = sum(values[c.id] for c in hand)
         # cost = deadwood * deadwood_unit + discard penalty * penalty_unit + unmatched value
         free = core.excludes_concealed_melds
@@ -249,6 +252,34 @@ class HandSearch:
     def rest_cost(self, mask: int, wilds: int, used: tuple[int, ...]) -> float:
         """The least cost of the cards left after a contract collection."""
         return self.least_cost(mask, wilds, 0, 0)
+
+    def inner(self, hand: Sequence[Card], discard: bool) -> Found | None:
+        """The unconstrained best of ``hand`` read from this search, when ``hand`` lies
+        inside this one's hand with the same wild cards (with ``discard``: is this
+        search's hand, which takes the discard); else None.
+
+        The least cost of a mask of this hand's natural cards, the discard made
+        (``discarded`` 1), is that sub-hand's least cost: its cards, melds and values are
+        the same, and the units here exceed any cost of the sub-hand's. The discard's
+        tie-break ranks this hand's cards, so only the whole hand asks it here. The walk
+        from the state is the sub-hand's canonical walk (the same candidates inside it)."""
+        local = 0
+        wild_ids = 0
+        bits = self.local_bits
+        for card in hand:
+            if card.wild:
+                wild_ids |= 1 << card.id
+                continue
+            bit = bits.get(card.id)
+            if bit is None:
+                return None
+            local |= bit
+        if wild_ids != self.wild_ids or (discard and (len(hand) != len(self.hand) or not self.discard)):
+            return None
+        wilds = self.wild_count
+        done = 0 if discard else 1
+        self.work[0] = MAX_MELD_WORK  # each question its own work bound
+        return Found(self.least_cost(local, wilds, 0, done), local, wilds, 0, done)
 
     def plain(self) -> Found:
         """The unconstrained best."""
