@@ -405,12 +405,10 @@ class MeldRules(MeldCore):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
-            if not mask & ~self._natural_mask:
+            if not discard and not mask & ~self._natural_mask:
                 windows = self._windows_state or self._windows()
-                if windows and not discard:
+                if windows:
                     return windows.deadwood(mask, self._part_search)
-                if windows and windows.direct and len(hand) <= SHORT_SEARCH_FROM:
-                    return windows.knock(mask)[0]
             kept = self._kept_search(hand, mask, discard) if mask & ~self._natural_mask else None
             if kept:
                 return int(kept[1].cost // kept[0].deadwood_unit)
@@ -437,14 +435,14 @@ class MeldRules(MeldCore):
             if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
-        if (not table and not (contract and self.contract is not None)
+        if (not table and not discard and not (contract and self.contract is not None)
                 and len(hand) <= SHORT_SEARCH_FROM and not mask & ~self._natural_mask):
             windows = self._windows_state or self._windows()
-            if windows and (not discard or windows.direct):
+            if windows:
                 try:
                     holds = self.contract is None or (check_contract and windows.contract_holds(
                         mask, self._contract_search))
-                    return windows.arrangement(mask, self._part_search, holds, discard)
+                    return windows.arrangement(mask, self._part_search, holds)
                 except WorkBoundError as problem:
                     raise self._work_error(problem, len(hand)) from None
         try:

@@ -1,8 +1,8 @@
 """The rank windows (rummydsl/melds/rankwindows.py) give what the general search gives.
 
 Every question a wild-free hand asks through the rank windows (the least deadwood,
-the canonical arrangement with and without the contract flag, the knock question and
-the arrangement after it, whether the contract is held) is compared with the same solver's answer when the windows are switched off
+the canonical arrangement with and without the contract flag, whether the contract
+is held) is compared with the same solver's answer when the windows are switched off
 (``_windows_state = False``: the path before them), on random and meld-rich hands of
 shipped variants with mixed-suit sequences, five suits, wild cards and a contract.
 The windows' meld listing is held to the candidate listing of :mod:`.candidates`,
@@ -25,7 +25,7 @@ from rummydsl.variant import load_variant
 
 VARIANTS = ("skarney_gin", "skarney_poker_distinct", "ginski", "ginski_four", "contract_rummy", "rummy")
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @lru_cache(maxsize=None)
@@ -64,13 +64,7 @@ def test_the_windows_answer_as_the_general_search(variant_id: str, data: Any) ->
     hand = data.draw(hands(variant_id, wilds=variant_id.startswith("ginski")))
     assert new.min_deadwood(hand) == old.min_deadwood(hand)
     assert new.solve(hand, check_contract=False) == old.solve(hand, check_contract=False)
-    if len(hand) > 12:  # the general search's contract and knock questions grow fast past that
-        return
     assert new.solve(hand) == old.solve(hand)
-    assert new.min_deadwood(hand, discard=True) == old.min_deadwood(hand, discard=True)
-    assert new.best_discard(hand) == old.best_discard(hand)
-    assert new.solve_discard(hand) == old.solve_discard(hand)
-    assert new.solve_discard(hand, check_contract=True) == old.solve_discard(hand, check_contract=True)
     if new.contract is not None:
         assert new.holds_contract(hand) == old.holds_contract(hand)
         assert new.solve(hand, contract=True) == old.solve(hand, contract=True)
