@@ -46,6 +46,7 @@ from ..engine.observe import Observation
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
+from .fast import FastAgent
 from .heuristic import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -140,14 +141,18 @@ class _Search:
         self.depth = depth
         self.scale = scale
         self.stats = SearchStats()
-        self.anchor: GreedyAgent = HeuristicAgent() if rollout in ("heuristic", "random") else GreedyAgent()
-        """The playout policy (but with ``random`` playouts) and the move a search must beat by ``margin``."""
+        self.anchor: GreedyAgent = GreedyAgent() if rollout == "greedy" else HeuristicAgent()
+        """The move a search must beat by ``margin`` (and the playout policy, but with ``random``
+        and ``fast`` playouts)."""
+        self.fast = FastAgent() if rollout == "fast" else None
 
     def _policy(self, m: Match, seat: int) -> Action:
         """The playout's move for ``seat`` in ``m``."""
         forced = m.round.automatic()
         if forced is not None:
             return forced
+        if self.fast is not None:
+            return self.fast.act(m.view(seat))
         if self.rollout != "random":
             return self.anchor.act(m.view(seat))
         legal = m.view(seat).legal_actions()

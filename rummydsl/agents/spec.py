@@ -44,7 +44,7 @@ SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
 _MAIN = {"ismcts": "iters", "pimc": "samples"}
 """The setting a bare number sets (``ismcts:400``)."""
 
-_ROLLOUTS = ("random", "greedy", "heuristic")
+_ROLLOUTS = ("random", "fast", "greedy", "heuristic")
 
 
 def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
@@ -72,7 +72,7 @@ def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
         if isinstance(value, (int, float)) and not (value >= 0 if key == "margin" else value > 0):
             raise AgentError(where, f"{kind}'s {key} must be more than 0, not {text!r}")
         if key == "rollout" and value not in _ROLLOUTS:
-            raise AgentError(where, f"{kind}'s rollout is random, greedy or heuristic, not {text!r}")
+            raise AgentError(where, f"{kind}'s rollout is random, fast, greedy or heuristic, not {text!r}")
         settings[key] = value
     return kind, settings
 

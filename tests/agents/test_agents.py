@@ -111,7 +111,7 @@ def test_a_sample_is_consistent_with_the_view_and_leaves_the_round_alone() -> No
     ("ismcts:x=1", "agent 'ismcts' has no setting 'x'"),
     ("ismcts:iters=zero", "ismcts's iters must be a number, not 'zero'"),
     ("pimc:samples=0", "pimc's samples must be more than 0"),
-    ("ismcts:rollout=smart", "ismcts's rollout is random, greedy or heuristic"),
+    ("ismcts:rollout=smart", "ismcts's rollout is random, fast, greedy or heuristic"),
     ("clever", "unknown agent 'clever'"),
     ("greedy:3", "agent 'greedy' has no setting"),
 ])
