@@ -10,9 +10,15 @@
    merely because it is lower than one held tells the others what it collects and
    gains little.
 3. **Wary knocks.** Where the knock has a limit (Gin), it holds back a knock leaving
-   more than :data:`WARY_DEADWOOD` deadwood while the next player has been seen taking
+   more than :data:`WARY_DEADWOOD` deadwood while an opponent has been seen taking
    at least :data:`WARY_PICKS` cards and the stock still holds more than
    :data:`WARY_STOCK` (an undercut is then likeliest, and there is time to improve).
+4. **Safe offers.** Where a turn ends by offering a card to the next player, who may
+   take it (Skarney), it offers, among the cards its best arrangement leaves unmelded,
+   the one that player is least likely to meld (:func:`meld_chance`, in steps of
+   :data:`OFFER_STEP`), the dearest first. A card is taken only when it melds in the
+   taker's hand, so a safe offer gives nothing away; greedy offers its dearest loose card
+   whatever the taker was seen collecting.
 
 Everything else is :class:`~rummydsl.agents.basic.GreedyAgent`'s play. The parameters:
 
@@ -23,6 +29,7 @@ name                          default  meaning
 :data:`WARY_DEADWOOD`         5        the most deadwood it knocks with when wary
 :data:`WARY_PICKS`            2        cards the next player took from the pile to be wary
 :data:`WARY_STOCK`            10       the stock left below which it knocks anyway
+:data:`OFFER_STEP`            0.05     chances to meld closer than this count as equal
 ============================  =======  ====================================================
 
 >>> import random
@@ -44,7 +51,7 @@ from ..limits import MAX_HAND
 from .basic import GreedyAgent
 from .fast import forms_meld, links
 
-__all__ = ["HeuristicAgent", "SLACK", "WARY_DEADWOOD", "WARY_PICKS", "WARY_STOCK"]
+__all__ = ["HeuristicAgent", "SLACK", "WARY_DEADWOOD", "WARY_PICKS", "WARY_STOCK", "OFFER_STEP", "meld_chance"]
 
 SLACK = 1
 WARY_DEADWOOD = 5
@@ -54,7 +61,7 @@ OFFER_STEP = 0.05
 
 
 class HeuristicAgent(GreedyAgent):
-    """Greedy, with safe discards, takes only to meld, and wary knocks (module docstring)."""
+    """Greedy, with safe discards, takes only to meld, wary knocks and safe offers (module docstring)."""
 
     def act(self, observation: Observation) -> Action:
         legal = list(observation.legal_actions())
@@ -112,7 +119,8 @@ class HeuristicAgent(GreedyAgent):
     def _wary(self, observation: Observation, knocks: Sequence[Knock]) -> bool:
         best = self._best_knock(observation, knocks)
         left = self._knock_deadwood(observation, best)
-        picks = len(observation.known(self._next_seat(observation)))
+        others = [p for p in range(observation.players) if p != observation.player and p != observation.sat_out]
+        picks = max(len(observation.known(p)) for p in others)  # any of them may undercut
         return left > WARY_DEADWOOD and picks >= WARY_PICKS and observation.stock_size > WARY_STOCK
 
     def _safe_discard(self, observation: Observation, discards: Sequence[Discard]) -> Action:
@@ -151,10 +159,11 @@ def _danger(card: Card, wanted: Sequence[Card]) -> int:
 
 
 def meld_chance(observation: Observation, seat: int, card: Card) -> float:
-    """About how likely ``card`` is to form a three-card meld with two cards of ``seat``'s
-    hand, from what ``observation`` shows: the sum over pairs of cards that meld with it of
-    the chance ``seat`` holds both, a card seen going into that hand (``known``) held for
-    sure and a card not seen anywhere held with the share of that hand not seen."""
+    """How likely ``card`` is to form a three-card meld with two cards of ``seat``'s hand,
+    from what ``observation`` shows: the expected number of such pairs ``seat`` holds (the
+    sum over the pairs of cards that meld with it of the chance ``seat`` holds both), a
+    card seen going into that hand (``known``) held for sure, a card not seen anywhere held
+    with the share of that hand not seen, the others' not."""
     rules = observation.rules
     mine = {c.id for c in observation.hand}
     seen = set(mine)

@@ -36,7 +36,7 @@ SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "heuristic": {},
     "simple": {},
     "ismcts": {"iters": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "c": _FLOAT, "scale": _FLOAT,
-               "margin": _FLOAT},
+               "margin": _FLOAT, "visits": _INT},
     "pimc": {"samples": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "scale": _FLOAT, "margin": _FLOAT},
 }
 """Each agent's settings and how each is read (docs/agents.md lists what they mean)."""
