@@ -14,7 +14,7 @@
    at least :data:`WARY_PICKS` cards and the stock still holds more than
    :data:`WARY_STOCK` (an undercut is then likeliest, and there is time to improve).
 4. **Safe offers.** Where a turn ends by offering a card to the next player, who may
-   take it (Skarney), it offers, among the cards its best arrangement leaves unmelded,
+   take it (SK-7), it offers, among the cards its best arrangement leaves unmelded,
    the one that player is least likely to meld (:func:`meld_chance`, in steps of
    :data:`OFFER_STEP`), the dearest first. A card is taken only when it melds in the
    taker's hand, so a safe offer gives nothing away; greedy offers its dearest loose card

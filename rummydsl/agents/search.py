@@ -204,8 +204,9 @@ class ISMCTSAgent(_Search):
     """Single-observer information-set MCTS (see the module docstring).
 
     ``iters``: iterations per move (default :data:`DEFAULT_ITERS`; with ``ms`` alone, as
-    many as fit); ``ms``: a CPU-time budget per move in milliseconds; ``rollout``:
-    ``random`` or ``greedy`` playouts; ``depth``: decisions per playout; ``c``: UCB1's
+    many as fit); ``ms``: a CPU-time budget per move in milliseconds; ``rollout``: the
+    playout policy, ``heuristic`` (the default), ``greedy``, ``fast``
+    (:class:`~rummydsl.agents.fast.FastAgent`, cheaper) or ``random``; ``depth``: decisions per playout; ``c``: UCB1's
     exploration constant; ``scale``: see :func:`values`; ``visits``: the playouts each of
     the searched and the policy's move needs before one replaces the other (at least 2).
     With ``iters`` too few for that (fewer than the legal actions and twice ``visits``
