@@ -27,7 +27,7 @@ name                          default  meaning
 ============================  =======  ====================================================
 :data:`SLACK`                 1        extra deadwood a safer discard may leave
 :data:`WARY_DEADWOOD`         5        the most deadwood it knocks with when wary
-:data:`WARY_PICKS`            2        cards the next player took from the pile to be wary
+:data:`WARY_PICKS`            2        cards an opponent took from the pile, to be wary
 :data:`WARY_STOCK`            10       the stock left below which it knocks anyway
 :data:`OFFER_STEP`            0.05     chances to meld closer than this count as equal
 ============================  =======  ====================================================
