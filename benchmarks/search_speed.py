@@ -27,11 +27,11 @@ from rummydsl.engine.match import Match
 from rummydsl.engine.play import play
 
 PARTS = {
-    "resample": ("match_step.py", "resample"),
-    "apply": ("match.py", "apply"),
-    "policy": ("heuristic.py", "act"),
-    "legal": ("round.py", "listed"),
-    "values": ("search.py", "values"),
+    "resample": [("match_step.py", "resample")],
+    "apply": [("match.py", "apply")],
+    "policy": [("search.py", "_policy")],
+    "legal": [("round.py", "listed")],
+    "values": [("search.py", "values")],
 }
 """The functions whose cumulative time is shown: (file, function)."""
 
@@ -62,8 +62,8 @@ def measure(variant: str, seed: int, moves: int, iters: int, depth: int, rollout
     table = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     search = sum(v[3] for k, v in table.items() if k[0].endswith("search.py") and k[2] == "act")
     shares = {}
-    for part, (file, name) in PARTS.items():
-        spent = sum(v[3] for k, v in table.items() if k[0].endswith(file) and k[2] == name)
+    for part, places in PARTS.items():
+        spent = sum(v[3] for k, v in table.items() if any(k[0].endswith(f) and k[2] == n for f, n in places))
         shares[part] = spent / search if search else 0.0
     return {"variant": variant, "moves": stats.moves, "iterations": stats.total_iterations,
             "iterations_per_s": stats.total_iterations / stats.seconds, "steps": stats.steps,

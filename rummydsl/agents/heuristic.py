@@ -10,9 +10,15 @@
    merely because it is lower than one held tells the others what it collects and
    gains little.
 3. **Wary knocks.** Where the knock has a limit (Gin), it holds back a knock leaving
-   more than :data:`WARY_DEADWOOD` deadwood while the next player has been seen taking
+   more than :data:`WARY_DEADWOOD` deadwood while an opponent has been seen taking
    at least :data:`WARY_PICKS` cards and the stock still holds more than
    :data:`WARY_STOCK` (an undercut is then likeliest, and there is time to improve).
+4. **Safe offers.** Where a turn ends by offering a card to the next player, who may
+   take it (SK-7), it offers, among the cards its best arrangement leaves unmelded,
+   the one that player is least likely to meld (:func:`meld_chance`, in steps of
+   :data:`OFFER_STEP`), the dearest first. A card is taken only when it melds in the
+   taker's hand, so a safe offer gives nothing away; greedy offers its dearest loose card
+   whatever the taker was seen collecting.
 
 Everything else is :class:`~rummydsl.agents.basic.GreedyAgent`'s play. The parameters:
 
@@ -21,8 +27,9 @@ name                          default  meaning
 ============================  =======  ====================================================
 :data:`SLACK`                 1        extra deadwood a safer discard may leave
 :data:`WARY_DEADWOOD`         5        the most deadwood it knocks with when wary
-:data:`WARY_PICKS`            2        cards the next player took from the pile to be wary
+:data:`WARY_PICKS`            2        cards an opponent took from the pile, to be wary
 :data:`WARY_STOCK`            10       the stock left below which it knocks anyway
+:data:`OFFER_STEP`            0.05     chances to meld closer than this count as equal
 ============================  =======  ====================================================
 
 >>> import random
@@ -38,21 +45,23 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import Card
-from ..engine.actions import Action, Discard, Draw, Knock
+from ..engine.actions import Action, Discard, Draw, Knock, Offer
 from ..engine.observe import Observation
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
+from .fast import forms_meld, links
 
-__all__ = ["HeuristicAgent", "SLACK", "WARY_DEADWOOD", "WARY_PICKS", "WARY_STOCK"]
+__all__ = ["HeuristicAgent", "SLACK", "WARY_DEADWOOD", "WARY_PICKS", "WARY_STOCK", "OFFER_STEP", "meld_chance"]
 
 SLACK = 1
 WARY_DEADWOOD = 5
 WARY_PICKS = 2
 WARY_STOCK = 10
+OFFER_STEP = 0.05
 
 
 class HeuristicAgent(GreedyAgent):
-    """Greedy, with safe discards, takes only to meld, and wary knocks (module docstring)."""
+    """Greedy, with safe discards, takes only to meld, wary knocks and safe offers (module docstring)."""
 
     def act(self, observation: Observation) -> Action:
         legal = list(observation.legal_actions())
@@ -71,7 +80,28 @@ class HeuristicAgent(GreedyAgent):
             stock = next((a for a in legal if isinstance(a, Draw) and a.source == "stock"), None)
             if take is not None and stock is not None and self._pile_helps(observation):
                 return take if self._melds_top(observation) else stock
+        if phase == "offer":
+            offers = [a for a in legal if isinstance(a, Offer)]
+            if len(offers) > 1:
+                return self._safe_offer(observation, offers)
         return super().act(observation)
+
+    def _safe_offer(self, observation: Observation, offers: Sequence[Offer]) -> Action:
+        """Idea 4: among the cards its best arrangement leaves unmelded, the one the receiver
+        is least likely to meld (:func:`meld_chance`), the dearest first; a hand melded whole
+        offers as greedy does."""
+        hand = observation.hand
+        if len(hand) > MAX_HAND:
+            return super().act(observation)
+        rules = observation.rules
+        loose = {c.id for c in rules.solve(hand, check_contract=False).unmatched}
+        options = [a for a in offers if a.card.id in loose]
+        if not options:
+            return super().act(observation)
+        receiver = self._next_seat(observation)
+        values = observation.variant.card_values
+        chance = {id(a): meld_chance(observation, receiver, a.card) for a in options}
+        return min(options, key=lambda a: (round(chance[id(a)] / OFFER_STEP), -values[a.card.id], -a.card.id))
 
     @staticmethod
     def _plain(observation: Observation) -> bool:
@@ -89,7 +119,8 @@ class HeuristicAgent(GreedyAgent):
     def _wary(self, observation: Observation, knocks: Sequence[Knock]) -> bool:
         best = self._best_knock(observation, knocks)
         left = self._knock_deadwood(observation, best)
-        picks = len(observation.known(self._next_seat(observation)))
+        others = [p for p in range(observation.players) if p != observation.player and p != observation.sat_out]
+        picks = max(len(observation.known(p)) for p in others)  # any of them may undercut
         return left > WARY_DEADWOOD and picks >= WARY_PICKS and observation.stock_size > WARY_STOCK
 
     def _safe_discard(self, observation: Observation, discards: Sequence[Discard]) -> Action:
@@ -125,3 +156,35 @@ def _danger(card: Card, wanted: Sequence[Card]) -> int:
                                                     and abs(other.rank.order - card.rank.order) <= 2):
             count += 1
     return count
+
+
+def meld_chance(observation: Observation, seat: int, card: Card) -> float:
+    """How likely ``card`` is to form a three-card meld with two cards of ``seat``'s hand,
+    from what ``observation`` shows: the expected number of such pairs ``seat`` holds (the
+    sum over the pairs of cards that meld with it of the chance ``seat`` holds both), a
+    card seen going into that hand (``known``) held for sure, a card not seen anywhere held
+    with the share of that hand not seen, the others' not."""
+    rules = observation.rules
+    mine = {c.id for c in observation.hand}
+    seen = set(mine)
+    for melds in observation.table:
+        for meld in melds:
+            seen.update(c.id for c in meld.cards)
+    seen.update(c.id for c in observation.discards)
+    held = {c.id for c in observation.known(seat)}
+    for p in range(observation.players):
+        if p != observation.player and p != seat:
+            seen.update(c.id for c in observation.known(p))
+    unseen = [c for c in rules.deck.cards if c.id not in seen and c.id not in held and c.id != card.id]
+    hidden_hand = max(0, observation.hand_sizes[seat] - len(held))
+    share = hidden_hand / len(unseen) if unseen else 0.0
+    masks = links(rules)
+    near = masks[card.id]
+    pool = [(c, 1.0) for c in rules.deck.cards if c.id in held and c.id != card.id and near >> c.id & 1]
+    pool += [(c, share) for c in unseen if near >> c.id & 1]
+    total = 0.0
+    for i, (one, p_one) in enumerate(pool):
+        for two, p_two in pool[i + 1:]:
+            if masks[one.id] >> two.id & 1 and forms_meld(rules, card, one, two):
+                total += p_one * p_two
+    return total

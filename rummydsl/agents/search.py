@@ -46,6 +46,7 @@ from ..engine.observe import Observation
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
+from .fast import FastAgent
 from .heuristic import HeuristicAgent
 
 if TYPE_CHECKING:
@@ -140,14 +141,18 @@ class _Search:
         self.depth = depth
         self.scale = scale
         self.stats = SearchStats()
-        self.anchor: GreedyAgent = HeuristicAgent() if rollout in ("heuristic", "random") else GreedyAgent()
-        """The playout policy (but with ``random`` playouts) and the move a search must beat by ``margin``."""
+        self.anchor: GreedyAgent = GreedyAgent() if rollout == "greedy" else HeuristicAgent()
+        """The move a search must beat by ``margin`` (and the playout policy, but with ``random``
+        and ``fast`` playouts)."""
+        self.fast = FastAgent() if rollout == "fast" else None
 
     def _policy(self, m: Match, seat: int) -> Action:
         """The playout's move for ``seat`` in ``m``."""
         forced = m.round.automatic()
         if forced is not None:
             return forced
+        if self.fast is not None:
+            return self.fast.act(m.view(seat))
         if self.rollout != "random":
             return self.anchor.act(m.view(seat))
         legal = m.view(seat).legal_actions()
@@ -199,22 +204,31 @@ class ISMCTSAgent(_Search):
     """Single-observer information-set MCTS (see the module docstring).
 
     ``iters``: iterations per move (default :data:`DEFAULT_ITERS`; with ``ms`` alone, as
-    many as fit); ``ms``: a CPU-time budget per move in milliseconds; ``rollout``:
-    ``random`` or ``greedy`` playouts; ``depth``: decisions per playout; ``c``: UCB1's
-    exploration constant; ``scale``: see :func:`values`.
+    many as fit); ``ms``: a CPU-time budget per move in milliseconds; ``rollout``: the
+    playout policy, ``heuristic`` (the default), ``greedy``, ``fast``
+    (:class:`~rummydsl.agents.fast.FastAgent`, cheaper) or ``random``; ``depth``: decisions per playout; ``c``: UCB1's
+    exploration constant; ``scale``: see :func:`values`; ``visits``: the playouts each of
+    the searched and the policy's move needs before one replaces the other (at least 2).
+    With ``iters`` too few for that (fewer than the legal actions and twice ``visits``
+    less one: each root child is tried once first), the policy's move is played unsearched.
     """
 
     def __init__(self, rng: random.Random, *, iters: int | None = None, ms: float | None = None,
                  rollout: str = "heuristic", depth: int = DEFAULT_DEPTH, c: float = DEFAULT_C,
-                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN) -> None:
+                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN, visits: int = MIN_VISITS) -> None:
         super().__init__(rng, ms=ms, rollout=rollout, depth=depth, scale=scale, margin=margin)
         self.iters = iters if iters is not None or ms is not None else DEFAULT_ITERS
         self.c = c
+        self.visits = max(2, visits)
 
     def act(self, observation: Observation) -> Action:
         legal = list(observation.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        if self.ms is None and self.iters is not None and self.iters < len(legal) + 2 * (self.visits - 1):
+            # every root child is tried once before any is tried again (the seat's actions are
+            # the same in every world), so no child could reach ``visits`` beside the policy's
+            return self.anchor.act(observation)
         started = time.process_time()
         seat = observation.player
         base = observation.sample(self.rng)
@@ -235,7 +249,7 @@ class ISMCTSAgent(_Search):
         anchor = self.anchor.act(observation)
         kept = root.children.get(str(anchor))
         chosen = root.children[best]
-        if kept is not None and not _clearly_better(chosen, kept, self.margin):
+        if kept is not None and not _clearly_better(chosen, kept, self.margin, self.visits):
             return anchor
         return by_text[best]
 
@@ -347,12 +361,12 @@ def _beats(differences: Sequence[float], margin: float) -> bool:
     return mean - margin > 2 * math.sqrt(variance / n)
 
 
-def _clearly_better(chosen: _Node, kept: _Node, margin: float) -> bool:
+def _clearly_better(chosen: _Node, kept: _Node, margin: float, visits: int = MIN_VISITS) -> bool:
     """Whether ``chosen``'s mean value exceeds ``kept``'s by ``margin`` and two standard
     errors of the difference (values from different sampled worlds: unpaired)."""
     if chosen is kept:
         return False
-    if chosen.visits < MIN_VISITS or kept.visits < MIN_VISITS:
+    if chosen.visits < visits or kept.visits < visits:
         return False
     spread = 0.0
     for node in (chosen, kept):

@@ -40,7 +40,7 @@ SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "heuristic": {},
     "simple": {},
     "ismcts": {"iters": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "c": _FLOAT, "scale": _FLOAT,
-               "margin": _FLOAT},
+               "margin": _FLOAT, "visits": _INT},
     "pimc": {"samples": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "scale": _FLOAT, "margin": _FLOAT},
 }
 """Each agent's settings and how each is read (docs/agents.md lists what they mean)."""
@@ -48,7 +48,7 @@ SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
 _MAIN = {"ismcts": "iters", "pimc": "samples"}
 """The setting a bare number sets (``ismcts:400``)."""
 
-_ROLLOUTS = ("random", "greedy", "heuristic")
+_ROLLOUTS = ("random", "fast", "greedy", "heuristic")
 
 
 def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
@@ -76,7 +76,7 @@ def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
         if isinstance(value, (int, float)) and not (value >= 0 if key == "margin" else value > 0):
             raise AgentError(where, f"{kind}'s {key} must be more than 0, not {text!r}")
         if key == "rollout" and value not in _ROLLOUTS:
-            raise AgentError(where, f"{kind}'s rollout is random, greedy or heuristic, not {text!r}")
+            raise AgentError(where, f"{kind}'s rollout is random, fast, greedy or heuristic, not {text!r}")
         settings[key] = value
     return kind, settings
 

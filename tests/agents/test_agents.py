@@ -8,6 +8,9 @@ import random
 import pytest
 
 from rummydsl.agents import AGENT_NAMES, make_agents, parse_agent
+from rummydsl.agents.fast import FastAgent
+from rummydsl.agents.heuristic import HeuristicAgent, meld_chance
+from rummydsl.agents.search import ISMCTSAgent
 from rummydsl.engine.match import CHANCE, TERMINAL, Match
 from rummydsl.engine.play import play
 from rummydsl.errors import AgentError
@@ -18,7 +21,7 @@ SHIPPED = sorted(shipped_variant_ids())
 QUICK = {
     "heuristic": "heuristic",
     "simple": "simple",
-    "ismcts": "ismcts:iters=3:depth=2",
+    "ismcts": "ismcts:iters=6:depth=2:visits=2:rollout=fast",
     "pimc": "pimc:samples=1:depth=2",
 }
 """Each new agent with few iterations: legality, not strength, is what is tested here."""
@@ -47,7 +50,49 @@ ROUNDS = {"contract_rummy": 2}
 """Variants whose whole game is long (Contract Rummy's seven deals): the first rounds only."""
 
 
-@pytest.mark.parametrize("name", ["ismcts:iters=6:depth=4", "pimc:samples=1:depth=4", "ismcts:iters=6:rollout=random"])
+@pytest.mark.parametrize("variant_id", SHIPPED)
+def test_the_fast_playout_policy_plays_a_seeded_game_of_every_variant_to_its_end(variant_id: str) -> None:
+    """``rollout=fast`` moves without listing the legal actions at times (a discard where no
+    knock can be legal, ``done`` short of a contract): each must still be legal."""
+    m = Match.new(variant_id, seed=12, history=False)
+    for event in play(m, [FastAgent() for _ in range(m.players)]):
+        if getattr(event, "result", None) is not None:
+            return  # a round is enough: the shortcuts come every turn
+    assert m.over and m.stalled is None
+
+
+def test_too_few_iterations_to_outvote_the_policy_play_its_move_unsearched() -> None:
+    m = Match.new("gin_rummy", seed=4)
+    view = m.view(m.to_move)
+    agent = ISMCTSAgent(random.Random(1), iters=5)
+    assert str(agent.act(view)) == str(HeuristicAgent().act(view))
+    assert agent.stats.moves == 0
+    searched = ISMCTSAgent(random.Random(1), iters=5, visits=2)
+    searched.act(view)
+    assert searched.stats.moves == 1 and searched.stats.iterations == 5
+
+
+def test_meld_chance_counts_the_cards_a_seat_was_seen_taking() -> None:
+    """The heuristic's safe offers: two cards the receiver was seen taking that meld with a
+    card count as a pair it holds for sure."""
+    m = Match.new("skarney_gin", seed=3)
+    seat = m.to_move
+    other = 1 - seat
+    view = m.view(seat)
+    deck = view.rules.deck
+    hand = {c.id for c in view.hand}
+    free = [c for c in deck.cards if c.id not in hand]
+    # a rank of which the seat holds none: two of it seen going into the other hand
+    rank = next(r for r in deck.ranks if sum(c.rank is r for c in free) == 4)
+    two, three = [c for c in free if c.rank is rank][:2], [c for c in free if c.rank is rank][2]
+    before = meld_chance(view, other, three)
+    m.round.known[other].extend(two)
+    after = meld_chance(m.view(seat), other, three)
+    assert after > before + 0.5 and after >= 1.0
+
+
+@pytest.mark.parametrize("name", ["ismcts:iters=6:depth=4:visits=2", "pimc:samples=2:depth=4",
+                                  "ismcts:iters=6:rollout=random:visits=2", "ismcts:iters=8:rollout=fast:visits=2"])
 def test_a_search_agent_plays_the_same_game_from_the_same_seed(name: str) -> None:
     def one() -> list[str]:
         m = Match.new("gin_rummy", seed=5, history=False)
@@ -79,7 +124,8 @@ def _states(variant_id: str, count: int, seed: int) -> list[Match]:
 
 @pytest.mark.parametrize("variant_id", ["gin_rummy", "ginski", "skarney_gin", "rummy", "contract_rummy",
                                         "knock_rummy"])
-@pytest.mark.parametrize("name", ["greedy", "heuristic", "simple", "ismcts:iters=8:depth=3", "pimc:samples=2:depth=3"])
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "simple", "ismcts:iters=8:depth=3:visits=2",
+                                  "ismcts:iters=8:depth=3:visits=2:rollout=fast", "pimc:samples=2:depth=3"])
 def test_an_agent_answers_the_same_in_every_world_its_seat_cannot_tell_apart(variant_id: str, name: str) -> None:
     """The leak test of agents: the true position and another dealt consistently with all
     the seat saw (Match.resample: the cards hidden from it elsewhere) get the same answer
@@ -111,7 +157,7 @@ def test_a_sample_is_consistent_with_the_view_and_leaves_the_round_alone() -> No
     ("ismcts:x=1", "agent 'ismcts' has no setting 'x'"),
     ("ismcts:iters=zero", "ismcts's iters must be a number, not 'zero'"),
     ("pimc:samples=0", "pimc's samples must be more than 0"),
-    ("ismcts:rollout=smart", "ismcts's rollout is random, greedy or heuristic"),
+    ("ismcts:rollout=smart", "ismcts's rollout is random, fast, greedy or heuristic"),
     ("clever", "unknown agent 'clever'"),
     ("greedy:3", "agent 'greedy' has no setting"),
 ])
