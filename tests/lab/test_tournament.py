@@ -68,7 +68,7 @@ def _figures(result: Any) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("agents", [["greedy", "random"], ["ismcts:iters=3:depth=2", "heuristic", "simple"]])
+@pytest.mark.parametrize("agents", [["greedy", "random"], ["ismcts:iters=3:depth=2:visits=2", "heuristic", "simple"]])
 def test_the_figures_are_the_same_for_any_number_of_workers(agents: list[str]) -> None:
     games = 3 if len(agents) == 2 else 1
     one = run_tournament(TournamentPlan("gin_rummy", agents, seed=4, games=games, workers=1))
