@@ -48,6 +48,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="variant ids, played in this order (default: every shipped one)")
     parser.add_argument("--players", nargs="*", type=int, default=None,
                         help="player counts (default: every count each variant allows)")
+    parser.add_argument("--chance", nargs="*", choices=("seeded", "explicit"), default=("seeded", "explicit"),
+                        help="how the cards are dealt (default: both)")
     args = parser.parse_args()
     total_games = total_steps = 0
     start = time.process_time()
@@ -56,7 +58,7 @@ def main() -> None:
         for players in range(low, high + 1):
             if args.players and players not in args.players:
                 continue
-            for chance in ("seeded", "explicit"):
+            for chance in args.chance:
                 games, steps = soak(vid, players, chance, args.games, args.deep, args.seed, args.deep_until)
                 total_games += games
                 total_steps += steps
