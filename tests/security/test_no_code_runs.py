@@ -114,8 +114,10 @@ FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "dill", "ctypes", "code", "c
 UNSAFE_YAML = {"load", "load_all", "unsafe_load", "unsafe_load_all", "full_load", "full_load_all"}
 NETWORK_MODULES = {"socket", "ssl", "urllib", "http", "ftplib", "smtplib", "xmlrpc", "requests", "httpx",
                    "aiohttp", "webbrowser"}
-PROCESS_MODULES = {"subprocess": {"rummydsl/protocol.py"}}
-"""Modules that start programs, and the one file allowed to (program agents)."""
+PROCESS_MODULES = {"subprocess": {"rummydsl/protocol.py", "rummydsl/llm/agent.py"}}
+"""Modules that start programs, and the files allowed to: the program agents, ``cmd:PROGRAM``
+(protocol.py) and ``llm:PROGRAM`` (llm/agent.py), each starting only the program its user
+named on the command line."""
 ALLOWED_FORBIDDEN = {"ctypes": {"rummydsl/protocol.py"}, "socket": {"rummydsl/cli/serve.py"}}
 """Forbidden modules one file may use, and why: protocol.py calls libc's ``prctl`` (a child
 subreaper, so a program agent's orphans can be killed; docs/security.md); cli/serve.py
@@ -131,7 +133,7 @@ def source_files() -> list[Path]:
 
 def test_the_package_never_runs_text_as_code_nor_uses_the_network() -> None:
     """No eval/exec/compile/__import__, no unsafe YAML load, no pickle; no network module;
-    programs started only by the program agents (rummydsl/protocol.py)."""
+    programs started only by the program agents (rummydsl/protocol.py, rummydsl/llm/agent.py)."""
     problems = []
     for path in source_files():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
