@@ -29,12 +29,12 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from .. import __version__
 from ..errors import Location, RecordError
 from ..record import variant_digests
-from ..runlog import RunWriter, outcome_from_json, outcome_json, read_run_lines
+from ..runlog import RunLines, RunWriter, outcome_from_json, outcome_json, read_run_lines
 from ..variant import shown_path
 
 if TYPE_CHECKING:
@@ -200,14 +200,7 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
     """
     from ..simulate import game_seeds
 
-    lines = read_run_lines(path, "lab", "a compare or sweep run header")
-    try:
-        header = LabHeader.from_json(lines.header)
-    except RecordError as problem:
-        raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
-    wrong = header.differences(expected)
-    if wrong:
-        raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    lines, header = read_run_header(path, "lab", "a compare or sweep run header", LabHeader.from_json, expected)
     count = len(header.arms)
     games = header.games if header.games is not None else header.max_games
     seeds = game_seeds(header.seed, games)
@@ -231,6 +224,34 @@ def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
         log.outcomes.append(outcome)
         log.end = end
     return log
+
+
+class _Compared(Protocol):
+    """A run's header as read, compared with the command's."""
+
+    def differences(self, other: Any) -> list[str]: ...
+
+
+_Read = TypeVar("_Read", bound=_Compared)
+
+
+def read_run_header(path: str, kind: str, described: str, parse: Callable[[dict[str, Any]], _Read],
+                    expected: _Read) -> tuple[RunLines, _Read]:
+    """The lines of the run file ``path`` (:func:`~rummydsl.runlog.read_run_lines`) and its
+    header read by ``parse``, checked to be the run ``expected`` (the command's).
+
+    :raises RecordError: as ``read_run_lines`` does; for a header that does not read, or one
+        of another run (naming every difference), at line 1.
+    """
+    lines = read_run_lines(path, kind, described)
+    try:
+        header = parse(lines.header)
+    except RecordError as problem:
+        raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
+    wrong = header.differences(expected)
+    if wrong:
+        raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    return lines, header
 
 
 class _Header(Protocol):

@@ -33,8 +33,8 @@ from .. import __version__
 from ..engine.actions import player_name
 from ..errors import Location, RecordError
 from ..record import variant_digests
-from ..runlog import outcome_from_json, outcome_json, read_run_lines
-from .runfile import LabRunWriter
+from ..runlog import outcome_from_json, outcome_json
+from .runfile import LabRunWriter, read_run_header
 
 if TYPE_CHECKING:
     from ..simulate import GameOutcome
@@ -158,14 +158,8 @@ def read_tournament(path: str, expected: TournamentHeader, seatings: Sequence[st
     """
     from ..simulate import game_seeds
 
-    lines = read_run_lines(path, "tournament", "a tournament run header")
-    try:
-        header = TournamentHeader.from_json(lines.header)
-    except RecordError as problem:
-        raise RecordError(f"header: {problem.message}", Location(path, 1)) from None
-    wrong = header.differences(expected)
-    if wrong:
-        raise RecordError("the run in the file is not this command's run: " + "; ".join(wrong), Location(path, 1))
+    lines, header = read_run_header(path, "tournament", "a tournament run header", TournamentHeader.from_json,
+                                    expected)
     deals = header.games if header.games is not None else header.max_games
     seeds = game_seeds(header.seed, deals)
     log = TournamentLog(header, end=lines.header_end, dropped=lines.dropped)
