@@ -29,6 +29,7 @@ import json
 import re
 import sys
 from functools import lru_cache
+from typing import Any
 
 __all__ = ["rule_meanings", "rule_texts", "rule_index", "rule_text_index", "RULE_ID", "MAX_MEANING"]
 
@@ -115,21 +116,24 @@ def _rules(text: str) -> list[tuple[str, str, str]]:
 
 
 @lru_cache(maxsize=1)
-def rule_index() -> dict[str, str]:
-    """The shipped index: rule id -> its one-line meaning (``spec/rules.json``)."""
+def _shipped() -> dict[str, Any]:
+    """``spec/rules.json``, read once."""
     from ..resources import read_spec_text
 
-    data = json.loads(read_spec_text("rules.json"))
-    return {str(rule): str(meaning) for rule, meaning in data["rules"].items()}
+    data: dict[str, Any] = json.loads(read_spec_text("rules.json"))
+    return data
+
+
+@lru_cache(maxsize=1)
+def rule_index() -> dict[str, str]:
+    """The shipped index: rule id -> its one-line meaning (``spec/rules.json``)."""
+    return {str(rule): str(meaning) for rule, meaning in _shipped()["rules"].items()}
 
 
 @lru_cache(maxsize=1)
 def rule_text_index() -> dict[str, str]:
     """The shipped whole texts: rule id -> every sentence of the rule (``spec/rules.json``)."""
-    from ..resources import read_spec_text
-
-    data = json.loads(read_spec_text("rules.json"))
-    return {str(rule): str(text) for rule, text in data.get("texts", {}).items()}
+    return {str(rule): str(text) for rule, text in _shipped().get("texts", {}).items()}
 
 
 def _main(paths: list[str]) -> int:
