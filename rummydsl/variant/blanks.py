@@ -45,6 +45,7 @@ def blame_blanks(diagnostics: list[Diagnostic], blanks: Sequence[Blank]) -> list
     top = {blank.path[0]: blank for blank in blanks if len(blank.path) == 1}
     if not top:
         return diagnostics
+    child = next(iter(top.values())).location.path  # the blanks are all the child's
     told: list[Diagnostic] = []
     for diagnostic in diagnostics:
         message = diagnostic.message
@@ -54,7 +55,7 @@ def blame_blanks(diagnostics: list[Diagnostic], blanks: Sequence[Blank]) -> list
             blank = top[missing.group(1)]
             message = (f"{missing.group(0)}: the blank '{blank.path[0]}:' at line {blank.location.line} "
                        f"deleted the inherited one{message[missing.end():]}")
-        elif unknown and diagnostic.location.path == next(iter(top.values())).location.path:
+        elif unknown and diagnostic.location.path == child:
             under = [blank for blank in top.values()
                      if unknown.group(1) in blank.removed_keys and blank.location.line < diagnostic.location.line]
             if under:
