@@ -171,8 +171,12 @@ class ArmFigures:
         return self.rates[figure.key]
 
     def estimate(self, figure: Figure) -> Interval:
-        """The figure with its 95% interval (Wilson for rates, t for means)."""
-        return self.rate(figure).interval() if figure.kind == "rate" else self.means[figure.key].interval()
+        """The figure with its 95% interval (Wilson for rates, t for means, a count's never below 0)."""
+        if figure.kind == "rate":
+            return self.rate(figure).interval()
+        mean = self.means[figure.key]
+        # turns and rounds are counts; points are one where none was below 0 (500 Rum's can be)
+        return mean.interval(0.0 if figure.key != "points_per_round" or mean.lowest >= 0 else None)
 
 
 @dataclass
