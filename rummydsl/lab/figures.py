@@ -22,6 +22,7 @@ from ..engine.actions import player_name
 from ..record import PlayedGame
 from ..simulate import Interval
 from .quality import QualityFigures
+from .quality_diff import OUTCOME_KEY, PairedOutcomes
 from .stats import (
     Histogram,
     Mean,
@@ -184,11 +185,16 @@ class PairFigures:
     """Per-game differences of every game-level figure between two variants, the same seeds."""
 
     differences: dict[str, PairedDifference] = field(default_factory=dict)
+    outcomes: PairedOutcomes = field(default_factory=PairedOutcomes)
+    """How each seed's two games ended (the paired bootstrap of the whole-run quality metrics)."""
 
     def add(self, a: dict[str, float], b: dict[str, float]) -> None:
         """Take the game-level figures of one seed's game under both variants."""
         for key, value in a.items():
-            self.differences.setdefault(key, PairedDifference()).add(value, b[key])
+            if key == OUTCOME_KEY:
+                self.outcomes.add(value, b[key])
+            else:
+                self.differences.setdefault(key, PairedDifference()).add(value, b[key])
 
 
 @dataclass
