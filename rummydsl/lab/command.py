@@ -12,7 +12,6 @@ import json
 import os
 import tempfile
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import BackendError, RummyDslError
@@ -102,14 +101,9 @@ def _check_numbers(args: argparse.Namespace) -> None:
 
 def _check_report(name: str | None) -> None:
     """Refuse a report that could not be drawn or written, before anything is played."""
-    if name is None:
-        return
-    from .report import ReportError, require_matplotlib
+    from .report import check_report
 
-    require_matplotlib()
-    folder = Path(name).resolve().parent
-    if not folder.is_dir():
-        raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
+    check_report(name)
 
 
 def _plan(args: argparse.Namespace, arms: list[Arm], backend: RayBackend | None) -> Plan:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure as PlotFigure
 
 __all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report",
-           "quality_table", "STYLE", "write_page"]
+           "quality_table", "STYLE", "write_page", "check_report"]
 
 PLOTS: dict[str, str] = {
     "plot-win-rates": "Who wins the game: each seat, the first dealer and the first to play, with 95% intervals",
@@ -399,3 +399,19 @@ def write_page(page: str, path: str) -> None:
             stream.write(page)
     except OSError as problem:
         raise ReportError(f"cannot write the report {path!r}: {problem.strerror or problem}") from None
+
+
+def check_report(name: str | None) -> None:
+    """Refuse a report that could not be drawn or written (``None``: none asked for), before
+    anything is played.
+
+    :raises ReportError: when matplotlib is missing or the report's folder does not exist.
+    """
+    if name is None:
+        return
+    from pathlib import Path
+
+    require_matplotlib()
+    folder = Path(name).resolve().parent
+    if not folder.is_dir():
+        raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
