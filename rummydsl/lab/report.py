@@ -286,13 +286,15 @@ def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[An
                 digits = 2 if key.startswith("duration") else 3
                 cells += (f"<td title='{html.escape(method)}'>{interval.value:+.{digits}f} <small>"
                           f"[{interval.low:+.{digits}f}, {interval.high:+.{digits}f}], "
-                          f"p {format_p(p)}, {html.escape(method)}</small></td>")
+                          f"p {format_p(p)}</small></td>")
             else:
                 cells += "<td>-</td>"
         body.append(f"<tr><td class='name' id='quality-{key}'>{html.escape(name)}: {html.escape(meaning)}</td>{cells}"
                     f"<td class='name'>{html.escape(source)}</td></tr>")
     return (f"<div class='wide'><table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>"
-            "<p class='meta'>95% intervals in brackets; the formulas, and how each difference is found, are in "
+            "<p class='meta'>95% intervals in brackets; a difference is paired where the games pair (paired t for "
+            "the per-game metrics, a paired bootstrap over seeds for balance, advantage, fairness, drawishness and "
+            "completion), else unpaired (Welch t; a bootstrap of each variant's games); the formulas are in "
             "docs/lab.md, \"Game quality\".</p>")
 
 
