@@ -20,7 +20,7 @@ from .stats import mean_difference_interval, paired_t, welch
 from .run import LabResult
 
 __all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values", "quality_json",
-           "quality_text", "format_quality", "quality_differences", "quality_difference_methods"]
+           "quality_text", "format_quality", "quality_differences"]
 
 _TEST_NAMES = {"McNemar exact": "McNemar", "McNemar (normal)": "McNemar~", "paired t": "paired t",
                "two-proportion z": "z", "Welch t": "Welch t"}
@@ -113,23 +113,16 @@ def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
     return out
 
 
-def quality_differences(pair: PairFigures | None, a: Any = None, b: Any = None, *, seed: int = 0,
-                        variant: int = 1, unpaired: bool = False) -> dict[str, tuple[Interval, float | None]] | None:
+def quality_differences(pair: PairFigures | None, a: Any = None, b: Any = None, *, seed: int = 0, variant: int = 1,
+                        unpaired: bool = False) -> dict[str, tuple[Interval, float | None, str]] | None:
     """A later variant's differences from the first in the game-quality metrics, each the
-    difference ``b - a`` with its 95% interval and p-value (:func:`quality_difference_methods`
-    says how each was found). Where the games pair (``pair``): the per-game metrics of
-    :data:`~rummydsl.lab.quality.PER_GAME` by the paired t test and, given the two sets ``a``
-    and ``b``, the whole-run ones of :data:`~rummydsl.lab.quality_diff.WHOLE_RUN` by a paired
-    bootstrap. Where they do not (``pair`` is ``None``): ``None``, unless ``unpaired``, which asks
-    for every metric as independent samples (Welch t; a bootstrap of each side)."""
-    found = _differences(pair, a, b, seed, variant, unpaired)
-    return None if found is None else {key: (interval, p) for key, (interval, p, _method) in found.items()}
-
-
-def quality_difference_methods(pair: PairFigures | None, a: Any, b: Any, *, seed: int = 0, variant: int = 1,
-                               unpaired: bool = False) -> dict[str, tuple[Interval, float | None, str]] | None:
-    """As :func:`quality_differences`, each with its method: ``"paired t"``, ``"Welch t"``,
-    ``"paired bootstrap"`` or ``"bootstrap"``."""
+    difference ``b - a`` with its 95% interval, its p-value and how it was found. Where the
+    games pair (``pair``): the per-game metrics of :data:`~rummydsl.lab.quality.PER_GAME` by
+    the paired t test (``"paired t"``) and, given the two sets ``a`` and ``b``, the whole-run
+    ones of :data:`~rummydsl.lab.quality_diff.WHOLE_RUN` by a paired bootstrap over seeds
+    (``"paired bootstrap"``, seeded from ``seed`` and ``variant``). Where they do not (``pair``
+    is ``None``): ``None``, unless ``unpaired``, which asks for every metric as independent
+    samples (``"Welch t"``; ``"bootstrap"`` of each side)."""
     return _differences(pair, a, b, seed, variant, unpaired)
 
 

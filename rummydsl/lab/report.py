@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..errors import RummyDslError
 from ..simulate import Interval
 from .figures import ALPHA, ENDING_LABELS, HISTOGRAMS, FigureRow
-from .output import format_p, format_quality, numeric_values, quality_difference_methods, trend
+from .output import format_p, format_quality, numeric_values, quality_differences, trend
 from .quality import QUALITY
 from .run import LabResult
 
@@ -268,7 +268,7 @@ def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[An
     and the sources."""
     differences = []
     for k, (label, pair) in enumerate(zip(labels[1:], pairs), start=1):
-        found = quality_difference_methods(pair, sets[0], sets[k], seed=seed, variant=k, unpaired=True)
+        found = quality_differences(pair, sets[0], sets[k], seed=seed, variant=k, unpaired=True)
         if found:
             differences.append((label, found, pair is not None))
     head = ("<tr><th>metric</th>" + "".join(f"<th>{html.escape(label)}</th>" for label in labels)
