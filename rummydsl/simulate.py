@@ -33,24 +33,8 @@ from .record import PlayedGame, RecordWriter
 if TYPE_CHECKING:
     from .backends import Backend
 
-__all__ = [
-    "GameTask",
-    "GameOutcome",
-    "Statistics",
-    "Interval",
-    "wilson",
-    "mean_interval",
-    "game_seeds",
-    "play_task",
-    "run_tasks",
-    "simulate",
-    "ENDINGS",
-    "make_tasks",
-    "GameTasks",
-    "agent_names",
-    "check_agents",
-    "t975",
-]
+__all__ = ["GameTask", "GameOutcome", "Statistics", "Interval", "wilson", "mean_interval", "game_seeds", "play_task",
+           "run_tasks", "simulate", "ENDINGS", "make_tasks", "GameTasks", "agent_names", "check_agents", "t975"]
 
 #: How a round can end, in the order statistics list them.
 ENDINGS: tuple[str, ...] = ("knock", "gin", "big_gin", "out", "stock_end", "void")
@@ -106,12 +90,16 @@ def t975(df: int) -> float:
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
 
 
-def mean_interval(values: Sequence[float]) -> Interval:
-    """The mean of ``values`` with its Student t 95% interval (one value: no spread known).
+def mean_interval(values: Sequence[float], floor: float | None = None) -> Interval:
+    """The mean of ``values`` with its Student t 95% interval (one value: no spread known),
+    its low end raised to ``floor`` where it falls below (a count's mean is never below 0:
+    ``floor=0``; docs/lab.md, "Intervals of counts").
 
     >>> m = mean_interval([1, 2, 3, 4])
     >>> m.value, round(m.low, 3), round(m.high, 3)
     (2.5, 0.446, 4.554)
+    >>> mean_interval([1, 42], floor=0).low
+    0.0
     """
     n = len(values)
     if n == 0:
@@ -121,7 +109,7 @@ def mean_interval(values: Sequence[float]) -> Interval:
         return Interval(mean, mean, mean)
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t975(n - 1) * math.sqrt(variance / n)
-    return Interval(mean, mean - half, mean + half)
+    return Interval(mean, mean - half if floor is None else max(float(floor), mean - half), mean + half)
 
 
 def game_seeds(seed: int, count: int) -> list[int]:
@@ -385,14 +373,14 @@ class Statistics:
             "wins": dict(zip(names, self.wins)),
             "points": dict(zip(names, self.points)),
             "win_rate": {name: wilson(self.wins[p], units).as_json("rate") for p, name in enumerate(names)},
-            "mean_points": {name: mean_interval(self.per_unit_points[p]).as_json("mean")
+            "mean_points": {name: _points(self.per_unit_points[p]).as_json("mean")
                             for p, name in enumerate(names)},
             "round_wins": dict(zip(names, self.round_wins)),
             "endings": {ending: {"count": self.endings.get(ending, 0),
                                  **wilson(self.endings.get(ending, 0), self.hands).as_json("rate")}
                         for ending in self._ending_names()},
             "undercuts": {"count": self.undercuts, **wilson(self.undercuts, self.hands).as_json("rate")},
-            "turns_per_round": mean_interval(self.turns).as_json("mean"),
+            "turns_per_round": mean_interval(self.turns, 0.0).as_json("mean"),
             "dealer": {"rounds": {"won": self.dealer_round_wins, "of": self.dealer_rounds,
                                   **wilson(self.dealer_round_wins, self.dealer_rounds).as_json("rate")}},
             "first_player": {"rounds": {"won": self.first_round_wins, "of": self.decided_rounds,
@@ -424,7 +412,7 @@ class Statistics:
                      f"{'points':>10}{'mean/' + unit + ' [95% CI]':>30}")
         for p in range(n):
             rate = wilson(self.wins[p], self.units)
-            mean = mean_interval(self.per_unit_points[p])
+            mean = _points(self.per_unit_points[p])
             lines.append(f"{player_name(p):6}{self.agents[p]:12}{self.wins[p]:>11}{_pct(rate):>26}"
                          f"{self.points[p]:>10}{_num(mean):>30}")
         lines.append("")
@@ -436,7 +424,7 @@ class Statistics:
             lines.append(f"  {'undercut':12}{self.undercuts:>8}  {_pct(wilson(self.undercuts, self.hands))}"
                          "  (a knock someone else scored on; also counted above)")
         lines.append("")
-        lines.append(f"turns per round: {_num(mean_interval(self.turns))}")
+        lines.append(f"turns per round: {_num(mean_interval(self.turns, 0.0))}")
         fair = 1 / (n - 1 if self.sat_out_rounds and n > 2 else n)
         lines.append(f"rounds won (of {self.decided_rounds} someone won; an even share is {fair:.1%}):")
         lines.append(f"  dealer        {self.dealer_round_wins:>8}  {_pct(wilson(self.dealer_round_wins, self.dealer_rounds))}")
@@ -448,6 +436,11 @@ class Statistics:
         for reason in self.stopped:
             lines.append(f"stopped: {reason}")
         return "\n".join(lines) + "\n"
+
+
+def _points(values: Sequence[float]) -> Interval:
+    """Points never below 0 in the run are a count: their interval stops at 0 (500 Rum's can be negative)."""
+    return mean_interval(values, 0.0 if all(v >= 0 for v in values) else None)
 
 
 def _pct(interval: Interval) -> str:

@@ -25,7 +25,7 @@ The package: :mod:`~rummydsl.agents.basic` (the protocol, random and greedy),
 from __future__ import annotations
 
 from .basic import DEALT_LOW_SAMPLES, KNOCK_SHARE, Agent, GreedyAgent, RandomAgent, dealt_low
-from .spec import AGENT_NAMES, SETTINGS, agent_names, check_agents, make_agents, parse_agent
+from .spec import AGENT_NAMES, SETTINGS, agent_names, agent_spec, check_agents, make_agents, parse_agent
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "make_agents", "dealt_low", "AGENT_NAMES", "SETTINGS",
-           "parse_agent", "agent_names", "check_agents", "KNOCK_SHARE", "DEALT_LOW_SAMPLES"]
+           "parse_agent", "agent_names", "check_agents", "agent_spec", "KNOCK_SHARE", "DEALT_LOW_SAMPLES"]

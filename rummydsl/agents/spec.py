@@ -19,12 +19,13 @@ language model behind a program that reads a prompt (:mod:`rummydsl.llm`).
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any, Callable
 
 from ..errors import AgentError
 from .basic import Agent, GreedyAgent, RandomAgent
 
-__all__ = ["AGENT_NAMES", "SETTINGS", "parse_agent", "make_agents", "agent_names", "check_agents"]
+__all__ = ["AGENT_NAMES", "SETTINGS", "parse_agent", "make_agents", "agent_names", "check_agents", "agent_spec"]
 
 AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "simple", "ismcts", "pimc")
 """The built-in agent names of ``--agents`` (besides ``cmd:PROGRAM`` and ``llm:PROGRAM``)."""
@@ -103,6 +104,23 @@ def check_agents(spec: str, players: int) -> None:
         parse_agent(name, seat)
 
 
+_SPECS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+"""The ``--agents`` name each agent :func:`make_agents` made was made from (a save names it)."""
+
+
+def agent_spec(agent: Any) -> str | None:
+    """The ``--agents`` name ``agent`` was made from by :func:`make_agents` (``ismcts:iters=50``,
+    ``cmd:python3 bot.py``), or ``None`` for an agent made otherwise.
+
+    >>> agent_spec(make_agents("greedy,pimc:samples=3", 2, random.Random(1))[1])
+    'pimc:samples=3'
+    """
+    try:
+        return _SPECS.get(agent)
+    except TypeError:  # an agent that cannot be weakly referenced or hashed was not made here
+        return None
+
+
 def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:
     """The agents of an ``--agents`` list (``random,greedy``; the last repeats).
 
@@ -144,4 +162,6 @@ def make_agents(spec: str, players: int, rng: random.Random) -> list[Agent]:
             from .search import PIMCAgent
 
             agents.append(PIMCAgent(random.Random(rng.getrandbits(64)), **settings))
+    for agent, name in zip(agents, agent_names(spec, players)):
+        _SPECS[agent] = name.strip()
     return agents

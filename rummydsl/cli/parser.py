@@ -140,6 +140,9 @@ def _simulate(simulate: argparse.ArgumentParser) -> None:
                             "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
                             "same results as local processes; needs pip install 'rummydsl[ray]'")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.add_argument("--report", metavar="FILE.html",
+                          help="also write a self-contained HTML report with tables, plots and game quality "
+                               "(needs pip install 'rummydsl[report]')")
     simulate.add_argument("--log", metavar="FILE", help="write a JSON-lines record of every game")
     keep = simulate.add_mutually_exclusive_group()
     keep.add_argument("--out", metavar="FILE",

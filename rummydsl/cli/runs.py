@@ -117,6 +117,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
     from ..simulate import check_agents
 
     check_agents(args.agents, variant.players)
+    if args.report:
+        from ..lab.report import check_report
+
+        check_report(args.report)  # matplotlib and the folder, before any game is played
     unit = "games" if args.games is not None else "hands"
     if args.resume and args.log:
         print("rummydsl simulate: --log cannot go with --resume (the record of the games already played "
@@ -175,6 +179,12 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO
         out.write(json.dumps(stats.as_json(seconds)) + "\n")
     else:
         out.write(stats.text(seconds))
+    if args.report:
+        from ..lab.simulate_report import write_simulate_report
+
+        write_simulate_report(stats, args.report, seconds)
+        if not args.json:
+            print(f"wrote {args.report}", file=out)
     return EXIT_OK
 
 

@@ -12,7 +12,6 @@ import json
 import os
 import tempfile
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import BackendError, RummyDslError
@@ -45,31 +44,44 @@ def _out_resume(parser: argparse.ArgumentParser) -> None:
                            "and append to it")
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _count(parser: argparse.ArgumentParser, games: str, until: str, max_games: int, unit: str) -> None:
+    """``--games N`` or ``--until WIDTH``, ``--max-games`` and ``--seed`` (``unit``: what --max-games counts)."""
     count = parser.add_mutually_exclusive_group(required=True)
-    count.add_argument("--games", type=int, metavar="N", help="play N games of each variant, the same seeds")
-    count.add_argument("--until", type=float, metavar="WIDTH",
-                       help="play until every rate's 95%% interval is narrower than WIDTH (e.g. 0.05), "
-                            "checking every 100 games")
-    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
-                        help=f"with --until, stop after N games of each variant (default {DEFAULT_MAX_GAMES})")
+    count.add_argument("--games", type=int, metavar="N", help=games)
+    count.add_argument("--until", type=float, metavar="WIDTH", help=until)
+    parser.add_argument("--max-games", type=int, default=max_games, metavar="N",
+                        help=f"with --until, stop after N {unit} (default {max_games})")
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+
+
+def _where(parser: argparse.ArgumentParser, ray: str, same: str = "results") -> None:
+    """``--workers N`` or ``--ray [ADDRESS]``."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, metavar="N",
+                       help=f"play in N processes (default: every core); the same {same} for any N")
+    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help=ray)
+
+
+def _outputs(parser: argparse.ArgumentParser, report: str) -> None:
+    """``--out``/``--resume``, ``--json``, ``--report`` and ``--progress``."""
+    _out_resume(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--report", metavar="FILE.html", help=report)
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr even when it is not a terminal")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    _count(parser, "play N games of each variant, the same seeds",
+           "play until every rate's 95%% interval is narrower than WIDTH (e.g. 0.05), checking every 100 games",
+           DEFAULT_MAX_GAMES, "games of each variant")
     parser.add_argument("--agents", default="greedy", metavar="A,B,...",
                         help="one agent a seat, the last repeats: random, greedy, cmd:PROGRAM, llm:PROGRAM "
                              "(default: greedy)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=None, metavar="N",
-                       help="play in N processes (default: every core); the same results for any N")
-    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                       help="play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
-                            "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
-                            "same results as local processes; needs pip install 'rummydsl[ray]'")
-    _out_resume(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--report", metavar="FILE.html",
-                        help="also write a self-contained HTML report with tables and plots")
-    parser.add_argument("--progress", action="store_true",
-                        help="show progress on stderr even when it is not a terminal")
+    _where(parser, "play as Ray tasks on the cluster at ADDRESS, or without one on Ray's default "
+                   "(RAY_ADDRESS, a local 'ray start' cluster, else a new local instance); the "
+                   "same results as local processes; needs pip install 'rummydsl[ray]'")
+    _outputs(parser, "also write a self-contained HTML report with tables and plots")
 
 
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,14 +114,9 @@ def _check_numbers(args: argparse.Namespace) -> None:
 
 def _check_report(name: str | None) -> None:
     """Refuse a report that could not be drawn or written, before anything is played."""
-    if name is None:
-        return
-    from .report import ReportError, require_matplotlib
+    from .report import check_report
 
-    require_matplotlib()
-    folder = Path(name).resolve().parent
-    if not folder.is_dir():
-        raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")
+    check_report(name)
 
 
 def _plan(args: argparse.Namespace, arms: list[Arm], backend: RayBackend | None) -> Plan:
@@ -249,30 +256,16 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agents", required=True, metavar="A,B,...",
                         help="two or more agents (random, greedy, heuristic, simple, ismcts[:SETTINGS], "
                              "pimc[:SETTINGS], cmd:PROGRAM, llm:PROGRAM); every pair meets in every seating")
-    count = parser.add_mutually_exclusive_group(required=True)
-    count.add_argument("--games", type=int, metavar="N",
-                       help="play N deals, each once per pair of agents and seating (2 players: seats swapped)")
-    count.add_argument("--until", type=float, metavar="WIDTH",
-                       help="play until every pair's 95%% interval is narrower than WIDTH, checking every 20 deals")
-    parser.add_argument("--max-games", type=int, default=DEFAULT_MAX_DEALS, metavar="N",
-                        help=f"with --until, stop after N deals (default {DEFAULT_MAX_DEALS})")
-    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the master seed")
+    _count(parser, "play N deals, each once per pair of agents and seating (2 players: seats swapped)",
+           "play until every pair's 95%% interval is narrower than WIDTH, checking every 20 deals",
+           DEFAULT_MAX_DEALS, "deals")
     parser.add_argument("--players", type=int, metavar="N",
                         help="play with N seats (a count the variant's 'players' allows; default: its count)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=None, metavar="N",
-                       help="play in N processes (default: every core); the same figures for any N")
-    where.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                       help="play as Ray tasks (as for compare); the same figures as local processes")
+    _where(parser, "play as Ray tasks (as for compare); the same figures as local processes", same="figures")
     parser.add_argument("--budget", metavar="TIME",
                         help="thinking time each seat may spend in a game (30s, 500ms, 2m); the seat that runs "
                              "over forfeits that game (the figures then depend on the machine)")
-    _out_resume(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--report", metavar="FILE.html",
-                        help="also write a self-contained HTML report (ratings, pairs, game quality, plots)")
-    parser.add_argument("--progress", action="store_true",
-                        help="show progress on stderr even when it is not a terminal")
+    _outputs(parser, "also write a self-contained HTML report (ratings, pairs, game quality, plots)")
 
 
 def parse_budget(text: str) -> float:

@@ -22,6 +22,7 @@ from ..engine.actions import player_name
 from ..record import PlayedGame
 from ..simulate import Interval
 from .quality import QualityFigures
+from .quality_diff import OUTCOME_KEY, PairedOutcomes
 from .stats import (
     Histogram,
     Mean,
@@ -171,8 +172,12 @@ class ArmFigures:
         return self.rates[figure.key]
 
     def estimate(self, figure: Figure) -> Interval:
-        """The figure with its 95% interval (Wilson for rates, t for means)."""
-        return self.rate(figure).interval() if figure.kind == "rate" else self.means[figure.key].interval()
+        """The figure with its 95% interval (Wilson for rates, t for means, a count's never below 0)."""
+        if figure.kind == "rate":
+            return self.rate(figure).interval()
+        mean = self.means[figure.key]
+        # turns and rounds are counts; points are one where none was below 0 (500 Rum's can be)
+        return mean.interval(0.0 if figure.key != "points_per_round" or mean.lowest >= 0 else None)
 
 
 @dataclass
@@ -180,11 +185,16 @@ class PairFigures:
     """Per-game differences of every game-level figure between two variants, the same seeds."""
 
     differences: dict[str, PairedDifference] = field(default_factory=dict)
+    outcomes: PairedOutcomes = field(default_factory=PairedOutcomes)
+    """How each seed's two games ended (the paired bootstrap of the whole-run quality metrics)."""
 
     def add(self, a: dict[str, float], b: dict[str, float]) -> None:
         """Take the game-level figures of one seed's game under both variants."""
         for key, value in a.items():
-            self.differences.setdefault(key, PairedDifference()).add(value, b[key])
+            if key == OUTCOME_KEY:
+                self.outcomes.add(value, b[key])
+            else:
+                self.differences.setdefault(key, PairedDifference()).add(value, b[key])
 
 
 @dataclass

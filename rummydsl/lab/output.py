@@ -15,7 +15,8 @@ from ..engine.actions import player_name
 from ..simulate import Interval
 from .figures import ALPHA, HISTOGRAMS, FigureRow, PairFigures
 from .quality import PER_GAME, QUALITY
-from .stats import paired_t
+from .quality_diff import whole_run_differences
+from .stats import mean_difference_interval, paired_t, welch
 from .run import LabResult
 
 __all__ = ["as_json", "text", "trend", "format_p", "changed_winners", "numeric_values", "quality_json",
@@ -106,38 +107,66 @@ def as_json(result: LabResult, command: str, seconds: float) -> dict[str, Any]:
         "histograms": {key: [[[value, count] for value, count in arm.histograms[key].sorted_items()]
                              for arm in result.figures] for key in HISTOGRAMS},
         "quality": quality_json([arm.label for arm in result.arms], [f.quality for f in result.figures],
-                                result.pairs),
+                                result.pairs, result.seed),
     }
     out.update(result.extra)
     return out
 
 
-def quality_differences(pair: PairFigures | None) -> dict[str, tuple[Interval, float | None]] | None:
-    """A later variant's paired per-game differences from the first, for each metric of
-    :data:`~rummydsl.lab.quality.PER_GAME`: the mean difference with its t 95% interval and
-    the paired t test's p-value (``None`` when the variants' deals differ, so nothing pairs)."""
-    if pair is None:
+def quality_differences(pair: PairFigures | None, a: Any = None, b: Any = None, *, seed: int = 0, variant: int = 1,
+                        unpaired: bool = False) -> dict[str, tuple[Interval, float | None, str]] | None:
+    """A later variant's differences from the first in the game-quality metrics, each the
+    difference ``b - a`` with its 95% interval, its p-value and how it was found. Where the
+    games pair (``pair``): the per-game metrics of :data:`~rummydsl.lab.quality.PER_GAME` by
+    the paired t test (``"paired t"``) and, given the two sets ``a`` and ``b``, the whole-run
+    ones of :data:`~rummydsl.lab.quality_diff.WHOLE_RUN` by a paired bootstrap over seeds
+    (``"paired bootstrap"``, seeded from ``seed`` and ``variant``). Where they do not (``pair``
+    is ``None``): ``None``, unless ``unpaired``, which asks for every metric as independent
+    samples (``"Welch t"``; ``"bootstrap"`` of each side)."""
+    return _differences(pair, a, b, seed, variant, unpaired)
+
+
+def _differences(pair: PairFigures | None, a: Any, b: Any, seed: int, variant: int,
+                 unpaired: bool) -> dict[str, tuple[Interval, float | None, str]] | None:
+    if pair is None and not unpaired:
         return None
-    out: dict[str, tuple[Interval, float | None]] = {}
+    out: dict[str, tuple[Interval, float | None, str]] = {}
     for key in PER_GAME:
-        found = pair.differences.get(f"quality.{key}")
-        if found is not None:
-            out[key] = (found.differences.interval(), paired_t(found.differences).p)
-    return out
+        if pair is not None:
+            found = pair.differences.get(f"quality.{key}")
+            if found is not None:
+                out[key] = (found.differences.interval(), paired_t(found.differences).p, "paired t")
+        elif a is not None and b is not None:
+            out[key] = (mean_difference_interval(a.means[key], b.means[key]), welch(a.means[key], b.means[key]).p,
+                        "Welch t")
+    if a is not None and b is not None and a.games and b.games:
+        whole = whole_run_differences(a.outcomes, b.outcomes, a.players,
+                                      paired=None if pair is None else pair.outcomes, seed=seed, variant=variant)
+        for key, difference in whole.items():
+            out[key] = (difference.interval, difference.p, difference.method)
+    return {key: out[key] for key in QUALITY if key in out}
 
 
 def quality_json(labels: Sequence[str], sets: Sequence[Any],
-                 pairs: Sequence[PairFigures | None] = ()) -> list[dict[str, Any]]:
+                 pairs: Sequence[PairFigures | None] = (), seed: int = 0) -> list[dict[str, Any]]:
     """The ``quality`` items of ``--json``: per set of games (a variant, or a tournament's
     games), its label and every metric of :data:`~rummydsl.lab.quality.QUALITY` with its
-    interval; each later variant whose games pair with the first's also has ``differences``,
-    per metric of :data:`~rummydsl.lab.quality.PER_GAME` its paired difference and p-value."""
+    interval. Each later variant also has ``differences`` (where its games pair with the
+    first's: every metric's paired difference, else ``None``) and ``unpaired_differences``
+    (where they do not: every metric's difference as independent samples, else ``None``),
+    each metric ``{"value", "low", "high", "p", "method"}`` (docs/lab.md, "Game quality")."""
     items = [{"label": label, "games": figures.games, "metrics": figures.as_json()}
              for label, figures in zip(labels, sets)]
-    for item, pair in zip(items[1:], pairs):
-        found = quality_differences(pair)
-        item["differences"] = None if found is None else {
-            key: {**interval.as_json(), "p": None if p is None else round(p, 6)} for key, (interval, p) in found.items()}
+
+    def entries(found: dict[str, tuple[Interval, float | None, str]] | None) -> dict[str, Any] | None:
+        return None if found is None else {
+            key: {**interval.as_json(), "p": None if p is None else round(p, 6), "method": method}
+            for key, (interval, p, method) in found.items()}
+
+    for k, (item, pair) in enumerate(zip(items[1:], pairs), start=1):
+        found = _differences(pair, sets[0], sets[k], seed, k, unpaired=True)
+        item["differences"] = entries(found) if pair is not None else None
+        item["unpaired_differences"] = entries(found) if pair is None else None
     return items
 
 
@@ -157,21 +186,27 @@ def _signed(key: str, interval: Interval) -> str:
     return f"{interval.value:+.{digits}f} [{interval.low:+.{digits}f}, {interval.high:+.{digits}f}]"
 
 
-def quality_text(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[PairFigures | None] = ()) -> list[str]:
-    """The game-quality table: one row a metric, one column a set of games, then for each
-    later variant whose games pair with the first's its paired difference (per-game metrics)."""
-    differences: list[tuple[str, dict[str, tuple[Interval, float | None]]]] = []
-    for label, pair in zip(labels[1:], pairs):
-        found = quality_differences(pair)
-        if found is not None:
+def quality_text(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[PairFigures | None] = (),
+                 seed: int = 0) -> list[str]:
+    """The game-quality table: one row a metric, one column a set of games, then each later
+    variant's difference from the first (paired where its games pair with the first's, else
+    as independent samples; the note under the table says which)."""
+    differences: list[tuple[str, dict[str, tuple[Interval, float | None, str]]]] = []
+    notes: list[str] = []
+    for k, (label, pair) in enumerate(zip(labels[1:], pairs), start=1):
+        found = _differences(pair, sets[0], sets[k], seed, k, unpaired=True)
+        if found:
             differences.append((label, found))
+            notes.append(f"{label} - {labels[0]}: " + ("paired by seed: paired t for the per-game metrics, a paired "
+                                                       "bootstrap for the whole-run ones" if pair is not None else
+                                                       "the deals differ: Welch t and a bootstrap of each side"))
     header = ["game quality (docs/lab.md)"] + list(labels) + [f"{label} - {labels[0]}" for label, _ in differences]
     cells = [header]
     estimates = [figures.estimates() for figures in sets]
     for key, (name, _meaning, _source) in QUALITY.items():
         row = [name] + [format_quality(key, e[key]) for e in estimates]
-        for _label, paired in differences:
-            row.append(_signed(key, paired[key][0]) if key in paired else "-")
+        for _label, found in differences:
+            row.append(_signed(key, found[key][0]) if key in found else "-")
         cells.append(row)
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     lines = []
@@ -179,6 +214,8 @@ def quality_text(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[Pai
         lines.append("  ".join(v.ljust(widths[i]) if i == 0 else v.rjust(widths[i]) for i, v in enumerate(cell)).rstrip())
         if index == 0:
             lines.append("-" * len(lines[-1]))
+    if notes:
+        lines.append("differences with 95% intervals; " + "; ".join(notes))
     return lines
 
 
@@ -249,5 +286,5 @@ def text(result: LabResult, command: str, seconds: float) -> str:
     if result.stopped:
         lines.append(f"stopped early: {result.stopped}")
     lines.append("")
-    lines += quality_text([arm.label for arm in arms], [f.quality for f in result.figures], result.pairs)
+    lines += quality_text([arm.label for arm in arms], [f.quality for f in result.figures], result.pairs, result.seed)
     return "\n".join(lines) + "\n"

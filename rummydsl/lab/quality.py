@@ -25,6 +25,7 @@ kept, so a run of a million games costs no more memory than a run of ten.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from ..record import PlayedGame
 
 __all__ = ["GameShape", "game_shape", "QualityFigures", "QUALITY", "PER_GAME", "fairness", "balance_interval",
-           "fairness_interval"]
+           "fairness_interval", "outcome_code", "decode_outcome"]
 
 QUALITY: dict[str, tuple[str, str, str]] = {
     "balance": ("balance", "1 - the widest gap between two seats' win rates", "Ludii Balance"),
@@ -138,6 +139,26 @@ def game_shape(played: PlayedGame, players: int) -> GameShape:
                      decided)
 
 
+def outcome_code(winner: int | None, first: bool, drawn: bool, completed: bool) -> int:
+    """One number for how a game ended: its winner (``None``: -1), whether the first to play
+    won, whether it was drawn, whether it completed.
+
+    >>> outcome_code(1, True, False, True), outcome_code(None, False, True, False)
+    (21, 2)
+    """
+    return (((-1 if winner is None else winner) + 1) * 2 + first) * 4 + drawn * 2 + completed
+
+
+def decode_outcome(code: int) -> tuple[int | None, bool, bool, bool]:
+    """The winner, first-won, drawn and completed of an :func:`outcome_code`.
+
+    >>> decode_outcome(outcome_code(1, True, False, True))
+    (1, True, False, True)
+    """
+    winner = (code >> 3) - 1
+    return (None if winner < 0 else winner), bool(code & 4), bool(code & 2), bool(code & 1)
+
+
 def fairness(rate: float, players: int) -> float:
     """CardStock's fairness of a first player's win rate ``rate`` with ``players`` seats:
     1 at an even share, falling linearly to 0 at a rate of 0 and of 1.
@@ -197,6 +218,9 @@ class QualityFigures:
     draws: Rate = field(default_factory=Rate)
     completed: Rate = field(default_factory=Rate)
     means: dict[str, Mean] = field(default_factory=dict)
+    outcomes: Counter[int] = field(default_factory=Counter)
+    """How many games ended each way, by :func:`outcome_code` (what the whole-run metrics
+    depend on: the bootstrap of their differences draws from it, :mod:`~rummydsl.lab.quality_diff`)."""
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.players
@@ -204,7 +228,8 @@ class QualityFigures:
             self.means.setdefault(key, Mean())
 
     def add(self, played: PlayedGame, winner: int | None = None) -> dict[str, float]:
-        """Count one game and return its :data:`PER_GAME` values (for pairing). A game that
+        """Count one game and return its :data:`PER_GAME` values and its ``outcome``
+        (:func:`outcome_code`), for pairing. A game that
         stopped early with ``winner`` given (a forfeit on time) counts as won but not
         completed, and has no values; one without a result otherwise is refused."""
         self.games += 1
@@ -215,19 +240,23 @@ class QualityFigures:
             self.first_wins.add(winner == first)
             self.draws.add(False)
             self.completed.add(False)
+            self.outcomes[outcome_code(winner, winner == first, False, False)] += 1
             return {}
         shape = game_shape(played, self.players)
         if shape.winner is not None:
             self.wins[shape.winner] += 1
         self.first_wins.add(shape.winner == first)
         self.draws.add(shape.drawn)
-        self.completed.add(not shape.drawn and played.stopped is None)
+        complete = not shape.drawn and played.stopped is None
+        self.completed.add(complete)
+        code = outcome_code(shape.winner, shape.winner == first, shape.drawn, complete)
+        self.outcomes[code] += 1
         values = {"duration_turns": float(shape.turns), "duration_rounds": float(shape.rounds),
                   "lead_change": shape.lead_change, "drama": shape.drama, "security": shape.security,
                   "decisiveness": shape.decisiveness}
         for key, value in values.items():
             self.means[key].add(value)
-        return values
+        return {**values, "outcome": float(code)}
 
     def estimates(self) -> dict[str, Interval]:
         """Every metric of :data:`QUALITY` with its 95% interval."""

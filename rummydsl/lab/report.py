@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure as PlotFigure
 
 __all__ = ["PLOTS", "ReportError", "require_matplotlib", "plot_images", "render_report", "write_report",
-           "quality_table", "STYLE", "write_page"]
+           "quality_table", "STYLE", "write_page", "check_report"]
 
 PLOTS: dict[str, str] = {
     "plot-win-rates": "Who wins the game: each seat, the first dealer and the first to play, with 95% intervals",
@@ -261,31 +261,41 @@ def _differences(result: LabResult) -> str:
     return "".join(parts)
 
 
-def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[Any] = ()) -> str:
-    """The game-quality metrics of each set of games (a column each), each later variant's paired
-    difference from the first where the games pair (per-game metrics, with the paired t p-value),
+def quality_table(labels: Sequence[str], sets: Sequence[Any], pairs: Sequence[Any] = (), seed: int = 0) -> str:
+    """The game-quality metrics of each set of games (a column each), each later variant's
+    difference from the first (paired where the games pair: paired t for the per-game metrics,
+    a paired bootstrap for the whole-run ones; else as independent samples) with its p-value,
     and the sources."""
-    differences = [(label, found) for label, found in
-                   ((label, quality_differences(pair)) for label, pair in zip(labels[1:], pairs)) if found is not None]
+    differences = []
+    for k, (label, pair) in enumerate(zip(labels[1:], pairs), start=1):
+        found = quality_differences(pair, sets[0], sets[k], seed=seed, variant=k, unpaired=True)
+        if found:
+            differences.append((label, found, pair is not None))
     head = ("<tr><th>metric</th>" + "".join(f"<th>{html.escape(label)}</th>" for label in labels)
-            + "".join(f"<th>{html.escape(label)} &minus; {html.escape(labels[0])}</th>" for label, _ in differences)
+            + "".join(f"<th>{html.escape(label)} &minus; {html.escape(labels[0])}"
+                      f"<br><small>{'paired' if paired else 'unpaired'}</small></th>" for label, _, paired in differences)
             + "<th>source</th></tr>")
     estimates = [figures.estimates() for figures in sets]
     body = []
     for key, (name, meaning, source) in QUALITY.items():
         cells = "".join(f"<td>{format_quality(key, e[key]).replace(' [', ' <small>[').replace(']', ']</small>')}</td>"
                         for e in estimates)
-        for _label, found in differences:
+        for _label, found, _paired in differences:
             if key in found:
-                interval, p = found[key]
-                cells += (f"<td>{interval.value:+.3f} <small>[{interval.low:+.3f}, {interval.high:+.3f}], "
+                interval, p, method = found[key]
+                digits = 2 if key.startswith("duration") else 3
+                cells += (f"<td title='{html.escape(method)}'>{interval.value:+.{digits}f} <small>"
+                          f"[{interval.low:+.{digits}f}, {interval.high:+.{digits}f}], "
                           f"p {format_p(p)}</small></td>")
             else:
                 cells += "<td>-</td>"
         body.append(f"<tr><td class='name' id='quality-{key}'>{html.escape(name)}: {html.escape(meaning)}</td>{cells}"
                     f"<td class='name'>{html.escape(source)}</td></tr>")
     return (f"<div class='wide'><table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table></div>"
-            "<p class='meta'>95% intervals in brackets; the formulas are in docs/lab.md, \"Game quality\".</p>")
+            "<p class='meta'>95% intervals in brackets; a difference is paired where the games pair (paired t for "
+            "the per-game metrics, a paired bootstrap over seeds for balance, advantage, fairness, drawishness and "
+            "completion), else unpaired (Welch t; a bootstrap of each variant's games); the formulas are in "
+            "docs/lab.md, \"Game quality\".</p>")
 
 
 _STYLE = """
@@ -359,7 +369,8 @@ def render_report(result: LabResult, command: str, seconds: float) -> str:
     parts.append("<h2>Every figure</h2>" + _table(result))
     parts.append(f"<h2>Differences from {html.escape(result.arms[0].label)}</h2>" + _differences(result))
     parts.append("<h2>Game quality</h2>" + quality_table([arm.label for arm in result.arms],
-                                                          [f.quality for f in result.figures], result.pairs))
+                                                          [f.quality for f in result.figures], result.pairs,
+                                                          result.seed))
     derived = [arm for arm in result.arms if arm.derived is not None]
     if derived:
         parts.append("<h2>The derived variants</h2>" + "".join(
@@ -390,3 +401,19 @@ def write_page(page: str, path: str) -> None:
             stream.write(page)
     except OSError as problem:
         raise ReportError(f"cannot write the report {path!r}: {problem.strerror or problem}") from None
+
+
+def check_report(name: str | None) -> None:
+    """Refuse a report that could not be drawn or written (``None``: none asked for), before
+    anything is played.
+
+    :raises ReportError: when matplotlib is missing or the report's folder does not exist.
+    """
+    if name is None:
+        return
+    from pathlib import Path
+
+    require_matplotlib()
+    folder = Path(name).resolve().parent
+    if not folder.is_dir():
+        raise ReportError(f"cannot write the report {name!r}: no folder {str(folder)!r}")

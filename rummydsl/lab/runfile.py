@@ -29,7 +29,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
 from .. import __version__
 from ..errors import Location, RecordError
@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from ..simulate import GameOutcome
     from .run import Arm, Plan
 
-__all__ = ["LAB_RUN_VERSION", "ArmHeader", "LabHeader", "LabRunLog", "LabRunWriter", "lab_header", "read_lab_run"]
+__all__ = ["LAB_RUN_VERSION", "ArmHeader", "LabHeader", "LabRunLog", "LabRunWriter", "RunFileLog", "lab_header",
+           "read_lab_run"]
 
 #: The version of the lab out-file format, in each header.
 LAB_RUN_VERSION = 1
@@ -178,16 +179,24 @@ def _arm_header(arm: Arm, digest: str) -> ArmHeader:
     return ArmHeader(arm.label, arm.variant.id, digest, path=shown_path(arm.path))
 
 
-@dataclass
-class LabRunLog:
-    """An out-file as read: its header, the outcomes of the tasks done, where to append."""
+Header = TypeVar("Header")
 
-    header: LabHeader
+
+@dataclass
+class RunFileLog(Generic[Header]):
+    """An out-file as read (a compare or sweep run's, a tournament's): its header, the outcomes
+    of the tasks done, where to append."""
+
+    header: Header
     outcomes: list[GameOutcome] = field(default_factory=list)
     end: int = 0
     """The byte offset just past the last complete line (a cut-short line after it is dropped)."""
     dropped: bool = False
     """Whether a last line cut short (by a kill) was found and its task will be played again."""
+
+
+LabRunLog = RunFileLog[LabHeader]
+"""A compare or sweep out-file as read (:func:`read_lab_run`)."""
 
 
 def read_lab_run(path: str, expected: LabHeader) -> LabRunLog:
@@ -286,7 +295,7 @@ class LabRunWriter(RunWriter):
         return writer
 
     @classmethod
-    def go_on(cls, path: str, log: LabRunLog) -> LabRunWriter:
+    def go_on(cls, path: str, log: RunFileLog[Any]) -> LabRunWriter:
         """Go on writing the out-file ``log`` was read from, after its last complete line.
 
         :raises RecordError: if the file cannot be written.

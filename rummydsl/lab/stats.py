@@ -66,10 +66,13 @@ class Mean:
     mean: float = 0.0
     m2: float = 0.0
     """The sum of squared deviations from the running mean."""
+    lowest: float = math.inf
+    """The least value taken (``inf`` before the first)."""
 
     def add(self, value: float) -> None:
         """Take one observation."""
         self.count += 1
+        self.lowest = min(self.lowest, value)
         delta = value - self.mean
         self.mean += delta / self.count
         self.m2 += delta * (value - self.mean)
@@ -79,16 +82,23 @@ class Mean:
         """The sample variance (``n - 1`` in the denominator; 0 for fewer than two values)."""
         return self.m2 / (self.count - 1) if self.count > 1 else 0.0
 
-    def interval(self) -> Interval:
-        """The mean with its Student t 95% interval (no spread known from one value).
+    def interval(self, floor: float | None = None) -> Interval:
+        """The mean with its Student t 95% interval (no spread known from one value), its low
+        end raised to ``floor`` where it falls below (``floor=0`` for a count, whose mean is
+        never below 0: docs/lab.md, "Intervals of counts").
 
         >>> Mean().interval()
         Interval(value=0.0, low=0.0, high=0.0)
+        >>> m = Mean()
+        >>> m.add(1); m.add(42)
+        >>> round(m.interval().low, 2), m.interval(floor=0).low
+        (-238.98, 0.0)
         """
         if self.count < 2:
             return Interval(self.mean, self.mean, self.mean)
         half = t975(self.count - 1) * math.sqrt(self.variance / self.count)
-        return Interval(self.mean, self.mean - half, self.mean + half)
+        low = self.mean - half
+        return Interval(self.mean, low if floor is None or low >= floor else float(floor), self.mean + half)
 
 
 @dataclass

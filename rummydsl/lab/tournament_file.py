@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .. import __version__
@@ -34,7 +34,7 @@ from ..engine.actions import player_name
 from ..errors import Location, RecordError
 from ..record import variant_digests
 from ..runlog import outcome_from_json, outcome_json
-from .runfile import LabRunWriter, read_run_header
+from .runfile import LabRunWriter, RunFileLog, read_run_header
 
 if TYPE_CHECKING:
     from ..simulate import GameOutcome
@@ -135,16 +135,8 @@ def tournament_header(variant: Variant, path: str, agents: Sequence[str], seed: 
                             check_every, budget, shown_path(path))
 
 
-@dataclass
-class TournamentLog:
-    """An out-file as read: its header, the outcomes of the games done, where to append."""
-
-    header: TournamentHeader
-    outcomes: list[GameOutcome] = field(default_factory=list)
-    end: int = 0
-    """The byte offset just past the last complete line."""
-    dropped: bool = False
-    """Whether a last line cut short (by a kill) was found and its game will be played again."""
+TournamentLog = RunFileLog[TournamentHeader]
+"""A tournament's out-file as read (:func:`read_tournament`)."""
 
 
 def read_tournament(path: str, expected: TournamentHeader, seatings: Sequence[str]) -> TournamentLog:

@@ -23,12 +23,16 @@ if TYPE_CHECKING:
 
 
 def load_agents(data: Mapping[str, Any]) -> list[Agent]:
-    """The agents of a save, each generator where it was (a ``cmd:`` program is started afresh).
+    """The agents of a save, each made again from its ``--agents`` name (any name
+    :func:`~rummydsl.agents.make_agents` takes), each generator where it was (a ``cmd:`` or
+    ``llm:`` program is started afresh). Every agent is checked before any is made.
 
-    :raises RecordError: for a save without agents, or an agent that cannot be read.
+    :raises RecordError: for a save without agents, an agent name that is not one, or a
+        generator missing, not wanted or of the wrong shape, naming the seat's key.
     """
-    from ..agents import GreedyAgent, RandomAgent
-    from ..protocol import ProgramAgent
+    from ..agents import make_agents, parse_agent
+    from ..agents.spec import PROGRAM_PREFIXES
+    from ..errors import AgentError
 
     items = data.get("agents")
     if not isinstance(items, list) or not items:
@@ -36,18 +40,51 @@ def load_agents(data: Mapping[str, Any]) -> list[Agent]:
     players = data.get("players")
     if isinstance(players, int) and len(items) != players:
         raise RecordError(f"agents: expected one agent for each of {players} players, got {len(items)}")
-    agents: list[Agent] = []
+    plan: list[tuple[str, random.Random | None]] = []
     for seat, item in enumerate(items):
         where = f"agents[{seat}]"
         name = item.get("agent") if isinstance(item, dict) else None
-        if name == "random":
-            agents.append(RandomAgent(_rng_from_json(item.get("rng"), where + ".rng")))
-        elif name == "greedy":
-            agents.append(GreedyAgent())
-        elif isinstance(name, str) and name.startswith("cmd:") and len(name) > 4:
-            agents.append(ProgramAgent(name[4:], seat))
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"{where}: expected an object with the agent's name, such as "
+                              f"{{\"agent\": \"greedy\"}}, got {item!r:.60}")
+        assert isinstance(item, dict)
+        program = name.startswith(PROGRAM_PREFIXES)
+        if program and len(name) <= 4:
+            raise RecordError(f"{where}.agent: {name!r} names no program (cmd:PROGRAM, llm:PROGRAM)")
+        if not program:
+            try:
+                parse_agent(name, seat)
+            except AgentError as problem:
+                raise RecordError(f"{where}.agent: {problem.reason}") from None
+        rng = _rng_from_json(item["rng"], where + ".rng") if item.get("rng") is not None else None
+        plan.append((name, rng))
+    agents: list[Agent] = []
+    for seat, (name, rng) in enumerate(plan):
+        where = f"agents[{seat}]"
+        agent: Agent
+        if name.startswith("cmd:"):
+            from ..protocol import ProgramAgent
+
+            agent = ProgramAgent(name[4:], seat)
+        elif name.startswith("llm:"):
+            from ..llm import LLMAgent
+
+            try:
+                agent = LLMAgent(name[4:], seat)
+            except AgentError as problem:
+                raise RecordError(f"{where}.agent: {problem.reason}") from None
         else:
-            raise RecordError(f"{where}: expected an agent random, greedy or cmd:PROGRAM, got {item!r:.60}")
+            (agent,) = make_agents(name, 1, random.Random(0))
+        draws = isinstance(getattr(agent, "rng", None), random.Random)
+        if draws and rng is None:
+            raise RecordError(f"{where}.rng: missing: the agent {name!r} draws random numbers, and the save must "
+                              "hold its generator to play on as it would have")
+        if rng is not None and not draws:
+            raise RecordError(f"{where}.rng: the agent {name!r} draws no random numbers, so a save of it holds "
+                              "no generator")
+        if rng is not None:
+            setattr(agent, "rng", rng)
+        agents.append(agent)
     return agents
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -75,27 +76,45 @@ def _copies_played(rnd: Round) -> dict[str, list[str]]:
 
 
 def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
-    """Each seat's agent as JSON: its name and, for a ``random`` agent, its generator's state.
+    """Each seat's agent as JSON: the ``--agents`` name it was made from (its settings in it,
+    ``ismcts:iters=400:rollout=greedy``) and, for an agent that draws random numbers
+    (``random``, ``ismcts``, ``pimc``), its generator's state, so the loaded agent plays on as
+    this one would.
 
-    A ``cmd:`` program's state is its own (the save says ``"state": "program"``): a
-    resumed game starts the program afresh.
+    An agent made by :func:`~rummydsl.agents.make_agents` is saved by its name; a
+    :class:`~rummydsl.agents.RandomAgent`, :class:`~rummydsl.agents.GreedyAgent` or
+    :class:`~rummydsl.protocol.ProgramAgent` or :class:`~rummydsl.llm.LLMAgent` made directly is
+    saved too. A ``cmd:`` or
+    ``llm:`` program's state is its own (the save says ``"state": "program"``): a resumed
+    game starts the program afresh.
 
-    :raises RecordError: for an agent that is not ``random``, ``greedy`` or a program.
+    :raises RecordError: for an agent made otherwise (its name, and so how to make it again,
+        is not known).
     """
-    from ..agents import GreedyAgent, RandomAgent
+    from ..agents import GreedyAgent, RandomAgent, agent_spec
+    from ..llm import LLMAgent
     from ..protocol import ProgramAgent
 
     out: list[dict[str, Any]] = []
     for seat, agent in enumerate(agents):
-        if type(agent) is RandomAgent:  # exactly: a subclass may hold state of its own
-            out.append({"agent": "random", "rng": _rng_json(agent.rng)})
-        elif type(agent) is GreedyAgent:
-            out.append({"agent": "greedy"})
-        elif type(agent) is ProgramAgent:
-            out.append({"agent": f"cmd:{agent.command}", "state": "program"})
-        else:
-            raise RecordError(f"{player_name(seat)}'s agent, a {type(agent).__name__}, cannot be saved "
-                              "(random, greedy and cmd: agents can); save the game without agents")
+        name = agent_spec(agent)
+        if name is None:  # made directly: exactly these types (a subclass may hold state of its own)
+            name = {RandomAgent: "random", GreedyAgent: "greedy"}.get(type(agent))
+            if type(agent) is ProgramAgent:
+                name = f"cmd:{agent.command}"
+            elif type(agent) is LLMAgent:
+                name = f"llm:{agent.command}"
+        if name is None:
+            raise RecordError(f"{player_name(seat)}'s agent, a {type(agent).__name__}, cannot be saved: it was "
+                              "not made from an --agents name (rummydsl.agents.make_agents), so a save could not "
+                              "make it again; save the game without agents")
+        item: dict[str, Any] = {"agent": name}
+        rng = getattr(agent, "rng", None)
+        if isinstance(rng, random.Random):
+            item["rng"] = _rng_json(rng)
+        if name.startswith(("cmd:", "llm:")):
+            item["state"] = "program"
+        out.append(item)
     return out
 
 

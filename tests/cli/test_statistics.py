@@ -42,6 +42,36 @@ def test_mean_interval() -> None:
     assert mean_interval([]).value == 0
 
 
+def test_a_count_s_interval_stops_at_zero() -> None:
+    # 1 and 42: mean 21.5, standard error 28.99 / sqrt(2) = 20.5, t(1) = 12.7062: the plain interval starts at -238.98
+    plain = mean_interval([1, 42])
+    assert math.isclose(plain.low, 21.5 - 12.7062 * 20.5, abs_tol=1e-6)
+    counted = mean_interval([1, 42], floor=0)
+    assert (counted.value, counted.low, counted.high) == (21.5, 0.0, plain.high)
+    assert mean_interval([20, 21, 22], floor=0) == mean_interval([20, 21, 22])  # far from 0: unchanged
+
+
+def test_simulate_on_few_hands_prints_no_count_below_zero() -> None:
+    """Issue 20: 'gin_rummy --hands 2' printed turns per round 21.50 [-35.68, 78.68]."""
+    import json
+
+    from tests.cli.conftest import run
+
+    code, out, _ = run("simulate", "gin_rummy", "--hands", "2", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["turns_per_round"]["low"] == 0.0
+    assert all(item["low"] >= 0 for item in data["mean_points"].values())
+    _, text, _ = run("simulate", "gin_rummy", "--hands", "2", "--seed", "1")
+    assert "turns per round: 11.00 [0.00, " in text and "[-" not in text
+
+
+def test_points_that_can_be_negative_keep_the_plain_interval() -> None:
+    stats = Statistics("v", 2, ["greedy", "greedy"], 1, mode="hands")
+    stats.per_unit_points = [[-30, 10, 5], [1, 40]]
+    data = stats.as_json(0.0)
+    assert data["mean_points"]["P1"]["low"] < 0 and data["mean_points"]["P2"]["low"] == 0.0
+
+
 def test_game_seeds_are_a_prefix_and_depend_on_the_seed() -> None:
     assert game_seeds(3, 4) == game_seeds(3, 10)[:4]
     assert game_seeds(3, 4) != game_seeds(4, 4)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -15,8 +16,8 @@ import pytest
 from rummydsl.agents import GreedyAgent, make_agents
 from rummydsl.engine import Game, Observation, Phase
 from rummydsl.errors import RecordError
-from rummydsl.save import (card_places, check_cards, load_agents, load_game, misplaced, read_save, save_game,
-                           write_save)
+from rummydsl.save import (card_places, check_cards, load_agents, load_game, misplaced, read_save, save_agents,
+                           save_game, write_save)
 from rummydsl.variant import load_variant
 
 from .invariants import SHIPPED
@@ -288,7 +289,7 @@ def test_a_corrupted_or_hand_edited_save_is_a_clear_error(name: str) -> None:
 def test_agents_that_cannot_be_read_or_saved() -> None:
     _, data = saved()
     data["agents"][1] = {"agent": "clever"}
-    with pytest.raises(RecordError, match=r"^agents\[1\]: expected an agent random, greedy or cmd:PROGRAM, "):
+    with pytest.raises(RecordError, match=r"^agents\[1\]\.agent: unknown agent 'clever'; use random, greedy, "):
         load_agents(data)
     with pytest.raises(RecordError, match="^agents: the save holds no agents"):
         load_agents({"type": "save"})
@@ -300,9 +301,76 @@ def test_agents_that_cannot_be_read_or_saved() -> None:
 
     game, _ = saved()
     assert save_game(game, [GreedyAgent(), GreedyAgent()])["agents"] == [{"agent": "greedy"}] * 2
-    with pytest.raises(RecordError, match="^P1's agent, a Mine, cannot be saved"):
+    with pytest.raises(RecordError, match="^P1's agent, a Mine, cannot be saved: it was not made from an --agents"):
         save_game(game, [Mine(), GreedyAgent()])
     assert "agents" not in save_game(game)
+
+
+EVERY_AGENT = ["random", "greedy", "heuristic", "simple", "ismcts:iters=40:rollout=greedy",
+               "pimc:samples=2:depth=4", "ismcts:iters=30:rollout=random:c=1.1:visits=2"]
+"""An agent of every kind with settings (each plays one seat against a random one below)."""
+
+
+@pytest.mark.parametrize("spec", EVERY_AGENT)
+def test_every_agent_spec_saves_and_plays_on_identically(spec: str) -> None:
+    """Issue 20: a save took only random, greedy and cmd: agents. Each kind now saves by its
+    --agents name with its settings and its generator, and plays on move for move."""
+    variant = load_variant("gin_rummy")
+    game = Game(variant, random.Random(9))
+    agents = make_agents(f"{spec},random", 2, random.Random(9))
+    play_on(game, agents, 14)
+    data = json.loads(json.dumps(save_game(game, agents)))
+    assert data["agents"][0]["agent"] == spec and ("rng" in data["agents"][0]) == (spec.split(":")[0] != "greedy"
+                                                                                     and spec not in ("heuristic", "simple"))
+    again, again_agents = load_game(variant, data), load_agents(data)
+    assert [type(a) for a in again_agents] == [type(a) for a in agents]
+    assert vars(again_agents[0]).keys() == vars(agents[0]).keys()
+    for key in ("iters", "samples", "rollout", "depth", "c", "ms"):
+        assert getattr(again_agents[0], key, None) == getattr(agents[0], key, None), key
+    before = [getattr(a, "rng", random.Random(0)).getstate() for a in again_agents]
+    assert play_on(again, again_agents, 40) == play_on(game, agents, 40)
+    assert save_game(again, again_agents) == save_game(game, agents)  # the generators moved alike
+    if "rng" in data["agents"][0]:  # and they were drawn from: the continuation needed them
+        assert again_agents[0].rng.getstate() != before[0]
+
+
+def test_program_agents_save_by_name_and_start_afresh() -> None:
+    from rummydsl.llm import LLMAgent
+    from rummydsl.protocol import ProgramAgent
+
+    game, _ = saved()
+    agents = make_agents("cmd:python3 bot.py,llm:python3 model.py", 2, random.Random(1))
+    items = save_game(game, agents)["agents"]
+    assert items == [{"agent": "cmd:python3 bot.py", "state": "program"},
+                     {"agent": "llm:python3 model.py", "state": "program"}]
+    loaded = load_agents({"players": 2, "agents": items})
+    assert [type(a) for a in loaded] == [ProgramAgent, LLMAgent] and loaded[1].command == "python3 model.py"
+    assert save_agents(loaded) == items
+    assert save_agents([ProgramAgent("bot", 0), LLMAgent("m", 1)])[1] == {"agent": "llm:m", "state": "program"}
+
+
+@pytest.mark.parametrize("item,message", [
+    ({"agent": "ismcts:iters=lots"}, r"agents\[0\]\.agent: ismcts's iters must be a number, not 'lots'"),
+    ({"agent": "pimc:width=3"}, r"agents\[0\]\.agent: agent 'pimc' has no setting 'width'"),
+    ({"agent": "ismcts:iters=20"}, r"agents\[0\]\.rng: missing: the agent 'ismcts:iters=20' draws random numbers"),
+    ({"agent": "heuristic", "rng": "GENERATOR"}, r"agents\[0\]\.rng: the agent 'heuristic' draws no random numbers"),
+    ({"agent": "random", "rng": {"state": [1, 2]}}, r"agents\[0\]\.rng\.state: expected 625 whole numbers"),
+    ({"agent": ""}, r"agents\[0\]: expected an object with the agent's name"),
+    ({"agent": "cmd:"}, r"agents\[0\]\.agent: 'cmd:' names no program"),
+    ({"agent": "llm:'unclosed"}, r"agents\[0\]\.agent: cannot read the command"),
+    ("greedy", r"agents\[0\]: expected an object with the agent's name, such as \{\"agent\": \"greedy\"\}"),
+])
+def test_a_save_naming_a_bad_agent_names_the_file_and_the_place(tmp_path: Path, item: Any, message: str) -> None:
+    game, data = saved()
+    good = save_agents(make_agents("random", 2, random.Random(1)))[0]["rng"]
+    if isinstance(item, dict) and item.get("rng") == "GENERATOR":
+        item = {**item, "rng": good}
+    data["agents"] = [item, {"agent": "greedy"}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError) as caught:
+        read_save(game.variant, str(path))
+    assert re.match(f"{re.escape(str(path))}: {message}", str(caught.value)), str(caught.value)
 
 
 def test_a_save_file_is_written_whole_and_read_back(tmp_path: Path) -> None:

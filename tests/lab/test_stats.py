@@ -114,3 +114,25 @@ def test_histogram_memory_is_bounded() -> None:
         histogram.add(value)
     assert len(histogram.counts) == 51 and histogram.overflow == 10_000 - 51
     assert sum(histogram.counts.values()) == 10_000
+
+
+def test_the_lab_s_counts_stop_at_zero_and_negative_points_do_not() -> None:
+    from rummydsl.engine import GameResult
+    from rummydsl.lab.figures import ArmFigures, figure_specs
+    from rummydsl.record import PlayedGame, RoundSummary
+
+    def played(turns: int, points: tuple[int, int]) -> PlayedGame:
+        rnd = RoundSummary(0, 1, "knock", 0, False, turns, points, 0)
+        return PlayedGame([rnd], GameResult(0, points, points, 1), 0)
+
+    counts = ArmFigures(2)
+    for turns, points in ((1, (5, 0)), (60, (90, 0))):
+        counts.add(played(turns, points))
+    specs = {f.key: f for f in figure_specs(2, ["knock"])}
+    turns = counts.estimate(specs["turns_per_round"])
+    assert turns.value == 30.5 and turns.low == 0.0 and turns.high > 60  # the plain t interval starts below 0
+    assert counts.estimate(specs["points_per_round"]).low == 0.0
+    negative = ArmFigures(2)
+    for turns, points in ((1, (-50, 0)), (60, (90, 0))):
+        negative.add(played(turns, points))
+    assert negative.estimate(specs["points_per_round"]).low < 0
