@@ -22,13 +22,18 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
 
 
-def load_agents(data: Mapping[str, Any]) -> list[Agent]:
+def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agent]:
     """The agents of a save, each made again from its ``--agents`` name (any name
-    :func:`~rummydsl.agents.make_agents` takes), each generator where it was (a ``cmd:`` or
-    ``llm:`` program is started afresh). Every agent is checked before any is made.
+    :func:`~rummydsl.agents.make_agents` takes), each generator where it was. Every agent
+    is checked before any is made.
 
-    :raises RecordError: for a save without agents, an agent name that is not one, or a
-        generator missing, not wanted or of the wrong shape, naming the seat's key.
+    A ``cmd:`` or ``llm:`` program agent is started afresh, and only when ``programs`` is
+    true: a save is a file anyone may have written, and no code runs from a file
+    (docs/security.md), so by default a save naming a program is refused.
+
+    :raises RecordError: for a save without agents, an agent name that is not one, a
+        program agent without ``programs=True``, or a generator missing, not wanted or of
+        the wrong shape, naming the seat's key.
     """
     from ..agents import make_agents, parse_agent
     from ..agents.spec import PROGRAM_PREFIXES
@@ -51,6 +56,10 @@ def load_agents(data: Mapping[str, Any]) -> list[Agent]:
         program = name.startswith(PROGRAM_PREFIXES)
         if program and len(name) <= 4:
             raise RecordError(f"{where}.agent: {name!r} names no program (cmd:PROGRAM, llm:PROGRAM)")
+        if program and not programs:
+            raise RecordError(f"{where}.agent: the save names the program agent {name!r:.80}, and a save "
+                              "starts no program unless its loader allows it (load_agents(data, "
+                              "programs=True), for a save you made yourself)")
         if not program:
             try:
                 parse_agent(name, seat)
@@ -278,8 +287,9 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     return game
 
 
-def read_save(variant: Variant, path: str) -> tuple[Game, list[Agent] | None]:
-    """The game of a save file, and its agents if the save holds them.
+def read_save(variant: Variant, path: str, *, programs: bool = False) -> tuple[Game, list[Agent] | None]:
+    """The game of a save file, and its agents if the save holds them (a program agent
+    only with ``programs=True``, as :func:`load_agents` says).
 
     :raises RecordError: for a file that cannot be read, is larger than
         :data:`~rummydsl.limits.MAX_RECORD_BYTES`, is not JSON (a save cut short says so)
@@ -308,7 +318,7 @@ def read_save(variant: Variant, path: str) -> tuple[Game, list[Agent] | None]:
         raise RecordError(f"not a JSON save: {problem.msg}{cut}", Location(path, problem.lineno)) from None
     try:
         game = load_game(variant, data)
-        agents = load_agents(data) if "agents" in data else None
+        agents = load_agents(data, programs=programs) if "agents" in data else None
     except RecordError as problem:
         raise RecordError(problem.message, Location(path)) from None
     return game, agents

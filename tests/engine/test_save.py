@@ -343,7 +343,7 @@ def test_program_agents_save_by_name_and_start_afresh() -> None:
     items = save_game(game, agents)["agents"]
     assert items == [{"agent": "cmd:python3 bot.py", "state": "program"},
                      {"agent": "llm:python3 model.py", "state": "program"}]
-    loaded = load_agents({"players": 2, "agents": items})
+    loaded = load_agents({"players": 2, "agents": items}, programs=True)
     assert [type(a) for a in loaded] == [ProgramAgent, LLMAgent] and loaded[1].command == "python3 model.py"
     assert save_agents(loaded) == items
     assert save_agents([ProgramAgent("bot", 0), LLMAgent("m", 1)])[1] == {"agent": "llm:m", "state": "program"}
@@ -357,7 +357,9 @@ def test_program_agents_save_by_name_and_start_afresh() -> None:
     ({"agent": "random", "rng": {"state": [1, 2]}}, r"agents\[0\]\.rng\.state: expected 625 whole numbers"),
     ({"agent": ""}, r"agents\[0\]: expected an object with the agent's name"),
     ({"agent": "cmd:"}, r"agents\[0\]\.agent: 'cmd:' names no program"),
-    ({"agent": "llm:'unclosed"}, r"agents\[0\]\.agent: cannot read the command"),
+    ({"agent": "cmd:rm -rf ~"}, r"agents\[0\]\.agent: the save names the program agent 'cmd:rm -rf ~', "
+                                r"and a save starts no program unless its loader allows it"),
+    ({"agent": "llm:python3 model.py"}, r"agents\[0\]\.agent: the save names the program agent"),
     ("greedy", r"agents\[0\]: expected an object with the agent's name, such as \{\"agent\": \"greedy\"\}"),
 ])
 def test_a_save_naming_a_bad_agent_names_the_file_and_the_place(tmp_path: Path, item: Any, message: str) -> None:
@@ -371,6 +373,15 @@ def test_a_save_naming_a_bad_agent_names_the_file_and_the_place(tmp_path: Path, 
     with pytest.raises(RecordError) as caught:
         read_save(game.variant, str(path))
     assert re.match(f"{re.escape(str(path))}: {message}", str(caught.value)), str(caught.value)
+
+
+def test_a_bad_program_command_is_named_when_programs_are_allowed(tmp_path: Path) -> None:
+    game, data = saved()
+    data["agents"] = [{"agent": "llm:'unclosed"}, {"agent": "greedy"}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError, match=r"agents\[0\]\.agent: cannot read the command"):
+        read_save(game.variant, str(path), programs=True)
 
 
 def test_a_save_file_is_written_whole_and_read_back(tmp_path: Path) -> None:
