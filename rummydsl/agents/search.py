@@ -47,13 +47,15 @@ from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
 from .fast import FastAgent
+from .focus import candidates
 from .heuristic import HeuristicAgent
 
 if TYPE_CHECKING:
     from ..engine.match import Match
 
 __all__ = ["ISMCTSAgent", "PIMCAgent", "SearchStats", "values", "DEFAULT_ITERS", "DEFAULT_SAMPLES",
-           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MIN_VISITS", "MAX_TREE_STEPS"]
+           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MIN_VISITS", "MAX_TREE_STEPS",
+           "DEFAULT_FOCUS", "DEFAULT_WIDEN"]
 
 DEFAULT_ITERS = 100
 """ISMCTS iterations per move when neither ``iters`` nor ``ms`` is given."""
@@ -75,6 +77,14 @@ MIN_VISITS = 8
 (a standard error read from fewer is too unreliable: measured, docs/agents.md)."""
 MAX_TREE_STEPS = 200
 """Moves one ISMCTS iteration follows down the tree at most (a safeguard, never reached in play)."""
+DEFAULT_FOCUS = 1
+"""Whether ISMCTS compares only one move of each kind at the root (``focus=1``:
+:mod:`~rummydsl.agents.focus`, the root's moves tried in turn in shared worlds, the tree
+below widened from the policy's move) or every legal action by UCB1 (``focus=0``, the
+first version)."""
+DEFAULT_WIDEN = 8
+"""With ``focus=1``: the visits a node below the root needs per child before it tries a
+move other than the policy's (progressive widening; ``widen``)."""
 
 
 @dataclass
@@ -215,16 +225,21 @@ class ISMCTSAgent(_Search):
 
     def __init__(self, rng: random.Random, *, iters: int | None = None, ms: float | None = None,
                  rollout: str = "heuristic", depth: int = DEFAULT_DEPTH, c: float = DEFAULT_C,
-                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN, visits: int = MIN_VISITS) -> None:
+                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN, visits: int = MIN_VISITS,
+                 focus: int = DEFAULT_FOCUS, widen: int = DEFAULT_WIDEN) -> None:
         super().__init__(rng, ms=ms, rollout=rollout, depth=depth, scale=scale, margin=margin)
         self.iters = iters if iters is not None or ms is not None else DEFAULT_ITERS
         self.c = c
         self.visits = max(2, visits)
+        self.focus = bool(focus)
+        self.widen = max(1, widen)
 
     def act(self, observation: Observation) -> Action:
         legal = list(observation.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        if self.focus:
+            return self._focused(observation, legal)
         if self.ms is None and self.iters is not None and self.iters < len(legal) + 2 * (self.visits - 1):
             # every root child is tried once before any is tried again (the seat's actions are
             # the same in every world), so no child could reach ``visits`` beside the policy's
@@ -252,6 +267,99 @@ class ISMCTSAgent(_Search):
         if kept is not None and not _clearly_better(chosen, kept, self.margin, self.visits):
             return anchor
         return by_text[best]
+
+    def _focused(self, observation: Observation, legal: list[Action]) -> Action:
+        """``focus=1``: the policy's move against one move of each other kind
+        (:func:`~rummydsl.agents.focus.candidates`), each played in every sampled world in
+        turn (so their values pair, world by world), the tree below each grown by
+        :meth:`_descend`; the best replaces the policy's move only if the paired
+        differences beat ``margin`` by two standard errors over at least ``visits`` worlds."""
+        anchor = self.anchor.act(observation)
+        moves = candidates(observation, anchor, legal)
+        if len(moves) < 2 or (self.ms is None and self.iters is not None
+                              and self.iters < len(moves) * self.visits):
+            return anchor
+        started = time.process_time()
+        seat = observation.player
+        base = observation.sample(self.rng)
+        roots = [_Node(seat) for _ in moves]
+        worth: list[list[float]] = [[] for _ in moves]
+        done = 0
+        while not self._over_budget(started, done, self.iters) or done == 0:
+            world = base.resample(seat, self.rng)
+            for k, move in enumerate(moves):
+                m = world.copy() if k + 1 < len(moves) else world
+                try:
+                    m.apply(move)
+                except RummyDslError:
+                    worth[k].append(values(m, self.scale)[seat])
+                    continue
+                self.stats.steps += 1
+                worth[k].append(self._descend(m, roots[k])[seat])
+            done += len(moves)
+        self.stats.moves += 1
+        self.stats.iterations = done
+        self.stats.total_iterations += done
+        self.stats.seconds += time.process_time() - started
+        best = max(range(len(moves)), key=lambda k: (sum(worth[k]), -k))
+        if best == 0 or len(worth[0]) < self.visits:
+            return anchor
+        pairs = [x - y for x, y in zip(worth[best], worth[0])]
+        return moves[best] if _beats(pairs, self.margin) else anchor
+
+    def _descend(self, m: Match, node: _Node) -> list[float]:
+        """One iteration below a root move: down the tree by UCB1 among the children legal in
+        this world, adding a child where a node has fewer than one per :attr:`widen` visits
+        (the policy's move first, then one not tried, at random), then a playout; the values
+        are backed up from ``node`` on."""
+        path = [node]
+        log, sqrt, c, rng = math.log, math.sqrt, self.c, self.rng
+        for _ in range(MAX_TREE_STEPS):
+            seat = m.to_move
+            if seat < 0 or m.round.result is not None:
+                break
+            legal = _legal(m, seat)
+            children = node.children
+            tried: list[str] = []
+            untried: list[str] = []
+            for key, _action in legal:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+                    tried.append(key)
+            actions = dict(legal)
+            grow: str | None = None
+            if untried and (not tried or len(tried) < 1 + node.visits // self.widen):
+                first = str(self._policy(m, seat)) if len(legal) > 1 else legal[0][0]
+                grow = first if first in actions and first not in children else untried[rng.randrange(len(untried))]
+                child = children[grow] = _Node(seat)
+                child.avail = 1
+                chosen = grow
+            else:
+                chosen, best_score = tried[0], -1.0
+                for key in tried:
+                    one = children[key]
+                    score = one.total / one.visits + c * sqrt(log(one.avail) / one.visits) if one.visits else 2.0
+                    if score > best_score:
+                        chosen, best_score = key, score
+                child = children[chosen]
+            try:
+                m.apply(actions[chosen])
+            except RummyDslError:
+                break
+            self.stats.steps += 1
+            path.append(child)
+            node = child
+            if grow is not None:
+                break
+        value = self._playout(m)
+        for one in path:
+            one.visits += 1
+            one.total += value[one.player]
+            one.squares += value[one.player] ** 2
+        return value
 
     def _iterate(self, m: Match, root: _Node) -> None:
         node = root

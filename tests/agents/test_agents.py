@@ -61,15 +61,18 @@ def test_the_fast_playout_policy_plays_a_seeded_game_of_every_variant_to_its_end
     assert m.over and m.stalled is None
 
 
-def test_too_few_iterations_to_outvote_the_policy_play_its_move_unsearched() -> None:
+@pytest.mark.parametrize("focus,iterations", [(0, 5), (1, 6)])
+def test_too_few_iterations_to_outvote_the_policy_play_its_move_unsearched(focus: int, iterations: int) -> None:
+    """With ``focus=1`` the root's two moves (pass, take the upcard) are each tried once
+    per sampled world, so 5 iterations are rounded up to 3 worlds."""
     m = Match.new("gin_rummy", seed=4)
     view = m.view(m.to_move)
-    agent = ISMCTSAgent(random.Random(1), iters=5)
+    agent = ISMCTSAgent(random.Random(1), iters=5, focus=focus)
     assert str(agent.act(view)) == str(HeuristicAgent().act(view))
     assert agent.stats.moves == 0
-    searched = ISMCTSAgent(random.Random(1), iters=5, visits=2)
+    searched = ISMCTSAgent(random.Random(1), iters=5, visits=2, focus=focus)
     searched.act(view)
-    assert searched.stats.moves == 1 and searched.stats.iterations == 5
+    assert searched.stats.moves == 1 and searched.stats.iterations == iterations
 
 
 def test_meld_chance_counts_the_cards_a_seat_was_seen_taking() -> None:
