@@ -10,12 +10,20 @@ The search stays inside the round in play: a playout runs to the round's end or 
 ``depth`` decisions, whichever is first, and is valued by :func:`values`.
 
 - :class:`ISMCTSAgent` is single-observer ISMCTS (Cowling, Powley and Whitehouse,
-  2012): one tree over the seat's information sets whose edges are actions by their
+  2012): a tree over the seat's information sets whose edges are actions by their
   notation, each node the value of the player who moved into it; a child is chosen by
   UCB1 among the children legal in this determinisation, with the count of times it
   was available in place of the parent's visits; one node is added per iteration.
-  The move played is the root's most visited child, if it beats the playout policy's
-  own move clearly (:data:`DEFAULT_MARGIN`, :data:`MIN_VISITS`); else the policy's move.
+  With ``focus=1`` (:data:`DEFAULT_FOCUS`) the root holds only the policy's move and
+  one move of each other kind (:func:`~rummydsl.agents.focus.candidates`: knock or
+  discard, take or draw, take or decline, meld or done), each played in turn in every
+  sampled world so that their values pair world by world, and a node below the root
+  tries the policy's move first and another only every :data:`DEFAULT_WIDEN` visits;
+  the best root move is played if its paired differences with the policy's beat
+  :data:`DEFAULT_MARGIN` by two standard errors, else the policy's move. With
+  ``focus=0`` every legal action is a root child chosen by UCB1, and the most visited
+  is played if it beats the policy's move clearly (:data:`DEFAULT_MARGIN`,
+  :data:`MIN_VISITS`; unpaired).
 - :class:`PIMCAgent` plays every legal action in each of ``samples`` determinisations
   and takes the one whose playouts are worth most on average.
 
@@ -219,8 +227,14 @@ class ISMCTSAgent(_Search):
     (:class:`~rummydsl.agents.fast.FastAgent`, cheaper) or ``random``; ``depth``: decisions per playout; ``c``: UCB1's
     exploration constant; ``scale``: see :func:`values`; ``visits``: the playouts each of
     the searched and the policy's move needs before one replaces the other (at least 2).
-    With ``iters`` too few for that (fewer than the legal actions and twice ``visits``
-    less one: each root child is tried once first), the policy's move is played unsearched.
+    With ``iters`` too few for that (``focus=1``: fewer than ``visits`` worlds for each
+    root move; ``focus=0``: fewer than the legal actions and twice ``visits`` less one,
+    each root child being tried once first), the policy's move is played unsearched.
+    ``focus``: 1 (the default) to compare one move of each kind in shared worlds, 0
+    for every legal action by UCB1 (module docstring); ``widen``: with ``focus=1``, the
+    visits a node below the root needs per child before it tries another move.
+    With ``focus=1`` the iterations are whole worlds (``iters`` rounded up to a
+    multiple of the root's moves).
     """
 
     def __init__(self, rng: random.Random, *, iters: int | None = None, ms: float | None = None,

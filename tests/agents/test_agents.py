@@ -95,7 +95,8 @@ def test_meld_chance_counts_the_cards_a_seat_was_seen_taking() -> None:
 
 
 @pytest.mark.parametrize("name", ["ismcts:iters=6:depth=4:visits=2", "pimc:samples=2:depth=4",
-                                  "ismcts:iters=6:rollout=random:visits=2", "ismcts:iters=8:rollout=fast:visits=2"])
+                                  "ismcts:iters=6:rollout=random:visits=2", "ismcts:iters=8:rollout=fast:visits=2",
+                                  "ismcts:iters=6:depth=4:visits=2:focus=0"])
 def test_a_search_agent_plays_the_same_game_from_the_same_seed(name: str) -> None:
     def one() -> list[str]:
         m = Match.new("gin_rummy", seed=5, history=False)
@@ -128,7 +129,8 @@ def _states(variant_id: str, count: int, seed: int) -> list[Match]:
 @pytest.mark.parametrize("variant_id", ["gin_rummy", "ginski", "skarney_gin", "rummy", "contract_rummy",
                                         "knock_rummy"])
 @pytest.mark.parametrize("name", ["greedy", "heuristic", "simple", "ismcts:iters=8:depth=3:visits=2",
-                                  "ismcts:iters=8:depth=3:visits=2:rollout=fast", "pimc:samples=2:depth=3"])
+                                  "ismcts:iters=8:depth=3:visits=2:rollout=fast", "ismcts:iters=8:depth=3:visits=2:focus=0",
+                                  "pimc:samples=2:depth=3"])
 def test_an_agent_answers_the_same_in_every_world_its_seat_cannot_tell_apart(variant_id: str, name: str) -> None:
     """The leak test of agents: the true position and another dealt consistently with all
     the seat saw (Match.resample: the cards hidden from it elsewhere) get the same answer
