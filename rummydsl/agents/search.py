@@ -210,6 +210,14 @@ class _Node:
         self.player = player
 
 
+def _back_up(path: Sequence[_Node], value: Sequence[float]) -> None:
+    """Count a playout's values at each node of ``path``, for the player who moved into it."""
+    for one in path:
+        one.visits += 1
+        one.total += value[one.player]
+        one.squares += value[one.player] ** 2
+
+
 def _legal(m: Match, seat: int) -> list[tuple[str, Action]]:
     """The actions of ``seat`` in ``m`` by their notation (a forced move alone)."""
     forced = m.round.automatic()
@@ -369,10 +377,7 @@ class ISMCTSAgent(_Search):
             if grow is not None:
                 break
         value = self._playout(m)
-        for one in path:
-            one.visits += 1
-            one.total += value[one.player]
-            one.squares += value[one.player] ** 2
+        _back_up(path, value)
         return value
 
     def _iterate(self, m: Match, root: _Node) -> None:
@@ -416,11 +421,7 @@ class ISMCTSAgent(_Search):
             node = child
             if untried:
                 break
-        value = self._playout(m)
-        for one in path:
-            one.visits += 1
-            one.total += value[one.player]
-            one.squares += value[one.player] ** 2
+        _back_up(path, self._playout(m))
         root.visits += 1
 
 
