@@ -36,9 +36,10 @@ PARTS = {
 """The functions whose cumulative time is shown: (file, function)."""
 
 
-def _searched(variant: str, seed: int, moves: int, iters: int, depth: int, rollout: str) -> ISMCTSAgent:
+def _searched(variant: str, seed: int, moves: int, iters: int, depth: int, rollout: str,
+              focus: int = 1) -> ISMCTSAgent:
     """Play until the search agent has searched ``moves`` moves (new games as needed)."""
-    agent = ISMCTSAgent(random.Random(seed), iters=iters, depth=depth, rollout=rollout)
+    agent = ISMCTSAgent(random.Random(seed), iters=iters, depth=depth, rollout=rollout, focus=focus)
     game = 0
     while agent.stats.moves < moves:
         m = Match.new(variant, seed=seed + game, history=False)
@@ -50,14 +51,15 @@ def _searched(variant: str, seed: int, moves: int, iters: int, depth: int, rollo
     return agent
 
 
-def measure(variant: str, seed: int, moves: int, iters: int, depth: int, rollout: str) -> dict[str, Any]:
+def measure(variant: str, seed: int, moves: int, iters: int, depth: int, rollout: str,
+            focus: int = 1) -> dict[str, Any]:
     started = time.process_time()
-    agent = _searched(variant, seed, moves, iters, depth, rollout)
+    agent = _searched(variant, seed, moves, iters, depth, rollout, focus)
     total = time.process_time() - started
     stats = agent.stats
     profile = cProfile.Profile()
     profile.enable()
-    _searched(variant, seed, moves, iters, depth, rollout)
+    _searched(variant, seed, moves, iters, depth, rollout, focus)
     profile.disable()
     table = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     search = sum(v[3] for k, v in table.items() if k[0].endswith("search.py") and k[2] == "act")
@@ -79,16 +81,19 @@ def main() -> None:
     parser.add_argument("--iters", type=int, default=100)
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--rollout", default="heuristic")
+    parser.add_argument("--focus", type=int, default=1, help="ismcts's focus setting (0: the first version)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.quick:
         args.moves, args.iters = 3, 10
-    rows = [measure(v, args.seed, args.moves, args.iters, args.depth, args.rollout) for v in args.variants.split(",")]
+    rows = [measure(v, args.seed, args.moves, args.iters, args.depth, args.rollout, args.focus)
+            for v in args.variants.split(",")]
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"ismcts:iters={args.iters}:depth={args.depth}:rollout={args.rollout}, {args.moves} searched moves, "
+    print(f"ismcts:iters={args.iters}:depth={args.depth}:rollout={args.rollout}:focus={args.focus}, "
+          f"{args.moves} searched moves, "
           f"seed {args.seed}; CPU time\n")
     print("| variant | iterations/s | playout steps/s | ms/move | resample | apply | policy | legal listing | values |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

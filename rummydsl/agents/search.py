@@ -10,12 +10,20 @@ The search stays inside the round in play: a playout runs to the round's end or 
 ``depth`` decisions, whichever is first, and is valued by :func:`values`.
 
 - :class:`ISMCTSAgent` is single-observer ISMCTS (Cowling, Powley and Whitehouse,
-  2012): one tree over the seat's information sets whose edges are actions by their
+  2012): a tree over the seat's information sets whose edges are actions by their
   notation, each node the value of the player who moved into it; a child is chosen by
   UCB1 among the children legal in this determinisation, with the count of times it
   was available in place of the parent's visits; one node is added per iteration.
-  The move played is the root's most visited child, if it beats the playout policy's
-  own move clearly (:data:`DEFAULT_MARGIN`, :data:`MIN_VISITS`); else the policy's move.
+  With ``focus=1`` (:data:`DEFAULT_FOCUS`) the root holds only the policy's move and
+  one move of each other kind (:func:`~rummydsl.agents.focus.candidates`: knock or
+  discard, take or draw, take or decline, meld or done), each played in turn in every
+  sampled world so that their values pair world by world, and a node below the root
+  tries the policy's move first and another only every :data:`DEFAULT_WIDEN` visits;
+  the best root move is played if its paired differences with the policy's beat
+  :data:`DEFAULT_MARGIN` by two standard errors, else the policy's move. With
+  ``focus=0`` every legal action is a root child chosen by UCB1, and the most visited
+  is played if it beats the policy's move clearly (:data:`DEFAULT_MARGIN`,
+  :data:`MIN_VISITS`; unpaired).
 - :class:`PIMCAgent` plays every legal action in each of ``samples`` determinisations
   and takes the one whose playouts are worth most on average.
 
@@ -47,13 +55,15 @@ from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from .basic import GreedyAgent
 from .fast import FastAgent
+from .focus import candidates
 from .heuristic import HeuristicAgent
 
 if TYPE_CHECKING:
     from ..engine.match import Match
 
 __all__ = ["ISMCTSAgent", "PIMCAgent", "SearchStats", "values", "DEFAULT_ITERS", "DEFAULT_SAMPLES",
-           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MIN_VISITS", "MAX_TREE_STEPS"]
+           "DEFAULT_DEPTH", "DEFAULT_C", "DEFAULT_SCALE", "DEFAULT_MARGIN", "MIN_VISITS", "MAX_TREE_STEPS",
+           "DEFAULT_FOCUS", "DEFAULT_WIDEN"]
 
 DEFAULT_ITERS = 100
 """ISMCTS iterations per move when neither ``iters`` nor ``ms`` is given."""
@@ -75,6 +85,14 @@ MIN_VISITS = 8
 (a standard error read from fewer is too unreliable: measured, docs/agents.md)."""
 MAX_TREE_STEPS = 200
 """Moves one ISMCTS iteration follows down the tree at most (a safeguard, never reached in play)."""
+DEFAULT_FOCUS = 1
+"""Whether ISMCTS compares only one move of each kind at the root (``focus=1``:
+:mod:`~rummydsl.agents.focus`, the root's moves tried in turn in shared worlds, the tree
+below widened from the policy's move) or every legal action by UCB1 (``focus=0``, the
+first version)."""
+DEFAULT_WIDEN = 8
+"""With ``focus=1``: the visits a node below the root needs per child before it tries a
+move other than the policy's (progressive widening; ``widen``)."""
 
 
 @dataclass
@@ -192,6 +210,14 @@ class _Node:
         self.player = player
 
 
+def _back_up(path: Sequence[_Node], value: Sequence[float]) -> None:
+    """Count a playout's values at each node of ``path``, for the player who moved into it."""
+    for one in path:
+        one.visits += 1
+        one.total += value[one.player]
+        one.squares += value[one.player] ** 2
+
+
 def _legal(m: Match, seat: int) -> list[tuple[str, Action]]:
     """The actions of ``seat`` in ``m`` by their notation (a forced move alone)."""
     forced = m.round.automatic()
@@ -209,22 +235,33 @@ class ISMCTSAgent(_Search):
     (:class:`~rummydsl.agents.fast.FastAgent`, cheaper) or ``random``; ``depth``: decisions per playout; ``c``: UCB1's
     exploration constant; ``scale``: see :func:`values`; ``visits``: the playouts each of
     the searched and the policy's move needs before one replaces the other (at least 2).
-    With ``iters`` too few for that (fewer than the legal actions and twice ``visits``
-    less one: each root child is tried once first), the policy's move is played unsearched.
+    With ``iters`` too few for that (``focus=1``: fewer than ``visits`` worlds for each
+    root move; ``focus=0``: fewer than the legal actions and twice ``visits`` less one,
+    each root child being tried once first), the policy's move is played unsearched.
+    ``focus``: 1 (the default) to compare one move of each kind in shared worlds, 0
+    for every legal action by UCB1 (module docstring); ``widen``: with ``focus=1``, the
+    visits a node below the root needs per child before it tries another move.
+    With ``focus=1`` the iterations are whole worlds (``iters`` rounded up to a
+    multiple of the root's moves).
     """
 
     def __init__(self, rng: random.Random, *, iters: int | None = None, ms: float | None = None,
                  rollout: str = "heuristic", depth: int = DEFAULT_DEPTH, c: float = DEFAULT_C,
-                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN, visits: int = MIN_VISITS) -> None:
+                 scale: float = DEFAULT_SCALE, margin: float = DEFAULT_MARGIN, visits: int = MIN_VISITS,
+                 focus: int = DEFAULT_FOCUS, widen: int = DEFAULT_WIDEN) -> None:
         super().__init__(rng, ms=ms, rollout=rollout, depth=depth, scale=scale, margin=margin)
         self.iters = iters if iters is not None or ms is not None else DEFAULT_ITERS
         self.c = c
         self.visits = max(2, visits)
+        self.focus = bool(focus)
+        self.widen = max(1, widen)
 
     def act(self, observation: Observation) -> Action:
         legal = list(observation.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        if self.focus:
+            return self._focused(observation, legal)
         if self.ms is None and self.iters is not None and self.iters < len(legal) + 2 * (self.visits - 1):
             # every root child is tried once before any is tried again (the seat's actions are
             # the same in every world), so no child could reach ``visits`` beside the policy's
@@ -252,6 +289,96 @@ class ISMCTSAgent(_Search):
         if kept is not None and not _clearly_better(chosen, kept, self.margin, self.visits):
             return anchor
         return by_text[best]
+
+    def _focused(self, observation: Observation, legal: list[Action]) -> Action:
+        """``focus=1``: the policy's move against one move of each other kind
+        (:func:`~rummydsl.agents.focus.candidates`), each played in every sampled world in
+        turn (so their values pair, world by world), the tree below each grown by
+        :meth:`_descend`; the best replaces the policy's move only if the paired
+        differences beat ``margin`` by two standard errors over at least ``visits`` worlds."""
+        anchor = self.anchor.act(observation)
+        moves = candidates(observation, anchor, legal)
+        if len(moves) < 2 or (self.ms is None and self.iters is not None
+                              and self.iters < len(moves) * self.visits):
+            return anchor
+        started = time.process_time()
+        seat = observation.player
+        base = observation.sample(self.rng)
+        roots = [_Node(seat) for _ in moves]
+        worth: list[list[float]] = [[] for _ in moves]
+        done = 0
+        while not self._over_budget(started, done, self.iters) or done == 0:
+            world = base.resample(seat, self.rng)
+            for k, move in enumerate(moves):
+                m = world.copy() if k + 1 < len(moves) else world
+                try:
+                    m.apply(move)
+                except RummyDslError:
+                    worth[k].append(values(m, self.scale)[seat])
+                    continue
+                self.stats.steps += 1
+                worth[k].append(self._descend(m, roots[k])[seat])
+            done += len(moves)
+        self.stats.moves += 1
+        self.stats.iterations = done
+        self.stats.total_iterations += done
+        self.stats.seconds += time.process_time() - started
+        best = max(range(len(moves)), key=lambda k: (sum(worth[k]), -k))
+        if best == 0 or len(worth[0]) < self.visits:
+            return anchor
+        pairs = [x - y for x, y in zip(worth[best], worth[0])]
+        return moves[best] if _beats(pairs, self.margin) else anchor
+
+    def _descend(self, m: Match, node: _Node) -> list[float]:
+        """One iteration below a root move: down the tree by UCB1 among the children legal in
+        this world, adding a child where a node has fewer than one per :attr:`widen` visits
+        (the policy's move first, then one not tried, at random), then a playout; the values
+        are backed up from ``node`` on."""
+        path = [node]
+        log, sqrt, c, rng = math.log, math.sqrt, self.c, self.rng
+        for _ in range(MAX_TREE_STEPS):
+            seat = m.to_move
+            if seat < 0 or m.round.result is not None:
+                break
+            legal = _legal(m, seat)
+            children = node.children
+            tried: list[str] = []
+            untried: list[str] = []
+            for key, _action in legal:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+                    tried.append(key)
+            actions = dict(legal)
+            grow: str | None = None
+            if untried and (not tried or len(tried) < 1 + node.visits // self.widen):
+                first = str(self._policy(m, seat)) if len(legal) > 1 else legal[0][0]
+                grow = first if first in actions and first not in children else untried[rng.randrange(len(untried))]
+                child = children[grow] = _Node(seat)
+                child.avail = 1
+                chosen = grow
+            else:
+                chosen, best_score = tried[0], -1.0
+                for key in tried:
+                    one = children[key]
+                    score = one.total / one.visits + c * sqrt(log(one.avail) / one.visits) if one.visits else 2.0
+                    if score > best_score:
+                        chosen, best_score = key, score
+                child = children[chosen]
+            try:
+                m.apply(actions[chosen])
+            except RummyDslError:
+                break
+            self.stats.steps += 1
+            path.append(child)
+            node = child
+            if grow is not None:
+                break
+        value = self._playout(m)
+        _back_up(path, value)
+        return value
 
     def _iterate(self, m: Match, root: _Node) -> None:
         node = root
@@ -294,11 +421,7 @@ class ISMCTSAgent(_Search):
             node = child
             if untried:
                 break
-        value = self._playout(m)
-        for one in path:
-            one.visits += 1
-            one.total += value[one.player]
-            one.squares += value[one.player] ** 2
+        _back_up(path, self._playout(m))
         root.visits += 1
 
 

@@ -41,7 +41,7 @@ SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "heuristic": {},
     "simple": {},
     "ismcts": {"iters": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "c": _FLOAT, "scale": _FLOAT,
-               "margin": _FLOAT, "visits": _INT},
+               "margin": _FLOAT, "visits": _INT, "focus": _INT, "widen": _INT},
     "pimc": {"samples": _INT, "ms": _FLOAT, "rollout": _WORD, "depth": _INT, "scale": _FLOAT, "margin": _FLOAT},
 }
 """Each agent's settings and how each is read (docs/agents.md lists what they mean)."""
@@ -74,7 +74,7 @@ def parse_agent(name: str, seat: int = 0) -> tuple[str, dict[str, Any]]:
             value = allowed[key](text)
         except ValueError:
             raise AgentError(where, f"{kind}'s {key} must be a number, not {text!r}") from None
-        if isinstance(value, (int, float)) and not (value >= 0 if key == "margin" else value > 0):
+        if isinstance(value, (int, float)) and not (value >= 0 if key in ("margin", "focus") else value > 0):
             raise AgentError(where, f"{kind}'s {key} must be more than 0, not {text!r}")
         if key == "rollout" and value not in _ROLLOUTS:
             raise AgentError(where, f"{kind}'s rollout is random, fast, greedy or heuristic, not {text!r}")

@@ -61,15 +61,18 @@ def test_the_fast_playout_policy_plays_a_seeded_game_of_every_variant_to_its_end
     assert m.over and m.stalled is None
 
 
-def test_too_few_iterations_to_outvote_the_policy_play_its_move_unsearched() -> None:
+@pytest.mark.parametrize("focus,iterations", [(0, 5), (1, 6)])
+def test_too_few_iterations_to_outvote_the_policy_play_its_move_unsearched(focus: int, iterations: int) -> None:
+    """With ``focus=1`` the root's two moves (pass, take the upcard) are each tried once
+    per sampled world, so 5 iterations are rounded up to 3 worlds."""
     m = Match.new("gin_rummy", seed=4)
     view = m.view(m.to_move)
-    agent = ISMCTSAgent(random.Random(1), iters=5)
+    agent = ISMCTSAgent(random.Random(1), iters=5, focus=focus)
     assert str(agent.act(view)) == str(HeuristicAgent().act(view))
     assert agent.stats.moves == 0
-    searched = ISMCTSAgent(random.Random(1), iters=5, visits=2)
+    searched = ISMCTSAgent(random.Random(1), iters=5, visits=2, focus=focus)
     searched.act(view)
-    assert searched.stats.moves == 1 and searched.stats.iterations == 5
+    assert searched.stats.moves == 1 and searched.stats.iterations == iterations
 
 
 def test_meld_chance_counts_the_cards_a_seat_was_seen_taking() -> None:
@@ -92,7 +95,8 @@ def test_meld_chance_counts_the_cards_a_seat_was_seen_taking() -> None:
 
 
 @pytest.mark.parametrize("name", ["ismcts:iters=6:depth=4:visits=2", "pimc:samples=2:depth=4",
-                                  "ismcts:iters=6:rollout=random:visits=2", "ismcts:iters=8:rollout=fast:visits=2"])
+                                  "ismcts:iters=6:rollout=random:visits=2", "ismcts:iters=8:rollout=fast:visits=2",
+                                  "ismcts:iters=6:depth=4:visits=2:focus=0"])
 def test_a_search_agent_plays_the_same_game_from_the_same_seed(name: str) -> None:
     def one() -> list[str]:
         m = Match.new("gin_rummy", seed=5, history=False)
@@ -125,7 +129,8 @@ def _states(variant_id: str, count: int, seed: int) -> list[Match]:
 @pytest.mark.parametrize("variant_id", ["gin_rummy", "ginski", "skarney_gin", "rummy", "contract_rummy",
                                         "knock_rummy"])
 @pytest.mark.parametrize("name", ["greedy", "heuristic", "simple", "ismcts:iters=8:depth=3:visits=2",
-                                  "ismcts:iters=8:depth=3:visits=2:rollout=fast", "pimc:samples=2:depth=3"])
+                                  "ismcts:iters=8:depth=3:visits=2:rollout=fast", "ismcts:iters=8:depth=3:visits=2:focus=0",
+                                  "pimc:samples=2:depth=3"])
 def test_an_agent_answers_the_same_in_every_world_its_seat_cannot_tell_apart(variant_id: str, name: str) -> None:
     """The leak test of agents: the true position and another dealt consistently with all
     the seat saw (Match.resample: the cards hidden from it elsewhere) get the same answer
