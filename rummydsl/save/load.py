@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def load_agents(data: Mapping[str, Any]) -> list[Agent]:
-    """The agents of a save, each generator where it was (a ``cmd:`` program is started afresh).
+    """The agents of a save, each generator where it was (a ``cmd:`` or ``llm:`` program is
+    started afresh).
 
     :raises RecordError: for a save without agents, or an agent that cannot be read.
     """
@@ -46,9 +47,27 @@ def load_agents(data: Mapping[str, Any]) -> list[Agent]:
             agents.append(GreedyAgent())
         elif isinstance(name, str) and name.startswith("cmd:") and len(name) > 4:
             agents.append(ProgramAgent(name[4:], seat))
+        elif isinstance(name, str) and name.startswith("llm:") and len(name) > 4:
+            agents.append(_llm_agent(name[4:], seat, where))
         else:
-            raise RecordError(f"{where}: expected an agent random, greedy or cmd:PROGRAM, got {item!r:.60}")
+            raise RecordError(f"{where}: expected an agent random, greedy, cmd:PROGRAM or llm:PROGRAM, "
+                              f"got {item!r:.60}")
     return agents
+
+
+def _llm_agent(command: str, seat: int, where: str) -> Agent:
+    """An ``llm:`` seat started afresh from its command; its settings (the transcript, the time
+    limit, the retries) come from the environment of the resumed game, as for a new one.
+
+    :raises RecordError: for a command that cannot be read, or a setting of the wrong kind.
+    """
+    from ..errors import AgentError
+    from ..llm import LLMAgent
+
+    try:
+        return LLMAgent(command, seat)
+    except AgentError as problem:
+        raise RecordError(f"{where}: {problem}") from None
 
 
 class _Loader(Fields):
@@ -167,7 +186,7 @@ def _check_position(load: _Loader, position: dict[str, Any]) -> None:
 
 def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     from ..endings import Ending
-    from ..engine import Game, GameResult, RoundResult, Sheet
+    from ..engine import Game, GameResult, PastRound, RoundResult, Sheet
 
     n = load.players
     rng = _rng_from_json(data.get("rng"), "rng")
@@ -232,6 +251,10 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     game.sheets = sheets
     game.results = results
     game._game_start = len(results) - (rnd.number - 1)  # the round is deal rnd.number of its game (CR-2)
+    # the rounds before it by their results (a save keeps no earlier round's moves), so that
+    # an observation's past_results() and a prompt's summary of them go on as before
+    game.past = tuple(PastRound(k + 1, (), False, r) for k, r in enumerate(results[game._game_start:]))
+    rnd.earlier = game.past
     game.games_won = load.numbers(data, "games_won", "")
     game.finished_games = finished
     game.result = result

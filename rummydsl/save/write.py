@@ -78,11 +78,14 @@ def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
     """Each seat's agent as JSON: its name and, for a ``random`` agent, its generator's state.
 
     A ``cmd:`` program's state is its own (the save says ``"state": "program"``): a
-    resumed game starts the program afresh.
+    resumed game starts the program afresh. So is an ``llm:`` seat's
+    (:meth:`LLMAgent.save_entry <rummydsl.llm.LLMAgent.save_entry>`: its command; its
+    settings come from the environment of the resumed game).
 
-    :raises RecordError: for an agent that is not ``random``, ``greedy`` or a program.
+    :raises RecordError: for an agent that is not ``random``, ``greedy``, a program or an ``llm:`` seat.
     """
     from ..agents import GreedyAgent, RandomAgent
+    from ..llm import LLMAgent
     from ..protocol import ProgramAgent
 
     out: list[dict[str, Any]] = []
@@ -93,9 +96,11 @@ def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
             out.append({"agent": "greedy"})
         elif type(agent) is ProgramAgent:
             out.append({"agent": f"cmd:{agent.command}", "state": "program"})
+        elif type(agent) is LLMAgent:
+            out.append(agent.save_entry())
         else:
             raise RecordError(f"{player_name(seat)}'s agent, a {type(agent).__name__}, cannot be saved "
-                              "(random, greedy and cmd: agents can); save the game without agents")
+                              "(random, greedy, cmd: and llm: agents can); save the game without agents")
     return out
 
 

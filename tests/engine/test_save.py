@@ -288,7 +288,7 @@ def test_a_corrupted_or_hand_edited_save_is_a_clear_error(name: str) -> None:
 def test_agents_that_cannot_be_read_or_saved() -> None:
     _, data = saved()
     data["agents"][1] = {"agent": "clever"}
-    with pytest.raises(RecordError, match=r"^agents\[1\]: expected an agent random, greedy or cmd:PROGRAM, "):
+    with pytest.raises(RecordError, match=r"^agents\[1\]: expected an agent random, greedy, cmd:PROGRAM or llm:PROGRAM, "):
         load_agents(data)
     with pytest.raises(RecordError, match="^agents: the save holds no agents"):
         load_agents({"type": "save"})
