@@ -268,15 +268,8 @@ class Observation:
         Every move is public as written but a knock that discards face down, whose card
         only the knocker sees: the notation names no card drawn from the stock
         (``P2 draw stock``) nor a buy's penalty card (``P3 buy``), for anyone.
-
-        >>> import rummydsl
-        >>> m = rummydsl.Match.new("gin_rummy", seed=7)
-        >>> for move in ("P1 pass", "P2 pass", "P1 draw stock"):
-        ...     _ = m.apply(move)
-        >>> [move.text for move in m.view(1).moves()]
-        ['P1 pass', 'P2 pass', 'P1 draw stock']
-        >>> m.view(1).moves(round=2)
-        ()
+        docs/engine.md ("What a seat sees") has an example; tests/engine/test_seen_moves.py
+        plays it through rounds, redeals, copies and JSON.
         """
         rnd = self._round
         rounds: list[tuple[int, Sequence[Action], bool]] = [
@@ -289,11 +282,7 @@ class Observation:
     def past_results(self) -> tuple[tuple[int, RoundResult], ...]:
         """The number and result of each round of the game played before this one, first
         first, each as this seat saw it at the table (:func:`result_for`: a void round shows
-        no other hand's deadwood).
-
-        >>> import rummydsl
-        >>> rummydsl.Match.new("gin_rummy", seed=7).view(0).past_results()
-        ()
+        no other hand's deadwood); none in a game's first round.
         """
         return tuple((past.number, result_for(past.result, self.player)) for past in self._round.earlier)
 
