@@ -20,7 +20,7 @@ from ..explainer import explain
 from ..safetext import safe_text
 from ..variant import load_variant
 from ..variant.model import Variant
-from .fold import PLACEHOLDER, legal_lines
+from .fold import FOLD_OVER, PLACEHOLDER, legal_lines
 from .phases import instructions
 from .view import public_moves, seat_view
 
@@ -117,7 +117,7 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
         lines += ["", paragraph]
     if legal:
         listing = legal_lines(list(view.legal_actions()))
-        if len(listing) == len(moves_now) and all(line[2:] == move for line, move in zip(listing, moves_now)):
+        if len(moves_now) <= FOLD_OVER:
             lines += ["", f"Your legal moves ({len(moves_now)}):"] + listing
         else:
             lines += ["", f"Your legal moves ({len(moves_now)}, folded as the list is long: a line with "
