@@ -63,7 +63,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) ->
         played = run_game(game, agents, writer=writer, watcher=TerminalWatcher(seat, out, inp, sheet))
     except Quit as leaving:
         _totals(game, sheet, out)
-        print(f"bye: {leaving}", file=out)
+        print(f"bye: {leaving.person}", file=out)
         return EXIT_OK
     except KeyboardInterrupt:
         print("", file=out)

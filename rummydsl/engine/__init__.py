@@ -32,14 +32,14 @@ from .game import Game, GameResult, Sheet
 from .observe import Observation
 from .play import TakeBack, TakenBack, play_game, play_round
 from .round import LegalActions, Round, meld_rules
-from .state import Phase, RoundResult, TableMeld
+from .state import PastRound, Phase, RoundResult, SeenMove, TableMeld
 
 __all__ = [
     "Action", "Draw", "Pass", "Discard", "Knock", "Meld", "Layoff", "Offer", "Take", "Decline", "Done",
     "Buy",
     "parse_action", "player_name",
     "Round", "RoundResult", "Phase", "TableMeld", "LegalActions", "meld_rules",
-    "Observation",
+    "Observation", "SeenMove", "PastRound",
     "Game", "GameResult", "Sheet", "play_round", "play_game",
     "TakeBack", "TakenBack",
 ]

@@ -40,6 +40,7 @@ from ..scoring import SHEET_SETTING, final_figures, held_total
 from .actions import Action, player_name
 from .round import Round, RoundResult
 from .seating import dealer_for, deal_view, who_sits_out
+from .state import PastRound
 
 if TYPE_CHECKING:
     from ..cards import Card
@@ -136,6 +137,9 @@ class Game:
     """The seat sitting out the current round (``deal.sit_out``, G3-1), or None."""
     stalled: str | None = field(init=False, default=None)
     """Why the game stopped short of its end (:data:`max_rounds` reached), else None."""
+    past: tuple[PastRound, ...] = field(init=False, default=(), repr=False)
+    """The rounds of the current game played so far (of a match: of the game in play), first
+    first; each round dealt is given them (:attr:`Round.earlier <rummydsl.engine.round.Round.earlier>`)."""
     _game_start: int = field(init=False, default=0, repr=False)
     """How many rounds were played before the current game of a match began."""
     deal_first: InitVar[bool] = True
@@ -206,10 +210,13 @@ class Game:
         count = self.variant.game.shared_sheet or 1
         self.sheets = [Sheet.empty(self.players) for _ in range(count)]
         self._game_start = len(self.results)
+        self.past = ()
 
     def _deal(self) -> Round:
-        return Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
-                          scores=self.scores, number=len(self.results) - self._game_start + 1, sat_out=self.sat_out)
+        rnd = Round.deal(self.variant, self.rng, dealer=self.dealer, players=self.players,
+                         scores=self.scores, number=len(self.results) - self._game_start + 1, sat_out=self.sat_out)
+        rnd.earlier = self.past
+        return rnd
 
     def deal(self, cards: Sequence[Card]) -> None:
         """Deal the round due next (the first, or the one after :meth:`next_round` with
@@ -217,6 +224,7 @@ class Game:
         self.round = Round.deal_cards(self.variant, cards, dealer=self.dealer, players=self.players,
                                       scores=self.scores, number=len(self.results) - self._game_start + 1,
                                       sat_out=self.sat_out)
+        self.round.earlier = self.past
 
     def _seating(self, last: Round | None, dealer: int) -> tuple[int | None, int]:
         """G3-1, G3-2: who sits out the next deal (``deal.sit_out``; None without it) and
@@ -254,6 +262,8 @@ class Game:
             raise RuntimeError("next_round() needs a finished round of a game still in play")
         self._enter(result)  # may refuse a total past its limit: then nothing is recorded
         self.results.append(result)
+        rnd = self.round
+        self.past = (*self.past, PastRound(rnd.number, tuple(rnd.actions), rnd.face_down is not None, result))
         self._settle()
         if self.over:
             return

@@ -582,6 +582,7 @@ def _redeal(m: Match, at: int, cards: tuple[int, ...], seed: int) -> None:
     deck = m.variant.deck.cards
     new_round = Round.deal_cards(m.variant, [deck[i] for i in cards], dealer=rnd.dealer, players=rnd.players,
                                  scores=rnd.scores, number=rnd.number, sat_out=rnd.sat_out)
+    new_round.earlier = rnd.earlier
     game = s.game.copy()
     game.rng = random.Random(seed)
     game.round = new_round

@@ -21,8 +21,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..cards import Card
-from .actions import Action, player_name
-from .state import RoundResult
+from .actions import Action, Knock, player_name
+from .state import PastRound, RoundResult, SeenMove
 from .mechanics.voiding import void_state
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .round import LegalActions, Round, TableMeld
 
-__all__ = ["Observation", "result_for", "result_json"]
+__all__ = ["Observation", "result_for", "result_json", "seen_text"]
 
 
 class Observation:
@@ -256,6 +256,36 @@ class Observation:
         declared = self._round.declared[player]
         return None if declared is None else tuple(declared)
 
+    # -- the game so far -----------------------------------------------------------
+
+    def moves(self, round: int | None = None) -> tuple[SeenMove, ...]:
+        """The moves of the game so far, in order, each as this seat saw it played
+        (:func:`seen_text`) and with the number of its round: the rounds of the game
+        played before this one (as the game dealt them: :attr:`Round.earlier
+        <rummydsl.engine.round.Round.earlier>`), then this round's. ``round``: only the
+        moves of the round with that number.
+
+        Every move is public as written but a knock that discards face down, whose card
+        only the knocker sees: the notation names no card drawn from the stock
+        (``P2 draw stock``) nor a buy's penalty card (``P3 buy``), for anyone.
+        docs/engine.md ("What a seat sees") has an example; tests/engine/test_seen_moves.py
+        plays it through rounds, redeals, copies and JSON.
+        """
+        rnd = self._round
+        rounds: list[tuple[int, Sequence[Action], bool]] = [
+            (past.number, past.actions, past.face_down) for past in rnd.earlier]
+        rounds.append((rnd.number, rnd.actions, rnd.face_down is not None))
+        return tuple(SeenMove(number, action.player, seen_text(action, self.player, face_down))
+                     for number, actions, face_down in rounds if round is None or number == round
+                     for action in actions)
+
+    def past_results(self) -> tuple[tuple[int, RoundResult], ...]:
+        """The number and result of each round of the game played before this one, first
+        first, each as this seat saw it at the table (:func:`result_for`: a void round shows
+        no other hand's deadwood); none in a game's first round.
+        """
+        return tuple((past.number, result_for(past.result, self.player)) for past in self._round.earlier)
+
     # -- JSON ------------------------------------------------------------------------
 
     def as_json(self) -> dict[str, Any]:
@@ -307,6 +337,24 @@ class Observation:
         if rnd.result is not None:
             out["result"] = result_json(rnd.result, self.player)
         return out
+
+
+def seen_text(action: Action, seat: int, face_down: bool) -> str:
+    """``action`` in the notation as seat ``seat`` saw it played in a round in which a knock
+    discarded face down (``face_down``) or not: another seat's such knock reads
+    ``P2 knock (discarding face down)`` and the melds it named (shown at once), without the
+    card; every other move as written.
+
+    >>> from rummydsl.cards import Deck
+    >>> from rummydsl.engine.actions import parse_action
+    >>> knock = parse_action("P2 knock 7H [3S 4S 5S]", Deck.preset("standard52"), 2)
+    >>> seen_text(knock, 0, True), seen_text(knock, 1, True)
+    ('P2 knock (discarding face down) [3S 4S 5S]', 'P2 knock 7H [3S 4S 5S]')
+    """
+    if isinstance(action, Knock) and face_down and action.player != seat and action.card is not None:
+        melds = "".join(" [" + " ".join(str(c) for c in meld) + "]" for meld in action.melds or ())
+        return f"{player_name(action.player)} knock (discarding face down){melds}"
+    return str(action)
 
 
 def result_for(result: RoundResult, seat: int) -> RoundResult:

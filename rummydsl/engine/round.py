@@ -207,6 +207,10 @@ class Round(Table, Flow, Finish):
         """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
         self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
+        self.earlier = ()
+        """The rounds of the game played before this one (:class:`~.state.PastRound`, first
+        first): a game sets them when it deals the round (:meth:`Game.next_round
+        <rummydsl.engine.game.Game.next_round>`); a round dealt alone has none."""
         deck = variant.deck
         self.prebuilt = Prebuilt.of(deck, n)
         """The listing's common actions, built once per deck and player count (:mod:`.prebuilt`)."""

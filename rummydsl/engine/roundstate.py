@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..cards import Card
 from ..endings import Ending
 from .actions import Action
-from .state import Phase, RoundResult, TableMeld
+from .state import PastRound, Phase, RoundResult, TableMeld
 
 if TYPE_CHECKING:
     from ..expr.runtime import RoundFacts
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["RoundState", "SETTINGS"]
 
 SETTINGS = ("variant", "values", "highest_value", "positions", "players", "sat_out", "seated", "dealer",
-            "number", "scores", "hand_size", "dealt", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_listed",
+            "number", "scores", "hand_size", "dealt", "earlier", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_listed",
             "_plan")
 """The attributes fixed when a round is dealt (and two caches: the listing, and the work a
 check did for the apply that follows it): not fields."""
@@ -47,6 +47,7 @@ class RoundState:
     scores: tuple[int, ...]
     hand_size: int
     dealt: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], Card | None]
+    earlier: tuple[PastRound, ...]
     rules: MeldRules
     prebuilt: Prebuilt
     forbid_taken: bool

@@ -8,9 +8,9 @@ from typing import Any
 
 from ..cards import Card
 from ..endings import Ending
-from .actions import player_name
+from .actions import Action, player_name
 
-__all__ = ["Phase", "TableMeld", "RoundResult"]
+__all__ = ["Phase", "TableMeld", "RoundResult", "PastRound", "SeenMove"]
 
 
 class Phase(str, enum.Enum):
@@ -169,3 +169,39 @@ class RoundResult:
             "undercut": self.undercut,
             "turns": self.turns,
         }
+
+
+@dataclass(frozen=True)
+class PastRound:
+    """A round of the game already played, as the game keeps it for the rounds after it
+    (:attr:`Round.earlier <rummydsl.engine.round.Round.earlier>`): the whole truth, a
+    knock's face-down discard included, so only :class:`~.observe.Observation` reads it
+    out to a seat."""
+
+    number: int
+    """The round's number in its game, from 1."""
+    actions: tuple[Action, ...]
+    """Every action played in it, in order."""
+    face_down: bool
+    """Whether a knock discarded a card face down in it (GR-6.1): that card stays hidden
+    from all but the knocker."""
+    result: RoundResult
+    """How it ended and what it scored (whole: :func:`~.observe.result_for` gives a seat's view)."""
+
+
+@dataclass(frozen=True)
+class SeenMove:
+    """One move of the game as a seat saw it played (:meth:`Observation.moves
+    <rummydsl.engine.observe.Observation.moves>`).
+
+    >>> SeenMove(1, 0, "P1 draw stock")
+    SeenMove(round=1, player=0, text='P1 draw stock')
+    """
+
+    round: int
+    """The number of the round it was played in, from 1 (a match's next game counts afresh)."""
+    player: int
+    """The seat that played it."""
+    text: str
+    """The move in the notation, as the seat saw it: another seat's knock that discards
+    face down reads ``P2 knock (discarding face down)`` and its melds, without the card."""

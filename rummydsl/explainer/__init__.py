@@ -105,6 +105,9 @@ def _summary(variant: Variant) -> str:
 
 
 def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
+    if variant.parent_data is not None:  # a house rule is read as its parent and what it changes: that first
+        changes = differences(variant)
+        yield f"Changed from {_parent_id(variant)}", changes or [f"Nothing: these are the rules of {_parent_id(variant)}."]
     yield "Players and cards", cards_section(variant)
     yield "Deal", deal_section(variant)
     yield "Melds", melds_section(variant)
@@ -113,9 +116,6 @@ def _sections(variant: Variant) -> Iterator[tuple[str, list[str]]]:
     yield "Scoring", scoring_section(variant)
     yield "The game", game_section(variant)
     yield "Options", _options(variant)
-    if variant.parent_data is not None:
-        changes = differences(variant)
-        yield f"Changed from {_parent_id(variant)}", changes or [f"Nothing: these are the rules of {_parent_id(variant)}."]
 
 
 def _options(variant: Variant) -> list[str]:

@@ -105,6 +105,23 @@ class LLMAgent:
         if not self._args:
             raise AgentError(self.name, "llm: needs a program to run")
 
+    @property
+    def spec(self) -> str:
+        """The agent as ``--agents`` names it: ``llm:`` and the command."""
+        return f"llm:{self.command}"
+
+    def save_entry(self) -> dict[str, str]:
+        """What a save holds of this seat (:func:`rummydsl.save.save_agents`): its name in
+        ``--agents`` and ``"state": "program"``, as for a ``cmd:`` program. The model keeps
+        no state between prompts (each prompt says all), so a resumed game starts the
+        agent afresh from its command; its time limit, retries and transcript come from
+        the environment then (``RUMMYDSL_LLM_*``), not from the save.
+
+        >>> LLMAgent("ollama run llama3.2", 1).save_entry()
+        {'agent': 'llm:ollama run llama3.2', 'state': 'program'}
+        """
+        return {"agent": self.spec, "state": "program"}
+
     def act(self, observation: Observation) -> Action:
         """Ask the model for a move, asking again after a bad answer, then the fallback.
 

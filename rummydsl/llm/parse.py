@@ -196,15 +196,30 @@ def _scan(text: str, canon: dict[str, str], seat: str) -> list[str]:
                 forms.append((bare, move))
     forms.sort(key=lambda form: -len(form[0]))
     for form, move in forms:
-        pattern = re.compile(r"(?<![A-Z0-9#*/])" + re.escape(form) + r"(?![A-Z0-9#*/\[])")
-        for hit in pattern.finditer(flat):
-            span = (hit.start(), hit.end())
+        for span in _hits(flat, form):
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue
             taken.append(span)
             if move not in (m for _, m in found):
                 found.append((span[0], move))
     return [move for _, move in sorted(found)]
+
+
+_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#*/")
+"""What may not come just before a move named in prose (it would be part of a longer word or card)."""
+_AFTER = _BEFORE | {"["}
+"""What may not come just after one (a card, a word, or a meld that goes on)."""
+
+
+def _hits(flat: str, form: str) -> Iterator[tuple[int, int]]:
+    """Each place ``form`` stands in ``flat`` as words of its own (a plain search: a pattern
+    compiled for each of hundreds of lay-downs cost a fifth of a second an answer)."""
+    start = flat.find(form)
+    while start >= 0:
+        end = start + len(form)
+        if (start == 0 or flat[start - 1] not in _BEFORE) and (end == len(flat) or flat[end] not in _AFTER):
+            yield start, end
+        start = flat.find(form, start + 1)
 
 
 _VERBS = re.compile(r"\b(?:P\d+\s+)?(?:DRAW|PASS|DISCARD|KNOCK|MELD|LAYOFF|OFFER|TAKE|DECLINE|BUY|DONE)\b[^\n.;,]*",

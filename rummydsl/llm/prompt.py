@@ -11,21 +11,27 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import Card
+from ..endings import Ending
 from ..engine.actions import player_name
 from ..engine.match_view import MatchObservation
 from ..engine.observe import Observation
+from ..engine.state import RoundResult
 from ..explainer import explain
 from ..safetext import safe_text
 from ..variant import load_variant
 from ..variant.model import Variant
+from .fold import FOLD_OVER, PLACEHOLDER, legal_lines
 from .phases import instructions
 from .view import public_moves, seat_view
 
-__all__ = ["generate_prompt", "get_legal_moves", "MAX_MOVES_SHOWN"]
+__all__ = ["generate_prompt", "get_legal_moves", "MAX_MOVES_SHOWN", "MAX_ROUNDS_SHOWN"]
 
 MAX_MOVES_SHOWN = 300
 """The most moves of the round a prompt lists (the latest; a long round of a variant that
 turns its pile over says how many earlier ones it leaves out)."""
+MAX_ROUNDS_SHOWN = 20
+"""The most earlier rounds a prompt sums up, a line each (the latest; it says how many
+it leaves out)."""
 
 
 def get_legal_moves(observation: Observation | MatchObservation) -> list[str]:
@@ -51,9 +57,12 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
     It gives, in order: the game and the seat; the rules of ``variant`` in words, with
     its values filled in (``rummydsl explain``); where the round stands as the seat sees
     it (its hand and its best arrangement, what it knows of the other hands, the stock,
-    the discard pile, the table, a knock's shown melds, the scores); the moves so far
-    this round; an instruction for each kind of decision open to it now
-    (:mod:`rummydsl.llm.phases`); with ``legal``, every legal move; and how to answer.
+    the discard pile, the table, a knock's shown melds, the scores); the earlier rounds
+    of the game, a line each (how each ended, what each seat scored: the latest
+    :data:`MAX_ROUNDS_SHOWN`); the moves so far this round (the latest
+    :data:`MAX_MOVES_SHOWN`); an instruction for each kind of decision open to it now
+    (:mod:`rummydsl.llm.phases`); with ``legal``, every legal move, a long list folded
+    (:func:`~rummydsl.llm.fold.legal_lines`); and how to answer.
 
     ``variant`` is the observation's variant (a :class:`Variant`, its id or a path), or
     None for that variant: naming another is refused, so a prompt cannot describe a game
@@ -83,8 +92,12 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
     lines += ["# Rules", "", _rules(actual), ""]
     lines += ["# The game as you see it", ""]
     lines += _state(view)
+    past = view.past_results()
+    if past:
+        lines += ["", "# Earlier rounds", ""]
+        lines += _earlier(past)
     moves = public_moves(view)
-    lines += ["", "# Moves so far this round", ""]
+    lines += ["", f"# Moves so far this round (round {view.number})", ""]
     if not moves:
         lines.append("None yet.")
     else:
@@ -103,7 +116,14 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
     for paragraph in instructions(view):
         lines += ["", paragraph]
     if legal:
-        lines += ["", f"Your legal moves ({len(moves_now)}):"] + [f"- {move}" for move in moves_now]
+        listing = legal_lines(list(view.legal_actions()))
+        if len(moves_now) <= FOLD_OVER:
+            lines += ["", f"Your legal moves ({len(moves_now)}):"] + listing
+        else:
+            lines += ["", f"Your legal moves ({len(moves_now)}, folded as the list is long: a line with "
+                      f"{PLACEHOLDER} stands for one move per card it names, and a group of lay-downs "
+                      "lists the melds they are made of; any move the rules allow is accepted, "
+                      "listed or not):"] + listing
     example = moves_now[-1]
     lines += ["", "# How to answer", "",
               "Answer with exactly one move, written as in the rules above (cards as rank then suit, "
@@ -111,6 +131,31 @@ def generate_prompt(observation: Observation | MatchObservation, variant: Varian
               "You may think aloud first; the last JSON object you write is your answer. "
               "A move that is not legal is refused and you are asked again."]
     return safe_text("\n".join(lines) + "\n")
+
+
+_ENDED = {Ending.GIN: "went gin", Ending.BIG_GIN: "went big gin", Ending.KNOCK: "knocked", Ending.OUT: "went out"}
+
+
+def _earlier(past: Sequence[tuple[int, RoundResult]]) -> list[str]:
+    """One line for each round before this one (the latest :data:`MAX_ROUNDS_SHOWN`): how it
+    ended and what each seat scored."""
+    out = []
+    start = max(0, len(past) - MAX_ROUNDS_SHOWN)
+    if start:
+        out.append(f"({start} earlier rounds not shown; the game totals above count them)")
+    for number, result in past[start:]:
+        if result.ender is not None and result.ending in _ENDED:
+            how = f"{player_name(result.ender)} {_ENDED[result.ending]}" + (" and was undercut" if result.undercut
+                                                                             else "")
+        elif result.void:
+            how = "the stock ran down to its floor; nobody scored"
+        else:
+            how = "the stock ran down to its floor and the hands were scored"
+        points = ", ".join(f"{player_name(p)} {v}" for p, v in enumerate(result.points))
+        deadwood = ", ".join(f"{player_name(p)} {d}" for p, d in enumerate(result.deadwoods) if d is not None)
+        out.append(f"- Round {number}: {how}; points {points}" + (f" (deadwood {deadwood})" if deadwood else "")
+                   + ".")
+    return out
 
 
 _RULES: dict[int, tuple[Variant, str]] = {}

@@ -3,18 +3,16 @@
 Every function of :mod:`rummydsl.llm` takes an observation as the engine gives it: the
 :class:`~rummydsl.engine.observe.Observation` an agent is handed (``Match.view(seat)``)
 or a :class:`~rummydsl.engine.match_view.MatchObservation` (``Match.observation(seat)``,
-whose round is read). Nothing here reads the round behind it but through the
-observation, except the list of moves played this round, which the observation does
-not carry: :func:`public_moves` reads it and writes each move as the seat saw it.
+whose round is read). Nothing here reads the round behind it: the moves so far are the
+observation's own (:meth:`Observation.moves <rummydsl.engine.observe.Observation.moves>`,
+each as the seat saw it played).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..engine.actions import Action, Knock, player_name
+from ..engine.actions import Action
 from ..engine.match_view import MatchObservation
-from ..engine.observe import Observation
+from ..engine.observe import Observation, seen_text
 
 __all__ = ["seat_view", "public_moves", "move_text"]
 
@@ -33,20 +31,15 @@ def seat_view(observation: Observation | MatchObservation) -> Observation:
 
 
 def move_text(action: Action, seat: int, face_down: bool) -> str:
-    """One move of the round as seat ``seat`` saw it played.
-
-    Every move is public as written but one: a knock that discards face down (GR-6.1)
-    names its discard, which only the knocker sees; the others read ``P2 knock``
-    (and the melds it named, which are shown at once).
-    """
-    if isinstance(action, Knock) and face_down and action.player != seat and action.card is not None:
-        melds = "".join(" [" + " ".join(str(c) for c in meld) + "]" for meld in action.melds or ())
-        return f"{player_name(action.player)} knock (discarding face down){melds}"
-    return str(action)
+    """One move as seat ``seat`` saw it played (the engine's
+    :func:`~rummydsl.engine.observe.seen_text`): another seat's knock that discards face
+    down (GR-6.1) reads ``P2 knock (discarding face down)`` and its melds, without the card."""
+    return seen_text(action, seat, face_down)
 
 
 def public_moves(observation: Observation | MatchObservation) -> list[str]:
-    """The moves played so far this round, in order, each as the seat saw it (:func:`move_text`).
+    """The moves played so far this round, in order, each as the seat saw it
+    (:meth:`Observation.moves <rummydsl.engine.observe.Observation.moves>` of this round).
 
     >>> import rummydsl
     >>> m = rummydsl.Match.new("gin_rummy", seed=7)
@@ -56,5 +49,4 @@ def public_moves(observation: Observation | MatchObservation) -> list[str]:
     ['P1 pass', 'P2 pass', 'P1 draw stock']
     """
     view = seat_view(observation)
-    rnd: Any = view._round  # the observation carries no move list; the round's is public but a knock's card
-    return [move_text(action, view.player, view.face_down) for action in rnd.actions]
+    return [move.text for move in view.moves(round=view.number)]

@@ -24,8 +24,21 @@ class Quit(Exception):
     """Raised by a person's agent to leave the game (``quit`` or end of input).
 
     Not an error: the game stops, the record so far is kept with a ``stopped``
-    line, and the command exits 0.
+    line, and the command exits 0. ``str(quit)`` is the record's form, said of the
+    player (``the player left``: the ``stopped`` line); :attr:`person` is the same said
+    to the person who left (``you left the game``), which ``play`` prints.
+
+    >>> leaving = Quit("the player left (end of input)", "you left the game (end of input)")
+    >>> str(leaving), leaving.person
+    ('the player left (end of input)', 'you left the game (end of input)')
+    >>> Quit("the player left").person
+    'the player left'
     """
+
+    def __init__(self, reason: str = "the player left", person: str | None = None) -> None:
+        super().__init__(reason)
+        self.person = reason if person is None else person
+        """The reason as the person who left reads it."""
 
 
 class Watcher:

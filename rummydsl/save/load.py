@@ -76,12 +76,7 @@ def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agen
 
             agent = ProgramAgent(name[4:], seat)
         elif name.startswith("llm:"):
-            from ..llm import LLMAgent
-
-            try:
-                agent = LLMAgent(name[4:], seat)
-            except AgentError as problem:
-                raise RecordError(f"{where}.agent: {problem.reason}") from None
+            agent = _llm_agent(name[4:], seat, where + ".agent")
         else:
             (agent,) = make_agents(name, 1, random.Random(0))
         draws = isinstance(getattr(agent, "rng", None), random.Random)
@@ -95,6 +90,21 @@ def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agen
             setattr(agent, "rng", rng)
         agents.append(agent)
     return agents
+
+
+def _llm_agent(command: str, seat: int, where: str) -> Agent:
+    """An ``llm:`` seat started afresh from its command; its settings (the transcript, the time
+    limit, the retries) come from the environment of the resumed game, as for a new one.
+
+    :raises RecordError: for a command that cannot be read, or a setting of the wrong kind.
+    """
+    from ..errors import AgentError
+    from ..llm import LLMAgent
+
+    try:
+        return LLMAgent(command, seat)
+    except AgentError as problem:
+        raise RecordError(f"{where}: {problem.reason}") from None
 
 
 class _Loader(Fields):
@@ -213,7 +223,7 @@ def _check_position(load: _Loader, position: dict[str, Any]) -> None:
 
 def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     from ..endings import Ending
-    from ..engine import Game, GameResult, RoundResult, Sheet
+    from ..engine import Game, GameResult, PastRound, RoundResult, Sheet
 
     n = load.players
     rng = _rng_from_json(data.get("rng"), "rng")
@@ -278,6 +288,10 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     game.sheets = sheets
     game.results = results
     game._game_start = len(results) - (rnd.number - 1)  # the round is deal rnd.number of its game (CR-2)
+    # the rounds before it by their results (a save keeps no earlier round's moves), so that
+    # an observation's past_results() and a prompt's summary of them go on as before
+    game.past = tuple(PastRound(k + 1, (), False, r) for k, r in enumerate(results[game._game_start:]))
+    rnd.earlier = game.past
     game.games_won = load.numbers(data, "games_won", "")
     game.finished_games = finished
     game.result = result

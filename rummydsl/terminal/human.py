@@ -30,11 +30,11 @@ def ask(prompt: str, inp: TextIO, out: TextIO) -> str:
     try:
         line = inp.readline()
     except KeyboardInterrupt:
-        raise Quit("the player left (Ctrl-C)") from None
+        raise Quit("the player left (Ctrl-C)", "you left the game (Ctrl-C)") from None
     if not line:
         out.write("\n")
         out.flush()
-        raise Quit("the player left (end of input)")
+        raise Quit("the player left (end of input)", "you left the game (end of input)")
     return line.strip()
 
 
@@ -100,7 +100,7 @@ class HumanAgent:
         """The move ``text`` names, or ``None`` after saying what is wrong with it."""
         word = text.lower()
         if word in ("quit", "exit", "q"):
-            raise Quit("the player left")
+            raise Quit("the player left", "you left the game")
         if word in ("help", "?", "h"):
             self.say(self.help)
             return None

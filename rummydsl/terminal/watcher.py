@@ -184,7 +184,7 @@ class TerminalWatcher(Watcher):
         if self.inp is None:
             return
         if ask("press Enter to go on ('quit' leaves): ", self.inp, self.out).lower() in ("quit", "exit", "q"):
-            raise Quit("the player left")
+            raise Quit("the player left", "you left the game")
 
     def game_over(self, result: GameResult) -> None:
         n = len(result.points)

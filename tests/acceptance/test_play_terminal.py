@@ -86,7 +86,7 @@ def test_gin_rummy_a_few_moves_garbage_and_quit(tmp_path: Path) -> None:
     child.expect_exact(f"P1 discard {best} (you)")
     move(child, "1")
     move(child, "quit")
-    child.expect_exact("bye: the player left")
+    child.expect_exact("bye: you left the game")
     assert finish(child) == 0
     assert "Traceback" not in (tmp_path / "screen.txt").read_text(encoding="utf-8")
     code, out, _ = run("replay", str(tmp_path / "game.jsonl"))
@@ -104,7 +104,7 @@ def test_skarney_gin_moves_by_number_and_ctrl_d(tmp_path: Path) -> None:
     child.expect_exact("Sorry, I could not read 'P1 offer'")
     child.expect_exact(PROMPT)
     child.sendeof()
-    child.expect_exact("bye: the player left (end of input)")
+    child.expect_exact("bye: you left the game (end of input)")
     assert finish(child) == 0
 
 
@@ -192,7 +192,7 @@ def test_skarney_speaks_its_own_moves_in_a_real_terminal(tmp_path: Path) -> None
     shown = move(child, "quit")
     assert "no round has been scored yet: P1 0 . P2 0" in shown
     child.expect_exact("totals: P1 0 . P2 0 (no round was scored)")
-    child.expect_exact("bye: the player left")
+    child.expect_exact("bye: you left the game")
     assert finish(child) == 0
 
 

@@ -32,7 +32,7 @@ def test_the_same_seed_deals_the_same_game() -> None:
 
 def test_without_a_seed_one_is_chosen_and_shown() -> None:
     code, out, _ = run("play", "gin_rummy", stdin="quit\n")
-    assert code == 0 and "(seed " in out.splitlines()[0] and "bye: the player left" in out
+    assert code == 0 and "(seed " in out.splitlines()[0] and "bye: you left the game" in out
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -62,7 +62,7 @@ def test_every_shipped_variant_plays_from_any_folder(variant: str, tmp_path: Pat
     monkeypatch.chdir(tmp_path)
     code, out, err = run("play", variant, "--seed", "2", "--log", "game.jsonl", stdin="1\n" * 30)
     assert (code, err) == (0, ""), err
-    assert "your move" in out and ("bye: the player left (end of input)" in out or "game over" in out)
+    assert "your move" in out and ("bye: you left the game (end of input)" in out or "game over" in out)
     assert run("replay", "game.jsonl")[0] == 0
 
 
@@ -142,7 +142,7 @@ def test_undo_with_nothing_to_take_back_says_so() -> None:
     code, out, err = run("play", "gin_rummy", "--seed", "1", stdin="undo\nquit\n")
     assert (code, err) == (0, "")
     assert "Nothing to take back yet: you have not chosen a move." in out
-    assert "bye: the player left" in out
+    assert "bye: you left the game" in out
 
 
 def test_a_game_written_to_a_record_cannot_take_back(tmp_path: Path) -> None:

@@ -139,17 +139,17 @@ def test_score_hint_and_the_totals_on_quit() -> None:
     score, hint, totals = out.split(prompt)[-3:]
     assert score == "round  ending        P1   P2\n    1  knock by P2    0   35\ntotal                 0   35\n"
     assert hint == "hint: the greedy agent would play P1 draw stock (move 1)\n"
-    assert totals == score + "bye: the player left\n"
+    assert totals == score + "bye: you left the game\n"
 
 
 def test_quit_before_any_round_ends_prints_the_totals() -> None:
     out = run("play", "gin_rummy", "--seed", "1", stdin="quit\n")[1]
-    assert out.endswith("totals: P1 0 . P2 0 (no round was scored)\nbye: the player left\n")
+    assert out.endswith("totals: P1 0 . P2 0 (no round was scored)\nbye: you left the game\n")
 
 
 def test_quit_at_the_round_summary_leaves() -> None:
     code, out, _ = run("play", "gin_rummy", "--seed", "1", stdin="1\n" * 47 + "quit\n")
-    assert code == 0 and "press Enter to go on" in out and out.endswith("bye: the player left\n")
+    assert code == 0 and "press Enter to go on" in out and out.endswith("bye: you left the game\n")
 
 
 def test_a_round_taken_back_is_struck_off_the_score_sheet() -> None:

@@ -1,7 +1,7 @@
 """A stand-in for a language model: reads a rummydsl prompt on stdin, answers on stdout.
 
 Usage: ``python tests/llm/fake_model.py [MODE]``. It finds the legal moves the prompt
-lists and answers one of them, chosen by a hash of the prompt (so the same prompt gets
+lists (a folded line's moves included) and answers one of them, chosen by a hash of the prompt (so the same prompt gets
 the same answer). MODE says how it answers:
 
 - ``json`` (the default): thinks aloud, then ``{"move": "..."}``;
@@ -28,9 +28,16 @@ def main() -> int:
     start = next(i for i, line in enumerate(lines) if line.startswith("Your legal moves"))
     legal = []
     for line in lines[start + 1:]:
-        if not line.startswith("- "):
+        if not line.strip():
             break
-        legal.append(line[2:])
+        if not line.startswith("- ") or line.startswith("- ..."):
+            continue  # the melds of a folded group of lay-downs, and the line that introduces them
+        move = line[2:]
+        if ", CARD one of: " in move:  # a folded line: one move per card it names
+            template, cards = move.split(", CARD one of: ")
+            legal += [template.replace("CARD", card, 1) for card in cards.split()]
+        else:
+            legal.append(move)
     refused = prompt.startswith("Your last answer was refused")
     pick = legal[int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % len(legal)]
     if mode == "never" or (mode == "bad-first" and not refused):

@@ -16,7 +16,7 @@ import pytest
 from rummydsl import Match
 from rummydsl.agents import GreedyAgent, make_agents
 from rummydsl.errors import AgentError
-from rummydsl.llm import LLMAgent, get_legal_moves
+from rummydsl.llm import LLMAgent, generate_prompt, get_legal_moves
 
 from .conftest import run
 
@@ -143,3 +143,46 @@ def test_the_legal_list_in_the_prompt_is_the_one_the_agent_accepts() -> None:
 
     prompt = generate_prompt(view, legal=True)
     assert all(f"- {move}" in prompt for move in get_legal_moves(view))
+
+
+def test_a_game_with_an_llm_seat_is_saved_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save names the program; the resumed seat is started from it and writes to the
+    transcript the environment names then; the prompts go on summing up the earlier rounds."""
+    from rummydsl.engine import Game, Observation
+    from rummydsl.save import load_agents, load_game, save_game
+    from rummydsl.variant import load_variant
+
+    variant = load_variant("gin_rummy")
+    game = Game(variant, random.Random(4))
+    agents = [LLMAgent(model(), 0), GreedyAgent()]
+    while len(game.results) < 1 or len(game.round.actions) < 3:  # into round 2
+        rnd = game.round
+        if rnd.over:
+            game.next_round()
+        else:
+            rnd.apply(GreedyAgent().act(Observation(rnd, rnd.to_move)))  # greedy for both seats until the save
+    data = json.loads(json.dumps(save_game(game, agents)))
+    assert data["agents"][0] == {"agent": f"llm:{model()}", "state": "program"}
+    transcript = tmp_path / "resumed.txt"
+    monkeypatch.setenv("RUMMYDSL_LLM_TRANSCRIPT", str(transcript))
+    again, seats = load_game(variant, data), load_agents(data, programs=True)
+    assert isinstance(seats[0], LLMAgent) and seats[0].command == model() and seats[0].transcript == str(transcript)
+    rnd = again.round
+    before = generate_prompt(Observation(game.round, 0))
+    after = generate_prompt(Observation(rnd, 0))
+    summary = before.split("# Earlier rounds", 1)[1].split("# Moves so far", 1)[0]
+    assert "- Round 1: " in summary and summary in after
+    while rnd.to_move != 0:
+        rnd.apply(seats[rnd.to_move].act(Observation(rnd, rnd.to_move)))
+    rnd.apply(seats[0].act(Observation(rnd, 0)))
+    assert ">>>>> P1 played: " in transcript.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command,reason", [("", "'llm:' names no program"), ("'open", "cannot read the command")])
+def test_a_save_with_an_llm_seat_that_cannot_be_started_says_where(command: str, reason: str) -> None:
+    from rummydsl.errors import RecordError
+    from rummydsl.save import load_agents
+
+    with pytest.raises(RecordError, match=rf"^agents\[1\]\.agent: .*{reason}"):
+        load_agents({"players": 2, "agents": [{"agent": "greedy"}, {"agent": f"llm:{command}", "state": "program"}]},
+                    programs=True)

@@ -6,7 +6,9 @@ agents, who reach the stock's floor), in every phase the variant has, the seat t
 prompt and the others' alike; and the redeal does move hidden cards.
 And no prompt names a card hidden from its seat that it never saw (reckoned from the true
 state, apart from the observation): the redeal keeps the moves played as they were, so a
-move that gave away a hidden card (a knock's face-down discard) would pass the first test."""
+move that gave away a hidden card (a knock's face-down discard) would pass the first test.
+Both hold in a later round too, whose prompt sums up the rounds before and whose seat's
+moves (Observation.moves) span the game: an earlier knock's face-down discard stays hidden."""
 
 from __future__ import annotations
 
@@ -110,3 +112,40 @@ def test_a_redeal_of_what_a_seat_cannot_see_leaves_its_prompt_alone(vid: str, pl
     assert moved, f"{vid}: no redeal moved a hidden card, so the test showed nothing"
     missing = set(decisions(load_variant(vid))) & set(PHASES) - phases - UNREACHED.get(vid, set())
     assert not missing, f"{vid}: the phases {sorted(missing)} were never reached, so never tested"
+
+
+LATER_STEPS = 24
+"""Steps checked of each game's second round."""
+
+
+@pytest.mark.parametrize("vid", shipped_variant_ids())
+def test_in_a_later_round_the_rounds_before_give_nothing_away(vid: str) -> None:
+    """The prompt's earlier rounds and the seat's moves of the whole game (Observation.moves)
+    stay the same under a redeal and name no card hidden from the seat: every seat, at each
+    of the first steps of the second round of a greedy game."""
+    m = Match.new(vid, seed=8, history=False)
+    rng = random.Random(8)
+    agents = make_agents("greedy", m.players, rng)
+    while m.round.number < 2:
+        assert not m.over, f"{vid}: the game ended in its first round, so nothing was tested"
+        m.apply(agents[m.to_move].act(m.view(m.to_move)) if m.to_move >= 0 else rng.choice(m.legal_ids()))
+    faces = {str(c) for c in m.variant.deck.cards}
+    for step in range(LATER_STEPS):
+        if m.over or m.round.number > 2:
+            break
+        for seat in m.round.seated:
+            mine = generate_prompt(m.view(seat), legal=True)
+            assert "# Earlier rounds" in mine and "- Round 1: " in mine
+            other = m.resample(seat, random.Random(step))
+            assert generate_prompt(other.view(seat), legal=True) == mine, \
+                f"{vid} round 2 step {step}: seat {seat}'s prompt changed when its hidden cards were dealt again"
+            assert other.view(seat).moves() == m.view(seat).moves()
+            leaked = _named_faces(mine, faces) & _secret_faces(m, seat)
+            assert not leaked, f"{vid} round 2 step {step}: seat {seat}'s prompt names {sorted(leaked)}"
+            for past, seen in ((p, m.view(seat).moves(round=p.number)) for p in m.game.past):
+                hidden = {str(a.card) for a in past.actions if isinstance(a, Knock) and past.face_down
+                          and a.player != seat and a.card is not None}
+                knocks = [move.text for move in seen if " knock" in move.text]
+                assert not any(card in text.split() for text in knocks for card in hidden), \
+                    f"{vid}: seat {seat} reads an earlier round's face-down knock discard"
+        m.apply(agents[m.to_move].act(m.view(m.to_move)) if m.to_move >= 0 else rng.choice(m.legal_ids()))
