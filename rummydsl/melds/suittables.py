@@ -169,8 +169,7 @@ class SuitTables:
             deadwood, lowest_meld = shared[key]
             self.deadwood_by_suit.append(deadwood)
             self.lowest_meld_by_suit.append(lowest_meld)
-        self.discard_key_by_suit = None
-        self.discard_card_by_suit = None
+        self.discard_key_by_suit = self.discard_card_by_suit = None
         # sets: for every rank and every subset of its cards, the unions of disjoint rank melds
         self.same_rank_bits = tuple(sum(1 << (s * R + r) for s in range(S)) for r in range(R))
         sizes = [m.bit_count() for melds in rank_melds for m in melds]
@@ -194,8 +193,7 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_tie_keys = {0: 0}
-        self.walk_tie_keys = {0: 0}
+        self.set_tie_keys, self.walk_tie_keys = {0: 0}, {0: 0}
         self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
@@ -284,6 +282,10 @@ class SuitTables:
             T0, T1, T2, T3 = tables
             R = self.rank_count
             R2, R3 = 2 * R, 3 * R
+            if self._four_suits_of_three:  # no rank held in three suits (most hands): no set to choose
+                a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
+                if not ((a & b & (c | d)) | (c & d & (a | b))):  # no set rank (as _choices finds them)
+                    return T0[a] + T1[b] + T2[c] + T3[d]
             for u in self._choices(hand):
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
