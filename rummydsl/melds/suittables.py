@@ -77,15 +77,15 @@ class SuitTables:
     """Where each suit's rank mask starts in a card-id mask."""
     suit_bits: tuple[int, ...]
     """``[suit]``: the card-id mask of every card of that suit."""
-    deadwood_by_suit: list[list[int]]
-    """``[suit][rank mask]``: the least deadwood with the suit's melds only."""
-    lowest_meld_by_suit: list[list[int]]
+    deadwood_by_suit: list[tuple[int, ...]]
+    """``[suit][rank mask]``: the least deadwood with the suit's melds only (a tuple: the collector skips it)."""
+    lowest_meld_by_suit: list[tuple[int, ...]]
     """``[suit][rank mask]``: the canonical meld (a rank mask) taking the lowest rank, or 0."""
-    discard_key_by_suit: list[list[int]] | None
+    discard_key_by_suit: list[tuple[int, ...]] | None
     """``[suit][rank mask]``: the best discard's key minus the mask's deadwood * K (built on first use)."""
-    discard_card_by_suit: list[list[int]] | None
+    discard_card_by_suit: list[tuple[int, ...]] | None
     """``[suit][rank mask]``: the card id of that discard."""
-    walks_by_suit: list[list[SuitWalk | None]]
+    walks_by_suit: list[dict[int, SuitWalk]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
     walk_tie_keys: dict[int, int]
     """A suit's cards left to runs (a card-id mask of one suit) -> those runs and
@@ -158,14 +158,14 @@ class SuitTables:
         self.suit_bits = tuple(rank_mask << shift for shift in self.suit_shifts)
         self.meld_info = meld_info
         values = core.values
-        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
-        self.deadwood_by_suit = []
-        self.lowest_meld_by_suit = []
+        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.deadwood_by_suit, self.lowest_meld_by_suit = [], []
         for s in range(S):
             suit_values = tuple(values[s * R + r] for r in range(R))
             key = (tuple(sorted(suit_melds[s])), suit_values)
             if key not in shared:
-                shared[key] = suit_table(R, suit_melds[s], suit_values)
+                deadwood_table, lowest_table = suit_table(R, suit_melds[s], suit_values)
+                shared[key] = (tuple(deadwood_table), tuple(lowest_table))
             deadwood, lowest_meld = shared[key]
             self.deadwood_by_suit.append(deadwood)
             self.lowest_meld_by_suit.append(lowest_meld)
@@ -198,7 +198,7 @@ class SuitTables:
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
-        self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
+        self.walks_by_suit = [{} for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
@@ -210,8 +210,8 @@ class SuitTables:
         for i, cid in enumerate(order):
             penalty[cid] = i
         big = 1 << 62
-        keys: list[list[int]] = []
-        cards: list[list[int]] = []
+        keys: list[tuple[int, ...]] = []
+        cards: list[tuple[int, ...]] = []
         for s in range(S):
             deadwood = self.deadwood_by_suit[s]
             bits = [(1 << r, penalty[s * R + r], s * R + r) for r in range(R)]
@@ -227,8 +227,8 @@ class SuitTables:
                             best, card = v, cid
                 key_of[m] = best - deadwood[m] * K
                 card_of[m] = card
-            keys.append(key_of)
-            cards.append(card_of)
+            keys.append(tuple(key_of))
+            cards.append(tuple(card_of))
         self.discard_key_by_suit, self.discard_card_by_suit = keys, cards
         self.cards_by_penalty = tuple(order)
 
@@ -376,7 +376,7 @@ class SuitTables:
 
     def _walk(self, s: int, m: int) -> SuitWalk:
         """Suit ``s``'s canonical part for its rank mask ``m`` (:data:`SuitWalk`), memoised."""
-        got = self.walks_by_suit[s][m]
+        got = self.walks_by_suit[s].get(m)
         if got is not None:
             return got
         groups: list[tuple[Card, ...]] = []
@@ -495,7 +495,7 @@ class SuitTables:
             for shift in self.suit_shifts:
                 m = (rest >> shift) & full
                 if m:
-                    got = walks_by_suit[s][m] or self._walk(s, m)
+                    got = walks_by_suit[s].get(m) or self._walk(s, m)
                     if got[0]:
                         melds += got[0]
                         kinds += got[1]
@@ -507,7 +507,7 @@ class SuitTables:
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
-                got = walks_by_suit[s][m] or self._walk(s, m)
+                got = walks_by_suit[s].get(m) or self._walk(s, m)
                 if got[3]:
                     found += got[3]
                 if got[2]:
