@@ -116,7 +116,8 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
         new.one_round = s.one_round
     result = rnd.result
     if result is None or s.one_round:
-        return new, _event(Event, (logged, seat, drawn, tuple(automatic), result, None, others))
+        return new, _event(Event, (logged, seat, drawn, tuple(automatic) if automatic else (), result, None,
+                                   others))
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
