@@ -11,7 +11,8 @@ docs/engine.md ("The state you step: Match") has a worked example, tested with t
 How it stays cheap: a state never changes a round or a game in place once anything else
 may hold it. :meth:`apply` plays on a copy of the round (2 µs for Gin) and keeps the
 old one for :meth:`undo`; :meth:`copy` shares everything and costs a few attributes.
-With ``history=False`` (the play loops) nothing is kept and rounds change in place.
+With ``history=False`` (the play loops) nothing is kept, and the rounds and the state
+itself change in place until the match is copied.
 """
 
 from __future__ import annotations
