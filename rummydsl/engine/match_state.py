@@ -116,6 +116,22 @@ class State:
             setattr(new, name, value)
         return new
 
+    def stepped(self, rnd: Round, log: Any, steps: int) -> State:
+        """A new state after a step: ``rnd`` in play, nothing pending, ``log`` and ``steps``
+        (what :meth:`_replace` would make, field by field: each step with history makes one)."""
+        new = _new_state(State)
+        new.game = self.game
+        new.round = rnd
+        new.pending = ()
+        new.dealing = self.dealing
+        new.choose_dealer = self.choose_dealer
+        new.log = log
+        new.steps = steps
+        new.round_start = self.round_start
+        new.redeals = self.redeals
+        new.one_round = self.one_round
+        return new
+
     def __repr__(self) -> str:
         return f"State(steps={self.steps}, round={self.round.number}, pending={self.pending})"
 

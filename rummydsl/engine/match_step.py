@@ -103,17 +103,7 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
         new.log = (logged, s.log)
         new.steps = steps
     else:
-        new = _new_state(State)
-        new.game = s.game
-        new.round = rnd
-        new.pending = ()
-        new.dealing = s.dealing
-        new.choose_dealer = s.choose_dealer
-        new.log = (logged, s.log)
-        new.steps = steps
-        new.round_start = s.round_start
-        new.redeals = s.redeals
-        new.one_round = s.one_round
+        new = s.stepped(rnd, (logged, s.log), steps)
     result = rnd.result
     if result is None or s.one_round:
         return new, _event(Event, (logged, seat, drawn, tuple(automatic) if automatic else (), result, None,
@@ -138,7 +128,6 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others)
 
 
-_new_state = object.__new__
 _event = tuple.__new__
 """An :class:`Event` made from all its fields in order (what its own constructor does,
 without reading defaults: each step makes one)."""

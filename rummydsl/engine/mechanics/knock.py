@@ -112,10 +112,10 @@ class KnockMechanic(Mechanic):
 
     def legal(self, rnd: Round, player: int) -> Sequence[Action]:
         # a list built only when there is a knock (most listings: none, one search)
-        if not (rnd.variant.knock is not None and player == rnd.turn_player and rnd.drawn
-                and rnd.phase in _AFTER_DRAW):  # not available()
+        if not self.available(rnd, player):
             return ()
         knock = rnd.variant.knock
+        assert knock is not None
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
