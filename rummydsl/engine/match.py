@@ -11,7 +11,8 @@ docs/engine.md ("The state you step: Match") has a worked example, tested with t
 How it stays cheap: a state never changes a round or a game in place once anything else
 may hold it. :meth:`apply` plays on a copy of the round (2 µs for Gin) and keeps the
 old one for :meth:`undo`; :meth:`copy` shares everything and costs a few attributes.
-With ``history=False`` (the play loops) nothing is kept and rounds change in place.
+With ``history=False`` (the play loops) nothing is kept, and the rounds and the state
+itself change in place until the match is copied.
 """
 
 from __future__ import annotations
@@ -40,21 +41,18 @@ __all__ = ["Match", "Event", "CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSIO
 class _Cache:
     """What a state works out once and keeps until it changes (never shared by another)."""
 
-    __slots__ = ("paths", "by_id", "ids")
+    __slots__ = ("paths", "by_id")
 
     def __init__(self) -> None:
         self.paths: list[tuple[Action, tuple[int, ...]]] | None = None
         self.by_id: dict[int, MatchAction] | None = None
-        self.ids: list[int] | tuple[()] | None = None
-        """The ids of the round's listing in its order (:meth:`Match._listing_ids`), ``()``
-        where that does not serve, None until asked."""
 
 
 class Match:
     """One game of a variant as a state you step (see the module docstring)."""
 
     __slots__ = ("variant", "players", "chance", "seed", "action_space", "_s", "_undo", "_history",
-                 "_exclusive", "_cache")
+                 "_exclusive", "_cache", "_ids")
     variant: Variant
     players: int
     chance: str
@@ -68,6 +66,9 @@ class Match:
     _exclusive: bool
     """This state alone holds its round and game (no history, never copied): change them in place."""
     _cache: _Cache | None
+    _ids: list[int] | tuple[()] | None
+    """The ids of the round's listing in its order (:meth:`_listing_ids`), ``()`` where that
+    does not serve, None until asked (kept apart from ``_cache``: asked at most steps)."""
 
     def __init__(self) -> None:
         raise TypeError("use Match.new(variant, seed=...) or Match.from_json(data)")
@@ -106,6 +107,7 @@ class Match:
         m._history = history
         m._exclusive = not history
         m._cache = None
+        m._ids = None
         if chance == "seeded":
             game = Game(variant, random.Random(seed), players=n)
             m._s = State(game, game.round)
@@ -143,6 +145,7 @@ class Match:
         m._history = False
         m._exclusive = True
         m._cache = None
+        m._ids = None
         m._s = state
         return m
 
@@ -158,6 +161,7 @@ class Match:
         other._undo = self._undo
         other._history = self._history
         other._cache = None
+        other._ids = None
         other._exclusive = self._exclusive = False
         return other
 
@@ -324,11 +328,13 @@ class Match:
         if seat >= 0 and not s.pending and (kind is int or kind in ONE_ID_ACTIONS):
             # a decision by an engine action or its id (most steps): played at once
             action: MatchAction
-            if isinstance(x, int):
-                ids = self._listing_ids()
-                if ids is not None and x in ids:  # the listed action of that id (the first, the copy held)
-                    action = s.round.listed()[ids.index(x)]
-                else:
+            if kind is int:
+                ids = self._ids
+                if ids is None:
+                    ids = self._listing_ids() or ()
+                try:  # the listed action of that id (the first, the copy held)
+                    action = s.round.listed()[ids.index(x)]  # type: ignore[arg-type]  # x is an int
+                except ValueError:
                     action = self._resolve(x, seat)
             else:
                 action = x  # type: ignore[assignment]  # an engine action (its type is one of ONE_ID_ACTIONS)
@@ -344,7 +350,11 @@ class Match:
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
             self._commit(s, stopped.state)
             raise stopped.error from None
-        self._commit(s, new)
+        if self._history:  # what _commit does
+            self._undo = (s, self._undo)
+        self._s = new
+        self._cache = None
+        self._ids = None
         return event
 
     def _commit(self, old: State, new: State) -> None:
@@ -352,6 +362,7 @@ class Match:
             self._undo = (old, self._undo)
         self._s = new
         self._cache = None
+        self._ids = None
 
     def undo(self) -> None:
         """Take back the last :meth:`apply` exactly (a decision, a step of a lay-down or a
@@ -367,6 +378,7 @@ class Match:
             undo = undo.chain()
         self._s, self._undo = undo
         self._cache = None
+        self._ids = None
 
     @property
     def can_undo(self) -> bool:
@@ -480,14 +492,11 @@ class Match:
         """At a decision with no lay-down under way: the ids of the round's listing in its
         order, when every listed action is prebuilt and no two share an id (most
         decisions: read from a table, :meth:`ActionSpace.listing_ids`); else None."""
-        cache = self._cache
-        if cache is None:
-            cache = self._cache = _Cache()
-        ids = cache.ids
+        ids = self._ids
         if ids is None:
             s = self._s
             got = self.action_space.listing_ids(s.round.listed()) if self.to_move >= 0 and not s.pending else None
-            ids = cache.ids = got if got else ()
+            ids = self._ids = got if got else ()
         return ids or None
 
     def _legal_ids(self) -> Collection[int]:

@@ -63,28 +63,80 @@ class Event(NamedTuple):
                              others_drawn=tuple(o for o in self.others_drawn if o[0] == seat))
 
 
-class State(NamedTuple):
-    """Everything that changes as a match is played, replaced (never changed) by each apply."""
+_FIELDS = ("game", "round", "pending", "dealing", "choose_dealer", "log", "steps", "round_start", "redeals",
+           "one_round")
 
+
+class State:
+    """Everything that changes as a match is played: each apply makes a new one (:meth:`_replace`),
+    but for a match that alone holds its state (``Match._exclusive``: no history, never
+    copied), whose apply changes it in place (a plain step: the log and the count)."""
+
+    __slots__ = _FIELDS
     game: Game
     round: Round
     """The round in play, or the one that ended last (while the next is dealt, or at the end)."""
-    pending: tuple[int, ...] = ()
+    pending: tuple[int, ...]
     """The ids chosen so far of a lay-down of melds (choose, close)."""
-    dealing: tuple[Card, ...] | None = None
+    dealing: tuple[Card, ...] | None
     """The cards dealt so far of a deal made of chance outcomes (None: no deal under way)."""
-    choose_dealer: bool = False
+    choose_dealer: bool
     """The first dealer is still to be drawn (a chance outcome)."""
-    log: Any = None
+    log: Any
     """Every step applied, newest first, as nested pairs (step, older): shared by copies."""
-    steps: int = 0
-    round_start: int = 0
+    steps: int
+    round_start: int
     """How many steps were applied when the round in play was dealt."""
-    redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = ()
+    redeals: tuple[tuple[int, tuple[int, ...], int | None], ...]
     """Deals :meth:`Match.resample` replaced: (steps, card ids in dealing order, new seed)."""
-    one_round: bool = False
+    one_round: bool
     """The match is one round (:meth:`Match.playing` of a lone round): it ends with it."""
 
+    def __init__(self, game: Game, round: Round, pending: tuple[int, ...] = (),
+                 dealing: tuple[Card, ...] | None = None, choose_dealer: bool = False, log: Any = None,
+                 steps: int = 0, round_start: int = 0,
+                 redeals: tuple[tuple[int, tuple[int, ...], int | None], ...] = (), one_round: bool = False) -> None:
+        self.game = game
+        self.round = round
+        self.pending = pending
+        self.dealing = dealing
+        self.choose_dealer = choose_dealer
+        self.log = log
+        self.steps = steps
+        self.round_start = round_start
+        self.redeals = redeals
+        self.one_round = one_round
+
+    def _replace(self, **changes: Any) -> State:
+        """A new state: this one with ``changes`` (as a named tuple's ``_replace``)."""
+        new = _new_state(State)
+        for name in _FIELDS:
+            setattr(new, name, getattr(self, name))
+        for name, value in changes.items():
+            setattr(new, name, value)
+        return new
+
+    def stepped(self, rnd: Round, log: Any, steps: int) -> State:
+        """A new state after a step: ``rnd`` in play, nothing pending, ``log`` and ``steps``
+        (what :meth:`_replace` would make, field by field: each step with history makes one)."""
+        new = _new_state(State)
+        new.game = self.game
+        new.round = rnd
+        new.pending = ()
+        new.dealing = self.dealing
+        new.choose_dealer = self.choose_dealer
+        new.log = log
+        new.steps = steps
+        new.round_start = self.round_start
+        new.redeals = self.redeals
+        new.one_round = self.one_round
+        return new
+
+    def __repr__(self) -> str:
+        return f"State(steps={self.steps}, round={self.round.number}, pending={self.pending})"
+
+
+_new_state = object.__new__
 
 
 def left_to_deal(variant: Variant, dealt: Sequence[Card]) -> dict[int, list[Card]]:

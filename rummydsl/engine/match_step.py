@@ -1,6 +1,6 @@
 """How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards, a replay.
 
-Each function takes a match's state (:class:`~.match.State`, immutable) and returns a
+Each function takes a match's state (:class:`~.match.State`) and returns a
 new one; nothing here changes a round or a game that another state may hold, unless
 the match says it holds them alone (``Match._exclusive``: no history, no copy).
 """
@@ -97,11 +97,17 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
             automatic = []
         automatic.append(forced)
     steps = s.steps + 1
-    new = _state(State, (s.game, rnd, (), s.dealing, s.choose_dealer, (logged, s.log), steps, s.round_start,
-                         s.redeals, s.one_round))
+    if m._exclusive:  # the match alone holds this state (and its round): changed in place
+        new = s
+        new.pending = ()
+        new.log = (logged, s.log)
+        new.steps = steps
+    else:
+        new = s.stepped(rnd, (logged, s.log), steps)
     result = rnd.result
     if result is None or s.one_round:
-        return new, _event(Event, (logged, seat, drawn, tuple(automatic), result, None, others))
+        return new, _event(Event, (logged, seat, drawn, tuple(automatic) if automatic else (), result, None,
+                                   others))
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
@@ -122,10 +128,9 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others)
 
 
-_state = tuple.__new__
 _event = tuple.__new__
-"""A :class:`State` or :class:`Event` made from all its fields in order (what their own
-constructors do, without reading defaults: each step makes one of each)."""
+"""An :class:`Event` made from all its fields in order (what its own constructor does,
+without reading defaults: each step makes one)."""
 
 
 def _drawn(rnd: Round, seat: int, stock: list[Card], size: int, top: list[Card]
@@ -589,5 +594,6 @@ def _redeal(m: Match, at: int, cards: tuple[int, ...], seed: int) -> None:
     m._s = s._replace(game=game, round=new_round, redeals=s.redeals + ((at, cards, seed),))
     m._undo = None
     m._cache = None
+    m._ids = None
 
 

@@ -101,7 +101,7 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
     history = match._history
     while True:
         seat = match.to_move
-        rnd = match.round
+        rnd = match._s.round  # (Match.round)
         if seat == CHANCE:
             if chance is None:
                 raise ValueError("this match deals its cards as chance outcomes: give play() a "

@@ -85,14 +85,6 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
     return got[1]
 
 
-def _among(action: Action, listed: list[Action]) -> bool:
-    """Whether ``action`` is one of the ``listed`` objects (that very object)."""
-    for a in listed:
-        if a is action:
-            return True
-    return False
-
-
 def dealt_hand_size(variant: Variant, *, players: int, dealer: int, number: int,
                     scores: Sequence[int] | None = None, sat_out: int | None = None) -> int:
     """The cards each player gets in deal ``number`` (from 1) of ``players`` seats:
@@ -433,17 +425,21 @@ class Round(Table, Flow, Finish):
         if isinstance(action, str):
             action = self.parse(action)
         listed = self._listed
-        if listed is None or not _among(action, listed):  # a listed action is legal
-            if self.result is None and action.player == self.to_move and self._later_step(action):
-                # the optional step(s) before the action's are ended with 'done': all checked, then played
-                reason, ended = self._after_done(action)
-                if reason is not None:
-                    raise IllegalActionError(str(action), reason)
-                for _ in range(ended):
-                    self._play(Done(action.player))
-                self._play(action)
-                return action
-            self.verify(action)
+        if listed is not None:
+            for a in listed:
+                if a is action:  # a listed action (that very object) is legal: played unchecked
+                    self._play(action)
+                    return action
+        if self.result is None and action.player == self.to_move and self._later_step(action):
+            # the optional step(s) before the action's are ended with 'done': all checked, then played
+            reason, ended = self._after_done(action)
+            if reason is not None:
+                raise IllegalActionError(str(action), reason)
+            for _ in range(ended):
+                self._play(Done(action.player))
+            self._play(action)
+            return action
+        self.verify(action)
         self._play(action)
         return action
 

@@ -5,6 +5,8 @@ A suit's cards of a hand are a rank mask (bit ``r``: the rank of order ``r + 1``
 
 from __future__ import annotations
 
+from typing import Sequence
+
 __all__ = ["lowest_bits", "suit_table", "suit_table_reference", "disjoint_unions", "set_tie_key", "walk_tie_key"]
 
 
@@ -177,7 +179,7 @@ def set_tie_key(mask: int, rank: int, R: int, S: int) -> int:
     return key
 
 
-def walk_tie_key(lowest_meld: list[int], mask: int, suit: int, R: int, S: int) -> int:
+def walk_tie_key(lowest_meld: Sequence[int], mask: int, suit: int, R: int, S: int) -> int:
     """The fields of suit ``suit``'s cards ``mask`` (a rank mask) in its canonical walk
     (``lowest_meld``: :func:`suit_table`'s second table), for ``S`` suits of ``R`` ranks.
 

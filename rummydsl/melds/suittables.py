@@ -77,15 +77,15 @@ class SuitTables:
     """Where each suit's rank mask starts in a card-id mask."""
     suit_bits: tuple[int, ...]
     """``[suit]``: the card-id mask of every card of that suit."""
-    deadwood_by_suit: list[list[int]]
-    """``[suit][rank mask]``: the least deadwood with the suit's melds only."""
-    lowest_meld_by_suit: list[list[int]]
+    deadwood_by_suit: list[tuple[int, ...]]
+    """``[suit][rank mask]``: the least deadwood with the suit's melds only (a tuple: the collector skips it)."""
+    lowest_meld_by_suit: list[tuple[int, ...]]
     """``[suit][rank mask]``: the canonical meld (a rank mask) taking the lowest rank, or 0."""
-    discard_key_by_suit: list[list[int]] | None
+    discard_key_by_suit: list[tuple[int, ...]] | None
     """``[suit][rank mask]``: the best discard's key minus the mask's deadwood * K (built on first use)."""
-    discard_card_by_suit: list[list[int]] | None
+    discard_card_by_suit: list[tuple[int, ...]] | None
     """``[suit][rank mask]``: the card id of that discard."""
-    walks_by_suit: list[list[SuitWalk | None]]
+    walks_by_suit: list[dict[int, SuitWalk]]
     """``[suit][rank mask]``: the suit's canonical melds and unmatched cards, filled on demand."""
     walk_tie_keys: dict[int, int]
     """A suit's cards left to runs (a card-id mask of one suit) -> those runs and
@@ -158,19 +158,18 @@ class SuitTables:
         self.suit_bits = tuple(rank_mask << shift for shift in self.suit_shifts)
         self.meld_info = meld_info
         values = core.values
-        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], list[int]]] = {}
-        self.deadwood_by_suit = []
-        self.lowest_meld_by_suit = []
+        shared: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.deadwood_by_suit, self.lowest_meld_by_suit = [], []
         for s in range(S):
             suit_values = tuple(values[s * R + r] for r in range(R))
             key = (tuple(sorted(suit_melds[s])), suit_values)
             if key not in shared:
-                shared[key] = suit_table(R, suit_melds[s], suit_values)
+                deadwood_table, lowest_table = suit_table(R, suit_melds[s], suit_values)
+                shared[key] = (tuple(deadwood_table), tuple(lowest_table))
             deadwood, lowest_meld = shared[key]
             self.deadwood_by_suit.append(deadwood)
             self.lowest_meld_by_suit.append(lowest_meld)
-        self.discard_key_by_suit = None
-        self.discard_card_by_suit = None
+        self.discard_key_by_suit = self.discard_card_by_suit = None
         # sets: for every rank and every subset of its cards, the unions of disjoint rank melds
         self.same_rank_bits = tuple(sum(1 << (s * R + r) for s in range(S)) for r in range(R))
         sizes = [m.bit_count() for melds in rank_melds for m in melds]
@@ -194,13 +193,12 @@ class SuitTables:
             unions.append(table)
             packings.append(packs)
         self.set_unions = tuple(unions)
-        self.set_tie_keys = {0: 0}
-        self.walk_tie_keys = {0: 0}
+        self.set_tie_keys, self.walk_tie_keys = {0: 0}, {0: 0}
         self.sets_by_union = {}
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
-        self.walks_by_suit = [[None] * (1 << R) for _ in range(S)]
+        self.walks_by_suit = [{} for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
@@ -212,8 +210,8 @@ class SuitTables:
         for i, cid in enumerate(order):
             penalty[cid] = i
         big = 1 << 62
-        keys: list[list[int]] = []
-        cards: list[list[int]] = []
+        keys: list[tuple[int, ...]] = []
+        cards: list[tuple[int, ...]] = []
         for s in range(S):
             deadwood = self.deadwood_by_suit[s]
             bits = [(1 << r, penalty[s * R + r], s * R + r) for r in range(R)]
@@ -229,8 +227,8 @@ class SuitTables:
                             best, card = v, cid
                 key_of[m] = best - deadwood[m] * K
                 card_of[m] = card
-            keys.append(key_of)
-            cards.append(card_of)
+            keys.append(tuple(key_of))
+            cards.append(tuple(card_of))
         self.discard_key_by_suit, self.discard_card_by_suit = keys, cards
         self.cards_by_penalty = tuple(order)
 
@@ -284,6 +282,10 @@ class SuitTables:
             T0, T1, T2, T3 = tables
             R = self.rank_count
             R2, R3 = 2 * R, 3 * R
+            if self._four_suits_of_three:  # no rank held in three suits (most hands): no set to choose
+                a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
+                if not ((a & b & (c | d)) | (c & d & (a | b))):  # no set rank (as _choices finds them)
+                    return T0[a] + T1[b] + T2[c] + T3[d]
             for u in self._choices(hand):
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
@@ -374,7 +376,7 @@ class SuitTables:
 
     def _walk(self, s: int, m: int) -> SuitWalk:
         """Suit ``s``'s canonical part for its rank mask ``m`` (:data:`SuitWalk`), memoised."""
-        got = self.walks_by_suit[s][m]
+        got = self.walks_by_suit[s].get(m)
         if got is not None:
             return got
         groups: list[tuple[Card, ...]] = []
@@ -493,7 +495,7 @@ class SuitTables:
             for shift in self.suit_shifts:
                 m = (rest >> shift) & full
                 if m:
-                    got = walks_by_suit[s][m] or self._walk(s, m)
+                    got = walks_by_suit[s].get(m) or self._walk(s, m)
                     if got[0]:
                         melds += got[0]
                         kinds += got[1]
@@ -505,7 +507,7 @@ class SuitTables:
         for shift in self.suit_shifts:
             m = (rest >> shift) & full
             if m:
-                got = walks_by_suit[s][m] or self._walk(s, m)
+                got = walks_by_suit[s].get(m) or self._walk(s, m)
                 if got[3]:
                     found += got[3]
                 if got[2]:

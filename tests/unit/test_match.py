@@ -554,3 +554,24 @@ def test_an_event_names_the_cards_another_seat_drew_by_it() -> None:
             assert event.seen_by(other).others_drawn == ((other, cards),) and event.seen_by(seat).others_drawn == ()
             seen[str(event.action).split()[1]] = 1
     assert set(seen) == {"pass", "buy"}, seen
+
+
+def test_a_match_without_history_steps_in_place_until_copied() -> None:
+    """With no history a match alone holds its state and changes it in place (no state
+    built per step); once copied, neither changes what the other holds."""
+    m = Match.new("gin_rummy", seed=11, history=False)
+    rng = random.Random(11)
+    state = m._s
+    m.apply(rng.choice(m.legal_ids()))
+    assert m._s is state
+    copy = m.copy()
+    before, steps = copy.state(), copy.to_json()["steps"]
+    for _ in range(150):  # past the round's end: the next round is dealt inside an apply
+        if m.to_move == TERMINAL:
+            break
+        m.apply(rng.choice(m.legal_ids()))
+    assert m._s is not state and m.game.results
+    assert copy.state() == before and copy.to_json()["steps"] == steps
+    after = m.state()
+    copy.apply(random.Random(3).choice(copy.legal_ids()))
+    assert m.state() == after and copy.to_json()["steps"][:-1] == steps

@@ -110,9 +110,10 @@ class KnockMechanic(Mechanic):
         return (rnd.variant.knock is not None and player == rnd.turn_player and rnd.drawn
                 and rnd.phase in _AFTER_DRAW)
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
+    def legal(self, rnd: Round, player: int) -> Sequence[Action]:
+        # a list built only when there is a knock (most listings: none, one search)
         if not self.available(rnd, player):
-            return
+            return ()
         knock = rnd.variant.knock
         assert knock is not None
         hand = rnd.hands[player]
@@ -120,14 +121,14 @@ class KnockMechanic(Mechanic):
         limit = rnd.knock_limit
         taken = rnd.taken if rnd.forbid_taken else None
         knocks = rnd.prebuilt.knock[player]  # the same objects every listing (:mod:`..prebuilt`)
+        out: list[Action] = []
         if limit is None:
             # KR-3: any deadwood may knock, so every discard is a knock: no search
             # per card (only big gin needs one).
             if knock.big_gin and rules.min_deadwood(hand) == 0:
-                yield rnd.prebuilt.big_gin[player]
-            for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                yield knocks[card.id]
-            return
+                out.append(rnd.prebuilt.big_gin[player])
+            out.extend(knocks[card.id] for card in rnd.distinct_faces([c for c in hand if c is not taken]))
+            return out
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
             mask = 0
@@ -138,21 +139,22 @@ class KnockMechanic(Mechanic):
             if whole is None:
                 whole = rules.min_deadwood(hand)
             if knock.big_gin and whole == 0:
-                yield rnd.prebuilt.big_gin[player]
+                out.append(rnd.prebuilt.big_gin[player])
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
             # rest): a hand this far over the limit has no knock. One search, most turns.
             if whole - rnd.highest_value > limit:
-                return
+                return out
             least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
-                return  # no discard leaves a knock (one search, not one per card)
+                return out  # no discard leaves a knock (one search, not one per card)
         elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
-            yield rnd.prebuilt.big_gin[player]
+            out.append(rnd.prebuilt.big_gin[player])
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
             if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
-                yield knocks[card.id]
+                out.append(knocks[card.id])
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
         assert isinstance(action, Knock)
