@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .round import LegalActions, Round, TableMeld
 
-__all__ = ["Observation", "result_for", "result_json"]
+__all__ = ["Observation", "face_up_pile", "result_for", "result_json"]
 
 
 class Observation:
@@ -147,11 +147,7 @@ class Observation:
     def discards(self) -> tuple[Card, ...]:
         """The discard pile face up, bottom first (the top card is last); a knock's
         discard lies face down on it and is not shown (:attr:`knock_discard`)."""
-        rnd = self._round
-        pile = rnd.discards
-        if rnd.face_down is not None and pile and pile[-1] is rnd.face_down:
-            return tuple(pile[:-1])
-        return tuple(pile)
+        return tuple(face_up_pile(self._round))
 
     @property
     def top_discard(self) -> Card | None:
@@ -307,6 +303,16 @@ class Observation:
         if rnd.result is not None:
             out["result"] = result_json(rnd.result, self.player)
         return out
+
+
+def face_up_pile(rnd: Round) -> Sequence[Card]:
+    """The discard pile as every seat sees it, bottom first: the round's own list (read
+    it, do not keep it), less a knock's face-down discard on top (:attr:`Observation.discards`
+    is this as a tuple)."""
+    pile = rnd.discards
+    if rnd.face_down is not None and pile and pile[-1] is rnd.face_down:
+        return pile[:-1]
+    return pile
 
 
 def result_for(result: RoundResult, seat: int) -> RoundResult:

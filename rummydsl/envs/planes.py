@@ -35,7 +35,7 @@ import numpy as np
 from ..engine.catalogue import Choose
 from ..engine.match_state import CHANCE
 from ..engine.match_view import PHASES
-from ..engine.observe import Observation
+from ..engine.observe import face_up_pile
 
 if TYPE_CHECKING:
     from ..engine.match import Match
@@ -107,6 +107,7 @@ class Planes:
         self._face = [space.face(card) for card in deck.cards]
         """Each card's face (column), by card id."""
         self._size = len(self.names) * self.columns
+        self._shape = (len(self.names), self.columns)
         self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
         self._orders = [[(seat + k) % self.players for k in range(self.players)] for seat in range(self.players)]
         """Each seat's order of the seats, from itself (``+0``, ``+1``, ...)."""
@@ -124,8 +125,10 @@ class Planes:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
         an ``int8`` array of :attr:`shape` (a new one each call).
 
-        Written straight from the seat's live :class:`~rummydsl.engine.observe.Observation`
-        (no copy of the match, no lists of counts): each card sets one byte, and the
+        Written straight from the round as the seat's :class:`~rummydsl.engine.observe.Observation`
+        shows it (its hand, the cards known of others, the pile face up:
+        :func:`~rummydsl.engine.observe.face_up_pile`; no copy of the match, no lists of
+        counts): each card sets one byte, and the
         planes of numbers (stock size, phase, seat to move, round, hand sizes, scores),
         which change in few ways, are copied whole from the last time the same numbers
         were written. It is the same array as :meth:`encode_tensor` gives in every state
@@ -137,9 +140,8 @@ class Planes:
         face = self._face
         buf = bytearray(self._size)
         rnd = match.round
-        view = Observation(rnd, seat)
         order = self._orders[seat]
-        pile = view.discards
+        pile = face_up_pile(rnd)
         upcard = rnd.upcard
         hands = rnd.hands
         known = rnd.known
@@ -198,7 +200,7 @@ class Planes:
         if numbers is None:
             numbers = self._numbers_bytes(key)
         buf[at:] = numbers
-        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self.shape, _INT8, buf)
+        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self._shape, _INT8, buf)
         return grid
 
     def _numbers_bytes(self, key: tuple[Any, ...]) -> bytes:
