@@ -66,7 +66,6 @@ _UTILITY = 1e6
 for a variant of the user's)."""
 
 
-
 def _game_type(utility: Any) -> Any:
     """The game's type, zero-sum or general-sum (``utility``); registered zero-sum, the
     default reward's."""

@@ -15,7 +15,9 @@ three do, in one layer that reads the environment's attributes directly:
   agent);
 - an action the last observation's ``action_mask`` forbids ends the episode: every agent
   terminated and truncated, the one that played it rewarded ``illegal_reward``, the others
-  0, and PettingZoo's warning "Illegal move made" logged.
+  0, and PettingZoo's warning "Illegal move made" logged;
+- ``agent_iter`` is PettingZoo's order-enforcing iterator (at most ``max_iter`` turns,
+  each stepped before the next), reading the environment directly.
 
 It is an ``OrderEnforcingWrapper`` (PettingZoo's ``agent_iter`` and tests take it as one).
 """
