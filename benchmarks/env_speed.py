@@ -31,7 +31,9 @@ machine is shared), uniformly random legal play, one hand an episode:
     own loop, trajectories kept). ``-`` without rlcard (``pip install rlcard``).
 
 Each row is measured ``--repeat`` times (default 3), the rows taking turns, and printed as
-the median with the lowest and highest. ``--performance-benchmark`` also runs PettingZoo's
+the median with the lowest and highest, and for Gin the PettingZoo row's median over each
+RLCard row's (the issue's goal compares the PettingZoo environment with RLCard's, 3x, in
+one run). ``--performance-benchmark`` also runs PettingZoo's
 own ``pettingzoo.test.performance_benchmark`` on each variant's wrapped environment (it
 plays for 5 seconds of wall-clock time and prints turns and cycles per second).
 """
@@ -221,6 +223,13 @@ def main(argv: list[str] | None = None) -> None:
                     shown = (f"{st['median']:.0f} ({st['low']:.0f}-{st['high']:.0f})",
                              f"{ha['median']:.1f} ({ha['low']:.1f}-{ha['high']:.1f})")
                 print(f"{vid:<16} {name:<28} {shown[0]:>22} {shown[1]:>22}")
+        for vid, spreads in out.items():
+            ours = spreads.get("pettingzoo")
+            for peer in ("rlcard step", "rlcard run"):
+                theirs = spreads.get(peer)
+                if ours is not None and theirs is not None:
+                    ratio = ours["hands_per_s"]["median"] / theirs["hands_per_s"]["median"]
+                    print(f"{vid}: pettingzoo / {peer}: {ratio:.2f}x (medians, hands per CPU second, this run)")
     if args.performance_benchmark:
         from pettingzoo.test import performance_benchmark
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .round import LegalActions, Round, TableMeld
 
-__all__ = ["Observation", "result_for", "result_json", "seen_text"]
+__all__ = ["Observation", "face_up_pile", "result_for", "result_json", "seen_text"]
 
 
 class Observation:
@@ -147,11 +147,7 @@ class Observation:
     def discards(self) -> tuple[Card, ...]:
         """The discard pile face up, bottom first (the top card is last); a knock's
         discard lies face down on it and is not shown (:attr:`knock_discard`)."""
-        rnd = self._round
-        pile = rnd.discards
-        if rnd.face_down is not None and pile and pile[-1] is rnd.face_down:
-            return tuple(pile[:-1])
-        return tuple(pile)
+        return tuple(face_up_pile(self._round))
 
     @property
     def top_discard(self) -> Card | None:
@@ -355,6 +351,16 @@ def seen_text(action: Action, seat: int, face_down: bool) -> str:
         melds = "".join(" [" + " ".join(str(c) for c in meld) + "]" for meld in action.melds or ())
         return f"{player_name(action.player)} knock (discarding face down){melds}"
     return str(action)
+
+
+def face_up_pile(rnd: Round) -> Sequence[Card]:
+    """The discard pile as every seat sees it, bottom first: the round's own list (read
+    it, do not keep it), less a knock's face-down discard on top (:attr:`Observation.discards`
+    is this as a tuple)."""
+    pile = rnd.discards
+    if rnd.face_down is not None and pile and pile[-1] is rnd.face_down:
+        return pile[:-1]
+    return pile
 
 
 def result_for(result: RoundResult, seat: int) -> RoundResult:

@@ -13,11 +13,19 @@ It is registered in the manner of OpenSpiel's own Python games
 (open_spiel/python/games/kuhn_poker.py): sequential moves, explicit stochastic chance
 (the first dealer and every card dealt, the stock included, one chance outcome each:
 :meth:`Match.new(chance="explicit") <rummydsl.engine.match.Match.new>`), imperfect
-information, terminal rewards, zero-sum (each seat's points less the mean of the
-others'). Parameters: ``variant`` (a shipped id or a path), ``players`` (0: the
-variant's own count), ``episode`` (``hand`` or ``game``) and ``max_turns`` (decisions
-before the episode ends where it stands, returns as they are: random play of a variant
-that turns its pile over may go on a long time). Actions are the ids of
+information, terminal rewards. Parameters: ``variant`` (a shipped id or a path),
+``players`` (0: the variant's own count), ``episode`` (``hand`` or ``game``),
+``reward`` and ``max_turns`` (decisions before the episode ends where it stands, returns
+as they are: random play of a variant that turns its pile over may go on a long time).
+``reward`` is the PettingZoo environment's (:class:`~.core.Options`) but for a function:
+``zero_sum`` (the default: each seat's points less the mean of the others'; the game
+is registered zero-sum), ``points`` (each seat's own points) or an expression of the
+reward context (:mod:`.reward`), a seat's return the sum of what it gives at the end of
+each round played; with any reward but ``zero_sum`` the game's type is general-sum (an
+expression cannot be known to add up to zero before it is played). OpenSpiel's game
+strings (``python_rummydsl(reward=...)``, and so ``serialize``) cannot hold the brackets
+and commas of most expressions: ``reward_file`` names a file holding the expression
+instead (its path in the game string). Actions are the ids of
 :attr:`Match.action_space <rummydsl.engine.match.Match.action_space>`; the observation
 (``make_py_observer``) is :class:`~.planes.Planes` as a flat tensor, and its string the
 seat's observation as JSON; with ``perfect_recall`` (the information state) the string
@@ -32,6 +40,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,34 +51,44 @@ from ..errors import StalledGameError
 from .core import Options, hand_shares
 from .planes import Planes
 from .recall import advance, replay
+from .reward import RewardExpression
 from .text import table_text
 
 __all__ = ["GAME_NAME", "RummyGame", "RummyState", "RummyObserver"]
 
 GAME_NAME = "python_rummydsl"
 
-_DEFAULTS = {"variant": "gin_rummy", "players": 0, "episode": "hand", "max_turns": 5000}
+_DEFAULTS = {"variant": "gin_rummy", "players": 0, "episode": "hand", "reward": "zero_sum", "reward_file": "",
+             "max_turns": 5000}
 
 _UTILITY = 1e6
 """A loose bound of any seat's return (OpenSpiel asks for one; a tight one is not known
 for a variant of the user's)."""
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="rummydsl: any rummy variant",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=10,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+
+def _game_type(utility: Any) -> Any:
+    """The game's type, zero-sum or general-sum (``utility``); registered zero-sum, the
+    default reward's."""
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="rummydsl: any rummy variant",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=10,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
+_GENERAL_SUM = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 
 
 class RummyGame(pyspiel.Game):
@@ -78,8 +97,18 @@ class RummyGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
         players = int(given["players"]) or None
-        self.options = Options.read(str(given["variant"]), players, str(given["episode"]), "zero_sum",
+        reward: str | Path = str(given["reward"])
+        if given["reward_file"]:
+            if reward != "zero_sum":
+                raise ValueError(f"{GAME_NAME}: give reward or reward_file, not both")
+            reward = Path(str(given["reward_file"]))
+        if reward == "pettingzoo_gin_v5":
+            raise ValueError(f"{GAME_NAME}: reward 'pettingzoo_gin_v5' goes with that encoding, in the "
+                             "PettingZoo environment only ('zero_sum', 'points' or an expression here)")
+        self.options = Options.read(str(given["variant"]), players, str(given["episode"]), reward,
                                     int(given["max_turns"]))
+        self.zero_sum = reward == "zero_sum"
+        """Whether the returns add to zero (the default reward); else the game is general-sum."""
         self.source = str(given["variant"])
         probe = Match.new(self.options.variant, chance="explicit", history=False)
         self._start = probe
@@ -96,10 +125,10 @@ class RummyGame(pyspiel.Game):
             num_players=self.options.players,
             min_utility=-_UTILITY,
             max_utility=_UTILITY,
-            utility_sum=0.0,
+            utility_sum=0.0 if self.zero_sum else None,
             max_game_length=turns + deals if self.options.episode == "hand" else turns * (deals + 1),
         )
-        super().__init__(_GAME_TYPE, info, given)
+        super().__init__(_GAME_TYPE if self.zero_sum else _GENERAL_SUM, info, given)
 
     def new_initial_state(self) -> RummyState:
         return RummyState(self)
@@ -121,27 +150,32 @@ class _Held:
     attributes and serializes it by pickling them, so a clone is :meth:`Match.copy` and a
     pickle is :meth:`Match.to_json` with the variant it is played by."""
 
-    __slots__ = ("match", "source", "players", "decisions", "recall")
+    __slots__ = ("match", "source", "players", "decisions", "recall", "earned")
 
     def __init__(self, match: Match, source: str, players: int, decisions: int = 0,
-                 recall: tuple[bytes, ...] | None = None) -> None:
+                 recall: tuple[bytes, ...] | None = None, earned: tuple[float, ...] | None = None) -> None:
         self.match = match
         self.source = source
         self.players = players
         self.decisions = decisions
         self.recall = recall
         """Each seat's digest of all it has observed (:mod:`.recall`), once asked for; then kept up."""
+        self.earned = earned
+        """With a reward expression: what each seat has earned by it so far (None: nothing yet)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.match.copy(), self.source, self.players, self.decisions, self.recall)
+        return _Held(self.match.copy(), self.source, self.players, self.decisions, self.recall, self.earned)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (json.dumps(self.match.to_json()), self.source, self.players, self.decisions))
+        return (_restore, (json.dumps(self.match.to_json()), self.source, self.players, self.decisions,
+                           self.earned))
 
 
-def _restore(text: str, source: str, players: int, decisions: int) -> _Held:
+def _restore(text: str, source: str, players: int, decisions: int,
+             earned: tuple[float, ...] | None = None) -> _Held:
     options = Options.read(source, players, "hand", "zero_sum", None)
-    return _Held(Match.from_json(json.loads(text), options.variant), source, players, decisions)
+    return _Held(Match.from_json(json.loads(text), options.variant), source, players, decisions,
+                 earned=earned)
 
 
 class RummyState(pyspiel.State):
@@ -174,12 +208,17 @@ class RummyState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         match = self.match
         mover = match.to_move
+        played = match.round
         event: Any = None
         try:
             event = match.apply(int(action))
         except StalledGameError as stalled:  # played, and the game cannot go on: the match is over (TERMINAL)
             event = getattr(stalled, "event", None)
         held = self.held
+        reward = self.get_game().options.reward
+        if isinstance(reward, RewardExpression) and event is not None and event.result is not None:
+            got = reward.rewards(played, event.result, played.sat_out)
+            held.earned = tuple(got if held.earned is None else (a + b for a, b in zip(held.earned, got)))
         if mover >= 0:
             held.decisions += 1
         if held.recall is None and self.get_game().recalls:
@@ -209,7 +248,7 @@ class RummyState(pyspiel.State):
         other = RummyState(self.get_game())
         held = self.held
         other.held = _Held(held.match.resample(player_id, random.Random(seed)), held.source, held.players,
-                           held.decisions, self.recall())
+                           held.decisions, self.recall(), held.earned)
         return other
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -224,18 +263,25 @@ class RummyState(pyspiel.State):
         return self.episode == "hand" and bool(match.game.results)
 
     def returns(self) -> list[float]:
-        """Zero until the end (terminal rewards); then the hand's points or the game's
-        returns, each seat's less the mean of the others'."""
+        """Zero until the end (terminal rewards); then the reward: the hand's points or
+        the game's returns (``zero_sum``: each seat's less the mean of the others'), or
+        what the reward expression gave at the end of each round played."""
         match = self.match
         if not self.is_terminal():
             return [0.0] * match.players
+        reward = self.get_game().options.reward
+        if isinstance(reward, RewardExpression):
+            earned = self.held.earned
+            return [0.0] * match.players if earned is None else list(earned)
         if self.episode == "hand":
             results = match.game.results
             if not results:
                 return [0.0] * match.players
             points = [float(p) for p in results[0].points]
+            if reward == "points":
+                return points
             return hand_shares(points, match.variant.game.winner == "lowest", match.round.sat_out)
-        return match.returns("zero_sum")
+        return match.returns("points" if reward == "points" else "zero_sum")
 
     def __str__(self) -> str:
         return table_text(self.match)

@@ -158,8 +158,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         assert action is not None
         self._cumulative_rewards[agent] = 0.0
         match = self.match
-        played = match.round
-        sat_out = played.sat_out
+        played = match.round  # its sat_out stays as it is (a round's seats are fixed at its deal)
         event: Event | None
         try:
             event = match.apply(int(action)) if self.v5 is None else self.v5.play(match, int(action))
@@ -182,7 +181,7 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
             else:
                 self.agent_selection = self.possible_agents[to_move]
             return
-        rewards = options.rewards(match, event, self._before, sat_out, played)
+        rewards = options.rewards(match, event, self._before, played.sat_out, played)
         self._before = options.scores(match)
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents) if a in self.rewards}
         if options.ends(match, event):

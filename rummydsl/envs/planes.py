@@ -35,6 +35,7 @@ import numpy as np
 from ..engine.catalogue import Choose
 from ..engine.match_state import CHANCE
 from ..engine.match_view import PHASES
+from ..engine.observe import face_up_pile
 
 if TYPE_CHECKING:
     from ..engine.match import Match
@@ -106,7 +107,12 @@ class Planes:
         self._face = [space.face(card) for card in deck.cards]
         """Each card's face (column), by card id."""
         self._size = len(self.names) * self.columns
+        self._shape = (len(self.names), self.columns)
         self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
+        self._orders = [[(seat + k) % self.players for k in range(self.players)] for seat in range(self.players)]
+        """Each seat's order of the seats, from itself (``+0``, ``+1``, ...)."""
+        self._numbers: dict[tuple[Any, ...], bytes] = {}
+        """The planes of numbers written so far, by what they are written from (:meth:`_numbers_bytes`)."""
         if len(PHASES) + 1 > self.columns or self.players > self.columns:
             raise ValueError(f"{self.columns} columns are too few for the phase and seat planes")
 
@@ -119,37 +125,58 @@ class Planes:
         """Seat ``seat``'s observation of ``match`` as planes of 0 and 1 (:attr:`names`),
         an ``int8`` array of :attr:`shape` (a new one each call).
 
-        Written straight from the seat's live :class:`~rummydsl.engine.observe.Observation`
-        (no copy of the match, no lists of counts): each card sets one byte. It is the same
-        array as :meth:`encode_tensor` gives in every state (tests hold them equal); while
-        a deal is under way (chance to move) it is that one."""
+        Written straight from the round as the seat's :class:`~rummydsl.engine.observe.Observation`
+        shows it (its hand, the cards known of others, the pile face up:
+        :func:`~rummydsl.engine.observe.face_up_pile`; no copy of the match, no lists of
+        counts): each card sets one byte, and the
+        planes of numbers (stock size, phase, seat to move, round, hand sizes, scores),
+        which change in few ways, are copied whole from the last time the same numbers
+        were written. It is the same array as :meth:`encode_tensor` gives in every state
+        (tests hold them equal); while a deal is under way (chance to move) it is that one."""
         to_move = match.to_move
         if to_move == CHANCE:
             return self.encode_tensor(match, seat)
         faces = self.columns  # the stride of a plane; a card's column is its face
         face = self._face
         buf = bytearray(self._size)
-        view = match.view(seat)
         rnd = match.round
-        n = self.players
-        order = [(seat + k) % n for k in range(n)]
-        pile = view.discards
-        upcard = view.upcard
-        if to_move == seat and match.pending:
-            chosen = [a.card for a in match.pending if type(a) is Choose]
-        else:
-            chosen = []
-        rows: list[Any] = [rnd.hands[seat]] + [rnd.known[p] for p in order[1:]]
-        rows += [pile[:-1], pile[-1:], () if upcard is None else (upcard,)]
-        rows += [[c for meld in rnd.table[p] for c in meld.cards] for p in order]
-        rows.append(chosen)
-        at = 0
+        order = self._orders[seat]
+        pile = face_up_pile(rnd)
+        upcard = rnd.upcard
+        hands = rnd.hands
+        known = rnd.known
+        table = rnd.table
+        chosen = [a.card for a in match.pending if type(a) is Choose] if to_move == seat else ()
         if self.copies == 1:
-            for cards in rows:
-                for card in cards:
+            for card in hands[seat]:
+                buf[face[card.id]] = 1
+            at = faces
+            for p in order[1:]:
+                for card in known[p]:
                     buf[at + face[card.id]] = 1
                 at += faces
+            if pile:
+                for card in pile[:-1]:
+                    buf[at + face[card.id]] = 1
+                buf[at + faces + face[pile[-1].id]] = 1
+            at += 2 * faces
+            if upcard is not None:
+                buf[at + face[upcard.id]] = 1
+            at += faces
+            for p in order:
+                for meld in table[p]:
+                    for card in meld.cards:
+                        buf[at + face[card.id]] = 1
+                at += faces
+            for card in chosen:
+                buf[at + face[card.id]] = 1
+            at += faces
         else:
+            rows: list[Any] = [hands[seat]] + [known[p] for p in order[1:]]
+            rows += [pile[:-1], pile[-1:], () if upcard is None else (upcard,)]
+            rows += [[c for meld in table[p] for c in meld.cards] for p in order]
+            rows.append(chosen)
+            at = 0
             for cards, levels in zip(rows, self._levels):
                 seen: dict[int, int] = {}
                 for card in cards:
@@ -168,26 +195,42 @@ class Planes:
                     if d >> k & 1:
                         buf[at + k * faces + f] = 1
             at += self.depth_bits * faces
-        binary = self._binary_bytes
-        buf[at:at + faces] = binary(len(rnd.stock))
-        phase = self._phase_number[rnd.phase.value]
-        if phase < faces:
-            buf[at + faces + phase] = 1
-        if to_move >= 0:
-            buf[at + 2 * faces + (to_move - seat) % n] = 1
-        buf[at + 3 * faces:at + 4 * faces] = binary(rnd.number)
-        at += 4 * faces
-        hands = rnd.hands
-        scores = match.game.scores
-        for k, p in enumerate(order):
-            buf[at + k * faces:at + (k + 1) * faces] = binary(len(hands[p]))
-            score = scores[p]
-            start = at + (n + k) * faces
-            buf[start:start + faces] = binary(abs(score))
-            if score < 0:
-                buf[start + faces - 1] = 1
-        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self.shape, _INT8, buf)
+        key = (seat, to_move, len(rnd.stock), rnd.phase, rnd.number, tuple(map(len, hands)), match.game.scores)
+        numbers = self._numbers.get(key)
+        if numbers is None:
+            numbers = self._numbers_bytes(key)
+        buf[at:] = numbers
+        grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self._shape, _INT8, buf)
         return grid
+
+    def _numbers_bytes(self, key: tuple[Any, ...]) -> bytes:
+        """The planes of numbers as bytes, for :meth:`encode`'s ``key`` (kept: a few
+        thousand at most, the dict cleared when full)."""
+        seat, to_move, stock, phase, number, sizes, scores = key
+        faces = self.columns
+        n = self.players
+        out = bytearray((4 + 2 * n) * faces)
+        binary = self._binary_bytes
+        out[0:faces] = binary(stock)
+        at = self._phase_number[phase.value]
+        if at < faces:
+            out[faces + at] = 1
+        if to_move >= 0:
+            out[2 * faces + (to_move - seat) % n] = 1
+        out[3 * faces:4 * faces] = binary(number)
+        for k, p in enumerate(self._orders[seat]):
+            start = (4 + k) * faces
+            out[start:start + faces] = binary(sizes[p])
+            score = scores[p]
+            start = (4 + n + k) * faces
+            out[start:start + faces] = binary(abs(score))
+            if score < 0:
+                out[start + faces - 1] = 1
+        numbers = bytes(out)
+        if len(self._numbers) >= 4096:
+            self._numbers.clear()
+        self._numbers[key] = numbers
+        return numbers
 
     def encode_tensor(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`encode` the slow way, from :meth:`MatchObservation.tensor

@@ -15,7 +15,9 @@ three do, in one layer that reads the environment's attributes directly:
   agent);
 - an action the last observation's ``action_mask`` forbids ends the episode: every agent
   terminated and truncated, the one that played it rewarded ``illegal_reward``, the others
-  0, and PettingZoo's warning "Illegal move made" logged.
+  0, and PettingZoo's warning "Illegal move made" logged;
+- ``agent_iter`` is PettingZoo's order-enforcing iterator (at most ``max_iter`` turns,
+  each stepped before the next), reading the environment directly.
 
 It is an ``OrderEnforcingWrapper`` (PettingZoo's ``agent_iter`` and tests take it as one).
 """
@@ -28,6 +30,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 __all__ = ["Checked"]
 
@@ -86,6 +89,11 @@ class Checked(OrderEnforcingWrapper[Any, Any, Any]):
         self._mask = None
         super().reset(seed=seed, options=options)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable[Any, Any, Any]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Turns(self, max_iter)
+
     def observe(self, agent: Any) -> Any:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
@@ -138,3 +146,30 @@ class Checked(OrderEnforcingWrapper[Any, Any, Any]):
         raw.rewards[agent] = self._illegal_reward
         raw._accumulate_rewards()
         raw._deads_step_first()
+
+
+class _Turns(AECOrderEnforcingIterable[Any, Any, Any]):
+    """:meth:`Checked.agent_iter`: PettingZoo's order-enforcing iterable, its iterator
+    reading the wrapped environment directly (:class:`_Turn`)."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator[Any, Any, Any]:
+        return _Turn(self.env, self.max_iter)
+
+
+class _Turn(AECOrderEnforcingIterator[Any, Any, Any]):
+    """The agent to move, while agents are left and turns remain; each turn must be
+    stepped before the next (the order-enforcing iterator's checks, in one call)."""
+
+    def __init__(self, env: Any, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> Any:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection

@@ -108,3 +108,64 @@ def test_an_illegal_action_is_refused_by_name() -> None:
     state = pyspiel.load_game("python_rummydsl").new_initial_state()
     with pytest.raises(IllegalActionError, match="'P1 done'"):
         state.apply_action(5)
+
+
+def _play_out(game: object, seed: int) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_the_default_reward_is_zero_sum_and_points_are_general_sum() -> None:
+    zero = pyspiel.load_game("python_rummydsl", {"variant": "knock_rummy"})
+    assert zero.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM and zero.utility_sum() == 0
+    game = pyspiel.load_game("python_rummydsl", {"variant": "knock_rummy", "reward": "points"})
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = _play_out(game, 1)
+    assert state.returns() == [float(p) for p in state.match.game.results[0].points]
+
+
+def test_a_reward_expression_from_a_file_sums_over_the_rounds(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "reward.txt"
+    path.write_text("points(p) - sum(points(q) for q in others(p)) + 1\n", encoding="utf-8")
+    game = pyspiel.load_game("python_rummydsl", {"variant": "knock_rummy", "episode": "game",
+                                                 "reward_file": str(path)})
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = _play_out(game, 0)
+    results = state.match.game.results
+    assert len(results) > 1
+    expected = [sum(r.points[p] - sum(r.points) + r.points[p] + 1 for r in results) for p in range(3)]
+    assert state.returns() == [float(v) for v in expected]
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.returns() == state.returns()
+
+
+def test_a_reward_given_as_a_dict_parameter_and_bad_ones(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from rummydsl.errors import ExpressionError
+
+    game = pyspiel.load_game("python_rummydsl", {"variant": "knock_rummy", "reward": "2 * points(p)"})
+    state = _play_out(game, 1)
+    assert state.returns() == [2.0 * p for p in state.match.game.results[0].points]
+    with pytest.raises(ExpressionError, match="reward:1:5: unknown function 'deadwod'"):
+        pyspiel.load_game("python_rummydsl", {"reward": "1 + deadwod(p)"})
+    bad = Path(str(tmp_path)) / "bad.txt"
+    bad.write_text("1 +\n", encoding="utf-8")
+    with pytest.raises(ExpressionError, match=r"bad\.txt:1:"):
+        pyspiel.load_game("python_rummydsl", {"reward_file": str(bad)})
+    with pytest.raises(ValueError, match="reward or reward_file, not both"):
+        pyspiel.load_game("python_rummydsl", {"reward": "points", "reward_file": str(bad)})
+    with pytest.raises(ValueError, match="in the PettingZoo environment only"):
+        pyspiel.load_game("python_rummydsl", {"reward": "pettingzoo_gin_v5"})

@@ -262,3 +262,24 @@ def test_after_an_illegal_action_the_dead_agents_step_out() -> None:
         e.step(None)
         removed += 1
     assert removed == 2 and not e.agents
+
+
+def test_agent_iter_keeps_the_order_enforcing_iterators_checks() -> None:
+    from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterator
+
+    e = env(variant="gin_rummy")
+    with pytest.raises(Exception, match="reset"):
+        e.agent_iter()
+    e.reset(seed=2)
+    turns = iter(e.agent_iter(3))
+    assert isinstance(turns, AECOrderEnforcingIterator)
+    assert next(turns) == e.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(turns)  # not stepped since the last turn
+    e.reset(seed=2)
+    seen = []
+    for agent in e.agent_iter(3):  # at most max_iter turns
+        seen.append(agent)
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert len(seen) == 3

@@ -93,3 +93,20 @@ def test_a_deck_of_few_faces_gets_sixteen_columns(tmp_path: object) -> None:
                 assert np.array_equal(fast, planes.encode_tensor(m, seat))
                 assert not fast[:planes.names.index("stock size"), 4:].any()
             m.apply(rng.choice(m.legal_ids()))
+
+
+@pytest.mark.parametrize("vid", ["gin_rummy", "ginski", "contract_rummy", "rummy_500"])
+def test_planes_kept_from_earlier_games_are_the_tensors_planes(vid: str) -> None:
+    """One Planes over several whole games (scores that move, rounds after the first,
+    the planes of numbers it keeps reused across games), every seat, every step."""
+    planes = None
+    rng = random.Random(4)
+    for game in range(3):
+        m = Match.new(vid, seed=10 + game, history=False)
+        planes = planes or Planes(m)
+        for _ in range(150 if vid == "contract_rummy" else 400):
+            if m.over:
+                break
+            for seat in range(m.players):
+                assert np.array_equal(planes.encode(m, seat), planes.encode_tensor(m, seat)), f"{vid} {game}"
+            m.apply(rng.choice(m.legal_ids()))
