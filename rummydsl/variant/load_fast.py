@@ -54,7 +54,8 @@ def load_fast(parser_class: type[CParser], path: str, text: str,
     mapping, no tags or directives, string keys each once (none an anchor or an
     alias), no merge keys, numbers Python can convert, each anchor once and each alias
     after its anchored value ends, at most ``max_aliases`` aliases, nesting and size
-    (aliases expanded) within the limits. Anything
+    (aliases expanded) within the limits; past the size, the refusal the exact reader
+    would give is raised here (:func:`_past_the_limit`). Anything
     else (every error included) returns None, and the pure-Python loader reads the
     file again and reports exactly as it always has. libyaml's parser is not
     recursive: events arrive flat, and the depth is checked on each one.
@@ -68,6 +69,61 @@ def load_fast(parser_class: type[CParser], path: str, text: str,
         return None
     finally:
         parser.dispose()
+
+
+def _past_the_limit(get: Any, text: str, path: str, event: Any, max_nodes: int, level: int, in_flow: bool,
+                    aliases: int, max_aliases: int, named: set[str]) -> None:
+    """Refuse a file whose values (aliases expanded) passed ``max_nodes`` at ``event``, as the
+    exact reader refuses it, or return None to leave it to that reader.
+
+    The exact reader composes the whole file before it counts, so the refusal is its own only
+    if the rest of the file composes without an error there: the rest is read here (not built)
+    and anything the fast path does not take (a tag, an anchor twice, an alias before its
+    anchor or past the limit, too deep, the spots where libyaml and PyYAML disagree) returns
+    None. Otherwise the refusal is at the value that passed the limit (an alias, for what it
+    expands to), worded by whether the file uses aliases at all. An alias bomb, or a file of
+    100,000 values, is so refused without the pure-Python reader's seconds of work.
+    """
+    from rummydsl.errors import Location
+
+    from .load_build import too_many_values
+    from .load_read import Refused
+
+    mark = event.start_mark
+    flows = [in_flow] * level  # per open collection: inside a flow collection
+    while True:
+        event = get()
+        cls = type(event)
+        if cls is ScalarEvent:
+            if event.tag is not None or event.anchor in named:
+                return None
+            if event.anchor is not None:
+                named.add(event.anchor)
+            if event.style == '"' and SURROGATE.search(event.value):
+                return None
+            if event.implicit[0] and flows[-1] and "?" in event.value:
+                return None
+            if event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(text, event.start_mark.index):
+                return None
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if event.tag is not None or event.anchor in named or len(flows) + 1 > MAX_DEPTH:
+                return None
+            if event.anchor is not None:
+                named.add(event.anchor)
+            flows.append(flows[-1] or bool(event.flow_style))
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            flows.pop()
+            if not flows:
+                break
+        elif cls is AliasEvent:
+            aliases += 1
+            if event.anchor not in named or aliases > max_aliases:
+                return None
+        else:
+            return None
+    if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
+        return None
+    raise Refused(too_many_values(Location(path, mark.line + 1, mark.column + 1), max_nodes, aliases > 0))
 
 
 def _copy(value: Any) -> Any:
@@ -250,6 +306,8 @@ def _compose_fast(get: Any, path: str, text: str, lines: tuple[str, ...], max_no
         else:  # anything unexpected
             return None
         if count > max_nodes:
+            _past_the_limit(get, text, path, event, max_nodes, len(stack) + 1, in_flow, aliases, max_aliases,
+                            named)
             return None
     if type(get()) is not DocumentEndEvent or type(get()) is not StreamEndEvent:
         return None
