@@ -71,6 +71,16 @@ def load_fast(parser_class: type[CParser], path: str, text: str,
         parser.dispose()
 
 
+def _readers_disagree(event: Any, text: str, in_flow: bool) -> bool:
+    """Whether libyaml read this scalar where PyYAML would not, or not so."""
+    if event.style == '"' and SURROGATE.search(event.value):
+        return True  # a "\ud800" escape: not Unicode; the exact reader says where
+    if event.implicit[0] and in_flow and "?" in event.value:
+        return True  # libyaml reads [a?b] as one scalar; PyYAML stops at the '?'
+    # a block scalar's header libyaml allows and PyYAML refuses ('|#')
+    return event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(text, event.start_mark.index)
+
+
 def _past_the_limit(get: Any, text: str, path: str, event: Any, max_nodes: int, level: int, in_flow: bool,
                     aliases: int, max_aliases: int, named: set[str]) -> None:
     """Refuse a file whose values (aliases expanded) passed ``max_nodes`` at ``event``, as the
@@ -99,11 +109,7 @@ def _past_the_limit(get: Any, text: str, path: str, event: Any, max_nodes: int, 
                 return None
             if event.anchor is not None:
                 named.add(event.anchor)
-            if event.style == '"' and SURROGATE.search(event.value):
-                return None
-            if event.implicit[0] and flows[-1] and "?" in event.value:
-                return None
-            if event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(text, event.start_mark.index):
+            if _readers_disagree(event, text, flows[-1]):
                 return None
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if event.tag is not None or event.anchor in named or len(flows) + 1 > MAX_DEPTH:
@@ -189,11 +195,9 @@ def _compose_fast(get: Any, path: str, text: str, lines: tuple[str, ...], max_no
                 return None
             count += 1
             text_value = event.value
-            if event.style == '"' and SURROGATE.search(text_value):
-                return None  # a "\ud800" escape: not Unicode; the exact reader says where
+            if _readers_disagree(event, text, in_flow):
+                return None
             plain = event.implicit[0]
-            if plain and in_flow and "?" in text_value:
-                return None  # libyaml reads [a?b] as one scalar; PyYAML stops at the '?'
             if in_map and key is None:  # a key: a string, once per mapping, not '<<'
                 if plain and (resolve_plain(text_value) != STR or text_value == "<<"):
                     return None
@@ -219,9 +223,6 @@ def _compose_fast(get: Any, path: str, text: str, lines: tuple[str, ...], max_no
                         return None
             else:
                 value = text_value
-                if event.style in ("|", ">") and not _BLOCK_HEADER_RE.match(
-                        text, event.start_mark.index):
-                    return None  # a header libyaml allows and PyYAML refuses ('|#')
             mark = event.start_mark
             if in_map:
                 assert key is not None  # a missing key was read as the key above
