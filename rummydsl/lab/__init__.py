@@ -10,7 +10,8 @@ One concern a module:
 * :mod:`~rummydsl.lab.output`, :mod:`~rummydsl.lab.report` and :mod:`rummydsl.progress`:
   the text table and JSON, the HTML report, the progress line;
 * :mod:`~rummydsl.lab.runfile`: the out-file of ``--out``, read back by ``--resume``;
-* :mod:`~rummydsl.lab.command`: the two subcommands' flags.
+* :mod:`~rummydsl.lab.command`: the three subcommands' flags, and running them;
+* :mod:`~rummydsl.lab.defaults`: their default numbers (no games imported to build the flags).
 
 >>> from rummydsl.lab.run import Arm, Plan, run_lab
 >>> result = run_lab(Plan([Arm.load("gin_rummy"), Arm.load("straight_gin")], seed=1, games=2))

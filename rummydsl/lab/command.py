@@ -15,14 +15,14 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import BackendError, RummyDslError
-from .derive import SetSyntaxError, derive, parse_set
-from .output import as_json, text
-from ..progress import Progress
-from .run import DEFAULT_MAX_GAMES, Arm, LabResult, Plan, run_lab
+from .defaults import DEFAULT_MAX_DEALS, DEFAULT_MAX_GAMES
 
 if TYPE_CHECKING:
+    # The games, the lab's runs and its output are imported by the functions that run a
+    # command, not to build its flags: ``compare --help`` imports none of them.
     from ..backends import RayBackend
     from ..simulate import GameOutcome
+    from .run import Arm, LabResult, Plan
     from .runfile import LabRunWriter
 
 __all__ = ["add_compare_arguments", "add_sweep_arguments", "add_tournament_arguments", "run_compare", "run_sweep",
@@ -120,6 +120,8 @@ def _check_report(name: str | None) -> None:
 
 
 def _plan(args: argparse.Namespace, arms: list[Arm], backend: RayBackend | None) -> Plan:
+    from .run import Plan
+
     return Plan(arms, seed=args.seed, agents=args.agents, games=args.games, until=args.until,
                 max_games=args.max_games, workers=args.workers or os.cpu_count() or 1, backend=backend)
 
@@ -142,6 +144,9 @@ def _backend(args: argparse.Namespace) -> RayBackend | None:
 def _play(args: argparse.Namespace, arms: list[Arm], err: TextIO,
           backend: RayBackend | None) -> tuple[LabResult, float]:
     """Play the arms (closing the backend after: Ray is shut down if the run started it)."""
+    from ..progress import Progress
+    from .run import run_lab
+
     plan = _plan(args, arms, backend)
     writer, done_tasks = _run_file(args, plan)
     on_outcome = None if writer is None else (lambda outcome, arm: writer.write_task(outcome, arm.label))
@@ -179,6 +184,8 @@ def _run_file(args: argparse.Namespace, plan: Plan) -> tuple[LabRunWriter | None
 
 def _finish(args: argparse.Namespace, command: str, result: LabResult, seconds: float, out: TextIO,
             err: TextIO, extra: dict[str, Any]) -> int:
+    from .output import as_json, text
+
     result.extra.update(extra)
     if result.stopped:
         print(f"rummydsl {command}: {result.stopped}", file=err)
@@ -208,6 +215,8 @@ def run_compare(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     :raises VariantError: for a variant that cannot be loaded.
     :raises AgentError: for an unknown agent.
     """
+    from .run import Arm
+
     if len(args.variants) < 2:
         raise UsageProblem("give at least two variants to compare")
     _check_numbers(args)
@@ -226,6 +235,9 @@ def run_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     :raises UsageProblem: for a flag out of range or a ``--set`` that cannot be read.
     :raises VariantError: for the base or a derived variant with an error.
     """
+    from .derive import SetSyntaxError, derive, parse_set
+    from .run import Arm
+
     _check_numbers(args)
     backend = _backend(args)
     try:
@@ -250,8 +262,6 @@ def _choices(settings: list[Any]) -> list[tuple[Any, ...]]:
 
 def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``rummydsl tournament``."""
-    from .tournament import DEFAULT_MAX_DEALS
-
     parser.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
     parser.add_argument("--agents", required=True, metavar="A,B,...",
                         help="two or more agents (random, greedy, heuristic, simple, ismcts[:SETTINGS], "
@@ -295,6 +305,7 @@ def run_tournament_command(args: argparse.Namespace, out: TextIO, err: TextIO) -
     :raises VariantError: for a variant that cannot be loaded.
     :raises AgentError: for an unknown agent, or one that failed in a game.
     """
+    from ..progress import Progress
     from .tournament import TournamentPlan, check_names, run_tournament
 
     _check_numbers(args)

@@ -30,6 +30,7 @@ from ..errors import Diagnostic, Location, VariantError
 from ..simulate import GameOutcome, GameTask, agent_names, check_agents, run_tasks
 from ..variant import find_variant_path, load_variant
 from ..variant.model import Variant
+from . import defaults
 from .derive import DerivedVariant
 from .figures import ArmFigures, FigureRow, PairFigures, figure_rows
 from .tasks import LazyTasks
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Arm", "Plan", "LabResult", "run_lab", "deals_agree", "widest_interval", "DEFAULT_MAX_GAMES"]
 
-DEFAULT_MAX_GAMES = 20_000
+DEFAULT_MAX_GAMES = defaults.DEFAULT_MAX_GAMES
 """``--until``'s cap on the games of each variant when ``--max-games`` is not given."""
 
 

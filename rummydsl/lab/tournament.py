@@ -46,6 +46,7 @@ from ..agents import check_agents
 from ..errors import AgentError
 from ..simulate import GameOutcome, GameTask, Interval, run_tasks, wilson
 from ..variant import find_variant_path, load_variant, with_players
+from . import defaults
 from .quality import QualityFigures
 from .ratings import bootstrap, bradley_terry
 from .stats import Mean
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["TournamentPlan", "TournamentResult", "PairResult", "AgentResult", "run_tournament", "seatings",
            "check_names", "DEFAULT_MAX_DEALS"]
 
-DEFAULT_MAX_DEALS = 5_000
+DEFAULT_MAX_DEALS = defaults.DEFAULT_MAX_DEALS
 """``--until``'s cap on deals when ``--max-games`` is not given."""
 
 

@@ -62,7 +62,7 @@ Each job has its own module, and this one puts them together:
 * :mod:`.load_compose`: PyYAML's safe composer with the limits (the node graph);
 * :mod:`.load_scalars`: plain scalars by the YAML 1.2 core schema;
 * :mod:`.load_build`: the node graph to plain values, with every node's place;
-* :mod:`.load_fast`: the same for plain files, from libyaml's events;
+* :mod:`.load_fast`: the same for plain files (anchors and aliases included), from libyaml's events;
 * :mod:`.load_positions`: :class:`Positions` and :class:`Document`, and positions
   inside scalars (:meth:`Positions.inside_scalar`);
 * :mod:`.load_pyyaml`: the PyYAML internals all of this relies on, in one place.
@@ -151,7 +151,7 @@ def _load_document(shown: str, raw: str | bytes, limits: YamlLimits = VARIANT_LI
     lines = tuple(split_lines(source))
     try:
         if CParser is not None:
-            document = load_fast(CParser, shown, source, lines, limits.nodes)
+            document = load_fast(CParser, shown, source, lines, limits.nodes, limits.aliases)
             if document is not None:
                 return document
         return load_python_text(shown, source, lines, limits)

@@ -44,7 +44,18 @@ from .load_scalars import (
 if TYPE_CHECKING:
     from .load_compose import LimitedLoader
 
-__all__ = ["AliasNode", "NodeBuilder"]
+__all__ = ["AliasNode", "NodeBuilder", "too_many_values"]
+
+
+def too_many_values(location: Location, max_nodes: int, aliased: bool) -> Diagnostic:
+    """The refusal of a file past ``max_nodes`` values, at the value that passed it (the
+    outermost alias being expanded, if any): ``limit-aliases`` when the file uses aliases
+    at all, else ``limit-size``. (The libyaml fast path gives it too, :mod:`.load_fast`.)"""
+    if aliased:
+        return Diagnostic(location, f"the aliases expand to more than {max_nodes:,} values (an alias "
+                                    "bomb?); a variant file may not grow that large", "limit-aliases")
+    return Diagnostic(location, f"the file holds more than {max_nodes:,} values; a variant file may not "
+                                "be that large", "limit-size")
 
 
 class AliasNode:
@@ -81,19 +92,9 @@ class NodeBuilder:
         self.count += 1
         if self.count <= self.max_nodes:
             return
-        if self.loader.alias_count:
-            raise Refused(Diagnostic(
-                self.location(self.expanding[0] if self.expanding else mark),
-                f"the aliases expand to more than {self.max_nodes:,} values (an alias "
-                "bomb?); a variant file may not grow that large",
-                "limit-aliases",
-            ))
-        raise Refused(Diagnostic(
-            self.location(mark),
-            f"the file holds more than {self.max_nodes:,} values; a variant file may not "
-            "be that large",
-            "limit-size",
-        ))
+        aliased = bool(self.loader.alias_count)
+        raise Refused(too_many_values(self.location(self.expanding[0] if aliased and self.expanding else mark),
+                                      self.max_nodes, aliased))
 
     def report(self, node: Any, diagnostic: Diagnostic) -> None:
         """Record a problem of ``node``, once however often aliases repeat it."""

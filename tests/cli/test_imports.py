@@ -73,6 +73,16 @@ def test_help_and_version_import_only_the_parser(argv: list[str]) -> None:
                                                "rummydsl.errors", "rummydsl.safetext"]
 
 
+@pytest.mark.parametrize("command", ["compare", "sweep", "tournament"])
+def test_the_lab_commands_help_imports_only_their_flags(command: str) -> None:
+    """``compare --help`` (and sweep's, tournament's) builds the flags from
+    :mod:`rummydsl.lab.command` and its defaults, without the games or the lab's runs."""
+    code, modules = _modules(command, "--help")
+    assert code == 0
+    assert _loaded(modules, _GAMES + _THIRD_PARTY) == []
+    assert _loaded(modules, ("rummydsl.lab",)) == ["rummydsl.lab", "rummydsl.lab.command", "rummydsl.lab.defaults"]
+
+
 def test_explain_and_variants_load_no_games() -> None:
     for argv in (["explain", "gin_rummy"], ["variants"]):
         code, modules = _modules(*argv)

@@ -111,3 +111,102 @@ def test_fast_suite_schema_check_agrees_with_jsonschema(suite: dict[str, Any], d
 
 def test_fast_suite_schema_check_accepts_every_suite() -> None:
     assert all(suite_fast_valid()(suite) and suite_validator().is_valid(suite) for suite in SUITES)
+
+
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["id", "name", "deck", "melds", "turn", "k"]), json_values,
+                       min_size=1, max_size=4),
+       st.one_of(st.lists(json_values, min_size=1, max_size=3),
+                 st.dictionaries(st.sampled_from(["limit", "from", "x"]), json_values, min_size=1, max_size=3)),
+       st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=2, max_size=4, unique=True),
+       st.sampled_from([None, "'", '"']), st.booleans())
+def test_yaml_with_anchors_reads_the_same_both_ways(data: dict[str, Any], shared: Any, keys: list[str],
+                                                     style: Any, flow: bool) -> None:
+    """The fast path takes anchors and aliases (suites share setups so): the same values,
+    each alias a copy of its own, and the same places as the exact reader's."""
+    tree = {**data, "shared": {key: shared for key in keys}, "again": [shared, {"in": shared}]}
+    text = yaml.dump(tree, default_style=style, default_flow_style=flow, allow_unicode=True)
+    assert "&id001" in text
+    same_document(text)
+    document = load_document("v.yaml", text)
+    first, second = document.data["shared"][keys[0]], document.data["shared"][keys[1]]
+    assert first == second and (first is not second or not isinstance(first, (list, dict)))
+
+
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
+@pytest.mark.parametrize("text", [
+    "a: &x [1, *x]\n",  # an alias inside the node it names
+    "a: &x 1\nb: &x 2\nc: *x\n",  # an anchor given twice
+    "a: &x [&x 1]\n",
+    "a: *nowhere\n",  # an alias before (or without) its anchor
+    "b: *x\na: &x 1\n",
+    "a: &x k\n*x : 2\n",  # an alias as a key
+    "&k a: 1\n",  # an anchored key
+    "a: &x [1, 2]\n" + "".join(f"b{n}: *x\n" for n in range(101)),  # past the 100 aliases of a variant
+    "a: &deep " + "[" * 30 + "]" * 30 + "\nb: " + "[" * 40 + "*deep" + "]" * 40 + "\n",  # too deep, expanded
+])
+def test_aliases_the_fast_path_leaves_to_the_exact_reader(text: str) -> None:
+    """Every refusal (and the anchored keys it does not place) is the exact reader's."""
+    from rummydsl.variant.load_fast import load_fast
+    from rummydsl.variant.load_read import split_lines
+
+    assert load_fast(CParser, "v.yaml", text, tuple(split_lines(text))) is None
+
+
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
+def test_the_anchored_suites_take_the_fast_path() -> None:
+    """14 of the suites share setups by anchors; they are read with libyaml too."""
+    from rummydsl.variant.load_fast import load_fast
+    from rummydsl.variant.load_read import split_lines
+
+    anchored = [p for p in sorted((REPO / "tests" / "conformance").rglob("*.suite.yaml"))
+                if "*" in (text := p.read_text(encoding="utf-8")) and "&" in text]
+    assert len(anchored) >= 10
+    for path in anchored:
+        text = path.read_text(encoding="utf-8")
+        assert load_fast(CParser, str(path), text, tuple(split_lines(text)), SUITE_LIMITS.nodes,
+                         SUITE_LIMITS.aliases) is not None, path
+
+
+_PAST = "a: [" + ", ".join(["1"] * 60) + "]\n"
+_BOMB = "a0: &a0 [x, x, x]\na1: &a1 [*a0, *a0, *a0]\na2: &a2 [*a1, *a1, *a1]\na3: [*a2, *a2, *a2]\n"
+
+
+@pytest.mark.skipif(CParser is None, reason="PyYAML was built without libyaml")
+@pytest.mark.parametrize("text, fast", [
+    (_PAST, True), (_PAST + "b: &x 1\nc: *x\n", True), (_BOMB, True),
+    ("k: {" + ", ".join(f"k{i}: {i}" for i in range(40)) + "}\n", True),
+    (_BOMB + "z: *a0\n", True),
+    ("a: &x [1, 2, 3, 4, 5, 6, 7, 8]\n" + "".join(f"b{n}: [*x, *x]\n" for n in range(5)), True),
+    ("a: &x [1, 2]\n" + "".join(f"b{n}: [*x, *x]\n" for n in range(20)), False),  # past the 10 aliases
+    (_PAST + "b: !!str 1\n", False), (_PAST + "b: [a?b]\n", False), (_PAST + "b: [1, 2\n", False),
+    (_PAST + "b: *nowhere\n", False), (_PAST + "---\nb: 1\n", False), (_PAST + "b: &a 1\nc: &a 2\n", False),
+    (_PAST + "b: " + "[" * 40 + "]" * 40 + "\n", False),
+    (_PAST + "".join(f"b{n}: &x{n} 1\nc{n}: *x{n}\n" for n in range(11)), False),
+])
+def test_too_many_values_are_refused_alike_both_ways(text: str, fast: bool) -> None:
+    """Past the size limit the fast path gives the exact reader's refusal itself (limit-size,
+    or limit-aliases at the alias when the file uses any), once the rest of the file is seen
+    to compose; anything else it leaves to that reader. Small limits keep it quick."""
+    from rummydsl.errors import VariantError
+    from rummydsl.variant.load import _load_document
+    from rummydsl.variant.load_compose import load_python_text
+    from rummydsl.variant.load_read import Refused, YamlLimits, split_lines
+
+    small = YamlLimits(SUITE_LIMITS.file_bytes, 10, 50)
+    with pytest.raises(VariantError) as by_the_fast_path:
+        _load_document("v.yaml", text, small)
+    with pytest.raises(Refused) as exactly:
+        load_python_text("v.yaml", text, tuple(split_lines(text)), small)
+    assert by_the_fast_path.value.diagnostics[0].location == exactly.value.diagnostic.location
+    assert by_the_fast_path.value.diagnostics[0].message == exactly.value.diagnostic.message
+    assert by_the_fast_path.value.diagnostics[0].rule == exactly.value.diagnostic.rule
+    from rummydsl.variant.load_fast import load_fast
+
+    try:
+        left = load_fast(CParser, "v.yaml", text, tuple(split_lines(text)), small.nodes, small.aliases)
+    except Refused:
+        assert fast
+    else:
+        assert left is None and not fast
