@@ -223,6 +223,9 @@ class MeldCore:
         self._judged: dict[int, int] = {}
         self._memo_limit = 1 << 21
         self._name_sets: dict[int, frozenset[str]] = {}
+        self._generated: dict[tuple[str, tuple[int, ...], int, int, int | None],
+                              tuple[tuple[int, int, int], ...]] = {}
+        """The groups a pool of cards gives (:mod:`.candidates`), by the pool's cards."""
         # wild_unique_card: natural faces (a face is id % faces) and packs
         self._faces = int(deck.natural_faces) or sum(1 for c in cards if not c.wild and c.copy == 0)
         self._packs = int(deck.packs)
