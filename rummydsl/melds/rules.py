@@ -22,6 +22,7 @@ from .search import Found, HandSearch
 from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
 from .suittables import SuitTables
+from .wildwindows import windows_of
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -409,9 +410,11 @@ class MeldRules(MeldCore):
                 windows = self._windows_state or self._windows()
                 if windows:
                     return windows.deadwood(mask, self._part_search)
-            kept = self._kept_search(hand, mask, discard) if mask & ~self._natural_mask else None
-            if kept:
-                return int(kept[1].cost // kept[0].deadwood_unit)
+            if mask & ~self._natural_mask:
+                if (wild := windows_of(self)) and (least := wild.least(mask, discard)) is not None:
+                    return least
+                if kept := self._kept_search(hand, mask, discard):
+                    return int(kept[1].cost // kept[0].deadwood_unit)
             search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
