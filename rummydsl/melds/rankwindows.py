@@ -95,6 +95,7 @@ class RankWindows:
         self._by_rank = tuple(rank_masks[r] for r in sorted(rank_masks))
         self.meld_memo: dict[int, list[int]] = {}  # melds_with, by card and the cards its melds may take
         self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
+        self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
         self.arrangements: dict[int, PartArrangement] = {}  # a part's canonical arrangement, by its cards
 
@@ -248,9 +249,15 @@ class RankWindows:
         out = []
         core = self.core
         judged = core._judged
+        by_class = self.meld_classes if self.classes is not None else None
+        if by_class is not None and len(by_class) >= WINDOW_MEMO_LIMIT:
+            by_class.clear()
         for meld in found:
             kinds = judged.get(meld)
-            if kinds is None:
+            if kinds is None and by_class is not None:  # suit-blind: a group melds by its classes alone
+                if (kinds := by_class.get(key := self._key(meld))) is None:
+                    kinds = by_class[key] = int(bool(core._judge(meld, 0)))
+            elif kinds is None:
                 kinds = core._judge(meld, 0)
             if kinds:
                 out.append(meld)
