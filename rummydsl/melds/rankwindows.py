@@ -255,8 +255,8 @@ class RankWindows:
         for meld in found:
             kinds = judged.get(meld)
             if kinds is None and by_class is not None:  # suit-blind: a group melds by its classes alone
-                if (kinds := by_class.get(key := self._key(meld))) is None:
-                    kinds = by_class[key] = int(bool(core._judge(meld, 0)))
+                if (kinds := by_class.get(group := self._key(meld))) is None:
+                    kinds = by_class[group] = int(bool(core._judge(meld, 0)))
             elif kinds is None:
                 kinds = core._judge(meld, 0)
             if kinds:

@@ -111,6 +111,23 @@ def test_the_knock_question_keeps_the_general_searchs_tie_break(variant_id: str,
     assert new.min_deadwood(hand, discard=True) == old.min_deadwood(hand, discard=True)
 
 
+def test_one_solver_over_many_hands_answers_as_the_general_search() -> None:
+    """The windows' memos kept over a run of hands (a memo once stored a part's melds
+    under another key, and a later hand's walk never ended)."""
+    import random
+
+    variant = load_variant("skarney_gin")
+    new = MeldRules.from_variant(variant)
+    old = MeldRules.from_variant(variant)
+    old._windows_state = False
+    rng = random.Random(2024)
+    naturals = [c for c in new.deck.cards if not c.wild]
+    for _ in range(80):
+        hand = rng.sample(naturals, 10)
+        assert new.solve(hand) == old.solve(hand)
+        assert new.min_deadwood(hand) == old.min_deadwood(hand)
+
+
 def test_every_shipped_variant_is_asked() -> None:
     assert {"gin_rummy", "skarney_gin", "ginski", "contract_rummy", "rummy"} <= set(SHIPPED)
 
