@@ -162,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "--runs interleaved runs, median and spread, each variant against the first")
     parser.add_argument("--engine-count", type=int, default=100, help="with --engine-hands: hands a run (default 100)")
     parser.add_argument("--runs", type=int, default=3, help="with --engine-hands: interleaved runs (default 3)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="with --engine-hands: each run deals new hands (seed, seed + 1, ...) rather than "
+                             "the same ones again, so that nothing a solver keeps from a run answers the next")
     args = parser.parse_args(argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
 
@@ -258,7 +261,9 @@ def alone_table(args: Any, rng: random.Random, timed: Callable[..., float]) -> i
 def engine_hands(args: Any) -> int:
     """Random hands per CPU second of whole deals played by the engine, each variant in
     ``--runs`` interleaved runs (``bench_engine.random_hands``: the same hands, agents
-    and clock as ``bench_engine.py --sections variants``)."""
+    and clock as ``bench_engine.py --sections variants``). Every run deals the same hands
+    (``--seed``) unless ``--fresh``: then a solver's kept parts and memos from a run do not
+    answer the next one's questions."""
     import statistics
 
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
@@ -271,11 +276,11 @@ def engine_hands(args: Any) -> int:
     for variant in variants.values():
         random_hands(variant, 3, args.seed + 1)  # the solver's tables
     rates: dict[str, list[float]] = {vid: [] for vid in ids}
-    for _ in range(args.runs):
+    for run in range(args.runs):
         for vid in ids:
-            rates[vid].append(random_hands(variants[vid], args.engine_count, args.seed).rate)
+            rates[vid].append(random_hands(variants[vid], args.engine_count, args.seed + run * args.fresh).rate)
     print(f"python {sys.version.split()[0]}; {args.engine_count} random hands a run, {args.runs} interleaved runs, "
-          f"seed {args.seed}; hands per CPU second")
+          f"seed {args.seed}{' (new hands each run)' if args.fresh else ''}; hands per CPU second")
     print()
     print(f"| variant | median | runs | median / {ids[0]} | runs / {ids[0]} |")
     print("| --- | ---: | --- | ---: | --- |")

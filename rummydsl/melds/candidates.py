@@ -87,6 +87,14 @@ def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int, *, short:
     return out
 
 
+GENERATED_LIMIT = 1 << 16
+"""Pools whose groups a solver keeps (:func:`_replayed`) before it starts again."""
+
+REPLAY_MOST = 8
+"""The most cards of a pool whose groups are kept: a bigger one's are listed as they
+are emitted, so that the work bound stops a listing that runs away."""
+
+
 def generate(core: MeldCore, family: str, natural_ids: Sequence[int], members: Iterable[int], wilds: int,
              lo: int, hi: int | None, emit: Emit) -> None:
     """Emit the groups of ``family`` over the local cards ``members``, sized ``lo``..``hi``."""
@@ -96,11 +104,52 @@ def generate(core: MeldCore, family: str, natural_ids: Sequence[int], members: I
         for i in members:
             by_rank.setdefault(order[natural_ids[i]], []).append(i)
         for same in by_rank.values():
-            _subsets(same, natural_ids, wilds, lo, hi, emit)
+            _replayed(core, "subsets", natural_ids, same, wilds, lo, hi, emit)
     elif family == "sequence":
-        _sequences(core, natural_ids, members, wilds, lo, hi, emit)
+        _replayed(core, "sequences", natural_ids, list(members), wilds, lo, hi, emit)
     else:
         _subsets(list(members), natural_ids, wilds, lo, hi, emit)
+
+
+def _replayed(core: MeldCore, how: str, natural_ids: Sequence[int], pool: list[int], wilds: int, lo: int,
+              hi: int | None, emit: Emit) -> None:
+    """Emit what :func:`_subsets` or :func:`_sequences` emits over the local cards ``pool``,
+    kept per solver by the pool's cards: the groups depend on those cards alone (a suit's
+    cards for a family kept in one suit, a rank's for groups of one rank), which recur
+    from hand to hand. The key is the pool's cards in their order, which decides the
+    order of the groups (a search with table melds lists the hand's cards, then the
+    table's: the same cards in another order), so the groups come out as listed afresh."""
+    if len(pool) > REPLAY_MOST:
+        if how == "subsets":
+            _subsets(pool, natural_ids, wilds, lo, hi, emit)
+        else:
+            _sequences(core, natural_ids, pool, wilds, lo, hi, emit)
+        return
+    ids = [natural_ids[i] for i in pool]
+    key = (how, tuple(ids), wilds, lo, hi)
+    memo = core._generated
+    groups = memo.get(key)
+    if groups is None:
+        found: list[tuple[int, int, int]] = []
+
+        def record(local_mask: int, natural_mask: int, k: int) -> None:
+            found.append((local_mask, natural_mask, k))
+
+        if how == "subsets":
+            _subsets(range(len(ids)), ids, wilds, lo, hi, record)
+        else:
+            _sequences(core, ids, range(len(ids)), wilds, lo, hi, record)
+        if len(memo) >= GENERATED_LIMIT:
+            memo.clear()
+        groups = memo[key] = tuple(found)
+    local_of = [1 << i for i in pool]
+    for pool_mask, natural_mask, k in groups:
+        local_mask = 0
+        while pool_mask:
+            low = pool_mask & -pool_mask
+            local_mask |= local_of[low.bit_length() - 1]
+            pool_mask ^= low
+        emit(local_mask, natural_mask, k)
 
 
 def _subsets(pool: Sequence[int], natural_ids: Sequence[int], wilds: int, lo: int, hi: int | None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import Card, Deck
 from ..errors import CardError, MeldError
@@ -223,6 +223,11 @@ class MeldCore:
         self._judged: dict[int, int] = {}
         self._memo_limit = 1 << 21
         self._name_sets: dict[int, frozenset[str]] = {}
+        self._generated: dict[tuple[str, tuple[int, ...], int, int, int | None],
+                              tuple[tuple[int, int, int], ...]] = {}
+        """The groups a pool of cards gives (:mod:`.candidates`), by the pool's cards."""
+        self._wild_state: Any = None
+        """The wild windows (:func:`.wildwindows.windows_of`; False where they do not apply)."""
         # wild_unique_card: natural faces (a face is id % faces) and packs
         self._faces = int(deck.natural_faces) or sum(1 for c in cards if not c.wild and c.copy == 0)
         self._packs = int(deck.packs)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError
 from .search import HandSearch
+from .wildwindows import WILDS_MOST, windows_of
 
 __all__ = ["discard_deadwoods"]
 
@@ -28,9 +29,11 @@ def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
     their order), melding and laying off onto the ``table`` melds as
     ``MeldRules.solve(rest, table=table)`` does, from one search: its candidate melds
     and table extensions are listed once, and each card's discard then places the
-    rest. None where one search does not answer it: no table melds (the per-suit and
-    deck tables answer each discard faster), or wild cards whose meanings depend on
-    the hand (``wild_unique_card``).
+    rest. Without table melds, a hand with wild cards is answered by its parts
+    (:mod:`.wildwindows`: each part's least deadwood with and without each of its
+    cards, kept per solver). None where neither answers it: no table melds and no wild
+    cards or no wild windows (the per-suit and deck tables answer each discard
+    faster), or wild cards whose meanings depend on the hand (``wild_unique_card``).
 
     The table melds are taken as they are (a position of play: no card twice).
 
@@ -38,8 +41,10 @@ def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
     :raises MeldError: past the solver's work bound, or for a table meld sharing a
         card with the hand.
     """
-    hand, _mask = rules._check(cards)
-    if not table or (rules.wild_unique_card and (
+    hand, mask = rules._check(cards)
+    if not table:
+        return _wild_discards(rules, hand, mask)
+    if (rules.wild_unique_card and (
             any(c.wild for c in hand) or any(c.wild for t in table
                                              for c in (t.cards if isinstance(t, LayoffTarget) else t)))):
         return None
@@ -58,3 +63,18 @@ def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
         return tuple(out)
     except WorkBoundError as problem:
         raise rules._work_error(problem, len(hand)) from None
+
+
+def _wild_discards(rules: MeldCore, hand: tuple[Card, ...], mask: int) -> tuple[int, ...] | None:
+    """:func:`discard_deadwoods` of a hand with wild cards and no table, by the wild windows."""
+    windows = windows_of(rules)
+    natural = mask & rules._natural_mask
+    w = (mask ^ natural).bit_count()
+    if not windows or not natural or not w or w > WILDS_MOST:
+        return None
+    try:
+        each, wild = windows.discard_deadwoods(natural, w)
+    except WorkBoundError as problem:
+        raise rules._work_error(problem, len(hand)) from None
+    assert wild is not None
+    return tuple(wild if card.wild else each[card.id] for card in hand)

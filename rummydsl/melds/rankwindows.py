@@ -19,14 +19,12 @@ hand lacks a rank. No meld crosses two parts, so
   arrangement is the preferred one at that card;
 - a contract collection's melds lie in the parts of at least its melds' least size.
 
-A part with fewer cards than the least meld is all deadwood; the others are solved
-by the general search alone (:class:`~rummydsl.melds.search.HandSearch` on the
-part's cards, or the search :meth:`MeldRules._search` gives a hand of that size).
-When whether a group is a meld never depends on suits
-(:func:`~rummydsl.melds.shapes.suit_blind`), a part's least deadwood depends only on
-the ranks and values of its cards, and it is kept per (rank, value) multiset: a
-random hand's windows recur. The arrangement of a part is kept per card set.
-Both memos are per solver and bounded (:data:`WINDOW_MEMO_LIMIT`).
+A part with fewer cards than the least meld is all deadwood. With melds free and no
+wrap (:attr:`RankWindows.direct`) the others take a search in rank order over the
+melds its shapes list (:meth:`RankWindows.least`, memoised per (rank, value) multiset
+for suit-blind kinds, :func:`~rummydsl.melds.shapes.suit_blind`), else the general
+search alone; a part's arrangement is kept per card set. The memos are per solver and
+bounded (:data:`WINDOW_MEMO_LIMIT`).
 
 A family of unknown shape (``any``) links everything: the split does not apply.
 """
@@ -95,14 +93,11 @@ class RankWindows:
         self._same_suit = tuple(suit_masks.get(core._suit_index[i], 0) for i in range(size))
         self._at = position_masks
         self._by_rank = tuple(rank_masks[r] for r in sorted(rank_masks))
-        self.meld_memo: dict[int, list[int]] = {}
-        """:meth:`melds_with` by card and the cards its melds could take."""
-        self.least_memo: dict[int, int] = {}
-        """:meth:`least` by the class multiset of the cards."""
-        self.costs: dict[int, int] = {}
-        """A part's least deadwood, by its class multiset (suit-blind) or its card-id mask."""
-        self.arrangements: dict[int, PartArrangement] = {}
-        """A part's canonical arrangement, by its card-id mask."""
+        self.meld_memo: dict[int, list[int]] = {}  # melds_with, by card and the cards its melds may take
+        self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
+        self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
+        self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
+        self.arrangements: dict[int, PartArrangement] = {}  # a part's canonical arrangement, by its cards
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -254,9 +249,15 @@ class RankWindows:
         out = []
         core = self.core
         judged = core._judged
+        by_class = self.meld_classes if self.classes is not None else None
+        if by_class is not None and len(by_class) >= WINDOW_MEMO_LIMIT:
+            by_class.clear()
         for meld in found:
             kinds = judged.get(meld)
-            if kinds is None:
+            if kinds is None and by_class is not None:  # suit-blind: a group melds by its classes alone
+                if (kinds := by_class.get(group := self._key(meld))) is None:
+                    kinds = by_class[group] = int(bool(core._judge(meld, 0)))
+            elif kinds is None:
                 kinds = core._judge(meld, 0)
             if kinds:
                 out.append(meld)
@@ -421,9 +422,40 @@ class RankWindows:
             total += got
         return total
 
-    def arrangement(self, mask: int, search_of: SearchOf, holds: bool) -> Arrangement:
+    def knock(self, mask: int) -> tuple[int, int]:
+        """The knock question of the wild-free hand ``mask`` (:attr:`direct` only):
+        ``(least deadwood after the best discard, the discard's card id)``. Discarding a
+        card changes only its part's least deadwood; ties go to the highest value, then
+        the highest card id (the general search's discard tie-break)."""
+        values = self.core.values
+        fewest = self.fewest
+        parts = self.parts(mask)
+        costs = [self._value(p) if p.bit_count() < fewest else self.least(p) for p in parts]
+        total = sum(costs)
+        best: tuple[int, int, int] | None = None
+        for part, cost in zip(parts, costs):
+            m = part
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                rest = part ^ low
+                after = total - cost + (self._value(rest) if rest.bit_count() < fewest else self.least(rest))
+                key = (after, -values[c], -c)
+                if best is None or key < best:
+                    best = key
+        assert best is not None
+        return best[0], -best[2]
+
+    def arrangement(self, mask: int, search_of: SearchOf, holds: bool, discard: bool = False) -> Arrangement:
         """The canonical arrangement of the wild-free hand ``mask`` (its parts'), with
-        :attr:`Arrangement.contract` ``holds``."""
+        :attr:`Arrangement.contract` ``holds``; with ``discard`` (:attr:`direct` only),
+        after the best discard (:meth:`knock`), that of the cards kept."""
+        if discard:
+            card = self.core._cards[self.knock(mask)[1]]
+            if mask == 1 << card.id:
+                return Arrangement(0, (), (), (), holds, (), card)
+            return self.arrangement(mask ^ 1 << card.id, search_of, holds)._replace(discard=card)
         deadwood = 0
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []

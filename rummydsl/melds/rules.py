@@ -22,6 +22,7 @@ from .search import Found, HandSearch
 from .shortsearch import RANK_ORDER_FROM, ShortSearch
 from .shapes import KindShape
 from .suittables import SuitTables
+from .wildwindows import windows_of
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -383,8 +384,7 @@ class MeldRules(MeldCore):
             return True
         try:
             if not mask & ~self._natural_mask:
-                windows = self._windows_state or self._windows()
-                if windows:
+                if windows := self._windows_state or self._windows():
                     return windows.contract_holds(mask, self._contract_search)
             return bool(contract_search(self._search(hand, (), False, True, canonical=False), existence=True))
         except WorkBoundError as problem:
@@ -405,13 +405,16 @@ class MeldRules(MeldCore):
             ids = sorted(card.id for card in hand)
             return deck_table.knock(ids)[0] if discard else deck_table.least_deadwood(ids)
         try:
-            if not discard and not mask & ~self._natural_mask:
-                windows = self._windows_state or self._windows()
-                if windows:
+            if not mask & ~self._natural_mask and (windows := self._windows_state or self._windows()):
+                if not discard:
                     return windows.deadwood(mask, self._part_search)
-            kept = self._kept_search(hand, mask, discard) if mask & ~self._natural_mask else None
-            if kept:
-                return int(kept[1].cost // kept[0].deadwood_unit)
+                if windows.direct and len(hand) <= SHORT_SEARCH_FROM:
+                    return windows.knock(mask)[0]
+            if mask & ~self._natural_mask:
+                if (wild := windows_of(self)) and (least := wild.least(mask, discard)) is not None:
+                    return least
+                if kept := self._kept_search(hand, mask, discard):
+                    return int(kept[1].cost // kept[0].deadwood_unit)
             search = self._search(hand, (), discard, canonical=False)
             return int(search.plain().cost // search.deadwood_unit)
         except WorkBoundError as problem:
@@ -435,14 +438,14 @@ class MeldRules(MeldCore):
             if deck_table and len(hand) <= SHORT_SEARCH_FROM and not any(card.wild for card in hand):
                 ids = sorted(card.id for card in hand)
                 return deck_table.discard_arrangement(ids) if discard else deck_table.arrangement(ids)
-        if (not table and not discard and not (contract and self.contract is not None)
+        if (not table and not (contract and self.contract is not None)
                 and len(hand) <= SHORT_SEARCH_FROM and not mask & ~self._natural_mask):
             windows = self._windows_state or self._windows()
-            if windows:
+            if windows and (not discard or windows.direct):
                 try:
                     holds = self.contract is None or (check_contract and windows.contract_holds(
                         mask, self._contract_search))
-                    return windows.arrangement(mask, self._part_search, holds)
+                    return windows.arrangement(mask, self._part_search, holds, discard)
                 except WorkBoundError as problem:
                     raise self._work_error(problem, len(hand)) from None
         try:

@@ -27,6 +27,7 @@ def solvers(variant_id: str) -> tuple[MeldRules, MeldRules]:
     kept = MeldRules.from_variant(variant)
     alone = MeldRules.from_variant(variant)
     alone._kept_search = lambda *args: None  # type: ignore[method-assign]
+    alone._wild_state = False  # nor by the wild windows' parts
     return kept, alone
 
 

@@ -28,6 +28,7 @@ from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
 from ...limits import MAX_HAND
+from ...melds.discards import discard_deadwoods
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -148,11 +149,20 @@ class KnockMechanic(Mechanic):
             least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
                 return out  # no discard leaves a knock (one search, not one per card)
+            after = discard_deadwoods(rules, hand, ())  # each discard's, where one pass gives them
+            if after is not None:
+                left_of = {card.id: left for card, left in zip(hand, after)}
+                for card in rnd.distinct_faces([c for c in hand if c is not taken]):
+                    if left_of[card.id] <= limit:
+                        out.append(knocks[card.id])
+                return out
         elif knock.big_gin and rnd.value(rules.solve(hand, check_contract=False).unmatched) == 0:
             out.append(rnd.prebuilt.big_gin[player])
         for card in rnd.distinct_faces([c for c in hand if c is not taken]):
             kept = [c for c in hand if c is not card]
-            if rnd.value(rules.solve(kept, check_contract=False).unmatched) <= limit:
+            # plain: the least deadwood is the unmatched value of the best arrangement
+            left = rules.min_deadwood(kept) if plain else rnd.value(rules.solve(kept, check_contract=False).unmatched)
+            if left <= limit:
                 out.append(knocks[card.id])
         return out
 

@@ -1,0 +1,251 @@
+"""Rank windows with wild cards: the least deadwood of a hand holding wild cards, by parts.
+
+With ``w`` wild cards a meld's natural cards are still tied together by its shape
+(:mod:`.shapes`), only more loosely: a group of one rank holds cards of that rank; a
+sequence's natural cards sit at positions of one window with at most ``w`` gaps
+between them, so two of them next to each other in it are at most ``w + 1`` positions
+apart (in one suit when the family keeps one). Two natural cards are *linked* when
+one family's shape lets a meld with at most ``w`` wild cards hold both as neighbours,
+and the hand's *parts* are the classes of cards linked in chains
+(:class:`~rummydsl.melds.rankwindows.RankWindows` is the case ``w = 0``). No meld
+crosses two parts, and wild cards alone (unmelded, or in a meld of wild cards only)
+belong to no part, so an arrangement of the hand is an arrangement of each part with
+some share of the wild cards: the least deadwood of the hand is the least, over the
+ways of sharing the ``w`` wild cards out among the parts, of the sum of each part's
+least deadwood with its share (the share's wild cards melded in the part, left
+unmatched, or in melds of their own). A part's least deadwood with ``j`` wild cards,
+``j = 0..w``, is what the general search (:class:`~rummydsl.melds.search.HandSearch`)
+gives for the part's cards and ``w`` wild cards, read at each ``j`` from one search;
+the same search gives the part's least deadwood with any one of its cards discarded.
+Both are kept per solver by the part's cards and ``w``: parts recur from turn to turn,
+when a hand changes by a card or two.
+
+The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
+the knock question (the least deadwood after one discard) replaces one part by the
+part without the card, or takes one wild card out.
+
+This answers the questions with no arrangement only (:meth:`WildWindows.deadwood`,
+:meth:`WildWindows.discard_deadwoods`): the least deadwood is the same whatever the
+search, so no tie-break is involved. It applies when melds in the hand are free
+(``excludes_concealed_melds``), without a table, a contract or ``wild_unique_card``
+(meanings tie the parts together), the deck does not wrap, and no family is of
+unknown shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import add
+
+from ..cards import Card
+from ..limits import MAX_MELD_WORK
+from .core import MeldCore
+from .search import HandSearch
+
+__all__ = ["WildWindows", "WILD_MEMO_LIMIT", "WILDS_MOST", "windows_of"]
+
+WILD_MEMO_LIMIT = 1 << 15
+"""Parts whose least deadwoods a solver keeps before it starts again."""
+
+WILDS_MOST = 4
+"""The most wild cards of a hand the parts take (a hand with more takes the general search)."""
+
+INFINITE = 1 << 62
+
+_NONE = tuple((0,) + (INFINITE,) * w for w in range(WILDS_MOST + 1))
+"""No part yet: nothing with no wild card, nothing possible with more."""
+
+#: A part's least deadwood by share of wild cards (index ``j``), and the same without
+#: each of its cards (card id -> the vector).
+PartCosts = tuple[tuple[int, ...], dict[int, tuple[int, ...]]]
+
+
+class WildWindows:
+    """The parts of hands with wild cards under a solver's meld shapes; build with :meth:`build`."""
+
+    def __init__(self, core: MeldCore) -> None:
+        self.core = core
+        natural = [c for c in core._cards if not c.wild]
+        self._natural = natural
+        families = core._families
+        self._same_rank = [shape.per_suit for shape in families if shape.family == "same_rank"]
+        self._sequences = [shape.per_suit for shape in families if shape.family == "sequence"]
+        self._links: dict[int, tuple[int, ...]] = {}
+        """Wild cards ``w`` -> card id -> the card-id mask of the natural cards linked to it."""
+        self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
+        """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
+        self.memo: dict[int, PartCosts] = {}
+        """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
+
+    @classmethod
+    def build(cls, core: MeldCore) -> WildWindows | None:
+        """The wild windows of ``core``, or ``None`` where they do not apply (module docs)."""
+        families = core._families
+        if (not families or any(shape.family == "any" for shape in families) or core._wrap
+                or not core.excludes_concealed_melds or core.contract is not None or core.wild_unique_card
+                or not core._wild_cards):
+            return None
+        return cls(core)
+
+    def links(self, w: int) -> tuple[int, ...]:
+        """Card id -> the natural cards linked to it with ``w`` wild cards (module docs)."""
+        got = self._links.get(w)
+        if got is not None:
+            return got
+        core = self.core
+        rank_of, suit_of, positions = core._rank_order, core._suit_index, core._positions
+        links = [0] * core._size
+        for a in self._natural:
+            for b in self._natural:
+                if a is b:
+                    continue
+                same_suit = suit_of[a.id] == suit_of[b.id]
+                linked = any(same_suit or not per_suit for per_suit in self._same_rank) and (
+                    rank_of[a.id] == rank_of[b.id])
+                if not linked and any(same_suit or not per_suit for per_suit in self._sequences):
+                    linked = any(0 < abs(p - q) <= w + 1 for p in positions[a.id] for q in positions[b.id])
+                if linked:
+                    links[a.id] |= 1 << b.id
+        got = self._links[w] = tuple(links)
+        return got
+
+    def parts(self, mask: int, w: int) -> list[int]:
+        """The parts of the natural cards ``mask`` with ``w`` wild cards, by lowest card."""
+        links = self._links.get(w) or self.links(w)
+        out = []
+        while mask:
+            part = frontier = mask & -mask
+            while frontier:
+                reach = 0
+                while frontier:
+                    low = frontier & -frontier
+                    reach |= links[low.bit_length() - 1]
+                    frontier ^= low
+                reach &= mask
+                frontier = reach & ~part
+                part |= reach
+            out.append(part)
+            mask ^= part
+        return out
+
+    def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
+        """The part's least deadwood with ``j = 0..w`` wild cards and, with ``without`` (else
+        perhaps empty), without each of its cards: one general search of the part and
+        ``w`` wild cards, kept.
+
+        :raises WorkBoundError: past the search's work bound.
+        """
+        key = part << 3 | w
+        got = self.memo.get(key)
+        if got is not None and (got[1] or not without):
+            return got
+        core = self.core
+        cards: Sequence[Card] = core._cards_of(part) + tuple(core._wild_cards[:w])
+        search = HandSearch(core, cards, (), False)
+        unit = search.deadwood_unit
+        full = (1 << search.n) - 1
+        least = search.least_cost
+        work = search.work
+        work[0] = MAX_MELD_WORK
+        whole = tuple(int(least(full, j, 0, 0) // unit) for j in range(w + 1))
+        each: dict[int, tuple[int, ...]] = {}
+        if without:
+            for i, cid in enumerate(search.natural_ids):
+                work[0] = MAX_MELD_WORK
+                rest = full ^ 1 << i
+                each[cid] = tuple(int(least(rest, j, 0, 0) // unit) for j in range(w + 1))
+        if len(self.memo) >= WILD_MEMO_LIMIT:
+            self.memo.clear()
+        got = self.memo[key] = (whole, each)
+        return got
+
+    def least(self, mask: int, discard: bool) -> int | None:
+        """The least deadwood of the hand of card-id mask ``mask`` (after the best discard
+        with ``discard``), or None where the parts do not answer it: no natural card, or
+        more than :data:`WILDS_MOST` wild cards.
+
+        :raises WorkBoundError: past a part search's work bound.
+        """
+        natural = mask & self.core._natural_mask
+        w = (mask ^ natural).bit_count()
+        if not natural or w > WILDS_MOST:
+            return None
+        if not discard:
+            return self.deadwood(natural, w)
+        each, wild = self.discard_deadwoods(natural, w)
+        least = min(each.values())
+        return least if wild is None or least <= wild else wild
+
+    def deadwood(self, mask: int, w: int) -> int:
+        """The least deadwood of the natural cards ``mask`` (at least one) and ``w`` wild cards.
+
+        :raises WorkBoundError: past a part search's work bound.
+        """
+        best: Sequence[int] = _NONE[w]
+        for part in self.parts(mask, w):
+            best = _combine(best, self.costs(part, w)[0], w)
+        return best[w]
+
+    def discard_deadwoods(self, mask: int, w: int) -> tuple[dict[int, int], int | None]:
+        """The least deadwood of the hand (natural cards ``mask``, ``w`` wild cards) after
+        discarding each natural card (card id -> deadwood), and after discarding a wild
+        card (None without one).
+
+        :raises WorkBoundError: past a part search's work bound.
+        """
+        last = self._last
+        if last is not None and last[0] == mask << 3 | w:
+            return last[1]
+        parts = self.parts(mask, w)
+        got = [self.costs(part, w, without=True) for part in parts]
+        vectors = [whole for whole, _ in got]
+        n = len(parts)
+        # the shares of every part but one: the parts before it and after it, combined
+        before: list[Sequence[int]] = [_NONE[w]]
+        for vector in vectors:
+            before.append(_combine(before[-1], vector, w))
+        after: list[Sequence[int]] = [_NONE[w]]
+        for vector in reversed(vectors):
+            after.append(_combine(after[-1], vector, w))
+        after.reverse()  # after[i]: the parts from i on, combined
+        out: dict[int, int] = {}
+        for i in range(n):
+            others = _combine(before[i], after[i + 1], w)
+            others.reverse()  # others[j]: the other parts with w - j wild cards
+            for cid, vector in got[i][1].items():
+                out[cid] = min(map(add, others, vector))
+        wild = None
+        if w:
+            best: Sequence[int] = _NONE[w - 1]
+            for vector in vectors:
+                best = _combine(best, vector, w - 1)
+            wild = best[w - 1]
+        self._last = (mask << 3 | w, (out, wild))
+        return out, wild
+
+
+def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
+    """``best`` (the least sum of the parts so far by wild cards used, ``0..w``) with one
+    more part's (or combination's) least deadwood by wild cards, ``vector``."""
+    if w == 1:  # most hands with a wild card hold one
+        b0 = best[0]
+        return [b0 + vector[0], min(b0 + vector[1], best[1] + vector[0])]
+    new = [INFINITE] * (w + 1)
+    for t in range(w + 1):
+        have = best[t]
+        if have >= INFINITE:
+            continue
+        for j in range(w + 1 - t):
+            v = have + vector[j]
+            if v < new[t + j]:
+                new[t + j] = v
+    return new
+
+
+def windows_of(core: MeldCore) -> WildWindows | None:
+    """The solver's wild windows, built on first use and kept on it; None where they do
+    not apply (module docs)."""
+    state = core._wild_state
+    if state is None:
+        state = core._wild_state = WildWindows.build(core) or False
+    return state or None
