@@ -278,7 +278,9 @@ class GreedyAgent:
             options = [a for a in options if a.card is not observation.taken]  # never give back what it took
 
         if wanted is not None:  # the most promising first; the solver judges only those
-            promise = {id(a): _promise([c for c in hand if c is not a.card], wanted) for a in options}
+            without = _promise_without(hand, wanted)
+            promise = {id(a): without[a.card.id] if a.card.id in without else _promise(hand, wanted)
+                       for a in options}
             most = max(promise.values())
             options = [a for a in options if promise[id(a)] == most]
 
@@ -327,7 +329,9 @@ class GreedyAgent:
             return False
         hand = observation.hand
         now = _promise(hand, wanted)
-        return any(_promise([*(c for c in hand if c is not out), card], wanted) > now for out in hand)
+        gain = _promise([*hand, card], wanted) - now  # what the card adds beside the whole hand
+        without = _promise_without(hand, wanted)
+        return any(without[out.id] + gain - _pair_score(out, card, wanted) > now for out in hand)
 
     @staticmethod
     def _buy_helps(observation: Observation) -> bool:
@@ -551,14 +555,47 @@ def _promise(cards: Sequence[Card], wanted: frozenset[str] = frozenset({"same_ra
     >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"), frozenset({"sequence"}))
     1
     """
-    naturals = [c for c in cards if not c.wild and c.rank is not None]
-    score = 2 * (len(cards) - len(naturals))
+    return sum(_promise_shares(cards, wanted)) // 2
+
+
+def _pair_score(one: Card, two: Card, wanted: frozenset[str]) -> int:
+    """What a pair of natural cards adds to :func:`_promise` (0 where either is wild)."""
+    if one.wild or two.wild or one.rank is None or two.rank is None:
+        return 0
+    if one.rank.order == two.rank.order:
+        return 1 if "same_rank" in wanted else 0
+    if "sequence" in wanted and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
+        return 1
+    return 0
+
+
+def _promise_shares(cards: Sequence[Card], wanted: frozenset[str]) -> list[int]:
+    """Each card's share of :func:`_promise` of ``cards``, counted twice over: the pairs
+    it is in, and four for a wild card (so the shares sum to twice the promise, and the
+    promise of the hand without a card is the promise less that card's share, halved
+    once: see :func:`_promise_without`)."""
+    naturals = [(i, c.rank.order, c.suit) for i, c in enumerate(cards) if not c.wild and c.rank is not None]
+    shares = [0 if (not c.wild and c.rank is not None) else 4 for c in cards]
     sets, runs = "same_rank" in wanted, "sequence" in wanted
-    for i, one in enumerate(naturals):
-        for two in naturals[i + 1:]:
-            assert one.rank is not None and two.rank is not None
-            if one.rank.order == two.rank.order:
-                score += sets
-            elif runs and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
-                score += 1
-    return score
+    for at, (i, rank, suit) in enumerate(naturals):
+        for j, other, other_suit in naturals[at + 1:]:
+            if rank == other:
+                if sets:
+                    shares[i] += 1
+                    shares[j] += 1
+            elif runs and suit is other_suit and abs(rank - other) <= 2:
+                shares[i] += 1
+                shares[j] += 1
+    return shares
+
+
+def _promise_without(cards: Sequence[Card], wanted: frozenset[str]) -> dict[int, int]:
+    """:func:`_promise` of ``cards`` without each card, by the card's id: the whole
+    hand's promise less the card's pairs (or the two a wild card adds), from one pass
+    over the pairs instead of one a card."""
+    shares = _promise_shares(cards, wanted)
+    total = sum(shares) // 2
+    out: dict[int, int] = {}
+    for card, share in zip(cards, shares):
+        out[card.id] = total - (share // 2 if card.wild or card.rank is None else share)
+    return out
