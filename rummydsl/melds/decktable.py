@@ -76,13 +76,15 @@ class DeckTable:
         self.by_lowest = listing.by_lowest
         """``by_lowest[cid]``: the melds whose lowest card is ``cid``, largest mask first."""
         self._by_mask = listing.by_mask
+        self._last: tuple[int, dict[int, list[DeckMeld]]] = (0, {})
+        """The last hand :meth:`all_inside` listed from its groups, and what it found."""
 
     def inside(self, cid: int, hand: int, ids: Sequence[int]) -> list[DeckMeld] | tuple[DeckMeld, ...]:
         """The melds whose lowest card is ``cid`` made of cards of ``hand`` (a card-id
         mask of the cards ``ids``), largest mask first as in :attr:`by_lowest`."""
         if self._by_mask is None:
             return [meld for meld in self.by_lowest[cid] if meld[0] & hand == meld[0]]
-        return self.all_inside(hand, ids).get(cid, ())
+        return list(self.all_inside(hand, ids).get(cid, ()))
 
     def all_inside(self, hand: int, ids: Sequence[int]) -> dict[int, list[DeckMeld]]:
         """:meth:`inside` for every card of the hand at once: the lowest card id of each
@@ -92,7 +94,9 @@ class DeckTable:
         A big table (:data:`BY_MASK_FROM`) lists the hand's groups of the kinds' shapes
         (the table's melds were listed by the same shapes over the whole deck, and a
         group of the deck made of the hand's cards is a group of the hand) and looks
-        each up by mask; a small one scans each card's melds."""
+        each up by mask; a small one scans each card's melds. A hand inside the last
+        hand listed (a player weighing each discard asks the hand less each card) keeps
+        that hand's melds made of its cards."""
         by_mask = self._by_mask
         out: dict[int, list[DeckMeld]] = {}
         if by_mask is None:
@@ -100,6 +104,14 @@ class DeckTable:
                 melds = [meld for meld in self.by_lowest[cid] if meld[0] & hand == meld[0]]
                 if melds:
                     out[cid] = melds
+            return out
+        last, held = self._last
+        if hand & last == hand:
+            for cid, melds in held.items():
+                if hand >> cid & 1:
+                    kept = [meld for meld in melds if meld[0] & hand == meld[0]]
+                    if kept:
+                        out[cid] = kept
             return out
         found: list[DeckMeld] = []
         seen: set[int] = set()
@@ -116,6 +128,7 @@ class DeckTable:
         for meld in found:
             mask = meld[0]
             out.setdefault((mask & -mask).bit_length() - 1, []).append(meld)
+        self._last = (hand, out)
         return out
 
     @classmethod

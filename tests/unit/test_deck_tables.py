@@ -81,6 +81,12 @@ def test_a_big_table_finds_the_melds_of_a_hand_from_its_groups_as_a_scan_would()
             assert every.get(cid, []) == scanned
             found += len(scanned)
         assert set(every) <= set(ids)
+        for out in ids[:4]:  # hands inside the last one listed keep its melds of their cards
+            less = [cid for cid in ids if cid != out]
+            mask = hand & ~(1 << out)
+            assert table.all_inside(mask, less) == {
+                cid: melds for cid in less
+                if (melds := [meld for meld in table.by_lowest[cid] if meld[0] & mask == meld[0]])}
     assert found > 1000  # the hands held melds to find
     gin = _table(load_variant("gin_rummy"))
     assert gin._by_mask is None  # a small table is scanned
