@@ -230,9 +230,9 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
                                 listed.append((chosen, extra))
             melds = buckets[(mask, count)] = tuple(listed)
         for chosen, extra in melds:
-            key = (sum(1 << c.id for c in chosen), extra)
-            if key not in seen:
-                seen.add(key)
+            pair = (sum(1 << c.id for c in chosen), extra)
+            if pair not in seen:
+                seen.add(pair)
                 found.append((*chosen, *wilds[:extra]))
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         group = tuple(wilds[:size])
