@@ -25,8 +25,8 @@ def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
     real = melding._listing
 
     def plain(rnd: Round) -> melding._Listing:
-        _memo, _test, low, families, _one_suit, _buckets, _runs = real(rnd)
-        return {}, (lambda group: True), low, families, False, None, None
+        _memo, _test, low, families, _one_suit, _buckets = real(rnd)
+        return {}, (lambda group: True), low, families, False, None
 
     melding._listing = plain
     try:

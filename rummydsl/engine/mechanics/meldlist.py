@@ -37,7 +37,7 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
-    memo, may_form, low, families, one_suit, buckets, runs = _listing(rnd)
+    memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED) + 1):
@@ -56,11 +56,7 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
                 for size in range(low, len(same) + 1):
                     groups.extend(itertools.combinations(same, size))
         if "sequence" in families:
-            suited = one_suit and all(card.suit is not None for card in cards)
-            if suited and runs is not None:
-                groups.extend(_suit_sequences(rnd, cards, low, runs))
-            else:
-                groups.extend(_sequences(rnd, cards, low, suited))
+            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards)))
     found = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
@@ -92,11 +88,8 @@ _MELDS_MEMO_LIMIT = 1 << 18
 #: A bucket's melds (:func:`_wild_melds`): each group's natural cards and wild-card count, in listing order.
 _Bucket = tuple[tuple[tuple[Card, ...], int], ...]
 
-#: A suit's sequences (:func:`_suit_sequences`): (start, length, first card's id, serial, group).
-_Runs = tuple[tuple[int, int, int, int, tuple[Card, ...]], ...]
-
 _Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
-                 "dict[tuple[int, int], _Bucket] | None", "dict[int, _Runs] | None"]
+                 "dict[tuple[int, int], _Bucket] | None"]
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
@@ -105,9 +98,8 @@ def _listing(rnd: Round) -> _Listing:
     """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
     bitmask of card ids) forms a kind, as judged so far; the shape test
     (:func:`_shape_test`); the smallest size a kind allows; the shape families;
-    whether every sequence kind keeps one suit; the melds of each bucket of a hand
-    with wild cards, as listed so far (:func:`_wild_melds`); and the sequences of each
-    suit's cards (:func:`_suit_sequences`). Kept by the kinds' dictionary, which
+    whether every sequence kind keeps one suit; and the melds of each bucket of a hand
+    with wild cards, as listed so far (:func:`_wild_melds`). Kept by the kinds' dictionary, which
     the solvers of one variant's deals share (``with_contract``), so that a hand's
     groups are judged once a game, not at every listing; the last few kept."""
     kinds = rnd.rules.kinds
@@ -119,7 +111,7 @@ def _listing(rnd: Round) -> _Listing:
         one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence")
         if len(_LISTINGS) >= 16:
             _LISTINGS.pop(next(iter(_LISTINGS)))
-        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit, {}, {}))
+        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit, {}))
     return got[1]
 
 
@@ -298,57 +290,6 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
                 for choice in choices:
                     if len({c.id for c in choice}) == len(choice):
                         yield tuple(choice)
-
-
-def _suit_sequences(rnd: Round, cards: Sequence[Card], low: int, runs: dict[int, _Runs]) -> list[tuple[Card, ...]]:
-    """:func:`_sequences` of a hand whose sequence kinds each keep one suit (``one_suit``),
-    in its order, from each suit's sequences kept by the suit's cards (a hand changes a
-    card or two a turn: the other suits' sequences are not listed again). The whole
-    listing's order is by start position, length, first card (by id), then that suit's
-    own order, which the entries carry."""
-    by_suit: dict[int, list[Card]] = {}
-    for card in cards:
-        assert card.suit is not None
-        by_suit.setdefault(card.suit.index, []).append(card)
-    entries: list[tuple[int, int, int, int, tuple[Card, ...]]] = []
-    for suited in by_suit.values():
-        mask = 0
-        for card in suited:
-            mask |= 1 << card.id
-        got = runs.get(mask)
-        if got is None:
-            if len(runs) >= _BUCKETS_LIMIT:
-                runs.clear()
-            got = runs[mask] = tuple(_suit_runs(rnd, suited, low))
-        entries.extend(got)
-    if len(by_suit) > 1:
-        entries.sort(key=lambda entry: entry[:4])
-    return [entry[4] for entry in entries]
-
-
-def _suit_runs(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[int, int, int, int, tuple[Card, ...]]]:
-    """:func:`_sequences` of one suit's cards, each with where it starts, its length, its
-    first card's id and its place in this listing."""
-    deck = rnd.variant.deck
-    at: dict[int, list[Card]] = {}
-    for card in cards:
-        assert card.rank is not None
-        for position in deck.sequence_positions(card.rank):
-            at.setdefault(position, []).append(card)
-    serial = 0
-    for start in sorted(at):
-        window: list[list[Card]] = []
-        position = start
-        while position in at:
-            window.append(at[position])
-            position += 1
-            if len(window) >= low:
-                for first in window[0]:
-                    for rest in itertools.product(*window[1:]):
-                        choice = (first, *rest)
-                        if len({c.id for c in choice}) == len(choice):
-                            yield start, len(window), first.id, serial, choice
-                            serial += 1
 
 
 def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
