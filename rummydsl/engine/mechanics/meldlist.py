@@ -72,14 +72,20 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
             if may_form(group) and rules.kinds_of(group, hand=hand):
                 found.append(group)
             continue
-        forms = memo.get(key)
-        if forms is None:
-            if len(memo) >= _MELDS_MEMO_LIMIT:
-                memo.clear()
-            forms = memo[key] = may_form(group) and bool(kinds_bits(group))
-        if forms:
+        if _forms(memo, key, group, may_form, kinds_bits):
             found.append(group)
     return found
+
+
+def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
+           kinds_bits: Callable[[Sequence[Card]], int]) -> bool:
+    """Whether ``group`` (card-id bitmask ``key``) forms a kind, judged once (kept in ``memo``)."""
+    forms = memo.get(key)
+    if forms is None:
+        if len(memo) >= _MELDS_MEMO_LIMIT:
+            memo.clear()
+        forms = memo[key] = may_form(group) and bool(kinds_bits(group))
+    return forms
 
 
 #: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
@@ -169,11 +175,8 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
     wilds = [c for c in cards if c.wild]
     buckets = _buckets(rnd, [c for c in cards if not c.wild])
     for bucket in buckets:
-        for size in range(1, min(len(bucket), MAX_LISTED) + 1):
-            for chosen in itertools.combinations(bucket, size):
-                for extra in range(0, min(len(wilds), MAX_LISTED - size) + 1):
-                    if size + extra >= low:
-                        yield (*chosen, *wilds[:extra])
+        for chosen, extra in _bucket_groups(bucket, len(wilds), low):
+            yield (*chosen, *wilds[:extra])
     for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         yield tuple(wilds[:size])
 
@@ -205,21 +208,13 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
-            for size in range(1, min(len(bucket), MAX_LISTED) + 1):
-                for chosen in itertools.combinations(bucket, size):
-                    for extra in range(0, min(count, MAX_LISTED - size) + 1):
-                        if size + extra >= low:
-                            group = (*chosen, *wilds[:extra])
-                            key = 0
-                            for card in group:
-                                key |= 1 << card.id
-                            forms = memo.get(key)
-                            if forms is None:
-                                if len(memo) >= _MELDS_MEMO_LIMIT:
-                                    memo.clear()
-                                forms = memo[key] = may_form(group) and bool(kinds_bits(group))
-                            if forms:
-                                listed.append((chosen, extra))
+            for chosen, extra in _bucket_groups(bucket, count, low):
+                group = (*chosen, *wilds[:extra])
+                key = 0
+                for card in group:
+                    key |= 1 << card.id
+                if _forms(memo, key, group, may_form, kinds_bits):
+                    listed.append((chosen, extra))
             melds = buckets[(mask, count)] = tuple(listed)
         for chosen, extra in melds:
             pair = (sum(1 << c.id for c in chosen), extra)
@@ -236,6 +231,16 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
 
 #: The most buckets :func:`_wild_melds` keeps listed for one set of kinds (then it starts again).
 _BUCKETS_LIMIT = 1 << 16
+
+
+def _bucket_groups(bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """The groups of a bucket with wild cards, as (its natural cards, how many wild cards),
+    up to :data:`MAX_LISTED` cards and at least ``low``."""
+    for size in range(1, min(len(bucket), MAX_LISTED) + 1):
+        for chosen in itertools.combinations(bucket, size):
+            for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
+                if size + extra >= low:
+                    yield chosen, extra
 
 
 def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
