@@ -26,6 +26,7 @@ from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
 from ..melds.discards import discard_deadwoods
+from .promise import _pair_score, _promise, _promise_without
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
@@ -278,7 +279,9 @@ class GreedyAgent:
             options = [a for a in options if a.card is not observation.taken]  # never give back what it took
 
         if wanted is not None:  # the most promising first; the solver judges only those
-            promise = {id(a): _promise([c for c in hand if c is not a.card], wanted) for a in options}
+            without = _promise_without(hand, wanted)
+            promise = {id(a): without[a.card.id] if a.card.id in without else _promise(hand, wanted)
+                       for a in options}
             most = max(promise.values())
             options = [a for a in options if promise[id(a)] == most]
 
@@ -327,7 +330,9 @@ class GreedyAgent:
             return False
         hand = observation.hand
         now = _promise(hand, wanted)
-        return any(_promise([*(c for c in hand if c is not out), card], wanted) > now for out in hand)
+        gain = _promise([*hand, card], wanted) - now  # what the card adds beside the whole hand
+        without = _promise_without(hand, wanted)
+        return any(without[out.id] + gain - _pair_score(out, card, wanted) > now for out in hand)
 
     @staticmethod
     def _buy_helps(observation: Observation) -> bool:
@@ -538,27 +543,3 @@ def _contract_shapes(rules: Any) -> frozenset[str]:
                 except RummyDslError:
                     continue
     return frozenset(rules.shapes[kind].family for kind in used if kind in rules.shapes)
-
-
-def _promise(cards: Sequence[Card], wanted: frozenset[str] = frozenset({"same_rank", "sequence"})) -> int:
-    """How much a hand works towards melds of the ``wanted`` shapes: pairs of one rank
-    (``same_rank``), pairs of one suit at most two ranks apart (``sequence``), and two
-    for each wild card.
-
-    >>> from rummydsl.cards import Deck
-    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"))
-    2
-    >>> _promise(Deck.preset("standard52").parse_cards("7H 7S 8H KC"), frozenset({"sequence"}))
-    1
-    """
-    naturals = [c for c in cards if not c.wild and c.rank is not None]
-    score = 2 * (len(cards) - len(naturals))
-    sets, runs = "same_rank" in wanted, "sequence" in wanted
-    for i, one in enumerate(naturals):
-        for two in naturals[i + 1:]:
-            assert one.rank is not None and two.rank is not None
-            if one.rank.order == two.rank.order:
-                score += sets
-            elif runs and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
-                score += 1
-    return score

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from .candidates import generate
+from .candidates import Emit, generate
 from .core import Arrangement, MeldCore
 
 __all__ = ["DeckTable", "DECK_TABLE_LIMIT"]
@@ -27,28 +27,23 @@ DeckMeld = tuple[int, int, int]
 #: How many decks' tables the process keeps (the oldest is dropped first).
 TABLE_CACHE_SIZE = 16
 
-#: Past this many melds a table is also indexed by each meld's two lowest cards, so
-#: that finding the melds inside a hand looks up its pairs of cards instead of scanning
-#: every meld of its cards (Contract Rummy's two packs: thousands a card).
-PAIR_INDEX_FROM = 5_000
+#: Past this many melds a table is also kept by card-id mask, so that the melds inside a
+#: hand are found by listing the hand's groups of the kinds' shapes and looking each up,
+#: instead of scanning every meld of its cards (Contract Rummy's two packs: thousands a
+#: card, and a greedy discard asks a dozen hands).
+BY_MASK_FROM = 5_000
 
 
 class _Listing:
     """The melds of one deck table, shared by every solver of that deck, kinds and values."""
 
-    __slots__ = ("by_lowest", "by_pair")
+    __slots__ = ("by_lowest", "by_mask")
 
     def __init__(self, by_lowest: list[tuple[DeckMeld, ...]]) -> None:
         self.by_lowest = by_lowest
-        self.by_pair: dict[tuple[int, int], list[DeckMeld]] | None = None
-        if sum(len(melds) for melds in by_lowest) >= PAIR_INDEX_FROM:
-            by_pair: dict[tuple[int, int], list[DeckMeld]] = {}
-            for lowest, melds in enumerate(by_lowest):
-                for meld in melds:  # largest mask first, kept in each list
-                    rest = meld[0] & (meld[0] - 1)  # without its lowest card
-                    second = (rest & -rest).bit_length() - 1 if rest else lowest
-                    by_pair.setdefault((lowest, second), []).append(meld)
-            self.by_pair = by_pair
+        self.by_mask: dict[int, DeckMeld] | None = None
+        if sum(len(melds) for melds in by_lowest) >= BY_MASK_FROM:
+            self.by_mask = {meld[0]: meld for melds in by_lowest for meld in melds}
 
 
 _TABLES: dict[Hashable, _Listing | None] = {}
@@ -80,21 +75,60 @@ class DeckTable:
         self.core = core
         self.by_lowest = listing.by_lowest
         """``by_lowest[cid]``: the melds whose lowest card is ``cid``, largest mask first."""
-        self._by_pair = listing.by_pair
+        self._by_mask = listing.by_mask
+        self._last: tuple[int, dict[int, list[DeckMeld]]] = (0, {})
+        """The last hand :meth:`all_inside` listed from its groups, and what it found."""
 
     def inside(self, cid: int, hand: int, ids: Sequence[int]) -> list[DeckMeld] | tuple[DeckMeld, ...]:
         """The melds whose lowest card is ``cid`` made of cards of ``hand`` (a card-id
         mask of the cards ``ids``), largest mask first as in :attr:`by_lowest`."""
-        by_pair = self._by_pair
-        if by_pair is None:
+        if self._by_mask is None:
             return [meld for meld in self.by_lowest[cid] if meld[0] & hand == meld[0]]
-        out = [meld for meld in by_pair.get((cid, cid), ()) if meld[0] & hand == meld[0]]
-        for other in ids:
-            if other > cid:
-                melds = by_pair.get((cid, other))
+        return list(self.all_inside(hand, ids).get(cid, ()))
+
+    def all_inside(self, hand: int, ids: Sequence[int]) -> dict[int, list[DeckMeld]]:
+        """:meth:`inside` for every card of the hand at once: the lowest card id of each
+        meld made of cards of ``hand`` -> those melds, largest mask first (cards with
+        none left out).
+
+        A big table (:data:`BY_MASK_FROM`) lists the hand's groups of the kinds' shapes
+        (the table's melds were listed by the same shapes over the whole deck, and a
+        group of the deck made of the hand's cards is a group of the hand) and looks
+        each up by mask; a small one scans each card's melds. A hand inside the last
+        hand listed (a player weighing each discard asks the hand less each card) keeps
+        that hand's melds made of its cards."""
+        by_mask = self._by_mask
+        out: dict[int, list[DeckMeld]] = {}
+        if by_mask is None:
+            for cid in ids:
+                melds = [meld for meld in self.by_lowest[cid] if meld[0] & hand == meld[0]]
                 if melds:
-                    out.extend(meld for meld in melds if meld[0] & hand == meld[0])
-        out.sort(reverse=True)  # each mask is listed once: the order of by_lowest
+                    out[cid] = melds
+            return out
+        last, held = self._last
+        if hand & last == hand:
+            for cid, melds in held.items():
+                if hand >> cid & 1:
+                    kept = [meld for meld in melds if meld[0] & hand == meld[0]]
+                    if kept:
+                        out[cid] = kept
+            return out
+        found: list[DeckMeld] = []
+        seen: set[int] = set()
+
+        def emit(_local_mask: int, natural_mask: int, wilds: int) -> None:
+            if natural_mask not in seen:
+                seen.add(natural_mask)
+                meld = by_mask.get(natural_mask)
+                if meld is not None:
+                    found.append(meld)
+
+        _generate_all(self.core, list(ids), emit)
+        found.sort(reverse=True)
+        for meld in found:
+            mask = meld[0]
+            out.setdefault((mask & -mask).bit_length() - 1, []).append(meld)
+        self._last = (hand, out)
         return out
 
     @classmethod
@@ -168,18 +202,8 @@ def _melds_by_lowest(core: MeldCore) -> list[tuple[DeckMeld, ...]] | None:
         seen.add(natural_mask)
         found.append(natural_mask)
 
-    natural_ids = [c.id for c in core._cards if not c.wild]
     try:
-        for shape in core._families:
-            if shape.per_suit:
-                by_suit: dict[int, list[int]] = {}
-                for i, cid in enumerate(natural_ids):
-                    by_suit.setdefault(core._suit_index[cid], []).append(i)
-                for members in by_suit.values():
-                    generate(core, shape.family, natural_ids, members, 0, shape.min_size, shape.max_size, emit)
-            else:
-                generate(core, shape.family, natural_ids, range(len(natural_ids)), 0,
-                         shape.min_size, shape.max_size, emit)
+        _generate_all(core, [c.id for c in core._cards if not c.wild], emit)
     except _Full:
         return None
     table: list[list[DeckMeld]] = [[] for _ in range(core._size)]
@@ -195,6 +219,21 @@ def _melds_by_lowest(core: MeldCore) -> list[tuple[DeckMeld, ...]] | None:
                 total += values[low.bit_length() - 1]
             table[(mask & -mask).bit_length() - 1].append((mask, total, kinds))
     return [tuple(sorted(melds, reverse=True)) for melds in table]
+
+
+def _generate_all(core: MeldCore, natural_ids: Sequence[int], emit: Emit) -> None:
+    """Emit every wild-free group of the kinds' shapes over the natural cards ``natural_ids``
+    (a family kept in one suit, suit by suit)."""
+    for shape in core._families:
+        if shape.per_suit:
+            by_suit: dict[int, list[int]] = {}
+            for i, cid in enumerate(natural_ids):
+                by_suit.setdefault(core._suit_index[cid], []).append(i)
+            for members in by_suit.values():
+                generate(core, shape.family, natural_ids, members, 0, shape.min_size, shape.max_size, emit)
+        else:
+            generate(core, shape.family, natural_ids, range(len(natural_ids)), 0,
+                     shape.min_size, shape.max_size, emit)
 
 
 def _too_many_sequences(core: MeldCore) -> bool:
@@ -254,12 +293,11 @@ def _plain(table: DeckTable, ids: Sequence[int], build: bool) -> Arrangement | i
     free = core.excludes_concealed_melds
     melds_by_lowest: dict[int, list[tuple[int, int]]] = {}
     meldable = 0
-    for cid in ids:
-        inside = [(m, 0 if free else v * unit) for m, v, _k in table.inside(cid, hand, ids)]
-        if inside:
-            melds_by_lowest[cid] = inside
-            for m, _ in inside:
-                meldable |= m
+    for cid, held in table.all_inside(hand, ids).items():
+        inside = [(m, 0 if free else v * unit) for m, v, _k in held]
+        melds_by_lowest[cid] = inside
+        for m, _ in inside:
+            meldable |= m
     unmeldable = hand & ~meldable
     base = 0  # the cost of the unmeldable cards, dead in every arrangement
     for cid in ids:
@@ -357,8 +395,8 @@ def _knock(table: DeckTable, ids: Sequence[int]) -> tuple[int, int]:
         hand |= 1 << cid
         total += values[cid]
     order = sorted(ids, key=lambda c: (values[c], c), reverse=True)
-    inside = [table.inside(cid, hand, ids) for cid in ids]
-    if not any(inside):
+    held_by = table.all_inside(hand, ids)
+    if not held_by:
         return total - values[order[0]], order[0]  # no meld: the most valuable card goes
     n = len(order)
     local = {cid: i for i, cid in enumerate(order)}
@@ -366,8 +404,8 @@ def _knock(table: DeckTable, ids: Sequence[int]) -> tuple[int, int]:
     unit = penalty_unit * (n + 1)
     free = core.excludes_concealed_melds
     melds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for held in inside:
-        for m, v, _k in held:
+    for cid in ids:
+        for m, v, _k in held_by.get(cid, ()):
             local_mask = 0
             for member in _ids(m):
                 local_mask |= 1 << local[member]

@@ -76,3 +76,35 @@ def test_the_draw_decision_asked_once_is_the_decision_asked_card_by_card(name: s
             rnd.apply(agent.act(observation))
     assert asked > 50 and 0 < helped < asked  # both answers were met
     assert dropped or name != "rummy"  # table melds no card could join were left out of the question
+
+
+def test_the_promise_of_each_hand_less_a_card_is_the_promise_counted_card_by_card() -> None:
+    """The contract player's measure of a hand (``_promise``) without each card, and with
+    the top discard in place of each card, read off one pass over the hand's pairs."""
+    from rummydsl.agents.basic import _pair_score, _promise, _promise_without
+
+    def promised(cards: list, wanted: frozenset[str]) -> int:  # the measure as it was counted, pair by pair
+        naturals = [c for c in cards if not c.wild and c.rank is not None]
+        score = 2 * (len(cards) - len(naturals))
+        for i, one in enumerate(naturals):
+            for two in naturals[i + 1:]:
+                if one.rank.order == two.rank.order:
+                    score += "same_rank" in wanted
+                elif "sequence" in wanted and one.suit is two.suit and abs(one.rank.order - two.rank.order) <= 2:
+                    score += 1
+        return score
+
+    cards = [c for c in load_variant("contract_rummy").deck.cards]
+    rng = random.Random(22)
+    for number in range(300):
+        hand = rng.sample(cards, rng.choice([1, 2, 5, 10, 12, 16]))
+        wanted = [frozenset({"same_rank", "sequence"}), frozenset({"same_rank"}), frozenset({"sequence"})][number % 3]
+        without = _promise_without(hand, wanted)
+        now = _promise(hand, wanted)
+        assert now == promised(hand, wanted)
+        card = rng.choice([c for c in cards if c not in hand])
+        gain = _promise([*hand, card], wanted) - now
+        for out in hand:
+            rest = [c for c in hand if c is not out]
+            assert without[out.id] == promised(rest, wanted)
+            assert without[out.id] + gain - _pair_score(out, card, wanted) == promised([*rest, card], wanted)

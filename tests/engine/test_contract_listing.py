@@ -25,8 +25,8 @@ def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
     real = melding._listing
 
     def plain(rnd: Round) -> melding._Listing:
-        _memo, _test, low, families, _one_suit = real(rnd)
-        return {}, (lambda group: True), low, families, False
+        _memo, _test, low, families, _one_suit, _buckets = real(rnd)
+        return {}, (lambda group: True), low, families, False, None
 
     melding._listing = plain
     try:
@@ -112,3 +112,34 @@ def test_single_melds_are_the_whole_listings(variant_id: str) -> None:
                 found += bool(got)
             rnd.apply(agent.act(Observation(rnd, player)))
     assert compared > 20 and found > 0
+
+
+@pytest.mark.parametrize("house", ["", "deck: {preset: standard52, ace: both, wrap: false}\n",
+                                   "deck: {preset: standard52, ace: low, wrap: false, wilds: 2}\n"])
+def test_single_melds_of_meld_rich_hands_are_the_whole_listings(house: str, tmp_path: object) -> None:
+    """Hands of two suits and a few ranks (long runs, sets, the ace both ways, wild
+    cards), listed again and again as they change a card at a time, as play does."""
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    variant = load_variant("rummy")
+    if house:
+        path = tmp_path / "house.yaml"
+        path.write_text(f"rummydsl: 1\nid: house\nname: house\nextends: rummy\n{house}", encoding="utf-8")
+        variant = load_variant(str(path))
+    rnd = Round.deal(variant, random.Random(1), dealer=0, players=2)
+    rng = random.Random(22)
+    cards = list(variant.deck.cards)
+    found = 0
+    for _ in range(40):
+        suits = rng.sample(range(4), 2)
+        low = rng.randrange(1, 9)
+        pool = [c for c in cards if c.wild or (c.suit is not None and c.suit.index in suits and c.rank is not None
+                                               and (low <= c.rank.order < low + 6 or c.rank.order == 1))]
+        hand = rng.sample(pool, min(len(pool), rng.choice([4, 7, 10])))
+        for _step in range(4):
+            got = melding.single_melds(rnd, hand)
+            assert got == _plain_single_melds(rnd, hand)
+            found += len(got)
+            hand = [*hand[1:], rng.choice([c for c in pool if c not in hand])]
+    assert found > 100

@@ -53,24 +53,40 @@ def test_python_predicates_are_not_shared_and_the_cache_is_bounded() -> None:
     assert len(_TABLES) <= TABLE_CACHE_SIZE
 
 
-def test_a_big_table_finds_the_melds_of_a_hand_by_its_pairs_as_a_scan_would() -> None:
+def test_a_big_table_finds_the_melds_of_a_hand_from_its_groups_as_a_scan_would() -> None:
     import random
 
-    from rummydsl.melds.decktable import PAIR_INDEX_FROM
+    from rummydsl.melds.decktable import BY_MASK_FROM
 
     contract = load_variant("contract_rummy")
     table = _table(contract)
-    assert sum(map(len, table.by_lowest)) >= PAIR_INDEX_FROM and table._by_pair is not None
+    assert sum(map(len, table.by_lowest)) >= BY_MASK_FROM and table._by_mask is not None
     naturals = [c.id for c in contract.deck.cards if not c.wild]
     rng = random.Random(22)
     found = 0
-    for _ in range(150):
-        ids = rng.sample(naturals, rng.choice([6, 11, 16]))
+    cards = {c.id: c for c in contract.deck.cards}
+    for number in range(200):
+        pool = naturals
+        if number % 2:  # meld-rich: two suits, a window of five ranks (runs both packs long, sets)
+            suits = rng.sample(range(4), 2)
+            low = rng.randrange(1, 10)
+            pool = [cid for cid in naturals if cards[cid].suit.index in suits  # type: ignore[union-attr]
+                    and low <= cards[cid].rank.order < low + 5]  # type: ignore[union-attr]
+        ids = rng.sample(pool, min(len(pool), rng.choice([6, 11, 16])))
         hand = sum(1 << cid for cid in ids)
+        every = table.all_inside(hand, ids)
         for cid in ids:
             scanned = [meld for meld in table.by_lowest[cid] if meld[0] & hand == meld[0]]
             assert list(table.inside(cid, hand, ids)) == scanned
+            assert every.get(cid, []) == scanned
             found += len(scanned)
-    assert found > 150  # the hands held melds to find
+        assert set(every) <= set(ids)
+        for out in ids[:4]:  # hands inside the last one listed keep its melds of their cards
+            less = [cid for cid in ids if cid != out]
+            mask = hand & ~(1 << out)
+            assert table.all_inside(mask, less) == {
+                cid: melds for cid in less
+                if (melds := [meld for meld in table.by_lowest[cid] if meld[0] & mask == meld[0]])}
+    assert found > 1000  # the hands held melds to find
     gin = _table(load_variant("gin_rummy"))
-    assert gin._by_pair is None  # a small table is scanned
+    assert gin._by_mask is None  # a small table is scanned

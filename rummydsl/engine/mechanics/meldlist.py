@@ -37,12 +37,14 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
-    memo, may_form, low, families, one_suit = _listing(rnd)
+    memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED) + 1):
             groups.extend(itertools.combinations(cards, size))
     elif any(c.wild for c in cards):
+        if buckets is not None and not rules.wild_unique_card:
+            return _wild_melds(rnd, cards, low, memo, may_form, buckets)
         groups.extend(_wild_groups(rnd, cards, low))
     else:
         if "same_rank" in families:
@@ -70,20 +72,30 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
             if may_form(group) and rules.kinds_of(group, hand=hand):
                 found.append(group)
             continue
-        forms = memo.get(key)
-        if forms is None:
-            if len(memo) >= _MELDS_MEMO_LIMIT:
-                memo.clear()
-            forms = memo[key] = may_form(group) and bool(kinds_bits(group))
-        if forms:
+        if _forms(memo, key, group, may_form, kinds_bits):
             found.append(group)
     return found
+
+
+def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
+           kinds_bits: Callable[[Sequence[Card]], int]) -> bool:
+    """Whether ``group`` (card-id bitmask ``key``) forms a kind, judged once (kept in ``memo``)."""
+    forms = memo.get(key)
+    if forms is None:
+        if len(memo) >= _MELDS_MEMO_LIMIT:
+            memo.clear()
+        forms = memo[key] = may_form(group) and bool(kinds_bits(group))
+    return forms
 
 
 #: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
 _MELDS_MEMO_LIMIT = 1 << 18
 
-_Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool]
+#: A bucket's melds (:func:`_wild_melds`): each group's natural cards and wild-card count, in listing order.
+_Bucket = tuple[tuple[tuple[Card, ...], int], ...]
+
+_Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
+                 "dict[tuple[int, int], _Bucket] | None"]
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
@@ -91,8 +103,9 @@ _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 def _listing(rnd: Round) -> _Listing:
     """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
     bitmask of card ids) forms a kind, as judged so far; the shape test
-    (:func:`_shape_test`); the smallest size a kind allows; the shape families; and
-    whether every sequence kind keeps one suit. Kept by the kinds' dictionary, which
+    (:func:`_shape_test`); the smallest size a kind allows; the shape families;
+    whether every sequence kind keeps one suit; and the melds of each bucket of a hand
+    with wild cards, as listed so far (:func:`_wild_melds`). Kept by the kinds' dictionary, which
     the solvers of one variant's deals share (``with_contract``), so that a hand's
     groups are judged once a game, not at every listing; the last few kept."""
     kinds = rnd.rules.kinds
@@ -104,7 +117,7 @@ def _listing(rnd: Round) -> _Listing:
         one_suit = all(shape.same_suit for shape in shapes if shape.family == "sequence")
         if len(_LISTINGS) >= 16:
             _LISTINGS.pop(next(iter(_LISTINGS)))
-        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit))
+        got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit, {}))
     return got[1]
 
 
@@ -160,7 +173,78 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
     kind that keeps one suit; any naturals otherwise), each with 0, 1, 2 ... of the
     wild cards (the wild cards are taken in hand order: they stand for any card)."""
     wilds = [c for c in cards if c.wild]
+    buckets = _buckets(rnd, [c for c in cards if not c.wild])
+    for bucket in buckets:
+        for chosen, extra in _bucket_groups(bucket, len(wilds), low):
+            yield (*chosen, *wilds[:extra])
+    for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
+        yield tuple(wilds[:size])
+
+
+def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, bool],
+                may_form: Callable[[Sequence[Card]], bool],
+                buckets: dict[tuple[int, int], _Bucket]) -> list[tuple[Card, ...]]:
+    """The melds among :func:`_wild_groups` (a hand with wild cards, whose meanings read
+    no hand), each once, in its order, found bucket by bucket.
+
+    A bucket's groups are its natural cards with 0, 1, 2 ... of the hand's wild cards,
+    and whether one forms a kind depends on its natural cards and how many wild cards
+    it holds, not which (wild cards are interchangeable), so the melds of a bucket are
+    kept by its cards and the hand's count of wild cards: from one turn to the next a
+    hand changes a card or two, and only the buckets holding them are listed again."""
+    rules = rnd.rules
+    kinds_bits = rules.kinds_bits
+    wilds = [c for c in cards if c.wild]
     naturals = [c for c in cards if not c.wild]
+    count = len(wilds)
+    found: list[tuple[Card, ...]] = []
+    seen: set[tuple[int, int]] = set()
+    for bucket in _buckets(rnd, naturals):
+        mask = 0
+        for card in bucket:
+            mask |= 1 << card.id
+        melds = buckets.get((mask, count))
+        if melds is None:
+            if len(buckets) >= _BUCKETS_LIMIT:
+                buckets.clear()
+            listed = []
+            for chosen, extra in _bucket_groups(bucket, count, low):
+                group = (*chosen, *wilds[:extra])
+                key = 0
+                for card in group:
+                    key |= 1 << card.id
+                if _forms(memo, key, group, may_form, kinds_bits):
+                    listed.append((chosen, extra))
+            melds = buckets[(mask, count)] = tuple(listed)
+        for chosen, extra in melds:
+            pair = (sum(1 << c.id for c in chosen), extra)
+            if pair not in seen:
+                seen.add(pair)
+                found.append((*chosen, *wilds[:extra]))
+    for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
+        group = tuple(wilds[:size])
+        if (0, size) not in seen and may_form(group) and kinds_bits(group):
+            seen.add((0, size))
+            found.append(group)
+    return found
+
+
+#: The most buckets :func:`_wild_melds` keeps listed for one set of kinds (then it starts again).
+_BUCKETS_LIMIT = 1 << 16
+
+
+def _bucket_groups(bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """The groups of a bucket with wild cards, as (its natural cards, how many wild cards),
+    up to :data:`MAX_LISTED` cards and at least ``low``."""
+    for size in range(1, min(len(bucket), MAX_LISTED) + 1):
+        for chosen in itertools.combinations(bucket, size):
+            for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
+                if size + extra >= low:
+                    yield chosen, extra
+
+
+def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
+    """The natural cards :func:`_wild_groups` lists groups from, bucket by bucket."""
     buckets: list[list[Card]] = []
     for shape in rnd.rules.shapes.values():
         if shape.family == "same_rank":
@@ -176,15 +260,8 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
                 by_suit.setdefault(card.suit.index, []).append(card)
             buckets.extend(by_suit.values())
         else:
-            buckets.append(naturals)
-    for bucket in buckets:
-        for size in range(1, min(len(bucket), MAX_LISTED) + 1):
-            for chosen in itertools.combinations(bucket, size):
-                for extra in range(0, min(len(wilds), MAX_LISTED - size) + 1):
-                    if size + extra >= low:
-                        yield (*chosen, *wilds[:extra])
-    for size in range(low, min(len(wilds), MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
-        yield tuple(wilds[:size])
+            buckets.append(list(naturals))
+    return buckets
 
 
 def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False) -> Iterator[tuple[Card, ...]]:
@@ -240,7 +317,18 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     small = getattr(facts, "min_size", 1)
     big = getattr(facts, "max_size", None) or len(hand)
     candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
-    kinds = [sorted(rnd.rules.kinds_of(group, hand=hand)) for group in candidates]
+    rules = rnd.rules
+    if rules.wild_unique_card:  # its wild cards' meanings read the hand
+        kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
+    else:  # the same kinds, without checking the cards again (the engine holds them)
+        names: dict[int, list[str]] = {}
+        kinds = []
+        for group in candidates:
+            bits = rules.kinds_bits(group)
+            got = names.get(bits)
+            if got is None:
+                got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
+            kinds.append(got)
     masks = [sum(1 << c.id for c in group) for group in candidates]
     meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
@@ -303,15 +391,23 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
             prune[0] = False
             return True
 
-    listed: set[str] = set()  # with several packs, copies of a face make the same lay-down twice
+    # with several packs, copies of a face make the same lay-down twice: it is listed once,
+    # by its text (the action's, but for the player's name, which is the same throughout)
+    listed: set[str] = set()
+    texts: list[str | None] = [None] * len(candidates)
+
+    def text_of(i: int) -> str:
+        got = texts[i]
+        if got is None:
+            got = texts[i] = "[" + " ".join(str(card) for card in candidates[i]) + "]"
+        return got
 
     def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
         if len(chosen) >= fewest and judged(chosen, key):
-            meld = Meld(player, tuple(candidates[i] for i in chosen))
-            text = str(meld)
+            text = " ".join([text_of(i) for i in chosen])
             if text not in listed:
                 listed.add(text)
-                yield meld
+                yield Meld(player, tuple(candidates[i] for i in chosen))
         if len(chosen) == most:
             return
         for i in range(start, len(candidates)):
