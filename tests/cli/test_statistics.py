@@ -55,7 +55,7 @@ def test_simulate_on_few_hands_prints_no_count_below_zero() -> None:
     """Issue 20: 'gin_rummy --hands 2' printed turns per round 21.50 [-35.68, 78.68]."""
     import json
 
-    from tests.cli.conftest import run
+    from .conftest import run
 
     code, out, _ = run("simulate", "gin_rummy", "--hands", "2", "--seed", "1", "--json")
     data = json.loads(out)
