@@ -7,7 +7,27 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["lowest_bits", "suit_table", "suit_table_reference", "disjoint_unions", "set_tie_key", "walk_tie_key"]
+__all__ = ["connected_parts", "lowest_bits", "suit_table", "suit_table_reference", "disjoint_unions", "set_tie_key", "walk_tie_key"]
+
+
+def connected_parts(mask: int, links: Sequence[int]) -> list[int]:
+    """``mask`` split into the parts its bits' ``links`` (card id -> the mask of the cards a
+    meld may put beside it) connect, each part a mask, by lowest bit."""
+    out = []
+    while mask:
+        part = frontier = mask & -mask
+        while frontier:
+            reach = 0
+            while frontier:
+                low = frontier & -frontier
+                reach |= links[low.bit_length() - 1]
+                frontier ^= low
+            reach &= mask
+            frontier = reach & ~part
+            part |= reach
+        out.append(part)
+        mask ^= part
+    return out
 
 
 def lowest_bits(mask: int) -> list[int]:

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
+from .rankmasks import connected_parts
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -147,22 +148,7 @@ class RankWindows:
 
     def parts(self, mask: int) -> list[int]:
         """The parts of the wild-free hand of card-id mask ``mask``, by lowest card."""
-        links = self.links
-        out = []
-        while mask:
-            part = frontier = mask & -mask
-            while frontier:
-                reach = 0
-                while frontier:
-                    low = frontier & -frontier
-                    reach |= links[low.bit_length() - 1]
-                    frontier ^= low
-                reach &= mask
-                frontier = reach & ~part
-                part |= reach
-            out.append(part)
-            mask ^= part
-        return out
+        return connected_parts(mask, self.links)
 
     def _key(self, mask: int) -> int:
         """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which

@@ -40,6 +40,7 @@ from operator import add
 from ..cards import Card
 from ..limits import MAX_MELD_WORK
 from .core import MeldCore
+from .rankmasks import connected_parts
 from .search import HandSearch
 
 __all__ = ["WildWindows", "WILD_MEMO_LIMIT", "WILDS_MOST", "windows_of"]
@@ -111,22 +112,7 @@ class WildWindows:
 
     def parts(self, mask: int, w: int) -> list[int]:
         """The parts of the natural cards ``mask`` with ``w`` wild cards, by lowest card."""
-        links = self._links.get(w) or self.links(w)
-        out = []
-        while mask:
-            part = frontier = mask & -mask
-            while frontier:
-                reach = 0
-                while frontier:
-                    low = frontier & -frontier
-                    reach |= links[low.bit_length() - 1]
-                    frontier ^= low
-                reach &= mask
-                frontier = reach & ~part
-                part |= reach
-            out.append(part)
-            mask ^= part
-        return out
+        return connected_parts(mask, self._links.get(w) or self.links(w))
 
     def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
         """The part's least deadwood with ``j = 0..w`` wild cards and, with ``without`` (else
