@@ -335,7 +335,7 @@ class ISMCTSAgent(_Search):
         (the policy's move first, then one not tried, at random), then a playout; the values
         are backed up from ``node`` on."""
         path = [node]
-        log, sqrt, c, rng = math.log, math.sqrt, self.c, self.rng
+        c, rng = self.c, self.rng
         for _ in range(MAX_TREE_STEPS):
             seat = m.to_move
             if seat < 0 or m.round.result is not None:
@@ -360,12 +360,7 @@ class ISMCTSAgent(_Search):
                 child.avail = 1
                 chosen = grow
             else:
-                chosen, best_score = tried[0], -1.0
-                for key in tried:
-                    one = children[key]
-                    score = one.total / one.visits + c * sqrt(log(one.avail) / one.visits) if one.visits else 2.0
-                    if score > best_score:
-                        chosen, best_score = key, score
+                chosen = _upper_bound_pick(children, tried, c)
                 child = children[chosen]
             try:
                 m.apply(actions[chosen])
@@ -383,7 +378,7 @@ class ISMCTSAgent(_Search):
     def _iterate(self, m: Match, root: _Node) -> None:
         node = root
         path: list[_Node] = []
-        log, sqrt, c, rng = math.log, math.sqrt, self.c, self.rng
+        c, rng = self.c, self.rng
         for _ in range(MAX_TREE_STEPS):
             seat = m.to_move
             if seat < 0 or m.round.result is not None:
@@ -404,13 +399,7 @@ class ISMCTSAgent(_Search):
                 child.avail = 1
                 chosen = key
             else:
-                best_key, best_score = legal[0][0], -1.0
-                for key, _action in legal:
-                    one = children[key]
-                    score = one.total / one.visits + c * sqrt(log(one.avail) / one.visits)
-                    if score > best_score:
-                        best_key, best_score = key, score
-                chosen = best_key
+                chosen = _upper_bound_pick(children, [key for key, _action in legal], c)
                 child = children[chosen]
             try:
                 m.apply(actions[chosen])
@@ -423,6 +412,20 @@ class ISMCTSAgent(_Search):
                 break
         _back_up(path, self._playout(m))
         root.visits += 1
+
+
+def _upper_bound_pick(children: dict[str, _Node], keys: Sequence[str], c: float) -> str:
+    """The key among ``keys`` (each a child of ``children``) with the highest upper
+    confidence bound (mean value plus ``c`` times the availability term), the first on a
+    tie; a child never backed up (its move failed to apply) counts as unexplored."""
+    log, sqrt = math.log, math.sqrt
+    chosen, best_score = keys[0], -1.0
+    for key in keys:
+        one = children[key]
+        score = one.total / one.visits + c * sqrt(log(one.avail) / one.visits) if one.visits else 2.0
+        if score > best_score:
+            chosen, best_score = key, score
+    return chosen
 
 
 class PIMCAgent(_Search):
