@@ -179,13 +179,16 @@ def _replay(replay: argparse.ArgumentParser) -> None:
 
 def _play(play: argparse.ArgumentParser) -> None:
     play.add_argument("variant", metavar="VARIANT", help="a shipped variant id or a YAML file")
-    play.add_argument("--agents", default="greedy", metavar="A,B,...",
+    play.add_argument("--agents", metavar="A,B,...",
                       help="the other seats' agents, as for simulate (default: greedy)")
     play.add_argument("--seed", type=int, metavar="S", help="the seed (default: a random one, printed)")
-    play.add_argument("--seat", default="P1", metavar="P1", help="your seat (default: P1)")
+    play.add_argument("--seat", metavar="P1", help="your seat (default: P1)")
     play.add_argument("--players", type=int, metavar="N",
                       help="play with N seats (a count the variant's 'players' allows; default: its count)")
     play.add_argument("--log", metavar="FILE", help="write a JSON-lines record of the game")
+    play.add_argument("--resume", metavar="FILE",
+                      help="go on with a game saved by 'save FILE' (its seats, agents and cards are the "
+                           "save's; a save of a game without a person seats you at --seat)")
 
 
 def _serve(serve: argparse.ArgumentParser) -> None:

@@ -41,11 +41,12 @@ from __future__ import annotations
 
 from ..engine.actions import card_text
 from .load import load_agents, load_game, read_save
-from .parts import SAVE_VERSION, Fields, card_places, check_cards, misplaced
+from .parts import PERSON, SAVE_VERSION, Fields, card_places, check_cards, misplaced
 from .write import save_agents, save_game, write_save
 
 __all__ = [
     "SAVE_VERSION",
+    "PERSON",
     "Fields",
     "card_text",
     "card_places",

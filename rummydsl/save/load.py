@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .. import jsonbound, limits
 from ..engine.actions import action_cards as _action_cards
 from ..engine.actions import card_text, player_name
 from ..engine.actions import with_cards as _with_cards
 from ..errors import Location, RecordError, RummyDslError
-from .parts import SAVE_VERSION, Fields, _Cards, _rng_from_json, misplaced
+from .parts import PERSON, SAVE_VERSION, Fields, _Cards, _rng_from_json, misplaced
 
 if TYPE_CHECKING:
     from ..agents import Agent
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
 
 
-def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agent]:
+def load_agents(data: Mapping[str, Any], *, programs: bool = False,
+                person: Callable[[int], Agent] | None = None) -> list[Agent]:
     """The agents of a save, each made again from its ``--agents`` name (any name
     :func:`~rummydsl.agents.make_agents` takes), each generator where it was. Every agent
     is checked before any is made.
@@ -30,6 +31,9 @@ def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agen
     A ``cmd:`` or ``llm:`` program agent is started afresh, and only when ``programs`` is
     true: a save is a file anyone may have written, and no code runs from a file
     (docs/security.md), so by default a save naming a program is refused.
+
+    A seat saved as a person's (``{"agent": "person"}``, ``rummydsl play``'s ``save``) gets
+    ``person(seat)``, and without ``person`` is refused: no agent can stand in for a person.
 
     :raises RecordError: for a save without agents, an agent name that is not one, a
         program agent without ``programs=True``, or a generator missing, not wanted or of
@@ -53,6 +57,14 @@ def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agen
             raise RecordError(f"{where}: expected an object with the agent's name, such as "
                               f"{{\"agent\": \"greedy\"}}, got {item!r:.60}")
         assert isinstance(item, dict)
+        if name == PERSON:
+            if person is None:
+                raise RecordError(f"{where}.agent: the seat is a person's (the game was saved from rummydsl play), "
+                                  "and no agent can play it: go on with 'rummydsl play VARIANT --resume FILE'")
+            if item.get("rng") is not None:
+                raise RecordError(f"{where}.rng: a person's seat holds no generator")
+            plan.append((name, None))
+            continue
         program = name.startswith(PROGRAM_PREFIXES)
         if program and len(name) <= 4:
             raise RecordError(f"{where}.agent: {name!r} names no program (cmd:PROGRAM, llm:PROGRAM)")
@@ -71,6 +83,10 @@ def load_agents(data: Mapping[str, Any], *, programs: bool = False) -> list[Agen
     for seat, (name, rng) in enumerate(plan):
         where = f"agents[{seat}]"
         agent: Agent
+        if name == PERSON:
+            assert person is not None
+            agents.append(person(seat))
+            continue
         if name.startswith("cmd:"):
             from ..protocol import ProgramAgent
 
@@ -301,9 +317,11 @@ def _load_game(load: _Loader, data: dict[str, Any], rnd: Round) -> Game:
     return game
 
 
-def read_save(variant: Variant, path: str, *, programs: bool = False) -> tuple[Game, list[Agent] | None]:
+def read_save(variant: Variant, path: str, *, programs: bool = False,
+              person: Callable[[int], Agent] | None = None) -> tuple[Game, list[Agent] | None]:
     """The game of a save file, and its agents if the save holds them (a program agent
-    only with ``programs=True``, as :func:`load_agents` says).
+    only with ``programs=True``, a person's seat only with ``person``, as :func:`load_agents`
+    says).
 
     :raises RecordError: for a file that cannot be read, is larger than
         :data:`~rummydsl.limits.MAX_RECORD_BYTES`, is not JSON (a save cut short says so)
@@ -332,7 +350,7 @@ def read_save(variant: Variant, path: str, *, programs: bool = False) -> tuple[G
         raise RecordError(f"not a JSON save: {problem.msg}{cut}", Location(path, problem.lineno)) from None
     try:
         game = load_game(variant, data)
-        agents = load_agents(data, programs=programs) if "agents" in data else None
+        agents = load_agents(data, programs=programs, person=person) if "agents" in data else None
     except RecordError as problem:
         raise RecordError(problem.message, Location(path)) from None
     return game, agents

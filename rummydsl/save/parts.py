@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 #: The version of the save format, in each save.
 SAVE_VERSION = 1
 
+PERSON = "person"
+"""The ``agent`` a save writes for a seat a person plays (``rummydsl play``'s ``save FILE``):
+no agent can be made again for it, so only a loader that seats a person there takes it
+(:func:`~rummydsl.save.load_agents`'s ``person``)."""
+
 _COPY = "/"
 
 

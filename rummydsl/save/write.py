@@ -12,18 +12,37 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..engine.actions import action_cards as _action_cards
 from ..engine.actions import card_text, player_name
 from ..errors import Location, RecordError
-from .parts import SAVE_VERSION, _rng_json, _seats
+from .parts import PERSON, SAVE_VERSION, _rng_json, _seats
 
 if TYPE_CHECKING:
     from ..agents import Agent
     from ..engine import Game, Round
+    from ..engine.match import Match
 
+def save_game(game: Game | Match, agents: Sequence[Agent | None] | None = None) -> dict[str, Any]:
+    """The whole game as plain JSON (see the module docstring); with ``agents``, theirs too
+    (a seat whose agent is ``None`` is a person's: :data:`PERSON`).
 
-def save_game(game: Game, agents: Sequence[Agent] | None = None) -> dict[str, Any]:
-    """The whole game as plain JSON (see the module docstring); with ``agents``, theirs too."""
+    ``game``: a :class:`~rummydsl.engine.Game`, or a seeded
+    :class:`~rummydsl.engine.match.Match` (saved as the game it stands at: its undo
+    history is not kept).
+
+    :raises RecordError: for a match whose chance is explicit (its deal and stock come
+        from outside, not from a generator a save could hold: save it with
+        :meth:`Match.to_json <rummydsl.engine.match.Match.to_json>`), and as
+        :func:`save_agents` says.
+    """
     from .. import __version__
+    from ..engine import Game
     from ..record import variant_digests
 
+    if not isinstance(game, Game):
+        if game.chance != "seeded":
+            raise RecordError("a match whose chance is explicit cannot be saved as a game (its cards come "
+                              "from outside, not from a generator): save it with Match.to_json()")
+        standing = game.game.copy()
+        standing.round = game.round
+        game = standing
     rnd = game.round
     hands, stock, upcard = rnd.dealt
     data: dict[str, Any] = {
@@ -75,7 +94,7 @@ def _copies_played(rnd: Round) -> dict[str, list[str]]:
     return out
 
 
-def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
+def save_agents(agents: Sequence[Agent | None]) -> list[dict[str, Any]]:
     """Each seat's agent as JSON: the ``--agents`` name it was made from (its settings in it,
     ``ismcts:iters=400:rollout=greedy``) and, for an agent that draws random numbers
     (``random``, ``ismcts``, ``pimc``), its generator's state, so the loaded agent plays on as
@@ -86,7 +105,8 @@ def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
     :class:`~rummydsl.protocol.ProgramAgent` or :class:`~rummydsl.llm.LLMAgent` made directly is
     saved too. A ``cmd:`` or
     ``llm:`` program's state is its own (the save says ``"state": "program"``): a resumed
-    game starts the program afresh.
+    game starts the program afresh. A seat whose agent is ``None`` is a person's, written
+    ``{"agent": "person"}`` (:data:`PERSON`).
 
     :raises RecordError: for an agent made otherwise (its name, and so how to make it again,
         is not known).
@@ -97,6 +117,9 @@ def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
     for seat, agent in enumerate(agents):
+        if agent is None:
+            out.append({"agent": PERSON})
+            continue
         name = agent_spec(agent)
         if name is None:  # made directly: exactly these types (a subclass may hold state of its own)
             name = {RandomAgent: "random", GreedyAgent: "greedy"}.get(type(agent))
@@ -118,7 +141,7 @@ def save_agents(agents: Sequence[Agent]) -> list[dict[str, Any]]:
     return out
 
 
-def write_save(path: str, game: Game, agents: Sequence[Agent] | None = None) -> None:
+def write_save(path: str, game: Game | Match, agents: Sequence[Agent | None] | None = None) -> None:
     """Write a save to ``path`` whole or not at all (a new file, synced, then renamed over).
 
     :raises RecordError: if the file cannot be written.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from ..engine.actions import Action, player_name
 from ..engine.play import NOTHING_CHOSEN, TakeBack
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["HumanAgent", "PROMPT", "ask"]
 
 PROMPT = "your move (number, action, 'undo', 'help' or 'quit'): "
+
+SAVE_WORDS = ("save",)
+"""The command that saves the game: ``save FILE``."""
 
 
 def ask(prompt: str, inp: TextIO, out: TextIO) -> str:
@@ -42,17 +45,21 @@ class HumanAgent:
     """A person at the terminal plays seat ``seat``, reading from ``inp`` and writing to ``out``.
 
     ``help`` prints ``help`` (the variant's moves: :func:`~.words.help_text`), ``score``
-    the ``sheet``, ``hint`` what ``adviser`` (an agent) would play, ``all`` every move.
+    the ``sheet``, ``hint`` what ``adviser`` (an agent) would play, ``all`` every move,
+    ``save FILE`` calls ``saver(FILE)`` and says what it answers (the game as it stands,
+    before this move).
     """
 
     def __init__(self, seat: int, inp: TextIO, out: TextIO, *, help: str = COMMANDS,
-                 sheet: ScoreSheet | None = None, adviser: Any = None) -> None:
+                 sheet: ScoreSheet | None = None, adviser: Any = None,
+                 saver: Callable[[str], str] | None = None) -> None:
         self.seat = seat
         self.inp = inp
         self.out = out
         self.help = help
         self.sheet = sheet
         self.adviser = adviser
+        self.saver = saver
 
     def say(self, text: str) -> None:
         self.out.write(text if text.endswith("\n") else text + "\n")
@@ -96,6 +103,16 @@ class HumanAgent:
         name = getattr(self.adviser, "name", type(self.adviser).__name__.replace("Agent", "").lower())
         return f"hint: the {name} agent would play {advice}{number}"
 
+    def _save(self, path: str) -> str:
+        if self.saver is None:
+            return "Sorry, this game cannot be saved."
+        if not path:
+            return "Sorry, say where to save it: save FILE (a new or old file, written whole)."
+        try:
+            return self.saver(path)
+        except RummyDslError as problem:
+            return f"Sorry, the game was not saved: {problem}"
+
     def _read(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action | TakeBack | None:
         """The move ``text`` names, or ``None`` after saying what is wrong with it."""
         word = text.lower()
@@ -118,6 +135,10 @@ class HumanAgent:
             return None
         if word in ("undo", "u", "back"):
             return TakeBack()
+        verb, _, where = text.partition(" ")
+        if verb.lower() in SAVE_WORDS:
+            self.say(self._save(where.strip()))
+            return None
         if text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):

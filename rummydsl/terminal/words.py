@@ -28,7 +28,8 @@ COMMANDS = """\
 Other commands: 'hint' asks the greedy agent what it would play, 'score' shows the
 score sheet, 'all' lists every move when similar lay-downs are folded, 'undo' takes
 back your last move (and what was played since), 'show' prints the table again,
-'help' this text, 'quit' (or Ctrl-D) leaves the game and prints the totals."""
+'save FILE' writes the game to FILE (go on later with 'rummydsl play VARIANT --resume
+FILE'), 'help' this text, 'quit' (or Ctrl-D) leaves the game and prints the totals."""
 
 
 def _card(deck: Deck, order: int, suit: int) -> Card:
