@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
+from .rankclasses import PartArrangement, RankClasses, blind_contract
 from .rankmasks import connected_parts
 
 if TYPE_CHECKING:
@@ -54,23 +55,17 @@ DIRECT_MOST = 20
 SearchOf = Callable[[tuple[Card, ...], bool], "HandSearch"]
 """``search_of(part's cards, canonical)``: the search for one part (no table, no discard)."""
 
-#: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
-PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
-
 
 class RankWindows:
     """The links of a deck's natural cards under a solver's meld shapes; build with
     :meth:`build`."""
 
-    def __init__(self, core: MeldCore, links: Sequence[int], fewest: int, classes: Sequence[int] | None) -> None:
+    def __init__(self, core: MeldCore, links: Sequence[int], fewest: int) -> None:
         self.core = core
         self.links = tuple(links)
         """Card id -> card-id mask of the natural cards linked to it."""
         self.fewest = fewest
         """The fewest cards of any meld: a smaller part is all deadwood."""
-        self.classes = None if classes is None else tuple(classes)
-        """With suit-blind kinds: card id -> its (rank, value) class's field increment,
-        so that a part's multiset of classes is the sum over its cards."""
         self.direct = core.excludes_concealed_melds and not core._wrap
         """The part questions take the rank-window search (:meth:`least`, :meth:`walk`,
         :meth:`holds`) rather than the general search: melds free, no wrap."""
@@ -79,6 +74,11 @@ class RankWindows:
                            if shape.family == "same_rank"]
         self._runs = [(shape.min_size, shape.max_size, shape.per_suit) for shape in families
                       if shape.family == "sequence"]
+        self.rank_classes = RankClasses(core, self._set_sizes, self._runs) if core._suit_blind else None
+        """With suit-blind kinds: the search on the hand's rank pattern (:mod:`.rankclasses`)."""
+        self.classes = None if self.rank_classes is None else self.rank_classes.card_inc
+        """With suit-blind kinds: card id -> its (rank, value) class's field increment,
+        so that a part's multiset of classes is the sum over its cards."""
         size = core._size
         rank_masks: dict[int, int] = {}
         position_masks: dict[int, int] = {}
@@ -129,20 +129,7 @@ class RankWindows:
                 if linked:
                     links[a.id] |= 1 << b.id
         fewest = max(1, min(shape.min_size for shape in families))
-        classes: list[int] | None = None
-        if core._suit_blind:
-            kinds: dict[tuple[int, int], int] = {}
-            for c in cards:
-                kinds.setdefault((rank_of[c.id], core.values[c.id]), len(kinds))
-            counts: dict[int, int] = {}
-            for c in cards:
-                k = kinds[(rank_of[c.id], core.values[c.id])]
-                counts[k] = counts.get(k, 0) + 1
-            width = max(counts.values()).bit_length()
-            classes = [0] * core._size
-            for c in cards:
-                classes[c.id] = 1 << (kinds[(rank_of[c.id], core.values[c.id])] * width)
-        return cls(core, links, fewest, classes)
+        return cls(core, links, fewest)
 
     # ------------------------------------------------------------------ parts
 
@@ -283,6 +270,8 @@ class RankWindows:
         by the cards."""
         if not mask:
             return 0
+        if self.rank_classes is not None:
+            return self.rank_classes.least(self.rank_classes.key(mask))
         key = self._key(mask)
         memo = self.least_memo
         got = memo.get(key)
@@ -310,6 +299,8 @@ class RankWindows:
         """The canonical arrangement of the wild-free cards ``mask``, read as the general
         search reads it: at the lowest card, its largest meld (by card-id mask) that
         leaves the least deadwood, else the card unmatched."""
+        if self.rank_classes is not None:
+            return self.rank_classes.walk(mask)
         core = self.core
         cards = core._cards
         values = core.values
@@ -501,6 +492,9 @@ class RankWindows:
             return False
         if self.direct and cards.bit_count() <= DIRECT_MOST:
             high = getattr(facts, "max_size", None)
-            return self.holds(cards, contract, least_melds, core.contract_max_melds,
-                              (least_size, high if isinstance(high, int) else core._size))
+            sizes = (least_size, high if isinstance(high, int) else core._size)
+            classes = self.rank_classes
+            if classes is not None and blind_contract(contract):
+                return classes.holds(classes.key(cards), contract, least_melds, core.contract_max_melds, sizes)
+            return self.holds(cards, contract, least_melds, core.contract_max_melds, sizes)
         return search(self._cards(cards))

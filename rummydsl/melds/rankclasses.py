@@ -1,0 +1,445 @@
+"""Rank classes: the rank-window search on a hand's rank pattern, for suit-blind kinds.
+
+When being a meld never depends on suits (:func:`~rummydsl.melds.shapes.suit_blind`:
+Skarney's runs and poker sequences together are every sequence), two natural cards of
+one rank and one value are interchangeable for whether a group melds and what it costs.
+A hand's cards then fall into *classes* (rank, value), and its *pattern* is how many
+cards it holds of each: an int with one field of :attr:`RankClasses.width` bits per
+class (classes numbered by their lowest sequence position, so the lowest set field is
+a lowest-ranked class). A group's pattern is the sum of its cards' fields, and the
+pattern of what is left after a group is the difference.
+
+The least deadwood of a pattern (:meth:`RankClasses.least`) is the search of
+:meth:`.RankWindows.least` over patterns instead of cards: one card of the lowest class
+is unmatched or in a meld, and the melds a pattern holds with a card of class ``k``
+(:meth:`RankClasses.melds`) are listed from the shapes over classes (any cards of one
+rank; one class at each of a window of consecutive positions), each judged once per
+pattern on cards of the deck that have it. Cards of one class collapse into one
+choice, so a state has a few melds where the cards had dozens, and hands of one
+pattern share every state.
+
+The canonical arrangement (:meth:`RankClasses.walk`) is still read card by card: at
+the lowest card, the largest meld by card-id mask that leaves the least deadwood. A
+meld's cost depends only on its pattern, so that meld is, among the patterns ``P`` with
+a card of the lowest card's class that leave the least, the largest of their largest
+card sets: the lowest card and, in each class of ``P``, the highest cards the hand holds
+of it (any other choice of the same pattern loses at its highest differing card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import Card
+
+if TYPE_CHECKING:
+    from .core import MeldCore
+
+__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract"]
+
+#: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
+PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
+
+CLASS_MEMO_LIMIT = 1 << 16
+"""Entries each memo of a solver's rank classes holds before it starts again."""
+
+
+class RankClasses:
+    """The (rank, value) classes of a deck's natural cards under suit-blind kinds."""
+
+    def __init__(self, core: MeldCore, set_sizes: Sequence[tuple[int, int | None, bool]],
+                 runs: Sequence[tuple[int, int | None, bool]]) -> None:
+        self.core = core
+        rank_of, values, positions = core._rank_order, core.values, core._positions
+        cards = [c for c in core._cards if not c.wild]
+        keys = sorted({(min(positions[c.id]), rank_of[c.id], values[c.id]) for c in cards})
+        index = {key: i for i, key in enumerate(keys)}
+        count = len(keys)
+        members: list[list[int]] = [[] for _ in range(count)]
+        class_of = [-1] * core._size
+        for c in cards:
+            k = index[(min(positions[c.id]), rank_of[c.id], values[c.id])]
+            class_of[c.id] = k
+            members[k].append(c.id)
+        self.width = width = max(len(m) for m in members).bit_length() + 1
+        """Bits of one class's field in a pattern: its count and a guard bit above it."""
+        self.field = (1 << width) - 1
+        self.guards = sum(1 << (k * width + width - 1) for k in range(count))
+        """The guard bit of every field: ``((key | guards) - group) & guards == guards``
+        when pattern ``key`` holds pattern ``group`` (no field borrows)."""
+        self.count = count
+        self.class_of = tuple(class_of)
+        """Card id -> its class (-1 for a wild card)."""
+        self.inc = tuple(1 << (k * width) for k in range(count))
+        """Class -> its field's unit: a card's pattern."""
+        self.card_inc = tuple(0 if k < 0 else self.inc[k] for k in class_of)
+        """Card id -> its pattern."""
+        self.members = tuple(tuple(sorted(m)) for m in members)
+        """Class -> its cards' ids, lowest first."""
+        self.class_cards = tuple(sum(1 << cid for cid in m) for m in members)
+        """Class -> the card-id mask of its cards."""
+        self.value = tuple(values[m[0]] for m in members)
+        self.positions = tuple(positions[m[0]] for m in members)
+        ranks = [rank_of[m[0]] for m in members]
+        self.same_rank = tuple(tuple(j for j in range(count) if ranks[j] == ranks[k]) for k in range(count))
+        """Class -> the classes of its rank (itself included), which a group of one rank may take."""
+        at: dict[int, list[int]] = {}
+        for k in range(count):
+            for p in self.positions[k]:
+                at.setdefault(p, []).append(k)
+        self.at = {p: tuple(ks) for p, ks in at.items()}
+        """Sequence position -> the classes with a card there."""
+        self.set_sizes = [(max(lo, 1), hi) for lo, hi, _per_suit in set_sizes]
+        self.runs = [(max(lo, 1), hi) for lo, hi, _per_suit in runs]
+        # suit-blind kinds: a family kept in one suit has a twin of the same sizes that is
+        # not, so listing every family without its suit lists each meld's pattern
+        top = max(at) if at else 0
+        self.one_class = all(len(ks) == 1 for ks in at.values()) and all(len(c) == 1 for c in self.same_rank)
+        """Each sequence position and each rank has one class (a deck whose values follow
+        the ranks): a window's pattern is one sum (:attr:`windows`)."""
+        empty = count * width  # a shift past every field: reads 0
+        self.shift_at = tuple(at[q][0] * width if q in at and len(at[q]) == 1 else empty for q in range(top + 2))
+        """Position -> its one class's field shift (0 to ``top + 1``; past every field where none)."""
+        self.windows: dict[tuple[int, int], tuple[int, bool]] = {}
+        """``(low, high)`` positions -> (the pattern of one card at each, whether a class
+        sits twice in it), with :attr:`one_class`."""
+        if self.one_class:
+            for a in range(1, top + 1):
+                group = 0
+                seen: set[int] = set()
+                twice = False
+                for b in range(a, top + 1):
+                    k = at[b][0] if b in at else -1
+                    if k < 0:
+                        break
+                    twice = twice or k in seen
+                    seen.add(k)
+                    group += self.inc[k]
+                    self.windows[(a, b)] = (group, twice)
+        self.melds_memo: dict[int, list[int]] = {}
+        self.least_memo: dict[int, int] = {}
+        self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
+        self.holds_memo: dict[tuple[object, ...], tuple[object, bool]] = {}  # (contract kept alive, answer)
+        self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
+
+    # ------------------------------------------------------------------ patterns
+
+    def key(self, mask: int) -> int:
+        """The pattern of the natural cards ``mask``."""
+        card_inc = self.card_inc
+        key = 0
+        while mask:
+            low = mask & -mask
+            key += card_inc[low.bit_length() - 1]
+            mask ^= low
+        return key
+
+    def _counts(self, group: int) -> list[tuple[int, int]]:
+        """``(class, cards)`` of each class a pattern holds."""
+        out = []
+        width, field = self.width, self.field
+        k = 0
+        while group:
+            n = group & field
+            if n:
+                out.append((k, n))
+            group >>= width
+            k += 1
+        return out
+
+    def melds_pattern(self, group: int) -> bool:
+        """Whether a group of pattern ``group`` melds (judged once, on the deck's lowest
+        cards of each of its classes)."""
+        got = self.judged.get(group)
+        if got is None:
+            mask = 0
+            for k, n in self._counts(group):
+                for cid in self.members[k][:n]:
+                    mask |= 1 << cid
+            got = int(bool(self.core._judge(mask, 0)))
+            if len(self.judged) >= CLASS_MEMO_LIMIT:
+                self.judged.clear()
+            self.judged[group] = got
+        return bool(got)
+
+    def melds(self, k: int, key: int) -> list[int]:
+        """The patterns of the melds with a card of class ``k`` that pattern ``key`` holds."""
+        memo_key = key * self.count + k
+        got = self.melds_memo.get(memo_key)
+        if got is not None:
+            return got
+        if self.one_class:
+            out = self._melds_one_class(k, key)
+            if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
+                self.melds_memo.clear()
+            self.melds_memo[memo_key] = out
+            return out
+        width, field, inc = self.width, self.field, self.inc
+        found: set[int] = set()
+        for lo, hi in self.set_sizes:
+            classes = self.same_rank[k]
+            if len(classes) == 1:
+                have = key >> (k * width) & field
+                top = have if hi is None else min(hi, have)
+                for r in range(lo, top + 1):
+                    found.add(r * inc[k])
+                continue
+            groups = [(inc[k], 1)]  # (pattern, cards) with one card of class k
+            for j in classes:
+                have = (key >> (j * width) & field) - (j == k)
+                grown = []
+                for group, size in groups:
+                    for extra in range(have + 1):
+                        if hi is not None and size + extra > hi:
+                            break
+                        grown.append((group + extra * inc[j], size + extra))
+                groups = grown
+            for group, size in groups:
+                if size >= lo:
+                    found.add(group)
+        if self.runs:
+            at = self.at
+
+            def held(q: int) -> tuple[int, ...]:
+                return tuple(j for j in at.get(q, ()) if key >> (j * width) & field)
+
+            for lo, hi in self.runs:
+                for p in self.positions[k]:
+                    down = p
+                    while held(down - 1):
+                        down -= 1
+                    up = p
+                    while held(up + 1):
+                        up += 1
+                    if up - down + 1 < lo:
+                        continue
+                    longest = up - down + 1 if hi is None else min(hi, up - down + 1)
+                    for a in range(max(down, p - longest + 1), p + 1):
+                        groups = [inc[k]]
+                        for q in range(a, p):
+                            groups = [g + inc[j] for g in groups for j in held(q)]
+                        for b in range(p, min(up, a + longest - 1) + 1):
+                            if b > p:
+                                groups = [g + inc[j] for g in groups for j in held(b)]
+                            if b - a + 1 >= lo:
+                                found.update(groups)
+        out = []
+        for group in found:
+            if self._fits(group, key) and self.melds_pattern(group):
+                out.append(group)
+        if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
+            self.melds_memo.clear()
+        self.melds_memo[memo_key] = out
+        return out
+
+    def _melds_one_class(self, k: int, key: int) -> list[int]:
+        """:meth:`melds` with :attr:`one_class`."""
+        out = []
+        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
+        judged = self.judged
+        inc = self.inc[k]
+        have = key >> (k * self.width) & field
+        for lo, hi in self.set_sizes:
+            for r in range(lo, (have if hi is None else min(hi, have)) + 1):
+                group = r * inc
+                if judged.get(group) or (group not in judged and self.melds_pattern(group)):
+                    out.append(group)
+        for lo, hi in self.runs:
+            for p in self.positions[k]:
+                down = p
+                while key >> shift_at[down - 1] & field:
+                    down -= 1
+                up = p
+                while key >> shift_at[up + 1] & field:
+                    up += 1
+                if up - down + 1 < lo:
+                    continue
+                longest = up - down + 1 if hi is None else min(hi, up - down + 1)
+                for a in range(max(down, p - longest + 1), p + 1):
+                    for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
+                        group, twice = windows[(a, b)]
+                        if twice and ((key | guards) - group) & guards != guards:
+                            continue
+                        if judged.get(group) or (group not in judged and self.melds_pattern(group)):
+                            out.append(group)
+        if len(self.set_sizes) + len(self.runs) > 1 or len(self.positions[k]) > 1:
+            out = list(dict.fromkeys(out))
+        return out
+
+    def _fits(self, group: int, key: int) -> bool:
+        """Whether pattern ``key`` holds every card of pattern ``group`` (a class may sit
+        at two positions of one window: the ace low and high)."""
+        guards = self.guards
+        return ((key | guards) - group) & guards == guards
+
+    # ------------------------------------------------------------------ the search
+
+    def least(self, key: int) -> int:
+        """The least deadwood of pattern ``key``."""
+        if not key:
+            return 0
+        memo = self.least_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        k = ((key & -key).bit_length() - 1) // self.width
+        least = self.least
+        best = self.value[k] + least(key - self.inc[k])
+        if best:
+            for group in self.melds(k, key):
+                v = least(key - group)
+                if v < best:
+                    best = v
+                    if not v:
+                        break
+        if len(memo) >= CLASS_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    def _largest(self, group: int, c: int, mask: int) -> int:
+        """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` that
+        holds card ``c``."""
+        k_c = self.class_of[c]
+        out = 1 << c
+        class_cards = self.class_cards
+        for k, n in self._counts(group):
+            pool = class_cards[k] & mask
+            if k == k_c:
+                pool ^= 1 << c
+                n -= 1
+            for _ in range(n):
+                top = 1 << (pool.bit_length() - 1)
+                out |= top
+                pool ^= top
+        return out
+
+    def walk(self, mask: int) -> PartArrangement:
+        """The canonical arrangement of the wild-free cards ``mask``, as
+        :meth:`.RankWindows.walk` reads it (the module docs)."""
+        core = self.core
+        cards = core._cards
+        values = core.values
+        key = self.key(mask)
+        least = self.least
+        deadwood = target = least(key)
+        melds: list[tuple[Card, ...]] = []
+        kinds: list[frozenset[str]] = []
+        unmatched: list[Card] = []
+        class_of, card_inc = self.class_of, self.card_inc
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            best = best_group = 0
+            for group in self.melds(class_of[c], key):
+                if least(key - group) == target:
+                    real = self._largest(group, c, mask)
+                    if real > best:
+                        best, best_group = real, group
+            if best:
+                melds.append(core._cards_of(best))
+                kinds.append(core._names(core._judged.get(best) or core._judge(best, 0)))
+                mask ^= best
+                key -= best_group
+            else:
+                unmatched.append(cards[c])
+                target -= values[c]
+                mask ^= low
+                key -= card_inc[c]
+        return deadwood, tuple(melds), tuple(kinds), tuple(unmatched)
+
+    # ------------------------------------------------------------------ the contract
+
+    def _size(self, group: int) -> int:
+        width, field = self.width, self.field
+        size = 0
+        while group:
+            size += group & field
+            group >>= width
+        return size
+
+    def holds(self, key: int, contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+              least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+        """Whether pattern ``key`` holds a collection of disjoint melds, of ``least_melds``
+        to ``most_melds`` melds of ``sizes`` cards each, that meets ``contract``, for a
+        contract that reads only its melds' sizes and count (:func:`blind_contract`):
+        as :meth:`.RankWindows.holds` asks it of the cards, over patterns. A pattern may
+        be taken twice (two melds of the same ranks); ``contract`` is asked once per
+        sequence of sizes, on the deck's lowest cards of each meld's pattern."""
+        memo_key = (id(contract), least_melds, most_melds, sizes, key)
+        got = self.holds_memo.get(memo_key)
+        if got is not None:
+            return got[1]
+        low_size, high_size = sizes
+        found: set[int] = set()
+        for k, _n in self._counts(key):
+            for group in self.melds(k, key):
+                if low_size <= self._size(group) <= high_size:
+                    found.add(group)
+        groups = sorted(found)
+        answer = False
+        if len(groups) and (most_melds is None or most_melds >= least_melds):
+            answer = self._visit(groups, key, contract, least_melds, most_melds)
+        if len(self.holds_memo) >= CLASS_MEMO_LIMIT:
+            self.holds_memo.clear()
+        self.holds_memo[memo_key] = (contract, answer)
+        return answer
+
+    def _visit(self, groups: list[int], key: int, contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None) -> bool:
+        core = self.core
+        names = core.kind_names
+        asked = self.asked
+        chosen: list[int] = []
+
+        def meets() -> bool:
+            sizes = (id(contract), *(self._size(g) for g in chosen))
+            got = asked.get(sizes)
+            if got is None:
+                melds = []
+                for g in chosen:
+                    cards = self._lowest_cards(g)
+                    kinds = core._judge(sum(1 << c.id for c in cards), 0)
+                    melds.append((names[(kinds & -kinds).bit_length() - 1], cards))
+                if len(asked) >= CLASS_MEMO_LIMIT:
+                    asked.clear()
+                got = asked[sizes] = (contract, bool(contract(melds)))
+            return got[1]
+
+        def visit(start: int, used: int) -> bool:
+            for i in range(start, len(groups)):
+                now = used + groups[i]
+                if not self._fits(now, key):
+                    continue
+                chosen.append(groups[i])
+                if len(chosen) >= least_melds and meets():
+                    return True
+                if (most_melds is None or len(chosen) < most_melds) and visit(i, now):
+                    return True
+                chosen.pop()
+            return False
+
+        return visit(0, 0)
+
+    def _lowest_cards(self, group: int) -> tuple[Card, ...]:
+        """The deck's lowest cards of each class of pattern ``group``."""
+        mask = 0
+        for k, n in self._counts(group):
+            for cid in self.members[k][:n]:
+                mask |= 1 << cid
+        return self.core._cards_of(mask)
+
+
+BLIND_CONTRACT_NAMES = frozenset({"count", "cards", "size", "all", "any", "min", "max", "abs", "sum", "count_where"})
+"""The names a contract may read for :meth:`RankClasses.holds`: its melds' sizes and count,
+never their kinds, cards or the round."""
+
+
+def blind_contract(contract: object) -> bool:
+    """Whether a compiled contract reads only its melds' sizes and count (and options):
+    then whether a hand meets it depends on the hand's rank pattern alone, under suit-blind
+    kinds (a permutation of cards within their classes maps melds to melds)."""
+    names = getattr(contract, "names", None)
+    options = getattr(contract, "options", frozenset())
+    return isinstance(names, frozenset) and isinstance(options, frozenset) and names - options <= BLIND_CONTRACT_NAMES
