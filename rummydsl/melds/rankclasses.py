@@ -121,6 +121,13 @@ class RankClasses:
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.holds_memo: dict[tuple[object, ...], tuple[object, bool]] = {}  # (contract kept alive, answer)
+        self.group_counts: dict[int, tuple[tuple[int, int], ...]] = {}  # a pattern's (class, cards)
+        self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
+        suit_cards: dict[int, int] = {}
+        for c in cards:
+            suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
+        self.suit_cards = suit_cards
+        """Suit index -> the card-id mask of its natural cards."""
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
 
     # ------------------------------------------------------------------ patterns
@@ -301,19 +308,39 @@ class RankClasses:
     def _largest(self, group: int, c: int, mask: int) -> int:
         """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` that
         holds card ``c``."""
+        counts = self.group_counts.get(group)
+        if counts is None:
+            counts = self.group_counts[group] = tuple(self._counts(group))
         k_c = self.class_of[c]
         out = 1 << c
         class_cards = self.class_cards
-        for k, n in self._counts(group):
+        for k, n in counts:
             pool = class_cards[k] & mask
             if k == k_c:
-                pool ^= 1 << c
+                pool ^= out
                 n -= 1
-            for _ in range(n):
+            while n:
                 top = 1 << (pool.bit_length() - 1)
                 out |= top
                 pool ^= top
+                n -= 1
         return out
+
+    def kinds(self, meld: int, group: int) -> int:
+        """The kinds bitmask of the wild-free cards ``meld`` of pattern ``group``. Under
+        :func:`~rummydsl.melds.shapes.suit_blind` kinds every pattern is conjuncts on the
+        ranks and the size and at most ``same(suit)`` or ``not same(suit)``, so the kinds
+        follow from the pattern and whether the cards share one suit: judged once each."""
+        low = meld & -meld
+        same = not meld & ~self.suit_cards[self.core._suit_index[low.bit_length() - 1]]
+        key = group << 1 | same
+        got = self.group_kinds.get(key)
+        if got is None:
+            got = self.core._judged.get(meld) or self.core._judge(meld, 0)
+            if len(self.group_kinds) >= CLASS_MEMO_LIMIT:
+                self.group_kinds.clear()
+            self.group_kinds[key] = got
+        return got
 
     def walk(self, mask: int) -> PartArrangement:
         """The canonical arrangement of the wild-free cards ``mask``, as
@@ -323,23 +350,35 @@ class RankClasses:
         values = core.values
         key = self.key(mask)
         least = self.least
+        memo = self.least_memo
+        melds_memo = self.melds_memo
+        count = self.count
         deadwood = target = least(key)
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
         unmatched: list[Card] = []
         class_of, card_inc = self.class_of, self.card_inc
+        largest = self._largest
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
+            k = class_of[c]
+            groups = melds_memo.get(key * count + k)
+            if groups is None:
+                groups = self.melds(k, key)
             best = best_group = 0
-            for group in self.melds(class_of[c], key):
-                if least(key - group) == target:
-                    real = self._largest(group, c, mask)
+            for group in groups:
+                rest = key - group
+                v = memo.get(rest)
+                if v is None:
+                    v = least(rest)
+                if v == target:
+                    real = largest(group, c, mask)
                     if real > best:
                         best, best_group = real, group
             if best:
                 melds.append(core._cards_of(best))
-                kinds.append(core._names(core._judged.get(best) or core._judge(best, 0)))
+                kinds.append(core._names(self.kinds(best, best_group)))
                 mask ^= best
                 key -= best_group
             else:
@@ -371,13 +410,7 @@ class RankClasses:
         got = self.holds_memo.get(memo_key)
         if got is not None:
             return got[1]
-        low_size, high_size = sizes
-        found: set[int] = set()
-        for k, _n in self._counts(key):
-            for group in self.melds(k, key):
-                if low_size <= self._size(group) <= high_size:
-                    found.add(group)
-        groups = sorted(found)
+        groups = sorted(self._sized(key, *sizes))
         answer = False
         if len(groups) and (most_melds is None or most_melds >= least_melds):
             answer = self._visit(groups, key, contract, least_melds, most_melds)
@@ -385,6 +418,44 @@ class RankClasses:
             self.holds_memo.clear()
         self.holds_memo[memo_key] = (contract, answer)
         return answer
+
+    def _sized(self, key: int, low_size: int, high_size: int) -> set[int]:
+        """The patterns of the melds of ``low_size`` to ``high_size`` cards pattern ``key`` holds."""
+        found: set[int] = set()
+        if not self.one_class:
+            for k, _n in self._counts(key):
+                for group in self.melds(k, key):
+                    if low_size <= self._size(group) <= high_size:
+                        found.add(group)
+            return found
+        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
+        for lo, hi in self.set_sizes:
+            top = high_size if hi is None else min(hi, high_size)
+            for k, have in self._counts(key):
+                for r in range(max(lo, low_size), min(top, have) + 1):
+                    if self.melds_pattern(r * self.inc[k]):
+                        found.add(r * self.inc[k])
+        last = len(shift_at) - 2
+        for lo, hi in self.runs:
+            lo = max(lo, low_size)
+            hi = high_size if hi is None else min(hi, high_size)
+            a = 1
+            while a <= last:
+                if not key >> shift_at[a] & field:
+                    a += 1
+                    continue
+                b = a
+                while b < last and key >> shift_at[b + 1] & field:
+                    b += 1
+                for start in range(a, b - lo + 2):
+                    for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
+                        group, twice = windows[(start, end)]
+                        if twice and ((key | guards) - group) & guards != guards:
+                            continue
+                        if self.melds_pattern(group):
+                            found.add(group)
+                a = b + 1
+        return found
 
     def _visit(self, groups: list[int], key: int, contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
                least_melds: int, most_melds: int | None) -> bool:

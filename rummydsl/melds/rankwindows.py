@@ -99,6 +99,9 @@ class RankWindows:
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
         self.arrangements: dict[int, PartArrangement] = {}  # a part's canonical arrangement, by its cards
+        self._parts_of = -1
+        self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
+        self._last_parts: list[int] = []
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -134,8 +137,13 @@ class RankWindows:
     # ------------------------------------------------------------------ parts
 
     def parts(self, mask: int) -> list[int]:
-        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card."""
-        return connected_parts(mask, self.links)
+        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card (the
+        last hand's kept: a solve asks them for the contract, then the arrangement)."""
+        if mask == self._parts_of:
+            return self._last_parts
+        parts = connected_parts(mask, self.links)
+        self._parts_of, self._last_parts = mask, parts
+        return parts
 
     def _key(self, mask: int) -> int:
         """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which
@@ -478,9 +486,10 @@ class RankWindows:
         core = self.core
         contract = core.contract
         assert contract is not None
-        facts = getattr(contract, "facts", None)
-        least_size = max(int(getattr(facts, "min_size", 1) or 1), self.fewest)
-        least_melds = max(1, int(getattr(facts, "min_melds", 1) or 1))
+        bounds = self._contract_bounds
+        if bounds is None or bounds[0] is not contract:
+            bounds = self._contract_bounds = self._bounds(contract)
+        _, least_size, least_melds, sizes, blind = bounds
         room = 0
         cards = 0
         for part in self.parts(mask):
@@ -491,10 +500,18 @@ class RankWindows:
         if room < least_melds:
             return False
         if self.direct and cards.bit_count() <= DIRECT_MOST:
-            high = getattr(facts, "max_size", None)
-            sizes = (least_size, high if isinstance(high, int) else core._size)
             classes = self.rank_classes
-            if classes is not None and blind_contract(contract):
+            if classes is not None and blind:
                 return classes.holds(classes.key(cards), contract, least_melds, core.contract_max_melds, sizes)
             return self.holds(cards, contract, least_melds, core.contract_max_melds, sizes)
         return search(self._cards(cards))
+
+    def _bounds(self, contract: object) -> tuple[object, int, int, tuple[int, int], bool]:
+        """``(contract, least meld size, least melds, (least, most) meld sizes, whether it
+        reads only sizes)`` of a contract, read from its facts."""
+        facts = getattr(contract, "facts", None)
+        least_size = max(int(getattr(facts, "min_size", 1) or 1), self.fewest)
+        least_melds = max(1, int(getattr(facts, "min_melds", 1) or 1))
+        high = getattr(facts, "max_size", None)
+        sizes = (least_size, high if isinstance(high, int) else self.core._size)
+        return contract, least_size, least_melds, sizes, self.rank_classes is not None and blind_contract(contract)
