@@ -101,12 +101,12 @@ class RankClasses:
         empty = count * width  # a shift past every field: reads 0
         self.shift_at = tuple(at[q][0] * width if q in at and len(at[q]) == 1 else empty for q in range(top + 2))
         """Position -> its one class's field shift (0 to ``top + 1``; past every field where none)."""
-        self.windows: dict[tuple[int, int], tuple[int, bool]] = {}
+        self.windows: dict[tuple[int, int], tuple[int, bool, int]] = {}
         """``(low, high)`` positions -> (the pattern of one card at each, whether a class
-        sits twice in it), with :attr:`one_class`."""
+        sits twice in it, the fields of its classes), with :attr:`one_class`."""
         if self.one_class:
             for a in range(1, top + 1):
-                group = 0
+                group = fields = 0
                 seen: set[int] = set()
                 twice = False
                 for b in range(a, top + 1):
@@ -116,11 +116,13 @@ class RankClasses:
                     twice = twice or k in seen
                     seen.add(k)
                     group += self.inc[k]
-                    self.windows[(a, b)] = (group, twice)
+                    fields |= self.field << (k * width)
+                    self.windows[(a, b)] = (group, twice, fields)
         self.melds_memo: dict[int, list[int]] = {}
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
-        self.holds_memo: dict[tuple[object, ...], tuple[object, bool]] = {}  # (contract kept alive, answer)
+        self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
+        self.naturals = tuple(cards)
         self.group_counts: dict[int, tuple[tuple[int, int], ...]] = {}  # a pattern's (class, cards)
         self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
         suit_cards: dict[int, int] = {}
@@ -265,7 +267,7 @@ class RankClasses:
                 longest = up - down + 1 if hi is None else min(hi, up - down + 1)
                 for a in range(max(down, p - longest + 1), p + 1):
                     for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
-                        group, twice = windows[(a, b)]
+                        group, twice, _fields = windows[(a, b)]
                         if twice and ((key | guards) - group) & guards != guards:
                             continue
                         if judged.get(group) or (group not in judged and self.melds_pattern(group)):
@@ -398,26 +400,68 @@ class RankClasses:
             group >>= width
         return size
 
-    def holds(self, key: int, contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+    def holds(self, keys: Sequence[int], contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
-        """Whether pattern ``key`` holds a collection of disjoint melds, of ``least_melds``
-        to ``most_melds`` melds of ``sizes`` cards each, that meets ``contract``, for a
-        contract that reads only its melds' sizes and count (:func:`blind_contract`):
-        as :meth:`.RankWindows.holds` asks it of the cards, over patterns. A pattern may
-        be taken twice (two melds of the same ranks); ``contract`` is asked once per
-        sequence of sizes, on the deck's lowest cards of each meld's pattern."""
-        memo_key = (id(contract), least_melds, most_melds, sizes, key)
-        got = self.holds_memo.get(memo_key)
+        """Whether the parts of patterns ``keys`` hold a collection of disjoint melds, of
+        ``least_melds`` to ``most_melds`` melds of ``sizes`` cards each, that meets
+        ``contract``, for a contract that reads only its melds' sizes and count
+        (:func:`blind_contract`): as :meth:`.RankWindows.holds` asks it of the cards. No
+        meld crosses two parts, so the collections are the unions of each part's
+        (:meth:`size_sets`, kept per part's pattern); ``contract`` is asked once per
+        multiset of sizes, on melds of that many of the deck's cards (it reads nothing
+        else of them)."""
+        combos: set[tuple[int, ...]] = {()}
+        for key in keys:
+            own = self.size_sets(key, sizes, most_melds)
+            combos = {tuple(sorted(a + b)) for a in combos for b in own
+                      if most_melds is None or len(a) + len(b) <= most_melds}
+        asked = self.asked
+        names = self.core.kind_names
+        naturals = self.naturals
+        for combo in sorted(combos, key=len, reverse=True):
+            if len(combo) < least_melds:
+                break
+            memo_key = (id(contract), *combo)
+            got = asked.get(memo_key)
+            if got is None:
+                melds = [(names[0], naturals[:n]) for n in combo]
+                if len(asked) >= CLASS_MEMO_LIMIT:
+                    asked.clear()
+                got = asked[memo_key] = (contract, bool(contract(melds)))
+            if got[1]:
+                return True
+        return False
+
+    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
+        """The multisets of sizes (sorted tuples, the empty one included) of the
+        collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
+        that pattern ``key`` holds; kept per pattern."""
+        memo_key = (key, sizes, most_melds)
+        got = self.size_memo.get(memo_key)
         if got is not None:
-            return got[1]
-        groups = sorted(self._sized(key, *sizes))
-        answer = False
-        if len(groups) and (most_melds is None or most_melds >= least_melds):
-            answer = self._visit(groups, key, contract, least_melds, most_melds)
-        if len(self.holds_memo) >= CLASS_MEMO_LIMIT:
-            self.holds_memo.clear()
-        self.holds_memo[memo_key] = (contract, answer)
-        return answer
+            return got
+        groups = [(g, self._size(g)) for g in sorted(self._sized(key, *sizes))]
+        guards = self.guards
+        out: set[tuple[int, ...]] = set()
+        seen: set[tuple[int, tuple[int, ...]]] = set()
+        stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        while stack:
+            used, taken = stack.pop()
+            if (used, taken) in seen:
+                continue
+            seen.add((used, taken))
+            out.add(taken)
+            if most_melds is not None and len(taken) >= most_melds:
+                continue
+            for group, n in groups:
+                now = used + group
+                if ((key | guards) - now) & guards == guards:
+                    stack.append((now, tuple(sorted(taken + (n,)))))
+        got = frozenset(out)
+        if len(self.size_memo) >= CLASS_MEMO_LIMIT:
+            self.size_memo.clear()
+        self.size_memo[memo_key] = got
+        return got
 
     def _sized(self, key: int, low_size: int, high_size: int) -> set[int]:
         """The patterns of the melds of ``low_size`` to ``high_size`` cards pattern ``key`` holds."""
@@ -449,57 +493,13 @@ class RankClasses:
                     b += 1
                 for start in range(a, b - lo + 2):
                     for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
-                        group, twice = windows[(start, end)]
+                        group, twice, _fields = windows[(start, end)]
                         if twice and ((key | guards) - group) & guards != guards:
                             continue
                         if self.melds_pattern(group):
                             found.add(group)
                 a = b + 1
         return found
-
-    def _visit(self, groups: list[int], key: int, contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
-               least_melds: int, most_melds: int | None) -> bool:
-        core = self.core
-        names = core.kind_names
-        asked = self.asked
-        chosen: list[int] = []
-
-        def meets() -> bool:
-            sizes = (id(contract), *(self._size(g) for g in chosen))
-            got = asked.get(sizes)
-            if got is None:
-                melds = []
-                for g in chosen:
-                    cards = self._lowest_cards(g)
-                    kinds = core._judge(sum(1 << c.id for c in cards), 0)
-                    melds.append((names[(kinds & -kinds).bit_length() - 1], cards))
-                if len(asked) >= CLASS_MEMO_LIMIT:
-                    asked.clear()
-                got = asked[sizes] = (contract, bool(contract(melds)))
-            return got[1]
-
-        def visit(start: int, used: int) -> bool:
-            for i in range(start, len(groups)):
-                now = used + groups[i]
-                if not self._fits(now, key):
-                    continue
-                chosen.append(groups[i])
-                if len(chosen) >= least_melds and meets():
-                    return True
-                if (most_melds is None or len(chosen) < most_melds) and visit(i, now):
-                    return True
-                chosen.pop()
-            return False
-
-        return visit(0, 0)
-
-    def _lowest_cards(self, group: int) -> tuple[Card, ...]:
-        """The deck's lowest cards of each class of pattern ``group``."""
-        mask = 0
-        for k, n in self._counts(group):
-            for cid in self.members[k][:n]:
-                mask |= 1 << cid
-        return self.core._cards_of(mask)
 
 
 BLIND_CONTRACT_NAMES = frozenset({"count", "cards", "size", "all", "any", "min", "max", "abs", "sum", "count_where"})

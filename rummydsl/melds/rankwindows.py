@@ -492,17 +492,20 @@ class RankWindows:
         _, least_size, least_melds, sizes, blind = bounds
         room = 0
         cards = 0
+        held = []
         for part in self.parts(mask):
             size = part.bit_count()
             if size >= least_size:
                 room += size // least_size
                 cards |= part
+                held.append(part)
         if room < least_melds:
             return False
         if self.direct and cards.bit_count() <= DIRECT_MOST:
             classes = self.rank_classes
             if classes is not None and blind:
-                return classes.holds(classes.key(cards), contract, least_melds, core.contract_max_melds, sizes)
+                return classes.holds([classes.key(part) for part in held], contract, least_melds,
+                                     core.contract_max_melds, sizes)
             return self.holds(cards, contract, least_melds, core.contract_max_melds, sizes)
         return search(self._cards(cards))
 
