@@ -18,7 +18,9 @@ pattern on cards of the deck that have it. Cards of one class collapse into one
 choice, so a state has a few melds where the cards had dozens, and hands of one
 pattern share every state.
 
-The canonical arrangement (:meth:`RankClasses.walk`) is still read card by card: at
+The canonical arrangement (:meth:`RankClasses.walk`) is still read card by card (when
+the least deadwood is the cards' whole value and every card has a value, no meld
+leaves that least, so all are unmatched): at
 the lowest card, the largest meld by card-id mask that leaves the least deadwood. A
 meld's cost depends only on its pattern, so that meld is, among the patterns ``P`` with
 a card of the lowest card's class that leave the least, the largest of their largest
@@ -80,6 +82,8 @@ class RankClasses:
         self.class_cards = tuple(sum(1 << cid for cid in m) for m in members)
         """Class -> the card-id mask of its cards."""
         self.value = tuple(values[m[0]] for m in members)
+        self.positive = all(v > 0 for v in self.value)
+        """Every natural card has a value: cards in a meld leave less deadwood than unmatched."""
         self.positions = tuple(positions[m[0]] for m in members)
         ranks = [rank_of[m[0]] for m in members]
         self.same_rank = tuple(tuple(j for j in range(count) if ranks[j] == ranks[k]) for k in range(count))
@@ -350,16 +354,26 @@ class RankClasses:
         core = self.core
         cards = core._cards
         values = core.values
-        key = self.key(mask)
+        key = total = 0
+        card_inc = self.card_inc
+        m = mask
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            key += card_inc[c]
+            total += values[c]
+            m ^= low
         least = self.least
         memo = self.least_memo
+        if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
+            return total, (), (), core._cards_of(mask)
         melds_memo = self.melds_memo
         count = self.count
         deadwood = target = least(key)
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
         unmatched: list[Card] = []
-        class_of, card_inc = self.class_of, self.card_inc
+        class_of = self.class_of
         largest = self._largest
         while mask:
             low = mask & -mask

@@ -98,7 +98,8 @@ class RankWindows:
         self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
-        self.arrangements: dict[int, PartArrangement] = {}  # a part's canonical arrangement, by its cards
+        self.arrangements: dict[int, tuple[PartArrangement, int]] = {}  # a part's canonical arrangement and
+        # its unmatched cards' mask, by its cards
         self._parts_of = -1
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
@@ -444,17 +445,17 @@ class RankWindows:
         deadwood = 0
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched: list[Card] = []
+        loose = 0  # the unmatched cards, read out by id at the end
         fewest = self.fewest
         memo = self.arrangements
         parts = self.parts(mask)
         for part in parts:
             if part.bit_count() < fewest:
                 deadwood += self._value(part)
-                unmatched.extend(self._cards(part))
+                loose |= part
                 continue
-            got = memo.get(part)
-            if got is None:
+            kept = memo.get(part)
+            if kept is None:
                 if self.direct and part.bit_count() <= DIRECT_MOST:
                     got = self.walk(part)
                 else:
@@ -463,18 +464,19 @@ class RankWindows:
                     got = (found.deadwood, found.melds, found.kinds, found.unmatched)
                 if len(memo) >= WINDOW_MEMO_LIMIT:
                     memo.clear()
-                memo[part] = got
+                kept = memo[part] = (got, sum(1 << c.id for c in got[3]))
+            got, unmatched = kept
             deadwood += got[0]
             melds.extend(got[1])
             kinds.extend(got[2])
-            unmatched.extend(got[3])
-        if len(parts) > 1:
-            if len(melds) > 1:
-                order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
-                melds = [melds[i] for i in order]
-                kinds = [kinds[i] for i in order]
-            unmatched.sort(key=lambda c: c.id)
-        return Arrangement(deadwood, tuple(melds), tuple(kinds), tuple(unmatched), holds)
+            loose |= unmatched
+        if len(parts) > 1 and len(melds) > 1:
+            order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
+            melds = [melds[i] for i in order]
+            kinds = [kinds[i] for i in order]
+        # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
+        return tuple.__new__(Arrangement, (deadwood, tuple(melds), tuple(kinds), self.core._cards_of(loose), holds,
+                                           (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
         """Whether the wild-free hand ``mask`` meets the solver's contract. A contract
