@@ -293,9 +293,9 @@ class MeldCore:
         key = 0
         while natural_mask:
             low = natural_mask & -natural_mask
-            c = low.bit_length() - 1
-            key += rank_inc[c]
-            if suit_of[c] != suit:
+            cid = low.bit_length() - 1
+            key += rank_inc[cid]
+            if suit_of[cid] != suit:
                 same = 0
             natural_mask ^= low
         return key << 1 | same

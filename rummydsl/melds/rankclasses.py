@@ -229,14 +229,14 @@ class RankClasses:
                         continue
                     longest = up - down + 1 if hi is None else min(hi, up - down + 1)
                     for a in range(max(down, p - longest + 1), p + 1):
-                        groups = [inc[k]]
+                        windows = [inc[k]]
                         for q in range(a, p):
-                            groups = [g + inc[j] for g in groups for j in held(q)]
+                            windows = [g + inc[j] for g in windows for j in held(q)]
                         for b in range(p, min(up, a + longest - 1) + 1):
                             if b > p:
-                                groups = [g + inc[j] for g in groups for j in held(b)]
+                                windows = [g + inc[j] for g in windows for j in held(b)]
                             if b - a + 1 >= lo:
-                                found.update(groups)
+                                found.update(windows)
         out = []
         for group in found:
             if self._fits(group, key) and self.melds_pattern(group):
@@ -526,5 +526,5 @@ def blind_contract(contract: object) -> bool:
     then whether a hand meets it depends on the hand's rank pattern alone, under suit-blind
     kinds (a permutation of cards within their classes maps melds to melds)."""
     names = getattr(contract, "names", None)
-    options = getattr(contract, "options", frozenset())
+    options: object = getattr(contract, "options", frozenset())
     return isinstance(names, frozenset) and isinstance(options, frozenset) and names - options <= BLIND_CONTRACT_NAMES
