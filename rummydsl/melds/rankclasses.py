@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import Card
+from .shapes import blind_contract
 
 if TYPE_CHECKING:
     from .core import MeldCore
@@ -105,12 +106,12 @@ class RankClasses:
         empty = count * width  # a shift past every field: reads 0
         self.shift_at = tuple(at[q][0] * width if q in at and len(at[q]) == 1 else empty for q in range(top + 2))
         """Position -> its one class's field shift (0 to ``top + 1``; past every field where none)."""
-        self.windows: dict[tuple[int, int], tuple[int, bool, int]] = {}
+        self.windows: dict[tuple[int, int], tuple[int, bool]] = {}
         """``(low, high)`` positions -> (the pattern of one card at each, whether a class
-        sits twice in it, the fields of its classes), with :attr:`one_class`."""
+        sits twice in it), with :attr:`one_class`."""
         if self.one_class:
             for a in range(1, top + 1):
-                group = fields = 0
+                group = 0
                 seen: set[int] = set()
                 twice = False
                 for b in range(a, top + 1):
@@ -120,8 +121,7 @@ class RankClasses:
                     twice = twice or k in seen
                     seen.add(k)
                     group += self.inc[k]
-                    fields |= self.field << (k * width)
-                    self.windows[(a, b)] = (group, twice, fields)
+                    self.windows[(a, b)] = (group, twice)
         self.melds_memo: dict[int, list[int]] = {}
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
@@ -271,7 +271,7 @@ class RankClasses:
                 longest = up - down + 1 if hi is None else min(hi, up - down + 1)
                 for a in range(max(down, p - longest + 1), p + 1):
                     for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
-                        group, twice, _fields = windows[(a, b)]
+                        group, twice = windows[(a, b)]
                         if twice and ((key | guards) - group) & guards != guards:
                             continue
                         if judged.get(group) or (group not in judged and self.melds_pattern(group)):
@@ -507,24 +507,10 @@ class RankClasses:
                     b += 1
                 for start in range(a, b - lo + 2):
                     for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
-                        group, twice, _fields = windows[(start, end)]
+                        group, twice = windows[(start, end)]
                         if twice and ((key | guards) - group) & guards != guards:
                             continue
                         if self.melds_pattern(group):
                             found.add(group)
                 a = b + 1
         return found
-
-
-BLIND_CONTRACT_NAMES = frozenset({"count", "cards", "size", "all", "any", "min", "max", "abs", "sum", "count_where"})
-"""The names a contract may read for :meth:`RankClasses.holds`: its melds' sizes and count,
-never their kinds, cards or the round."""
-
-
-def blind_contract(contract: object) -> bool:
-    """Whether a compiled contract reads only its melds' sizes and count (and options):
-    then whether a hand meets it depends on the hand's rank pattern alone, under suit-blind
-    kinds (a permutation of cards within their classes maps melds to melds)."""
-    names = getattr(contract, "names", None)
-    options: object = getattr(contract, "options", frozenset())
-    return isinstance(names, frozenset) and isinstance(options, frozenset) and names - options <= BLIND_CONTRACT_NAMES

@@ -98,8 +98,7 @@ class RankWindows:
         self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
-        self.arrangements: dict[int, tuple[PartArrangement, int]] = {}  # a part's canonical arrangement and
-        # its unmatched cards' mask, by its cards
+        self.arrangements: dict[int, tuple[PartArrangement, int]] = {}  # a part's arrangement, unmatched mask
         self._parts_of = -1
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
@@ -512,8 +511,7 @@ class RankWindows:
         return search(self._cards(cards))
 
     def _bounds(self, contract: object) -> tuple[object, int, int, tuple[int, int], bool]:
-        """``(contract, least meld size, least melds, (least, most) meld sizes, whether it
-        reads only sizes)`` of a contract, read from its facts."""
+        """(contract, least meld size, least melds, (least, most) sizes, reads only sizes?), from its facts."""
         facts = getattr(contract, "facts", None)
         least_size = max(int(getattr(facts, "min_size", 1) or 1), self.fewest)
         least_melds = max(1, int(getattr(facts, "min_melds", 1) or 1))
