@@ -30,7 +30,7 @@ of it (any other choice of the same pattern loses at its highest differing card)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import Card
@@ -39,13 +39,28 @@ from .shapes import blind_contract
 if TYPE_CHECKING:
     from .core import MeldCore
 
-__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract"]
+__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract", "least_step"]
 
 #: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
 PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
 
 CLASS_MEMO_LIMIT = 1 << 16
 """Entries each memo of a solver's rank classes holds before it starts again."""
+
+
+def least_step(unmatched: int, melds: Iterable[int], key: int, least: Callable[[int], int]) -> int:
+    """One step of the least-deadwood search of cards or patterns ``key``: the least of
+    ``unmatched`` (its lowest card unmatched) and ``least(key - meld)`` for each meld of
+    that card (a meld inside ``key``: for card masks, ``key - meld`` is ``key ^ meld``)."""
+    best = unmatched
+    if best:
+        for meld in melds:
+            v = least(key - meld)
+            if v < best:
+                best = v
+                if not v:
+                    break
+    return best
 
 
 class RankClasses:
@@ -101,8 +116,7 @@ class RankClasses:
         # not, so listing every family without its suit lists each meld's pattern
         top = max(at) if at else 0
         self.one_class = all(len(ks) == 1 for ks in at.values()) and all(len(c) == 1 for c in self.same_rank)
-        """Each sequence position and each rank has one class (a deck whose values follow
-        the ranks): a window's pattern is one sum (:attr:`windows`)."""
+        """Each sequence position and rank has one class (values follow the ranks): a window is one sum."""
         empty = count * width  # a shift past every field: reads 0
         self.shift_at = tuple(at[q][0] * width if q in at and len(at[q]) == 1 else empty for q in range(top + 2))
         """Position -> its one class's field shift (0 to ``top + 1``; past every field where none)."""
@@ -162,8 +176,7 @@ class RankClasses:
         return out
 
     def melds_pattern(self, group: int) -> bool:
-        """Whether a group of pattern ``group`` melds (judged once, on the deck's lowest
-        cards of each of its classes)."""
+        """Whether a group of pattern ``group`` melds (judged once, on the deck's lowest cards of it)."""
         got = self.judged.get(group)
         if got is None:
             mask = 0
@@ -297,23 +310,14 @@ class RankClasses:
         if got is not None:
             return got
         k = ((key & -key).bit_length() - 1) // self.width
-        least = self.least
-        best = self.value[k] + least(key - self.inc[k])
-        if best:
-            for group in self.melds(k, key):
-                v = least(key - group)
-                if v < best:
-                    best = v
-                    if not v:
-                        break
+        best = least_step(self.value[k] + self.least(key - self.inc[k]), self.melds(k, key), key, self.least)
         if len(memo) >= CLASS_MEMO_LIMIT:
             memo.clear()
         memo[key] = best
         return best
 
     def _largest(self, group: int, c: int, mask: int) -> int:
-        """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` that
-        holds card ``c``."""
+        """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` holding card ``c``."""
         counts = self.group_counts.get(group)
         if counts is None:
             counts = self.group_counts[group] = tuple(self._counts(group))
@@ -349,8 +353,7 @@ class RankClasses:
         return got
 
     def walk(self, mask: int) -> PartArrangement:
-        """The canonical arrangement of the wild-free cards ``mask``, as
-        :meth:`.RankWindows.walk` reads it (the module docs)."""
+        """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
         core = self.core
         cards = core._cards
         values = core.values

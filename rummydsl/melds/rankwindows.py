@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
-from .rankclasses import PartArrangement, RankClasses, blind_contract
+from .rankclasses import PartArrangement, RankClasses, blind_contract, least_step
 from .rankmasks import connected_parts
 
 if TYPE_CHECKING:
@@ -290,14 +290,7 @@ class RankWindows:
                 low = cards & mask & -(cards & mask)
                 break
         c = low.bit_length() - 1
-        best = self.core.values[c] + self.least(mask ^ low)
-        if best:
-            for meld in self.melds_with(c, mask):
-                v = self.least(mask ^ meld)
-                if v < best:
-                    best = v
-                    if not v:
-                        break
+        best = least_step(self.core.values[c] + self.least(mask ^ low), self.melds_with(c, mask), mask, self.least)
         if len(memo) >= WINDOW_MEMO_LIMIT:
             memo.clear()
         memo[key] = best
