@@ -156,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --sizes: comma-separated shipped variants (default skarney_gin)")
     parser.add_argument("--alone", action="store_true",
                         help="only the rummydsl-alone table (Skarney Gin and Ginski), not the Gin table with the peers")
+    parser.add_argument("--only", default=None, metavar="ROWS",
+                        help="with --alone: only these rows, comma-separated VARIANT:SIZE:uniform|rich "
+                             "(e.g. skarney_gin:10:uniform); a row left out deals no hands, so a later row's hands "
+                             "differ from the whole table's (the first row's are the same)")
     parser.add_argument("--engine-hands", default=None, metavar="VARIANTS",
                         help="random hands per CPU second of shipped variants played by the engine (as "
                              "bench_engine.py --sections variants plays them), e.g. gin_rummy,skarney_gin,ginski; "
@@ -239,9 +243,12 @@ def alone_table(args: Any, rng: random.Random, timed: Callable[..., float]) -> i
     print("| rummydsl alone | solve (µs) | solve, new hands (µs) | deadwood only (µs) | deadwood only, new hands (µs) "
           "| knock question (µs) | first pass, cold solver (µs) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    only = set(args.only.split(",")) if getattr(args, "only", None) else None
     for variant_id, label, wilds in (("skarney_gin", "Skarney Gin", 0), ("ginski", "Ginski, 0-3 wilds", 3)):
         for size in (10, 11):
             for rich in (False, True):
+                if only is not None and f"{variant_id}:{size}:{'rich' if rich else 'uniform'}" not in only:
+                    continue
                 rules = rules_for(variant_id)
                 hands = make_hands(rules.deck, rng, args.hands, size, rich, wilds)
                 cold = timed(rules.solve, hands, 1)

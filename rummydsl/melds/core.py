@@ -221,6 +221,9 @@ class MeldCore:
         self.kind_locations: dict[str, str] = {}
         """Where each kind's pattern is written (``path:line:col``), for the work bound's error."""
         self._judged: dict[int, int] = {}
+        self._judged_patterns: dict[int, int] = {}
+        """Suit-blind kinds: a wild-free group's kinds by :meth:`_rank_pattern`."""
+        self._rank_incs: tuple[int, ...] | None = None
         self._memo_limit = 1 << 21
         self._name_sets: dict[int, frozenset[str]] = {}
         self._generated: dict[tuple[str, tuple[int, ...], int, int, int | None],
@@ -244,16 +247,58 @@ class MeldCore:
         kinds = self._judged.get(key)
         if kinds is not None:
             return kinds
-        if cards is None:
-            cards = self._cards_of(natural_mask) + self._wild_cards[:wilds]
-        kinds = 0
-        for i, predicate in enumerate(self._predicates):
-            if predicate(cards):
-                kinds |= 1 << i
+        pattern = -1
+        if not wilds and self._suit_blind and natural_mask:
+            pattern = self._rank_pattern(natural_mask)
+            if pattern >= 0:
+                kinds = self._judged_patterns.get(pattern)
+        if kinds is None:
+            if cards is None:
+                cards = self._cards_of(natural_mask) + self._wild_cards[:wilds]
+            kinds = 0
+            for i, predicate in enumerate(self._predicates):
+                if predicate(cards):
+                    kinds |= 1 << i
+            if pattern >= 0:
+                if len(self._judged_patterns) >= self._memo_limit:
+                    self._judged_patterns.clear()
+                self._judged_patterns[pattern] = kinds
         if len(self._judged) >= self._memo_limit:
             self._judged.clear()
         self._judged[key] = kinds
         return kinds
+
+    def _rank_pattern(self, natural_mask: int) -> int:
+        """A wild-free group's kinds key under :func:`~.shapes.suit_blind` kinds, whose
+        patterns are conjuncts on the ranks and the size and at most ``same(suit)`` or
+        ``not same(suit)``: how many cards of each rank it holds, and whether they share
+        one suit (bit 0); -1 for a deck with a natural card of no rank or no suit."""
+        rank_inc = self._rank_incs
+        if rank_inc is None:
+            naturals = [c for c in self._cards if not c.wild]
+            if any(c.rank is None or c.suit is None for c in naturals):
+                rank_inc = ()
+            else:
+                counts: dict[int, int] = {}
+                for c in naturals:
+                    counts[self._rank_order[c.id]] = counts.get(self._rank_order[c.id], 0) + 1
+                width = max(counts.values()).bit_length()
+                rank_inc = tuple(1 << (self._rank_order[c.id] * width) for c in self._cards)
+            self._rank_incs = rank_inc
+        if not rank_inc:
+            return -1
+        suit_of = self._suit_index
+        suit = suit_of[(natural_mask & -natural_mask).bit_length() - 1]
+        same = 1
+        key = 0
+        while natural_mask:
+            low = natural_mask & -natural_mask
+            cid = low.bit_length() - 1
+            key += rank_inc[cid]
+            if suit_of[cid] != suit:
+                same = 0
+            natural_mask ^= low
+        return key << 1 | same
 
     def kinds_bits(self, cards: Sequence[Card]) -> int:
         """The kinds a group of this deck's distinct cards forms, as a bitmask (bit ``i``:

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
+from .rankclasses import PartArrangement, RankClasses, blind_contract, least_step
 from .rankmasks import connected_parts
 
 if TYPE_CHECKING:
@@ -54,23 +55,17 @@ DIRECT_MOST = 20
 SearchOf = Callable[[tuple[Card, ...], bool], "HandSearch"]
 """``search_of(part's cards, canonical)``: the search for one part (no table, no discard)."""
 
-#: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
-PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
-
 
 class RankWindows:
     """The links of a deck's natural cards under a solver's meld shapes; build with
     :meth:`build`."""
 
-    def __init__(self, core: MeldCore, links: Sequence[int], fewest: int, classes: Sequence[int] | None) -> None:
+    def __init__(self, core: MeldCore, links: Sequence[int], fewest: int) -> None:
         self.core = core
         self.links = tuple(links)
         """Card id -> card-id mask of the natural cards linked to it."""
         self.fewest = fewest
         """The fewest cards of any meld: a smaller part is all deadwood."""
-        self.classes = None if classes is None else tuple(classes)
-        """With suit-blind kinds: card id -> its (rank, value) class's field increment,
-        so that a part's multiset of classes is the sum over its cards."""
         self.direct = core.excludes_concealed_melds and not core._wrap
         """The part questions take the rank-window search (:meth:`least`, :meth:`walk`,
         :meth:`holds`) rather than the general search: melds free, no wrap."""
@@ -79,6 +74,11 @@ class RankWindows:
                            if shape.family == "same_rank"]
         self._runs = [(shape.min_size, shape.max_size, shape.per_suit) for shape in families
                       if shape.family == "sequence"]
+        self.rank_classes = RankClasses(core, self._set_sizes, self._runs) if core._suit_blind else None
+        """With suit-blind kinds: the search on the hand's rank pattern (:mod:`.rankclasses`)."""
+        self.classes = None if self.rank_classes is None else self.rank_classes.card_inc
+        """With suit-blind kinds: card id -> its (rank, value) class's field increment,
+        so that a part's multiset of classes is the sum over its cards."""
         size = core._size
         rank_masks: dict[int, int] = {}
         position_masks: dict[int, int] = {}
@@ -98,7 +98,10 @@ class RankWindows:
         self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
-        self.arrangements: dict[int, PartArrangement] = {}  # a part's canonical arrangement, by its cards
+        self.arrangements: dict[int, tuple[PartArrangement, int]] = {}  # a part's arrangement, unmatched mask
+        self._parts_of = -1
+        self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
+        self._last_parts: list[int] = []
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -129,26 +132,18 @@ class RankWindows:
                 if linked:
                     links[a.id] |= 1 << b.id
         fewest = max(1, min(shape.min_size for shape in families))
-        classes: list[int] | None = None
-        if core._suit_blind:
-            kinds: dict[tuple[int, int], int] = {}
-            for c in cards:
-                kinds.setdefault((rank_of[c.id], core.values[c.id]), len(kinds))
-            counts: dict[int, int] = {}
-            for c in cards:
-                k = kinds[(rank_of[c.id], core.values[c.id])]
-                counts[k] = counts.get(k, 0) + 1
-            width = max(counts.values()).bit_length()
-            classes = [0] * core._size
-            for c in cards:
-                classes[c.id] = 1 << (kinds[(rank_of[c.id], core.values[c.id])] * width)
-        return cls(core, links, fewest, classes)
+        return cls(core, links, fewest)
 
     # ------------------------------------------------------------------ parts
 
     def parts(self, mask: int) -> list[int]:
-        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card."""
-        return connected_parts(mask, self.links)
+        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card (the
+        last hand's kept: a solve asks them for the contract, then the arrangement)."""
+        if mask == self._parts_of:
+            return self._last_parts
+        parts = connected_parts(mask, self.links)
+        self._parts_of, self._last_parts = mask, parts
+        return parts
 
     def _key(self, mask: int) -> int:
         """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which
@@ -283,6 +278,8 @@ class RankWindows:
         by the cards."""
         if not mask:
             return 0
+        if self.rank_classes is not None:
+            return self.rank_classes.least(self.rank_classes.key(mask))
         key = self._key(mask)
         memo = self.least_memo
         got = memo.get(key)
@@ -293,14 +290,7 @@ class RankWindows:
                 low = cards & mask & -(cards & mask)
                 break
         c = low.bit_length() - 1
-        best = self.core.values[c] + self.least(mask ^ low)
-        if best:
-            for meld in self.melds_with(c, mask):
-                v = self.least(mask ^ meld)
-                if v < best:
-                    best = v
-                    if not v:
-                        break
+        best = least_step(self.core.values[c] + self.least(mask ^ low), self.melds_with(c, mask), mask, self.least)
         if len(memo) >= WINDOW_MEMO_LIMIT:
             memo.clear()
         memo[key] = best
@@ -310,6 +300,8 @@ class RankWindows:
         """The canonical arrangement of the wild-free cards ``mask``, read as the general
         search reads it: at the lowest card, its largest meld (by card-id mask) that
         leaves the least deadwood, else the card unmatched."""
+        if self.rank_classes is not None:
+            return self.rank_classes.walk(mask)
         core = self.core
         cards = core._cards
         values = core.values
@@ -445,17 +437,17 @@ class RankWindows:
         deadwood = 0
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched: list[Card] = []
+        loose = 0  # the unmatched cards, read out by id at the end
         fewest = self.fewest
         memo = self.arrangements
         parts = self.parts(mask)
         for part in parts:
             if part.bit_count() < fewest:
                 deadwood += self._value(part)
-                unmatched.extend(self._cards(part))
+                loose |= part
                 continue
-            got = memo.get(part)
-            if got is None:
+            kept = memo.get(part)
+            if kept is None:
                 if self.direct and part.bit_count() <= DIRECT_MOST:
                     got = self.walk(part)
                 else:
@@ -464,18 +456,19 @@ class RankWindows:
                     got = (found.deadwood, found.melds, found.kinds, found.unmatched)
                 if len(memo) >= WINDOW_MEMO_LIMIT:
                     memo.clear()
-                memo[part] = got
+                kept = memo[part] = (got, sum(1 << c.id for c in got[3]))
+            got, unmatched = kept
             deadwood += got[0]
             melds.extend(got[1])
             kinds.extend(got[2])
-            unmatched.extend(got[3])
-        if len(parts) > 1:
-            if len(melds) > 1:
-                order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
-                melds = [melds[i] for i in order]
-                kinds = [kinds[i] for i in order]
-            unmatched.sort(key=lambda c: c.id)
-        return Arrangement(deadwood, tuple(melds), tuple(kinds), tuple(unmatched), holds)
+            loose |= unmatched
+        if len(parts) > 1 and len(melds) > 1:
+            order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
+            melds = [melds[i] for i in order]
+            kinds = [kinds[i] for i in order]
+        # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
+        return tuple.__new__(Arrangement, (deadwood, tuple(melds), tuple(kinds), self.core._cards_of(loose), holds,
+                                           (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
         """Whether the wild-free hand ``mask`` meets the solver's contract. A contract
@@ -487,20 +480,34 @@ class RankWindows:
         core = self.core
         contract = core.contract
         assert contract is not None
-        facts = getattr(contract, "facts", None)
-        least_size = max(int(getattr(facts, "min_size", 1) or 1), self.fewest)
-        least_melds = max(1, int(getattr(facts, "min_melds", 1) or 1))
+        bounds = self._contract_bounds
+        if bounds is None or bounds[0] is not contract:
+            bounds = self._contract_bounds = self._bounds(contract)
+        _, least_size, least_melds, sizes, blind = bounds
         room = 0
         cards = 0
+        held = []
         for part in self.parts(mask):
             size = part.bit_count()
             if size >= least_size:
                 room += size // least_size
                 cards |= part
+                held.append(part)
         if room < least_melds:
             return False
         if self.direct and cards.bit_count() <= DIRECT_MOST:
-            high = getattr(facts, "max_size", None)
-            return self.holds(cards, contract, least_melds, core.contract_max_melds,
-                              (least_size, high if isinstance(high, int) else core._size))
+            classes = self.rank_classes
+            if classes is not None and blind:
+                return classes.holds([classes.key(part) for part in held], contract, least_melds,
+                                     core.contract_max_melds, sizes)
+            return self.holds(cards, contract, least_melds, core.contract_max_melds, sizes)
         return search(self._cards(cards))
+
+    def _bounds(self, contract: object) -> tuple[object, int, int, tuple[int, int], bool]:
+        """(contract, least meld size, least melds, (least, most) sizes, reads only sizes?), from its facts."""
+        facts = getattr(contract, "facts", None)
+        least_size = max(int(getattr(facts, "min_size", 1) or 1), self.fewest)
+        least_melds = max(1, int(getattr(facts, "min_melds", 1) or 1))
+        high = getattr(facts, "max_size", None)
+        sizes = (least_size, high if isinstance(high, int) else self.core._size)
+        return contract, least_size, least_melds, sizes, self.rank_classes is not None and blind_contract(contract)

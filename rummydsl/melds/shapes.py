@@ -5,7 +5,8 @@ A :class:`KindShape` is read from a compiled meld pattern's facts
 the kinds' predicates still decide what a meld is. Which melds split into smaller
 ones (:func:`split_sizes`) and whether suits never matter (:func:`suit_blind`) are
 read from the patterns' syntax trees in :mod:`rummydsl.expr.facts` (the variant's
-checks ask them too) and importable from here.
+checks ask them too) and importable from here; whether a contract reads only its melds'
+sizes and count is :func:`blind_contract`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Literal, NamedTuple
 from ..errors import MeldError
 from ..expr.facts import PatternFacts, split_sizes, suit_blind
 
-__all__ = ["Family", "KindShape", "MergedShape", "shape_of_pattern", "merge_shapes", "split_sizes", "suit_blind"]
+__all__ = ["Family", "KindShape", "MergedShape", "shape_of_pattern", "merge_shapes", "split_sizes", "suit_blind",
+           "blind_contract"]
 
 Family = Literal["same_rank", "sequence", "any"]
 
@@ -112,3 +114,17 @@ MergedShape(family='sequence', per_suit=True, min_size=3, max_size=None)]
         hi = None if any(h is None for h in his) else max(h for h in his if h is not None)
         return [MergedShape("any", all(v[0] for v in values), lo, hi)]
     return [MergedShape(fam, suit, lo, hi) for fam, (suit, lo, hi) in merged.items()]
+
+
+BLIND_CONTRACT_NAMES = frozenset({"count", "cards", "size", "all", "any", "min", "max", "abs", "sum", "count_where"})
+"""The names a contract may read for :meth:`.rankclasses.RankClasses.holds`: its melds' sizes and count,
+never their kinds, cards or the round."""
+
+
+def blind_contract(contract: object) -> bool:
+    """Whether a compiled contract reads only its melds' sizes and count (and options):
+    then whether a hand meets it depends on the hand's rank pattern alone, under suit-blind
+    kinds (a permutation of cards within their classes maps melds to melds)."""
+    names = getattr(contract, "names", None)
+    options: object = getattr(contract, "options", frozenset())
+    return isinstance(names, frozenset) and isinstance(options, frozenset) and names - options <= BLIND_CONTRACT_NAMES

@@ -11,7 +11,7 @@ acceptor's next draw (SK-7.3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ...cards import Card
 from ...variant.model import OfferStep
@@ -56,16 +56,26 @@ class OfferMechanic(Mechanic):
 
     def enter(self, rnd: Round) -> bool:
         player = rnd.turn_player
-        if not any(offer_problem(rnd, player, c) is None for c in rnd.hands[player]):
+        step = _step(rnd)
+        hand = rnd.hands[player]
+        if len(hand) < step.min_hand:
             return False
+        if step.no_reoffer_accepted:  # offer_problem's two reasons, read once
+            barred = rnd.last_accepted[player]
+            if all(c is barred for c in hand):
+                return False
         return super().enter(rnd)
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        for card in rnd.distinct_faces(rnd.hands[player]):
-            if offer_problem(rnd, player, card) is None:
-                yield Offer(player, card)
-        if not _step(rnd).mandatory:
-            yield rnd.prebuilt.done[player]
+    def legal(self, rnd: Round, player: int) -> list[Action]:
+        step = _step(rnd)
+        hand = rnd.hands[player]
+        out: list[Action] = []
+        if len(hand) >= step.min_hand:  # offer_problem's two reasons, read once
+            barred = rnd.last_accepted[player] if step.no_reoffer_accepted else None
+            out = [Offer(player, card) for card in rnd.distinct_faces(hand) if card is not barred]
+        if not step.mandatory:
+            out.append(rnd.prebuilt.done[player])
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, Done):
@@ -92,9 +102,8 @@ class OfferMechanic(Mechanic):
 class AnswerMechanic(Mechanic):
     phase = Phase.ANSWER
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        yield Take(player)
-        yield Decline(player)
+    def legal(self, rnd: Round, player: int) -> list[Action]:
+        return [Take(player), Decline(player)]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, (Take, Decline)):

@@ -1,0 +1,519 @@
+"""Rank classes: the rank-window search on a hand's rank pattern, for suit-blind kinds.
+
+When being a meld never depends on suits (:func:`~rummydsl.melds.shapes.suit_blind`:
+Skarney's runs and poker sequences together are every sequence), two natural cards of
+one rank and one value are interchangeable for whether a group melds and what it costs.
+A hand's cards then fall into *classes* (rank, value), and its *pattern* is how many
+cards it holds of each: an int with one field of :attr:`RankClasses.width` bits per
+class (classes numbered by their lowest sequence position, so the lowest set field is
+a lowest-ranked class). A group's pattern is the sum of its cards' fields, and the
+pattern of what is left after a group is the difference.
+
+The least deadwood of a pattern (:meth:`RankClasses.least`) is the search of
+:meth:`.RankWindows.least` over patterns instead of cards: one card of the lowest class
+is unmatched or in a meld, and the melds a pattern holds with a card of class ``k``
+(:meth:`RankClasses.melds`) are listed from the shapes over classes (any cards of one
+rank; one class at each of a window of consecutive positions), each judged once per
+pattern on cards of the deck that have it. Cards of one class collapse into one
+choice, so a state has a few melds where the cards had dozens, and hands of one
+pattern share every state.
+
+The canonical arrangement (:meth:`RankClasses.walk`) is still read card by card (when
+the least deadwood is the cards' whole value and every card has a value, no meld
+leaves that least, so all are unmatched): at
+the lowest card, the largest meld by card-id mask that leaves the least deadwood. A
+meld's cost depends only on its pattern, so that meld is, among the patterns ``P`` with
+a card of the lowest card's class that leave the least, the largest of their largest
+card sets: the lowest card and, in each class of ``P``, the highest cards the hand holds
+of it (any other choice of the same pattern loses at its highest differing card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import Card
+from .shapes import blind_contract
+
+if TYPE_CHECKING:
+    from .core import MeldCore
+
+__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract", "least_step"]
+
+#: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
+PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
+
+CLASS_MEMO_LIMIT = 1 << 16
+"""Entries each memo of a solver's rank classes holds before it starts again."""
+
+
+def least_step(unmatched: int, melds: Iterable[int], key: int, least: Callable[[int], int]) -> int:
+    """One step of the least-deadwood search of cards or patterns ``key``: the least of
+    ``unmatched`` (its lowest card unmatched) and ``least(key - meld)`` for each meld of
+    that card (a meld inside ``key``: for card masks, ``key - meld`` is ``key ^ meld``)."""
+    best = unmatched
+    if best:
+        for meld in melds:
+            v = least(key - meld)
+            if v < best:
+                best = v
+                if not v:
+                    break
+    return best
+
+
+class RankClasses:
+    """The (rank, value) classes of a deck's natural cards under suit-blind kinds."""
+
+    def __init__(self, core: MeldCore, set_sizes: Sequence[tuple[int, int | None, bool]],
+                 runs: Sequence[tuple[int, int | None, bool]]) -> None:
+        self.core = core
+        rank_of, values, positions = core._rank_order, core.values, core._positions
+        cards = [c for c in core._cards if not c.wild]
+        keys = sorted({(min(positions[c.id]), rank_of[c.id], values[c.id]) for c in cards})
+        index = {key: i for i, key in enumerate(keys)}
+        count = len(keys)
+        members: list[list[int]] = [[] for _ in range(count)]
+        class_of = [-1] * core._size
+        for c in cards:
+            k = index[(min(positions[c.id]), rank_of[c.id], values[c.id])]
+            class_of[c.id] = k
+            members[k].append(c.id)
+        self.width = width = max(len(m) for m in members).bit_length() + 1
+        """Bits of one class's field in a pattern: its count and a guard bit above it."""
+        self.field = (1 << width) - 1
+        self.guards = sum(1 << (k * width + width - 1) for k in range(count))
+        """The guard bit of every field: ``((key | guards) - group) & guards == guards``
+        when pattern ``key`` holds pattern ``group`` (no field borrows)."""
+        self.count = count
+        self.class_of = tuple(class_of)
+        """Card id -> its class (-1 for a wild card)."""
+        self.inc = tuple(1 << (k * width) for k in range(count))
+        """Class -> its field's unit: a card's pattern."""
+        self.card_inc = tuple(0 if k < 0 else self.inc[k] for k in class_of)
+        """Card id -> its pattern."""
+        self.members = tuple(tuple(sorted(m)) for m in members)
+        """Class -> its cards' ids, lowest first."""
+        self.class_cards = tuple(sum(1 << cid for cid in m) for m in members)
+        """Class -> the card-id mask of its cards."""
+        self.value = tuple(values[m[0]] for m in members)
+        self.positive = all(v > 0 for v in self.value)
+        """Every natural card has a value: cards in a meld leave less deadwood than unmatched."""
+        self.positions = tuple(positions[m[0]] for m in members)
+        ranks = [rank_of[m[0]] for m in members]
+        self.same_rank = tuple(tuple(j for j in range(count) if ranks[j] == ranks[k]) for k in range(count))
+        """Class -> the classes of its rank (itself included), which a group of one rank may take."""
+        at: dict[int, list[int]] = {}
+        for k in range(count):
+            for p in self.positions[k]:
+                at.setdefault(p, []).append(k)
+        self.at = {p: tuple(ks) for p, ks in at.items()}
+        """Sequence position -> the classes with a card there."""
+        self.set_sizes = [(max(lo, 1), hi) for lo, hi, _per_suit in set_sizes]
+        self.runs = [(max(lo, 1), hi) for lo, hi, _per_suit in runs]
+        # suit-blind kinds: a family kept in one suit has a twin of the same sizes that is
+        # not, so listing every family without its suit lists each meld's pattern
+        top = max(at) if at else 0
+        self.one_class = all(len(ks) == 1 for ks in at.values()) and all(len(c) == 1 for c in self.same_rank)
+        """Each sequence position and rank has one class (values follow the ranks): a window is one sum."""
+        empty = count * width  # a shift past every field: reads 0
+        self.shift_at = tuple(at[q][0] * width if q in at and len(at[q]) == 1 else empty for q in range(top + 2))
+        """Position -> its one class's field shift (0 to ``top + 1``; past every field where none)."""
+        self.windows: dict[tuple[int, int], tuple[int, bool]] = {}
+        """``(low, high)`` positions -> (the pattern of one card at each, whether a class
+        sits twice in it), with :attr:`one_class`."""
+        if self.one_class:
+            for a in range(1, top + 1):
+                group = 0
+                seen: set[int] = set()
+                twice = False
+                for b in range(a, top + 1):
+                    k = at[b][0] if b in at else -1
+                    if k < 0:
+                        break
+                    twice = twice or k in seen
+                    seen.add(k)
+                    group += self.inc[k]
+                    self.windows[(a, b)] = (group, twice)
+        self.melds_memo: dict[int, list[int]] = {}
+        self.least_memo: dict[int, int] = {}
+        self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
+        self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
+        self.naturals = tuple(cards)
+        self.group_counts: dict[int, tuple[tuple[int, int], ...]] = {}  # a pattern's (class, cards)
+        self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
+        suit_cards: dict[int, int] = {}
+        for c in cards:
+            suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
+        self.suit_cards = suit_cards
+        """Suit index -> the card-id mask of its natural cards."""
+        self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
+
+    # ------------------------------------------------------------------ patterns
+
+    def key(self, mask: int) -> int:
+        """The pattern of the natural cards ``mask``."""
+        card_inc = self.card_inc
+        key = 0
+        while mask:
+            low = mask & -mask
+            key += card_inc[low.bit_length() - 1]
+            mask ^= low
+        return key
+
+    def _counts(self, group: int) -> list[tuple[int, int]]:
+        """``(class, cards)`` of each class a pattern holds."""
+        out = []
+        width, field = self.width, self.field
+        k = 0
+        while group:
+            n = group & field
+            if n:
+                out.append((k, n))
+            group >>= width
+            k += 1
+        return out
+
+    def melds_pattern(self, group: int) -> bool:
+        """Whether a group of pattern ``group`` melds (judged once, on the deck's lowest cards of it)."""
+        got = self.judged.get(group)
+        if got is None:
+            mask = 0
+            for k, n in self._counts(group):
+                for cid in self.members[k][:n]:
+                    mask |= 1 << cid
+            got = int(bool(self.core._judge(mask, 0)))
+            if len(self.judged) >= CLASS_MEMO_LIMIT:
+                self.judged.clear()
+            self.judged[group] = got
+        return bool(got)
+
+    def melds(self, k: int, key: int) -> list[int]:
+        """The patterns of the melds with a card of class ``k`` that pattern ``key`` holds."""
+        memo_key = key * self.count + k
+        got = self.melds_memo.get(memo_key)
+        if got is not None:
+            return got
+        if self.one_class:
+            out = self._melds_one_class(k, key)
+            if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
+                self.melds_memo.clear()
+            self.melds_memo[memo_key] = out
+            return out
+        width, field, inc = self.width, self.field, self.inc
+        found: set[int] = set()
+        for lo, hi in self.set_sizes:
+            classes = self.same_rank[k]
+            if len(classes) == 1:
+                have = key >> (k * width) & field
+                top = have if hi is None else min(hi, have)
+                for r in range(lo, top + 1):
+                    found.add(r * inc[k])
+                continue
+            groups = [(inc[k], 1)]  # (pattern, cards) with one card of class k
+            for j in classes:
+                have = (key >> (j * width) & field) - (j == k)
+                grown = []
+                for group, size in groups:
+                    for extra in range(have + 1):
+                        if hi is not None and size + extra > hi:
+                            break
+                        grown.append((group + extra * inc[j], size + extra))
+                groups = grown
+            for group, size in groups:
+                if size >= lo:
+                    found.add(group)
+        if self.runs:
+            at = self.at
+
+            def held(q: int) -> tuple[int, ...]:
+                return tuple(j for j in at.get(q, ()) if key >> (j * width) & field)
+
+            for lo, hi in self.runs:
+                for p in self.positions[k]:
+                    down = p
+                    while held(down - 1):
+                        down -= 1
+                    up = p
+                    while held(up + 1):
+                        up += 1
+                    if up - down + 1 < lo:
+                        continue
+                    longest = up - down + 1 if hi is None else min(hi, up - down + 1)
+                    for a in range(max(down, p - longest + 1), p + 1):
+                        windows = [inc[k]]
+                        for q in range(a, p):
+                            windows = [g + inc[j] for g in windows for j in held(q)]
+                        for b in range(p, min(up, a + longest - 1) + 1):
+                            if b > p:
+                                windows = [g + inc[j] for g in windows for j in held(b)]
+                            if b - a + 1 >= lo:
+                                found.update(windows)
+        out = []
+        for group in found:
+            if self._fits(group, key) and self.melds_pattern(group):
+                out.append(group)
+        if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
+            self.melds_memo.clear()
+        self.melds_memo[memo_key] = out
+        return out
+
+    def _melds_one_class(self, k: int, key: int) -> list[int]:
+        """:meth:`melds` with :attr:`one_class`."""
+        out = []
+        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
+        judged = self.judged
+        inc = self.inc[k]
+        have = key >> (k * self.width) & field
+        for lo, hi in self.set_sizes:
+            for r in range(lo, (have if hi is None else min(hi, have)) + 1):
+                group = r * inc
+                if judged.get(group) or (group not in judged and self.melds_pattern(group)):
+                    out.append(group)
+        for lo, hi in self.runs:
+            for p in self.positions[k]:
+                down = p
+                while key >> shift_at[down - 1] & field:
+                    down -= 1
+                up = p
+                while key >> shift_at[up + 1] & field:
+                    up += 1
+                if up - down + 1 < lo:
+                    continue
+                longest = up - down + 1 if hi is None else min(hi, up - down + 1)
+                for a in range(max(down, p - longest + 1), p + 1):
+                    for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
+                        group, twice = windows[(a, b)]
+                        if twice and ((key | guards) - group) & guards != guards:
+                            continue
+                        if judged.get(group) or (group not in judged and self.melds_pattern(group)):
+                            out.append(group)
+        if len(self.set_sizes) + len(self.runs) > 1 or len(self.positions[k]) > 1:
+            out = list(dict.fromkeys(out))
+        return out
+
+    def _fits(self, group: int, key: int) -> bool:
+        """Whether pattern ``key`` holds every card of pattern ``group`` (a class may sit
+        at two positions of one window: the ace low and high)."""
+        guards = self.guards
+        return ((key | guards) - group) & guards == guards
+
+    # ------------------------------------------------------------------ the search
+
+    def least(self, key: int) -> int:
+        """The least deadwood of pattern ``key``."""
+        if not key:
+            return 0
+        memo = self.least_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        k = ((key & -key).bit_length() - 1) // self.width
+        best = least_step(self.value[k] + self.least(key - self.inc[k]), self.melds(k, key), key, self.least)
+        if len(memo) >= CLASS_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    def _largest(self, group: int, c: int, mask: int) -> int:
+        """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` holding card ``c``."""
+        counts = self.group_counts.get(group)
+        if counts is None:
+            counts = self.group_counts[group] = tuple(self._counts(group))
+        k_c = self.class_of[c]
+        out = 1 << c
+        class_cards = self.class_cards
+        for k, n in counts:
+            pool = class_cards[k] & mask
+            if k == k_c:
+                pool ^= out
+                n -= 1
+            while n:
+                top = 1 << (pool.bit_length() - 1)
+                out |= top
+                pool ^= top
+                n -= 1
+        return out
+
+    def kinds(self, meld: int, group: int) -> int:
+        """The kinds bitmask of the wild-free cards ``meld`` of pattern ``group``. Under
+        :func:`~rummydsl.melds.shapes.suit_blind` kinds every pattern is conjuncts on the
+        ranks and the size and at most ``same(suit)`` or ``not same(suit)``, so the kinds
+        follow from the pattern and whether the cards share one suit: judged once each."""
+        low = meld & -meld
+        same = not meld & ~self.suit_cards[self.core._suit_index[low.bit_length() - 1]]
+        key = group << 1 | same
+        got = self.group_kinds.get(key)
+        if got is None:
+            got = self.core._judged.get(meld) or self.core._judge(meld, 0)
+            if len(self.group_kinds) >= CLASS_MEMO_LIMIT:
+                self.group_kinds.clear()
+            self.group_kinds[key] = got
+        return got
+
+    def walk(self, mask: int) -> PartArrangement:
+        """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
+        core = self.core
+        cards = core._cards
+        values = core.values
+        key = total = 0
+        card_inc = self.card_inc
+        m = mask
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            key += card_inc[c]
+            total += values[c]
+            m ^= low
+        least = self.least
+        memo = self.least_memo
+        if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
+            return total, (), (), core._cards_of(mask)
+        melds_memo = self.melds_memo
+        count = self.count
+        deadwood = target = least(key)
+        melds: list[tuple[Card, ...]] = []
+        kinds: list[frozenset[str]] = []
+        unmatched: list[Card] = []
+        class_of = self.class_of
+        largest = self._largest
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            k = class_of[c]
+            groups = melds_memo.get(key * count + k)
+            if groups is None:
+                groups = self.melds(k, key)
+            best = best_group = 0
+            for group in groups:
+                rest = key - group
+                v = memo.get(rest)
+                if v is None:
+                    v = least(rest)
+                if v == target:
+                    real = largest(group, c, mask)
+                    if real > best:
+                        best, best_group = real, group
+            if best:
+                melds.append(core._cards_of(best))
+                kinds.append(core._names(self.kinds(best, best_group)))
+                mask ^= best
+                key -= best_group
+            else:
+                unmatched.append(cards[c])
+                target -= values[c]
+                mask ^= low
+                key -= card_inc[c]
+        return deadwood, tuple(melds), tuple(kinds), tuple(unmatched)
+
+    # ------------------------------------------------------------------ the contract
+
+    def _size(self, group: int) -> int:
+        width, field = self.width, self.field
+        size = 0
+        while group:
+            size += group & field
+            group >>= width
+        return size
+
+    def holds(self, keys: Sequence[int], contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+              least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+        """Whether the parts of patterns ``keys`` hold a collection of disjoint melds, of
+        ``least_melds`` to ``most_melds`` melds of ``sizes`` cards each, that meets
+        ``contract``, for a contract that reads only its melds' sizes and count
+        (:func:`blind_contract`): as :meth:`.RankWindows.holds` asks it of the cards. No
+        meld crosses two parts, so the collections are the unions of each part's
+        (:meth:`size_sets`, kept per part's pattern); ``contract`` is asked once per
+        multiset of sizes, on melds of that many of the deck's cards (it reads nothing
+        else of them)."""
+        combos: set[tuple[int, ...]] = {()}
+        for key in keys:
+            own = self.size_sets(key, sizes, most_melds)
+            combos = {tuple(sorted(a + b)) for a in combos for b in own
+                      if most_melds is None or len(a) + len(b) <= most_melds}
+        asked = self.asked
+        names = self.core.kind_names
+        naturals = self.naturals
+        for combo in sorted(combos, key=len, reverse=True):
+            if len(combo) < least_melds:
+                break
+            memo_key = (id(contract), *combo)
+            got = asked.get(memo_key)
+            if got is None:
+                melds = [(names[0], naturals[:n]) for n in combo]
+                if len(asked) >= CLASS_MEMO_LIMIT:
+                    asked.clear()
+                got = asked[memo_key] = (contract, bool(contract(melds)))
+            if got[1]:
+                return True
+        return False
+
+    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
+        """The multisets of sizes (sorted tuples, the empty one included) of the
+        collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
+        that pattern ``key`` holds; kept per pattern."""
+        memo_key = (key, sizes, most_melds)
+        got = self.size_memo.get(memo_key)
+        if got is not None:
+            return got
+        groups = [(g, self._size(g)) for g in sorted(self._sized(key, *sizes))]
+        guards = self.guards
+        out: set[tuple[int, ...]] = set()
+        seen: set[tuple[int, tuple[int, ...]]] = set()
+        stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        while stack:
+            used, taken = stack.pop()
+            if (used, taken) in seen:
+                continue
+            seen.add((used, taken))
+            out.add(taken)
+            if most_melds is not None and len(taken) >= most_melds:
+                continue
+            for group, n in groups:
+                now = used + group
+                if ((key | guards) - now) & guards == guards:
+                    stack.append((now, tuple(sorted(taken + (n,)))))
+        got = frozenset(out)
+        if len(self.size_memo) >= CLASS_MEMO_LIMIT:
+            self.size_memo.clear()
+        self.size_memo[memo_key] = got
+        return got
+
+    def _sized(self, key: int, low_size: int, high_size: int) -> set[int]:
+        """The patterns of the melds of ``low_size`` to ``high_size`` cards pattern ``key`` holds."""
+        found: set[int] = set()
+        if not self.one_class:
+            for k, _n in self._counts(key):
+                for group in self.melds(k, key):
+                    if low_size <= self._size(group) <= high_size:
+                        found.add(group)
+            return found
+        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
+        for lo, hi in self.set_sizes:
+            top = high_size if hi is None else min(hi, high_size)
+            for k, have in self._counts(key):
+                for r in range(max(lo, low_size), min(top, have) + 1):
+                    if self.melds_pattern(r * self.inc[k]):
+                        found.add(r * self.inc[k])
+        last = len(shift_at) - 2
+        for lo, hi in self.runs:
+            lo = max(lo, low_size)
+            hi = high_size if hi is None else min(hi, high_size)
+            a = 1
+            while a <= last:
+                if not key >> shift_at[a] & field:
+                    a += 1
+                    continue
+                b = a
+                while b < last and key >> shift_at[b + 1] & field:
+                    b += 1
+                for start in range(a, b - lo + 2):
+                    for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
+                        group, twice = windows[(start, end)]
+                        if twice and ((key | guards) - group) & guards != guards:
+                            continue
+                        if self.melds_pattern(group):
+                            found.add(group)
+                a = b + 1
+        return found
