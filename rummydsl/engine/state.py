@@ -58,12 +58,15 @@ class TableMeld:
     """The seat that laid each card, parallel to ``cards``."""
     _extends: tuple[int, str, dict[int, bool]] | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`extends_memo`'s memo, with the size and kind it was made for."""
+    _extenders: tuple[int, str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`extenders`' bitmask, with the size and kind it was worked out for."""
 
     def copy(self) -> TableMeld:
-        """An independent copy (it shares the memo of what extends the meld, which a
+        """An independent copy (it shares the memos of what extends the meld, which a
         change of either replaces rather than alters)."""
         other = TableMeld(list(self.cards), self.kind, list(self.by))
         other._extends = self._extends
+        other._extenders = self._extenders
         return other
 
     def add(self, card: Card, player: int) -> None:
@@ -71,6 +74,31 @@ class TableMeld:
         self.cards.append(card)
         self.by.append(player)
         self._extends = None
+        self._extenders = None
+
+    def extenders(self) -> int | None:
+        """Every card that extends the meld as it lies now, as a bitmask by card id
+        (bit ``id``), once the lay-off rules (:mod:`.mechanics.layoffs`) have worked it
+        out and kept it (:meth:`keep_extenders`); None before, and again once a card is
+        added or the kind changes.
+
+        >>> from rummydsl.cards import Deck
+        >>> meld = TableMeld(list(Deck.preset("standard52").parse_cards("7H 7D 7C")), "set", [0, 0, 0])
+        >>> meld.keep_extenders(1 << 45)
+        >>> meld.extenders() == 1 << 45, meld.copy().extenders() == 1 << 45
+        (True, True)
+        >>> meld.kind = "run"
+        >>> meld.extenders() is None
+        True
+        """
+        got = self._extenders
+        if got is None or got[0] != len(self.cards) or got[1] != self.kind:
+            return None
+        return got[2]
+
+    def keep_extenders(self, mask: int) -> None:
+        """Keep ``mask`` as :meth:`extenders` for the meld as it lies now."""
+        self._extenders = (len(self.cards), self.kind, mask)
 
     def extends_memo(self) -> dict[int, bool]:
         """Whether each card (by id) extends the meld as it lies now, as far as worked
