@@ -340,7 +340,8 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
     for card in faces:
         held |= 1 << card.id
     for owner, index, meld in melds:
-        hits = extenders(rnd, meld) & held
+        kept = meld.extenders()
+        hits = (extenders(rnd, meld) if kept is None else kept) & held
         if hits:
             for card in faces:
                 if hits >> card.id & 1:
