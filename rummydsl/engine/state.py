@@ -58,8 +58,8 @@ class TableMeld:
     """The seat that laid each card, parallel to ``cards``."""
     _extends: tuple[int, str, dict[int, bool]] | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`extends_memo`'s memo, with the size and kind it was made for."""
-    _extenders: tuple[int, str, int] | None = field(default=None, init=False, repr=False, compare=False)
-    """:meth:`extenders`' bitmask, with the size and kind it was worked out for."""
+    _extenders: tuple[int, str, int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`extenders`' bitmasks, with the size and kind they were worked out for."""
 
     def copy(self) -> TableMeld:
         """An independent copy (it shares the memos of what extends the meld, which a
@@ -76,16 +76,17 @@ class TableMeld:
         self._extends = None
         self._extenders = None
 
-    def extenders(self) -> int | None:
-        """Every card that extends the meld as it lies now, as a bitmask by card id
-        (bit ``id``), once the lay-off rules (:mod:`.mechanics.layoffs`) have worked it
-        out and kept it (:meth:`keep_extenders`); None before, and again once a card is
-        added or the kind changes.
+    def extenders(self) -> tuple[int, int] | None:
+        """Which cards extend the meld as it lies now, as far as worked out: two bitmasks by
+        card id (bit ``id``), the cards judged and those of them that extend it. The
+        lay-off rules (:mod:`.mechanics.layoffs`) work them out and keep them
+        (:meth:`keep_extenders`), so that a listing judges each card once for each state
+        of the meld; None before, and again once a card is added or the kind changes.
 
         >>> from rummydsl.cards import Deck
         >>> meld = TableMeld(list(Deck.preset("standard52").parse_cards("7H 7D 7C")), "set", [0, 0, 0])
-        >>> meld.keep_extenders(1 << 45)
-        >>> meld.extenders() == 1 << 45, meld.copy().extenders() == 1 << 45
+        >>> meld.keep_extenders(0b11 << 44, 1 << 45)
+        >>> meld.extenders() == (0b11 << 44, 1 << 45), meld.copy().extenders() == meld.extenders()
         (True, True)
         >>> meld.kind = "run"
         >>> meld.extenders() is None
@@ -94,31 +95,12 @@ class TableMeld:
         got = self._extenders
         if got is None or got[0] != len(self.cards) or got[1] != self.kind:
             return None
-        return got[2]
+        return got[2], got[3]
 
-    def keep_extenders(self, mask: int) -> None:
-        """Keep ``mask`` as :meth:`extenders` for the meld as it lies now."""
-        self._extenders = (len(self.cards), self.kind, mask)
-
-    def extends_memo(self) -> dict[int, bool]:
-        """Whether each card (by id) extends the meld as it lies now, as far as worked
-        out: the lay-off rules (:mod:`.mechanics.layoffs`) fill it for the cards they
-        judge, so that a listing judges each card once for each state of the meld. A
-        new, empty memo once a card is added or the kind changes.
-
-        >>> from rummydsl.cards import Deck
-        >>> meld = TableMeld(list(Deck.preset("standard52").parse_cards("7H 7D 7C")), "set", [0, 0, 0])
-        >>> meld.extends_memo()[3] = True
-        >>> meld.extends_memo(), meld.copy().extends_memo()
-        ({3: True}, {3: True})
-        >>> meld.kind = "run"
-        >>> meld.extends_memo()
-        {}
-        """
-        memo = self._extends
-        if memo is None or memo[0] != len(self.cards) or memo[1] != self.kind:
-            memo = self._extends = (len(self.cards), self.kind, {})
-        return memo[2]
+    def keep_extenders(self, judged: int, fits: int) -> None:
+        """Keep what :meth:`extenders` gives for the meld as it lies now: the cards judged
+        (a bitmask by card id) and those of them that extend it."""
+        self._extenders = (len(self.cards), self.kind, judged, fits)
 
     def credited(self, player: int) -> list[str]:
         """The cards of this meld that ``player`` laid, as text."""

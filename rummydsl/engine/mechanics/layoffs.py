@@ -99,7 +99,7 @@ def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool
     """
     if rnd.rules.wild_unique_card and (card.wild or any(c.wild for c in meld.cards)):
         return _judge_fit(rnd, meld, card, hand)
-    return bool(extenders(rnd, meld) >> card.id & 1)
+    return bool(extenders(rnd, meld, 1 << card.id))
 
 
 def _judge_fit(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
@@ -223,40 +223,49 @@ def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
     return out
 
 
-def extenders(rnd: Round, meld: TableMeld) -> int:
-    """Every card that extends ``meld`` into a kind (the same kind when kind-locked),
-    as a bitmask by card id: the cards the kinds' shapes let through
-    (:func:`_may_extend`), each judged by the meld's patterns, worked out once for each
-    state of the meld and kept on it (:meth:`~..state.TableMeld.extenders`).
+def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
+    """The cards of ``held`` (a bitmask by card id) that extend ``meld`` into a kind (the
+    same kind when kind-locked), as a bitmask.
+
+    Each card is judged once for each state of the meld, and what is known is kept on it
+    (:meth:`~..state.TableMeld.extenders`): at first every card but those the kinds'
+    shapes let through (:func:`_candidates`) is known not to extend it; a candidate is
+    judged by the meld's patterns when a hand holding it first asks.
 
     Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
     depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
     """
-    mask = meld.extenders()
-    if mask is not None:
-        return mask
+    kept = meld.extenders()
     cards = meld.cards
-    rules = rnd.rules
-    locked = rnd.variant.kind_locked
-    kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
-    deck_cards = rnd.variant.deck.cards
-    todo = _candidates(rnd, cards)
-    for card in cards:
-        todo &= ~(1 << card.id)
-    mask = 0
-    group = [*cards, cards[0]]
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        card = deck_cards[low.bit_length() - 1]
-        if not _may_extend(rnd, cards, card):
-            continue
-        group[-1] = card
-        kinds = rules.kinds_bits(group)
-        if kinds and (not locked or kinds & kind_bit):
-            mask |= low
-    meld.keep_extenders(mask)
-    return mask
+    if kept is None:
+        candidates = _candidates(rnd, cards)
+        for card in cards:
+            candidates &= ~(1 << card.id)
+        judged, fits = _deck_masks(rnd).all & ~candidates, 0
+    else:
+        judged, fits = kept
+    todo = held & ~judged
+    if todo:
+        rules = rnd.rules
+        locked = rnd.variant.kind_locked
+        kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
+        deck_cards = rnd.variant.deck.cards
+        judged |= todo
+        group = [*cards, cards[0]]
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            card = deck_cards[low.bit_length() - 1]
+            if not _may_extend(rnd, cards, card):
+                continue
+            group[-1] = card
+            kinds = rules.kinds_bits(group)
+            if kinds and (not locked or kinds & kind_bit):
+                fits |= low
+        meld.keep_extenders(judged, fits)
+    elif kept is None:
+        meld.keep_extenders(judged, fits)
+    return fits & held
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:
@@ -317,9 +326,9 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
 
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
     """Every single-card lay-off ``player`` may make now (of cards not in ``keep``):
-    meld by meld, the cards of the hand (one of each face) in hand order, each read from
-    the meld's :func:`extenders` (a meld none of the hand's cards extends is passed over
-    at once)."""
+    meld by meld, the cards of the hand (one of each face) in hand order, read from the
+    meld's :func:`extenders` of the hand's cards as a bitmask (a meld none of them
+    extends is passed over at once)."""
     hand = rnd.hands[player]
     if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
         return
@@ -341,7 +350,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator
         held |= 1 << card.id
     for owner, index, meld in melds:
         kept = meld.extenders()
-        hits = (extenders(rnd, meld) if kept is None else kept) & held
+        hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
         if hits:
             for card in faces:
                 if hits >> card.id & 1:
@@ -356,11 +365,15 @@ def _judged_layoffs(rnd: Round, player: int, melds: Sequence[tuple[int, int, Tab
     """:func:`list_layoffs` under ``wild_unique_card``: a wild card, or any card onto a
     meld with wild cards, is judged with the hand each time."""
     hand = rnd.hands[player]
+    held = 0
+    for card in faces:
+        if not card.wild:
+            held |= 1 << card.id
     for owner, index, meld in melds:
         if any(c.wild for c in meld.cards):
             fitting = [c for c in faces if _judge_fit(rnd, meld, c, hand)]
         else:
-            hits = extenders(rnd, meld)
+            hits = extenders(rnd, meld, held)
             fitting = [c for c in faces if (_judge_fit(rnd, meld, c, hand) if c.wild else hits >> c.id & 1)]
         for card in fitting:
             if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
