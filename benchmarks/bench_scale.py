@@ -27,6 +27,23 @@ least CPU counts. The figures of every backend are checked equal (``seconds``
 aside): the script stops if they are not.
 
 The results go in docs/scale.md.
+
+``--players VARIANT`` measures instead the cost of one game against the number of
+players, and compares source trees side by side::
+
+    python benchmarks/bench_scale.py --players rummy [--trees before=/tmp/old,after=.]
+        [--runs 3] [--random-games 20] [--greedy-games 10] [--hands 30] [--seed 0]
+        [--hands-of skarney_gin]
+
+Each run is a fresh process with one tree first on its ``PYTHONPATH``, playing
+(after a few unmeasured hands, so that tables built once a process are not counted)
+random and greedy whole games of ``VARIANT`` at its own player count, then greedy
+first hands (the dealer rotating) at every count from 2 to 6 the variant allows,
+from house rules that only set ``players`` (and, with ``--hands-of``, random first
+hands of other variants: ten times ``--hands`` of each). The runs of the trees alternate
+(``--runs`` rounds of every tree); the tables give each figure's median and least and
+most, per CPU second of the process, and the players rows' ratio to two players.
+The results go in docs/performance.md ("Scaling").
 """
 
 from __future__ import annotations
@@ -36,11 +53,13 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
+import tempfile
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 BACKENDS = ("local1", "local2", "ray")
 
@@ -214,6 +233,123 @@ def measure(backend: str, unit: str, count: int, seed: int, variant: str) -> Run
                figures)
 
 
+PLAYERS_HOUSE_RULE = """rummydsl: 1
+id: {id}
+extends: {parent}
+name: {parent} for {count}
+description: A house rule written by benchmarks/bench_scale.py (--players).
+players: {{count: {count}}}
+"""
+
+
+def players_child(variant_id: str, random_games: int, greedy_games: int, hands: int, seed: int,
+                  others: Sequence[str] = ()) -> None:
+    """One ``--players`` run in this process (the tree is the one on ``sys.path``): print
+    its figures as JSON, CPU seconds of this process (``time.process_time``)."""
+    import random
+
+    from rummydsl.agents import RandomAgent, make_agents
+    from rummydsl.engine import Game, Round, play_game, play_round
+    from rummydsl.variant import load_variant
+
+    def games(variant: Any, count: int, agents: str) -> float:
+        started = time.process_time()
+        for number in range(count):
+            rng = random.Random(seed * 1000 + number)
+            game = Game(variant, rng)
+            play_game(game, make_agents(agents, game.players, rng))
+        return count / (time.process_time() - started)
+
+    def first_hands(variant: Any, count: int, agents: str, at: int) -> tuple[float, float]:
+        rng = random.Random(at)
+        n = variant.players
+        actions = 0
+        started = time.process_time()
+        for number in range(count):
+            rnd = Round.deal(variant, rng, dealer=number % n, players=n)
+            seats = ([RandomAgent(random.Random(rng.getrandbits(64))) for _ in range(n)] if agents == "random"
+                     else make_agents(agents, n, random.Random(rng.getrandbits(64))))
+            play_round(rnd, seats)
+            actions += len(rnd.actions)
+        return (time.process_time() - started) / count * 1e3, actions / count
+
+    variant = load_variant(variant_id)
+    first_hands(variant, 3, "greedy", seed + 1)
+    first_hands(variant, 3, "random", seed + 1)
+    out: dict[str, Any] = {"random games/s": games(variant, random_games, "random"),
+                           "greedy games/s": games(variant, greedy_games, "greedy")}
+    low, high = variant.players_range
+    with tempfile.TemporaryDirectory() as folder:
+        for count in range(max(2, low), min(6, high) + 1):
+            ident = f"{variant.id}_players_{count}"
+            path = os.path.join(folder, f"{ident}.yaml")
+            with open(path, "w", encoding="utf-8") as house:
+                house.write(PLAYERS_HOUSE_RULE.format(id=ident, parent=variant.id, count=count))
+            house_rule = load_variant(path)
+            first_hands(house_rule, 2, "greedy", seed + 1)
+            ms, actions = first_hands(house_rule, hands, "greedy", seed)
+            out[f"greedy ms/hand {count}"] = ms
+            out[f"actions/hand {count}"] = actions
+    for other_id in others:
+        other = load_variant(other_id)
+        first_hands(other, 3, "random", seed + 1)
+        ms, _ = first_hands(other, 10 * hands, "random", seed)
+        out[f"{other_id} random hands/s"] = 1e3 / ms
+    print(json.dumps(out))
+
+
+def players_main(args: argparse.Namespace) -> None:
+    """``--players``: the runs of every tree, interleaved, and the tables."""
+    trees = [tuple(item.split("=", 1)) if "=" in item else (item, item) for item in args.trees.split(",")]
+    figures: dict[str, list[dict[str, float]]] = {name: [] for name, _ in trees}
+    print(f"# bench_scale --players {args.players}: {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the start; {args.runs} runs of each tree "
+          f"({', '.join(f'{name}={path}' for name, path in trees)}), {args.random_games} random and "
+          f"{args.greedy_games} greedy games, {args.hands} greedy first hands a row, seed {args.seed}")
+    for run in range(args.runs):
+        for name, path in trees:
+            env = dict(os.environ, PYTHONPATH=os.path.abspath(path))
+            done = subprocess.run([sys.executable, __file__, "--players-child", args.players, str(args.random_games),
+                                   str(args.greedy_games), str(args.hands), str(args.seed), args.hands_of],
+                                  capture_output=True, text=True, check=False, env=env)
+            if done.returncode != 0:
+                raise SystemExit(f"{name} run {run + 1} failed:\n{done.stderr}")
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+            figures[name].append(got)
+            print(f"<!-- {name} run {run + 1}: " + ", ".join(f"{k} {v:.2f}" for k, v in got.items()) + " -->",
+                  file=sys.stderr, flush=True)
+
+    def cell(values: list[float]) -> str:
+        return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+    names = [name for name, _ in trees]
+    keys = [k for k in figures[names[0]][0] if not k.startswith("actions")]
+    print()
+    print("| figure | " + " | ".join(names) + (f" | {names[-1]} / {names[0]} |" if len(names) > 1 else " |"))
+    print("| --- |" + " ---: |" * (len(names) + (len(names) > 1)))
+    for key in keys:
+        medians = [statistics.median(run[key] for run in figures[name]) for name in names]
+        ratio = f" | {medians[-1] / medians[0]:.2f}x" if len(names) > 1 else ""
+        print(f"| {key} | " + " | ".join(cell([run[key] for run in figures[name]]) for name in names) + ratio + " |")
+    counts = sorted(int(k.rsplit(" ", 1)[1]) for k in keys if k.startswith("greedy ms/hand"))
+    if counts:
+        print()
+        print("Greedy cost per hand against the number of players, each over its own two-player figure "
+              "(the ratio of the medians):")
+        print()
+        print("| players | actions/hand | " + " | ".join(f"{name} ms/hand | {name} / 2 players" for name in names) + " |")
+        print("| ---: | ---: |" + " ---: | ---: |" * len(names))
+        for count in counts:
+            actions = statistics.median(run[f"actions/hand {count}"] for run in figures[names[0]])
+            row = []
+            for name in names:
+                values = [run[f"greedy ms/hand {count}"] for run in figures[name]]
+                two = statistics.median(run[f"greedy ms/hand {counts[0]}"] for run in figures[name])
+                row.append(f"{cell(values)} | {statistics.median(values) / two:.2f}x")
+            print(f"| {count} | {actions:.0f} | " + " | ".join(row) + " |")
+    print(f"\nload {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1000", help="counts of whole games, comma-separated ('' for none)")
@@ -229,7 +365,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--driver-memory", metavar="COUNTS",
                         help="only the driver's memory, for these counts of canned hands (no play)")
     parser.add_argument("--driver-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--players", metavar="VARIANT",
+                        help="only the cost of a game against the number of players, for VARIANT (see above)")
+    parser.add_argument("--trees", default=".", help="with --players: NAME=PATH,... source trees to compare")
+    parser.add_argument("--runs", type=int, default=3, help="with --players: interleaved runs of each tree")
+    parser.add_argument("--random-games", type=int, default=20, help="with --players: random games a run")
+    parser.add_argument("--greedy-games", type=int, default=10, help="with --players: greedy games a run")
+    parser.add_argument("--hands-of", default="", metavar="VARIANT,...",
+                        help="with --players: also random first hands a CPU second of these variants "
+                             "(ten times --hands of each)")
+    parser.add_argument("--players-child", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.players_child:
+        variant, random_games, greedy_games, hands, seed, others = args.players_child
+        players_child(variant, int(random_games), int(greedy_games), int(hands), int(seed),
+                      [v for v in others.split(",") if v])
+        return
+    if args.players:
+        if args.hands == "1000,100000":
+            args.hands = "30"
+        args.hands = int(args.hands)
+        args.seed = args.seed if args.seed != 1 else 0
+        players_main(args)
+        return
     if args.driver_child is not None:
         driver_memory(args.driver_child)
         return

@@ -26,6 +26,7 @@ from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
 from ..melds.discards import discard_deadwoods
+from .extendable import _extendable
 from .promise import _pair_score, _promise, _promise_without
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
@@ -237,14 +238,15 @@ class GreedyAgent:
         if card is None:
             return False
         hand = observation.hand
-        table = _layoff_table(observation)
+        melds = [m for melds in observation.table for m in melds]
         with_card = (*hand, card)
         rules = observation.rules
         if not hand:
             return False
         if len(with_card) <= MAX_HAND:
             try:
-                useful = _extendable(observation, with_card, table) if table else []
+                useful = [LayoffTarget(tuple(m.cards), m.kind)
+                          for m in (_extendable(observation, with_card, melds) if melds else ())]
                 left = discard_deadwoods(rules, with_card, useful) if useful else None
                 if left is not None:
                     return min(left[:-1]) < left[-1]
@@ -252,6 +254,7 @@ class GreedyAgent:
                     return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
             except RummyDslError:
                 pass  # past the work bound with the discard: ask card by card, as before
+        table = _layoff_table(observation)
         now = self._left_after_putting_down(observation, hand, table)
         return any(self._left_after_putting_down(observation, [c for c in with_card if c is not out], table) < now
                    for out in hand)
@@ -434,63 +437,6 @@ def dealt_low(observation: Observation) -> float:
 def _layoff_table(observation: Observation) -> list[LayoffTarget]:
     """Every meld on the table, as the solver's lay-off targets."""
     return [LayoffTarget(tuple(m.cards), m.kind) for melds in observation.table for m in melds]
-
-
-def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence[LayoffTarget]) -> list[LayoffTarget]:
-    """The table melds that some of ``cards`` might extend, by the kinds' shapes (each a
-    necessary condition, :class:`~rummydsl.melds.KindShape`); the solver is asked
-    without the others, which no card of the hand can join (the least deadwood is the
-    same), and is spared listing their extensions.
-
-    With no wild card in the hand or the meld: a meld of one rank takes only a card of
-    that rank (``same_rank``); a meld whose cards stand at consecutive single positions
-    (of one suit, where the shape keeps one) takes only a card at the position just
-    below or above (``sequence``); a meld at a kind's largest size takes nothing more.
-    Everything is kept for wild cards (in the hand, or on the table under
-    ``wild_unique_card``), kinds of no known shape, wrapping decks and melds or cards
-    the rules above do not cover.
-    """
-    deck = observation.variant.deck
-    rules = observation.rules
-    shapes = list(rules.shapes.values())
-    if (deck.wrap or any(shape.family == "any" for shape in shapes)
-            or any(c.wild or c.rank is None or c.suit is None for c in cards)
-            or (rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards))):
-        return list(table)  # (a wild card's meanings may read every card on the table)
-    held = [(c.rank.order, c.suit.index, deck.sequence_positions(c.rank))  # type: ignore[union-attr,arg-type]
-            for c in cards]
-    out = []
-    for meld in table:
-        group = meld.cards
-        if any(c.wild or c.rank is None or c.suit is None for c in group):
-            out.append(meld)
-            continue
-        size = len(group)
-        ranks = {c.rank.order for c in group}  # type: ignore[union-attr]
-        suits = {c.suit.index for c in group}  # type: ignore[union-attr]
-        spots = [deck.sequence_positions(c.rank) for c in group]  # type: ignore[arg-type]
-        for shape in shapes:
-            if shape.max_size is not None and size + 1 > shape.max_size:
-                continue
-            if shape.family == "same_rank":
-                if len(ranks) == 1 and any(rank in ranks for rank, _, _ in held):
-                    break
-                continue
-            if shape.same_suit and len(suits) != 1:
-                continue
-            if any(len(spot) != 1 for spot in spots):
-                break  # a card with several positions: not ruled out here
-            low = min(spot[0] for spot in spots)
-            high = max(spot[0] for spot in spots)
-            if len({spot[0] for spot in spots}) != size or high - low != size - 1:
-                break  # not a block of consecutive positions: not ruled out here
-            if any((not shape.same_suit or suit in suits) and (low - 1 in at or high + 1 in at)
-                   for _, suit, at in held):
-                break
-        else:
-            continue
-        out.append(meld)
-    return out
 
 
 def _going_out_game(observation: Observation) -> bool:

@@ -58,12 +58,15 @@ class TableMeld:
     """The seat that laid each card, parallel to ``cards``."""
     _extends: tuple[int, str, dict[int, bool]] | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`extends_memo`'s memo, with the size and kind it was made for."""
+    _extenders: tuple[int, str, int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`extenders`' bitmasks, with the size and kind they were worked out for."""
 
     def copy(self) -> TableMeld:
-        """An independent copy (it shares the memo of what extends the meld, which a
+        """An independent copy (it shares the memos of what extends the meld, which a
         change of either replaces rather than alters)."""
         other = TableMeld(list(self.cards), self.kind, list(self.by))
         other._extends = self._extends
+        other._extenders = self._extenders
         return other
 
     def add(self, card: Card, player: int) -> None:
@@ -71,26 +74,33 @@ class TableMeld:
         self.cards.append(card)
         self.by.append(player)
         self._extends = None
+        self._extenders = None
 
-    def extends_memo(self) -> dict[int, bool]:
-        """Whether each card (by id) extends the meld as it lies now, as far as worked
-        out: the lay-off rules (:mod:`.mechanics.layoffs`) fill it for the cards they
-        judge, so that a listing judges each card once for each state of the meld. A
-        new, empty memo once a card is added or the kind changes.
+    def extenders(self) -> tuple[int, int] | None:
+        """Which cards extend the meld as it lies now, as far as worked out: two bitmasks by
+        card id (bit ``id``), the cards judged and those of them that extend it. The
+        lay-off rules (:mod:`.mechanics.layoffs`) work them out and keep them
+        (:meth:`keep_extenders`), so that a listing judges each card once for each state
+        of the meld; None before, and again once a card is added or the kind changes.
 
         >>> from rummydsl.cards import Deck
         >>> meld = TableMeld(list(Deck.preset("standard52").parse_cards("7H 7D 7C")), "set", [0, 0, 0])
-        >>> meld.extends_memo()[3] = True
-        >>> meld.extends_memo(), meld.copy().extends_memo()
-        ({3: True}, {3: True})
+        >>> meld.keep_extenders(0b11 << 44, 1 << 45)
+        >>> meld.extenders() == (0b11 << 44, 1 << 45), meld.copy().extenders() == meld.extenders()
+        (True, True)
         >>> meld.kind = "run"
-        >>> meld.extends_memo()
-        {}
+        >>> meld.extenders() is None
+        True
         """
-        memo = self._extends
-        if memo is None or memo[0] != len(self.cards) or memo[1] != self.kind:
-            memo = self._extends = (len(self.cards), self.kind, {})
-        return memo[2]
+        got = self._extenders
+        if got is None or got[0] != len(self.cards) or got[1] != self.kind:
+            return None
+        return got[2], got[3]
+
+    def keep_extenders(self, judged: int, fits: int) -> None:
+        """Keep what :meth:`extenders` gives for the meld as it lies now: the cards judged
+        (a bitmask by card id) and those of them that extend it."""
+        self._extenders = (len(self.cards), self.kind, judged, fits)
 
     def credited(self, player: int) -> list[str]:
         """The cards of this meld that ``player`` laid, as text."""

@@ -7,7 +7,7 @@ Part of the meld step (:mod:`.melding`), and used by the showdown after a knock
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -67,10 +67,12 @@ def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
     melds = [m for owner in targets for m in rnd.table[owner]]
     if new and player in targets:
         melds.extend(new)
+    fresh = {id(meld) for meld in new}
     for meld in melds:
         if grown is not None and meld is grown[0]:
-            meld = TableMeld([*meld.cards, grown[1]], meld.kind)
-        if _fits(rnd, meld, card, hand):
+            if _judge_fit(rnd, TableMeld([*meld.cards, grown[1]], meld.kind), card, hand):
+                return True
+        elif (_judge_fit if id(meld) in fresh else _fits)(rnd, meld, card, hand):
             return True
     return False
 
@@ -84,26 +86,20 @@ def layoff_targets(rnd: Round, player: int) -> list[int]:
         return []
     step = rnd.variant.turn[rnd.step]
     assert isinstance(step, MeldStep)
-    targets = [player] if step.add_to_own else []
-    if step.add_to_opponents:
-        targets.extend(q for q in rnd.seated if q != player)
-    return targets
+    others = [q for q in rnd.seated if q != player] if step.add_to_opponents else []
+    return [player, *others] if step.add_to_own else others
 
 
 def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
     """Whether ``card`` extends ``meld`` into a kind (the same kind when kind-locked).
 
-    Kept in the meld's memo (:meth:`~..state.TableMeld.extends_memo`) by card: the
-    answer reads only the meld and the card, except where wild cards' meanings
-    depend on the other cards held (``wild_unique_card``), which are judged each time.
+    Read from the meld's cards that extend it (:func:`extenders`), worked out once for
+    each state of the meld, except where wild cards' meanings depend on the other
+    cards held (``wild_unique_card``), which are judged each time.
     """
     if rnd.rules.wild_unique_card and (card.wild or any(c.wild for c in meld.cards)):
         return _judge_fit(rnd, meld, card, hand)
-    memo = meld.extends_memo()
-    got = memo.get(card.id)
-    if got is None:
-        got = memo[card.id] = _judge_fit(rnd, meld, card, hand)
-    return got
+    return bool(extenders(rnd, meld, 1 << card.id))
 
 
 def _judge_fit(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
@@ -145,6 +141,131 @@ def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
         if len(set(spots)) == len(spots) and max(spots) - min(spots) < len(cards) + 1:
             return True
     return False
+
+
+class _DeckMasks:
+    """A deck's cards by what :func:`_may_extend` reads (bitmasks by card id): every
+    card, the wild cards, the natural cards of each rank and of each suit, and (where
+    the deck has single sequence positions) of each position and of several."""
+
+    def __init__(self, deck: Any, positions: Sequence[int] | None) -> None:
+        self.deck = deck
+        self.all = 0
+        self.wild = 0
+        self.rank: dict[int, int] = {}
+        self.suit: dict[int, int] = {}
+        self.position: dict[int, int] = {}
+        self.naturals = 0
+        for card in deck.cards:
+            bit = 1 << card.id
+            self.all |= bit
+            if card.wild:
+                self.wild |= bit
+                continue
+            self.naturals |= bit
+            self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
+            self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
+            if positions is not None:
+                spot = positions[card.id]
+                self.position[spot] = self.position.get(spot, 0) | bit
+
+
+_MASKS: dict[int, _DeckMasks] = {}
+""":class:`_DeckMasks` by deck (the last few kept)."""
+
+
+def _deck_masks(rnd: Round) -> _DeckMasks:
+    deck = rnd.variant.deck
+    got = _MASKS.get(id(deck))
+    if got is None or got.deck is not deck:
+        got = _DeckMasks(deck, rnd.positions)
+        if len(_MASKS) >= 32:
+            _MASKS.pop(next(iter(_MASKS)))
+        _MASKS[id(deck)] = got
+    return got
+
+
+def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
+    """The cards :func:`_may_extend` lets through for a meld of ``cards``, as a bitmask
+    by card id (at least those: a superset is fine, each is judged)."""
+    masks = _deck_masks(rnd)
+    positions = rnd.positions
+    naturals = [c for c in cards if not c.wild]
+    if not naturals or positions is None:
+        return masks.all
+    out = masks.wild
+    size = len(cards)
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "any":
+            return masks.all
+        if shape.family == "same_rank":
+            rank = naturals[0].rank
+            if all(c.rank is rank for c in naturals):
+                out |= masks.rank.get(id(rank), 0)
+            continue
+        base = masks.naturals
+        if shape.same_suit:
+            suit = naturals[0].suit
+            if any(c.suit is not suit for c in naturals):
+                continue
+            base = masks.suit.get(id(suit), 0)
+        spots = [positions[c.id] for c in naturals]
+        if -1 in spots:
+            out |= base
+            continue
+        out |= base & masks.position.get(-1, 0)
+        if len(set(spots)) != len(spots):
+            continue
+        low, high = min(spots), max(spots)
+        for spot in range(high - size, low + size + 1):
+            if spot not in spots:
+                out |= base & masks.position.get(spot, 0)
+    return out
+
+
+def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
+    """The cards of ``held`` (a bitmask by card id) that extend ``meld`` into a kind (the
+    same kind when kind-locked), as a bitmask.
+
+    Each card is judged once for each state of the meld, and what is known is kept on it
+    (:meth:`~..state.TableMeld.extenders`): at first every card but those the kinds'
+    shapes let through (:func:`_candidates`) is known not to extend it; a candidate is
+    judged by the meld's patterns when a hand holding it first asks.
+
+    Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
+    depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
+    """
+    kept = meld.extenders()
+    cards = meld.cards
+    if kept is None:
+        candidates = _candidates(rnd, cards)
+        for card in cards:
+            candidates &= ~(1 << card.id)
+        judged, fits = _deck_masks(rnd).all & ~candidates, 0
+    else:
+        judged, fits = kept
+    todo = held & ~judged
+    if todo:
+        rules = rnd.rules
+        locked = rnd.variant.kind_locked
+        kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
+        deck_cards = rnd.variant.deck.cards
+        judged |= todo
+        group = [*cards, cards[0]]
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            card = deck_cards[low.bit_length() - 1]
+            if not _may_extend(rnd, cards, card):
+                continue
+            group[-1] = card
+            kinds = rules.kinds_bits(group)
+            if kinds and (not locked or kinds & kind_bit):
+                fits |= low
+        meld.keep_extenders(judged, fits)
+    elif kept is None:
+        meld.keep_extenders(judged, fits)
+    return fits & held
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:
@@ -204,29 +325,58 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
 
 
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
-    """Every single-card lay-off ``player`` may make now (of cards not in ``keep``)."""
+    """Every single-card lay-off ``player`` may make now (of cards not in ``keep``):
+    meld by meld, the cards of the hand (one of each face) in hand order, read from the
+    meld's :func:`extenders` of the hand's cards as a bitmask (a meld none of them
+    extends is passed over at once)."""
     hand = rnd.hands[player]
-    if rnd.phase is Phase.MELD and len(hand) == 1 and final_discard_required(rnd):
+    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
+        return
+    table = rnd.table
+    melds = [(owner, index, meld) for owner in layoff_targets(rnd, player)
+             for index, meld in enumerate(table[owner])]
+    if not melds:
         return
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     if len(hand) == 2 and rnd.taken is not None:
         free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     two = len(hand) == 2 and last_card_stays(rnd)
     faces = rnd.distinct_faces(free)
-    unique = rnd.rules.wild_unique_card
-    for owner in layoff_targets(rnd, player):
-        for index, meld in enumerate(rnd.table[owner]):
-            memo = None if unique and any(c.wild for c in meld.cards) else meld.extends_memo()
-            for card in faces:  # _fits, inlined: a listing asks it of every card and meld
-                known = None if memo is None or (unique and card.wild) else memo.get(card.id)
-                if known is not None:
-                    fits = known
-                else:
-                    fits = _judge_fit(rnd, meld, card, hand)
-                    if memo is not None and not (unique and card.wild):
-                        memo[card.id] = fits
-                if fits:
+    if rnd.rules.wild_unique_card:
+        yield from _judged_layoffs(rnd, player, melds, faces, two)
+        return
+    held = 0
+    for card in faces:
+        held |= 1 << card.id
+    for owner, index, meld in melds:
+        kept = meld.extenders()
+        hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
+        if hits:
+            for card in faces:
+                if hits >> card.id & 1:
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue
                     yield Layoff(player, card, owner, index)
+
+
+def _judged_layoffs(rnd: Round, player: int, melds: Sequence[tuple[int, int, TableMeld]],
+                    faces: Sequence[Card], two: bool) -> Iterator[Layoff]:
+    """:func:`list_layoffs` under ``wild_unique_card``: a wild card, or any card onto a
+    meld with wild cards, is judged with the hand each time."""
+    hand = rnd.hands[player]
+    held = 0
+    for card in faces:
+        if not card.wild:
+            held |= 1 << card.id
+    for owner, index, meld in melds:
+        if any(c.wild for c in meld.cards):
+            fitting = [c for c in faces if _judge_fit(rnd, meld, c, hand)]
+        else:
+            hits = extenders(rnd, meld, held)
+            fitting = [c for c in faces if (_judge_fit(rnd, meld, c, hand) if c.wild else hits >> c.id & 1)]
+        for card in fitting:
+            if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
+                                           hand, grown=(meld, card)):
+                continue
+            yield Layoff(player, card, owner, index)
