@@ -106,15 +106,19 @@ class ForkServer:
                                         pass_fds=(requests_read, answers_write))
         os.close(requests_read)
         os.close(answers_write)
-        self._answer_file = os.fdopen(self._answers, "rb")
+        self._read = b""  # what the server answered past the last line taken
         self.runs = 0
 
     def _answer(self, timeout: float | None) -> int | None:
-        if timeout is not None and not select.select([self._answers], [], [], timeout)[0]:
-            return None
-        line = self._answer_file.readline()
-        if not line:
-            raise RuntimeError(f"the fork server ended (exit {self.process.wait()})")
+        """The server's next line (a number), or None when ``timeout`` seconds pass first."""
+        while b"\n" not in self._read:
+            if timeout is not None and not select.select([self._answers], [], [], timeout)[0]:
+                return None
+            more = os.read(self._answers, 4096)
+            if not more:
+                raise RuntimeError(f"the fork server ended (exit {self.process.wait()})")
+            self._read += more
+        line, self._read = self._read.split(b"\n", 1)
         return int(line)
 
     def run(self, argv: list[str], stdin: Path | None) -> tuple[int, bytes, bytes]:
@@ -126,7 +130,10 @@ class ForkServer:
         pid = self._answer(None)
         code = self._answer(self.hang_guard)
         if code is None:  # a guard against a run that never ends, not a speed test
-            os.kill(pid, signal.SIGKILL)  # type: ignore[arg-type]
+            try:
+                os.kill(pid, signal.SIGKILL)  # type: ignore[arg-type]
+            except ProcessLookupError:
+                pass
             self._answer(None)
             raise subprocess.TimeoutExpired(argv, self.hang_guard)
         try:
@@ -136,6 +143,6 @@ class ForkServer:
             err.unlink()
 
     def close(self) -> None:
-        os.close(self._requests)
-        self._answer_file.close()
+        os.close(self._requests)  # the server's loop ends
+        os.close(self._answers)
         self.process.wait()
