@@ -15,8 +15,8 @@ flags): the tests that judge those start ``python -m rummydsl.cli`` afresh
 (tests/cli/test_imports.py, the special files of test_hostile_corpus.py,
 tests/security/test_paths.py).
 
-The cost saved is the interpreter's start and the imports, about 0.2 to 0.4 s of CPU a
-run (docs/performance.md, "The test suite's cost").
+The cost saved is the interpreter's start and the imports: about 0.2 s of CPU a run of
+the hostile corpus (docs/performance.md, "The test suite's cost").
 """
 
 from __future__ import annotations

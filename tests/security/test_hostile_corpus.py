@@ -2,9 +2,9 @@
 
 Each run is a real ``rummydsl`` process, so what reaches a terminal, the exit code and
 the absence of a traceback are judged as a user would see them: the corpus's runs are
-forked from a server that has made the imports (forkserver.py: the same process but
-for its start-up, about a third of a ``check``'s CPU), the special files on the command
-line are run as fresh ``python -m rummydsl.cli`` processes. A run is bounded by
+forked from a server that has made the imports (forkserver.py: a process of its own,
+less the interpreter's start and the imports), the special files on the command line
+are run as fresh ``python -m rummydsl.cli`` processes. A run is bounded by
 ``RLIMIT_CPU`` and ``RLIMIT_AS`` (CPU time, not wall time: a loaded machine cannot
 make it fail); the wall-clock timeout is only a guard against a hang (a FIFO that
 blocks forever), far above what any run takes.
