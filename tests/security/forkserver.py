@@ -24,9 +24,11 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +45,13 @@ requests, answers = os.fdopen(int(sys.argv[1]), "rb"), os.fdopen(int(sys.argv[2]
 
 def child(run):
     os.close(requests.fileno()); os.close(answers.fileno())
-    cpu, memory = run["limits"]
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if run["limits"]:
+        cpu, memory = run["limits"]
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if run["cwd"]:
+        os.chdir(run["cwd"])
+        sys.path[0] = os.getcwd()
     for fd, path, flags in ((0, run["stdin"] or os.devnull, os.O_RDONLY),
                             (1, run["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
                             (2, run["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
@@ -94,11 +100,13 @@ for line in requests:
 
 
 class ForkServer:
-    """``run(argv, stdin)`` gives the exit code, stdout and stderr of ``rummydsl ARGV``
-    run in ``folder`` with ``env`` (the server's own, fixed when it starts)."""
+    """``run(argv, stdin, cwd)`` gives the exit code, stdout and stderr of ``rummydsl
+    ARGV`` run in ``cwd`` (``folder`` if none) with ``env`` (the server's own, fixed when
+    it starts), under ``limits`` (CPU seconds, address space bytes) if given."""
 
-    def __init__(self, folder: Path, env: dict[str, str], limits: tuple[int, int], hang_guard: float) -> None:
+    def __init__(self, folder: Path, env: dict[str, str], limits: tuple[int, int] | None, hang_guard: float) -> None:
         self.folder, self.limits, self.hang_guard = folder, limits, hang_guard
+        self.scratch = Path(tempfile.mkdtemp(prefix="rummydsl-forks-"))  # each run's streams
         requests_read, self._requests = os.pipe()
         self._answers, answers_write = os.pipe()
         self.process = subprocess.Popen([sys.executable, "-c", SERVER, str(requests_read), str(answers_write)],
@@ -121,11 +129,12 @@ class ForkServer:
         line, self._read = self._read.split(b"\n", 1)
         return int(line)
 
-    def run(self, argv: list[str], stdin: Path | None) -> tuple[int, bytes, bytes]:
+    def run(self, argv: list[str], stdin: Path | None = None, cwd: Path | None = None) -> tuple[int, bytes, bytes]:
         self.runs += 1
-        out, err = self.folder.parent / f"fork-{self.runs}.out", self.folder.parent / f"fork-{self.runs}.err"
+        out, err = self.scratch / f"{self.runs}.out", self.scratch / f"{self.runs}.err"
         request: dict[str, Any] = {"argv": argv, "stdin": str(stdin) if stdin else None, "stdout": str(out),
-                                   "stderr": str(err), "limits": list(self.limits)}
+                                   "stderr": str(err), "limits": list(self.limits) if self.limits else None,
+                                   "cwd": str(cwd) if cwd else None}
         os.write(self._requests, json.dumps(request).encode("utf-8") + b"\n")
         pid = self._answer(None)
         code = self._answer(self.hang_guard)
@@ -146,3 +155,4 @@ class ForkServer:
         os.close(self._requests)  # the server's loop ends
         os.close(self._answers)
         self.process.wait()
+        shutil.rmtree(self.scratch, ignore_errors=True)
