@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -41,6 +42,23 @@ def out_file(tmp_path: Path, *argv: str, name: str = "run.jsonl") -> Path:
 
 
 @pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[dict[str, object], bytes]]:
+    """``uninterrupted(*ARGV)``: the figures (``--json`` less ``seconds``) and the out-file
+    of ARGV played through on one worker, each ARGV played once for the module (the
+    figures and the file come from one run: ``--json`` and ``--out`` together)."""
+    played: dict[tuple[str, ...], tuple[dict[str, object], bytes]] = {}
+
+    def run_through(*argv: str) -> tuple[dict[str, object], bytes]:
+        if argv not in played:
+            out = tmp_path_factory.mktemp("whole") / "whole.jsonl"
+            played[argv] = figures(*argv, "--workers", "1", "--out", str(out)), out.read_bytes()
+        printed, whole = played[argv]
+        return json.loads(json.dumps(printed)), whole  # a copy: nothing a test changes is shared
+
+    return run_through
+
+
+@pytest.fixture(scope="module")
 def small_run(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """The out-file of SMALL, played once for the module."""
     return out_file(tmp_path_factory.mktemp("small"), *SMALL).read_bytes()
@@ -64,7 +82,8 @@ def outcomes(path: Path) -> int:
 
 @pytest.mark.parametrize("argv,workers", [(COMPARE, "1"), (COMPARE, "2"), (SWEEP, "2")])
 def test_a_killed_run_resumes_to_the_figures_and_file_of_an_uninterrupted_run(
-        argv: tuple[str, ...], workers: str, tmp_path: Path) -> None:
+        argv: tuple[str, ...], workers: str, tmp_path: Path,
+        uninterrupted: Callable[..., tuple[dict[str, object], bytes]]) -> None:
     out = tmp_path / "run.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "rummydsl.cli", *argv, "--workers", workers, "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -82,9 +101,9 @@ def test_a_killed_run_resumes_to_the_figures_and_file_of_an_uninterrupted_run(
     arms = 2
     assert 5 <= outcomes(out) < games * arms
     resumed = figures(*argv, "--workers", workers, "--resume", str(out))
-    assert resumed == figures(*argv, "--workers", "1")
-    whole = out_file(tmp_path, *argv, name="whole.jsonl")
-    assert out.read_bytes() == whole.read_bytes()   # every task once, in task order
+    whole_figures, whole = uninterrupted(*argv)
+    assert resumed == whole_figures
+    assert out.read_bytes() == whole   # every task once, in task order
 
 
 def test_the_out_file_names_the_run_then_holds_each_task_in_order(tmp_path: Path) -> None:

@@ -1,7 +1,10 @@
 """The hostile corpus (tests/security/hostile/README.md): every file, every command.
 
 Each run is a real ``rummydsl`` process, so what reaches a terminal, the exit code and
-the absence of a traceback are judged as a user would see them. A run is bounded by
+the absence of a traceback are judged as a user would see them: the corpus's runs are
+forked from a server that has made the imports (forkserver.py: a process of its own,
+less the interpreter's start and the imports), the special files on the command line
+are run as fresh ``python -m rummydsl.cli`` processes. A run is bounded by
 ``RLIMIT_CPU`` and ``RLIMIT_AS`` (CPU time, not wall time: a loaded machine cannot
 make it fail); the wall-clock timeout is only a guard against a hang (a FIFO that
 blocks forever), far above what any run takes.
@@ -18,8 +21,11 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Iterator
 
 import pytest
+
+from .forkserver import ForkServer
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "hostile"
@@ -88,10 +94,29 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work
 
 
-def _run(arena: Path, argv: list[str], stdin_file: str | None) -> tuple[int, str]:
+def _environment(arena: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RUMMYDSL_AGENT")}
     env.update({"RUMMYDSL_CANARY": CANARY, "HOME": str(arena.parent / "home"),
                 "TMPDIR": str(arena.parent / "tmp")})
+    return env
+
+
+@pytest.fixture(scope="module")
+def forks(arena: Path) -> Iterator[ForkServer]:
+    """The corpus's runs as processes forked after the imports (forkserver.py): each is
+    limited, streamed and judged as a fresh one is; the special files below are run
+    as fresh processes."""
+    server = ForkServer(arena, _environment(arena), (CPU_SECONDS, MEMORY_BYTES), HANG_GUARD_SECONDS)
+    yield server
+    server.close()
+
+
+def _decoded(stdout: bytes, stderr: bytes) -> str:
+    return stdout.decode("utf-8", errors="backslashreplace") + stderr.decode("utf-8", errors="backslashreplace")
+
+
+def _run(arena: Path, argv: list[str], stdin_file: str | None) -> tuple[int, str]:
+    env = _environment(arena)
     stdin = open(arena / stdin_file, "rb") if stdin_file else subprocess.DEVNULL
     try:
         done = subprocess.run([sys.executable, "-m", "rummydsl.cli", *argv], cwd=arena, env=env,
@@ -100,8 +125,7 @@ def _run(arena: Path, argv: list[str], stdin_file: str | None) -> tuple[int, str
     finally:
         if stdin_file:
             stdin.close()  # type: ignore[union-attr]
-    out = done.stdout.decode("utf-8", errors="backslashreplace") + done.stderr.decode("utf-8", errors="backslashreplace")
-    return done.returncode, out
+    return done.returncode, _decoded(done.stdout, done.stderr)
 
 
 def _judge(argv: list[str], code: int, out: str) -> None:
@@ -117,14 +141,14 @@ def _judge(argv: list[str], code: int, out: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "index"), CASES, ids=[f"{n}-{i}" for n, i in CASES])
-def test_a_hostile_file_is_refused_cleanly(arena: Path, name: str, index: int) -> None:
+def test_a_hostile_file_is_refused_cleanly(arena: Path, forks: ForkServer, name: str, index: int) -> None:
     argv, stdin = _commands(name, name)[index]
     if name.endswith(".run.jsonl"):  # --resume appends: work on a copy
         copy = f"copy-{index}-{name}"
         shutil.copy(arena / name, arena / copy)
         argv = [copy if a == name else a for a in argv]
-    code, out = _run(arena, argv, stdin)
-    _judge(argv, code, out)
+    code, stdout, stderr = forks.run(argv, arena / stdin if stdin else None)
+    _judge(argv, code, _decoded(stdout, stderr))
 
 
 def test_the_corpus_is_large_enough() -> None:

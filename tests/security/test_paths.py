@@ -11,8 +11,8 @@ The layout every test here uses (``tree``)::
     tmp/top/mid/rules/house/          the files a person names
 
 The canary must never appear in any output: not in a message, not in a source line.
-Special files (a FIFO, a socket, /dev/zero) are always tried in a subprocess with a
-generous timeout, so a regression that blocks on one fails instead of hanging.
+Special files (a FIFO, a socket, /dev/zero) are always tried in a process of its own
+(forked from a server that has made the imports, forkserver.py) with a generous timeout, so a regression that blocks on one fails instead of hanging.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from rummydsl.variant import check_file
 from rummydsl.variant.extends import resolve
 
 from .conftest import run
+from .forkserver import ForkServer
 
 CANARY = "CANARY-7f3e9b1c-never-print-me"
 HANG_GUARD = 300  # seconds: only ever reached by a command that blocks on a special file
@@ -74,13 +75,33 @@ def tree(tmp_path: Path) -> Tree:
     return Tree(tmp_path)
 
 
+_FORKS: list[ForkServer] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def forks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The module's ``rummydsl`` processes, forked after the imports from a server
+    started with the canary in its environment (forkserver.py; the hostile corpus runs
+    its special files on the command line as fresh processes)."""
+    server = ForkServer(tmp_path_factory.mktemp("forks"), dict(os.environ, RUMMYDSL_TEST_CANARY=CANARY),
+                        None, HANG_GUARD)
+    _FORKS.append(server)
+    yield
+    _FORKS.remove(server)
+    server.close()
+
+
 def subprocess_run(*argv: str, cwd: Path, stdin: str = "") -> tuple[int, str]:
-    """``rummydsl ARGV`` in a subprocess (never hangs the suite), with the canary in its
-    environment (so /proc/self/environ holds it): exit code and all output."""
-    env = dict(os.environ, RUMMYDSL_TEST_CANARY=CANARY)
-    done = subprocess.run([sys.executable, "-m", "rummydsl.cli", *argv], cwd=cwd, env=env,
-                          input=stdin, capture_output=True, text=True, timeout=HANG_GUARD)
-    return done.returncode, done.stdout + done.stderr
+    """``rummydsl ARGV`` in a process of its own (never hangs the suite), with the canary
+    in its environment (so /proc/self/environ holds it): exit code and all output."""
+    server = _FORKS[-1]
+    given = None
+    if stdin:
+        given = server.scratch / f"stdin-{server.runs + 1}"
+        given.write_text(stdin, encoding="utf-8")
+    code, out, err = server.run(list(argv), given, cwd)
+    text = out.decode("utf-8") + err.decode("utf-8")
+    return code, text.replace("\r\n", "\n").replace("\r", "\n")  # as subprocess's text mode reads it
 
 
 def assert_nothing_disclosed(text: str) -> None:

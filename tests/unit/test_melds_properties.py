@@ -133,6 +133,16 @@ KINDS = {"gin": GIN_KINDS, "skarney": SKARNEY_KINDS, "ginski": GINSKI_KINDS}
 # --------------------------------------------------------------------------- reference
 
 
+def lowest_index(groups: Sequence[Any], n: int) -> list[list[Any]]:
+    """Groups of hand positions (bitmasks, or tuples that start with one) by their lowest
+    position: a search that takes the lowest card of what is left looks only there."""
+    out: list[list[Any]] = [[] for _ in range(n)]
+    for group in groups:
+        mask = group if isinstance(group, int) else group[0]
+        out[(mask & -mask).bit_length() - 1].append(group)
+    return out
+
+
 def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
     """Every subset of the hand (as a bitmask over hand positions) that forms some kind."""
     out = []
@@ -144,10 +154,20 @@ def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
     return out
 
 
-def brute_best(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> int:
-    """The least deadwood by exhaustive search over packings of the meld subsets."""
+def brute_packing(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> Callable[[int], int]:
+    """The least deadwood of any part of the hand (a bitmask over hand positions), by
+    exhaustive search over packings of the meld subsets of the whole hand.
+
+    The melds of a part are the hand's melds inside it (a subset of the part is the same
+    cards in the same order as that subset of the hand), so one listing serves every
+    part: the hand, the hand less each discard, what a contract leaves. The last
+    hand's answer is kept (a test asks of one hand its best and its best discard)."""
+    kept = _LAST_PACKING[:3]
+    if len(kept) == 3 and kept[0] is kinds and kept[1] is value and kept[2] == tuple(hand):
+        return _LAST_PACKING[3]  # type: ignore[no-any-return]
     melds = brute_melds(kinds, hand)
     vals = [value(c) for c in hand]
+    by_lowest = lowest_index(melds, len(hand))
 
     @lru_cache(maxsize=None)
     def best(mask: int) -> int:
@@ -155,20 +175,31 @@ def brute_best(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequen
             return 0
         i = (mask & -mask).bit_length() - 1
         result = vals[i] + best(mask & ~(1 << i))
-        for m in melds:
-            if m >> i & 1 and m & mask == m:
+        for m in by_lowest[i]:  # every meld holding card i and inside the part starts at i
+            if m & mask == m:
                 result = min(result, best(mask & ~m))
         return result
 
-    return best((1 << len(hand)) - 1)
+    best.melds = melds  # type: ignore[attr-defined]
+    _LAST_PACKING[:] = [kinds, value, tuple(hand), best]
+    return best
+
+
+_LAST_PACKING: list[Any] = []
+
+
+def brute_best(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> int:
+    """The least deadwood by exhaustive search over packings of the meld subsets."""
+    return brute_packing(kinds, value, hand)((1 << len(hand)) - 1)
 
 
 def brute_discard(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> tuple[Any, int]:
     """One brute-force solve per discard; ties to the highest value, then highest id."""
+    best = brute_packing(kinds, value, hand)
+    whole = (1 << len(hand)) - 1
     results = []
     for i, card in enumerate(hand):
-        rest = [c for j, c in enumerate(hand) if j != i]
-        results.append((brute_best(kinds, value, rest), -value(card), -card.id, card))
+        results.append((best(whole & ~(1 << i)), -value(card), -card.id, card))
     after, _, _, card = min(results, key=lambda r: r[:3])
     return card, after
 
@@ -176,7 +207,8 @@ def brute_discard(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Seq
 def brute_contract(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any],
                    contract: Callable[..., bool]) -> int | None:
     """Least deadwood of the cards left after some collection of disjoint melds that meets the contract."""
-    melds = brute_melds(kinds, hand)
+    packing = brute_packing(kinds, value, hand)
+    melds: list[int] = packing.melds  # type: ignore[attr-defined]
     n = len(hand)
     best: int | None = None
     for count in range(1, n // 3 + 1):
@@ -194,8 +226,7 @@ def brute_contract(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Se
             names = [[k for k, p in kinds.items() if p(g)] for g in groups]
             if not any(contract(list(zip(pick, groups))) for pick in itertools.product(*names)):
                 continue
-            rest = [hand[i] for i in range(n) if not union >> i & 1]
-            d = brute_best(kinds, value, rest) if rest else 0
+            d = packing(((1 << n) - 1) & ~union)  # the least deadwood of the cards left
             best = d if best is None else min(best, d)
     return best
 
@@ -605,20 +636,22 @@ def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequ
             if opts:
                 lays.append((mask, opts))
 
+    melds_at, lays_at = lowest_index(melds, n), lowest_index(lays, n)
+
     @lru_cache(maxsize=None)
     def best(mask: int, used: frozenset[int], joined: bool) -> int:
         if not mask:
             return 0
         i = (mask & -mask).bit_length() - 1
         result = vals[i] + best(mask & ~(1 << i), used, joined)
-        for m, opts in melds:
-            if m >> i & 1 and m & mask == m:
+        for m, opts in melds_at[i]:  # a group holding card i inside the part starts at i
+            if m & mask == m:
                 for o in opts:
                     if not o & used and not (joined and o & t_faces):
                         result = min(result, best(mask & ~m, used | o, joined))
         if not joined and not used & t_faces:
-            for m, opts in lays:
-                if m >> i & 1 and m & mask == m:
+            for m, opts in lays_at[i]:
+                if m & mask == m:
                     for o in opts:
                         if not o & used:
                             result = min(result, best(mask & ~m, used | o, True))
@@ -778,6 +811,8 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
     melds = [m for m in range(1, 1 << n) if forms([cards[i] for i in range(n) if m >> i & 1])]
     lays = [[m for m in range(1, 1 << n) if forms(list(t) + [cards[i] for i in range(n) if m >> i & 1])]
             for t in table]
+    melds_at = lowest_index(melds, n)
+    lays_at = [lowest_index(ms, n) for ms in lays]
 
     @lru_cache(maxsize=None)
     def best(mask: int, joined: int, discarded: bool) -> tuple[Any, ...] | None:
@@ -801,16 +836,16 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
             pen = penalty[card.id] if not card.wild else penalty[wild_ranked[0].id]
             add((0, pen, 0), (reference_key(*single, "discard"), "discard", 1 << i, 0),
                 best(mask ^ (1 << i), joined, True))
-        for m in melds:
-            if m >> i & 1 and m & mask == m and not m & ((1 << i) - 1):
+        for m in melds_at[i]:  # a meld holding card i with no lower card: i is its lowest
+            if m & mask == m:
                 in_meld = 0 if free_melds else sum(vals[j] for j in range(n) if m >> j & 1)
                 add((in_meld, 0, 0), (reference_key(*natural_mask(m), "meld"), "meld", m, 0),
                     best(mask ^ m, joined, discarded))
-        for t, ms in enumerate(lays):
+        for t, ms in enumerate(lays_at):
             if joined >> t & 1:
                 continue
-            for m in ms:
-                if m >> i & 1 and m & mask == m and not m & ((1 << i) - 1):
+            for m in ms[i]:
+                if m & mask == m:
                     add((0, 0, 0), (reference_key(*natural_mask(m), "layoff", t), "layoff", m, t),
                         best(mask ^ m, joined | 1 << t, discarded))
         return min(options, key=lambda o: (o[0], o[1])) if options else None
