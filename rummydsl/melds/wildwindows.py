@@ -28,7 +28,13 @@ solver keeps them once more by the part's *pattern*, its suits' rank masks sorte
 (:meth:`WildWindows.pattern`), so that a part first met in one suit is answered in the
 others (new deals meet many parts once each, a third to a half of them in another
 suit than before). The kept costs of a pattern are by the pattern's cards, read back
-onto the part's own by the suits' renaming.
+onto the part's own by the suits' renaming, and by the pattern alone, not ``w``: a
+part's least deadwood with ``j`` wild cards is the same whatever number of wild cards
+made it a part, so a pattern searched with more wild cards answers for fewer.
+
+The search of a part gives each discard's least deadwood too, asked or not: the knock
+listing asks a hand's least deadwood, then (for most hands with a wild card, whose
+least deadwood is within the knock limit plus the wild card's value) each discard's.
 
 The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
 the knock question (the least deadwood after one discard) replaces one part by the
@@ -90,7 +96,10 @@ class WildWindows:
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
         self.patterns: dict[int, PartCosts] = {}
-        """A part pattern's costs (by the pattern's cards), by ``pattern mask << 3 | w``."""
+        """A part pattern's costs (by the pattern's cards), by pattern mask: its least
+        deadwoods with ``j = 0..w`` wild cards for the ``w`` it was searched with (a part's
+        least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
+        part, so a pattern kept with more wild cards answers for fewer)."""
         self.grid = _suit_grid(core)
         """``(suits, ranks)`` where parts are kept by pattern too (module docs), else None."""
 
@@ -155,18 +164,22 @@ class WildWindows:
             return self._keep(key, self._search(part, w, without))
         suits, ranks = grid
         pattern, order = self.pattern(part)
-        pattern_key = pattern << 3 | w
-        kept = self.patterns.get(pattern_key)
-        if kept is not None and (kept[1] or not without):
-            # the pattern's card of suit place i, rank r is the part's of suit order[i]
-            return self._keep(key, (kept[0], {order[c // ranks] * ranks + c % ranks: v
-                                              for c, v in kept[1].items()}))
+        kept = self.patterns.get(pattern)
+        if kept is not None and len(kept[0]) > w and (kept[1] or not without):
+            # the pattern's card of suit place i, rank r is the part's of suit order[i];
+            # kept with more wild cards, the vectors' first w + 1 entries are these
+            top = w + 1
+            if len(kept[0]) == top:
+                return self._keep(key, (kept[0], {order[c // ranks] * ranks + c % ranks: v
+                                                  for c, v in kept[1].items()}))
+            return self._keep(key, (kept[0][:top], {order[c // ranks] * ranks + c % ranks: v[:top]
+                                                    for c, v in kept[1].items()}))
         got = self._search(part, w, without)
         place = [0] * suits  # a suit of the part -> its place in the pattern
         for i, suit in enumerate(order):
             place[suit] = i
-        self._keep_pattern(pattern_key, (got[0], {place[c // ranks] * ranks + c % ranks: v
-                                                  for c, v in got[1].items()}))
+        self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v
+                                              for c, v in got[1].items()}))
         return self._keep(key, got)
 
     def pattern(self, part: int) -> tuple[int, list[int]]:

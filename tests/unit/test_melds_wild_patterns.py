@@ -68,6 +68,11 @@ def check_hand(rules: MeldRules, hand: list[Card]) -> None:
     assert each == tuple(searched(rules, [c for c in hand if c is not card], False) for card in hand)
 
 
+def unsearched(windows: WildWindows, kept: dict[int, Any]) -> bool:
+    """Whether the solver kept no pattern since ``kept`` (a copy of its patterns): no search."""
+    return windows.patterns.keys() == kept.keys() and all(windows.patterns[k] is v for k, v in kept.items())
+
+
 def ginski() -> MeldRules:
     return MeldRules.from_variant(load_variant("ginski"))
 
@@ -102,13 +107,24 @@ def test_a_pattern_met_in_one_suit_answers_in_another() -> None:
     assert windows is not None
     hand = list(rules.deck.parse_cards("3R 4R 6R 9B 9G * 12P 13P"))
     check_hand(rules, hand)
-    searches = len(windows.patterns)
+    kept = dict(windows.patterns)
     moved = renamed(rules, hand, [4, 3, 1, 0, 2])  # every suit to another
     assert moved != hand
     check_hand(rules, moved)
-    assert len(windows.patterns) == searches  # no part searched again
+    assert unsearched(windows, kept)  # no part searched again
     assert windows.pattern(sum(1 << c.id for c in moved if not c.wild))[0] == windows.pattern(
         sum(1 << c.id for c in hand if not c.wild))[0]
+
+
+def test_a_pattern_searched_with_more_wild_cards_answers_for_fewer() -> None:
+    rules = ginski()
+    windows = windows_of(rules)
+    assert windows is not None
+    check_hand(rules, list(rules.deck.parse_cards("3R 4R 6R 9G * * *")))
+    kept = dict(windows.patterns)
+    for text in ("3B 4B 6B 9Y * *", "3P 4P 6P 9R *", "3Y 4Y 6Y *"):
+        check_hand(rules, list(rules.deck.parse_cards(text)))
+    assert unsearched(windows, kept)
 
 
 @pytest.mark.parametrize("name", ["ginski", "ginski_four"])
