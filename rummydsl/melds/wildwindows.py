@@ -373,7 +373,8 @@ def _suit_grid(core: MeldCore) -> tuple[int, int] | None:
     slot = {rank: r for r, rank in enumerate(deck.ranks)}
     seen = set()
     for c in natural:
-        if c.suit is None or c.rank is None or c.id != c.suit.index * ranks + slot[c.rank] or c.id in seen:
+        if (c.suit is None or c.rank is None or not 0 <= c.suit.index < suits
+                or c.id != c.suit.index * ranks + slot[c.rank] or c.id in seen):
             return None
         seen.add(c.id)
         first = slot[c.rank]
