@@ -26,7 +26,7 @@ from typing import Any, Mapping
 from rummydsl.expr import ast
 
 __all__ = ["PatternFacts", "ContractFacts", "pattern_facts", "contract_facts", "bounds_of", "split_sizes",
-           "suit_blind"]
+           "suit_blind", "suit_symmetric"]
 
 
 @dataclass(frozen=True)
@@ -289,4 +289,58 @@ def suit_blind(kinds: Mapping[str, object]) -> bool:
         if not any(other_calls == pair and other_not == wanted_not and (other_low, other_high) == (low, high)
                    for other_calls, other_not, other_low, other_high in read.values()):
             return False
+    return True
+
+
+#: What a pattern that ignores which suit is which may call: the selector each takes.
+_SYMMETRIC_CALLS = {"same": ("rank", "suit"), "distinct": ("rank", "suit"), "count_distinct": ("rank", "suit"),
+                    "consecutive": ("rank",)}
+_MELD_CONTEXT_NAMES = ("size", "naturals", "wilds")
+
+
+def suit_symmetric(kinds: Mapping[str, object]) -> bool:
+    """Whether being a meld never depends on *which* suit a card has, only on which cards
+    share one: every kind is a compiled meld pattern whose syntax tree reads suits only
+    as ``same(suit)``, ``distinct(suit)`` or ``count_distinct(suit)``, with no colour, no
+    symbol (a named suit or rank) and nothing else outside numbers, the meld's counts
+    (``size``, ``naturals``, ``wilds``), its options and operators. Then renaming the
+    suits (one suit for another, the same renaming for every card) turns a meld into a
+    meld and a non-meld into a non-meld: a hand's least deadwood is the renamed hand's
+    when the card values and sequence positions do not depend on the suit either (the
+    solver checks that on the deck).
+
+    >>> from rummydsl.cards import Deck
+    >>> from rummydsl.expr import BOOL, Context, Env, compile_expression
+    >>> env = Env(Context.MELD, Deck.preset("rumski70"), options={"set_max": 5})
+    >>> ginski = {"run": "size >= 3 and naturals >= 1 and same(suit) and consecutive(rank)",
+    ...           "set": "size >= 3 and size <= set_max and same(rank) and distinct(suit)"}
+    >>> suit_symmetric({k: compile_expression(t, env, BOOL) for k, t in ginski.items()})
+    True
+    >>> suit_symmetric({"run": compile_expression("same(colour) and consecutive(rank)", env, BOOL)})
+    False
+    >>> suit_symmetric({"any": len})
+    False
+    """
+    for predicate in kinds.values():
+        node = getattr(predicate, "ast", None)
+        options = getattr(predicate, "options", None)
+        if node is None or not isinstance(options, frozenset) or not isinstance(
+                getattr(predicate, "facts", None), PatternFacts):
+            return False
+        stack = [node]
+        while stack:
+            part = stack.pop()
+            if isinstance(part, ast.Call) and part.func not in ("min", "max", "abs"):
+                selectors = _SYMMETRIC_CALLS.get(part.func)
+                if (selectors is None or len(part.args) != 1 or not isinstance(part.args[0], ast.Name)
+                        or part.args[0].id not in selectors):
+                    return False
+                continue  # the selector is read, not a value
+            if isinstance(part, ast.Name):
+                if part.id not in _MELD_CONTEXT_NAMES and part.id not in options:
+                    return False
+            elif not isinstance(part, (ast.IntLit, ast.BoolLit, ast.Neg, ast.Not, ast.BinOp, ast.BoolOp,
+                                       ast.Compare, ast.InOp, ast.Range, ast.Conditional, ast.Call)):
+                return False
+            stack.extend(ast.children(part))
     return True

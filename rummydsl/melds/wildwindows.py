@@ -20,6 +20,22 @@ the same search gives the part's least deadwood with any one of its cards discar
 Both are kept per solver by the part's cards and ``w``: parts recur from turn to turn,
 when a hand changes by a card or two.
 
+Where renaming the suits changes no meld into a non-meld nor the other way
+(:func:`~rummydsl.expr.facts.suit_symmetric`, read from the patterns' syntax trees) and
+no card's value or sequence positions depend on its suit, two parts that differ only
+by which suit is which have the same least deadwoods, card for renamed card: the
+solver keeps them once more by the part's *pattern*, its suits' rank masks sorted
+(:meth:`WildWindows.pattern`), so that a part first met in one suit is answered in the
+others (new deals meet many parts once each, a third to a half of them in another
+suit than before). The kept costs of a pattern are by the pattern's cards, read back
+onto the part's own by the suits' renaming, and by the pattern alone, not ``w``: a
+part's least deadwood with ``j`` wild cards is the same whatever number of wild cards
+made it a part, so a pattern searched with more wild cards answers for fewer.
+
+The search of a part gives each discard's least deadwood too, asked or not: the knock
+listing asks a hand's least deadwood, then (for most hands with a wild card, whose
+least deadwood is within the knock limit plus the wild card's value) each discard's.
+
 The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
 the knock question (the least deadwood after one discard) replaces one part by the
 part without the card, or takes one wild card out.
@@ -38,8 +54,9 @@ from collections.abc import Sequence
 from operator import add
 
 from ..cards import Card
+from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
-from .core import MeldCore
+from .core import MeldCore, WorkBoundError
 from .rankmasks import connected_parts
 from .search import HandSearch
 
@@ -75,8 +92,16 @@ class WildWindows:
         """Wild cards ``w`` -> card id -> the card-id mask of the natural cards linked to it."""
         self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
         """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
+        self._last_parts: tuple[int, list[int]] = (-1, [])
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
+        self.patterns: dict[int, PartCosts] = {}
+        """A part pattern's costs (by the pattern's cards), by pattern mask: its least
+        deadwoods with ``j = 0..w`` wild cards for the ``w`` it was searched with (a part's
+        least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
+        part, so a pattern kept with more wild cards answers for fewer)."""
+        self.grid = _suit_grid(core)
+        """``(suits, ranks)`` where parts are kept by pattern too (module docs), else None."""
 
     @classmethod
     def build(cls, core: MeldCore) -> WildWindows | None:
@@ -111,13 +136,22 @@ class WildWindows:
         return got
 
     def parts(self, mask: int, w: int) -> list[int]:
-        """The parts of the natural cards ``mask`` with ``w`` wild cards, by lowest card."""
-        return connected_parts(mask, self._links.get(w) or self.links(w))
+        """The parts of the natural cards ``mask`` with ``w`` wild cards, by lowest card
+        (the last hand's kept: the knock listing asks a hand's least deadwood, then each
+        discard's)."""
+        key = mask << 3 | w
+        last = self._last_parts
+        if last[0] == key:
+            return last[1]
+        got = connected_parts(mask, self._links.get(w) or self.links(w))
+        self._last_parts = (key, got)
+        return got
 
     def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
-        """The part's least deadwood with ``j = 0..w`` wild cards and, with ``without`` (else
-        perhaps empty), without each of its cards: one general search of the part and
-        ``w`` wild cards, kept.
+        """The part's least deadwood with ``j = 0..w`` wild cards and without each of its
+        cards (with ``without``; else perhaps empty): one general search of the part and
+        ``w`` wild cards, kept. The search answers both at once: most parts whose least
+        deadwood the knock listing asks are asked each discard's too, within the turn.
 
         :raises WorkBoundError: past the search's work bound.
         """
@@ -125,6 +159,59 @@ class WildWindows:
         got = self.memo.get(key)
         if got is not None and (got[1] or not without):
             return got
+        grid = self.grid
+        if grid is None:
+            return self._keep(key, self._search(part, w, without))
+        suits, ranks = grid
+        pattern, order = self.pattern(part)
+        kept = self.patterns.get(pattern)
+        if kept is not None and len(kept[0]) > w and (kept[1] or not without):
+            # the pattern's card of suit place i, rank r is the part's of suit order[i];
+            # kept with more wild cards, the vectors' first w + 1 entries are these
+            top = w + 1
+            if len(kept[0]) == top:
+                return self._keep(key, (kept[0], {order[c // ranks] * ranks + c % ranks: v
+                                                  for c, v in kept[1].items()}))
+            return self._keep(key, (kept[0][:top], {order[c // ranks] * ranks + c % ranks: v[:top]
+                                                    for c, v in kept[1].items()}))
+        got = self._search(part, w, without)
+        place = [0] * suits  # a suit of the part -> its place in the pattern
+        for i, suit in enumerate(order):
+            place[suit] = i
+        self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v
+                                              for c, v in got[1].items()}))
+        return self._keep(key, got)
+
+    def pattern(self, part: int) -> tuple[int, list[int]]:
+        """The pattern of the part ``part`` (a card-id mask; with :attr:`grid` only): the
+        card-id mask of the same rank masks, sorted from the largest, in suits ``0, 1,
+        ...``; and for each suit of the pattern the part's suit it was."""
+        suits, ranks = self.grid or (0, 0)
+        full = (1 << ranks) - 1
+        masks = [part >> (s * ranks) & full for s in range(suits)]
+        order = sorted(range(suits), key=masks.__getitem__, reverse=True)
+        pattern = 0
+        for i, s in enumerate(order):
+            pattern |= masks[s] << (i * ranks)
+        return pattern, order
+
+    def _keep(self, key: int, got: PartCosts) -> PartCosts:
+        memo = self.memo
+        if len(memo) >= WILD_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+        return got
+
+    def _keep_pattern(self, key: int, got: PartCosts) -> None:
+        patterns = self.patterns
+        if len(patterns) >= WILD_MEMO_LIMIT:
+            patterns.clear()
+        patterns[key] = got
+
+    def _search(self, part: int, w: int, without: bool) -> PartCosts:
+        """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
+        each discard's deadwood included even when not asked (``without``) where the
+        work bound allows: the same search's states answer most of it."""
         core = self.core
         cards: Sequence[Card] = core._cards_of(part) + tuple(core._wild_cards[:w])
         search = HandSearch(core, cards, (), False)
@@ -135,15 +222,16 @@ class WildWindows:
         work[0] = MAX_MELD_WORK
         whole = tuple(int(least(full, j, 0, 0) // unit) for j in range(w + 1))
         each: dict[int, tuple[int, ...]] = {}
-        if without:
+        try:
             for i, cid in enumerate(search.natural_ids):
                 work[0] = MAX_MELD_WORK
                 rest = full ^ 1 << i
                 each[cid] = tuple(int(least(rest, j, 0, 0) // unit) for j in range(w + 1))
-        if len(self.memo) >= WILD_MEMO_LIMIT:
-            self.memo.clear()
-        got = self.memo[key] = (whole, each)
-        return got
+        except WorkBoundError:
+            if without:
+                raise
+            each = {}  # the least deadwood alone was asked, and it is known
+        return whole, each
 
     def least(self, mask: int, discard: bool) -> int | None:
         """The least deadwood of the hand of card-id mask ``mask`` (after the best discard
@@ -167,9 +255,19 @@ class WildWindows:
 
         :raises WorkBoundError: past a part search's work bound.
         """
+        costs = self.costs
+        if w == 1:  # most hands with a wild card hold one: the part it goes to gains the most
+            total = 0
+            gain = INFINITE
+            for part in self.parts(mask, 1):
+                a, b = costs(part, 1)[0]
+                total += a
+                if b - a < gain:
+                    gain = b - a
+            return total + gain
         best: Sequence[int] = _NONE[w]
         for part in self.parts(mask, w):
-            best = _combine(best, self.costs(part, w)[0], w)
+            best = _combine(best, costs(part, w)[0], w)
         return best[w]
 
     def discard_deadwoods(self, mask: int, w: int) -> tuple[dict[int, int], int | None]:
@@ -184,6 +282,10 @@ class WildWindows:
             return last[1]
         parts = self.parts(mask, w)
         got = [self.costs(part, w, without=True) for part in parts]
+        if w == 1:
+            found = _discard_deadwoods_one(got)
+            self._last = (mask << 3 | w, found)
+            return found
         vectors = [whole for whole, _ in got]
         n = len(parts)
         # the shares of every part but one: the parts before it and after it, combined
@@ -210,6 +312,33 @@ class WildWindows:
         return out, wild
 
 
+def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
+    """:meth:`WildWindows.discard_deadwoods` of a hand with one wild card, from its parts'
+    costs: the wild card goes to the part it gains most in (the best other part's when
+    the discard's part is that one)."""
+    total = 0
+    first = second = INFINITE  # the two least gains (deadwood with the wild card, less without)
+    first_at = -1
+    for i, ((a, b), _) in enumerate(got):
+        total += a
+        gain = b - a
+        if gain < first:
+            first, second, first_at = gain, first, i
+        elif gain < second:
+            second = gain
+    out: dict[int, int] = {}
+    for i, ((a, _), each) in enumerate(got):
+        rest = total - a  # the other parts, no wild card
+        gain = second if i == first_at else first  # the wild card in the best other part
+        if gain >= INFINITE:  # no other part: the wild card stays in this one
+            for cid, (_, e1) in each.items():
+                out[cid] = rest + e1
+        else:
+            for cid, (e0, e1) in each.items():
+                out[cid] = min(rest + gain + e0, rest + e1)
+    return out, total
+
+
 def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
     """``best`` (the least sum of the parts so far by wild cards used, ``0..w``) with one
     more part's (or combination's) least deadwood by wild cards, ``vector``."""
@@ -226,6 +355,32 @@ def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
             if v < new[t + j]:
                 new[t + j] = v
     return new
+
+
+def _suit_grid(core: MeldCore) -> tuple[int, int] | None:
+    """``(suits, ranks)`` when parts may be kept by pattern (module docs): the kinds are
+    suit-symmetric, and the deck's natural cards are every suit's ranks once each, card
+    ``suit * ranks + r`` of the ``r``-th rank, with the same value and sequence positions
+    in every suit; else None."""
+    if not suit_symmetric(core.kinds):
+        return None
+    deck = core.deck
+    ranks = len(deck.ranks)
+    natural = [c for c in core._cards if not c.wild]
+    suits = len(natural) // ranks if ranks else 0
+    if not suits or suits * ranks != len(natural):
+        return None
+    slot = {rank: r for r, rank in enumerate(deck.ranks)}
+    seen = set()
+    for c in natural:
+        if (c.suit is None or c.rank is None or not 0 <= c.suit.index < suits
+                or c.id != c.suit.index * ranks + slot[c.rank] or c.id in seen):
+            return None
+        seen.add(c.id)
+        first = slot[c.rank]
+        if core.values[c.id] != core.values[first] or core._positions[c.id] != core._positions[first]:
+            return None
+    return suits, ranks
 
 
 def windows_of(core: MeldCore) -> WildWindows | None:
