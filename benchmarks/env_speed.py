@@ -3,7 +3,7 @@
 A plain script, not a test (no test has a wall-clock limit)::
 
     python benchmarks/env_speed.py [--seconds S] [--repeat R] [--variants gin_rummy,skarney_gin,...]
-                                   [--performance-benchmark] [--json]
+                                   [--rows ROW,...] [--performance-benchmark] [--json]
 
 Rows, for each variant, measured on the process's CPU clock (``time.process_time``: the
 machine is shared), uniformly random legal play, one hand an episode:
@@ -33,7 +33,8 @@ machine is shared), uniformly random legal play, one hand an episode:
 Each row is measured ``--repeat`` times (default 3), the rows taking turns, and printed as
 the median with the lowest and highest, and for Gin the PettingZoo row's median over each
 RLCard row's (the issue's goal compares the PettingZoo environment with RLCard's, 3x, in
-one run). ``--performance-benchmark`` also runs PettingZoo's
+one run). ``--rows pettingzoo,"rlcard run"`` measures only the rows named (more samples of
+those in the same time). ``--performance-benchmark`` also runs PettingZoo's
 own ``pettingzoo.test.performance_benchmark`` on each variant's wrapped environment (it
 plays for 5 seconds of wall-clock time and prints turns and cycles per second).
 """
@@ -188,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds a row (default 3)")
     parser.add_argument("--variants", default="gin_rummy,skarney_gin,ginski,contract_rummy")
     parser.add_argument("--repeat", type=int, default=3, help="samples of each row (default 3)")
+    parser.add_argument("--rows", default=None,
+                        help="only these rows, by name, comma-separated (e.g. 'pettingzoo,rlcard run'): more "
+                             "samples in the same time")
     parser.add_argument("--performance-benchmark", action="store_true",
                         help="also run PettingZoo's performance_benchmark on each variant")
     parser.add_argument("--json", action="store_true")
@@ -205,6 +209,12 @@ def main(argv: list[str] | None = None) -> None:
         if vid == "gin_rummy":
             rows["openspiel native gin_rummy"] = lambda: openspiel_row("gin_rummy", {}, seconds)
             rows.update(rlcard_rows(seconds))
+        if args.rows is not None:
+            wanted = [name.strip() for name in args.rows.split(",")]
+            unknown = [name for name in wanted if name not in rows]
+            if unknown:
+                parser.error(f"no row {unknown[0]!r} for {vid}; the rows are {', '.join(rows)}")
+            rows = {name: rows[name] for name in wanted}
         samples: dict[str, list[tuple[float, float] | None]] = {name: [] for name in rows}
         for _ in range(args.repeat):
             for name, measure in rows.items():

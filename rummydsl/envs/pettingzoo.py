@@ -196,9 +196,10 @@ class raw_env(AECEnv[str, dict[str, Any], int], EzPickle):
         seat = self._seats[agent]
         v5 = self.v5
         match = self.match
-        grid = self.planes.encode(match, seat) if v5 is None else v5.encode(match, seat)
+        to_move = match.to_move
+        grid = self.planes.encode_at(match, seat, to_move) if v5 is None else v5.encode(match, seat)
         mask = bytearray(self._size)
-        if (match.to_move == seat and agent in self.terminations
+        if (to_move == seat and agent in self.terminations
                 and not (self.terminations[agent] or self.truncations[agent])):
             for i in (match.legal_ids() if v5 is None else v5.moves(match)):
                 mask[i] = 1

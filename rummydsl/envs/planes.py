@@ -36,6 +36,7 @@ from ..engine.catalogue import Choose
 from ..engine.match_state import CHANCE
 from ..engine.match_view import PHASES
 from ..engine.observe import face_up_pile
+from ..engine.state import Phase
 
 if TYPE_CHECKING:
     from ..engine.match import Match
@@ -106,6 +107,11 @@ class Planes:
         self._bytes: dict[int, bytes] = {}
         self._face = [space.face(card) for card in deck.cards]
         """Each card's face (column), by card id."""
+        self._by_id = self.copies == 1 and self._face == list(range(len(self._face)))
+        """Whether each card's face is its id (one pack): :meth:`encode` writes a card at its id."""
+        self._lays = match.variant.step("meld") is not None
+        """Whether a lay-down of melds may be under way (its chosen cards in the ``chosen``
+        plane): only the meld step lays melds down."""
         self._size = len(self.names) * self.columns
         self._shape = (len(self.names), self.columns)
         self._phase_number = {name: 1 + i for i, name in enumerate(PHASES)}
@@ -133,45 +139,55 @@ class Planes:
         which change in few ways, are copied whole from the last time the same numbers
         were written. It is the same array as :meth:`encode_tensor` gives in every state
         (tests hold them equal); while a deal is under way (chance to move) it is that one."""
-        to_move = match.to_move
+        return self.encode_at(match, seat, match.to_move)
+
+    def encode_at(self, match: Match, seat: int, to_move: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`encode`, given ``match.to_move`` (read once by an environment that needs
+        it for the mask as well)."""
         if to_move == CHANCE:
             return self.encode_tensor(match, seat)
         faces = self.columns  # the stride of a plane; a card's column is its face
-        face = self._face
         buf = bytearray(self._size)
         rnd = match.round
         order = self._orders[seat]
         pile = face_up_pile(rnd)
-        upcard = rnd.upcard
         hands = rnd.hands
         known = rnd.known
         table = rnd.table
-        chosen = [a.card for a in match.pending if type(a) is Choose] if to_move == seat else ()
-        if self.copies == 1:
+        if self._by_id:  # a card's id is its face (one pack): each card sets one byte
             for card in hands[seat]:
-                buf[face[card.id]] = 1
+                buf[card.id] = 1
             at = faces
             for p in order[1:]:
                 for card in known[p]:
-                    buf[at + face[card.id]] = 1
+                    buf[at + card.id] = 1
                 at += faces
             if pile:
-                for card in pile[:-1]:
-                    buf[at + face[card.id]] = 1
-                buf[at + faces + face[pile[-1].id]] = 1
+                for card in pile:
+                    buf[at + card.id] = 1
+                top = pile[-1].id  # the top card has a plane of its own
+                buf[at + top] = 0
+                buf[at + faces + top] = 1
             at += 2 * faces
+            upcard = rnd.upcard
             if upcard is not None:
-                buf[at + face[upcard.id]] = 1
+                buf[at + upcard.id] = 1
             at += faces
             for p in order:
                 for meld in table[p]:
                     for card in meld.cards:
-                        buf[at + face[card.id]] = 1
+                        buf[at + card.id] = 1
                 at += faces
-            for card in chosen:
-                buf[at + face[card.id]] = 1
+            if self._lays and to_move == seat:
+                for a in match.pending:
+                    if type(a) is Choose:
+                        buf[at + a.card.id] = 1
             at += faces
         else:
+            face = self._face
+            upcard = rnd.upcard
+            chosen = ([a.card for a in match.pending if type(a) is Choose]
+                      if self._lays and to_move == seat else ())
             rows: list[Any] = [hands[seat]] + [known[p] for p in order[1:]]
             rows += [pile[:-1], pile[-1:], () if upcard is None else (upcard,)]
             rows += [[c for meld in table[p] for c in meld.cards] for p in order]
@@ -187,6 +203,7 @@ class Planes:
                         buf[at + k * faces + f] = 1
                 at += levels * faces
         if self.deep:
+            face = self._face
             depth: dict[int, int] = {}
             for d, card in enumerate(reversed(pile[:-1]), start=1):
                 depth.setdefault(face[card.id], d)
@@ -195,18 +212,21 @@ class Planes:
                     if d >> k & 1:
                         buf[at + k * faces + f] = 1
             at += self.depth_bits * faces
-        key = (seat, to_move, len(rnd.stock), rnd.phase, rnd.number, tuple(map(len, hands)), match.game.scores)
+        phase = rnd.phase
+        sizes = (len(hands[0]), len(hands[1])) if self.players == 2 else tuple(map(len, hands))  # (two: quicker)
+        key = (seat, to_move, len(rnd.stock), id(phase), rnd.number, sizes, match.game.scores)
         numbers = self._numbers.get(key)
         if numbers is None:
-            numbers = self._numbers_bytes(key)
+            numbers = self._numbers_bytes(key, phase)
         buf[at:] = numbers
         grid: np.ndarray[Any, np.dtype[np.int8]] = np.ndarray(self._shape, _INT8, buf)
         return grid
 
-    def _numbers_bytes(self, key: tuple[Any, ...]) -> bytes:
-        """The planes of numbers as bytes, for :meth:`encode`'s ``key`` (kept: a few
-        thousand at most, the dict cleared when full)."""
-        seat, to_move, stock, phase, number, sizes, scores = key
+    def _numbers_bytes(self, key: tuple[Any, ...], phase: Phase) -> bytes:
+        """The planes of numbers as bytes, for :meth:`encode`'s ``key`` (``phase`` is
+        in it by its ``id``: an enum member hashes slowly; kept: a few thousand at most,
+        the dict cleared when full)."""
+        seat, to_move, stock, _, number, sizes, scores = key
         faces = self.columns
         n = self.players
         out = bytearray((4 + 2 * n) * faces)

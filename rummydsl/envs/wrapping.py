@@ -106,7 +106,12 @@ class Checked(OrderEnforcingWrapper[Any, Any, Any]):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         raw = self._raw
         agent = raw.agent_selection
-        obs = self.observe(agent) if observe else None
+        obs = None
+        if observe:  # observe(agent), in this call: the agent is the one to move
+            if not self._has_reset:
+                EnvLogger.error_observe_before_reset()
+            obs = raw.observe(agent)
+            self._mask = obs["action_mask"]
         return (obs, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent],
                 raw.infos[agent])
 

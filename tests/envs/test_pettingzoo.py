@@ -156,6 +156,23 @@ def test_the_same_seed_plays_the_same_episode() -> None:
     assert record(9) != record(10)
 
 
+@pytest.mark.parametrize("vid", ["gin_rummy", "rummy_500"])
+def test_an_observation_handed_out_stays_as_it_was(vid: str) -> None:
+    """Each observation (planes and mask) is the agent's own: later steps and
+    observations do not write into it, as PettingZoo's classic games hand out new arrays."""
+    e = env(variant=vid, max_turns=MAX_TURNS)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    kept = []
+    for agent in e.agent_iter():
+        obs, _, termination, truncation, _ = e.last()
+        kept.append((obs, obs["observation"].copy(), obs["action_mask"].copy()))
+        e.step(None if termination or truncation else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(kept) > 20
+    for obs, planes, mask in kept:
+        assert np.array_equal(obs["observation"], planes) and np.array_equal(obs["action_mask"], mask)
+
+
 @pytest.mark.parametrize("kwargs,message", [
     ({"episode": "round"}, "episode is 'hand' or 'game'"),
     ({"reward": "wins"}, "reward is 'zero_sum', 'points'"),
