@@ -341,13 +341,14 @@ class Match:
             :attr:`stalled` says why, and :meth:`undo` takes it back.
         """
         s = self._s
-        seat = self.to_move
+        ids = self._ids
+        # the listing's ids kept (legal_ids was asked here): a decision, no lay-down under way
+        seat: int = s.round.to_move if ids else self.to_move  # type: ignore[assignment]  # not None at a decision
         kind = type(x)
         if seat >= 0 and not s.pending and (kind is int or kind in ONE_ID_ACTIONS):
             # a decision by an engine action or its id (most steps): played at once
             action: MatchAction
             if kind is int:
-                ids = self._ids
                 if ids is None:
                     ids = self._listing_ids() or ()
                 try:  # the listed action of that id (the first, the copy held)
@@ -521,7 +522,12 @@ class Match:
         ids = self._ids
         if ids is None:
             s = self._s
-            got = self.action_space.listing_ids(s.round.listed()) if self.to_move >= 0 and not s.pending else None
+            game = s.game
+            rnd = s.round
+            # at a decision (what to_move >= 0 says, read here at once: asked at most steps)
+            decision = (game.result is None and game.stalled is None and not s.choose_dealer and s.dealing is None
+                        and rnd.to_move is not None and not s.pending)
+            got = self.action_space.listing_ids(rnd.listed()) if decision else None
             ids = self._ids = got if got else ()
         return ids or None
 
