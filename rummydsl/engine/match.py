@@ -56,7 +56,7 @@ class Match:
     """One game of a variant as a state you step (see the module docstring)."""
 
     __slots__ = ("variant", "players", "chance", "seed", "action_space", "_s", "_undo", "_history",
-                 "_exclusive", "_cache", "_ids", "_shadow")
+                 "_exclusive", "_cache", "_ids", "_shadow", "_run")
     variant: Variant
     players: int
     chance: str
@@ -79,6 +79,8 @@ class Match:
     """With history: the contents of the round's tracked fields (:mod:`.match_undo`) when
     this match alone holds its round and changes it in place, keeping a :class:`~.match_undo.Delta`
     for undo; None when another state may hold the round (the next apply copies it)."""
+    _run: int
+    """Applies since the match was made, copied or last undone (``match_step.RECORDS_AFTER``)."""
 
     def __init__(self) -> None:
         raise TypeError("use Match.new(variant, seed=...) or Match.from_json(data)")
@@ -119,6 +121,7 @@ class Match:
         m._cache = None
         m._ids = None
         m._shadow = None
+        m._run = 0
         if chance == "seeded":
             game = Game(variant, random.Random(seed), players=n)
             m._s = State(game, game.round)
@@ -158,6 +161,7 @@ class Match:
         m._cache = None
         m._ids = None
         m._shadow = None
+        m._run = 0
         m._s = state
         return m
 
@@ -176,6 +180,7 @@ class Match:
         other._ids = None
         other._exclusive = self._exclusive = False
         other._shadow = self._shadow = None  # both hold the round now: each copies it before changing it
+        other._run = self._run = 0
         return other
 
     # ------------------------------------------------------------------ reading
@@ -396,6 +401,7 @@ class Match:
         if isinstance(undo, LazyHistory):  # read from JSON: the history replayed now
             undo = undo.chain()
         entry, self._undo = undo
+        self._run = 0
         if isinstance(entry, Delta):  # the round was changed in place: put back what the apply moved
             s = self._s
             rnd, self._shadow = revert(entry, s.round, self._shadow)

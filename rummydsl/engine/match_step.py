@@ -80,6 +80,14 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     return engine_step(m, s, seat, action, logged)
 
 
+RECORDS_AFTER = 8
+"""A match with history plays on a copy of the round for this many applies after it was
+made, copied or undone (an undo of such an apply puts the old state back: nothing to
+rebuild), then on its own round in place with undo records (:mod:`.match_undo`: fewer
+objects kept for a long history, but an undo rebuilds what the apply moved). A search
+that copies, plays a few moves and takes them back stays on copies."""
+
+
 def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction, back: State | None = None
                 ) -> tuple[State, Event, State | Delta]:
     """An engine action played (``logged``: what the log keeps of it), what follows, and
@@ -88,15 +96,19 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     before = s.round
     shadow = m._shadow
     saved = None
+    run = m._run
+    m._run = run + 1
     if m._exclusive:
         rnd = before
-    elif shadow is not None:  # the match alone holds its round: played in place, what moved kept for undo
+    elif shadow is not None and run >= RECORDS_AFTER:
+        # the match alone holds its round: played in place, what moved kept for undo
         rnd = before
         saved = rnd.__dict__.copy()
-    else:  # another state may hold this round: played on a copy (which a match with history then holds alone)
+    else:  # another state may hold this round, or the match has just been copied or undone: on a copy
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
-        if m._history:
+        m._shadow = shadow = None  # the round before is kept whole for undo (nothing changes it any more)
+        if m._history and run >= RECORDS_AFTER:  # a history growing: the copy is the match's own from now on
             shadow = shadow_of(before)  # a round nothing changes any more is its own shadow
             saved = rnd.__dict__.copy()
     back = s if back is None else back

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummydsl import Match
+from rummydsl.engine.match_step import RECORDS_AFTER
 from rummydsl.engine.match_undo import Delta
 from rummydsl.variant import load_variant
 
@@ -111,10 +112,15 @@ def test_random_walk_matches_replay(name: str, seed: int, warm: int, ops: list[s
 
 
 def test_a_step_keeps_a_record_not_a_round() -> None:
-    """After its first apply (which copies the round dealt), a match with history plays
-    on its own round in place and keeps a Delta of the few fields a step changes."""
+    """After its first applies (each on a copy: RECORDS_AFTER), a match with history
+    plays on its own round in place and keeps a Delta of the few fields a step changes;
+    an undo, and a copy, send it back to copies for as many applies."""
     m = Match.new("gin_rummy", seed=4)
     rng = random.Random(4)
+    for _ in range(RECORDS_AFTER):
+        rnd = m._s.round
+        m.apply(rng.choice(m.legal_ids()))
+        assert m._s.round is not rnd and not isinstance(m._undo[0], Delta)  # type: ignore[index]
     m.apply(rng.choice(m.legal_ids()))
     rnd = m._s.round
     for _ in range(6):
@@ -125,6 +131,9 @@ def test_a_step_keeps_a_record_not_a_round() -> None:
     copied = m.copy()
     copied.apply(rng.choice(copied.legal_ids()))
     assert copied._s.round is not rnd and m._s.round is rnd
+    m.undo()
+    m.apply(rng.choice(m.legal_ids()))
+    assert m._s.round is not rnd and not isinstance(m._undo[0], Delta)  # type: ignore[index]
 
 
 def test_a_failed_apply_in_place_leaves_the_round_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,10 +141,11 @@ def test_a_failed_apply_in_place_leaves_the_round_as_it_was(monkeypatch: pytest.
     first) puts the round back: the match is as before the apply."""
     m = Match.new("gin_rummy", seed=9)
     rng = random.Random(9)
-    for _ in range(5):
+    for _ in range(RECORDS_AFTER + 2):
         m.apply(rng.choice(m.legal_ids()))
     before = m.state()
     rnd = m._s.round
+    assert m._shadow is not None  # changed in place from here
 
     def broken() -> None:
         raise RuntimeError("a bug after the move")
