@@ -10,11 +10,13 @@ docs/engine.md ("The state you step: Match") has a worked example, tested with t
 
 How it stays cheap: a state never changes a round or a game in place once anything else
 may hold it. A match that alone holds its round plays on it in place and keeps for
-:meth:`undo` what the apply moved (:mod:`.match_undo`); once the round may be held
-elsewhere (:meth:`copy` shares everything and costs a few attributes; :attr:`round`,
-:attr:`game` and :meth:`view` hand it out) the next apply plays on a copy (2 µs for
-Gin). With ``history=False`` (the play loops) nothing is kept, and the rounds and the
-state itself change in place until the match is copied.
+:meth:`undo` what the apply moved (:mod:`.match_undo`), after its first few applies
+since it was made, copied or undone (``match_step.RECORDS_AFTER``), which play on a
+copy of the round (2 µs for Gin), so that a search that takes its moves back only
+swaps states. Once the round may be held elsewhere (:meth:`copy` shares everything and
+costs a few attributes; :attr:`round`, :attr:`game` and :meth:`view` hand it out) the
+next apply plays on a copy too. With ``history=False`` (the play loops) nothing is
+kept, and the rounds and the state itself change in place until the match is copied.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 A match that keeps its history used to copy the round at every apply (the object, its
 dict and every list of its state) and keep the old one for :meth:`Match.undo
 <rummydsl.engine.match.Match.undo>`. Now a match that alone holds its round (it has
-not been copied, nor handed the round out) plays on it in place, and keeps a
+not been copied, nor handed the round out) plays on it in place, once it has made a
+few applies on copies since it was made, copied or undone (``match_step.RECORDS_AFTER``:
+an undo of those swaps states, where an undo of a record rebuilds), and keeps a
 :class:`Delta` instead, as python-chess keeps a move and a small board state: the
 round's attributes as they were (one dict), and the old contents of only those
 fields of the round's declared state (:data:`~.round.STATE`: the hands, the stock,
