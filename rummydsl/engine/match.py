@@ -9,10 +9,14 @@ observation of any seat, a redeal of what a seat cannot see, and JSON.
 docs/engine.md ("The state you step: Match") has a worked example, tested with the docs.
 
 How it stays cheap: a state never changes a round or a game in place once anything else
-may hold it. :meth:`apply` plays on a copy of the round (2 µs for Gin) and keeps the
-old one for :meth:`undo`; :meth:`copy` shares everything and costs a few attributes.
-With ``history=False`` (the play loops) nothing is kept, and the rounds and the state
-itself change in place until the match is copied.
+may hold it. A match that alone holds its round plays on it in place and keeps for
+:meth:`undo` what the apply moved (:mod:`.match_undo`), after its first few applies
+since it was made, copied or undone (``match_step.RECORDS_AFTER``), which play on a
+copy of the round (2 µs for Gin), so that a search that takes its moves back only
+swaps states. Once the round may be held elsewhere (:meth:`copy` shares everything and
+costs a few attributes; :attr:`round`, :attr:`game` and :meth:`view` hand it out) the
+next apply plays on a copy too. With ``history=False`` (the play loops) nothing is
+kept, and the rounds and the state itself change in place until the match is copied.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from .catalogue import (MATCH_ACTION_TYPES, ONE_ID_ACTIONS, STEP_VERBS, ActionSp
 from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
-from .match_step import GameStopped, LazyHistory, apply_step, engine_step, from_json, resample, step_text
+from .match_replay import LazyHistory, from_json
+from .match_step import GameStopped, apply_step, engine_step, resample, step_text
+from .match_undo import Delta, revert
 from .match_view import MatchObservation
 from .observe import Observation
 from .round import Round
@@ -52,7 +58,7 @@ class Match:
     """One game of a variant as a state you step (see the module docstring)."""
 
     __slots__ = ("variant", "players", "chance", "seed", "action_space", "_s", "_undo", "_history",
-                 "_exclusive", "_cache", "_ids")
+                 "_exclusive", "_cache", "_ids", "_shadow", "_run")
     variant: Variant
     players: int
     chance: str
@@ -61,7 +67,9 @@ class Match:
     action_space: ActionSpace
     """The fixed catalogue of action ids of this variant and player count."""
     _s: State
-    _undo: tuple[State, Any] | LazyHistory | None
+    _undo: tuple[State | Delta, Any] | LazyHistory | None
+    """What :meth:`undo` goes back to, newest first: pairs (entry, older); an entry is the
+    state before an apply, or a :class:`~.match_undo.Delta` of the round changed in place."""
     _history: bool
     _exclusive: bool
     """This state alone holds its round and game (no history, never copied): change them in place."""
@@ -69,6 +77,12 @@ class Match:
     _ids: list[int] | tuple[()] | None
     """The ids of the round's listing in its order (:meth:`_listing_ids`), ``()`` where that
     does not serve, None until asked (kept apart from ``_cache``: asked at most steps)."""
+    _shadow: list[Any] | None
+    """With history: the contents of the round's tracked fields (:mod:`.match_undo`) when
+    this match alone holds its round and changes it in place, keeping a :class:`~.match_undo.Delta`
+    for undo; None when another state may hold the round (the next apply copies it)."""
+    _run: int
+    """Applies since the match was made, copied or last undone (``match_step.RECORDS_AFTER``)."""
 
     def __init__(self) -> None:
         raise TypeError("use Match.new(variant, seed=...) or Match.from_json(data)")
@@ -108,6 +122,8 @@ class Match:
         m._exclusive = not history
         m._cache = None
         m._ids = None
+        m._shadow = None
+        m._run = 0
         if chance == "seeded":
             game = Game(variant, random.Random(seed), players=n)
             m._s = State(game, game.round)
@@ -146,6 +162,8 @@ class Match:
         m._exclusive = True
         m._cache = None
         m._ids = None
+        m._shadow = None
+        m._run = 0
         m._s = state
         return m
 
@@ -163,18 +181,23 @@ class Match:
         other._cache = None
         other._ids = None
         other._exclusive = self._exclusive = False
+        other._shadow = self._shadow = None  # both hold the round now: each copies it before changing it
+        other._run = self._run = 0
         return other
 
     # ------------------------------------------------------------------ reading
 
     @property
     def round(self) -> Round:
-        """The round in play (read it; change it only through :meth:`apply`)."""
+        """The round in play (read it; change it only through :meth:`apply`). It stays as it
+        is when the match moves on: the match's next apply plays on a copy."""
+        self._shadow = None  # handed out: no longer changed in place
         return self._s.round
 
     @property
     def game(self) -> Game:
         """The game's sheets and results (read them only; the current round is :attr:`round`)."""
+        self._shadow = None  # its round may be the one in play: no longer changed in place
         return self._s.game
 
     @property
@@ -273,7 +296,9 @@ class Match:
         return MatchObservation(self, seat)
 
     def view(self, seat: int) -> Observation:
-        """The engine's :class:`Observation` of the round in play for ``seat`` (what agents take)."""
+        """The engine's :class:`Observation` of the round in play for ``seat`` (what agents
+        take): of the round as it stands (the match's next apply plays on a copy)."""
+        self._shadow = None
         return Observation(self._s.round, seat)
 
     # ------------------------------------------------------------------ moving
@@ -323,13 +348,14 @@ class Match:
             :attr:`stalled` says why, and :meth:`undo` takes it back.
         """
         s = self._s
-        seat = self.to_move
+        ids = self._ids
+        # the listing's ids kept (legal_ids was asked here): a decision, no lay-down under way
+        seat: int = s.round.to_move if ids else self.to_move  # type: ignore[assignment]  # not None at a decision
         kind = type(x)
         if seat >= 0 and not s.pending and (kind is int or kind in ONE_ID_ACTIONS):
             # a decision by an engine action or its id (most steps): played at once
             action: MatchAction
             if kind is int:
-                ids = self._ids
                 if ids is None:
                     ids = self._listing_ids() or ()
                 try:  # the listed action of that id (the first, the copy held)
@@ -344,22 +370,22 @@ class Match:
             plain = False
         try:
             if plain:  # what apply_step does first for these
-                new, event = engine_step(self, s, seat, action, action)  # type: ignore[arg-type]
+                new, event, entry = engine_step(self, s, seat, action, action)  # type: ignore[arg-type]
             else:
-                new, event = apply_step(self, s, seat, action)
+                new, event, entry = apply_step(self, s, seat, action)
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
-            self._commit(s, stopped.state)
+            self._commit(stopped.entry, stopped.state)
             raise stopped.error from None
         if self._history:  # what _commit does
-            self._undo = (s, self._undo)
+            self._undo = (entry, self._undo)
         self._s = new
         self._cache = None
         self._ids = None
         return event
 
-    def _commit(self, old: State, new: State) -> None:
+    def _commit(self, entry: State | Delta, new: State) -> None:
         if self._history:
-            self._undo = (old, self._undo)
+            self._undo = (entry, self._undo)
         self._s = new
         self._cache = None
         self._ids = None
@@ -376,7 +402,16 @@ class Match:
             raise IllegalActionError("undo", why)
         if isinstance(undo, LazyHistory):  # read from JSON: the history replayed now
             undo = undo.chain()
-        self._s, self._undo = undo
+        entry, self._undo = undo
+        self._run = 0
+        if isinstance(entry, Delta):  # the round was changed in place: put back what the apply moved
+            s = self._s
+            rnd, self._shadow = revert(entry, s.round, self._shadow)
+            old = entry.state
+            self._s = old if old.round is rnd else old._replace(round=rnd)
+        else:  # the state before an apply that replaced the round (a deal completed): another may hold it
+            self._shadow = None
+            self._s = entry
         self._cache = None
         self._ids = None
 
@@ -495,7 +530,12 @@ class Match:
         ids = self._ids
         if ids is None:
             s = self._s
-            got = self.action_space.listing_ids(s.round.listed()) if self.to_move >= 0 and not s.pending else None
+            game = s.game
+            rnd = s.round
+            # at a decision (what to_move >= 0 says, read here at once: asked at most steps)
+            decision = (game.result is None and game.stalled is None and not s.choose_dealer and s.dealing is None
+                        and rnd.to_move is not None and not s.pending)
+            got = self.action_space.listing_ids(rnd.listed()) if decision else None
             ids = self._ids = got if got else ()
         return ids or None
 

@@ -1,4 +1,4 @@
-"""How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards, a replay.
+"""How a :class:`~.match.Match` moves: one step applied, a redeal of hidden cards.
 
 Each function takes a match's state (:class:`~.match.State`) and returns a
 new one; nothing here changes a round or a game that another state may hold, unless
@@ -13,30 +13,36 @@ import random
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..cards import Card
-from ..errors import IllegalActionError, MalformedActionError, RecordError, RummyDslError
+from ..errors import IllegalActionError, MalformedActionError, RummyDslError
 from .actions import Action, Draw, Knock, Meld, action_cards, card_copy, card_text, player_name, with_cards
 from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
-from ..variant import load_variant, shipped_variant_ids
 from .round import STATE, Round, dealt_hand_size
 
-from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
+from .match_state import CHANCE, TERMINAL, Event, State, left_to_deal
+from .match_undo import Delta, moved, put_back, shadow_of, untouched
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
     from .match import Match
 
-__all__ = ["apply_step", "engine_step", "resample", "from_json", "deal_order", "hidden_from", "dealt_owners"]
+__all__ = ["apply_step", "engine_step", "resample", "deal_order", "hidden_from", "dealt_owners", "parse_step",
+           "step_text"]
 
 
-def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event]:
-    """The state after ``action`` by ``seat`` (the seat to move, or CHANCE), and its event.
+def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[State, Event, State | Delta]:
+    """The state after ``action`` by ``seat`` (the seat to move, or CHANCE), its event,
+    and what undo goes back to (:func:`engine_step`).
 
     :raises IllegalActionError: for an action not allowed now (``s`` is untouched).
     """
     if seat < 0:
         if seat == TERMINAL:
             raise IllegalActionError(str(action), s.game.stalled or "the game is over")
-        return _chance(m, s, action)
+        new, event = _chance(m, s, action)
+        if new.round is not s.round:  # a deal completed: the game's new round, which the next apply copies
+            m._shadow = None
+            return new, event, s
+        return new, event, untouched(s)
     if type(action) in ONE_ID_ACTIONS and not s.pending:
         return engine_step(m, s, seat, action, action)  # type: ignore[arg-type]  # a plain engine action
     if isinstance(action, (DealCard, FirstDealer)):
@@ -52,7 +58,7 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
             raise IllegalActionError(str(action), _why_not_step(m, s, pending, paths))
         if not isinstance(action, Lay):
             new = s._replace(pending=pending, log=(action, s.log), steps=s.steps + 1)
-            return new, Event(action, seat)
+            return new, Event(action, seat), untouched(s)
         # the lay-down these steps spell; lay-downs alike but for the order of cards within
         # a meld (or the copies of a face) are told apart by their text, not the listing's order
         action = min((a for a, path in paths if path == pending), key=lambda a: (str(a), _ids(a)))
@@ -60,8 +66,11 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
         log = s.log
         for _ in s.pending:
             log = log[1]
+        back = s
         s = s._replace(pending=(), log=log, steps=s.steps - len(s.pending))
         logged = action
+        assert not isinstance(action, (Choose, Close, Lay, DealCard, FirstDealer))
+        return engine_step(m, s, seat, action, logged, back)
     elif s.pending:
         if not (isinstance(action, Meld) and action.melds
                 and m.action_space.encode(action)[:len(s.pending)] == s.pending):
@@ -71,14 +80,64 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     return engine_step(m, s, seat, action, logged)
 
 
-def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction) -> tuple[State, Event]:
-    """An engine action played (``logged``: what the log keeps of it), and what follows."""
+RECORDS_AFTER = 8
+"""A match with history plays on a copy of the round for this many applies after it was
+made, copied or undone (an undo of such an apply puts the old state back: nothing to
+rebuild), then on its own round in place with undo records (:mod:`.match_undo`: fewer
+objects kept for a long history, but an undo rebuilds what the apply moved). A search
+that copies, plays a few moves and takes them back stays on copies."""
+
+
+def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchAction, back: State | None = None
+                ) -> tuple[State, Event, State | Delta]:
+    """An engine action played (``logged``: what the log keeps of it), what follows, and
+    what :meth:`Match.undo <rummydsl.engine.match.Match.undo>` goes back to: ``back``
+    (default ``s``), or a :class:`~.match_undo.Delta` when the round was changed in place."""
     before = s.round
+    shadow = m._shadow
+    saved = None
+    run = m._run
+    m._run = run + 1
     if m._exclusive:
         rnd = before
-    else:
+    elif shadow is not None and run >= RECORDS_AFTER:
+        # the match alone holds its round: played in place, what moved kept for undo
+        rnd = before
+        saved = rnd.__dict__.copy()
+    else:  # another state may hold this round, or the match has just been copied or undone: on a copy
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
+        m._shadow = shadow = None  # the round before is kept whole for undo (nothing changes it any more)
+        if m._history and run >= RECORDS_AFTER:  # a history growing: the copy is the match's own from now on
+            shadow = shadow_of(before)  # a round nothing changes any more is its own shadow
+            saved = rnd.__dict__.copy()
+    back = s if back is None else back
+    try:
+        new, event, ended = _engine_moves(m, s, seat, action, logged, rnd)
+    except GameStopped as stopped:  # played: committed with the game stopped (its round stays in play)
+        stopped.entry = back
+        if saved is not None:
+            assert shadow is not None
+            stopped.entry = Delta(back, saved, moved(rnd.__dict__, shadow), False)
+            m._shadow = shadow
+        raise
+    except BaseException:
+        if saved is not None and rnd is before:  # changed in place, then failed: put back as it was
+            assert shadow is not None
+            put_back(rnd, saved, moved(rnd.__dict__, shadow), shadow)
+        raise
+    if saved is None:
+        return new, event, back
+    assert shadow is not None
+    # ended: the match goes on with a round the game dealt, which the next apply copies
+    m._shadow = None if ended else shadow
+    return new, event, Delta(back, saved, moved(rnd.__dict__, shadow), ended)
+
+
+def _engine_moves(m: Match, s: State, seat: int, action: Action, logged: MatchAction, rnd: Round
+                  ) -> tuple[State, Event, bool]:
+    """:func:`engine_step`'s moves on ``rnd`` (the round to change): the new state, its
+    event, and whether the round ended and the match went on with another."""
     stock = rnd.stock
     size = len(stock)
     top = stock[-4:]
@@ -107,7 +166,7 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     result = rnd.result
     if result is None or s.one_round:
         return new, _event(Event, (logged, seat, drawn, tuple(automatic) if automatic else (), result, None,
-                                   others))
+                                   others)), False
     game = s.game if m._exclusive else s.game.copy()
     game.round = rnd
     seeded = m.chance == "seeded"
@@ -119,13 +178,15 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
         if game.stalled is None:  # a total past its limit: the sheet refused it, and said why
             game.stalled = str(stop)
         raise GameStopped(new._replace(game=game), event, stop) from None
+    ended = False
     if game.result is not None:
         new = new._replace(game=game)
     elif seeded:
         new = new._replace(game=game, round=game.round, round_start=steps)
+        ended = True
     else:
         new = new._replace(game=game, dealing=())
-    return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others)
+    return new, Event(logged, seat, drawn, tuple(automatic), result, game.result, others), ended
 
 
 _event = tuple.__new__
@@ -163,13 +224,15 @@ def _drawn(rnd: Round, seat: int, stock: list[Card], size: int, top: list[Card]
 class GameStopped(Exception):
     """The action was played and its round recorded, but the game cannot go on (a game
     past ``MAX_ROUNDS``, a ``deal.sit_out`` that fails): the state to commit, its event,
-    and the error to raise once it is committed."""
+    the error to raise once it is committed, and what undo goes back to (``entry``: the
+    state before, or a :class:`~.match_undo.Delta`; None until :func:`engine_step` sets it)."""
 
     def __init__(self, state: Any, event: Any, error: RummyDslError) -> None:
         super().__init__(str(error))
         self.state = state
         self.event = event
         self.error = error
+        self.entry: Any = None
 
 
 def _ids(action: Action) -> tuple[int, ...]:
@@ -478,122 +541,3 @@ def _relabel_deal(log: Any, after: int, size: int, rnd: Round) -> Any:
     for entry in reversed(newer):
         log = (entry, log)
     return log
-
-
-# -- replay ------------------------------------------------------------------------------
-
-
-def from_json(cls: type[Match], data: Any, variant: Variant | None) -> Match:
-    """See :meth:`Match.from_json <rummydsl.engine.match.Match.from_json>`."""
-    if not isinstance(data, Mapping):
-        raise RecordError(f"a match is a JSON object, not {type(data).__name__}")
-    if data.get("format") != MATCH_FORMAT:
-        raise RecordError(f"format: expected {MATCH_FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != MATCH_VERSION:
-        raise RecordError(f"version: this rummydsl reads match version {MATCH_VERSION}, "
-                          f"not {data.get('version')!r}")
-    name = data.get("variant")
-    if variant is None:
-        if name not in shipped_variant_ids():
-            raise RecordError(f"variant: {name!r} is not a shipped variant: pass the Variant to play it by")
-        variant = load_variant(name)
-    elif name != variant.id:
-        raise RecordError(f"variant: the match is of {name!r}, not {variant.id!r}")
-    players, chance, seed, steps = (data.get(k) for k in ("players", "chance", "seed", "steps"))
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError(f"players: expected a number of players, got {players!r}")
-    if chance not in ("seeded", "explicit"):
-        raise RecordError(f"chance: expected 'seeded' or 'explicit', got {chance!r}")
-    if (chance == "seeded" or seed is not None) and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"seed: expected an integer, got {seed!r}")
-    if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
-        raise RecordError("steps: expected a list of actions written as text")
-    redeals = _read_redeals(data.get("redeals", []), variant, len(steps))
-    m = _replay(cls, variant, seed, players, chance, tuple(steps), redeals, history=False)
-    # the replay kept no history (each step played in place: a third faster); the history
-    # is replayed when first undone, to the very states a replay with history would keep
-    m._history = True
-    m._exclusive = False
-    if len(steps) > max(redeals, default=0):  # a redeal cuts the history (resample)
-        m._undo = LazyHistory(cls, variant, seed, players, chance, tuple(steps), redeals)
-    return m
-
-
-class LazyHistory:
-    """The undo history of a match read by :func:`from_json`, built when first undone."""
-
-    __slots__ = ("_args", "_chain")
-
-    def __init__(self, *args: Any) -> None:
-        self._args = args
-        self._chain: tuple[State, Any] | None = None
-
-    def chain(self) -> tuple[State, Any]:
-        """The history, as :meth:`Match.apply <rummydsl.engine.match.Match.apply>` keeps it."""
-        if self._chain is None:
-            chain = _replay(*self._args, history=True)._undo
-            assert isinstance(chain, tuple)  # the steps replayed once already: not empty
-            self._chain = chain
-        return self._chain
-
-
-def _replay(cls: type[Match], variant: Variant, seed: int | None, players: int, chance: str,
-            steps: tuple[str, ...], redeals: Mapping[int, tuple[tuple[int, ...], int]], *, history: bool) -> Match:
-    """The match of these steps, each checked (:func:`from_json`, its fields read)."""
-    try:
-        m = cls.new(variant, seed=seed, players=players, chance=chance, history=history)
-    except (RummyDslError, ValueError) as problem:
-        raise RecordError(f"players: {problem}") from None
-    for at, text in enumerate([*steps, None]):
-        if at in redeals:
-            _redeal(m, at, *redeals[at])
-        if text is None:
-            break
-        try:
-            m.apply(parse_step(m, text))
-        except RummyDslError as problem:
-            if m.stalled is not None:
-                continue  # the game stopped after this step, as it did when played (Match.stalled)
-            raise RecordError(f"steps[{at}]: {text!r}: {getattr(problem, 'reason', problem)}") from None
-    return m
-
-
-def _read_redeals(value: Any, variant: Variant, count: int) -> dict[int, tuple[tuple[int, ...], int]]:
-    if not isinstance(value, list):
-        raise RecordError("redeals: expected a list")
-    size = variant.deck.size
-    out: dict[int, tuple[tuple[int, ...], int]] = {}
-    for k, item in enumerate(value):
-        where = f"redeals[{k}]"
-        if not isinstance(item, Mapping) or set(item) != {"at", "cards", "seed"}:
-            raise RecordError(f"{where}: expected {{'at', 'cards', 'seed'}}")
-        at, cards, seed = item["at"], item["cards"], item["seed"]
-        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= count:
-            raise RecordError(f"{where}.at: expected a step number from 0 to {count}, got {at!r}")
-        if not isinstance(cards, list) or sorted(c for c in cards if isinstance(c, int)) != list(range(size)):
-            raise RecordError(f"{where}.cards: expected every card id 0 to {size - 1} once")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RecordError(f"{where}.seed: expected an integer, got {seed!r}")
-        out[at] = (tuple(cards), seed)
-    return out
-
-
-def _redeal(m: Match, at: int, cards: tuple[int, ...], seed: int) -> None:
-    """Deal the round in play again as ``cards`` (a redeal :meth:`Match.resample` made)."""
-    s = m._s
-    rnd = s.round
-    if s.round_start != at or rnd.actions or s.game.result is not None:
-        raise RecordError(f"redeals: step {at} is not where a round is dealt")
-    deck = m.variant.deck.cards
-    new_round = Round.deal_cards(m.variant, [deck[i] for i in cards], dealer=rnd.dealer, players=rnd.players,
-                                 scores=rnd.scores, number=rnd.number, sat_out=rnd.sat_out)
-    new_round.earlier = rnd.earlier
-    game = s.game.copy()
-    game.rng = random.Random(seed)
-    game.round = new_round
-    m._s = s._replace(game=game, round=new_round, redeals=s.redeals + ((at, cards, seed),))
-    m._undo = None
-    m._cache = None
-    m._ids = None
-
-
