@@ -113,10 +113,9 @@ class KnockMechanic(Mechanic):
 
     def legal(self, rnd: Round, player: int) -> Sequence[Action]:
         # a list built only when there is a knock (most listings: none, one search)
-        if not self.available(rnd, player):
-            return ()
         knock = rnd.variant.knock
-        assert knock is not None
+        if knock is None or player != rnd.turn_player or not rnd.drawn or rnd.phase not in _AFTER_DRAW:
+            return ()  # (not available)
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
