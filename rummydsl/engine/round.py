@@ -36,6 +36,7 @@ from .flow import Flow
 from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, STEPS, UPCARD
 from .mechanics.deep import pending, pending_reason
 from .prebuilt import Prebuilt
+from .seating import first_seating
 from .state import Phase, RoundResult, TableMeld
 from .table import FIELDS as TABLE_FIELDS
 from .table import Table
@@ -218,7 +219,7 @@ class Round(Table, Flow, Finish):
         """Every seat of the game, those sitting out included (seats keep their numbers)."""
         self.sat_out = sat_out
         """The seat sitting out this round (G3-1), or None."""
-        self.seated = tuple(p for p in range(n) if p != sat_out)
+        self.seated = tuple(range(n)) if sat_out is None else tuple(p for p in range(n) if p != sat_out)
         """The seats dealt in, in seat order: the round's players (turns, queues, scoring)."""
         self.dealer = dealer
         self.number = number
@@ -226,7 +227,7 @@ class Round(Table, Flow, Finish):
         self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores,
                                          sat_out=sat_out)
         """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
-        self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
+        self.dealt = (tuple(map(tuple, hands)), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
         self.earlier = ()
         """The rounds of the game played before this one (:class:`~.state.PastRound`, first
@@ -242,7 +243,7 @@ class Round(Table, Flow, Finish):
         self._plan = None
         for name, initial in _TABLE_INITIAL:
             state[name] = initial(self)
-        self.rules = meld_rules(variant, self.facts())
+        self.rules = meld_rules(variant, self.facts() if variant.contract is not None else None)
         """The meld solver, its contract judged in this round (CR-2)."""
         for name, initial in _PLAY_INITIAL:
             state[name] = initial(self)
@@ -264,9 +265,7 @@ class Round(Table, Flow, Finish):
         """
         n = variant.players if players is None else players
         if sat_out == FIRST_DEAL:
-            from .seating import first_seating
-
-            dealer, sat_out = first_seating(variant, dealer, n)
+            dealer, sat_out = first_seating(variant, dealer, n) if variant.deal.sit_out is not None else (dealer, None)
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
         return cls.deal_cards(variant, cards, dealer=dealer, players=n, scores=scores, number=number,
@@ -282,15 +281,17 @@ class Round(Table, Flow, Finish):
         chance outcome."""
         n = players
         size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores, sat_out=sat_out)
-        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands: list[Sequence[Card]] = [() for _ in range(n)]
         order = [(dealer + k) % n for k in range(1, n + 1)]
         if sat_out is not None:
             order.remove(sat_out)
-        at = 0
-        for _ in range(size):
-            for seat in order:
-                hands[seat].append(cards[at])
-                at += 1
+        seated = len(order)
+        at = size * seated
+        if at + bool(variant.deal.upcard) > len(cards):
+            raise CardError(f"{len(cards)} cards are too few to deal {seated} × {size}"
+                            + (" and an upcard" if variant.deal.upcard else ""))
+        for first, seat in enumerate(order):  # one card at a time: the seat's cards are every seated-th
+            hands[seat] = cards[first:at:seated]
         upcard = None
         if variant.deal.upcard:
             upcard = cards[at]

@@ -76,7 +76,21 @@ def knock_limit(rnd: Round) -> int | None:
     limit = knock.limit
     if isinstance(limit, int):
         return limit
-    return int(limit(rnd.facts()))
+    if not limit.constant:
+        return int(limit(rnd.facts()))
+    got = _CONSTANT_LIMITS.get(id(limit))  # a constant reads no round: worked out once
+    if got is None or got[0] is not limit:
+        got = _CONSTANT_LIMITS[id(limit)] = (limit, int(limit(rnd.facts())))
+        if len(_CONSTANT_LIMITS) > 32:
+            _CONSTANT_LIMITS.pop(next(iter(_CONSTANT_LIMITS)))
+    return got[1]
+
+
+_BITS = tuple(1 << i for i in range(128))
+"""``1 << id`` for the first 128 card ids (a sum of these is a hand's bitmask)."""
+
+_CONSTANT_LIMITS: dict[int, tuple[object, int]] = {}
+"""The value of each constant ``knock.limit`` asked, by the expression object (the last few kept)."""
 
 
 def within_limit(rnd: Round, deadwood: int) -> bool:
@@ -131,18 +145,23 @@ class KnockMechanic(Mechanic):
             return out
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
-            mask = 0
-            for card in hand:
-                mask |= 1 << card.id
+            try:
+                mask = sum([_BITS[card.id] for card in hand])  # the hand's bitmask by card id
+            except IndexError:  # a deck past _BITS's cards
+                mask = 0
+                for card in hand:
+                    mask |= 1 << card.id
             # the hand holds the deck's own cards: no check (but of its size, as the solver's)
             whole = rules.table_deadwood(mask) if 0 < len(hand) <= MAX_HAND else None
             if whole is None:
                 whole = rules.min_deadwood(hand)
-            if knock.big_gin and whole == 0:
-                out.append(rnd.prebuilt.big_gin[player])
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
             # rest): a hand this far over the limit has no knock. One search, most turns.
+            if whole - rnd.highest_value > limit and whole:
+                return ()
+            if knock.big_gin and whole == 0:
+                out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
             least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
