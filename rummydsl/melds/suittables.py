@@ -61,7 +61,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts", "suit_bits",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
-        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four",
         "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
@@ -108,6 +108,8 @@ class SuitTables:
     cards_by_penalty: tuple[int, ...]
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
+    _four: tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
+    """With four suits: the rank mask, ``R``, ``2R``, ``3R`` and each suit's deadwood table."""
 
     # ------------------------------------------------------------------ building
 
@@ -198,6 +200,8 @@ class SuitTables:
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
+        T = self.deadwood_by_suit
+        self._four = (rank_mask, R, 2 * R, 3 * R, T[0], T[1], T[2], T[3]) if S == 4 else None
         self.walks_by_suit = [{} for _ in range(S)]
         return self
 
@@ -275,13 +279,10 @@ class SuitTables:
 
     def deadwood(self, hand: int) -> int:
         """The least deadwood of the wild-free hand (a card-id bitmask)."""
-        full = self.rank_mask
-        tables = self.deadwood_by_suit
         best = 1 << 62
-        if self.suit_count == 4:
-            T0, T1, T2, T3 = tables
-            R = self.rank_count
-            R2, R3 = 2 * R, 3 * R
+        four = self._four
+        if four is not None:  # four suits: each suit's table read by name
+            full, R, R2, R3, T0, T1, T2, T3 = four
             if self._four_suits_of_three:  # no rank held in three suits (most hands): no set to choose
                 a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
                 if not ((a & b & (c | d)) | (c & d & (a | b))):  # no set rank (as _choices finds them)
@@ -292,7 +293,8 @@ class SuitTables:
                 if v < best:
                     best = v
             return best
-        pairs = tuple(zip(self.suit_shifts, tables))
+        full = self.rank_mask
+        pairs = tuple(zip(self.suit_shifts, self.deadwood_by_suit))
         for u in self._choices(hand):
             m = hand ^ u
             v = 0
