@@ -426,6 +426,14 @@ class MeldRules(MeldCore):
             return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask)
         return None
 
+    def table_deadwood_floor(self, mask: int) -> int | None:
+        """A lower bound of :meth:`table_deadwood` from the suit tables without choosing sets
+        (:meth:`SuitTables.deadwood_floor <rummydsl.melds.suittables.SuitTables.deadwood_floor>`),
+        unchecked; else None."""
+        if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
+            return tables.deadwood_floor(mask)
+        return None
+
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                discard: bool, check_contract: bool) -> Arrangement:
         """Every question with an arrangement, past the per-suit tables of :meth:`solve`."""

@@ -61,7 +61,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts", "suit_bits",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
-        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four", "_set_values",
         "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
@@ -109,6 +109,8 @@ class SuitTables:
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
     _four: tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
+    _set_values: tuple[tuple[int, ...], ...] | None
+    """Each suit's value of the cards of any rank mask (values below 0 as 0), built on first use."""
     """With four suits: the rank mask, ``R``, ``2R``, ``3R`` and each suit's deadwood table."""
 
     # ------------------------------------------------------------------ building
@@ -202,6 +204,7 @@ class SuitTables:
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         T = self.deadwood_by_suit
         self._four = (rank_mask, R, 2 * R, 3 * R, T[0], T[1], T[2], T[3]) if S == 4 else None
+        self._set_values = None
         self.walks_by_suit = [{} for _ in range(S)]
         return self
 
@@ -303,6 +306,39 @@ class SuitTables:
             if v < best:
                 best = v
         return best
+
+    def deadwood_floor(self, hand: int) -> int | None:
+        """A lower bound of :meth:`deadwood` without choosing sets, or None where it has none
+        (not four suits with sets of three): the hand's deadwood by runs alone, less the value
+        of every card of a rank held in three suits or more. A set takes cards of those ranks
+        out of the suits, and taking a card out of a suit lowers that suit's least deadwood by
+        at most its value (adding it back unmatched to any arrangement of the rest). Exact
+        for a hand with no such rank (most hands)."""
+        four = self._four
+        if four is None or not self._four_suits_of_three:
+            return None
+        full, R, R2, R3, T0, T1, T2, T3 = four
+        a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
+        floor = T0[a] + T1[b] + T2[c] + T3[d]
+        ranks = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in three suits or four
+        if ranks:
+            V0, V1, V2, V3 = self._set_values or self._build_set_values()
+            floor -= V0[a & ranks] + V1[b & ranks] + V2[c & ranks] + V3[d & ranks]
+        return floor
+
+    def _build_set_values(self) -> tuple[tuple[int, ...], ...]:
+        R = self.rank_count
+        values = self.core.values
+        built = []
+        for shift in self.suit_shifts:
+            cards = [max(0, values[shift + r]) for r in range(R)]
+            table = [0] * (1 << R)
+            for m in range(1, 1 << R):
+                low = m & -m
+                table[m] = table[m ^ low] + cards[low.bit_length() - 1]
+            built.append(tuple(table))
+        self._set_values = tuple(built)
+        return self._set_values
 
     def _best_unions(self, hand: int) -> tuple[int, int, list[int] | None]:
         """``(least deadwood, a set union reaching it, every union reaching it or None

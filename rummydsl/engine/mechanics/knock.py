@@ -151,13 +151,19 @@ class KnockMechanic(Mechanic):
                 mask = 0
                 for card in hand:
                     mask |= 1 << card.id
-            # the hand holds the deck's own cards: no check (but of its size, as the solver's)
-            whole = rules.table_deadwood(mask) if 0 < len(hand) <= MAX_HAND else None
-            if whole is None:
-                whole = rules.min_deadwood(hand)
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
-            # rest): a hand this far over the limit has no knock. One search, most turns.
+            # rest): a hand this far over the limit has no knock. Most turns are decided
+            # by a floor of the least deadwood (no set chosen), the rest by one search.
+            # The hand holds the deck's own cards: no check (but of its size, as the solver's).
+            whole = None
+            if 0 < len(hand) <= MAX_HAND:
+                floor = rules.table_deadwood_floor(mask)
+                if floor is not None and floor - rnd.highest_value > limit and floor > 0:
+                    return ()  # (no big gin either: some deadwood is left)
+                whole = rules.table_deadwood(mask)
+            if whole is None:
+                whole = rules.min_deadwood(hand)
             if whole - rnd.highest_value > limit and whole:
                 return ()
             if knock.big_gin and whole == 0:
