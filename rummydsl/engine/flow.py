@@ -69,10 +69,7 @@ class Flow(RoundState):
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
-        state = self.__dict__
-        state.update(self._turn_start)
-        state["turn_player"] = state["to_move"] = player
-        state["turns"] += 1
+        self.begin_turn(player)
         self.enter_step(0)
 
     def enter_step(self, index: int) -> None:

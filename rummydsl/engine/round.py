@@ -457,14 +457,8 @@ class Round(Table, Flow, Finish):
         listed = self._listed
         if listed is not None:
             for a in listed:
-                if a is action:  # a listed action (that very object) is legal: played unchecked (as _play)
-                    self._listed = None
-                    self.actions.append(action)
-                    if isinstance(action, Knock):
-                        KNOCK.apply(self, action)
-                    else:
-                        BY_PHASE[self.phase].apply(self, action)
-                    self._plan = None
+                if a is action:  # a listed action (that very object) is legal: played unchecked
+                    self._play(action)
                     return action
         if isinstance(action, str):
             action = self.parse(action)
