@@ -420,18 +420,10 @@ class MeldRules(MeldCore):
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
 
-    def table_deadwood(self, mask: int, *, discard: bool = False) -> int | None:
-        """:meth:`min_deadwood` of the deck's cards in ``mask`` from the suit tables, unchecked; else None."""
+    def table_deadwood(self, mask: int, *, discard: bool = False, floor: bool = False) -> int | None:
+        """:meth:`min_deadwood` of ``mask``'s cards by the suit tables, unchecked, else None (or a ``floor`` of it)."""
         if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
-            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask)
-        return None
-
-    def table_deadwood_floor(self, mask: int) -> int | None:
-        """A lower bound of :meth:`table_deadwood` from the suit tables without choosing sets
-        (:meth:`SuitTables.deadwood_floor <rummydsl.melds.suittables.SuitTables.deadwood_floor>`),
-        unchecked; else None."""
-        if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
-            return tables.deadwood_floor(mask)
+            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask, floor)
         return None
 
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,

@@ -158,7 +158,7 @@ class KnockMechanic(Mechanic):
             # The hand holds the deck's own cards: no check (but of its size, as the solver's).
             whole = None
             if 0 < len(hand) <= MAX_HAND:
-                floor = rules.table_deadwood_floor(mask)
+                floor = rules.table_deadwood(mask, floor=True)  # (:mod:`rummydsl.melds.setvalues`)
                 if floor is not None and floor - rnd.highest_value > limit and floor > 0:
                     return ()  # (no big gin either: some deadwood is left)
                 whole = rules.table_deadwood(mask)
