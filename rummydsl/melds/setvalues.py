@@ -13,7 +13,7 @@ that of the cards any set takes.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["rank_values"]
 
@@ -22,15 +22,16 @@ _TABLES: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = {}
 """Each suit's table of the value of any rank mask, by the suit tables' object (the last few kept)."""
 
 
-def rank_values(tables: Any, parts: Sequence[int], ranks: int) -> int:
-    """The value of the cards of ``ranks`` (a rank mask) in each suit's part of a hand
-    (``parts``, the rank masks held in each suit, in suit order) of ``tables``'s deck."""
+def rank_values(tables: Any, a: int, b: int, c: int, d: int, ranks: int) -> int:
+    """The value of the cards of ``ranks`` (a rank mask) among a hand's cards of each of the
+    four suits of ``tables``'s deck (``a`` to ``d``, the rank masks held in each suit)."""
     got = _TABLES.get(id(tables))
     if got is None or got[0] is not tables:
         got = _TABLES[id(tables)] = (tables, _build(tables))
         if len(_TABLES) > _KEPT:
             _TABLES.pop(next(iter(_TABLES)))
-    return sum(table[part & ranks] for table, part in zip(got[1], parts))
+    V0, V1, V2, V3 = got[1]
+    return int(V0[a & ranks] + V1[b & ranks] + V2[c & ranks] + V3[d & ranks])
 
 
 def _build(tables: Any) -> tuple[tuple[int, ...], ...]:

@@ -284,7 +284,7 @@ class SuitTables:
                 a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
                 ranks = (a & b & (c | d)) | (c & d & (a | b))  # the set ranks (as _choices finds them)
                 if not ranks or floor:
-                    return T0[a] + T1[b] + T2[c] + T3[d] - (rank_values(self, (a, b, c, d), ranks) if ranks else 0)
+                    return T0[a] + T1[b] + T2[c] + T3[d] - (rank_values(self, a, b, c, d, ranks) if ranks else 0)
             for u in self._choices(hand):
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
