@@ -50,6 +50,8 @@ import argparse
 import cProfile
 import collections
 import gc
+import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -680,11 +682,13 @@ def versions() -> str:
     from importlib import metadata
 
     parts = []
-    for package in ("open-spiel", "rlcard", "numpy"):
+    for package, module in (("open-spiel", "pyspiel"), ("rlcard", "rlcard"), ("numpy", "numpy")):
         try:
             parts.append(f"{package} {metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            parts.append(f"{package} not installed")
+        except metadata.PackageNotFoundError:  # not installed, or only importable (a directory on the path)
+            spec = importlib.util.find_spec(module)
+            found = getattr(importlib.import_module(module), "__version__", "?") if spec is not None else None
+            parts.append(f"{package} {found} (on the path)" if found is not None else f"{package} not installed")
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                 cwd=REPO, check=False).stdout.strip() or "?"

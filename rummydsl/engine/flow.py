@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 from ..endings import Ending
 from .actions import player_name
 from .fields import Field
-from .mechanics import CLAIM, STEPS
+from .mechanics import CLAIM
 from .roundstate import RoundState
 from .state import Phase
 
@@ -62,10 +62,10 @@ class Flow(RoundState):
 
     def begin_turn(self, player: int) -> None:
         """Make ``player`` the player on turn, with a fresh turn's state (every ``turn`` field)."""
-        self.turn_player = player
-        self.to_move = player
-        self.__dict__.update(self._turn_start)
-        self.turns += 1
+        state = self.__dict__
+        state.update(self._turn_start)
+        state["turn_player"] = state["to_move"] = player
+        state["turns"] += 1
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
@@ -75,12 +75,12 @@ class Flow(RoundState):
     def enter_step(self, index: int) -> None:
         """Go to step ``index`` of the turn, skipping steps with nothing to do; past the
         last step the turn ends."""
-        turn = self.variant.turn
+        steps = self._steps
         skip = self.variant.stock.final_turn_skip if self.final_turn else ()
-        while index < len(turn):
+        while index < len(steps):
             self.step = index
-            name = turn[index].name
-            if name not in skip and STEPS[name].enter(self):  # type: ignore[arg-type]  # a Flow is a Round's part
+            name, mechanic = steps[index]
+            if name not in skip and mechanic.enter(self):  # type: ignore[arg-type]  # a Flow is a Round's part
                 return
             if self.result is not None:
                 return

@@ -37,11 +37,12 @@ __all__ = ["Observation", "face_up_pile", "result_for", "result_json", "seen_tex
 class Observation:
     """Seat ``player``'s view of ``rnd`` (live: it follows the round as it is played)."""
 
-    __slots__ = ("_round", "player")
+    __slots__ = ("_round", "player", "_legal")
 
     def __init__(self, rnd: Round, player: int) -> None:
         self._round = rnd
         self.player = player
+        self._legal: LegalActions | None = None
 
     # -- the game -----------------------------------------------------------------
 
@@ -98,7 +99,10 @@ class Observation:
 
     def legal_actions(self) -> LegalActions:
         """This player's legal actions (empty while another player is to move)."""
-        return _legal_actions_type()(self._round, self.player)
+        legal = self._legal
+        if legal is None:  # a live view, like this observation: one serves every decision
+            legal = self._legal = _legal_actions_type()(self._round, self.player)
+        return legal
 
     def parse(self, text: str) -> Action:
         """Read an action in the round's notation.

@@ -33,9 +33,10 @@ from .fields import Field
 from .finish import Finish
 from .flow import FIELDS as FLOW_FIELDS
 from .flow import Flow
-from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, UPCARD
+from .mechanics import BY_PHASE, FIELDS as MECHANIC_FIELDS, KNOCK, STEPS, UPCARD
 from .mechanics.deep import pending, pending_reason
 from .prebuilt import Prebuilt
+from .seating import first_seating
 from .state import Phase, RoundResult, TableMeld
 from .table import FIELDS as TABLE_FIELDS
 from .table import Table
@@ -49,6 +50,10 @@ __all__ = ["Phase", "TableMeld", "RoundResult", "Round", "LegalActions", "meld_r
 STATE: tuple[Field, ...] = (*TABLE_FIELDS, *FLOW_FIELDS, *MECHANIC_FIELDS)
 """Every field of a round's state, as the table, the flow and the mechanics declare them."""
 _PLAY_FIELDS = (*FLOW_FIELDS, *MECHANIC_FIELDS)
+_TABLE_INITIAL = tuple((f.name, f.initial) for f in TABLE_FIELDS)
+_PLAY_INITIAL = tuple((f.name, f.initial) for f in _PLAY_FIELDS)
+"""Each field's name and initial value, in the order a round sets them (the table's
+first: the meld solver's facts read them; then the flow's and the mechanics')."""
 _LISTS = tuple(f.name for f in STATE if f.kind == "list")
 _NESTED = tuple(f.name for f in STATE if f.kind == "lists")
 _MELDS = tuple(f.name for f in STATE if f.kind == "melds")
@@ -82,6 +87,29 @@ def _positions(deck: Any) -> tuple[int, ...] | None:
         if len(_POSITIONS) >= _KEPT:
             _POSITIONS.pop(next(iter(_POSITIONS)))
         _POSITIONS[id(deck)] = got
+    return got[1]
+
+
+_SETUPS: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+
+
+def _setup(variant: Variant) -> tuple[Any, ...]:
+    """What a round of ``variant`` reads from it and never changes, worked out once per
+    variant object: the card values and the highest, each card's sequence position,
+    whether the taken card is forbidden (GR-5), whether the deck is one pack without
+    wild cards, and each turn step's name and mechanic (:data:`.mechanics.STEPS`)."""
+    got = _SETUPS.get(id(variant))
+    if got is None or got[0] is not variant:
+        values = variant.card_values
+        deck = variant.deck
+        discard_step = variant.step("discard")
+        got = (variant, (values, max(values, default=0), _positions(deck),
+                         discard_step is None or discard_step.taken_card == "forbidden",
+                         deck.packs == 1 and deck.wilds == 0,
+                         tuple((step.name, STEPS[step.name]) for step in variant.turn)))
+        if len(_SETUPS) >= _KEPT:
+            _SETUPS.pop(next(iter(_SETUPS)))
+        _SETUPS[id(variant)] = got
     return got[1]
 
 
@@ -178,18 +206,20 @@ class Round(Table, Flow, Finish):
 
         ``sat_out`` is the seat sitting out this round (G3-1: dealt nothing, never to move), or None.
         """
-        self.variant = variant
-        self.values = variant.card_values
-        self.highest_value = max(self.values, default=0)
+        state = self.__dict__
+        state["variant"] = variant
+        setup = _setup(variant)
+        self.values = setup[0]
+        self.highest_value = setup[1]
         """The highest card value of the deck (bounds what one discard can save)."""
-        self.positions = _positions(variant.deck)
+        self.positions = setup[2]
         """Each card's one sequence position by id (-1: none or several), or None for a wrapping deck."""
         n = len(hands)
         self.players = n
         """Every seat of the game, those sitting out included (seats keep their numbers)."""
         self.sat_out = sat_out
         """The seat sitting out this round (G3-1), or None."""
-        self.seated = tuple(p for p in range(n) if p != sat_out)
+        self.seated = tuple(range(n)) if sat_out is None else tuple(p for p in range(n) if p != sat_out)
         """The seats dealt in, in seat order: the round's players (turns, queues, scoring)."""
         self.dealer = dealer
         self.number = number
@@ -197,27 +227,26 @@ class Round(Table, Flow, Finish):
         self.hand_size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=self.scores,
                                          sat_out=sat_out)
         """The cards dealt to each player this round (``deal.hand_size``, by player count and deal)."""
-        self.dealt = (tuple(tuple(hand) for hand in hands), tuple(stock), upcard)
+        self.dealt = (tuple(map(tuple, hands)), tuple(stock), upcard)
         """The deal as it was: each hand, the stock (top card first), the upcard (saves replay from it)."""
         self.earlier = ()
         """The rounds of the game played before this one (:class:`~.state.PastRound`, first
         first): a game sets them when it deals the round (:meth:`Game.next_round
         <rummydsl.engine.game.Game.next_round>`); a round dealt alone has none."""
-        deck = variant.deck
-        self.prebuilt = Prebuilt.of(deck, n)
+        self.prebuilt = Prebuilt.of(variant.deck, n)
         """The listing's common actions, built once per deck and player count (:mod:`.prebuilt`)."""
-        discard_step = variant.step("discard")
-        self.forbid_taken = discard_step is None or discard_step.taken_card == "forbidden"
+        self.forbid_taken = setup[3]
         """Whether the card taken from the pile this turn may not be discarded this turn (GR-5)."""
-        self._plain_deck = deck.packs == 1 and deck.wilds == 0
+        self._plain_deck = setup[4]
+        self._steps = setup[5]
         self._listed = None
         self._plan = None
-        for field in TABLE_FIELDS:
-            setattr(self, field.name, field.initial(self))
-        self.rules = meld_rules(variant, self.facts())
+        for name, initial in _TABLE_INITIAL:
+            state[name] = initial(self)
+        self.rules = meld_rules(variant, self.facts() if variant.contract is not None else None)
         """The meld solver, its contract judged in this round (CR-2)."""
-        for field in _PLAY_FIELDS:
-            setattr(self, field.name, field.initial(self))
+        for name, initial in _PLAY_INITIAL:
+            state[name] = initial(self)
         if not UPCARD.begin(self):
             self.start_turn(self.next_seat(dealer))
 
@@ -236,9 +265,7 @@ class Round(Table, Flow, Finish):
         """
         n = variant.players if players is None else players
         if sat_out == FIRST_DEAL:
-            from .seating import first_seating
-
-            dealer, sat_out = first_seating(variant, dealer, n)
+            dealer, sat_out = first_seating(variant, dealer, n) if variant.deal.sit_out is not None else (dealer, None)
         cards = list(variant.deck.cards)
         rng.shuffle(cards)
         return cls.deal_cards(variant, cards, dealer=dealer, players=n, scores=scores, number=number,
@@ -254,15 +281,17 @@ class Round(Table, Flow, Finish):
         chance outcome."""
         n = players
         size = dealt_hand_size(variant, players=n, dealer=dealer, number=number, scores=scores, sat_out=sat_out)
-        hands: list[list[Card]] = [[] for _ in range(n)]
+        hands: list[Sequence[Card]] = [() for _ in range(n)]
         order = [(dealer + k) % n for k in range(1, n + 1)]
         if sat_out is not None:
             order.remove(sat_out)
-        at = 0
-        for _ in range(size):
-            for seat in order:
-                hands[seat].append(cards[at])
-                at += 1
+        seated = len(order)
+        at = size * seated
+        if at + bool(variant.deal.upcard) > len(cards):
+            raise CardError(f"{len(cards)} cards are too few to deal {seated} × {size}"
+                            + (" and an upcard" if variant.deal.upcard else ""))
+        for first, seat in enumerate(order):  # one card at a time: the seat's cards are every seated-th
+            hands[seat] = cards[first:at:seated]
         upcard = None
         if variant.deal.upcard:
             upcard = cards[at]
@@ -341,11 +370,14 @@ class Round(Table, Flow, Finish):
             elif self.must_knock:
                 listed = list(KNOCK.legal(self, player))
             else:
-                mechanic = BY_PHASE.get(self.phase)
+                phase = self.phase
+                mechanic = BY_PHASE.get(phase)
                 got = mechanic.legal(self, player) if mechanic is not None else []
                 listed = got if type(got) is list else list(got)  # a mechanic's list is the caller's
-                if self.phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
-                    listed.extend(KNOCK.legal(self, player))
+                if phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
+                    knocks = KNOCK.legal(self, player)
+                    if knocks:
+                        listed.extend(knocks)
             self._listed = listed
         return listed
 
@@ -422,14 +454,14 @@ class Round(Table, Flow, Finish):
         :raises MalformedActionError: for text that is not an action.
         :raises IllegalActionError: for an action not allowed now, with the reason.
         """
-        if isinstance(action, str):
-            action = self.parse(action)
         listed = self._listed
         if listed is not None:
             for a in listed:
                 if a is action:  # a listed action (that very object) is legal: played unchecked
                     self._play(action)
                     return action
+        if isinstance(action, str):
+            action = self.parse(action)
         if self.result is None and action.player == self.to_move and self._later_step(action):
             # the optional step(s) before the action's are ended with 'done': all checked, then played
             reason, ended = self._after_done(action)

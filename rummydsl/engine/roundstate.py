@@ -19,14 +19,15 @@ from .state import PastRound, Phase, RoundResult, TableMeld
 if TYPE_CHECKING:
     from ..expr.runtime import RoundFacts
     from ..melds import MeldRules
+    from .mechanics.base import Mechanic
     from .prebuilt import Prebuilt
     from ..variant.model import Variant
 
 __all__ = ["RoundState", "SETTINGS"]
 
 SETTINGS = ("variant", "values", "highest_value", "positions", "players", "sat_out", "seated", "dealer",
-            "number", "scores", "hand_size", "dealt", "earlier", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_listed",
-            "_plan")
+            "number", "scores", "hand_size", "dealt", "earlier", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_steps",
+            "_listed", "_plan")
 """The attributes fixed when a round is dealt (and two caches: the listing, and the work a
 check did for the apply that follows it): not fields."""
 
@@ -52,6 +53,8 @@ class RoundState:
     prebuilt: Prebuilt
     forbid_taken: bool
     _plain_deck: bool
+    _steps: tuple[tuple[str, Mechanic], ...]
+    """Each turn step's name and mechanic, in the turn's order."""
     _listed: list[Action] | None
     _plan: tuple[Action, Any] | None
     # -- the table (table.py)

@@ -92,7 +92,8 @@ class Table(RoundState):
             if held is card:
                 del hand[i]
                 break
-        self.forget(player, card)
+        if self.known[player]:  # (nothing is known of most hands: nothing to forget)
+            self.forget(player, card)
 
     def forget(self, player: int, card: Card) -> None:
         """``card`` left ``player``'s hand: one card of its face is no longer known there.

@@ -420,10 +420,10 @@ class MeldRules(MeldCore):
         except WorkBoundError as problem:
             raise self._work_error(problem, len(hand)) from None
 
-    def table_deadwood(self, mask: int, *, discard: bool = False) -> int | None:
-        """:meth:`min_deadwood` of the deck's cards in ``mask`` from the suit tables, unchecked; else None."""
+    def table_deadwood(self, mask: int, *, discard: bool = False, floor: bool = False) -> int | None:
+        """:meth:`min_deadwood` of ``mask``'s cards by the suit tables, unchecked, else None (or a ``floor`` of it)."""
         if (tables := self._suit_state or self._suit_tables()) and not mask >> tables.natural_count:
-            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask)
+            return tables.knock_key(mask) // tables.natural_count if discard else tables.deadwood(mask, floor)
         return None
 
     def _solve(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,

@@ -1,28 +1,26 @@
 """Per-suit least-deadwood tables: the fastest strategy, for decks of suits and ranks.
 
-Applies when the rules' melds split into two structures, read from the deck's
-wild-free melds themselves (never from a variant's name): every meld of the deck
-either lies in one suit (runs), or holds cards of one rank in two or more suits
-(sets); the deck has one pack; melds held in the hand are free (the usual
-deadwood rule). Then a hand without wild cards is a rank mask per suit plus, for
-each rank held in enough suits, a choice of which of its cards form sets.
+Applies when the rules' melds split into two structures, read from the deck's wild-free
+melds themselves (never from a variant's name): every meld of the deck either lies in one
+suit (runs), or holds cards of one rank in two or more suits (sets); the deck has one pack;
+melds held in the hand are free (the usual deadwood rule). Then a hand without wild cards is
+a rank mask per suit plus, for each rank held in enough suits, a choice of which of its
+cards form sets.
 
-- For every suit and every rank mask of that suit (``2 ** ranks`` entries: 8,192
-  for 13 ranks) a table holds the least deadwood of that suit's cards with the
-  suit's melds only, and the meld that takes the mask's lowest rank in the
-  canonical arrangement (the largest best meld; none when leaving the card
-  unmatched is as good and no meld is). Suits with the same melds and card values
-  share a table.
-- For the knock question a second table per suit holds the best single discard
-  from the mask, keyed ``deadwood_after * K + penalty`` minus the mask's own
-  ``deadwood * K``, where ``K`` is the number of natural cards and the penalty
-  ranks every card by (value, id) from the top: the documented tie-break.
-- A hand then costs a few lookups per choice of sets: the choices are the
-  product, over the ranks held in enough suits, of "no set" and every union of
-  disjoint rank melds of that rank inside the hand. Every arrangement of the
-  hand is some choice plus per-suit arrangements, so the minimum is exact. When
-  several choices tie, their arrangements are compared by the canonical order,
-  as one integer key each (:func:`.rankmasks.set_tie_key`).
+- For every suit and every rank mask of that suit (``2 ** ranks`` entries: 8,192 for 13
+  ranks) a table holds the least deadwood of that suit's cards with the suit's melds only,
+  and the meld that takes the mask's lowest rank in the canonical arrangement (the largest
+  best meld; none when leaving the card unmatched is as good and no meld is). Suits with the
+  same melds and card values share a table.
+- For the knock question a second table per suit holds the best single discard from the
+  mask, keyed ``deadwood_after * K + penalty`` minus the mask's own ``deadwood * K``, where
+  ``K`` is the number of natural cards and the penalty ranks every card by (value, id) from
+  the top: the documented tie-break.
+- A hand then costs a few lookups per choice of sets: the choices are the product, over the
+  ranks held in enough suits, of "no set" and every union of disjoint rank melds of that
+  rank inside the hand. Every arrangement of the hand is some choice plus per-suit
+  arrangements, so the minimum is exact. When several choices tie, their arrangements are
+  compared by the canonical order, as one integer key each (:func:`.rankmasks.set_tie_key`).
 
 Tables are built lazily, once per :class:`rummydsl.melds.MeldRules`.
 """
@@ -36,6 +34,7 @@ from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
 from .rankmasks import disjoint_unions, set_tie_key, suit_table, walk_tie_key
+from .setvalues import rank_values
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -61,7 +60,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts", "suit_bits",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
-        "meld_info", "cards_by_penalty", "_four_suits_of_three",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four",
         "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
@@ -108,6 +107,7 @@ class SuitTables:
     cards_by_penalty: tuple[int, ...]
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
+    _four: tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
 
     # ------------------------------------------------------------------ building
 
@@ -198,6 +198,8 @@ class SuitTables:
         self.set_infos = tuple({held: {union: tuple(meld_info[m] for m in melds) for union, melds in by_union.items()}
                                 for held, by_union in per_rank.items()} for per_rank in packings)
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
+        T = self.deadwood_by_suit
+        self._four = (rank_mask, R, 2 * R, 3 * R, T[0], T[1], T[2], T[3]) if S == 4 else None
         self.walks_by_suit = [{} for _ in range(S)]
         return self
 
@@ -273,26 +275,24 @@ class SuitTables:
                     choices = [u | o for u in choices for o in unions]
         return choices
 
-    def deadwood(self, hand: int) -> int:
-        """The least deadwood of the wild-free hand (a card-id bitmask)."""
-        full = self.rank_mask
-        tables = self.deadwood_by_suit
+    def deadwood(self, hand: int, floor: bool = False) -> int:
+        """The least deadwood of the wild-free hand (a card-id bitmask), or a ``floor`` of it (:mod:`.setvalues`)."""
         best = 1 << 62
-        if self.suit_count == 4:
-            T0, T1, T2, T3 = tables
-            R = self.rank_count
-            R2, R3 = 2 * R, 3 * R
+        if (four := self._four) is not None:  # four suits: each suit's table read by name
+            full, R, R2, R3, T0, T1, T2, T3 = four
             if self._four_suits_of_three:  # no rank held in three suits (most hands): no set to choose
                 a, b, c, d = hand & full, (hand >> R) & full, (hand >> R2) & full, (hand >> R3) & full
-                if not ((a & b & (c | d)) | (c & d & (a | b))):  # no set rank (as _choices finds them)
-                    return T0[a] + T1[b] + T2[c] + T3[d]
+                ranks = (a & b & (c | d)) | (c & d & (a | b))  # the set ranks (as _choices finds them)
+                if not ranks or floor:
+                    return T0[a] + T1[b] + T2[c] + T3[d] - (rank_values(self, a, b, c, d, ranks) if ranks else 0)
             for u in self._choices(hand):
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
                 if v < best:
                     best = v
             return best
-        pairs = tuple(zip(self.suit_shifts, tables))
+        full = self.rank_mask
+        pairs = tuple(zip(self.suit_shifts, self.deadwood_by_suit))
         for u in self._choices(hand):
             m = hand ^ u
             v = 0

@@ -76,14 +76,19 @@ class DiscardMechanic(Mechanic):
         return None
 
     def apply(self, rnd: Round, action: Action) -> None:
-        assert isinstance(action, Discard)
-        held = rnd.holds(action.player, action.card, rnd.taken if rnd.forbid_taken else None)
-        assert held is not None
-        rnd.remove(action.player, held)
+        if TYPE_CHECKING:
+            assert isinstance(action, Discard)
+        player = action.player
+        held = action.card  # one card of each face (a plain deck): the card named is the one held
+        if not rnd._plain_deck:
+            copy = rnd.holds(player, held, rnd.taken if rnd.forbid_taken else None)
+            assert copy is not None
+            held = copy
+        rnd.remove(player, held)
         rnd.discards.append(held)
-        if void_after_discard(rnd, held):
+        if rnd.variant.void.after_throwbacks is not None and void_after_discard(rnd, held):
             return  # a row of throwbacks: the round is void (``void.after_throwbacks``)
-        if not rnd.goes_out(action.player):  # BR-3: going out by discarding
+        if rnd.hands[player] or not rnd.goes_out(player):  # BR-3: going out by discarding (an empty hand)
             rnd.end_turn(discarded=True)
 
 

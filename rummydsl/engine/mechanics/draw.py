@@ -128,7 +128,8 @@ class DrawMechanic(Mechanic):
         if isinstance(action, Pass):
             rnd.end_at_floor()  # R5-5: the stock is at its floor and the player takes no discard
             return
-        assert isinstance(action, Draw)
+        if TYPE_CHECKING:
+            assert isinstance(action, Draw)
         player = action.player
         if action.source == "stock":
             if rnd.variant.buying is not None:
@@ -138,7 +139,7 @@ class DrawMechanic(Mechanic):
                     return
             draw_from_stock(rnd, player)
             return
-        if void_at_discard_draw(rnd):
+        if rnd.variant.void.at_discard_draw is not None and void_at_discard_draw(rnd):
             return  # the round is void: this draw from the pile is not made (``void.at_discard_draw``)
         if action.card is not None and (index := deep_index(rnd, action.card)) is not None \
                 and index < len(rnd.discards) - 1:

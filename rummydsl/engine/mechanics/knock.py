@@ -76,7 +76,21 @@ def knock_limit(rnd: Round) -> int | None:
     limit = knock.limit
     if isinstance(limit, int):
         return limit
-    return int(limit(rnd.facts()))
+    if not limit.constant:
+        return int(limit(rnd.facts()))
+    got = _CONSTANT_LIMITS.get(id(limit))  # a constant reads no round: worked out once
+    if got is None or got[0] is not limit:
+        got = _CONSTANT_LIMITS[id(limit)] = (limit, int(limit(rnd.facts())))
+        if len(_CONSTANT_LIMITS) > 32:
+            _CONSTANT_LIMITS.pop(next(iter(_CONSTANT_LIMITS)))
+    return got[1]
+
+
+_BITS = tuple(1 << i for i in range(128))
+"""``1 << id`` for the first 128 card ids (a sum of these is a hand's bitmask)."""
+
+_CONSTANT_LIMITS: dict[int, tuple[object, int]] = {}
+"""The value of each constant ``knock.limit`` asked, by the expression object (the last few kept)."""
 
 
 def within_limit(rnd: Round, deadwood: int) -> bool:
@@ -113,10 +127,9 @@ class KnockMechanic(Mechanic):
 
     def legal(self, rnd: Round, player: int) -> Sequence[Action]:
         # a list built only when there is a knock (most listings: none, one search)
-        if not self.available(rnd, player):
-            return ()
         knock = rnd.variant.knock
-        assert knock is not None
+        if knock is None or player != rnd.turn_player or not rnd.drawn or rnd.phase not in _AFTER_DRAW:
+            return ()  # (not available)
         hand = rnd.hands[player]
         rules = rnd.rules
         limit = rnd.knock_limit
@@ -132,18 +145,29 @@ class KnockMechanic(Mechanic):
             return out
         plain = rules.excludes_concealed_melds  # then the least deadwood is what a knock shows
         if plain:
-            mask = 0
-            for card in hand:
-                mask |= 1 << card.id
-            # the hand holds the deck's own cards: no check (but of its size, as the solver's)
-            whole = rules.table_deadwood(mask) if 0 < len(hand) <= MAX_HAND else None
-            if whole is None:
-                whole = rules.min_deadwood(hand)
-            if knock.big_gin and whole == 0:
-                out.append(rnd.prebuilt.big_gin[player])
+            try:
+                mask = sum([_BITS[card.id] for card in hand])  # the hand's bitmask by card id
+            except IndexError:  # a deck past _BITS's cards
+                mask = 0
+                for card in hand:
+                    mask |= 1 << card.id
             # Discarding a card lowers the least deadwood by at most its value, so by at
             # most the deck's highest (add it back unmatched to any arrangement of the
-            # rest): a hand this far over the limit has no knock. One search, most turns.
+            # rest): a hand this far over the limit has no knock. Most turns are decided
+            # by a floor of the least deadwood (no set chosen), the rest by one search.
+            # The hand holds the deck's own cards: no check (but of its size, as the solver's).
+            whole = None
+            if 0 < len(hand) <= MAX_HAND:
+                floor = rules.table_deadwood(mask, floor=True)  # (:mod:`rummydsl.melds.setvalues`)
+                if floor is not None and floor - rnd.highest_value > limit and floor > 0:
+                    return ()  # (no big gin either: some deadwood is left)
+                whole = rules.table_deadwood(mask)
+            if whole is None:
+                whole = rules.min_deadwood(hand)
+            if whole - rnd.highest_value > limit and whole:
+                return ()
+            if knock.big_gin and whole == 0:
+                out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
             least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
