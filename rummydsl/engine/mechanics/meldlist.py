@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld
+from .contractfit import may_meet
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -35,17 +36,25 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     of up to :data:`MAX_LISTED` cards by the shapes too (:func:`_wild_groups`);
     kinds with no known shape try every group of up to that many cards.
     """
+    return _melds(rnd, hand, len(hand))
+
+
+def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]]:
+    """:func:`single_melds` of at most ``high`` cards: the same groups in the same order,
+    but for the longer ones, which are never built (a contract of three-card melds asks
+    for these)."""
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
-        for size in range(low, min(len(cards), MAX_LISTED) + 1):
+        for size in range(low, min(len(cards), MAX_LISTED, high) + 1):
             groups.extend(itertools.combinations(cards, size))
     elif any(c.wild for c in cards):
         if buckets is not None and not rules.wild_unique_card:
-            return _wild_melds(rnd, cards, low, memo, may_form, buckets)
-        groups.extend(_wild_groups(rnd, cards, low))
+            found = _wild_melds(rnd, cards, low, memo, may_form, buckets)
+            return found if high >= len(cards) else [group for group in found if len(group) <= high]
+        groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
         if "same_rank" in families:
             by_rank: dict[int, list[Card]] = {}
@@ -53,10 +62,11 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
                 assert card.rank is not None
                 by_rank.setdefault(card.rank.order, []).append(card)
             for same in by_rank.values():
-                for size in range(low, len(same) + 1):
+                for size in range(low, min(len(same), high) + 1):
                     groups.extend(itertools.combinations(same, size))
         if "sequence" in families:
-            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards)))
+            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
+                                     high))
     found = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
@@ -264,8 +274,10 @@ def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
     return buckets
 
 
-def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False) -> Iterator[tuple[Card, ...]]:
-    """Groups of one card per position over windows of consecutive sequence positions.
+def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False,
+               high: int | None = None) -> Iterator[tuple[Card, ...]]:
+    """Groups of one card per position over windows of consecutive sequence positions
+    (of at most ``high`` positions, when given).
 
     With ``one_suit`` (every sequence kind keeps one suit, and every other kind is of
     one rank, which no group of distinct positions is) only the groups of one suit,
@@ -281,7 +293,7 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
     for start in sorted(at):
         window: list[list[Card]] = []
         position = start
-        while position in at:
+        while position in at and (high is None or len(window) < high):
             window.append(at[position])
             position += 1
             if len(window) >= low:
@@ -300,13 +312,16 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
 def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     """Every lay-down from this hand that meets the contract (SK-5), each once.
 
-    A depth-first search over disjoint candidate melds, bounded by what the
-    contract's facts say (how many melds, how big each may be); each collection
-    is judged by the contract itself, for every choice of kinds (once per
-    collection of kinds and sizes: that is all a contract reads of the melds).
-    A branch is entered only if some collection of the candidates' shapes that
-    includes it meets the contract (judged once per collection of shapes), so
-    the lay-downs listed, and their order, are those of the whole search.
+    A depth-first search over disjoint candidate melds (the hand's single melds of the
+    sizes the contract's facts allow), bounded by how many melds it takes; a collection
+    is listed when it meets the contract for some choice of its melds' kinds. A contract
+    reads only each meld's kind and size (and the round), so a collection is judged as
+    its multiset of ``(kinds, size)`` shapes: which multisets the hand's shapes allow
+    meet it, and which are part of one that does, is worked out once per multiset of
+    shapes the candidates have (:func:`_shape_targets`, kept across listings), and the
+    search enters only branches part of one. A hand whose counts rule every lay-down out
+    (:func:`~.contractfit.may_meet`) builds no group at all. The lay-downs listed, and
+    their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
     contract = rnd.variant.contract
     assert contract is not None
@@ -316,7 +331,11 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
     small = getattr(facts, "min_size", 1)
     big = getattr(facts, "max_size", None) or len(hand)
-    candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
+    if not may_meet(rnd, hand, fewest, most, small, big):
+        return
+    candidates = [group for group in _melds(rnd, hand, big) if small <= len(group)]
+    if not candidates:
+        return
     rules = rnd.rules
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
@@ -330,71 +349,37 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
             kinds.append(got)
     masks = [sum(1 << c.id for c in group) for group in candidates]
-    meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
+    meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
-    # a contract reads only each meld's kind and size (and the round): a collection is
-    # judged as its multiset of (kinds, size) shapes, a count per shape packed in an int
-    shape_ids: dict[tuple[tuple[str, ...], int], int] = {}
-    sids = [shape_ids.setdefault((tuple(kinds[i]), len(candidates[i])), len(shape_ids))
-            for i in range(len(candidates))]
+    # each shape a field of a packed count, shapes in sorted order: the same multiset of
+    # shapes packs to the same int in every hand
+    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+    shape_list = sorted(set(shapes))
+    shape_at = {shape: sid for sid, shape in enumerate(shape_list)}
+    sids = [shape_at[shape] for shape in shapes]
     width = max(most, 1).bit_length() + 1
     codes = [1 << (width * sid) for sid in sids]
-    avail = [sids.count(sid) for sid in range(len(shape_ids))]
-    first = [sids.index(sid) for sid in range(len(shape_ids))]
-    seen: dict[int, bool] = {}
-
-    def judged(chosen: list[int], key: int) -> bool:
-        got = seen.get(key)
-        if got is None:
-            got = seen[key] = any(
-                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
-                for choice in itertools.product(*(kinds[i] for i in chosen)))
-        return got
-
-    reach: dict[int, bool] = {}
-    full = (1 << width) - 1
-    shape_list = list(shape_ids)
-    shapes_met = _contract_memo(meets)
-
-    def reachable(key: int, count: int) -> bool:
-        """Whether some collection of these shapes holding ``key``'s melds (each shape at
-        most as often as the candidates have it) meets the contract: a branch of the
-        search that cannot is skipped (it would list nothing)."""
-        got = reach.get(key)
-        if got is None:
-            got = False
-            if count >= fewest:
-                chosen = [first[sid] for sid in range(len(avail)) for _ in range(key >> (width * sid) & full)]
-                shape_key = tuple(sorted(shape_list[sid] for sid in range(len(avail))
-                                         for _ in range(key >> (width * sid) & full)))
-                met = shapes_met.get(shape_key)
-                if met is None:
-                    met = shapes_met[shape_key] = any(
-                        meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
-                        for choice in itertools.product(*(kinds[i] for i in chosen)))
-                got = met
-            if not got and count < most:
-                got = any(key >> (width * sid) & full < avail[sid] and reachable(key + (1 << width * sid), count + 1)
-                          for sid in range(len(avail)))
-            reach[key] = got
-        return got
-
-    prune = [True]
-
-    def worth(key: int, count: int) -> bool:
-        if not prune[0]:
-            return True
-        try:
-            return reachable(key, count)
-        except RummyDslError:  # the contract failed on some shapes: search as before, to meet it there
-            prune[0] = False
-            return True
+    avail = [0] * len(shape_list)
+    first = [-1] * len(shape_list)
+    for i, sid in enumerate(sids):
+        avail[sid] += 1
+        if first[sid] < 0:
+            first[sid] = i
+    try:
+        targets, parts = _shape_targets(meets, shape_list, [min(count, most) for count in avail], fewest, most,
+                                        width, [candidates[i] for i in first])
+    except RummyDslError:  # the contract failed on some shapes: judge every collection, to meet it there
+        yield from _every_collection(player, candidates, kinds, masks, codes, meets, fewest, most)
+        return
+    if not targets:
+        return
 
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout)
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
+    count = len(candidates)
 
     def text_of(i: int) -> str:
         got = texts[i]
@@ -403,15 +388,15 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         return got
 
     def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
-        if len(chosen) >= fewest and judged(chosen, key):
+        if key in targets:
             text = " ".join([text_of(i) for i in chosen])
             if text not in listed:
                 listed.add(text)
                 yield Meld(player, tuple(candidates[i] for i in chosen))
         if len(chosen) == most:
             return
-        for i in range(start, len(candidates)):
-            if not masks[i] & used and worth(key + codes[i], len(chosen) + 1):
+        for i in range(start, count):
+            if not masks[i] & used and key + codes[i] in parts:
                 chosen.append(i)
                 yield from search(i + 1, used | masks[i], chosen, key + codes[i])
                 chosen.pop()
@@ -419,16 +404,99 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     yield from search(0, 0, [], 0)
 
 
-_CONTRACT_MEMO: dict[int, tuple[object, dict[tuple[tuple[tuple[str, ...], int], ...], bool]]] = {}
+def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],
+                      masks: Sequence[int], codes: Sequence[int], meets: Callable[..., Any], fewest: int,
+                      most: int) -> Iterator[Meld]:
+    """:func:`_contract_melds`'s search entering every branch, each collection judged
+    (once per multiset of shapes), for a contract that fails on some shapes."""
+    seen: dict[int, bool] = {}
+    listed: set[str] = set()
+
+    def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
+        if len(chosen) >= fewest:
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = any(
+                    meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                    for choice in itertools.product(*(kinds[i] for i in chosen)))
+            if got:
+                text = " ".join("[" + " ".join(str(card) for card in candidates[i]) + "]" for i in chosen)
+                if text not in listed:
+                    listed.add(text)
+                    yield Meld(player, tuple(candidates[i] for i in chosen))
+        if len(chosen) == most:
+            return
+        for i in range(start, len(candidates)):
+            if not masks[i] & used:
+                chosen.append(i)
+                yield from search(i + 1, used | masks[i], chosen, key + codes[i])
+                chosen.pop()
+
+    yield from search(0, 0, [], 0)
 
 
-def _contract_memo(meets: object) -> dict[tuple[tuple[tuple[str, ...], int], ...], bool]:
-    """Whether each collection of meld shapes (sorted ``(kinds, size)`` pairs) meets the
-    contract ``meets`` (a deal's solver keeps one, CR-2), as :func:`_contract_melds`'s
-    pruning has judged it, kept across listings; the last few contracts kept."""
+_Shape = tuple[tuple[str, ...], int]
+
+#: Per contract predicate: whether each multiset of shapes (sorted) meets it, and the
+#: packed multisets that meet it and that are part of one, by the shapes a hand has.
+_CONTRACT_MEMO: dict[int, tuple[object, dict[tuple[_Shape, ...], bool],
+                                dict[tuple[Any, ...], tuple[frozenset[int], frozenset[int]]]]] = {}
+
+
+def _shape_targets(meets: Callable[..., Any], shape_list: Sequence[_Shape], avail: Sequence[int], fewest: int,
+                   most: int, width: int, examples: Sequence[tuple[Card, ...]]) -> tuple[frozenset[int], frozenset[int]]:
+    """The multisets of the shapes ``shape_list`` (each at most ``avail`` times), packed a
+    count per ``width`` bits, that meet the contract ``meets`` with ``fewest`` to ``most``
+    melds, and every multiset part of one of them (theirs included); ``examples`` holds a
+    group of each shape, for the contract to read. Kept per contract by the shapes and
+    their counts; whether a multiset meets the contract is kept across them.
+
+    :raises RummyDslError: when the contract fails on a multiset.
+    """
     got = _CONTRACT_MEMO.get(id(meets))
     if got is None or got[0] is not meets:
         if len(_CONTRACT_MEMO) >= 32:
             _CONTRACT_MEMO.pop(next(iter(_CONTRACT_MEMO)))
-        got = _CONTRACT_MEMO[id(meets)] = (meets, {})
-    return got[1]
+        got = _CONTRACT_MEMO[id(meets)] = (meets, {}, {})
+    shapes_met, by_hand = got[1], got[2]
+    key = (tuple(shape_list), tuple(avail), fewest, most)
+    found = by_hand.get(key)
+    if found is not None:
+        return found
+    targets: set[int] = set()
+    parts: set[int] = set()
+    counts = [0] * len(shape_list)
+
+    def judge() -> bool:
+        chosen = [sid for sid, n in enumerate(counts) for _ in range(n)]
+        shape_key = tuple(shape_list[sid] for sid in chosen)  # sorted, as shape_list is
+        met = shapes_met.get(shape_key)
+        if met is None:
+            met = shapes_met[shape_key] = any(
+                meets([(kind, examples[sid]) for kind, sid in zip(choice, chosen)])
+                for choice in itertools.product(*(shape_list[sid][0] for sid in chosen)))
+        return met
+
+    def add_parts(sid: int, packed: int) -> None:
+        if sid == len(counts):
+            parts.add(packed)
+            return
+        for n in range(counts[sid] + 1):
+            add_parts(sid + 1, packed + (n << (width * sid)))
+
+    def walk(sid: int, total: int, packed: int) -> None:
+        if sid == len(counts):
+            if total >= fewest and judge():
+                targets.add(packed)
+                add_parts(0, 0)
+            return
+        for n in range(min(avail[sid], most - total) + 1):
+            counts[sid] = n
+            walk(sid + 1, total + n, packed + (n << (width * sid)))
+        counts[sid] = 0
+
+    walk(0, 0, 0)
+    if len(by_hand) >= 1 << 14:
+        by_hand.clear()
+    found = by_hand[key] = (frozenset(targets), frozenset(parts))
+    return found

@@ -1,0 +1,273 @@
+"""Whether a hand might hold a lay-down that meets the contract, told from counts (SK-5, CR-2).
+
+Every meld step of a player who has not gone down lists the lay-downs that meet the
+contract (:func:`.meldlist._contract_melds`); most hands hold none, and building their
+groups to find that out was most of a random contract game. :func:`may_meet` answers
+"none" for most of them from the hand's counts, before any group is built, and never
+for a hand that holds one (``tests/engine/test_contract_listing.py`` holds it to the
+whole listing). It reads:
+
+- each kind's shape, a necessary condition of its melds (:class:`~rummydsl.melds.KindShape`):
+  a same-rank kind's natural cards share a rank, a sequence kind's take distinct
+  positions of one window no longer than the meld (of one suit where it keeps one);
+- the listing's wild cards: a listed group with wild cards holds the hand's first ones
+  (:func:`.meldlist._wild_groups`), so of disjoint groups at most one has any;
+- per kind, the most melds of natural cards alone the hand could make, and a lower bound
+  on the wild cards ``t`` melds of it take (:func:`_kind_counts`);
+- the contract, judged on kinds and sizes alone (all a contract reads of its melds,
+  with the round), once per collection of kinds for a hand size (:func:`_vectors`).
+
+A hand can meet the contract only if some collection of kinds that meets it fits these
+counts: every kind at most its natural melds, but for one that may take one meld more,
+with wild cards enough for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
+
+from ...cards import Card
+from ...errors import RummyDslError
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["may_meet"]
+
+
+class _Kind(NamedTuple):
+    """One meld kind's shape, as :func:`may_meet` reads it."""
+
+    family: str
+    low: int
+    """The fewest cards of a meld of the kind (at least 1)."""
+    high: int | None
+    same_suit: bool
+
+
+_PLANS: dict[int, tuple[object, "tuple[tuple[_Kind, ...], dict[tuple[int, int], tuple[int, tuple[int, ...]]]] | None"]] = {}
+
+#: Per contract predicate: the collections of kinds (a count per kind) that meet it, by
+#: (hand size, fewest and most melds, least and most cards a meld); ``None`` when the
+#: contract failed on kinds and sizes alone (then every hand may meet it).
+_VECTORS: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "list[tuple[int, ...]] | None"]]] = {}
+
+
+def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: int, big: int) -> bool:
+    """Whether ``hand`` might hold a collection of disjoint listed melds that meets the
+    round's contract: ``False`` only when it holds none (the listing would be empty).
+
+    ``fewest`` to ``most`` melds of ``small`` to ``big`` cards each, as the listing
+    searches. Variants whose kinds have no known shape, whose wild cards' meanings
+    read the hand, or whose contract is no compiled contract always may."""
+    rules = rnd.rules
+    meets = rules.contract
+    if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
+        return True
+    planned = _plan(rnd)
+    if planned is None:
+        return True
+    plan, buckets = planned
+    vectors = _vectors(meets, plan, rules.kind_names, len(hand), fewest, most, small, big)
+    if vectors is None:
+        return True
+    if not vectors:
+        return False
+    wilds = sum(1 for card in hand if card.wild)
+    counts = _kind_counts(rnd, hand, plan, buckets)
+    for vector in vectors:
+        over = -1
+        for j, count in enumerate(vector):
+            if count > counts[j][0]:  # more than its natural melds: the one meld with wild cards
+                if over >= 0 or not wilds or count > counts[j][0] + 1:
+                    break
+                over = j
+        else:
+            if over < 0:
+                return True
+            count = vector[over]
+            _natural, costs, low = counts[over]
+            if sum(costs[:count]) + max(0, count - len(costs)) * low <= wilds:
+                return True
+    return False
+
+
+def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], dict[tuple[int, int], tuple[int, tuple[int, ...]]]] | None:
+    """Each kind's shape in ``kind_names`` order, with the sequence buckets judged so far
+    (:func:`_bucket`), kept by the kinds' dictionary; ``None`` when some kind has no
+    known shape."""
+    rules = rnd.rules
+    kinds = rules.kinds
+    got = _PLANS.get(id(kinds))
+    if got is None or got[0] is not kinds:
+        plan = tuple(_Kind(shape.family, max(1, shape.min_size), shape.max_size, shape.same_suit)
+                     for shape in (rules.shapes[name] for name in rules.kind_names))
+        if len(_PLANS) >= 16:
+            _PLANS.pop(next(iter(_PLANS)))
+        known = all(kind.family in ("same_rank", "sequence") for kind in plan)
+        got = _PLANS[id(kinds)] = (kinds, (plan, {}) if known else None)
+    return got[1]
+
+
+#: Bits a rank's count takes in a bucket's code (:func:`_kind_counts`).
+_RANK_BITS = 8
+
+
+def _kind_counts(rnd: Round, hand: Sequence[Card], plan: Sequence[_Kind],
+                 buckets: dict[tuple[int, int], tuple[int, tuple[int, ...]]]) -> list[tuple[int, list[int], int]]:
+    """Per kind: the most disjoint melds of the hand's natural cards alone it could make,
+    the wild cards each further meld takes at least (sorted: the ``t`` cheapest sum to a
+    lower bound on the wild cards of ``t`` disjoint melds; past them each takes a whole
+    meld's ``low``), and ``low``.
+
+    A same-rank meld of ``low`` or more takes its naturals from one rank: a rank of ``c``
+    cards makes ``c // low`` natural melds, then one short of ``low - c % low``. A
+    sequence takes one card a position of one window, of one suit where the kind keeps
+    one (:func:`_bucket`)."""
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, int] = {}
+    for card in hand:
+        if not card.wild:
+            order = card.rank.order  # type: ignore[union-attr]
+            by_rank[order] = by_rank.get(order, 0) + 1
+            suit = card.suit.index  # type: ignore[union-attr]
+            by_suit[suit] = by_suit.get(suit, 0) + (1 << (_RANK_BITS * order))
+    out: list[tuple[int, list[int], int]] = []
+    done: dict[tuple[str, int, bool], tuple[int, list[int], int]] = {}
+    deck = rnd.variant.deck
+    for kind in plan:
+        key = (kind.family, kind.low, kind.same_suit)
+        got = done.get(key)
+        if got is None:
+            low = kind.low
+            costs: list[int] = []
+            natural = 0
+            if kind.family == "same_rank":
+                for count in by_rank.values():
+                    natural += count // low
+                    if count % low:
+                        costs.append(low - count % low)
+                costs.extend([0] * natural)
+            else:
+                for code in (by_suit.values() if kind.same_suit else (sum(by_suit.values()),) if by_suit else ()):
+                    judged = buckets.get((code, low))
+                    if judged is None:
+                        if len(buckets) >= 1 << 16:
+                            buckets.clear()
+                        judged = buckets[(code, low)] = _bucket(deck, code, low)
+                    natural += judged[0]
+                    costs.extend(judged[1])
+            costs.sort()
+            got = done[key] = (natural, costs, low)
+        out.append(got)
+    return out
+
+
+def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
+    """For one bucket of a sequence kind (its count of each rank, :data:`_RANK_BITS` bits
+    a rank from the lowest): the most disjoint sequences of ``low`` or more of its cards
+    alone, and the wild cards one, two ... more of them take at least, while under
+    ``low``. The natural ones lie in runs of consecutive held positions, ``cards // low``
+    each; one sequence takes at least the positions its best window of ``low`` misses,
+    ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
+    held: dict[int, int] = {}
+    cards = 0
+    order = 0
+    rest = code
+    top = (1 << _RANK_BITS) - 1
+    while rest:
+        order += 1
+        rest >>= _RANK_BITS
+        count = (code >> (_RANK_BITS * order)) & top
+        if count:
+            cards += count
+            for position in deck.sequence_positions(deck.ranks[order - 1]):
+                held[position] = held.get(position, 0) + count
+    if deck.wrap:
+        natural, short = cards // low, max(0, low - cards)
+    else:
+        spots = sorted(held)
+        natural = 0
+        at = 0
+        while at < len(spots):  # runs of consecutive held positions
+            end = at
+            total = held[spots[at]]
+            while end + 1 < len(spots) and spots[end + 1] == spots[end] + 1:
+                end += 1
+                total += held[spots[end]]
+            if spots[end] - spots[at] + 1 >= low:
+                natural += total // low
+            at = end + 1
+        short = max(0, min(low - sum(1 for p in range(start, start + low) if p in held) for start in spots))
+    costs = []
+    before = 0
+    for t in range(1, cards // low + 2):
+        need = max(short, t * low - cards)
+        if need - before >= low:
+            break
+        costs.append(need - before)
+        before = need
+    return natural, tuple(costs)
+
+
+def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[str], size: int, fewest: int,
+             most: int, small: int, big: int) -> list[tuple[int, ...]] | None:
+    """The collections of kinds (a count per kind) whose melds, of sizes their shapes and
+    ``small``..``big`` allow and ``size`` cards in all at most, can meet ``meets``; kept
+    per contract. ``None`` if the contract failed on them (:class:`RummyDslError`)."""
+    got = _VECTORS.get(id(meets))
+    if got is None or got[0] is not meets:
+        if len(_VECTORS) >= 32:
+            _VECTORS.pop(next(iter(_VECTORS)))
+        got = _VECTORS[id(meets)] = (meets, {})
+    memo = got[1]
+    key = (size, fewest, most, small, big)
+    if key in memo:
+        return memo[key]
+    reads_sizes = bool(getattr(meets, "names") & {"size", "cards"})
+    found: list[tuple[int, ...]] = []
+    tops = [size if kind.high is None else min(size, kind.high) for kind in plan]
+    try:
+        for count in range(max(1, fewest), most + 1):
+            for combo in itertools.combinations_with_replacement(range(len(plan)), count):
+                lows = [max(plan[j].low, small) for j in combo]
+                highs = [min(big, tops[j]) for j in combo]
+                if sum(lows) > size or any(lo > hi for lo, hi in zip(lows, highs)):
+                    continue
+                if _met(meets, [names[j] for j in combo], lows, highs, size, reads_sizes):
+                    vector = [0] * len(plan)
+                    for j in combo:
+                        vector[j] += 1
+                    found.append(tuple(vector))
+    except RummyDslError:
+        memo[key] = None
+        return None
+    memo[key] = found
+    return found
+
+
+def _met(meets: Callable[..., Any], kinds: list[str], lows: list[int], highs: list[int], size: int,
+         reads_sizes: bool) -> bool:
+    """Whether melds of ``kinds`` (sorted), of sizes ``lows``..``highs`` each and ``size``
+    cards in all at most, can meet ``meets``: a contract that reads no size is asked
+    once; the melds of one kind take their sizes in rising order (a contract reads its
+    melds as a collection)."""
+    if not reads_sizes:
+        return bool(meets([(kind, (None,) * low) for kind, low in zip(kinds, lows)]))
+    sizes: list[int] = []
+
+    def fill(at: int, left: int) -> bool:
+        if at == len(kinds):
+            return bool(meets([(kind, (None,) * n) for kind, n in zip(kinds, sizes)]))
+        start = lows[at]
+        if at and kinds[at] == kinds[at - 1]:
+            start = max(start, sizes[-1])
+        for n in range(start, min(highs[at], left - sum(lows[at + 1:])) + 1):
+            sizes.append(n)
+            if fill(at + 1, left - n):
+                return True
+            sizes.pop()
+        return False
+
+    return fill(0, size)
