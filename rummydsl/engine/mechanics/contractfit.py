@@ -13,7 +13,7 @@ whole listing). It reads:
 - the listing's wild cards: a listed group with wild cards holds the hand's first ones
   (:func:`.meldlist._wild_groups`), so of disjoint groups at most one has any;
 - per kind, the most melds of natural cards alone the hand could make, and a lower bound
-  on the wild cards ``t`` melds of it take (:func:`_kind_counts`);
+  on the wild cards ``t`` melds of it take (:func:`_kind_count`);
 - the contract, judged on kinds and sizes alone (all a contract reads of its melds,
   with the round), once per collection of kinds for a hand size (:func:`_vectors`).
 
@@ -46,7 +46,7 @@ class _Kind(NamedTuple):
     same_suit: bool
 
 
-_PLANS: dict[int, tuple[object, "tuple[tuple[_Kind, ...], dict[tuple[int, int], tuple[int, tuple[int, ...]]]] | None"]] = {}
+_PLANS: dict[int, tuple[object, "tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None"]] = {}
 
 #: Per contract predicate: the collections of kinds (a count per kind) that meet it, by
 #: (hand size, fewest and most melds, least and most cards a meld); ``None`` when the
@@ -68,19 +68,35 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     planned = _plan(rnd)
     if planned is None:
         return True
-    plan, buckets = planned
+    plan, cheap_first, buckets = planned
     vectors = _vectors(meets, plan, rules.kind_names, len(hand), fewest, most, small, big)
     if vectors is None:
         return True
     if not vectors:
         return False
-    wilds = sum(1 for card in hand if card.wild)
-    counts = _kind_counts(rnd, hand, plan, buckets)
+    wilds = 0
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, int] = {}
+    for card in hand:
+        if card.wild:
+            wilds += 1
+        else:
+            order = card.rank.order  # type: ignore[union-attr]
+            by_rank[order] = by_rank.get(order, 0) + 1
+            suit = card.suit.index  # type: ignore[union-attr]
+            by_suit[suit] = by_suit.get(suit, 0) + (1 << (_RANK_BITS * order))
+    counts: dict[int, tuple[int, list[int], int]] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
-        for j, count in enumerate(vector):
-            if count > counts[j][0]:  # more than its natural melds: the one meld with wild cards
-                if over >= 0 or not wilds or count > counts[j][0] + 1:
+        for j in cheap_first:
+            count = vector[j]
+            if not count:
+                continue
+            got = counts.get(j)
+            if got is None:
+                got = counts[j] = _kind_count(rnd.variant.deck, plan[j], by_rank, by_suit, buckets)
+            if count > got[0]:  # more than its natural melds: the one meld with wild cards
+                if over >= 0 or not wilds or count > got[0] + 1:
                     break
                 over = j
         else:
@@ -93,10 +109,13 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     return False
 
 
-def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], dict[tuple[int, int], tuple[int, tuple[int, ...]]]] | None:
-    """Each kind's shape in ``kind_names`` order, with the sequence buckets judged so far
-    (:func:`_bucket`), kept by the kinds' dictionary; ``None`` when some kind has no
-    known shape."""
+_Buckets = dict[tuple[int, int], tuple[int, tuple[int, ...]]]
+
+
+def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:
+    """Each kind's shape in ``kind_names`` order, the kinds' places with the same-rank ones
+    first (the cheaper to count), and the sequence buckets judged so far (:func:`_bucket`),
+    kept by the kinds' dictionary; ``None`` when some kind has no known shape."""
     rules = rnd.rules
     kinds = rules.kinds
     got = _PLANS.get(id(kinds))
@@ -106,62 +125,48 @@ def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], dict[tuple[int, int], tuple[in
         if len(_PLANS) >= 16:
             _PLANS.pop(next(iter(_PLANS)))
         known = all(kind.family in ("same_rank", "sequence") for kind in plan)
-        got = _PLANS[id(kinds)] = (kinds, (plan, {}) if known else None)
+        cheap_first = tuple(sorted(range(len(plan)), key=lambda j: plan[j].family != "same_rank"))
+        got = _PLANS[id(kinds)] = (kinds, (plan, cheap_first, {}) if known else None)
     return got[1]
 
 
-#: Bits a rank's count takes in a bucket's code (:func:`_kind_counts`).
+#: Bits a rank's count takes in a bucket's code (:func:`may_meet`).
 _RANK_BITS = 8
 
 
-def _kind_counts(rnd: Round, hand: Sequence[Card], plan: Sequence[_Kind],
-                 buckets: dict[tuple[int, int], tuple[int, tuple[int, ...]]]) -> list[tuple[int, list[int], int]]:
-    """Per kind: the most disjoint melds of the hand's natural cards alone it could make,
-    the wild cards each further meld takes at least (sorted: the ``t`` cheapest sum to a
-    lower bound on the wild cards of ``t`` disjoint melds; past them each takes a whole
-    meld's ``low``), and ``low``.
+def _kind_count(deck: Any, kind: _Kind, by_rank: dict[int, int], by_suit: dict[int, int],
+                buckets: _Buckets) -> tuple[int, list[int], int]:
+    """For one kind: the most disjoint melds of the hand's natural cards alone it could
+    make, the wild cards each further meld takes at least (sorted: the ``t`` cheapest sum
+    to a lower bound on the wild cards of ``t`` disjoint melds; past them each takes a
+    whole meld's ``low``), and ``low``. ``by_rank`` counts the hand's natural cards of
+    each rank, ``by_suit`` codes each suit's (a count a rank, :data:`_RANK_BITS` bits
+    each).
 
     A same-rank meld of ``low`` or more takes its naturals from one rank: a rank of ``c``
     cards makes ``c // low`` natural melds, then one short of ``low - c % low``. A
     sequence takes one card a position of one window, of one suit where the kind keeps
     one (:func:`_bucket`)."""
-    by_rank: dict[int, int] = {}
-    by_suit: dict[int, int] = {}
-    for card in hand:
-        if not card.wild:
-            order = card.rank.order  # type: ignore[union-attr]
-            by_rank[order] = by_rank.get(order, 0) + 1
-            suit = card.suit.index  # type: ignore[union-attr]
-            by_suit[suit] = by_suit.get(suit, 0) + (1 << (_RANK_BITS * order))
-    out: list[tuple[int, list[int], int]] = []
-    done: dict[tuple[str, int, bool], tuple[int, list[int], int]] = {}
-    deck = rnd.variant.deck
-    for kind in plan:
-        key = (kind.family, kind.low, kind.same_suit)
-        got = done.get(key)
-        if got is None:
-            low = kind.low
-            costs: list[int] = []
-            natural = 0
-            if kind.family == "same_rank":
-                for count in by_rank.values():
-                    natural += count // low
-                    if count % low:
-                        costs.append(low - count % low)
-                costs.extend([0] * natural)
-            else:
-                for code in (by_suit.values() if kind.same_suit else (sum(by_suit.values()),) if by_suit else ()):
-                    judged = buckets.get((code, low))
-                    if judged is None:
-                        if len(buckets) >= 1 << 16:
-                            buckets.clear()
-                        judged = buckets[(code, low)] = _bucket(deck, code, low)
-                    natural += judged[0]
-                    costs.extend(judged[1])
-            costs.sort()
-            got = done[key] = (natural, costs, low)
-        out.append(got)
-    return out
+    low = kind.low
+    costs: list[int] = []
+    natural = 0
+    if kind.family == "same_rank":
+        for count in by_rank.values():
+            natural += count // low
+            if count % low:
+                costs.append(low - count % low)
+        costs.extend([0] * natural)
+    else:
+        for code in (by_suit.values() if kind.same_suit else (sum(by_suit.values()),) if by_suit else ()):
+            judged = buckets.get((code, low))
+            if judged is None:
+                if len(buckets) >= 1 << 16:
+                    buckets.clear()
+                judged = buckets[(code, low)] = _bucket(deck, code, low)
+            natural += judged[0]
+            costs.extend(judged[1])
+    costs.sort()
+    return natural, costs, low
 
 
 def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
@@ -171,35 +176,44 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     ``low``. The natural ones lie in runs of consecutive held positions, ``cards // low``
     each; one sequence takes at least the positions its best window of ``low`` misses,
     ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
-    held: dict[int, int] = {}
+    levels: list[int] = []  # levels[k]: the positions held more than k times, a bit each
     cards = 0
     order = 0
-    rest = code
+    rest = code >> _RANK_BITS
     top = (1 << _RANK_BITS) - 1
     while rest:
         order += 1
+        count = rest & top
         rest >>= _RANK_BITS
-        count = (code >> (_RANK_BITS * order)) & top
         if count:
             cards += count
+            spots = 0
             for position in deck.sequence_positions(deck.ranks[order - 1]):
-                held[position] = held.get(position, 0) + count
-    if deck.wrap:
+                spots |= 1 << position
+            for k in range(count):
+                if k < len(levels):
+                    levels[k] |= spots
+                else:
+                    levels.append(spots)
+    if deck.wrap or not levels:
         natural, short = cards // low, max(0, low - cards)
     else:
-        spots = sorted(held)
+        held = levels[0]
         natural = 0
-        at = 0
-        while at < len(spots):  # runs of consecutive held positions
-            end = at
-            total = held[spots[at]]
-            while end + 1 < len(spots) and spots[end + 1] == spots[end] + 1:
-                end += 1
-                total += held[spots[end]]
-            if spots[end] - spots[at] + 1 >= low:
-                natural += total // low
-            at = end + 1
-        short = max(0, min(low - sum(1 for p in range(start, start + low) if p in held) for start in spots))
+        rest = held
+        while rest:  # runs of consecutive held positions
+            lowest = rest & -rest
+            run = ((rest + lowest) ^ rest) & rest
+            if run.bit_count() >= low:
+                natural += sum((level & run).bit_count() for level in levels) // low
+            rest ^= run
+        window = (1 << low) - 1
+        short = low
+        rest = held
+        while rest:
+            lowest = rest & -rest
+            short = min(short, low - ((held // lowest) & window).bit_count())
+            rest ^= lowest
     costs = []
     before = 0
     for t in range(1, cards // low + 2):

@@ -12,7 +12,7 @@ groups and lay-downs listed, and their order, are those of the plain search
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from ...cards import Card
 from ...errors import RummyDslError
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["MAX_LISTED", "single_melds"]
+
+_T = TypeVar("_T")
 
 #: Hands with wild cards list melds of at most this many cards (any size is still accepted).
 MAX_LISTED = 6
@@ -71,10 +73,13 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]
     seen: set[int] = set()
     unique = rules.wild_unique_card
     kinds_bits = rules.kinds_bits
+    faces = _face_codes(rnd.variant.deck)
     for group in groups:
         key = 0
+        face = 0
         for card in group:
             key |= 1 << card.id
+            face += faces[card.id]
         if key in seen:
             continue
         seen.add(key)
@@ -82,14 +87,34 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]
             if may_form(group) and rules.kinds_of(group, hand=hand):
                 found.append(group)
             continue
-        if _forms(memo, key, group, may_form, kinds_bits):
+        if _forms(memo, face, group, may_form, kinds_bits):
             found.append(group)
     return found
 
 
+_FACE_CODES: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _face_codes(deck: Any) -> tuple[int, ...]:
+    """Each card's share of a group's face code (by card id): the sum over a group counts
+    each natural face and the wild cards, so that copies of a face from other packs, and
+    other wild cards, make the same code. Whether a group forms a kind reads only that
+    (the kinds read faces; wild cards are interchangeable where their meanings read no
+    hand), so it is judged once per code (:func:`_forms`)."""
+    got = _FACE_CODES.get(id(deck))
+    if got is None or got[0] is not deck:
+        bits = max(1, deck.packs.bit_length())  # a face's count in a group: at most the packs
+        codes = tuple(1 << (bits * deck.face_key(card)) for card in deck.cards)  # wild cards: the top field
+        if len(_FACE_CODES) >= 16:
+            _FACE_CODES.pop(next(iter(_FACE_CODES)))
+        got = _FACE_CODES[id(deck)] = (deck, codes)
+    return got[1]
+
+
 def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
            kinds_bits: Callable[[Sequence[Card]], int]) -> bool:
-    """Whether ``group`` (card-id bitmask ``key``) forms a kind, judged once (kept in ``memo``)."""
+    """Whether ``group`` (face code ``key``, :func:`_face_codes`) forms a kind, judged once
+    (kept in ``memo``)."""
     forms = memo.get(key)
     if forms is None:
         if len(memo) >= _MELDS_MEMO_LIMIT:
@@ -101,18 +126,19 @@ def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Cal
 #: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
 _MELDS_MEMO_LIMIT = 1 << 18
 
-#: A bucket's melds (:func:`_wild_melds`): each group's natural cards and wild-card count, in listing order.
-_Bucket = tuple[tuple[tuple[Card, ...], int], ...]
+#: A bucket's melds (:func:`_wild_melds`): each group's natural cards (their places in the
+#: bucket) and wild-card count, in listing order.
+_Bucket = tuple[tuple[tuple[int, ...], int], ...]
 
 _Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
-                 "dict[tuple[int, int], _Bucket] | None"]
+                 "dict[tuple[int, ...], _Bucket] | None"]
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
 
 def _listing(rnd: Round) -> _Listing:
-    """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
-    bitmask of card ids) forms a kind, as judged so far; the shape test
+    """What :func:`single_melds` keeps for a variant's kinds: whether each group (by its
+    face code, :func:`_face_codes`) forms a kind, as judged so far; the shape test
     (:func:`_shape_test`); the smallest size a kind allows; the shape families;
     whether every sequence kind keeps one suit; and the melds of each bucket of a hand
     with wild cards, as listed so far (:func:`_wild_melds`). Kept by the kinds' dictionary, which
@@ -193,15 +219,16 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
 
 def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, bool],
                 may_form: Callable[[Sequence[Card]], bool],
-                buckets: dict[tuple[int, int], _Bucket]) -> list[tuple[Card, ...]]:
+                buckets: dict[tuple[int, ...], _Bucket]) -> list[tuple[Card, ...]]:
     """The melds among :func:`_wild_groups` (a hand with wild cards, whose meanings read
     no hand), each once, in its order, found bucket by bucket.
 
     A bucket's groups are its natural cards with 0, 1, 2 ... of the hand's wild cards,
     and whether one forms a kind depends on its natural cards and how many wild cards
     it holds, not which (wild cards are interchangeable), so the melds of a bucket are
-    kept by its cards and the hand's count of wild cards: from one turn to the next a
-    hand changes a card or two, and only the buckets holding them are listed again."""
+    kept by its cards' faces in order (copies of a face from another pack alike) and the
+    hand's count of wild cards, as places in the bucket: from one turn to the next a hand
+    changes a card or two, and only the buckets holding them are listed again."""
     rules = rnd.rules
     kinds_bits = rules.kinds_bits
     wilds = [c for c in cards if c.wild]
@@ -209,28 +236,29 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
     count = len(wilds)
     found: list[tuple[Card, ...]] = []
     seen: set[tuple[int, int]] = set()
+    faces = _face_codes(rnd.variant.deck)
+    wild_face = faces[wilds[0].id] if wilds else 0
     for bucket in _buckets(rnd, naturals):
-        mask = 0
-        for card in bucket:
-            mask |= 1 << card.id
-        melds = buckets.get((mask, count))
+        pattern = (*(faces[card.id] for card in bucket), count)
+        melds = buckets.get(pattern)
         if melds is None:
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
-            for chosen, extra in _bucket_groups(bucket, count, low):
-                group = (*chosen, *wilds[:extra])
-                key = 0
-                for card in group:
-                    key |= 1 << card.id
-                if _forms(memo, key, group, may_form, kinds_bits):
+            for chosen, extra in _viable_groups(rnd, bucket, count, low):
+                group = (*(bucket[i] for i in chosen), *wilds[:extra])
+                face = extra * wild_face
+                for i in chosen:
+                    face += faces[bucket[i].id]
+                if _forms(memo, face, group, may_form, kinds_bits):
                     listed.append((chosen, extra))
-            melds = buckets[(mask, count)] = tuple(listed)
+            melds = buckets[pattern] = tuple(listed)
         for chosen, extra in melds:
-            pair = (sum(1 << c.id for c in chosen), extra)
+            cards_of = tuple(bucket[i] for i in chosen)
+            pair = (sum(1 << c.id for c in cards_of), extra)
             if pair not in seen:
                 seen.add(pair)
-                found.append((*chosen, *wilds[:extra]))
+                found.append((*cards_of, *wilds[:extra]))
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         group = tuple(wilds[:size])
         if (0, size) not in seen and may_form(group) and kinds_bits(group):
@@ -243,7 +271,7 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
 _BUCKETS_LIMIT = 1 << 16
 
 
-def _bucket_groups(bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tuple[tuple[Card, ...], int]]:
+def _bucket_groups(bucket: Sequence[_T], wilds: int, low: int) -> Iterator[tuple[tuple[_T, ...], int]]:
     """The groups of a bucket with wild cards, as (its natural cards, how many wild cards),
     up to :data:`MAX_LISTED` cards and at least ``low``."""
     for size in range(1, min(len(bucket), MAX_LISTED) + 1):
@@ -251,6 +279,67 @@ def _bucket_groups(bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tup
             for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
                 if size + extra >= low:
                     yield chosen, extra
+
+
+def _viable_groups(rnd: Round, bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """:func:`_bucket_groups` of a bucket's places, less groups no kind's shape can take
+    (:func:`_shape_test` would refuse them), which are never built.
+
+    A subset is grown card by card in the bucket's order while some shape may still take
+    it: a same-rank shape while its cards share a rank; a sequence shape while they share
+    a suit (where it keeps one) and take distinct positions within a window of
+    :data:`MAX_LISTED`, or one of them has no single position, or a card further on has
+    none (it could make the group pass)."""
+    positions = rnd.positions
+    if positions is None:  # every sequence shape takes every group: nothing is left out
+        yield from _bucket_groups(range(len(bucket)), wilds, low)
+        return
+    shapes = [(shape.family == "same_rank", shape.same_suit) for shape in rnd.rules.shapes.values()]
+    n = len(bucket)
+    ranks = [card.rank.order if card.rank is not None else -1 for card in bucket]
+    suits = [card.suit.index if card.suit is not None else -1 for card in bucket]
+    spots = [positions[card.id] for card in bucket]
+    loose_from = [False] * (n + 1)  # a card at this place or after has no single position
+    for i in range(n - 1, -1, -1):
+        loose_from[i] = loose_from[i + 1] or spots[i] < 0 or ranks[i] < 0 or suits[i] < 0
+    mixed = -2
+    found: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def grow(start: int, rank: int, suit: int, held: int, lo: int, hi: int, clash: bool, loose: bool) -> None:
+        for i in range(start, n):
+            r = ranks[i] if not chosen or rank == ranks[i] else mixed
+            u = suits[i] if not chosen or suit == suits[i] else mixed
+            spot = spots[i]
+            now_loose = loose or spot < 0 or ranks[i] < 0 or suits[i] < 0
+            now_clash = clash or (spot >= 0 and bool(held >> spot & 1))
+            now_held = held | (1 << spot) if spot >= 0 else held
+            now_lo = min(lo, spot) if spot >= 0 else lo
+            now_hi = max(hi, spot) if spot >= 0 else hi
+            takes = False
+            for same_rank, same_suit in shapes:
+                if same_rank:
+                    if r != mixed:
+                        takes = True
+                        break
+                elif (not same_suit or u != mixed) and (now_loose or (not now_clash and now_hi - now_lo < MAX_LISTED)):
+                    takes = True
+                    break
+            if not takes and not loose_from[i + 1]:
+                continue
+            chosen.append(i)
+            found.append(tuple(chosen))
+            if len(chosen) < MAX_LISTED:
+                grow(i + 1, r, u, now_held, now_lo, now_hi, now_clash, now_loose)
+            chosen.pop()
+
+    grow(0, -1, -1, 0, 1 << 30, -1, False, False)
+    found.sort(key=lambda places: (len(places), places))
+    for places in found:
+        size = len(places)
+        for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
+            if size + extra >= low:
+                yield places, extra
 
 
 def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
