@@ -245,11 +245,14 @@ class MeldRules(MeldCore):
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
-        """A hand with wild cards (no table, no contract, up to RANK_ORDER_FROM cards): its
+        """A hand with wild cards (no table, up to RANK_ORDER_FROM cards): its unconstrained
         best from the last such hand's search when it lies inside it (a turn asks a hand's
         deadwood, its knock question, then each discard's arrangement: one search). A hand
-        inside the last one that it cannot answer (a wild card fewer) is searched alone."""
-        if self.contract is not None or self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
+        inside the last one that it cannot answer (a wild card fewer) is searched alone.
+        The unconstrained best reads no contract (a solver with one asks it too: a greedy
+        player's discards before going down); whether the hand holds the contract is the
+        caller's question."""
+        if self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
             return None
         last = self._last_search
         found = last.inner(hand, discard) if last is not None else None
@@ -457,9 +460,10 @@ class MeldRules(MeldCore):
     def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
-        kept = self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask else None
-        if kept:
-            return kept[0].solve_found(kept[1], True)
+        kept = (self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask and (
+            self.contract is None or not (contract or check_contract)) else None)
+        if kept:  # with a contract not asked about, it is reported unheld, as below
+            return kept[0].solve_found(kept[1], self.contract is None)
         table_melds = self._check_table(table, mask) if table else []
         search = self._search(hand, table_melds, discard,
                               self.contract is not None and (contract or check_contract))
