@@ -476,21 +476,24 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
             got = texts[i] = "[" + " ".join(str(card) for card in candidates[i]) + "]"
         return got
 
-    def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
+    found: list[Meld] = []
+
+    def search(start: int, used: int, chosen: list[int], key: int) -> None:
         if key in targets:
             text = " ".join([text_of(i) for i in chosen])
             if text not in listed:
                 listed.add(text)
-                yield Meld(player, tuple(candidates[i] for i in chosen))
+                found.append(Meld(player, tuple(candidates[i] for i in chosen)))
         if len(chosen) == most:
             return
         for i in range(start, count):
             if not masks[i] & used and key + codes[i] in parts:
                 chosen.append(i)
-                yield from search(i + 1, used | masks[i], chosen, key + codes[i])
+                search(i + 1, used | masks[i], chosen, key + codes[i])
                 chosen.pop()
 
-    yield from search(0, 0, [], 0)
+    search(0, 0, [], 0)
+    yield from found
 
 
 def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],
