@@ -465,10 +465,20 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         return
 
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
-    # by its text (the action's, but for the player's name, which is the same throughout)
+    # by its text (the action's, but for the player's name, which is the same throughout);
+    # a hand whose cards all read differently lists no text twice
+    faces = {rnd.variant.deck.face_key(card) for card in hand}
+    distinct = len(faces) == len(hand)
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
     count = len(candidates)
+    # the candidates after each that share no card with it, a bit each
+    after = [0] * count
+    for i in range(count):
+        mask = masks[i]
+        for j in range(i + 1, count):
+            if not masks[j] & mask:
+                after[i] |= 1 << j
 
     def text_of(i: int) -> str:
         got = texts[i]
@@ -478,21 +488,32 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     found: list[Meld] = []
 
-    def search(start: int, used: int, chosen: list[int], key: int) -> None:
+    def search(free: int, chosen: list[int], key: int) -> None:
+        """``free``: the candidates that may join ``chosen`` (after its last, sharing no card)."""
         if key in targets:
-            text = " ".join([text_of(i) for i in chosen])
-            if text not in listed:
-                listed.add(text)
+            if distinct:
                 found.append(Meld(player, tuple(candidates[i] for i in chosen)))
-        if len(chosen) == most:
+            else:
+                text = " ".join([text_of(i) for i in chosen])
+                if text not in listed:
+                    listed.add(text)
+                    found.append(Meld(player, tuple(candidates[i] for i in chosen)))
+        depth = len(chosen) + 1
+        if depth > most:
             return
-        for i in range(start, count):
-            if not masks[i] & used and key + codes[i] in parts:
+        while free:
+            low = free & -free
+            free ^= low
+            i = low.bit_length() - 1
+            if key + codes[i] in parts:
+                rest = free & after[i]
+                if depth < fewest and rest.bit_count() < fewest - depth:
+                    continue  # too few disjoint candidates left to reach the fewest melds
                 chosen.append(i)
-                search(i + 1, used | masks[i], chosen, key + codes[i])
+                search(rest, chosen, key + codes[i])
                 chosen.pop()
 
-    search(0, 0, [], 0)
+    search((1 << count) - 1, [], 0)
     yield from found
 
 
