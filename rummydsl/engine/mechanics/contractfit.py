@@ -33,7 +33,7 @@ from ...errors import RummyDslError
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["may_meet"]
+__all__ = ["may_meet", "kinds_used"]
 
 
 class _Kind(NamedTuple):
@@ -110,6 +110,23 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
 
 
 _Buckets = dict[tuple[int, int], tuple[int, tuple[int, ...]]]
+
+
+def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> tuple[bool, ...] | None:
+    """Whether each kind (in ``kind_names`` order) is in some collection of kinds that
+    meets the round's contract (:func:`_vectors`) for a hand of ``size`` cards: a meld of
+    none of these kinds is in no lay-down. ``None`` where :func:`may_meet` cannot tell."""
+    rules = rnd.rules
+    meets = rules.contract
+    if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
+        return None
+    planned = _plan(rnd)
+    if planned is None:
+        return None
+    vectors = _vectors(meets, planned[0], rules.kind_names, size, fewest, most, small, big)
+    if vectors is None:
+        return None
+    return tuple(any(vector[j] for vector in vectors) for j in range(len(planned[0])))
 
 
 def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:

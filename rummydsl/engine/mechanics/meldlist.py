@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld
-from .contractfit import may_meet
+from .contractfit import kinds_used, may_meet
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -41,10 +41,13 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     return _melds(rnd, hand, len(hand))
 
 
-def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]]:
+def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None) -> list[tuple[Card, ...]]:
     """:func:`single_melds` of at most ``high`` cards: the same groups in the same order,
     but for the longer ones, which are never built (a contract of three-card melds asks
-    for these)."""
+    for these). With ``kinds``, only the groups of the first ``kinds`` kinds' shapes come
+    before the rest (the groups listed only from later kinds' shapes are left out, as a
+    contract that takes melds of none of those kinds asks): the groups of those kinds
+    are all there, in their order."""
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
@@ -54,7 +57,7 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]
             groups.extend(itertools.combinations(cards, size))
     elif any(c.wild for c in cards):
         if buckets is not None and not rules.wild_unique_card:
-            found = _wild_melds(rnd, cards, low, memo, may_form, buckets)
+            found = _wild_melds(rnd, cards, low, memo, may_form, buckets, kinds)
             return found if high >= len(cards) else [group for group in found if len(group) <= high]
         groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
@@ -66,7 +69,8 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]
             for same in by_rank.values():
                 for size in range(low, min(len(same), high) + 1):
                     groups.extend(itertools.combinations(same, size))
-        if "sequence" in families:
+        if "sequence" in families and (kinds is None or any(
+                shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])):
             groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
                                      high))
     found = []
@@ -219,7 +223,7 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
 
 def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, bool],
                 may_form: Callable[[Sequence[Card]], bool],
-                buckets: dict[tuple[int, ...], _Bucket]) -> list[tuple[Card, ...]]:
+                buckets: dict[tuple[int, ...], _Bucket], kinds: int | None = None) -> list[tuple[Card, ...]]:
     """The melds among :func:`_wild_groups` (a hand with wild cards, whose meanings read
     no hand), each once, in its order, found bucket by bucket.
 
@@ -238,7 +242,7 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
     seen: set[tuple[int, int]] = set()
     faces = _face_codes(rnd.variant.deck)
     wild_face = faces[wilds[0].id] if wilds else 0
-    for bucket in _buckets(rnd, naturals):
+    for bucket in _buckets(rnd, naturals, kinds):
         pattern = (*(faces[card.id] for card in bucket), count)
         melds = buckets.get(pattern)
         if melds is None:
@@ -342,10 +346,11 @@ def _viable_groups(rnd: Round, bucket: Sequence[Card], wilds: int, low: int) -> 
                 yield places, extra
 
 
-def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
-    """The natural cards :func:`_wild_groups` lists groups from, bucket by bucket."""
+def _buckets(rnd: Round, naturals: Sequence[Card], kinds: int | None = None) -> list[list[Card]]:
+    """The natural cards :func:`_wild_groups` lists groups from, bucket by bucket (those
+    of the first ``kinds`` kinds' shapes, when given)."""
     buckets: list[list[Card]] = []
-    for shape in rnd.rules.shapes.values():
+    for shape in list(rnd.rules.shapes.values())[:kinds]:
         if shape.family == "same_rank":
             by_rank: dict[int, list[Card]] = {}
             for card in naturals:
@@ -422,7 +427,9 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     big = getattr(facts, "max_size", None) or len(hand)
     if not may_meet(rnd, hand, fewest, most, small, big):
         return
-    candidates = [group for group in _melds(rnd, hand, big) if small <= len(group)]
+    used = kinds_used(rnd, len(hand), fewest, most, small, big)
+    last = None if used is None else max((j for j, use in enumerate(used) if use), default=-1) + 1
+    candidates = [group for group in _melds(rnd, hand, big, last) if small <= len(group)]
     if not candidates:
         return
     rules = rnd.rules
