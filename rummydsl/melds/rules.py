@@ -245,22 +245,25 @@ class MeldRules(MeldCore):
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
-        """A hand with wild cards (no table, up to RANK_ORDER_FROM cards): its unconstrained
+        """A hand with wild cards (no table, up to SHORT_SEARCH_FROM cards): its unconstrained
         best from the last such hand's search when it lies inside it (a turn asks a hand's
         deadwood, its knock question, then each discard's arrangement: one search). A hand
         inside the last one that it cannot answer (a wild card fewer) is searched alone.
         The unconstrained best reads no contract (a solver with one asks it too: a greedy
         player's discards before going down); whether the hand holds the contract is the
         caller's question."""
-        if self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
+        if self.wild_unique_card or len(hand) > SHORT_SEARCH_FROM:
             return None
         last = self._last_search
-        found = last.inner(hand, discard) if last is not None else None
-        if last is None or found is None:
-            search = HandSearch(self, hand, (), True)
-            if last is None or mask & ~last.hand_ids:
-                self._last_search = search
-            last, found = search, search.inner(hand, discard)
+        try:
+            found = last.inner(hand, discard) if last is not None else None
+            if last is None or found is None:
+                search = HandSearch(self, hand, (), True)
+                if last is None or mask & ~last.hand_ids:
+                    self._last_search = search
+                last, found = search, search.inner(hand, discard)
+        except WorkBoundError:  # past the work bound here: the question searched alone, with its own
+            return None
         return None if found is None else (last, found)
 
     def _suit_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
