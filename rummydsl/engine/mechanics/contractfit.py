@@ -61,17 +61,10 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     ``fewest`` to ``most`` melds of ``small`` to ``big`` cards each, as the listing
     searches. Variants whose kinds have no known shape, whose wild cards' meanings
     read the hand, or whose contract is no compiled contract always may."""
-    rules = rnd.rules
-    meets = rules.contract
-    if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
+    known = _collections(rnd, len(hand), fewest, most, small, big)
+    if known is None:
         return True
-    planned = _plan(rnd)
-    if planned is None:
-        return True
-    plan, cheap_first, buckets = planned
-    vectors = _vectors(meets, plan, rules.kind_names, len(hand), fewest, most, small, big)
-    if vectors is None:
-        return True
+    (plan, cheap_first, buckets), vectors = known
     if not vectors:
         return False
     wilds = 0
@@ -116,6 +109,19 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     """Whether each kind (in ``kind_names`` order) is in some collection of kinds that
     meets the round's contract (:func:`_vectors`) for a hand of ``size`` cards: a meld of
     none of these kinds is in no lay-down. ``None`` where :func:`may_meet` cannot tell."""
+    got = _collections(rnd, size, fewest, most, small, big)
+    if got is None:
+        return None
+    (plan, _cheap_first, _buckets), vectors = got
+    return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
+
+
+def _collections(rnd: Round, size: int, fewest: int, most: int, small: int,
+                 big: int) -> tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]] | None:
+    """The kinds' plan (:func:`_plan`) and the collections of kinds that meet the round's
+    contract for a hand of ``size`` cards (:func:`_vectors`); ``None`` where they cannot
+    be told: kinds of no known shape, wild cards whose meanings read the hand, a contract
+    that is no compiled contract or fails on kinds and sizes."""
     rules = rnd.rules
     meets = rules.contract
     if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
@@ -124,9 +130,7 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     if planned is None:
         return None
     vectors = _vectors(meets, planned[0], rules.kind_names, size, fewest, most, small, big)
-    if vectors is None:
-        return None
-    return tuple(any(vector[j] for vector in vectors) for j in range(len(planned[0])))
+    return None if vectors is None else (planned, vectors)
 
 
 def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:
