@@ -245,24 +245,19 @@ class MeldRules(MeldCore):
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
-        """A hand with wild cards (no table, up to SHORT_SEARCH_FROM cards): its unconstrained
-        best from the last such hand's search when it lies inside it (a turn asks a hand's
-        deadwood, its knock question, then each discard's arrangement: one search). A hand
-        inside the last one that it cannot answer (a wild card fewer) is searched alone.
-        The unconstrained best reads no contract (a solver with one asks it too: a greedy
-        player's discards before going down); whether the hand holds the contract is the
-        caller's question."""
+        """A hand with wild cards (no table, up to SHORT_SEARCH_FROM cards): its unconstrained best, which reads no
+        contract, from the last such hand's search when it lies inside it (a turn asks a hand's deadwood, its knock
+        question, then each discard's arrangement: one search); else, or past the work bound there, searched alone."""
         if self.wild_unique_card or len(hand) > SHORT_SEARCH_FROM:
             return None
         last = self._last_search
         try:
-            found = last.inner(hand, discard) if last is not None else None
-            if last is None or found is None:
+            if last is None or (found := last.inner(hand, discard)) is None:
                 search = HandSearch(self, hand, (), True)
                 if last is None or mask & ~last.hand_ids:
                     self._last_search = search
                 last, found = search, search.inner(hand, discard)
-        except WorkBoundError:  # past the work bound here: the question searched alone, with its own
+        except WorkBoundError:  # the question searched alone, with its own bound
             return None
         return None if found is None else (last, found)
 
@@ -463,13 +458,11 @@ class MeldRules(MeldCore):
     def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
-        kept = (self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask and (
-            self.contract is None or not (contract or check_contract)) else None)
-        if kept:  # with a contract not asked about, it is reported unheld, as below
+        asked = self.contract is not None and (contract or check_contract)  # a contract not asked: unheld, as below
+        if not (table or asked) and mask & ~self._natural_mask and (kept := self._kept_search(hand, mask, discard)):
             return kept[0].solve_found(kept[1], self.contract is None)
         table_melds = self._check_table(table, mask) if table else []
-        search = self._search(hand, table_melds, discard,
-                              self.contract is not None and (contract or check_contract))
+        search = self._search(hand, table_melds, discard, asked)
         if contract and self.contract is not None:
             tied = contract_search(search, existence=False)
             if tied:
