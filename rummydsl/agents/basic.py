@@ -292,6 +292,8 @@ class GreedyAgent:
             rest = [c for c in hand if c is not action.card]
             return (rules.min_deadwood(rest) if rest else 0, -values[action.card.id], -action.card.id)
 
+        if len(options) == 1:  # one left (the most promising): nothing to weigh
+            return options[0]
         return min(options, key=left)
 
     @staticmethod

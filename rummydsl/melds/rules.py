@@ -245,19 +245,20 @@ class MeldRules(MeldCore):
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
-        """A hand with wild cards (no table, no contract, up to RANK_ORDER_FROM cards): its
-        best from the last such hand's search when it lies inside it (a turn asks a hand's
-        deadwood, its knock question, then each discard's arrangement: one search). A hand
-        inside the last one that it cannot answer (a wild card fewer) is searched alone."""
-        if self.contract is not None or self.wild_unique_card or len(hand) > RANK_ORDER_FROM:
+        """A hand with wild cards (no table, up to SHORT_SEARCH_FROM cards): its unconstrained best, which reads no
+        contract, from the last such hand's search when it lies inside it (a turn asks a hand's deadwood, its knock
+        question, then each discard's arrangement: one search); else, or past the work bound there, searched alone."""
+        if self.wild_unique_card or len(hand) > SHORT_SEARCH_FROM:
             return None
         last = self._last_search
-        found = last.inner(hand, discard) if last is not None else None
-        if last is None or found is None:
-            search = HandSearch(self, hand, (), True)
-            if last is None or mask & ~last.hand_ids:
-                self._last_search = search
-            last, found = search, search.inner(hand, discard)
+        try:
+            if last is None or (found := last.inner(hand, discard)) is None:
+                search = HandSearch(self, hand, (), True)
+                if last is None or mask & ~last.hand_ids:
+                    self._last_search = search
+                last, found = search, search.inner(hand, discard)
+        except WorkBoundError:  # the question searched alone, with its own bound
+            return None
         return None if found is None else (last, found)
 
     def _suit_arrangement(self, tables: SuitTables, mask: int, discard: bool) -> Arrangement:
@@ -457,12 +458,11 @@ class MeldRules(MeldCore):
     def _solve_search(self, hand: tuple[Card, ...], mask: int, *, contract: bool, table: TableInput,
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
-        kept = self._kept_search(hand, mask, discard) if not table and mask & ~self._natural_mask else None
-        if kept:
-            return kept[0].solve_found(kept[1], True)
+        asked = self.contract is not None and (contract or check_contract)  # a contract not asked: unheld, as below
+        if not (table or asked) and mask & ~self._natural_mask and (kept := self._kept_search(hand, mask, discard)):
+            return kept[0].solve_found(kept[1], self.contract is None)
         table_melds = self._check_table(table, mask) if table else []
-        search = self._search(hand, table_melds, discard,
-                              self.contract is not None and (contract or check_contract))
+        search = self._search(hand, table_melds, discard, asked)
         if contract and self.contract is not None:
             tied = contract_search(search, existence=False)
             if tied:

@@ -17,6 +17,7 @@ from rummydsl.engine import Observation, Round
 from rummydsl.engine.actions import Meld
 from rummydsl.engine.mechanics import meldlist as melding
 from rummydsl.engine.state import Phase
+from rummydsl.expr.facts import ContractFacts
 from rummydsl.variant import load_variant
 
 
@@ -143,3 +144,115 @@ def test_single_melds_of_meld_rich_hands_are_the_whole_listings(house: str, tmp_
             found += len(got)
             hand = [*hand[1:], rng.choice([c for c in pool if c not in hand])]
     assert found > 100
+
+
+def _random_hand(data: object, variant_id: str, deal: int, kinds: tuple[str, ...] = ("set", "run", "mixed"),
+                 ) -> tuple[Round, list[Card]]:
+    """A deal of ``variant_id`` whose first player holds a drawn hand: any cards of the
+    deck; cards of two or three suits and a few ranks; or (most often) a few sets and
+    runs (``kinds``, and perhaps one more of them: sets, runs of one suit, runs of mixed
+    suits) with other cards, some
+    of them wild cards and one card perhaps left out, where lay-downs are many or nearly
+    there."""
+    from hypothesis import strategies as st
+
+    variant = load_variant(variant_id)
+    rnd = Round.deal(variant, random.Random(deal), dealer=0, players=variant.players, number=deal)
+    cards = list(variant.deck.cards)
+    naturals = [c for c in cards if not c.wild]
+    wilds = [c for c in cards if c.wild]
+    draw = data.draw  # type: ignore[attr-defined]
+    mode = draw(st.sampled_from(["any", "few", "melds", "melds"]))
+    if mode == "melds":
+        hand: list[Card] = []
+        for kind in [*kinds, *draw(st.lists(st.sampled_from(kinds), max_size=1))]:
+            free = [c for c in naturals if c not in hand]
+            if kind == "set":
+                rank = draw(st.integers(1, 13))
+                same = [c for c in free if c.rank is not None and c.rank.order == rank]
+                hand += draw(st.permutations(same))[:draw(st.integers(2, 4))]
+            else:  # a run (of one suit, or of mixed suits)
+                start, length = draw(st.integers(1, 10)), draw(st.integers(3, 5))
+                suit = draw(st.integers(0, 3))
+                for order in range(start, min(start + length, 14)):
+                    spot = [c for c in free if c.rank is not None and c.rank.order == order and c.suit is not None
+                            and (c.suit.index == suit or (kind == "mixed" and draw(st.booleans())))]
+                    hand += spot[:1]
+        hand += draw(st.permutations([c for c in naturals if c not in hand]))[:draw(st.integers(0, 4))]
+        hand = draw(st.permutations(hand))[:14]
+        if hand and draw(st.booleans()):
+            hand = hand[1:]  # a card short
+        w = draw(st.integers(0, min(2, len(wilds), len(hand))))
+        hand = hand[w:] + wilds[:w]  # wild cards in place of some
+    else:
+        size = draw(st.integers(6, 14))
+        pool = naturals
+        if mode == "few":
+            suits = draw(st.sets(st.integers(0, 3), min_size=2, max_size=3))
+            low = draw(st.integers(1, 8))
+            pool = [c for c in naturals if c.suit is not None and c.suit.index in suits and c.rank is not None
+                    and (low <= c.rank.order < low + 6 or c.rank.order == 1)]
+        w = draw(st.integers(0, min(2, len(wilds))))
+        hand = draw(st.permutations(pool))[:size - w] + wilds[:w]
+    return rnd, draw(st.permutations(hand))
+
+
+def _compare(rnd: Round, hand: list[Card]) -> bool:
+    """The listing against the whole search on ``hand`` (the first player's); whether it lists any."""
+    from hypothesis import assume
+
+    from rummydsl.engine.mechanics import contractfit
+
+    rnd.hands[0] = hand
+    assume(len(_plain_single_melds(rnd, hand)) <= 60)  # the whole search visits every collection of three
+    want = list(_plain_contract_melds(rnd, 0))
+    contract = rnd.variant.contract
+    assert contract is not None
+    facts = contract.melds.facts
+    assert isinstance(facts, ContractFacts)
+    most = facts.max_melds or rnd.rules.contract_max_melds or 4
+    if not contractfit.may_meet(rnd, hand, facts.min_melds, most, facts.min_size, facts.max_size or len(hand)):
+        assert want == []  # the bound never rules out a hand that holds a lay-down
+    assert list(melding._contract_melds(rnd, 0)) == want
+    return bool(want)
+
+
+#: The melds each Contract Rummy deal's hands are built from (CR-2: two sets; a set and a
+#: run; two runs; three sets; two sets and a run; a set and two runs; three runs).
+_CONTRACT_KINDS = {1: ("set", "set"), 2: ("set", "run"), 3: ("run", "run"), 4: ("set", "set", "set"),
+                   5: ("set", "set", "run"), 6: ("set", "run", "run"), 7: ("run", "run", "run")}
+
+
+@pytest.mark.parametrize("deal", range(1, 8))
+def test_contract_rummy_lay_downs_of_random_hands_are_the_whole_searchs(deal: int) -> None:
+    """Each of the seven contracts (CR-2), on random hands with up to two jokers."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    met = []
+
+    @settings(max_examples=30, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(data=st.data())
+    def check(data: object) -> None:
+        met.append(_compare(*_random_hand(data, "contract_rummy", deal, _CONTRACT_KINDS[deal])))
+
+    check()
+    assert any(met) and not all(met)
+
+
+def test_skarney_lay_downs_of_random_hands_are_the_whole_searchs() -> None:
+    """Skarney Gin's contract of exactly three three-card melds (SK-5), on random hands."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    met = []
+
+    @settings(max_examples=40, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(data=st.data())
+    def check(data: object) -> None:
+        met.append(_compare(*_random_hand(data, "skarney_gin", 1)))
+
+    check()
+    assert any(met) and not all(met)

@@ -3,7 +3,7 @@ the contract (SK-5, CR-2), in the order the legal actions list them.
 
 Both are asked at every meld step of every player (the random and greedy players
 list them each turn), so they keep what is worked out once: whether a group forms a
-kind (by card bitmask, for a variant's kinds), whether a collection of meld shapes
+kind (by its faces, for a variant's kinds), whether a collection of meld shapes
 meets a deal's contract; and they never judge what the kinds' shapes rule out. The
 groups and lay-downs listed, and their order, are those of the plain search
 (tests/engine/test_contract_listing.py).
@@ -17,14 +17,17 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld
+from .contractfit import kinds_used, may_meet
+from .meldbuckets import MAX_LISTED
+from .meldbuckets import bucket_groups as _bucket_groups
+from .meldbuckets import buckets as _buckets
+from .meldbuckets import face_codes as _face_codes
+from .meldbuckets import viable_groups as _viable_groups
 
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["MAX_LISTED", "single_melds"]
-
-#: Hands with wild cards list melds of at most this many cards (any size is still accepted).
-MAX_LISTED = 6
 
 
 def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -35,17 +38,28 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     of up to :data:`MAX_LISTED` cards by the shapes too (:func:`_wild_groups`);
     kinds with no known shape try every group of up to that many cards.
     """
+    return _melds(rnd, hand, len(hand))
+
+
+def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None) -> list[tuple[Card, ...]]:
+    """:func:`single_melds` of at most ``high`` cards: the same groups in the same order,
+    but for the longer ones, which are never built (a contract of three-card melds asks
+    for these). With ``kinds``, only the groups of the first ``kinds`` kinds' shapes come
+    before the rest (the groups listed only from later kinds' shapes are left out, as a
+    contract that takes melds of none of those kinds asks): the groups of those kinds
+    are all there, in their order."""
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
-        for size in range(low, min(len(cards), MAX_LISTED) + 1):
+        for size in range(low, min(len(cards), MAX_LISTED, high) + 1):
             groups.extend(itertools.combinations(cards, size))
     elif any(c.wild for c in cards):
         if buckets is not None and not rules.wild_unique_card:
-            return _wild_melds(rnd, cards, low, memo, may_form, buckets)
-        groups.extend(_wild_groups(rnd, cards, low))
+            found = _wild_melds(rnd, cards, low, memo, may_form, buckets, kinds)
+            return found if high >= len(cards) else [group for group in found if len(group) <= high]
+        groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
         if "same_rank" in families:
             by_rank: dict[int, list[Card]] = {}
@@ -53,18 +67,23 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
                 assert card.rank is not None
                 by_rank.setdefault(card.rank.order, []).append(card)
             for same in by_rank.values():
-                for size in range(low, len(same) + 1):
+                for size in range(low, min(len(same), high) + 1):
                     groups.extend(itertools.combinations(same, size))
-        if "sequence" in families:
-            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards)))
+        if "sequence" in families and (kinds is None or any(
+                shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])):
+            groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
+                                     high))
     found = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
     kinds_bits = rules.kinds_bits
+    faces = _face_codes(rnd.variant.deck)
     for group in groups:
         key = 0
+        face = 0
         for card in group:
             key |= 1 << card.id
+            face += faces[card.id]
         if key in seen:
             continue
         seen.add(key)
@@ -72,14 +91,15 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
             if may_form(group) and rules.kinds_of(group, hand=hand):
                 found.append(group)
             continue
-        if _forms(memo, key, group, may_form, kinds_bits):
+        if _forms(memo, face, group, may_form, kinds_bits):
             found.append(group)
     return found
 
 
 def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
            kinds_bits: Callable[[Sequence[Card]], int]) -> bool:
-    """Whether ``group`` (card-id bitmask ``key``) forms a kind, judged once (kept in ``memo``)."""
+    """Whether ``group`` (face code ``key``, :func:`_face_codes`) forms a kind, judged once
+    (kept in ``memo``)."""
     forms = memo.get(key)
     if forms is None:
         if len(memo) >= _MELDS_MEMO_LIMIT:
@@ -91,18 +111,19 @@ def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Cal
 #: The most groups :func:`_listing` keeps judged for one set of kinds (then it starts again).
 _MELDS_MEMO_LIMIT = 1 << 18
 
-#: A bucket's melds (:func:`_wild_melds`): each group's natural cards and wild-card count, in listing order.
-_Bucket = tuple[tuple[tuple[Card, ...], int], ...]
+#: A bucket's melds (:func:`_wild_melds`): each group's natural cards (their places in the
+#: bucket) and wild-card count, in listing order.
+_Bucket = tuple[tuple[tuple[int, ...], int], ...]
 
 _Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
-                 "dict[tuple[int, int], _Bucket] | None"]
+                 "dict[tuple[int, ...], _Bucket] | None"]
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
 
 def _listing(rnd: Round) -> _Listing:
-    """What :func:`single_melds` keeps for a variant's kinds: whether each group (a
-    bitmask of card ids) forms a kind, as judged so far; the shape test
+    """What :func:`single_melds` keeps for a variant's kinds: whether each group (by its
+    face code, :func:`_face_codes`) forms a kind, as judged so far; the shape test
     (:func:`_shape_test`); the smallest size a kind allows; the shape families;
     whether every sequence kind keeps one suit; and the melds of each bucket of a hand
     with wild cards, as listed so far (:func:`_wild_melds`). Kept by the kinds' dictionary, which
@@ -183,15 +204,16 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
 
 def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, bool],
                 may_form: Callable[[Sequence[Card]], bool],
-                buckets: dict[tuple[int, int], _Bucket]) -> list[tuple[Card, ...]]:
+                buckets: dict[tuple[int, ...], _Bucket], kinds: int | None = None) -> list[tuple[Card, ...]]:
     """The melds among :func:`_wild_groups` (a hand with wild cards, whose meanings read
     no hand), each once, in its order, found bucket by bucket.
 
     A bucket's groups are its natural cards with 0, 1, 2 ... of the hand's wild cards,
     and whether one forms a kind depends on its natural cards and how many wild cards
     it holds, not which (wild cards are interchangeable), so the melds of a bucket are
-    kept by its cards and the hand's count of wild cards: from one turn to the next a
-    hand changes a card or two, and only the buckets holding them are listed again."""
+    kept by its cards' faces in order (copies of a face from another pack alike) and the
+    hand's count of wild cards, as places in the bucket: from one turn to the next a hand
+    changes a card or two, and only the buckets holding them are listed again."""
     rules = rnd.rules
     kinds_bits = rules.kinds_bits
     wilds = [c for c in cards if c.wild]
@@ -199,28 +221,29 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
     count = len(wilds)
     found: list[tuple[Card, ...]] = []
     seen: set[tuple[int, int]] = set()
-    for bucket in _buckets(rnd, naturals):
-        mask = 0
-        for card in bucket:
-            mask |= 1 << card.id
-        melds = buckets.get((mask, count))
+    faces = _face_codes(rnd.variant.deck)
+    wild_face = faces[wilds[0].id] if wilds else 0
+    for bucket in _buckets(rnd, naturals, kinds):
+        pattern = (*(faces[card.id] for card in bucket), count)
+        melds = buckets.get(pattern)
         if melds is None:
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
-            for chosen, extra in _bucket_groups(bucket, count, low):
-                group = (*chosen, *wilds[:extra])
-                key = 0
-                for card in group:
-                    key |= 1 << card.id
-                if _forms(memo, key, group, may_form, kinds_bits):
+            for chosen, extra in _viable_groups(rnd, bucket, count, low):
+                group = (*(bucket[i] for i in chosen), *wilds[:extra])
+                face = extra * wild_face
+                for i in chosen:
+                    face += faces[bucket[i].id]
+                if _forms(memo, face, group, may_form, kinds_bits):
                     listed.append((chosen, extra))
-            melds = buckets[(mask, count)] = tuple(listed)
+            melds = buckets[pattern] = tuple(listed)
         for chosen, extra in melds:
-            pair = (sum(1 << c.id for c in chosen), extra)
+            cards_of = tuple(bucket[i] for i in chosen)
+            pair = (sum(1 << c.id for c in cards_of), extra)
             if pair not in seen:
                 seen.add(pair)
-                found.append((*chosen, *wilds[:extra]))
+                found.append((*cards_of, *wilds[:extra]))
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         group = tuple(wilds[:size])
         if (0, size) not in seen and may_form(group) and kinds_bits(group):
@@ -233,39 +256,10 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
 _BUCKETS_LIMIT = 1 << 16
 
 
-def _bucket_groups(bucket: Sequence[Card], wilds: int, low: int) -> Iterator[tuple[tuple[Card, ...], int]]:
-    """The groups of a bucket with wild cards, as (its natural cards, how many wild cards),
-    up to :data:`MAX_LISTED` cards and at least ``low``."""
-    for size in range(1, min(len(bucket), MAX_LISTED) + 1):
-        for chosen in itertools.combinations(bucket, size):
-            for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
-                if size + extra >= low:
-                    yield chosen, extra
-
-
-def _buckets(rnd: Round, naturals: Sequence[Card]) -> list[list[Card]]:
-    """The natural cards :func:`_wild_groups` lists groups from, bucket by bucket."""
-    buckets: list[list[Card]] = []
-    for shape in rnd.rules.shapes.values():
-        if shape.family == "same_rank":
-            by_rank: dict[int, list[Card]] = {}
-            for card in naturals:
-                assert card.rank is not None
-                by_rank.setdefault(card.rank.order, []).append(card)
-            buckets.extend(by_rank.values())
-        elif shape.same_suit:
-            by_suit: dict[int, list[Card]] = {}
-            for card in naturals:
-                assert card.suit is not None
-                by_suit.setdefault(card.suit.index, []).append(card)
-            buckets.extend(by_suit.values())
-        else:
-            buckets.append(list(naturals))
-    return buckets
-
-
-def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False) -> Iterator[tuple[Card, ...]]:
-    """Groups of one card per position over windows of consecutive sequence positions.
+def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = False,
+               high: int | None = None) -> Iterator[tuple[Card, ...]]:
+    """Groups of one card per position over windows of consecutive sequence positions
+    (of at most ``high`` positions, when given).
 
     With ``one_suit`` (every sequence kind keeps one suit, and every other kind is of
     one rank, which no group of distinct positions is) only the groups of one suit,
@@ -281,7 +275,7 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
     for start in sorted(at):
         window: list[list[Card]] = []
         position = start
-        while position in at:
+        while position in at and (high is None or len(window) < high):
             window.append(at[position])
             position += 1
             if len(window) >= low:
@@ -300,13 +294,16 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
 def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     """Every lay-down from this hand that meets the contract (SK-5), each once.
 
-    A depth-first search over disjoint candidate melds, bounded by what the
-    contract's facts say (how many melds, how big each may be); each collection
-    is judged by the contract itself, for every choice of kinds (once per
-    collection of kinds and sizes: that is all a contract reads of the melds).
-    A branch is entered only if some collection of the candidates' shapes that
-    includes it meets the contract (judged once per collection of shapes), so
-    the lay-downs listed, and their order, are those of the whole search.
+    A depth-first search over disjoint candidate melds (the hand's single melds of the
+    sizes the contract's facts allow), bounded by how many melds it takes; a collection
+    is listed when it meets the contract for some choice of its melds' kinds. A contract
+    reads only each meld's kind and size (and the round), so a collection is judged as
+    its multiset of ``(kinds, size)`` shapes: which multisets the hand's shapes allow
+    meet it, and which are part of one that does, is worked out once per multiset of
+    shapes the candidates have (:func:`_shape_targets`, kept across listings), and the
+    search enters only branches part of one. A hand whose counts rule every lay-down out
+    (:func:`~.contractfit.may_meet`) builds no group at all. The lay-downs listed, and
+    their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
     contract = rnd.variant.contract
     assert contract is not None
@@ -316,7 +313,13 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
     small = getattr(facts, "min_size", 1)
     big = getattr(facts, "max_size", None) or len(hand)
-    candidates = [group for group in single_melds(rnd, hand) if small <= len(group) <= big]
+    if not may_meet(rnd, hand, fewest, most, small, big):
+        return
+    used = kinds_used(rnd, len(hand), fewest, most, small, big)
+    last = None if used is None else max((j for j, use in enumerate(used) if use), default=-1) + 1
+    candidates = [group for group in _melds(rnd, hand, big, last) if small <= len(group)]
+    if not candidates:
+        return
     rules = rnd.rules
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
@@ -330,71 +333,47 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
             kinds.append(got)
     masks = [sum(1 << c.id for c in group) for group in candidates]
-    meets = rnd.rules.contract  # judged in this round (a contract by deal, CR-2)
+    meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
-    # a contract reads only each meld's kind and size (and the round): a collection is
-    # judged as its multiset of (kinds, size) shapes, a count per shape packed in an int
-    shape_ids: dict[tuple[tuple[str, ...], int], int] = {}
-    sids = [shape_ids.setdefault((tuple(kinds[i]), len(candidates[i])), len(shape_ids))
-            for i in range(len(candidates))]
+    # each shape a field of a packed count, shapes in sorted order: the same multiset of
+    # shapes packs to the same int in every hand
+    shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+    shape_list = sorted(set(shapes))
+    shape_at = {shape: sid for sid, shape in enumerate(shape_list)}
+    sids = [shape_at[shape] for shape in shapes]
     width = max(most, 1).bit_length() + 1
     codes = [1 << (width * sid) for sid in sids]
-    avail = [sids.count(sid) for sid in range(len(shape_ids))]
-    first = [sids.index(sid) for sid in range(len(shape_ids))]
-    seen: dict[int, bool] = {}
-
-    def judged(chosen: list[int], key: int) -> bool:
-        got = seen.get(key)
-        if got is None:
-            got = seen[key] = any(
-                meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
-                for choice in itertools.product(*(kinds[i] for i in chosen)))
-        return got
-
-    reach: dict[int, bool] = {}
-    full = (1 << width) - 1
-    shape_list = list(shape_ids)
-    shapes_met = _contract_memo(meets)
-
-    def reachable(key: int, count: int) -> bool:
-        """Whether some collection of these shapes holding ``key``'s melds (each shape at
-        most as often as the candidates have it) meets the contract: a branch of the
-        search that cannot is skipped (it would list nothing)."""
-        got = reach.get(key)
-        if got is None:
-            got = False
-            if count >= fewest:
-                chosen = [first[sid] for sid in range(len(avail)) for _ in range(key >> (width * sid) & full)]
-                shape_key = tuple(sorted(shape_list[sid] for sid in range(len(avail))
-                                         for _ in range(key >> (width * sid) & full)))
-                met = shapes_met.get(shape_key)
-                if met is None:
-                    met = shapes_met[shape_key] = any(
-                        meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
-                        for choice in itertools.product(*(kinds[i] for i in chosen)))
-                got = met
-            if not got and count < most:
-                got = any(key >> (width * sid) & full < avail[sid] and reachable(key + (1 << width * sid), count + 1)
-                          for sid in range(len(avail)))
-            reach[key] = got
-        return got
-
-    prune = [True]
-
-    def worth(key: int, count: int) -> bool:
-        if not prune[0]:
-            return True
-        try:
-            return reachable(key, count)
-        except RummyDslError:  # the contract failed on some shapes: search as before, to meet it there
-            prune[0] = False
-            return True
+    avail = [0] * len(shape_list)
+    first = [-1] * len(shape_list)
+    for i, sid in enumerate(sids):
+        avail[sid] += 1
+        if first[sid] < 0:
+            first[sid] = i
+    try:
+        targets, parts = _shape_targets(meets, shape_list, [min(count, most) for count in avail], fewest, most,
+                                        width, [candidates[i] for i in first])
+    except RummyDslError:  # the contract failed on some shapes: judge every collection, to meet it there
+        yield from _every_collection(player, candidates, kinds, masks, codes, meets, fewest, most)
+        return
+    if not targets:
+        return
 
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
-    # by its text (the action's, but for the player's name, which is the same throughout)
+    # by its text (the action's, but for the player's name, which is the same throughout);
+    # a hand whose cards all read differently lists no text twice
+    faces = {rnd.variant.deck.face_key(card) for card in hand}
+    distinct = len(faces) == len(hand)
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
+    count = len(candidates)
+    # the candidates after each that share no card with it, a bit each
+    after = [0] * count
+    for i in range(count):
+        mask = masks[i]
+        for j in range(i + 1, count):
+            if not masks[j] & mask:
+                after[i] |= 1 << j
 
     def text_of(i: int) -> str:
         got = texts[i]
@@ -402,16 +381,61 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
             got = texts[i] = "[" + " ".join(str(card) for card in candidates[i]) + "]"
         return got
 
+    found: list[Meld] = []
+
+    def search(free: int, chosen: list[int], key: int) -> None:
+        """``free``: the candidates that may join ``chosen`` (after its last, sharing no card)."""
+        if key in targets:
+            if distinct:
+                found.append(Meld(player, tuple(candidates[i] for i in chosen)))
+            else:
+                text = " ".join([text_of(i) for i in chosen])
+                if text not in listed:
+                    listed.add(text)
+                    found.append(Meld(player, tuple(candidates[i] for i in chosen)))
+        depth = len(chosen) + 1
+        if depth > most:
+            return
+        while free:
+            low = free & -free
+            free ^= low
+            i = low.bit_length() - 1
+            if key + codes[i] in parts:
+                rest = free & after[i]
+                if depth < fewest and rest.bit_count() < fewest - depth:
+                    continue  # too few disjoint candidates left to reach the fewest melds
+                chosen.append(i)
+                search(rest, chosen, key + codes[i])
+                chosen.pop()
+
+    search((1 << count) - 1, [], 0)
+    yield from found
+
+
+def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],
+                      masks: Sequence[int], codes: Sequence[int], meets: Callable[..., Any], fewest: int,
+                      most: int) -> Iterator[Meld]:
+    """:func:`_contract_melds`'s search entering every branch, each collection judged
+    (once per multiset of shapes), for a contract that fails on some shapes."""
+    seen: dict[int, bool] = {}
+    listed: set[str] = set()
+
     def search(start: int, used: int, chosen: list[int], key: int) -> Iterator[Meld]:
-        if len(chosen) >= fewest and judged(chosen, key):
-            text = " ".join([text_of(i) for i in chosen])
-            if text not in listed:
-                listed.add(text)
-                yield Meld(player, tuple(candidates[i] for i in chosen))
+        if len(chosen) >= fewest:
+            got = seen.get(key)
+            if got is None:
+                got = seen[key] = any(
+                    meets([(kind, candidates[i]) for kind, i in zip(choice, chosen)])
+                    for choice in itertools.product(*(kinds[i] for i in chosen)))
+            if got:
+                text = " ".join("[" + " ".join(str(card) for card in candidates[i]) + "]" for i in chosen)
+                if text not in listed:
+                    listed.add(text)
+                    yield Meld(player, tuple(candidates[i] for i in chosen))
         if len(chosen) == most:
             return
         for i in range(start, len(candidates)):
-            if not masks[i] & used and worth(key + codes[i], len(chosen) + 1):
+            if not masks[i] & used:
                 chosen.append(i)
                 yield from search(i + 1, used | masks[i], chosen, key + codes[i])
                 chosen.pop()
@@ -419,16 +443,68 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     yield from search(0, 0, [], 0)
 
 
-_CONTRACT_MEMO: dict[int, tuple[object, dict[tuple[tuple[tuple[str, ...], int], ...], bool]]] = {}
+_Shape = tuple[tuple[str, ...], int]
+
+#: Per contract predicate: whether each multiset of shapes (sorted) meets it, and the
+#: packed multisets that meet it and that are part of one, by the shapes a hand has.
+_CONTRACT_MEMO: dict[int, tuple[object, dict[tuple[_Shape, ...], bool],
+                                dict[tuple[Any, ...], tuple[frozenset[int], frozenset[int]]]]] = {}
 
 
-def _contract_memo(meets: object) -> dict[tuple[tuple[tuple[str, ...], int], ...], bool]:
-    """Whether each collection of meld shapes (sorted ``(kinds, size)`` pairs) meets the
-    contract ``meets`` (a deal's solver keeps one, CR-2), as :func:`_contract_melds`'s
-    pruning has judged it, kept across listings; the last few contracts kept."""
+def _shape_targets(meets: Callable[..., Any], shape_list: Sequence[_Shape], avail: Sequence[int], fewest: int,
+                   most: int, width: int, examples: Sequence[tuple[Card, ...]]) -> tuple[frozenset[int], frozenset[int]]:
+    """The multisets of the shapes ``shape_list`` (each at most ``avail`` times), packed a
+    count per ``width`` bits, that meet the contract ``meets`` with ``fewest`` to ``most``
+    melds, and every multiset part of one of them (theirs included); ``examples`` holds a
+    group of each shape, for the contract to read. Kept per contract by the shapes and
+    their counts; whether a multiset meets the contract is kept across them.
+
+    :raises RummyDslError: when the contract fails on a multiset.
+    """
     got = _CONTRACT_MEMO.get(id(meets))
     if got is None or got[0] is not meets:
         if len(_CONTRACT_MEMO) >= 32:
             _CONTRACT_MEMO.pop(next(iter(_CONTRACT_MEMO)))
-        got = _CONTRACT_MEMO[id(meets)] = (meets, {})
-    return got[1]
+        got = _CONTRACT_MEMO[id(meets)] = (meets, {}, {})
+    shapes_met, by_hand = got[1], got[2]
+    key = (tuple(shape_list), tuple(avail), fewest, most)
+    found = by_hand.get(key)
+    if found is not None:
+        return found
+    targets: set[int] = set()
+    parts: set[int] = set()
+    counts = [0] * len(shape_list)
+
+    def judge() -> bool:
+        chosen = [sid for sid, n in enumerate(counts) for _ in range(n)]
+        shape_key = tuple(shape_list[sid] for sid in chosen)  # sorted, as shape_list is
+        met = shapes_met.get(shape_key)
+        if met is None:
+            met = shapes_met[shape_key] = any(
+                meets([(kind, examples[sid]) for kind, sid in zip(choice, chosen)])
+                for choice in itertools.product(*(shape_list[sid][0] for sid in chosen)))
+        return met
+
+    def add_parts(sid: int, packed: int) -> None:
+        if sid == len(counts):
+            parts.add(packed)
+            return
+        for n in range(counts[sid] + 1):
+            add_parts(sid + 1, packed + (n << (width * sid)))
+
+    def walk(sid: int, total: int, packed: int) -> None:
+        if sid == len(counts):
+            if total >= fewest and judge():
+                targets.add(packed)
+                add_parts(0, 0)
+            return
+        for n in range(min(avail[sid], most - total) + 1):
+            counts[sid] = n
+            walk(sid + 1, total + n, packed + (n << (width * sid)))
+        counts[sid] = 0
+
+    walk(0, 0, 0)
+    if len(by_hand) >= 1 << 14:
+        by_hand.clear()
+    found = by_hand[key] = (frozenset(targets), frozenset(parts))
+    return found
