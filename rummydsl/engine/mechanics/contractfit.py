@@ -70,14 +70,15 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     wilds = 0
     by_rank: dict[int, int] = {}
     by_suit: dict[int, int] = {}
+    codes = _card_codes(rnd.variant.deck)
     for card in hand:
-        if card.wild:
+        code = codes[card.id]
+        if code is None:
             wilds += 1
         else:
-            order = card.rank.order  # type: ignore[union-attr]
+            order, suit, bit = code
             by_rank[order] = by_rank.get(order, 0) + 1
-            suit = card.suit.index  # type: ignore[union-attr]
-            by_suit[suit] = by_suit.get(suit, 0) + (1 << (_RANK_BITS * order))
+            by_suit[suit] = by_suit.get(suit, 0) + bit
     counts: dict[int, tuple[int, list[int], int]] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
@@ -116,12 +117,53 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
 
 
-def _collections(rnd: Round, size: int, fewest: int, most: int, small: int,
-                 big: int) -> tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]] | None:
+_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]]
+
+#: Per round's solver (its contract judged in the round): :func:`_collections`' answers
+#: by (hand size, fewest and most melds, least and most cards a meld).
+_KNOWN: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "_Collections | None"]]] = {}
+
+#: Per deck: each card's (rank order, suit index, its count's bit in a suit's code), by
+#: card id; ``None`` for a wild card (:func:`may_meet`).
+_CODES: dict[int, tuple[object, "list[tuple[int, int, int] | None]"]] = {}
+
+
+def _card_codes(deck: Any) -> list[tuple[int, int, int] | None]:
+    """Each of ``deck``'s cards as :func:`may_meet` counts it, by card id (kept per deck)."""
+    got = _CODES.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_CODES) >= 16:
+            _CODES.pop(next(iter(_CODES)))
+        codes: list[tuple[int, int, int] | None] = [None] * (max((card.id for card in deck.cards), default=-1) + 1)
+        for card in deck.cards:
+            if not card.wild:
+                order = card.rank.order
+                codes[card.id] = (order, card.suit.index, 1 << (_RANK_BITS * order))
+        got = _CODES[id(deck)] = (deck, codes)
+    return got[1]  # type: ignore[return-value]
+
+
+def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
     """The kinds' plan (:func:`_plan`) and the collections of kinds that meet the round's
     contract for a hand of ``size`` cards (:func:`_vectors`); ``None`` where they cannot
     be told: kinds of no known shape, wild cards whose meanings read the hand, a contract
-    that is no compiled contract or fails on kinds and sizes."""
+    that is no compiled contract or fails on kinds and sizes. Kept per round's solver."""
+    rules = rnd.rules
+    got = _KNOWN.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_KNOWN) >= 32:
+            _KNOWN.pop(next(iter(_KNOWN)))
+        got = _KNOWN[id(rules)] = (rules, {})
+    memo = got[1]
+    key = (size, fewest, most, small, big)
+    if key in memo:
+        return memo[key]
+    known = memo[key] = _collections_of(rnd, size, fewest, most, small, big)
+    return known
+
+
+def _collections_of(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
+    """:func:`_collections`, worked out."""
     rules = rnd.rules
     meets = rules.contract
     if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
@@ -202,15 +244,14 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     order = 0
     rest = code >> _RANK_BITS
     top = (1 << _RANK_BITS) - 1
+    spot_of = _spots(deck)
     while rest:
         order += 1
         count = rest & top
         rest >>= _RANK_BITS
         if count:
             cards += count
-            spots = 0
-            for position in deck.sequence_positions(deck.ranks[order - 1]):
-                spots |= 1 << position
+            spots = spot_of[order]
             for k in range(count):
                 if k < len(levels):
                     levels[k] |= spots
@@ -244,6 +285,27 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
         costs.append(need - before)
         before = need
     return natural, tuple(costs)
+
+
+#: Per deck: the positions each rank may take in a sequence, a bit each, by rank order.
+_SPOTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _spots(deck: Any) -> tuple[int, ...]:
+    """The sequence positions of each of ``deck``'s ranks as a bit mask, by rank order
+    (index 0 unused), kept per deck (:func:`_bucket`)."""
+    got = _SPOTS.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_SPOTS) >= 16:
+            _SPOTS.pop(next(iter(_SPOTS)))
+        spots = [0]
+        for rank in deck.ranks:
+            bits = 0
+            for position in deck.sequence_positions(rank):
+                bits |= 1 << position
+            spots.append(bits)
+        got = _SPOTS[id(deck)] = (deck, tuple(spots))
+    return got[1]
 
 
 def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[str], size: int, fewest: int,
