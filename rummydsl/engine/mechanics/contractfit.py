@@ -140,7 +140,7 @@ def _card_codes(deck: Any) -> list[tuple[int, int, int] | None]:
                 order = card.rank.order
                 codes[card.id] = (order, card.suit.index, 1 << (_RANK_BITS * order))
         got = _CODES[id(deck)] = (deck, codes)
-    return got[1]  # type: ignore[return-value]
+    return got[1]
 
 
 def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
