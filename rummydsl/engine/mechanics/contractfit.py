@@ -241,14 +241,9 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
     levels: list[int] = []  # levels[k]: the positions held more than k times, a bit each
     cards = 0
-    order = 0
-    rest = code >> _RANK_BITS
-    top = (1 << _RANK_BITS) - 1
     spot_of = _spots(deck)
-    while rest:
-        order += 1
-        count = rest & top
-        rest >>= _RANK_BITS
+    # a rank's count is one byte of the code (:data:`_RANK_BITS` is 8), order 0 unused
+    for order, count in enumerate(code.to_bytes((code.bit_length() + 7) // 8, "little")):
         if count:
             cards += count
             spots = spot_of[order]
