@@ -25,7 +25,7 @@ with wild cards enough for it.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
 
 from ...cards import Card
 from ...errors import RummyDslError
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["may_meet", "kinds_used"]
+
+_T = TypeVar("_T")
 
 
 class _Kind(NamedTuple):
@@ -130,16 +132,26 @@ _CODES: dict[int, tuple[object, "list[tuple[int, int, int] | None]"]] = {}
 
 def _card_codes(deck: Any) -> list[tuple[int, int, int] | None]:
     """Each of ``deck``'s cards as :func:`may_meet` counts it, by card id (kept per deck)."""
-    got = _CODES.get(id(deck))
-    if got is None or got[0] is not deck:
-        if len(_CODES) >= 16:
-            _CODES.pop(next(iter(_CODES)))
+
+    def build() -> list[tuple[int, int, int] | None]:
         codes: list[tuple[int, int, int] | None] = [None] * (max((card.id for card in deck.cards), default=-1) + 1)
         for card in deck.cards:
             if not card.wild:
                 order = card.rank.order
                 codes[card.id] = (order, card.suit.index, 1 << (_RANK_BITS * order))
-        got = _CODES[id(deck)] = (deck, codes)
+        return codes
+
+    return _kept(_CODES, deck, 16, build)
+
+
+def _kept(store: dict[int, tuple[object, _T]], owner: object, limit: int, build: Callable[[], _T]) -> _T:
+    """What ``store`` keeps for ``owner`` (by its identity), built the first time; the
+    oldest of ``limit`` dropped."""
+    got = store.get(id(owner))
+    if got is None or got[0] is not owner:
+        if len(store) >= limit:
+            store.pop(next(iter(store)))
+        got = store[id(owner)] = (owner, build())
     return got[1]
 
 
@@ -148,13 +160,7 @@ def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big:
     contract for a hand of ``size`` cards (:func:`_vectors`); ``None`` where they cannot
     be told: kinds of no known shape, wild cards whose meanings read the hand, a contract
     that is no compiled contract or fails on kinds and sizes. Kept per round's solver."""
-    rules = rnd.rules
-    got = _KNOWN.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_KNOWN) >= 32:
-            _KNOWN.pop(next(iter(_KNOWN)))
-        got = _KNOWN[id(rules)] = (rules, {})
-    memo = got[1]
+    memo = _kept(_KNOWN, rnd.rules, 32, dict)
     key = (size, fewest, most, small, big)
     if key in memo:
         return memo[key]
@@ -289,18 +295,17 @@ _SPOTS: dict[int, tuple[object, tuple[int, ...]]] = {}
 def _spots(deck: Any) -> tuple[int, ...]:
     """The sequence positions of each of ``deck``'s ranks as a bit mask, by rank order
     (index 0 unused), kept per deck (:func:`_bucket`)."""
-    got = _SPOTS.get(id(deck))
-    if got is None or got[0] is not deck:
-        if len(_SPOTS) >= 16:
-            _SPOTS.pop(next(iter(_SPOTS)))
+
+    def build() -> tuple[int, ...]:
         spots = [0]
         for rank in deck.ranks:
             bits = 0
             for position in deck.sequence_positions(rank):
                 bits |= 1 << position
             spots.append(bits)
-        got = _SPOTS[id(deck)] = (deck, tuple(spots))
-    return got[1]
+        return tuple(spots)
+
+    return _kept(_SPOTS, deck, 16, build)
 
 
 def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[str], size: int, fewest: int,
@@ -308,12 +313,7 @@ def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[s
     """The collections of kinds (a count per kind) whose melds, of sizes their shapes and
     ``small``..``big`` allow and ``size`` cards in all at most, can meet ``meets``; kept
     per contract. ``None`` if the contract failed on them (:class:`RummyDslError`)."""
-    got = _VECTORS.get(id(meets))
-    if got is None or got[0] is not meets:
-        if len(_VECTORS) >= 32:
-            _VECTORS.pop(next(iter(_VECTORS)))
-        got = _VECTORS[id(meets)] = (meets, {})
-    memo = got[1]
+    memo = _kept(_VECTORS, meets, 32, dict)
     key = (size, fewest, most, small, big)
     if key in memo:
         return memo[key]
