@@ -35,6 +35,23 @@ FIELDS: tuple[Field, ...] = (
 has seen (taken from the pile, offered)."""
 
 
+_FACE_BITS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _face_bits(deck: Any) -> tuple[int, ...]:
+    """A bit for each of the deck's cards' faces (``1 << deck.face_key(card)``), by card
+    id, kept per deck: the lay-off and discard listings ask it of every hand card."""
+    got = _FACE_BITS.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_FACE_BITS) >= 16:
+            _FACE_BITS.pop(next(iter(_FACE_BITS)))
+        bits = [0] * (max((card.id for card in deck.cards), default=-1) + 1)
+        for card in deck.cards:
+            bits[card.id] = 1 << deck.face_key(card)
+        got = _FACE_BITS[id(deck)] = (deck, tuple(bits))
+    return got[1]
+
+
 class Table(RoundState):
     """The card operations of a round (its state: ``FIELDS``)."""
 
@@ -74,13 +91,13 @@ class Table(RoundState):
         """The cards with one copy of each face (copies and wild cards are interchangeable)."""
         if self._plain_deck:
             return cards
-        deck = self.variant.deck
-        seen: set[int] = set()
+        bits = _face_bits(self.variant.deck)
+        seen = 0
         out = []
         for card in cards:
-            key = deck.face_key(card)
-            if key not in seen:
-                seen.add(key)
+            bit = bits[card.id]
+            if not seen & bit:
+                seen |= bit
                 out.append(card)
         return out
 

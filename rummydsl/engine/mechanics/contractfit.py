@@ -25,7 +25,7 @@ with wild cards enough for it.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
 
 from ...cards import Card
 from ...errors import RummyDslError
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["may_meet", "kinds_used"]
+
+_T = TypeVar("_T")
 
 
 class _Kind(NamedTuple):
@@ -70,14 +72,15 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     wilds = 0
     by_rank: dict[int, int] = {}
     by_suit: dict[int, int] = {}
+    codes = _card_codes(rnd.variant.deck)
     for card in hand:
-        if card.wild:
+        code = codes[card.id]
+        if code is None:
             wilds += 1
         else:
-            order = card.rank.order  # type: ignore[union-attr]
+            order, suit, bit = code
             by_rank[order] = by_rank.get(order, 0) + 1
-            suit = card.suit.index  # type: ignore[union-attr]
-            by_suit[suit] = by_suit.get(suit, 0) + (1 << (_RANK_BITS * order))
+            by_suit[suit] = by_suit.get(suit, 0) + bit
     counts: dict[int, tuple[int, list[int], int]] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
@@ -116,12 +119,57 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
 
 
-def _collections(rnd: Round, size: int, fewest: int, most: int, small: int,
-                 big: int) -> tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]] | None:
+_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]]
+
+#: Per round's solver (its contract judged in the round): :func:`_collections`' answers
+#: by (hand size, fewest and most melds, least and most cards a meld).
+_KNOWN: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "_Collections | None"]]] = {}
+
+#: Per deck: each card's (rank order, suit index, its count's bit in a suit's code), by
+#: card id; ``None`` for a wild card (:func:`may_meet`).
+_CODES: dict[int, tuple[object, "list[tuple[int, int, int] | None]"]] = {}
+
+
+def _card_codes(deck: Any) -> list[tuple[int, int, int] | None]:
+    """Each of ``deck``'s cards as :func:`may_meet` counts it, by card id (kept per deck)."""
+
+    def build() -> list[tuple[int, int, int] | None]:
+        codes: list[tuple[int, int, int] | None] = [None] * (max((card.id for card in deck.cards), default=-1) + 1)
+        for card in deck.cards:
+            if not card.wild:
+                order = card.rank.order
+                codes[card.id] = (order, card.suit.index, 1 << (_RANK_BITS * order))
+        return codes
+
+    return _kept(_CODES, deck, 16, build)
+
+
+def _kept(store: dict[int, tuple[object, _T]], owner: object, limit: int, build: Callable[[], _T]) -> _T:
+    """What ``store`` keeps for ``owner`` (by its identity), built the first time; the
+    oldest of ``limit`` dropped."""
+    got = store.get(id(owner))
+    if got is None or got[0] is not owner:
+        if len(store) >= limit:
+            store.pop(next(iter(store)))
+        got = store[id(owner)] = (owner, build())
+    return got[1]
+
+
+def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
     """The kinds' plan (:func:`_plan`) and the collections of kinds that meet the round's
     contract for a hand of ``size`` cards (:func:`_vectors`); ``None`` where they cannot
     be told: kinds of no known shape, wild cards whose meanings read the hand, a contract
-    that is no compiled contract or fails on kinds and sizes."""
+    that is no compiled contract or fails on kinds and sizes. Kept per round's solver."""
+    memo = _kept(_KNOWN, rnd.rules, 32, dict)
+    key = (size, fewest, most, small, big)
+    if key in memo:
+        return memo[key]
+    known = memo[key] = _collections_of(rnd, size, fewest, most, small, big)
+    return known
+
+
+def _collections_of(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
+    """:func:`_collections`, worked out."""
     rules = rnd.rules
     meets = rules.contract
     if rules.wild_unique_card or meets is None or not isinstance(getattr(meets, "names", None), frozenset):
@@ -199,18 +247,12 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
     levels: list[int] = []  # levels[k]: the positions held more than k times, a bit each
     cards = 0
-    order = 0
-    rest = code >> _RANK_BITS
-    top = (1 << _RANK_BITS) - 1
-    while rest:
-        order += 1
-        count = rest & top
-        rest >>= _RANK_BITS
+    spot_of = _spots(deck)
+    # a rank's count is one byte of the code (:data:`_RANK_BITS` is 8), order 0 unused
+    for order, count in enumerate(code.to_bytes((code.bit_length() + 7) // 8, "little")):
         if count:
             cards += count
-            spots = 0
-            for position in deck.sequence_positions(deck.ranks[order - 1]):
-                spots |= 1 << position
+            spots = spot_of[order]
             for k in range(count):
                 if k < len(levels):
                     levels[k] |= spots
@@ -246,17 +288,32 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     return natural, tuple(costs)
 
 
+#: Per deck: the positions each rank may take in a sequence, a bit each, by rank order.
+_SPOTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _spots(deck: Any) -> tuple[int, ...]:
+    """The sequence positions of each of ``deck``'s ranks as a bit mask, by rank order
+    (index 0 unused), kept per deck (:func:`_bucket`)."""
+
+    def build() -> tuple[int, ...]:
+        spots = [0]
+        for rank in deck.ranks:
+            bits = 0
+            for position in deck.sequence_positions(rank):
+                bits |= 1 << position
+            spots.append(bits)
+        return tuple(spots)
+
+    return _kept(_SPOTS, deck, 16, build)
+
+
 def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[str], size: int, fewest: int,
              most: int, small: int, big: int) -> list[tuple[int, ...]] | None:
     """The collections of kinds (a count per kind) whose melds, of sizes their shapes and
     ``small``..``big`` allow and ``size`` cards in all at most, can meet ``meets``; kept
     per contract. ``None`` if the contract failed on them (:class:`RummyDslError`)."""
-    got = _VECTORS.get(id(meets))
-    if got is None or got[0] is not meets:
-        if len(_VECTORS) >= 32:
-            _VECTORS.pop(next(iter(_VECTORS)))
-        got = _VECTORS[id(meets)] = (meets, {})
-    memo = got[1]
+    memo = _kept(_VECTORS, meets, 32, dict)
     key = (size, fewest, most, small, big)
     if key in memo:
         return memo[key]
