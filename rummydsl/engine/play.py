@@ -133,11 +133,12 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         if stalled:
             raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but "
                                     f"{player_name(seat)} has no legal action")
-        if len(rnd.actions) >= max_actions:
+        played = len(rnd.actions)
+        if played >= max_actions:
             raise StalledRoundError(
                 f"{variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
                 f"({player_name(seat)} to move, in the {rnd.phase.value} phase)")
-        forced = None if rnd is settled and len(rnd.actions) == settled_at else rnd.automatic()
+        forced = None if rnd is settled and played == settled_at else rnd.automatic()
         try:
             answer: Action | TakeBack = forced if forced is not None else agents[seat].act(views[seat])
         except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
