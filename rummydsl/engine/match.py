@@ -33,7 +33,7 @@ from ..variant import load_variant, with_players
 from .game import Game
 from .match_state import CHANCE, MATCH_FORMAT, MATCH_VERSION, TERMINAL, Event, State, left_to_deal
 from .match_replay import LazyHistory, from_json
-from .match_step import GameStopped, apply_step, decide, resample, step_text
+from .match_step import GameStopped, apply_step, engine_step, resample, step_text
 from .match_undo import Delta, revert
 from .match_view import MatchObservation
 from .observe import Observation
@@ -368,10 +368,11 @@ class Match:
         else:
             action = self._resolve(x, seat)
             plain = False
-        if plain:  # what apply_step does first for these
-            return decide(self, seat, action)  # type: ignore[arg-type]
         try:
-            new, event, entry = apply_step(self, s, seat, action)
+            if plain:  # what apply_step does first for these
+                new, event, entry = engine_step(self, s, seat, action, action)  # type: ignore[arg-type]
+            else:
+                new, event, entry = apply_step(self, s, seat, action)
         except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
             self._commit(stopped.entry, stopped.state)
             raise stopped.error from None
