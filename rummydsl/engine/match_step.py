@@ -138,7 +138,8 @@ def decide(m: Match, seat: int, action: Action) -> Event:
     """:meth:`Match.apply <rummydsl.engine.match.Match.apply>` of an engine action (its
     type one of ``ONE_ID_ACTIONS``) by ``seat``, the seat to move, with no lay-down under
     way: what ``apply`` does for it, without working out the seat to move again (the play
-    loop, :func:`~.play.play`, has just asked it)."""
+    loop, :func:`~.play.play`, has just asked it). ``Match.apply`` does the same for
+    that path inline, saving a call a step by ids: change the two together."""
     s = m._s
     try:
         new, event, entry = engine_step(m, s, seat, action, action)
