@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..variant.model import Variant
     from .match import Match
 
-__all__ = ["apply_step", "engine_step", "resample", "deal_order", "hidden_from", "dealt_owners", "parse_step",
+__all__ = ["apply_step", "engine_step", "decide", "resample", "deal_order", "hidden_from", "dealt_owners", "parse_step",
            "step_text"]
 
 
@@ -132,6 +132,26 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     # ended: the match goes on with a round the game dealt, which the next apply copies
     m._shadow = None if ended else shadow
     return new, event, Delta(back, saved, moved(rnd.__dict__, shadow), ended)
+
+
+def decide(m: Match, seat: int, action: Action) -> Event:
+    """:meth:`Match.apply <rummydsl.engine.match.Match.apply>` of an engine action (its
+    type one of ``ONE_ID_ACTIONS``) by ``seat``, the seat to move, with no lay-down under
+    way: what ``apply`` does for it, without working out the seat to move again (the play
+    loop, :func:`~.play.play`, has just asked it). ``Match.apply`` does the same for
+    that path inline, saving a call a step by ids: change the two together."""
+    s = m._s
+    try:
+        new, event, entry = engine_step(m, s, seat, action, action)
+    except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
+        m._commit(stopped.entry, stopped.state)
+        raise stopped.error from None
+    if m._history:  # what Match._commit does
+        m._undo = (entry, m._undo)
+    m._s = new
+    m._cache = None
+    m._ids = None
+    return event
 
 
 def _engine_moves(m: Match, s: State, seat: int, action: Action, logged: MatchAction, rnd: Round

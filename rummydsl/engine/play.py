@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
 from ..limits import MAX_ACTIONS
 from .actions import Action, player_name
+from .catalogue import ONE_ID_ACTIONS
 from .match import CHANCE, TERMINAL, Event, Match
+from .match_step import decide
 from .observe import Observation
 
 if TYPE_CHECKING:
@@ -99,6 +101,11 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
     applied = 0
     """How many applies the match has had since the loop began (kept with history only)."""
     history = match._history
+    settled: Round | None = None
+    """The round the last decision was played on, if it goes on: the step asked its
+    automatic move until there was none (:func:`~.match_step.engine_step`), so the loop
+    need not ask again while it has as many actions (``settled_at``)."""
+    settled_at = -1
     while True:
         seat = match.to_move
         rnd = match._s.round  # (Match.round)
@@ -126,11 +133,12 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         if stalled:
             raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but "
                                     f"{player_name(seat)} has no legal action")
-        if len(rnd.actions) >= max_actions:
+        played = len(rnd.actions)
+        if played >= max_actions:
             raise StalledRoundError(
                 f"{variant.id}: round {rnd.number} ran past {max_actions:,} actions without ending "
                 f"({player_name(seat)} to move, in the {rnd.phase.value} phase)")
-        forced = rnd.automatic()
+        forced = None if rnd is settled and played == settled_at else rnd.automatic()
         try:
             answer: Action | TakeBack = forced if forced is not None else agents[seat].act(views[seat])
         except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
@@ -143,7 +151,12 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
                 yield TakenBack(seat, undone)
             continue
         try:
-            event = match.apply(answer)
+            if type(answer) in ONE_ID_ACTIONS and not match._s.pending:  # an engine action: Match.apply's own path
+                event = decide(match, seat, answer)
+                if match._s.round is rnd and rnd.result is None:
+                    settled, settled_at = rnd, len(rnd.actions)
+            else:
+                event = match.apply(answer)
         except ExpressionError:
             raise
         except MeldError as problem:  # refused: the round is as it was
