@@ -354,8 +354,11 @@ class RankClasses:
 
     def walk(self, mask: int) -> PartArrangement:
         """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
+        return self.walk_loose(mask)[0]
+
+    def walk_loose(self, mask: int) -> tuple[PartArrangement, int]:
+        """:meth:`walk`, and the card-id mask of its unmatched cards."""
         core = self.core
-        cards = core._cards
         values = core.values
         key = total = 0
         card_inc = self.card_inc
@@ -369,13 +372,13 @@ class RankClasses:
         least = self.least
         memo = self.least_memo
         if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
-            return total, (), (), core._cards_of(mask)
+            return (total, (), (), core._cards_of(mask)), mask
         melds_memo = self.melds_memo
         count = self.count
         deadwood = target = least(key)
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched: list[Card] = []
+        unmatched = 0
         class_of = self.class_of
         largest = self._largest
         while mask:
@@ -401,11 +404,11 @@ class RankClasses:
                 mask ^= best
                 key -= best_group
             else:
-                unmatched.append(cards[c])
+                unmatched |= low
                 target -= values[c]
                 mask ^= low
                 key -= card_inc[c]
-        return deadwood, tuple(melds), tuple(kinds), tuple(unmatched)
+        return (deadwood, tuple(melds), tuple(kinds), core._cards_of(unmatched)), unmatched
 
     # ------------------------------------------------------------------ the contract
 
@@ -426,7 +429,9 @@ class RankClasses:
         meld crosses two parts, so the collections are the unions of each part's
         (:meth:`size_sets`, kept per part's pattern); ``contract`` is asked once per
         multiset of sizes, on melds of that many of the deck's cards (it reads nothing
-        else of them)."""
+        else of them). First :meth:`cannot_meld`: most hands that fail fail there."""
+        if self.cannot_meld(keys, least_melds * sizes[0]):
+            return False
         combos: set[tuple[int, ...]] = {()}
         for key in keys:
             own = self.size_sets(key, sizes, most_melds)
@@ -448,6 +453,23 @@ class RankClasses:
             if got[1]:
                 return True
         return False
+
+    def cannot_meld(self, keys: Sequence[int], cards: int) -> bool:
+        """Whether no collection of disjoint melds of the parts of patterns ``keys`` holds
+        ``cards`` cards, read from their least deadwood: such a collection leaves at most
+        the parts' value less that of their ``cards`` lowest-valued cards unmatched, and
+        the least deadwood is no more than what any collection leaves."""
+        values: list[int] = []
+        least = 0
+        value = self.value
+        for key in keys:
+            least += self.least(key)
+            for k, n in self._counts(key):
+                values.extend([value[k]] * n)
+        if cards > len(values):
+            return True
+        values.sort()
+        return least > sum(values[cards:])
 
     def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
         """The multisets of sizes (sorted tuples, the empty one included) of the

@@ -441,13 +441,20 @@ class RankWindows:
         fewest = self.fewest
         memo = self.arrangements
         parts = self.parts(mask)
+        # suit-blind kinds on a direct hand: each part walks its rank pattern
+        classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         for part in parts:
             if part.bit_count() < fewest:
                 deadwood += self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
-            if kept is None:
+            if kept is None and classes is not None:
+                kept = classes.walk_loose(part)
+                if len(memo) >= WINDOW_MEMO_LIMIT:
+                    memo.clear()
+                memo[part] = kept
+            elif kept is None:
                 if self.direct and part.bit_count() <= DIRECT_MOST:
                     got = self.walk(part)
                 else:
