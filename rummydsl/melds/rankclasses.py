@@ -39,10 +39,12 @@ from .shapes import blind_contract
 if TYPE_CHECKING:
     from .core import MeldCore
 
-__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract", "least_step"]
+__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "PartWalk", "blind_contract", "least_step"]
 
 #: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
 PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
+#: A part's canonical arrangement with its unmatched cards as a card-id mask: (deadwood, melds, kinds, unmatched).
+PartWalk = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], int]
 
 CLASS_MEMO_LIMIT = 1 << 16
 """Entries each memo of a solver's rank classes holds before it starts again."""
@@ -354,10 +356,11 @@ class RankClasses:
 
     def walk(self, mask: int) -> PartArrangement:
         """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
-        return self.walk_loose(mask)[0]
+        deadwood, melds, kinds, unmatched = self.walk_loose(mask)
+        return deadwood, melds, kinds, self.core._cards_of(unmatched)
 
-    def walk_loose(self, mask: int) -> tuple[PartArrangement, int]:
-        """:meth:`walk`, and the card-id mask of its unmatched cards."""
+    def walk_loose(self, mask: int) -> PartWalk:
+        """:meth:`walk` with the unmatched cards as a card-id mask."""
         core = self.core
         values = core.values
         key = total = 0
@@ -372,7 +375,7 @@ class RankClasses:
         least = self.least
         memo = self.least_memo
         if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
-            return (total, (), (), core._cards_of(mask)), mask
+            return total, (), (), mask
         melds_memo = self.melds_memo
         count = self.count
         deadwood = target = least(key)
@@ -408,7 +411,7 @@ class RankClasses:
                 target -= values[c]
                 mask ^= low
                 key -= card_inc[c]
-        return (deadwood, tuple(melds), tuple(kinds), core._cards_of(unmatched)), unmatched
+        return deadwood, tuple(melds), tuple(kinds), unmatched
 
     # ------------------------------------------------------------------ the contract
 
