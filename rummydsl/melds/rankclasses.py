@@ -374,11 +374,11 @@ class RankClasses:
             m ^= low
         least = self.least
         memo = self.least_memo
-        if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
+        deadwood = target = least(key)
+        if self.positive and deadwood == total:  # no meld: one would leave less (module docs)
             return total, (), (), mask
         melds_memo = self.melds_memo
         count = self.count
-        deadwood = target = least(key)
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
         unmatched = 0
