@@ -151,6 +151,8 @@ class RankClasses:
         self.suit_cards = suit_cards
         """Suit index -> the card-id mask of its natural cards."""
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
+        self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
+        self.valued: dict[int, tuple[int, list[int]]] = {}  # a pattern's least deadwood and its cards' values
 
     # ------------------------------------------------------------------ patterns
 
@@ -432,9 +434,21 @@ class RankClasses:
         meld crosses two parts, so the collections are the unions of each part's
         (:meth:`size_sets`, kept per part's pattern); ``contract`` is asked once per
         multiset of sizes, on melds of that many of the deck's cards (it reads nothing
-        else of them). First :meth:`cannot_meld`: most hands that fail fail there."""
-        if self.cannot_meld(keys, least_melds * sizes[0]):
-            return False
+        else of them). First :meth:`cannot_meld`: most hands that fail fail there. The
+        answer is kept by the parts' patterns (a hand seen again asks nothing)."""
+        memo_key = (id(contract), least_melds, most_melds, sizes, *keys)
+        kept = self.held.get(memo_key)
+        if kept is None:
+            answer = not self.cannot_meld(keys, least_melds * sizes[0]) and self._holds(
+                keys, contract, least_melds, most_melds, sizes)
+            if len(self.held) >= CLASS_MEMO_LIMIT:
+                self.held.clear()
+            kept = self.held[memo_key] = (contract, answer)
+        return kept[1]
+
+    def _holds(self, keys: Sequence[int], contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+        """:meth:`holds` past :meth:`cannot_meld`, not kept."""
         combos: set[tuple[int, ...]] = {()}
         for key in keys:
             own = self.size_sets(key, sizes, most_melds)
@@ -464,11 +478,16 @@ class RankClasses:
         the least deadwood is no more than what any collection leaves."""
         values: list[int] = []
         least = 0
-        value = self.value
+        memo = self.valued
         for key in keys:
-            least += self.least(key)
-            for k, n in self._counts(key):
-                values.extend([value[k]] * n)
+            got = memo.get(key)
+            if got is None:
+                value = self.value
+                if len(memo) >= CLASS_MEMO_LIMIT:
+                    memo.clear()
+                got = memo[key] = (self.least(key), [value[k] for k, n in self._counts(key) for _ in range(n)])
+            least += got[0]
+            values += got[1]
         if cards > len(values):
             return True
         values.sort()
