@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import Card
+from .rankcontract import size_sets
 from .shapes import blind_contract
 
 if TYPE_CHECKING:
@@ -150,6 +151,7 @@ class RankClasses:
             suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
         self.suit_cards = suit_cards
         """Suit index -> the card-id mask of its natural cards."""
+        self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
         self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
         self.valued: dict[int, tuple[int, list[int]]] = {}  # a pattern's least deadwood and its cards' values
@@ -494,70 +496,6 @@ class RankClasses:
         return least > sum(values[cards:])
 
     def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
-        """The multisets of sizes (sorted tuples, the empty one included) of the
-        collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
-        that pattern ``key`` holds; kept per pattern."""
-        memo_key = (key, sizes, most_melds)
-        got = self.size_memo.get(memo_key)
-        if got is not None:
-            return got
-        groups = [(g, self._size(g)) for g in sorted(self._sized(key, *sizes))]
-        guards = self.guards
-        out: set[tuple[int, ...]] = set()
-        seen: set[tuple[int, tuple[int, ...]]] = set()
-        stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
-        while stack:
-            used, taken = stack.pop()
-            if (used, taken) in seen:
-                continue
-            seen.add((used, taken))
-            out.add(taken)
-            if most_melds is not None and len(taken) >= most_melds:
-                continue
-            for group, n in groups:
-                now = used + group
-                if ((key | guards) - now) & guards == guards:
-                    stack.append((now, tuple(sorted(taken + (n,)))))
-        got = frozenset(out)
-        if len(self.size_memo) >= CLASS_MEMO_LIMIT:
-            self.size_memo.clear()
-        self.size_memo[memo_key] = got
-        return got
-
-    def _sized(self, key: int, low_size: int, high_size: int) -> set[int]:
-        """The patterns of the melds of ``low_size`` to ``high_size`` cards pattern ``key`` holds."""
-        found: set[int] = set()
-        if not self.one_class:
-            for k, _n in self._counts(key):
-                for group in self.melds(k, key):
-                    if low_size <= self._size(group) <= high_size:
-                        found.add(group)
-            return found
-        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
-        for lo, hi in self.set_sizes:
-            top = high_size if hi is None else min(hi, high_size)
-            for k, have in self._counts(key):
-                for r in range(max(lo, low_size), min(top, have) + 1):
-                    if self.melds_pattern(r * self.inc[k]):
-                        found.add(r * self.inc[k])
-        last = len(shift_at) - 2
-        for lo, hi in self.runs:
-            lo = max(lo, low_size)
-            hi = high_size if hi is None else min(hi, high_size)
-            a = 1
-            while a <= last:
-                if not key >> shift_at[a] & field:
-                    a += 1
-                    continue
-                b = a
-                while b < last and key >> shift_at[b + 1] & field:
-                    b += 1
-                for start in range(a, b - lo + 2):
-                    for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
-                        group, twice = windows[(start, end)]
-                        if twice and ((key | guards) - group) & guards != guards:
-                            continue
-                        if self.melds_pattern(group):
-                            found.add(group)
-                a = b + 1
-        return found
+        """The multisets of sizes of the collections of disjoint melds of ``sizes`` cards,
+        at most ``most_melds``, pattern ``key`` holds (:func:`.rankcontract.size_sets`)."""
+        return size_sets(self, key, sizes, most_melds)
