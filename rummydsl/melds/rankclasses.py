@@ -34,15 +34,18 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import Card
+from .rankcontract import size_sets
 from .shapes import blind_contract
 
 if TYPE_CHECKING:
     from .core import MeldCore
 
-__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "blind_contract", "least_step"]
+__all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "PartWalk", "blind_contract", "least_step"]
 
 #: A part's canonical arrangement: (deadwood, melds, kinds, unmatched).
 PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
+#: A part's canonical arrangement with its unmatched cards as a card-id mask: (deadwood, melds, kinds, unmatched).
+PartWalk = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], int]
 
 CLASS_MEMO_LIMIT = 1 << 16
 """Entries each memo of a solver's rank classes holds before it starts again."""
@@ -148,7 +151,10 @@ class RankClasses:
             suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
         self.suit_cards = suit_cards
         """Suit index -> the card-id mask of its natural cards."""
+        self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
+        self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
+        self.valued: dict[int, tuple[int, list[int]]] = {}  # a pattern's least deadwood and its cards' values
 
     # ------------------------------------------------------------------ patterns
 
@@ -354,8 +360,12 @@ class RankClasses:
 
     def walk(self, mask: int) -> PartArrangement:
         """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
+        deadwood, melds, kinds, unmatched = self.walk_loose(mask)
+        return deadwood, melds, kinds, self.core._cards_of(unmatched)
+
+    def walk_loose(self, mask: int) -> PartWalk:
+        """:meth:`walk` with the unmatched cards as a card-id mask."""
         core = self.core
-        cards = core._cards
         values = core.values
         key = total = 0
         card_inc = self.card_inc
@@ -368,14 +378,14 @@ class RankClasses:
             m ^= low
         least = self.least
         memo = self.least_memo
-        if self.positive and least(key) == total:  # no meld: one would leave less (module docs)
-            return total, (), (), core._cards_of(mask)
+        deadwood = target = least(key)
+        if self.positive and deadwood == total:  # no meld: one would leave less (module docs)
+            return total, (), (), mask
         melds_memo = self.melds_memo
         count = self.count
-        deadwood = target = least(key)
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched: list[Card] = []
+        unmatched = 0
         class_of = self.class_of
         largest = self._largest
         while mask:
@@ -401,11 +411,11 @@ class RankClasses:
                 mask ^= best
                 key -= best_group
             else:
-                unmatched.append(cards[c])
+                unmatched |= low
                 target -= values[c]
                 mask ^= low
                 key -= card_inc[c]
-        return deadwood, tuple(melds), tuple(kinds), tuple(unmatched)
+        return deadwood, tuple(melds), tuple(kinds), unmatched
 
     # ------------------------------------------------------------------ the contract
 
@@ -426,7 +436,21 @@ class RankClasses:
         meld crosses two parts, so the collections are the unions of each part's
         (:meth:`size_sets`, kept per part's pattern); ``contract`` is asked once per
         multiset of sizes, on melds of that many of the deck's cards (it reads nothing
-        else of them)."""
+        else of them). First :meth:`cannot_meld`: most hands that fail fail there. The
+        answer is kept by the parts' patterns (a hand seen again asks nothing)."""
+        memo_key = (id(contract), least_melds, most_melds, sizes, *keys)
+        kept = self.held.get(memo_key)
+        if kept is None:
+            answer = not self.cannot_meld(keys, least_melds * sizes[0]) and self._holds(
+                keys, contract, least_melds, most_melds, sizes)
+            if len(self.held) >= CLASS_MEMO_LIMIT:
+                self.held.clear()
+            kept = self.held[memo_key] = (contract, answer)
+        return kept[1]
+
+    def _holds(self, keys: Sequence[int], contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+        """:meth:`holds` past :meth:`cannot_meld`, not kept."""
         combos: set[tuple[int, ...]] = {()}
         for key in keys:
             own = self.size_sets(key, sizes, most_melds)
@@ -449,71 +473,29 @@ class RankClasses:
                 return True
         return False
 
-    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
-        """The multisets of sizes (sorted tuples, the empty one included) of the
-        collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
-        that pattern ``key`` holds; kept per pattern."""
-        memo_key = (key, sizes, most_melds)
-        got = self.size_memo.get(memo_key)
-        if got is not None:
-            return got
-        groups = [(g, self._size(g)) for g in sorted(self._sized(key, *sizes))]
-        guards = self.guards
-        out: set[tuple[int, ...]] = set()
-        seen: set[tuple[int, tuple[int, ...]]] = set()
-        stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
-        while stack:
-            used, taken = stack.pop()
-            if (used, taken) in seen:
-                continue
-            seen.add((used, taken))
-            out.add(taken)
-            if most_melds is not None and len(taken) >= most_melds:
-                continue
-            for group, n in groups:
-                now = used + group
-                if ((key | guards) - now) & guards == guards:
-                    stack.append((now, tuple(sorted(taken + (n,)))))
-        got = frozenset(out)
-        if len(self.size_memo) >= CLASS_MEMO_LIMIT:
-            self.size_memo.clear()
-        self.size_memo[memo_key] = got
-        return got
+    def cannot_meld(self, keys: Sequence[int], cards: int) -> bool:
+        """Whether no collection of disjoint melds of the parts of patterns ``keys`` holds
+        ``cards`` cards, read from their least deadwood: such a collection leaves at most
+        the parts' value less that of their ``cards`` lowest-valued cards unmatched, and
+        the least deadwood is no more than what any collection leaves."""
+        values: list[int] = []
+        least = 0
+        memo = self.valued
+        for key in keys:
+            got = memo.get(key)
+            if got is None:
+                value = self.value
+                if len(memo) >= CLASS_MEMO_LIMIT:
+                    memo.clear()
+                got = memo[key] = (self.least(key), [value[k] for k, n in self._counts(key) for _ in range(n)])
+            least += got[0]
+            values += got[1]
+        if cards > len(values):
+            return True
+        values.sort()
+        return least > sum(values[cards:])
 
-    def _sized(self, key: int, low_size: int, high_size: int) -> set[int]:
-        """The patterns of the melds of ``low_size`` to ``high_size`` cards pattern ``key`` holds."""
-        found: set[int] = set()
-        if not self.one_class:
-            for k, _n in self._counts(key):
-                for group in self.melds(k, key):
-                    if low_size <= self._size(group) <= high_size:
-                        found.add(group)
-            return found
-        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
-        for lo, hi in self.set_sizes:
-            top = high_size if hi is None else min(hi, high_size)
-            for k, have in self._counts(key):
-                for r in range(max(lo, low_size), min(top, have) + 1):
-                    if self.melds_pattern(r * self.inc[k]):
-                        found.add(r * self.inc[k])
-        last = len(shift_at) - 2
-        for lo, hi in self.runs:
-            lo = max(lo, low_size)
-            hi = high_size if hi is None else min(hi, high_size)
-            a = 1
-            while a <= last:
-                if not key >> shift_at[a] & field:
-                    a += 1
-                    continue
-                b = a
-                while b < last and key >> shift_at[b + 1] & field:
-                    b += 1
-                for start in range(a, b - lo + 2):
-                    for end in range(start + lo - 1, min(b, start + hi - 1) + 1):
-                        group, twice = windows[(start, end)]
-                        if twice and ((key | guards) - group) & guards != guards:
-                            continue
-                        if self.melds_pattern(group):
-                            found.add(group)
-                a = b + 1
-        return found
+    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
+        """The multisets of sizes of the collections of disjoint melds of ``sizes`` cards,
+        at most ``most_melds``, pattern ``key`` holds (:func:`.rankcontract.size_sets`)."""
+        return size_sets(self, key, sizes, most_melds)

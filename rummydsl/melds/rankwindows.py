@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
-from .rankclasses import PartArrangement, RankClasses, blind_contract, least_step
+from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract, least_step
 from .rankmasks import connected_parts
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class RankWindows:
         self.least_memo: dict[int, int] = {}  # least, by the cards' class multiset or their mask
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
-        self.arrangements: dict[int, tuple[PartArrangement, int]] = {}  # a part's arrangement, unmatched mask
+        self.arrangements: dict[int, PartWalk] = {}  # a part's arrangement, unmatched as a mask
         self._parts_of = -1
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
@@ -441,6 +441,8 @@ class RankWindows:
         fewest = self.fewest
         memo = self.arrangements
         parts = self.parts(mask)
+        # suit-blind kinds on a direct hand: each part walks its rank pattern
+        classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         for part in parts:
             if part.bit_count() < fewest:
                 deadwood += self._value(part)
@@ -448,20 +450,23 @@ class RankWindows:
                 continue
             kept = memo.get(part)
             if kept is None:
-                if self.direct and part.bit_count() <= DIRECT_MOST:
-                    got = self.walk(part)
+                if classes is not None:
+                    kept = classes.walk_loose(part)
                 else:
-                    search = search_of(self._cards(part), True)
-                    found = search.solve_found(search.plain(), True)
-                    got = (found.deadwood, found.melds, found.kinds, found.unmatched)
+                    if self.direct and part.bit_count() <= DIRECT_MOST:
+                        got = self.walk(part)
+                    else:
+                        search = search_of(self._cards(part), True)
+                        found = search.solve_found(search.plain(), True)
+                        got = (found.deadwood, found.melds, found.kinds, found.unmatched)
+                    kept = (got[0], got[1], got[2], sum(1 << c.id for c in got[3]))
                 if len(memo) >= WINDOW_MEMO_LIMIT:
                     memo.clear()
-                kept = memo[part] = (got, sum(1 << c.id for c in got[3]))
-            got, unmatched = kept
-            deadwood += got[0]
-            melds.extend(got[1])
-            kinds.extend(got[2])
-            loose |= unmatched
+                memo[part] = kept
+            deadwood += kept[0]
+            melds.extend(kept[1])
+            kinds.extend(kept[2])
+            loose |= kept[3]
         if len(parts) > 1 and len(melds) > 1:
             order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
             melds = [melds[i] for i in order]

@@ -122,6 +122,46 @@ def test_the_rank_classes_walk_as_the_rank_windows(index: int, data: Any) -> Non
     assert new.holds_contract(hand) == cards.holds_contract(hand)
 
 
+def _ruled_out(index: int, hand: list[Any]) -> bool:
+    """Whether the least-deadwood bound rules out the melded cards of ``RULES[index]``'s
+    contract in ``hand``: 9 (three melds of 3) or 6 (two of 3 or more)."""
+    windows = solvers(index)[0]._windows()
+    assert windows and windows.rank_classes is not None
+    classes = windows.rank_classes
+    mask = sum(1 << c.id for c in hand)
+    need = 9 if RULES[index][4] == 0 else 6
+    return classes.cannot_meld([classes.key(part) for part in windows.parts(mask)], need)
+
+
+@pytest.mark.parametrize("index", [i for i, r in enumerate(RULES) if r[1] == "not_all_same"])
+@SETTINGS
+@given(data=st.data())
+def test_the_least_deadwood_bound_rules_out_only_hands_without_the_contract(index: int, data: Any) -> None:
+    """The contract's melds hold 9 (three of 3) or 6 (two of 3 or more) cards: a hand the
+    bound rules out has no such collection, by the general search."""
+    new, _cards, plain = solvers(index)
+    hand = data.draw(hands(new.deck, 12))
+    if _ruled_out(index, hand):
+        assert not plain.holds_contract(hand)
+
+
+@pytest.mark.parametrize("index", [0, 2, 5])
+def test_the_least_deadwood_bound_answers_most_hands_without_the_contract(index: int) -> None:
+    """The bound is reached: on seeded 10-card hands it rules out most that fail."""
+    new, _cards, plain = solvers(index)
+    rng = random.Random(7 + index)
+    naturals = [c for c in new.deck.cards if not c.wild]
+    failing = ruled = 0
+    for _ in range(80):
+        hand = rng.sample(naturals, 10)
+        held = plain.holds_contract(hand)
+        out = _ruled_out(index, hand)
+        assert not (held and out)
+        failing += not held
+        ruled += out
+    assert failing and ruled * 2 > failing
+
+
 @pytest.mark.parametrize("index", [0, 4, 5])
 def test_one_solver_over_many_hands(index: int) -> None:
     """Memos kept over a run of hands, as a game asks them (keys must hold the cards' order)."""
