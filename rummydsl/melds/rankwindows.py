@@ -148,15 +148,7 @@ class RankWindows:
     def _key(self, mask: int) -> int:
         """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which
         decides a part's least deadwood), else the cards themselves."""
-        classes = self.classes
-        if classes is None:
-            return mask
-        key = 0
-        while mask:
-            low = mask & -mask
-            key += classes[low.bit_length() - 1]
-            mask ^= low
-        return key
+        return mask if self.rank_classes is None else self.rank_classes.key(mask)
 
     def _cards(self, mask: int) -> tuple[Card, ...]:
         return self.core._cards_of(mask)
