@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .rankcontract import size_sets
+from .rankmasks import mask_sum
 from .shapes import blind_contract
 
 if TYPE_CHECKING:
@@ -160,13 +161,7 @@ class RankClasses:
 
     def key(self, mask: int) -> int:
         """The pattern of the natural cards ``mask``."""
-        card_inc = self.card_inc
-        key = 0
-        while mask:
-            low = mask & -mask
-            key += card_inc[low.bit_length() - 1]
-            mask ^= low
-        return key
+        return mask_sum(self.card_inc, mask)
 
     def _counts(self, group: int) -> list[tuple[int, int]]:
         """``(class, cards)`` of each class a pattern holds."""

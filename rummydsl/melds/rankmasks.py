@@ -227,3 +227,18 @@ def walk_tie_key(lowest_meld: Sequence[int], mask: int, suit: int, R: int, S: in
             r = low.bit_length() - 1
             key += 1 << (width * (R - 1 - r) + r + suit + 1)  # the card's bit, no meld flag
     return key << (width * (R * S - R - suit * R))
+
+
+def mask_sum(table: Sequence[int], mask: int) -> int:
+    """The sum of ``table[i]`` over the bits ``i`` set in ``mask`` (a card-id mask's
+    values, or its rank-class pattern).
+
+    >>> mask_sum((1, 10, 100), 0b101)
+    101
+    """
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += table[low.bit_length() - 1]
+        mask ^= low
+    return total

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from ..cards import Card
 from .core import Arrangement, MeldCore
 from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract, least_step
-from .rankmasks import connected_parts
+from .rankmasks import connected_parts, mask_sum
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -154,13 +154,7 @@ class RankWindows:
         return self.core._cards_of(mask)
 
     def _value(self, mask: int) -> int:
-        values = self.core.values
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += values[low.bit_length() - 1]
-            mask ^= low
-        return total
+        return mask_sum(self.core.values, mask)
 
     # ------------------------------------------------------------------ the rank-window search
 
