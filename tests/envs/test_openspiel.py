@@ -27,19 +27,24 @@ def test_a_whole_game_at_more_players() -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-def _random_state(vid: str, seed: int, steps: int) -> object:
-    game = pyspiel.load_game("python_rummydsl", {"variant": vid})
-    state = game.new_initial_state()
+def _random_walk(game: object, seed: int, steps: int | None = None) -> object:
+    """A new state of ``game`` after ``steps`` random moves and chance outcomes (all the
+    way to the end without ``steps``), seeded."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
     rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
+    taken = 0
+    while not state.is_terminal() and (steps is None or taken < steps):
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
             state.apply_action(rng.choices(actions, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
+        taken += 1
     return state
+
+
+def _random_state(vid: str, seed: int, steps: int) -> object:
+    return _random_walk(pyspiel.load_game("python_rummydsl", {"variant": vid}), seed, steps)
 
 
 def test_serialize_writes_the_match_as_json_and_replays_it() -> None:
@@ -111,15 +116,7 @@ def test_an_illegal_action_is_refused_by_name() -> None:
 
 
 def _play_out(game: object, seed: int) -> object:
-    state = game.new_initial_state()  # type: ignore[attr-defined]
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return _random_walk(game, seed)
 
 
 def test_the_default_reward_is_zero_sum_and_points_are_general_sum() -> None:
