@@ -154,7 +154,7 @@ def _resume(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> 
           file=out)
     print(guide, file=out)
     print("scores: " + " . ".join(f"P{p + 1} {s}" for p, s in enumerate(game.scores))
-          + " (moves made before the save cannot be taken back)", file=out)
+          + " (a resumed game takes no move back: 'undo' works in a game played from its start)", file=out)
     try:
         played = run_game(game, agents, watcher=TerminalWatcher(seat, out, inp, sheet))
     except (Quit, KeyboardInterrupt) as leaving:

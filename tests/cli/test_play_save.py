@@ -179,5 +179,13 @@ def test_the_score_sheet_of_a_resumed_game_holds_the_rounds_before(tmp_path: Pat
     run("play", "gin_rummy", "--seed", "5", stdin="1\n" * 14 + f"save {save}\nquit\n")
     code, out, err = run("play", "gin_rummy", "--resume", str(save), stdin="score\nquit\n")
     assert (code, err) == (0, "")
-    assert "in round 2; you are P1; P2 greedy" in out and "scores: P1 0 . P2 30 (moves made before" in out
+    assert "in round 2; you are P1; P2 greedy" in out and "scores: P1 0 . P2 30 (a resumed game takes no move back" in out
     assert "round  ending        P1   P2\n    1  knock by P2    0   30\ntotal                 0   30\n" in out
+
+
+def test_a_resumed_game_says_it_takes_no_move_back(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    run("play", "gin_rummy", "--seed", "5", stdin=f"1\nsave {save}\nquit\n")
+    code, out, err = run("play", "gin_rummy", "--resume", str(save), stdin="1\nundo\nquit\n")
+    assert (code, err) == (0, "")
+    assert "Sorry, nothing can be taken back: this match keeps no history." in out
