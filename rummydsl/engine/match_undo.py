@@ -93,6 +93,8 @@ class Delta:
     ``state.round``, else the match's round in play)."""
 
     __slots__ = ("state", "before", "length", "moves", "ended")
+    before: dict[str, Any] | None
+    length: int
 
     def __init__(self, state: State, before: Before | None, moves: tuple[Any, ...], ended: bool) -> None:
         self.state = state
