@@ -448,6 +448,10 @@ def resample(m: Match, seat: int, rng: random.Random) -> Match:
     else:
         log = _relabel_deal(log, tail, m.variant.deck.size, new_round)
     out._s = s._replace(game=game, round=new_round, pending=pending, log=log, steps=steps, redeals=redeals)
+    if s.one_round and not out._history:
+        # its state and round are its own, and a match of one round never changes its game:
+        # played in place, as Match.playing plays (a search's worlds: not a copy of the round an apply)
+        out._exclusive = True
     return out
 
 
