@@ -27,8 +27,8 @@ alike. Nothing here knows a rule: every field is read from the declarations.
 A step makes and keeps as few objects as it can, for the cyclic garbage collector
 walks every object a long history holds, and a collection of the whole heap comes
 sooner the more objects survive (in random Gin hands with history it cost as much as
-the step itself): the shadow of a list of lists (the hands) takes a copy of only the
-lists that changed, sharing the others; the round's actions, which only grow
+the step itself): a list of lists (the hands) is recorded, and its shadow copied,
+list by list, only the lists that changed; the round's actions, which only grow
 (:meth:`Round._play <rummydsl.engine.round.Round._play>` appends to them, and nothing
 else changes them), are not compared or copied: a record keeps how many there were.
 """
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import itemgetter, ne
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .round import STATE
 
@@ -104,8 +104,8 @@ class Delta:
 
     @property
     def changed(self) -> tuple[int, ...]:
-        """The indexes in :data:`TRACKED` of the fields the apply changed."""
-        return self.moves[::2]
+        """The indexes in :data:`TRACKED` of the fields the apply changed (once each)."""
+        return tuple(dict.fromkeys(i for i, _, _ in _records(self.moves)))
 
     def __repr__(self) -> str:
         names = ", ".join(TRACKED[i] for i in self.changed)
@@ -120,9 +120,13 @@ def untouched(state: State) -> Delta:
 
 
 def shadow_of(rnd: Round) -> list[Any]:
-    """The shadow of a round that nothing changes any more: its own tracked values (an
-    entry of a shadow is replaced, never changed)."""
-    return list(_get(rnd.__dict__))
+    """The shadow of a round that nothing changes any more: its own tracked values, but a
+    list of lists its own outer list (whose lists :func:`moved` replaces one by one;
+    any other entry of a shadow is replaced whole, never changed)."""
+    shadow = list(_get(rnd.__dict__))
+    for i in _LISTS_AT:
+        shadow[i] = shadow[i][:]
+    return shadow
 
 
 def before_apply(rnd: Round) -> Before:
@@ -136,10 +140,11 @@ def before_apply(rnd: Round) -> Before:
 
 
 def moved(d: dict[str, Any], shadow: list[Any]) -> tuple[Any, ...]:
-    """The tracked fields of the round (its dict ``d``) that differ from ``shadow``, flat:
-    each one's index and its old contents (the shadow's, which nothing changes). The
-    shadow takes a copy of the new contents: of a list of lists whose lists are as many,
-    a copy of only the lists that changed (a hand or two), the others shared."""
+    """The tracked fields of the round (its dict ``d``) that differ from ``shadow``, and
+    their old contents (the shadow's, which nothing changes), flat: a field's index and
+    its old contents; or, for a list of lists whose lists are as many (the hands), for
+    each list that changed ``-1 - index``, its position and its old contents. The shadow
+    takes a copy of the new contents (of such a list of lists, of the lists that changed)."""
     now = _get(d)
     changed = tuple(compress(_RANGE, map(ne, now, shadow)))
     if not changed:
@@ -147,24 +152,38 @@ def moved(d: dict[str, Any], shadow: list[Any]) -> tuple[Any, ...]:
     moves: list[Any] = []
     for i in changed:
         old = shadow[i]
-        moves += (i, old)
         new = now[i]
         if i in _LIST_AT:
+            moves += (i, old)
             shadow[i] = new[:]
-        elif i in _LISTS_AT and len(old) == len(new):
-            copy = old[:]
+        elif i in _LISTS_AT and len(old) == len(new):  # the shadow's own outer list: its lists replaced
             for j in compress(range(len(new)), map(ne, new, old)):
-                copy[j] = new[j][:]
-            shadow[i] = copy
+                moves += (-1 - i, j, old[j])
+                old[j] = new[j][:]
         else:
+            moves += (i, old)
             shadow[i] = _COPY[i](new)
     return tuple(moves)
 
 
+def _records(moves: tuple[Any, ...]) -> Iterator[tuple[int, int | None, Any]]:
+    """Each record of :func:`moved`'s ``moves``: (field index, position in a list of
+    lists or None for the whole field, old contents)."""
+    k = 0
+    while k < len(moves):
+        i = moves[k]
+        if i < 0:
+            yield -1 - i, moves[k + 1], moves[k + 2]
+            k += 3
+        else:
+            yield i, None, moves[k + 1]
+            k += 2
+
+
 def put_back(rnd: Round, before: Before, moves: tuple[Any, ...], shadow: list[Any]) -> None:
     """Put ``rnd`` back as it was before an apply: its attributes ``before`` (but the
-    tracked fields' objects, which stay), a fresh copy of each changed field's old
-    contents, and its actions as many as they were. The shadow takes those contents back."""
+    tracked fields' objects, which stay), a fresh copy of each changed field's (or list's)
+    old contents, and its actions as many as they were. The shadow takes those contents back."""
     attrs, length = before
     assert attrs is not None
     d = rnd.__dict__
@@ -176,11 +195,13 @@ def put_back(rnd: Round, before: Before, moves: tuple[Any, ...], shadow: list[An
     d.update(zip(TRACKED, now))
     d[LOG] = log
     del log[length:]
-    for k in range(0, len(moves), 2):
-        i = moves[k]
-        old = moves[k + 1]
-        d[TRACKED[i]] = _COPY[i](old)
-        shadow[i] = old
+    for i, j, old in _records(moves):
+        if j is not None:  # one list of a list of lists: the round's (or its copy's) own outer list
+            now[i][j] = old[:]
+            shadow[i][j] = old
+        else:
+            d[TRACKED[i]] = _COPY[i](old)
+            shadow[i] = old[:] if i in _LISTS_AT else old  # a shadow's own outer list
 
 
 def revert(delta: Delta, live: Round, shadow: list[Any] | None) -> tuple[Round, list[Any] | None]:
