@@ -16,7 +16,8 @@ copy of the round (2 µs for Gin), so that a search that takes its moves back on
 swaps states. Once the round may be held elsewhere (:meth:`copy` shares everything and
 costs a few attributes; :attr:`round`, :attr:`game` and :meth:`view` hand it out) the
 next apply plays on a copy too. With ``history=False`` (the play loops) nothing is
-kept, and the rounds and the state itself change in place until the match is copied.
+kept, and the rounds and the state itself change in place until the match is copied
+(and in a redeal of a one-round match, :meth:`resample`, which holds its round alone).
 """
 
 from __future__ import annotations

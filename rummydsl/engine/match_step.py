@@ -19,7 +19,7 @@ from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay
 from .round import STATE, Round, dealt_hand_size
 
 from .match_state import CHANCE, TERMINAL, Event, State, left_to_deal
-from .match_undo import Delta, moved, put_back, shadow_of, untouched
+from .match_undo import Delta, before_apply, moved, put_back, shadow_of, untouched
 
 if TYPE_CHECKING:
     from ..variant.model import Variant
@@ -103,14 +103,14 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     elif shadow is not None and run >= RECORDS_AFTER:
         # the match alone holds its round: played in place, what moved kept for undo
         rnd = before
-        saved = rnd.__dict__.copy()
+        saved = before_apply(rnd)
     else:  # another state may hold this round, or the match has just been copied or undone: on a copy
         rnd = before.copy()
         rnd._listed = before._listed  # the same position: its listing (a listed action is known legal)
         m._shadow = shadow = None  # the round before is kept whole for undo (nothing changes it any more)
         if m._history and run >= RECORDS_AFTER:  # a history growing: the copy is the match's own from now on
             shadow = shadow_of(before)  # a round nothing changes any more is its own shadow
-            saved = rnd.__dict__.copy()
+            saved = before_apply(rnd)
     back = s if back is None else back
     try:
         new, event, ended = _engine_moves(m, s, seat, action, logged, rnd)
@@ -448,6 +448,10 @@ def resample(m: Match, seat: int, rng: random.Random) -> Match:
     else:
         log = _relabel_deal(log, tail, m.variant.deck.size, new_round)
     out._s = s._replace(game=game, round=new_round, pending=pending, log=log, steps=steps, redeals=redeals)
+    if s.one_round and not out._history:
+        # its state and round are its own, and a match of one round never changes its game:
+        # played in place, as Match.playing plays (a search's worlds: not a copy of the round an apply)
+        out._exclusive = True
     return out
 
 
