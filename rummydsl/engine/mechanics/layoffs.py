@@ -380,7 +380,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
 
 
 _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
-""":func:`_targets` by seats, player and whether one's own melds come first."""
+""":func:`_targets` by seats, player and whether one's own melds come first (the last few kept)."""
 
 
 def _targets(seated: tuple[int, ...], player: int, own: bool) -> tuple[int, ...]:
@@ -390,7 +390,10 @@ def _targets(seated: tuple[int, ...], player: int, own: bool) -> tuple[int, ...]
     got = _TARGETS.get(key)
     if got is None:
         others = tuple(q for q in seated if q != player)
-        got = _TARGETS[key] = (player, *others) if own else others
+        got = (player, *others) if own else others
+        if len(_TARGETS) >= 256:
+            _TARGETS.pop(next(iter(_TARGETS)))
+        _TARGETS[key] = got
     return got
 
 
