@@ -63,7 +63,7 @@ def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
                     new: Sequence[TableMeld] = (), grown: tuple[TableMeld, Card] | None = None) -> bool:
     """Whether ``card`` (the one left in hand) can be laid off once ``new`` melds are down
     (as the player's own) and ``grown`` (a meld and the card laid off onto it) is extended."""
-    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else []
+    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else ()
     melds = [m for owner in targets for m in rnd.table[owner]]
     if new and player in targets:
         melds.extend(new)
@@ -78,16 +78,21 @@ def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
 
 
 
-def layoff_targets(rnd: Round, player: int) -> list[int]:
-    """Whose table melds ``player`` may add to now."""
-    if rnd.phase is Phase.SHOWDOWN:
-        return [rnd.ender] if rnd.ender is not None and rnd.showdown_layoffs() else []
-    if rnd.phase is not Phase.MELD or not rnd.met_contract[player]:
-        return []
-    step = rnd.variant.turn[rnd.step]
-    assert isinstance(step, MeldStep)
-    others = [q for q in rnd.seated if q != player] if step.add_to_opponents else []
-    return [player, *others] if step.add_to_own else others
+def layoff_targets(rnd: Round, player: int) -> Sequence[int]:
+    """Whose table melds ``player`` may add to now (one's own first, then the other
+    seats in order)."""
+    phase = rnd.phase
+    if phase is Phase.MELD:
+        if not rnd.met_contract[player]:
+            return ()
+        step = rnd.variant.turn[rnd.step]
+        assert isinstance(step, MeldStep)
+        if step.add_to_opponents:
+            return _targets(rnd.seated, player, step.add_to_own)
+        return (player,) if step.add_to_own else ()
+    if phase is Phase.SHOWDOWN:
+        return (rnd.ender,) if rnd.ender is not None and rnd.showdown_layoffs() else ()
+    return ()
 
 
 def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
@@ -338,15 +343,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     if len(hand) == 1 and phase is Phase.MELD and final_discard_required(rnd):
         return out
     table = rnd.table
-    if phase is Phase.MELD and rnd.met_contract[player]:  # (layoff_targets, the common case inline)
-        step = rnd.variant.turn[rnd.step]
-        assert isinstance(step, MeldStep)
-        if step.add_to_opponents:
-            targets: Sequence[int] = _targets(rnd.seated, player, step.add_to_own)
-        else:
-            targets = (player,) if step.add_to_own else ()
-    else:
-        targets = layoff_targets(rnd, player)
+    targets = layoff_targets(rnd, player)
     for owner in targets:
         if table[owner]:
             break
@@ -385,7 +382,7 @@ _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
 
 def _targets(seated: tuple[int, ...], player: int, own: bool) -> tuple[int, ...]:
     """:func:`layoff_targets` where opponents' melds are targets: the player (if ``own``),
-    then the other seats in order."""
+    then the other seats in order (kept: a listing asks every meld-step decision)."""
     key = (seated, player, own)
     got = _TARGETS.get(key)
     if got is None:
