@@ -42,7 +42,9 @@ first hands (the dealer rotating) at every count from 2 to 6 the variant allows,
 from house rules that only set ``players`` (and, with ``--hands-of``, random first
 hands of other variants: ten times ``--hands`` of each). The runs of the trees alternate
 (``--runs`` rounds of every tree); the tables give each figure's median and least and
-most, per CPU second of the process, and the players rows' ratio to two players.
+most, per CPU second of the process, and the players rows' ratio to two players, a
+hand's and an action's (a hand at six players has more than twice the actions of one
+at two: six players take turns, and most hands outlast the stock).
 The results go in docs/performance.md ("Scaling").
 """
 
@@ -335,18 +337,24 @@ def players_main(args: argparse.Namespace) -> None:
     if counts:
         print()
         print("Greedy cost per hand against the number of players, each over its own two-player figure "
-              "(the ratio of the medians):")
+              "(the ratio of the medians), and per action (a decision or automatic move: ms a hand over "
+              "the actions a hand):")
         print()
-        print("| players | actions/hand | " + " | ".join(f"{name} ms/hand | {name} / 2 players" for name in names) + " |")
-        print("| ---: | ---: |" + " ---: | ---: |" * len(names))
+        print("| players | actions/hand | " + " | ".join(f"{name} ms/hand | {name} / 2 players" for name in names)
+              + " | " + " | ".join(f"{name} µs/action | {name} / 2 players" for name in names) + " |")
+        print("| ---: | ---: |" + " ---: | ---: |" * 2 * len(names))
         for count in counts:
             actions = statistics.median(run[f"actions/hand {count}"] for run in figures[names[0]])
-            row = []
+            row, per = [], []
             for name in names:
                 values = [run[f"greedy ms/hand {count}"] for run in figures[name]]
                 two = statistics.median(run[f"greedy ms/hand {counts[0]}"] for run in figures[name])
                 row.append(f"{cell(values)} | {statistics.median(values) / two:.2f}x")
-            print(f"| {count} | {actions:.0f} | " + " | ".join(row) + " |")
+                each = [run[f"greedy ms/hand {count}"] / run[f"actions/hand {count}"] * 1e3 for run in figures[name]]
+                two_each = statistics.median(run[f"greedy ms/hand {counts[0]}"] / run[f"actions/hand {counts[0]}"] * 1e3
+                                             for run in figures[name])
+                per.append(f"{cell(each)} | {statistics.median(each) / two_each:.2f}x")
+            print(f"| {count} | {actions:.0f} | " + " | ".join(row) + " | " + " | ".join(per) + " |")
     print(f"\nload {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
 
 

@@ -48,7 +48,19 @@ class RandomAgent:
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
+        count = len(legal)
+        rng = self.rng
+        if type(rng) is not random.Random or not count:  # (a generator of its own kind; none to pick)
+            return legal[rng.randrange(count)]
+        # randrange(count) as random.Random works it out (the same bits drawn, the same
+        # answer) without its argument checks: count's bit length of bits, drawn again
+        # until they fall below count
+        bits = rng.getrandbits
+        width = count.bit_length()
+        pick = bits(width)
+        while pick >= count:
+            pick = bits(width)
+        return legal[pick]
 
 
 class GreedyAgent:
@@ -251,7 +263,7 @@ class GreedyAgent:
                 if left is not None:
                     return min(left[:-1]) < left[-1]
                 if not useful and not (rules.wild_unique_card and any(c.wild for c in with_card)):
-                    return rules.solve_discard(with_card).deadwood < rules.solve(hand, check_contract=False).deadwood
+                    return rules.min_deadwood(with_card, discard=True) < rules.min_deadwood(hand)
             except RummyDslError:
                 pass  # past the work bound with the discard: ask card by card, as before
         table = _layoff_table(observation)
@@ -294,6 +306,8 @@ class GreedyAgent:
 
         if len(options) == 1:  # one left (the most promising): nothing to weigh
             return options[0]
+        if wanted is None and len(options) > 2 and (pick := _best_shed(rules, hand, options)) is not None:
+            return pick
         return min(options, key=left)
 
     @staticmethod
@@ -434,6 +448,24 @@ def dealt_low(observation: Observation) -> float:
         _DEALT_LOW.pop(next(iter(_DEALT_LOW)))
     _DEALT_LOW[key] = (variant, low)
     return low
+
+
+def _best_shed(rules: Any, hand: Sequence[Card], options: Sequence[Discard | Offer]) -> Discard | Offer | None:
+    """The option :meth:`GreedyAgent._shed` weighs best (least deadwood left, then the
+    dearest card, then the highest id) from one knock question
+    (:meth:`~rummydsl.melds.MeldRules.best_discard`, which breaks ties the same way) rather
+    than one solve per option; None when the card it names is not an option (the
+    taken card, another copy of a face) or the hand holds wild cards: weigh each then."""
+    if any(c.wild for c in hand):
+        return None
+    try:
+        card, _ = rules.best_discard(hand)
+    except RummyDslError:
+        return None
+    for action in options:
+        if action.card is card:
+            return action
+    return None
 
 
 def _layoff_table(observation: Observation) -> list[LayoffTarget]:

@@ -63,7 +63,7 @@ def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
                     new: Sequence[TableMeld] = (), grown: tuple[TableMeld, Card] | None = None) -> bool:
     """Whether ``card`` (the one left in hand) can be laid off once ``new`` melds are down
     (as the player's own) and ``grown`` (a meld and the card laid off onto it) is extended."""
-    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else []
+    targets = layoff_targets(rnd, player) if rnd.met_contract[player] or new else ()
     melds = [m for owner in targets for m in rnd.table[owner]]
     if new and player in targets:
         melds.extend(new)
@@ -78,16 +78,21 @@ def _last_card_fits(rnd: Round, player: int, card: Card, hand: Sequence[Card],
 
 
 
-def layoff_targets(rnd: Round, player: int) -> list[int]:
-    """Whose table melds ``player`` may add to now."""
-    if rnd.phase is Phase.SHOWDOWN:
-        return [rnd.ender] if rnd.ender is not None and rnd.showdown_layoffs() else []
-    if rnd.phase is not Phase.MELD or not rnd.met_contract[player]:
-        return []
-    step = rnd.variant.turn[rnd.step]
-    assert isinstance(step, MeldStep)
-    others = [q for q in rnd.seated if q != player] if step.add_to_opponents else []
-    return [player, *others] if step.add_to_own else others
+def layoff_targets(rnd: Round, player: int) -> Sequence[int]:
+    """Whose table melds ``player`` may add to now (one's own first, then the other
+    seats in order)."""
+    phase = rnd.phase
+    if phase is Phase.MELD:
+        if not rnd.met_contract[player]:
+            return ()
+        step = rnd.variant.turn[rnd.step]
+        assert isinstance(step, MeldStep)
+        if step.add_to_opponents:
+            return _targets(rnd.seated, player, step.add_to_own)
+        return (player,) if step.add_to_own else ()
+    if phase is Phase.SHOWDOWN:
+        return (rnd.ender,) if rnd.ender is not None and rnd.showdown_layoffs() else ()
+    return ()
 
 
 def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
@@ -324,40 +329,69 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
             meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
 
 
-def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> Iterator[Layoff]:
+def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Layoff]:
     """Every single-card lay-off ``player`` may make now (of cards not in ``keep``):
     meld by meld, the cards of the hand (one of each face) in hand order, read from the
     meld's :func:`extenders` of the hand's cards as a bitmask (a meld none of them
-    extends is passed over at once)."""
+    extends is passed over at once).
+
+    A list (the listing builds one every decision): an empty table, or no meld that
+    any card held extends, costs a pass over the melds and nothing more."""
+    out: list[Layoff] = []
     hand = rnd.hands[player]
-    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
-        return
+    phase = rnd.phase
+    if len(hand) == 1 and phase is Phase.MELD and final_discard_required(rnd):
+        return out
     table = rnd.table
-    melds = [(owner, index, meld) for owner in layoff_targets(rnd, player)
-             for index, meld in enumerate(table[owner])]
-    if not melds:
-        return
+    targets = layoff_targets(rnd, player)
+    for owner in targets:
+        if table[owner]:
+            break
+    else:
+        return out  # no meld on the table to lay off onto
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     if len(hand) == 2 and rnd.taken is not None:
         free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
     two = len(hand) == 2 and last_card_stays(rnd)
     faces = rnd.distinct_faces(free)
     if rnd.rules.wild_unique_card:
-        yield from _judged_layoffs(rnd, player, melds, faces, two)
-        return
+        melds = [(owner, index, meld) for owner in targets for index, meld in enumerate(table[owner])]
+        out.extend(_judged_layoffs(rnd, player, melds, faces, two))
+        return out
     held = 0
     for card in faces:
         held |= 1 << card.id
-    for owner, index, meld in melds:
-        kept = meld.extenders()
-        hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
-        if hits:
+    for owner in targets:
+        for index, meld in enumerate(table[owner]):
+            kept = meld.extenders()
+            hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
+            if not hits:
+                continue
             for card in faces:
                 if hits >> card.id & 1:
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue
-                    yield Layoff(player, card, owner, index)
+                    out.append(Layoff(player, card, owner, index))
+    return out
+
+
+_TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
+""":func:`_targets` by seats, player and whether one's own melds come first (the last few kept)."""
+
+
+def _targets(seated: tuple[int, ...], player: int, own: bool) -> tuple[int, ...]:
+    """:func:`layoff_targets` where opponents' melds are targets: the player (if ``own``),
+    then the other seats in order (kept: a listing asks every meld-step decision)."""
+    key = (seated, player, own)
+    got = _TARGETS.get(key)
+    if got is None:
+        others = tuple(q for q in seated if q != player)
+        got = (player, *others) if own else others
+        if len(_TARGETS) >= 256:
+            _TARGETS.pop(next(iter(_TARGETS)))
+        _TARGETS[key] = got
+    return got
 
 
 def _judged_layoffs(rnd: Round, player: int, melds: Sequence[tuple[int, int, TableMeld]],
