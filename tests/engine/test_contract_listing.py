@@ -311,3 +311,35 @@ def test_the_count_checks_layout_counts_a_hand_as_its_cards() -> None:
         assert list(layout.rank_counts(suits)) == by_rank
 
     check()
+
+
+@pytest.mark.parametrize("variant_id", ["contract_rummy", "skarney_gin"])
+def test_viable_groups_keep_every_group_a_shape_takes_in_order(variant_id: str) -> None:
+    """A bucket's viable groups (grown by masks, size by size) are groups of
+    ``bucket_groups`` in its order, and hold every one the shape test takes."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import meldbuckets
+
+    variant = load_variant(variant_id)
+    rnd = Round.deal(variant, random.Random(1), dealer=0, players=variant.players, number=1)
+    may_form = melding._shape_test(rnd)
+    naturals = [card for card in variant.deck.cards if not card.wild]
+    wild = [card for card in variant.deck.cards if card.wild]
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(bucket=st.lists(st.sampled_from(naturals), min_size=1, max_size=9, unique=True),
+           wilds=st.integers(0, min(2, len(wild))), low=st.integers(1, 4))
+    def check(bucket: list[Card], wilds: int, low: int) -> None:
+        bucket.sort(key=lambda card: card.id)
+        every = list(meldbuckets.bucket_groups(range(len(bucket)), wilds, low))
+        viable = list(meldbuckets.viable_groups(rnd, bucket, wilds, low))
+        at = {group: i for i, group in enumerate(every)}
+        assert [at[group] for group in viable] == sorted(at[group] for group in viable)
+        kept = set(viable)
+        for places, extra in every:
+            if may_form([*(bucket[i] for i in places), *wild[:extra]]):
+                assert (places, extra) in kept
+
+    check()

@@ -22,7 +22,7 @@ from .meldbuckets import MAX_LISTED
 from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
-from .meldbuckets import viable_groups as _viable_groups
+from .meldbuckets import viable_places as _viable_places
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -230,13 +230,21 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
-            for chosen, extra in _viable_groups(rnd, bucket, count, low):
-                group = (*(bucket[i] for i in chosen), *wilds[:extra])
-                face = extra * wild_face
+            for chosen in _viable_places(rnd, bucket):
+                size = len(chosen)
+                natural = 0
                 for i in chosen:
-                    face += faces[bucket[i].id]
-                if _forms(memo, face, group, may_form, kinds_bits):
-                    listed.append((chosen, extra))
+                    natural += pattern[i]
+                for extra in range(0, min(count, MAX_LISTED - size) + 1):
+                    if size + extra < low:
+                        continue
+                    face = natural + extra * wild_face
+                    forms = memo.get(face)
+                    if forms is None:  # judged the first time (the group built only then)
+                        forms = _forms(memo, face, (*(bucket[i] for i in chosen), *wilds[:extra]), may_form,
+                                       kinds_bits)
+                    if forms:
+                        listed.append((chosen, extra))
             melds = buckets[pattern] = tuple(listed)
         for chosen, extra in melds:
             cards_of = tuple(bucket[i] for i in chosen)
@@ -367,13 +375,19 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
     count = len(candidates)
-    # the candidates after each that share no card with it, a bit each
-    after = [0] * count
-    for i in range(count):
-        mask = masks[i]
-        for j in range(i + 1, count):
-            if not masks[j] & mask:
-                after[i] |= 1 << j
+    # the candidates after each that share no card with it, a bit each: those after it
+    # less those that hold one of its cards
+    holders: dict[int, int] = {}
+    for j, group in enumerate(candidates):
+        for card in group:
+            holders[card.id] = holders.get(card.id, 0) | 1 << j
+    full = (1 << count) - 1
+    after = []
+    for i, group in enumerate(candidates):
+        clash = (2 << i) - 1
+        for card in group:
+            clash |= holders[card.id]
+        after.append(full & ~clash)
 
     def text_of(i: int) -> str:
         got = texts[i]
