@@ -237,7 +237,7 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
     naturals = [c for c in cards if not c.wild]
     count = len(wilds)
     found: list[tuple[Card, ...]] = []
-    seen: set[tuple[int, int]] = set()
+    seen: set[int] = set()
     faces = _face_codes(rnd.variant.deck)
     wild_face = faces[wilds[0].id] if wilds else 0
     for bucket in _buckets(rnd, naturals, kinds):
@@ -263,20 +263,23 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
                     if forms:
                         listed.append((chosen, extra, forms))
             melds = buckets[pattern] = tuple(listed)
+        ids = [1 << card.id for card in bucket]
         for chosen, extra, kinds_of in melds:
-            cards_of = tuple(bucket[i] for i in chosen)
-            pair = (sum(1 << c.id for c in cards_of), extra)
+            pair = 0  # the natural cards' ids, a bit each, then the count of wild cards
+            for i in chosen:
+                pair |= ids[i]
+            pair = pair << 3 | extra
             if pair not in seen:
                 seen.add(pair)
-                found.append((*cards_of, *wilds[:extra]))
+                found.append((*map(bucket.__getitem__, chosen), *wilds[:extra]))
                 if bits is not None:
                     bits.append(kinds_of)
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         group = tuple(wilds[:size])
-        if (0, size) not in seen and may_form(group):
+        if size not in seen and may_form(group):
             alone = kinds_bits(group)
             if alone:
-                seen.add((0, size))
+                seen.add(size)
                 found.append(group)
                 if bits is not None:
                     bits.append(alone)
