@@ -76,7 +76,7 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     wilds = total >> layout.wild_shift
     slot, mask = layout.slot, layout.mask
     by_suit = [code for code in [total >> (slot * suit) & mask for suit in range(layout.suits)] if code]
-    by_rank: Sequence[int] | None = None
+    by_rank = layout.rank_counts(by_suit)
     naturals: dict[int, int] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
@@ -87,15 +87,9 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
             natural = naturals.get(j)
             if natural is None:
                 kind = plan[j]
-                if kind.family == "same_rank":
-                    if by_rank is None:
-                        by_rank = layout.rank_counts(by_suit)
-                    natural = _same_rank_natural(by_rank, kind.low)
-                else:
-                    natural = 0
-                    for judged in _sequence_buckets(deck, kind, by_suit, buckets):
-                        natural += judged[0]
-                naturals[j] = natural
+                natural = naturals[j] = (
+                    _same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
+                    else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
             if count > natural:  # more than its natural melds: the one meld with wild cards
                 if over >= 0 or not wilds or count > natural + 1:
                     break
@@ -105,15 +99,8 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
                 return True
             count = vector[over]
             kind = plan[over]
-            if kind.family == "same_rank":
-                if by_rank is None:
-                    by_rank = layout.rank_counts(by_suit)
-                costs = _same_rank_costs(by_rank, kind.low)
-            else:
-                costs = []
-                for judged in _sequence_buckets(deck, kind, by_suit, buckets):
-                    costs.extend(judged[1])
-                costs.sort()
+            costs = _same_rank_costs(by_rank, kind.low) if kind.family == "same_rank" else sorted(
+                cost for judged in _sequence_buckets(deck, kind, by_suit, buckets) for cost in judged[1])
             if sum(costs[:count]) + max(0, count - len(costs)) * kind.low <= wilds:
                 return True
     return False
