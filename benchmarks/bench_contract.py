@@ -8,8 +8,10 @@ trees' runs interleaved (docs/performance.md, "issue 22, third pass: contract"):
 
 Contract Rummy's games are ``bench_engine.greedy_games`` (whole games of seven deals, seed
 ``--seed``); Skarney's hands ``bench_engine.random_hands``, with the engine's contract
-listing (``engine/mechanics/meldlist._contract_melds``) timed inside them. A warm-up game
-and hands come first (the deck tables and the variants' memos are built then).
+listing (``engine/mechanics/meldlist._contract_melds``) timed inside them; with
+``--rummy-games``, random Rummy games too (their single melds are listed by the same
+module). A warm-up game and hands come first (the deck tables and the variants' memos are
+built then).
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=6, help="Contract Rummy games per agent kind (default 6)")
     parser.add_argument("--hands", type=int, default=80, help="random Skarney Gin hands (default 80)")
     parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    parser.add_argument("--rummy-games", type=int, default=0,
+                        help="also random Rummy games, whose listing of single melds is the same code (default 0: none)")
     args = parser.parse_args(argv)
     contract = load_variant("contract_rummy")
     greedy_games(contract, 1, args.seed + 1, "random")
@@ -69,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sample = greedy_games(contract, args.games, args.seed, agents)
         out[f"contract_rummy_{agents}_games_per_s"] = sample.rate
     out["skarney_gin"] = listing_cost("skarney_gin", args.hands, args.seed)
+    if args.rummy_games:
+        rummy = load_variant("rummy")
+        greedy_games(rummy, 2, args.seed + 1, "random")
+        out["rummy_random_games_per_s"] = greedy_games(rummy, args.rummy_games, args.seed, "random").rate
     print(json.dumps(out))
     return 0
 

@@ -256,3 +256,90 @@ def test_skarney_lay_downs_of_random_hands_are_the_whole_searchs() -> None:
 
     check()
     assert any(met) and not all(met)
+
+
+@pytest.mark.parametrize("variant_id", ["contract_rummy", "rummy"])
+def test_a_buckets_counts_by_position_are_those_by_levels(variant_id: str) -> None:
+    """The count check's sequence bucket read a byte a position (``_bucket``) answers as
+    the count by levels of held positions (``_bucket_by_levels``), for any counts and
+    meld size; and a same-rank kind's counts read by byte tables answer as the loop."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractfit
+
+    deck = load_variant(variant_id).deck
+    orders = len(deck.ranks)
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(counts=st.lists(st.integers(0, 3), min_size=orders, max_size=orders), low=st.integers(1, 15))
+    def check(counts: list[int], low: int) -> None:
+        code = sum(count << (8 * order) for order, count in enumerate(counts, start=1))
+        assert contractfit._bucket(deck, code, low) == contractfit._bucket_by_levels(deck, code, low)
+        by_rank = bytes([0, *counts])
+        assert contractfit._same_rank_natural(by_rank, low) == contractfit._same_rank_natural(list(by_rank), low)
+        assert contractfit._same_rank_costs(by_rank, low) == contractfit._same_rank_costs(list(by_rank), low)
+
+    check()
+
+
+def test_the_count_checks_layout_counts_a_hand_as_its_cards() -> None:
+    """The count check's one sum of a hand (``_Layout``): each suit's slice codes that
+    suit's rank counts, the rank counts add the suits, and the top counts the wild cards."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractfit
+
+    deck = load_variant("contract_rummy").deck
+    layout = contractfit._layout(deck)
+
+    @settings(max_examples=100, deadline=None, derandomize=True)
+    @given(hand=st.lists(st.sampled_from(deck.cards), min_size=0, max_size=30, unique=True))
+    def check(hand: list[Card]) -> None:
+        total = sum(layout.codes[card.id] for card in hand)
+        assert total >> layout.wild_shift == sum(card.wild for card in hand)
+        suits = [total >> (layout.slot * suit) & layout.mask for suit in range(layout.suits)]
+        want = [0] * layout.suits
+        by_rank = [0] * (len(deck.ranks) + 1)
+        for card in hand:
+            if not card.wild:
+                assert card.rank is not None and card.suit is not None
+                want[card.suit.index] += 1 << (8 * card.rank.order)
+                by_rank[card.rank.order] += 1
+        assert suits == want
+        assert list(layout.rank_counts(suits)) == by_rank
+
+    check()
+
+
+@pytest.mark.parametrize("variant_id", ["contract_rummy", "skarney_gin"])
+def test_viable_groups_keep_every_group_a_shape_takes_in_order(variant_id: str) -> None:
+    """A bucket's viable groups (grown by masks, size by size) are groups of
+    ``bucket_groups`` in its order, and hold every one the shape test takes."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import meldbuckets
+
+    variant = load_variant(variant_id)
+    rnd = Round.deal(variant, random.Random(1), dealer=0, players=variant.players, number=1)
+    may_form = melding._shape_test(rnd)
+    naturals = [card for card in variant.deck.cards if not card.wild]
+    wild = [card for card in variant.deck.cards if card.wild]
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(bucket=st.lists(st.sampled_from(naturals), min_size=1, max_size=9, unique=True),
+           wilds=st.integers(0, min(2, len(wild))), low=st.integers(1, 4))
+    def check(bucket: list[Card], wilds: int, low: int) -> None:
+        bucket.sort(key=lambda card: card.id)
+        every = list(meldbuckets.bucket_groups(range(len(bucket)), wilds, low))
+        viable = list(meldbuckets.viable_groups(rnd, bucket, wilds, low))
+        at = {group: i for i, group in enumerate(every)}
+        assert [at[group] for group in viable] == sorted(at[group] for group in viable)
+        kept = set(viable)
+        for places, extra in every:
+            if may_form([*(bucket[i] for i in places), *wild[:extra]]):
+                assert (places, extra) in kept
+
+    check()

@@ -13,7 +13,7 @@ whole listing). It reads:
 - the listing's wild cards: a listed group with wild cards holds the hand's first ones
   (:func:`.meldlist._wild_groups`), so of disjoint groups at most one has any;
 - per kind, the most melds of natural cards alone the hand could make, and a lower bound
-  on the wild cards ``t`` melds of it take (:func:`_kind_count`);
+  on the wild cards ``t`` melds of it take (:func:`_same_rank_costs`, :func:`_bucket`);
 - the contract, judged on kinds and sizes alone (all a contract reads of its melds,
   with the round), once per collection of kinds for a hand size (:func:`_vectors`).
 
@@ -69,43 +69,44 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     (plan, cheap_first, buckets), vectors = known
     if not vectors:
         return False
-    wilds = 0
-    by_rank: dict[int, int] = {}
-    by_suit: dict[int, int] = {}
-    codes = _card_codes(rnd.variant.deck)
-    for card in hand:
-        code = codes[card.id]
-        if code is None:
-            wilds += 1
-        else:
-            order, suit, bit = code
-            by_rank[order] = by_rank.get(order, 0) + 1
-            by_suit[suit] = by_suit.get(suit, 0) + bit
-    counts: dict[int, tuple[int, list[int], int]] = {}  # by kind, as a collection asks (same-rank ones first)
+    deck = rnd.variant.deck
+    layout = _layout(deck)
+    pack = layout.codes
+    total = sum([pack[card.id] for card in hand])  # every count of the hand, a byte each
+    wilds = total >> layout.wild_shift
+    slot, mask = layout.slot, layout.mask
+    by_suit = [code for code in [total >> (slot * suit) & mask for suit in range(layout.suits)] if code]
+    by_rank = layout.rank_counts(by_suit)
+    naturals: dict[int, int] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
         for j in cheap_first:
             count = vector[j]
             if not count:
                 continue
-            got = counts.get(j)
-            if got is None:
-                got = counts[j] = _kind_count(rnd.variant.deck, plan[j], by_rank, by_suit, buckets)
-            if count > got[0]:  # more than its natural melds: the one meld with wild cards
-                if over >= 0 or not wilds or count > got[0] + 1:
+            natural = naturals.get(j)
+            if natural is None:
+                kind = plan[j]
+                natural = naturals[j] = (
+                    _same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
+                    else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
+            if count > natural:  # more than its natural melds: the one meld with wild cards
+                if over >= 0 or not wilds or count > natural + 1:
                     break
                 over = j
         else:
             if over < 0:
                 return True
             count = vector[over]
-            _natural, costs, low = counts[over]
-            if sum(costs[:count]) + max(0, count - len(costs)) * low <= wilds:
+            kind = plan[over]
+            costs = _same_rank_costs(by_rank, kind.low) if kind.family == "same_rank" else sorted(
+                cost for judged in _sequence_buckets(deck, kind, by_suit, buckets) for cost in judged[1])
+            if sum(costs[:count]) + max(0, count - len(costs)) * kind.low <= wilds:
                 return True
     return False
 
 
-_Buckets = dict[tuple[int, int], tuple[int, tuple[int, ...]]]
+_Buckets = dict[int, dict[int, tuple[int, tuple[int, ...]]]]
 
 
 def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> tuple[bool, ...] | None:
@@ -125,23 +126,50 @@ _Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[t
 #: by (hand size, fewest and most melds, least and most cards a meld).
 _KNOWN: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "_Collections | None"]]] = {}
 
-#: Per deck: each card's (rank order, suit index, its count's bit in a suit's code), by
-#: card id; ``None`` for a wild card (:func:`may_meet`).
-_CODES: dict[int, tuple[object, "list[tuple[int, int, int] | None]"]] = {}
+class _Layout:
+    """How :func:`may_meet` counts a hand of one deck in one int: a byte a (suit, rank
+    order) and the wild cards above them, each card's share of the sum by its id. A
+    suit's slice of the sum is its bucket code (:func:`_bucket`): a byte a rank order,
+    from order 0 (unused)."""
 
+    __slots__ = ("codes", "wild_shift", "slot", "suits", "mask", "sums_fit")
 
-def _card_codes(deck: Any) -> list[tuple[int, int, int] | None]:
-    """Each of ``deck``'s cards as :func:`may_meet` counts it, by card id (kept per deck)."""
-
-    def build() -> list[tuple[int, int, int] | None]:
-        codes: list[tuple[int, int, int] | None] = [None] * (max((card.id for card in deck.cards), default=-1) + 1)
+    def __init__(self, deck: Any) -> None:
+        naturals = [card for card in deck.cards if not card.wild]
+        self.slot = _RANK_BITS * (max((card.rank.order for card in naturals), default=0) + 1)
+        self.suits = max((card.suit.index for card in naturals), default=-1) + 1
+        self.mask = (1 << self.slot) - 1
+        self.wild_shift = self.slot * self.suits
+        codes = [0] * (max((card.id for card in deck.cards), default=-1) + 1)
         for card in deck.cards:
-            if not card.wild:
-                order = card.rank.order
-                codes[card.id] = (order, card.suit.index, 1 << (_RANK_BITS * order))
-        return codes
+            codes[card.id] = (1 << self.wild_shift) if card.wild else (
+                1 << (self.slot * card.suit.index + _RANK_BITS * card.rank.order))
+        self.codes = codes
+        copies: dict[tuple[int, int], int] = {}
+        for card in naturals:
+            face = (card.suit.index, card.rank.order)
+            copies[face] = copies.get(face, 0) + 1
+        self.sums_fit = max(copies.values(), default=0) * self.suits < 1 << _RANK_BITS
 
-    return _kept(_CODES, deck, 16, build)
+    def rank_counts(self, suit_codes: Sequence[int]) -> Sequence[int]:
+        """The hand's natural cards of each rank, by rank order, from its suits' codes."""
+        width = self.slot // _RANK_BITS
+        if self.sums_fit:  # no rank's count over a byte: the codes' sum counts them
+            return sum(suit_codes).to_bytes(width, "little")
+        counts = [0] * width
+        for code in suit_codes:
+            for order, count in enumerate(code.to_bytes(width, "little")):
+                counts[order] += count
+        return counts
+
+
+#: Per deck: its :class:`_Layout`.
+_LAYOUTS: dict[int, tuple[object, _Layout]] = {}
+
+
+def _layout(deck: Any) -> _Layout:
+    """``deck``'s :class:`_Layout`, kept per deck."""
+    return _kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
 
 
 def _kept(store: dict[int, tuple[object, _T]], owner: object, limit: int, build: Callable[[], _T]) -> _T:
@@ -203,39 +231,64 @@ def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | N
 _RANK_BITS = 8
 
 
-def _kind_count(deck: Any, kind: _Kind, by_rank: dict[int, int], by_suit: dict[int, int],
-                buckets: _Buckets) -> tuple[int, list[int], int]:
-    """For one kind: the most disjoint melds of the hand's natural cards alone it could
-    make, the wild cards each further meld takes at least (sorted: the ``t`` cheapest sum
-    to a lower bound on the wild cards of ``t`` disjoint melds; past them each takes a
-    whole meld's ``low``), and ``low``. ``by_rank`` counts the hand's natural cards of
-    each rank, ``by_suit`` codes each suit's (a count a rank, :data:`_RANK_BITS` bits
-    each).
+def _same_rank_natural(by_rank: Sequence[int], low: int) -> int:
+    """The most disjoint melds of ``low`` or more natural cards of one rank that cards
+    counted ``by_rank`` (by rank order) could make: a rank of ``c`` cards makes
+    ``c // low``."""
+    if isinstance(by_rank, bytes) and low < 256:
+        return sum(by_rank.translate(_tables(low)[0]))
+    return sum(count // low for count in by_rank)
 
-    A same-rank meld of ``low`` or more takes its naturals from one rank: a rank of ``c``
-    cards makes ``c // low`` natural melds, then one short of ``low - c % low``. A
-    sequence takes one card a position of one window, of one suit where the kind keeps
-    one (:func:`_bucket`)."""
-    low = kind.low
-    costs: list[int] = []
-    natural = 0
-    if kind.family == "same_rank":
-        for count in by_rank.values():
-            natural += count // low
-            if count % low:
-                costs.append(low - count % low)
-        costs.extend([0] * natural)
-    else:
-        for code in (by_suit.values() if kind.same_suit else (sum(by_suit.values()),) if by_suit else ()):
-            judged = buckets.get((code, low))
-            if judged is None:
-                if len(buckets) >= 1 << 16:
-                    buckets.clear()
-                judged = buckets[(code, low)] = _bucket(deck, code, low)
-            natural += judged[0]
-            costs.extend(judged[1])
+
+def _same_rank_costs(by_rank: Sequence[int], low: int) -> list[int]:
+    """The wild cards each further same-rank meld of ``low`` or more takes at least, sorted:
+    none for the natural ones (:func:`_same_rank_natural`), then ``low - c % low`` for a rank
+    of ``c`` cards short of a whole meld (the ``t`` cheapest sum to a lower bound on the wild
+    cards of ``t`` disjoint melds; past them each takes a whole meld's ``low``)."""
+    if isinstance(by_rank, bytes) and low < 256:
+        short = by_rank.translate(_tables(low)[1])
+        costs = [0] * sum(by_rank.translate(_tables(low)[0]))
+        for need in range(1, low):
+            costs.extend([need] * short.count(need))
+        return costs
+    costs = [low - count % low for count in by_rank if count % low]
+    costs.extend([0] * _same_rank_natural(by_rank, low))
     costs.sort()
-    return natural, costs, low
+    return costs
+
+
+#: Per meld size ``low``: a rank's count to its natural melds, and to the cards its
+#: last meld lacks (0 for none), as :meth:`bytes.translate` tables.
+_TABLES: dict[int, tuple[bytes, bytes]] = {}
+
+
+def _tables(low: int) -> tuple[bytes, bytes]:
+    """:data:`_TABLES` for ``low`` (less than 256)."""
+    got = _TABLES.get(low)
+    if got is None:
+        got = _TABLES[low] = (bytes(count // low for count in range(256)),
+                              bytes(low - count % low if count % low else 0 for count in range(256)))
+    return got
+
+
+def _sequence_buckets(deck: Any, kind: _Kind, by_suit: Sequence[int],
+                      buckets: _Buckets) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`_bucket` of each bucket a sequence kind takes its melds from (a suit's
+    natural cards where it keeps one suit, all of them otherwise; ``by_suit`` codes the
+    suits that have some), judged once per code (kept in ``buckets``)."""
+    low = kind.low
+    kept = buckets.get(low)
+    if kept is None:
+        kept = buckets[low] = {}
+    out = []
+    for code in (by_suit if kind.same_suit else (sum(by_suit),) if by_suit else ()):
+        judged = kept.get(code)
+        if judged is None:
+            if len(kept) >= 1 << 16:
+                kept.clear()
+            judged = kept[code] = _bucket(deck, code, low)
+        out.append(judged)
+    return out
 
 
 def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
@@ -245,6 +298,62 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     ``low``. The natural ones lie in runs of consecutive held positions, ``cards // low``
     each; one sequence takes at least the positions its best window of ``low`` misses,
     ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
+    by_position = _by_position(deck)
+    if by_position is None:
+        return _bucket_by_levels(deck, code, low)
+    counts = code.to_bytes(len(by_position[0]), "little") + b"\0"  # a byte a rank order, then a zero
+    cards = sum(counts)
+    if deck.wrap or not cards:
+        return _costs(cards, low, cards // low, max(0, low - cards))
+    spots = bytes(map(counts.__getitem__, by_position[1]))  # a byte a sequence position
+    natural = 0
+    for run in spots.split(b"\0"):  # runs of consecutive held positions
+        if len(run) >= low:
+            natural += sum(run) // low
+    # the most held positions in a window of ``low`` (one starting at a held position
+    # holds every held one of a window starting before it): a byte a starting position
+    held = int.from_bytes(spots.translate(_HELD), "little")
+    windows = held
+    for shift in range(8, 8 * min(low, len(spots)), 8):
+        windows += held >> shift
+    return _costs(cards, low, natural, low - max(windows.to_bytes(len(spots), "little")))
+
+
+#: A position's count to 1 where it is held (:func:`_bucket`).
+_HELD = bytes([0] + [1] * 255)
+
+#: Per deck: (a zero byte a rank order, for the code's width; for each sequence position
+#: the place of its rank's count, or of a zero for a position no rank takes), or ``None``
+#: where some position is taken by two ranks (:func:`_bucket` then counts by levels).
+_BY_POSITION: dict[int, tuple[object, "tuple[bytes, tuple[int, ...]] | None"]] = {}
+
+
+def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
+    """Where :func:`_bucket` reads each sequence position's count in a bucket's bytes,
+    kept per deck (:data:`_BY_POSITION`)."""
+
+    def build() -> tuple[bytes, tuple[int, ...]] | None:
+        if [rank.order for rank in deck.ranks] != list(range(1, len(deck.ranks) + 1)):
+            return None
+        spots = _spots(deck)
+        orders = len(spots)
+        top = max((spot.bit_length() for spot in spots), default=0)
+        if not top:
+            return None
+        at = [orders] * top  # the zero byte after the code's
+        for order, spot in enumerate(spots):
+            for position in range(top):
+                if spot >> position & 1:
+                    if at[position] != orders:
+                        return None
+                    at[position] = order
+        return bytes(orders), tuple(at)
+
+    return _kept(_BY_POSITION, deck, 16, build)
+
+
+def _bucket_by_levels(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
+    """:func:`_bucket` for any deck: each position held at least once, twice ... a bit mask each."""
     levels: list[int] = []  # levels[k]: the positions held more than k times, a bit each
     cards = 0
     spot_of = _spots(deck)
@@ -277,6 +386,12 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
             lowest = rest & -rest
             short = min(short, low - ((held // lowest) & window).bit_count())
             rest ^= lowest
+    return _costs(cards, low, natural, short)
+
+
+def _costs(cards: int, low: int, natural: int, short: int) -> tuple[int, tuple[int, ...]]:
+    """:func:`_bucket`'s answer for a bucket of ``cards`` cards whose natural sequences
+    number ``natural``, and whose best window of ``low`` misses ``short`` positions."""
     costs = []
     before = 0
     for t in range(1, cards // low + 2):

@@ -17,7 +17,7 @@ from ...cards import Card
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["MAX_LISTED", "face_codes", "bucket_groups", "viable_groups", "buckets"]
+__all__ = ["MAX_LISTED", "face_codes", "bucket_groups", "viable_groups", "viable_places", "buckets"]
 
 _T = TypeVar("_T")
 
@@ -63,56 +63,88 @@ def viable_groups(rnd: Round, bucket: Sequence[Card], wilds: int, low: int) -> I
     a suit (where it keeps one) and take distinct positions within a window of
     :data:`MAX_LISTED`, or one of them has no single position, or a card further on has
     none (it could make the group pass)."""
-    positions = rnd.positions
-    if positions is None:  # every sequence shape takes every group: nothing is left out
-        yield from bucket_groups(range(len(bucket)), wilds, low)
-        return
-    shapes = [(shape.family == "same_rank", shape.same_suit) for shape in rnd.rules.shapes.values()]
-    n = len(bucket)
-    ranks = [card.rank.order if card.rank is not None else -1 for card in bucket]
-    suits = [card.suit.index if card.suit is not None else -1 for card in bucket]
-    spots = [positions[card.id] for card in bucket]
-    loose_from = [False] * (n + 1)  # a card at this place or after has no single position
-    for i in range(n - 1, -1, -1):
-        loose_from[i] = loose_from[i + 1] or spots[i] < 0 or ranks[i] < 0 or suits[i] < 0
-    mixed = -2
-    found: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-
-    def grow(start: int, rank: int, suit: int, held: int, lo: int, hi: int, clash: bool, loose: bool) -> None:
-        for i in range(start, n):
-            r = ranks[i] if not chosen or rank == ranks[i] else mixed
-            u = suits[i] if not chosen or suit == suits[i] else mixed
-            spot = spots[i]
-            now_loose = loose or spot < 0 or ranks[i] < 0 or suits[i] < 0
-            now_clash = clash or (spot >= 0 and bool(held >> spot & 1))
-            now_held = held | (1 << spot) if spot >= 0 else held
-            now_lo = min(lo, spot) if spot >= 0 else lo
-            now_hi = max(hi, spot) if spot >= 0 else hi
-            takes = False
-            for same_rank, same_suit in shapes:
-                if same_rank:
-                    if r != mixed:
-                        takes = True
-                        break
-                elif (not same_suit or u != mixed) and (now_loose or (not now_clash and now_hi - now_lo < MAX_LISTED)):
-                    takes = True
-                    break
-            if not takes and not loose_from[i + 1]:
-                continue
-            chosen.append(i)
-            found.append(tuple(chosen))
-            if len(chosen) < MAX_LISTED:
-                grow(i + 1, r, u, now_held, now_lo, now_hi, now_clash, now_loose)
-            chosen.pop()
-
-    grow(0, -1, -1, 0, 1 << 30, -1, False, False)
-    found.sort(key=lambda places: (len(places), places))
-    for places in found:
+    for places in viable_places(rnd, bucket):
         size = len(places)
         for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
             if size + extra >= low:
                 yield places, extra
+
+
+def viable_places(rnd: Round, bucket: Sequence[Card]) -> list[tuple[int, ...]]:
+    """The natural cards of :func:`viable_groups`, as places in the bucket, each once, in
+    its order (by size, then places): whatever wild cards join them."""
+    positions = rnd.positions
+    n = len(bucket)
+    if positions is None:  # every sequence shape takes every group: nothing is left out
+        return [places for size in range(1, min(n, MAX_LISTED) + 1)
+                for places in itertools.combinations(range(n), size)]
+    shapes = [(shape.family == "same_rank", shape.same_suit) for shape in rnd.rules.shapes.values()]
+    ranks = [card.rank.order if card.rank is not None else -1 for card in bucket]
+    suits = [card.suit.index if card.suit is not None else -1 for card in bucket]
+    spots = [positions[card.id] for card in bucket]
+    loose = [spots[i] < 0 or ranks[i] < 0 or suits[i] < 0 for i in range(n)]
+    loose_from = [False] * (n + 1)  # a card at this place or after has no single position
+    for i in range(n - 1, -1, -1):
+        loose_from[i] = loose_from[i + 1] or loose[i]
+    # per place, a bit per place: the same rank; the same suit; a distinct position within
+    # a window of MAX_LISTED (both with one position). A group's cards share a rank (a
+    # suit) when each is in every other's mask, and take distinct positions in a window
+    # when they did before the last and it is in every other's: a group grows by masks
+    same_rank = _classes(ranks)
+    same_suit = _classes(suits)
+    at = _classes(spots)  # the places at each position
+    near: dict[int, int] = {}  # the places at a distinct position of a window with each position
+    apart = []
+    for spot in spots:
+        if spot < 0:
+            apart.append(0)
+            continue
+        got = near.get(spot)
+        if got is None:
+            got = 0
+            for other, there in zip(spots, at):
+                if other >= 0 and other != spot and abs(other - spot) < MAX_LISTED:
+                    got |= there
+            near[spot] = got
+        apart.append(got)
+    found: list[tuple[int, ...]] = []
+    everyone = (1 << n) - 1
+    # by size, each size's groups in the order of their places (extending the last size's
+    # in order keeps it): (places, the places of its rank, of its suit, apart from all (none
+    # once two are not), loose)
+    level: list[tuple[tuple[int, ...], int, int, int, bool]] = [((), everyone, everyone, everyone, False)]
+    for _size in range(MAX_LISTED):
+        grown: list[tuple[tuple[int, ...], int, int, int, bool]] = []
+        for places, rank_in, suit_in, apart_in, was_loose in level:
+            for i in range(places[-1] + 1 if places else 0, n):
+                bit = 1 << i
+                now_loose = was_loose or loose[i]
+                takes = False
+                for by_rank, by_suit in shapes:
+                    if by_rank:
+                        if rank_in & bit:
+                            takes = True
+                            break
+                    elif (not by_suit or suit_in & bit) and (now_loose or apart_in & bit):
+                        takes = True
+                        break
+                if not takes and not loose_from[i + 1]:
+                    continue
+                grown.append(((*places, i), rank_in & same_rank[i], suit_in & same_suit[i],
+                              apart_in & apart[i] if apart_in & bit else 0, now_loose))
+        if not grown:
+            break
+        found.extend(group[0] for group in grown)
+        level = grown
+    return found
+
+
+def _classes(values: Sequence[int]) -> list[int]:
+    """For each place of ``values``, the places holding the same value, a bit each."""
+    of: dict[int, int] = {}
+    for place, value in enumerate(values):
+        of[value] = of.get(value, 0) | 1 << place
+    return [of[value] for value in values]
 
 
 def buckets(rnd: Round, naturals: Sequence[Card], kinds: int | None = None) -> list[list[Card]]:

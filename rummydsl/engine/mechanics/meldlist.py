@@ -22,7 +22,7 @@ from .meldbuckets import MAX_LISTED
 from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
-from .meldbuckets import viable_groups as _viable_groups
+from .meldbuckets import viable_places as _viable_places
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -42,12 +42,19 @@ def single_melds(rnd: Round, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
 
 
 def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None) -> list[tuple[Card, ...]]:
+    """:func:`single_melds` of at most ``high`` cards (:func:`_judged_melds`' groups)."""
+    return _judged_melds(rnd, hand, high, kinds)[0]
+
+
+def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
+                  kinds: int | None = None) -> tuple[list[tuple[Card, ...]], list[int]]:
     """:func:`single_melds` of at most ``high`` cards: the same groups in the same order,
     but for the longer ones, which are never built (a contract of three-card melds asks
     for these). With ``kinds``, only the groups of the first ``kinds`` kinds' shapes come
     before the rest (the groups listed only from later kinds' shapes are left out, as a
     contract that takes melds of none of those kinds asks): the groups of those kinds
-    are all there, in their order."""
+    are all there, in their order. With each group, the kinds it forms as ``kinds_bits``
+    gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
     cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
@@ -57,8 +64,12 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None
             groups.extend(itertools.combinations(cards, size))
     elif any(c.wild for c in cards):
         if buckets is not None and not rules.wild_unique_card:
-            found = _wild_melds(rnd, cards, low, memo, may_form, buckets, kinds)
-            return found if high >= len(cards) else [group for group in found if len(group) <= high]
+            bits: list[int] = []
+            found = _wild_melds(rnd, cards, low, memo, may_form, buckets, kinds, bits)
+            if high >= len(cards):
+                return found, bits
+            short = [i for i, group in enumerate(found) if len(group) <= high]
+            return [found[i] for i in short], [bits[i] for i in short]
         groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
         if "same_rank" in families:
@@ -74,6 +85,7 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None
             groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
                                      high))
     found = []
+    judged = []
     seen: set[int] = set()
     unique = rules.wild_unique_card
     kinds_bits = rules.kinds_bits
@@ -90,21 +102,24 @@ def _melds(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None = None
         if unique and any(c.wild for c in group):  # its wild cards' meanings read the hand
             if may_form(group) and rules.kinds_of(group, hand=hand):
                 found.append(group)
+                judged.append(-1)
             continue
-        if _forms(memo, face, group, may_form, kinds_bits):
+        forms = _forms(memo, face, group, may_form, kinds_bits)
+        if forms:
             found.append(group)
-    return found
+            judged.append(forms)
+    return found, judged
 
 
-def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
-           kinds_bits: Callable[[Sequence[Card]], int]) -> bool:
-    """Whether ``group`` (face code ``key``, :func:`_face_codes`) forms a kind, judged once
-    (kept in ``memo``)."""
+def _forms(memo: dict[int, int], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
+           kinds_bits: Callable[[Sequence[Card]], int]) -> int:
+    """The kinds ``group`` (face code ``key``, :func:`_face_codes`) forms, as ``kinds_bits``
+    gives them (0: none), judged once (kept in ``memo``): the kinds read its faces alone."""
     forms = memo.get(key)
     if forms is None:
         if len(memo) >= _MELDS_MEMO_LIMIT:
             memo.clear()
-        forms = memo[key] = may_form(group) and bool(kinds_bits(group))
+        forms = memo[key] = kinds_bits(group) if may_form(group) else 0
     return forms
 
 
@@ -112,10 +127,10 @@ def _forms(memo: dict[int, bool], key: int, group: Sequence[Card], may_form: Cal
 _MELDS_MEMO_LIMIT = 1 << 18
 
 #: A bucket's melds (:func:`_wild_melds`): each group's natural cards (their places in the
-#: bucket) and wild-card count, in listing order.
-_Bucket = tuple[tuple[tuple[int, ...], int], ...]
+#: bucket), wild-card count and kinds (``kinds_bits``), in listing order.
+_Bucket = tuple[tuple[tuple[int, ...], int, int], ...]
 
-_Listing = tuple[dict[int, bool], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
+_Listing = tuple[dict[int, int], Callable[[Sequence[Card]], bool], int, frozenset[str], bool,
                  "dict[tuple[int, ...], _Bucket] | None"]
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
@@ -202,9 +217,10 @@ def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[
         yield tuple(wilds[:size])
 
 
-def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, bool],
+def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int],
                 may_form: Callable[[Sequence[Card]], bool],
-                buckets: dict[tuple[int, ...], _Bucket], kinds: int | None = None) -> list[tuple[Card, ...]]:
+                buckets: dict[tuple[int, ...], _Bucket], kinds: int | None = None,
+                bits: list[int] | None = None) -> list[tuple[Card, ...]]:
     """The melds among :func:`_wild_groups` (a hand with wild cards, whose meanings read
     no hand), each once, in its order, found bucket by bucket.
 
@@ -213,14 +229,15 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
     it holds, not which (wild cards are interchangeable), so the melds of a bucket are
     kept by its cards' faces in order (copies of a face from another pack alike) and the
     hand's count of wild cards, as places in the bucket: from one turn to the next a hand
-    changes a card or two, and only the buckets holding them are listed again."""
+    changes a card or two, and only the buckets holding them are listed again. With
+    ``bits``, each meld's kinds (``kinds_bits``) are put there in order."""
     rules = rnd.rules
     kinds_bits = rules.kinds_bits
     wilds = [c for c in cards if c.wild]
     naturals = [c for c in cards if not c.wild]
     count = len(wilds)
     found: list[tuple[Card, ...]] = []
-    seen: set[tuple[int, int]] = set()
+    seen: set[int] = set()
     faces = _face_codes(rnd.variant.deck)
     wild_face = faces[wilds[0].id] if wilds else 0
     for bucket in _buckets(rnd, naturals, kinds):
@@ -230,25 +247,42 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, boo
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
-            for chosen, extra in _viable_groups(rnd, bucket, count, low):
-                group = (*(bucket[i] for i in chosen), *wilds[:extra])
-                face = extra * wild_face
+            for chosen in _viable_places(rnd, bucket):
+                size = len(chosen)
+                natural = 0
                 for i in chosen:
-                    face += faces[bucket[i].id]
-                if _forms(memo, face, group, may_form, kinds_bits):
-                    listed.append((chosen, extra))
+                    natural += pattern[i]
+                for extra in range(0, min(count, MAX_LISTED - size) + 1):
+                    if size + extra < low:
+                        continue
+                    face = natural + extra * wild_face
+                    forms = memo.get(face)
+                    if forms is None:  # judged the first time (the group built only then)
+                        forms = _forms(memo, face, (*(bucket[i] for i in chosen), *wilds[:extra]), may_form,
+                                       kinds_bits)
+                    if forms:
+                        listed.append((chosen, extra, forms))
             melds = buckets[pattern] = tuple(listed)
-        for chosen, extra in melds:
-            cards_of = tuple(bucket[i] for i in chosen)
-            pair = (sum(1 << c.id for c in cards_of), extra)
+        ids = [1 << card.id for card in bucket]
+        for chosen, extra, kinds_of in melds:
+            pair = 0  # the natural cards' ids, a bit each, then the count of wild cards
+            for i in chosen:
+                pair |= ids[i]
+            pair = pair << 3 | extra
             if pair not in seen:
                 seen.add(pair)
-                found.append((*cards_of, *wilds[:extra]))
+                found.append((*map(bucket.__getitem__, chosen), *wilds[:extra]))
+                if bits is not None:
+                    bits.append(kinds_of)
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
         group = tuple(wilds[:size])
-        if (0, size) not in seen and may_form(group) and kinds_bits(group):
-            seen.add((0, size))
-            found.append(group)
+        if size not in seen and may_form(group):
+            alone = kinds_bits(group)
+            if alone:
+                seen.add(size)
+                found.append(group)
+                if bits is not None:
+                    bits.append(alone)
     return found
 
 
@@ -317,17 +351,19 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         return
     used = kinds_used(rnd, len(hand), fewest, most, small, big)
     last = None if used is None else max((j for j, use in enumerate(used) if use), default=-1) + 1
-    candidates = [group for group in _melds(rnd, hand, big, last) if small <= len(group)]
+    listed_groups, judged = _judged_melds(rnd, hand, big, last)
+    keep = [i for i, group in enumerate(listed_groups) if small <= len(group)]
+    candidates = [listed_groups[i] for i in keep]
     if not candidates:
         return
     rules = rnd.rules
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
-    else:  # the same kinds, without checking the cards again (the engine holds them)
+    else:  # the kinds the listing judged (by the groups' faces, as kinds_bits reads them)
         names: dict[int, list[str]] = {}
         kinds = []
-        for group in candidates:
-            bits = rules.kinds_bits(group)
+        for i in keep:
+            bits = judged[i]
             got = names.get(bits)
             if got is None:
                 got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
@@ -367,13 +403,19 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
     count = len(candidates)
-    # the candidates after each that share no card with it, a bit each
-    after = [0] * count
-    for i in range(count):
-        mask = masks[i]
-        for j in range(i + 1, count):
-            if not masks[j] & mask:
-                after[i] |= 1 << j
+    # the candidates after each that share no card with it, a bit each: those after it
+    # less those that hold one of its cards
+    holders: dict[int, int] = {}
+    for j, group in enumerate(candidates):
+        for card in group:
+            holders[card.id] = holders.get(card.id, 0) | 1 << j
+    full = (1 << count) - 1
+    after = []
+    for i, group in enumerate(candidates):
+        clash = (2 << i) - 1
+        for card in group:
+            clash |= holders[card.id]
+        after.append(full & ~clash)
 
     def text_of(i: int) -> str:
         got = texts[i]
