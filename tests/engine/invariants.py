@@ -263,9 +263,10 @@ def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> 
     card seen going in (a second copy of a face never seen there is a leak)."""
     secret = hidden_from(rnd, seat)
     obs = Observation(rnd, seat)
+    data = obs.as_json()  # the round does not change while it is looked at: one JSON serves every check
     if witness is not None:
         deck = rnd.variant.deck
-        shown = obs.as_json()["known"]
+        shown = data["known"]
         for other in range(rnd.players):
             if other == seat:
                 continue
@@ -278,7 +279,7 @@ def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> 
                 f"{player_name(seat)}'s observation shows a copy never seen in {name}'s hand: {cards!r}")
             assert Counter(shown[name]) == Counter(str(c) for c in cards), (
                 f"{player_name(seat)}'s observation JSON shows {shown[name]} known in {name}'s hand")
-    leaked = secret & strings(obs.as_json())
+    leaked = secret & strings(data)
     assert not leaked, f"{player_name(seat)}'s observation shows {sorted(leaked)} held face down by another"
     seen: list[Card] = [*obs.hand, *obs.discards]
     for other in range(rnd.players):
@@ -289,9 +290,9 @@ def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> 
     if rnd.face_down is not None and rnd.ender != seat:
         assert obs.knock_discard is None and all(c is not rnd.face_down for c in obs.discards), (
             f"{player_name(seat)}'s observation shows the knock's face-down discard")
-        assert obs.as_json()["knock_discard"] is None
+        assert data["knock_discard"] is None
     if rnd.result is not None and rnd.result.void:  # nobody shows a hand in a void round
-        shown_deadwoods = obs.as_json()["result"]["deadwoods"]
+        shown_deadwoods = data["result"]["deadwoods"]
         others = {player_name(p): shown_deadwoods[player_name(p)] for p in range(rnd.players) if p != seat}
         assert set(others.values()) <= {None}, f"{player_name(seat)} sees the void round's deadwoods {others}"
     leaked = secret & {str(c) for c in seen}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -143,15 +143,24 @@ def lowest_index(groups: Sequence[Any], n: int) -> list[list[Any]]:
     return out
 
 
+def subsets(hand: Sequence[Any]) -> Iterator[tuple[int, list[Any]]]:
+    """Every non-empty subset of the hand: its bitmask over hand positions, in
+    increasing order, and its cards in hand order. A subset's cards are those of the
+    subset less its highest position (listed before it) and that position's card."""
+    groups: list[list[Any]] = [[]]
+    for i, card in enumerate(hand):
+        low = 1 << i  # the subsets whose highest position is i: masks low .. 2 * low - 1
+        for mask in range(low, low << 1):
+            group = groups[mask ^ low] + [card]
+            groups.append(group)
+            yield mask, group
+
+
 def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
-    """Every subset of the hand (as a bitmask over hand positions) that forms some kind."""
-    out = []
-    n = len(hand)
-    for mask in range(1, 1 << n):
-        group = [hand[i] for i in range(n) if mask >> i & 1]
-        if any(pred(group) for pred in kinds.values()):
-            out.append(mask)
-    return out
+    """Every subset of the hand (as a bitmask over hand positions) that forms some kind
+    (a compiled pattern asked through its bare closure, the same function)."""
+    preds = [getattr(pred, "fn", pred) for pred in kinds.values()]
+    return [mask for mask, group in subsets(hand) if any(pred(group) for pred in preds)]
 
 
 def brute_packing(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> Callable[[int], int]:
@@ -532,6 +541,18 @@ def test_table_path_agrees_with_general_search_on_big_hands(name: str, data: st.
 from rummydsl.variant import load_variant, shipped_variant_ids  # noqa: E402
 
 
+@lru_cache(maxsize=None)
+def shipped(variant_id: str) -> tuple[Any, MeldRules, dict[str, Pred], Callable[[Any], int]]:
+    """A shipped variant, its meld rules, its compiled patterns by kind and its card
+    values: made once a process and shared by every example that asks (a solver's
+    answers must not depend on what it was asked before, so one object serves all; a
+    fresh one a hand rebuilt its per-suit and discard tables each time)."""
+    variant = load_variant(variant_id)
+    kinds = {kind.name: kind.pattern for kind in variant.meld_kinds}
+    values = variant.card_values
+    return variant, MeldRules.from_variant(variant), kinds, lambda card: values[card.id]
+
+
 def shipped_hands(deck: Deck, size: int, rich: bool) -> st.SearchStrategy[list[Any]]:
     """Uniform or meld-rich hands of the deck, with 0 to 3 wild cards where it has them."""
     base = rich_hands(deck, size, width=4) if rich else uniform_hands(deck, size)
@@ -552,10 +573,7 @@ def test_every_shipped_variant_matches_brute_force(variant_id: str, rich: bool, 
     """The solver built from the variant file agrees with the brute force over the same
     file's compiled patterns and card values (C-6), and for a hand one card over the
     hand size, on the best discard (the knock question)."""
-    variant = load_variant(variant_id)
-    rules = MeldRules.from_variant(variant)
-    kinds = {kind.name: kind.pattern for kind in variant.meld_kinds}
-    value = lambda card: variant.card_values[card.id]  # noqa: E731
+    variant, rules, kinds, value = shipped(variant_id)
     hand = data.draw(shipped_hands(variant.deck, size, rich))
     assert rules.solve(hand).deadwood == brute_best(kinds, value, hand)
     if size == variant.hand_size + 1:
@@ -626,8 +644,7 @@ def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequ
 
     melds = []
     lays = []
-    for mask in range(1, 1 << n):
-        part = [hand[i] for i in range(n) if mask >> i & 1]
+    for mask, part in subsets(hand):
         opts = options(part, held)
         if opts:
             melds.append((mask, opts))
@@ -808,9 +825,8 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
                     nat |= 1 << cards[i].id
         return nat, wilds
 
-    melds = [m for m in range(1, 1 << n) if forms([cards[i] for i in range(n) if m >> i & 1])]
-    lays = [[m for m in range(1, 1 << n) if forms(list(t) + [cards[i] for i in range(n) if m >> i & 1])]
-            for t in table]
+    melds = [m for m, group in subsets(cards) if forms(group)]
+    lays = [[m for m, group in subsets(cards) if forms(list(t) + group)] for t in table]
     melds_at = lowest_index(melds, n)
     lays_at = [lowest_index(ms, n) for ms in lays]
 
@@ -982,10 +998,7 @@ def test_every_shipped_variant_gives_the_canonical_arrangement(variant_id: str, 
                                                                data: st.DataObject) -> None:
     """Every shipped variant file, with its compiled patterns, wild cards where the
     deck has them, and a table meld half the time."""
-    variant = load_variant(variant_id)
-    rules = MeldRules.from_variant(variant)
-    kinds = {kind.name: kind.pattern for kind in variant.meld_kinds}
-    value = lambda card: variant.card_values[card.id]  # noqa: E731
+    variant, rules, kinds, value = shipped(variant_id)
     hand = data.draw(shipped_hands(variant.deck, size, data.draw(st.booleans())))
     table = []
     if not rules.wild_unique_card and data.draw(st.booleans()):
@@ -1029,7 +1042,7 @@ def test_short_search_matches_the_general_search(variant_id: str, size: int, dat
     gives the general search's least deadwood and discard, a legal arrangement of it,
     and, when its merges end within MERGE_TRIES, the same canonical arrangement (melds
     of 6+ cards merged back, SK-3.3 pokers, suit-blind states); wild-free hands."""
-    rules = MeldRules.from_variant(load_variant(variant_id))
+    rules = shipped(variant_id)[1]
     deck = rules.deck
     pool = [c for c in deck.cards if not c.wild]
     hand = data.draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True)
