@@ -50,12 +50,13 @@ unknown shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import add
 
 from ..cards import Card
 from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
+from .candidates import pool_melds
 from .core import MeldCore, WorkBoundError
 from .rankmasks import connected_parts
 from .search import HandSearch
@@ -101,6 +102,11 @@ class WildWindows:
         least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
         part, so a pattern kept with more wild cards answers for fewer)."""
         self.grid = _suit_grid(core)
+        self._pools: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
+        """The melds of each pool of a part's cards (:func:`~rummydsl.melds.candidates.pool_melds`)."""
+        self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
+        """Whether every card value is 0 or more (:func:`_part_search` then gives what the
+        general search gives; else :meth:`_hand_search` runs that search itself)."""
         """``(suits, ranks)`` where parts are kept by pattern too (module docs), else None."""
 
     @classmethod
@@ -211,7 +217,25 @@ class WildWindows:
     def _search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
         each discard's deadwood included even when not asked (``without``) where the
-        work bound allows: the same search's states answer most of it."""
+        work bound allows: the same search's states answer most of it (the search cut to
+        a part's needs, :func:`_part_search`, where it gives the same)."""
+        if not self._plain_values or part.bit_count() > _PART_MOST:
+            return self._hand_search(part, w, without)
+        least = _part_search(self.core, part, w, self._pools, self.grid[1] if self.grid else 0)
+        top = range(w + 1)
+        whole = tuple([least(part, j) for j in top])
+        each: dict[int, tuple[int, ...]] = {}
+        m = part
+        while m:
+            low = m & -m
+            m ^= low
+            rest = part ^ low
+            each[low.bit_length() - 1] = tuple([least(rest, j) for j in top])
+        return whole, each
+
+    def _hand_search(self, part: int, w: int, without: bool) -> PartCosts:
+        """:meth:`_search` by :class:`~rummydsl.melds.search.HandSearch` itself (card
+        values below 0, whose cost units :func:`_part_search` does not copy)."""
         core = self.core
         cards: Sequence[Card] = core._cards_of(part) + tuple(core._wild_cards[:w])
         search = HandSearch(core, cards, (), False)
@@ -310,6 +334,101 @@ class WildWindows:
             wild = best[w - 1]
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
+
+
+def _part_search(core: MeldCore, part: int, w: int, pools: dict[tuple[int, int, int], tuple[tuple[int, int], ...]],
+                 ranks: int = 0) -> Callable[[int, int], int]:
+    """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
+    for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
+    part needs: no table melds, no discard, melds free, the cards by their own ids.
+    ``least(mask, wilds)`` is the least deadwood of the part's cards ``mask`` with
+    ``wilds`` wild cards. The general search's cost of a state is that deadwood times
+    ``unit + 1`` (an unmatched card costs its value in deadwood and in the unmatched
+    value, a meld nothing), which for values of 0 or more reads back as the deadwood, so
+    the two agree state by state; the melds are :func:`~rummydsl.melds.candidates.pool_melds`,
+    the same groups as the search's candidates (kept by pool in ``pools``; by suit pattern
+    with ``ranks``, :attr:`WildWindows.grid`'s). No work bound:
+    the caller takes this only for parts too small to reach it (:data:`_PART_MOST`).
+    """
+    ids = []
+    m = part
+    while m:
+        low = m & -m
+        ids.append(low.bit_length() - 1)
+        m ^= low
+    shift = core._size
+    values = core.values
+    wild_dead = core._wild_value
+    by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in ids}
+    wild_melds: list[int] = []
+    for natural, k in pool_melds(core, ids, w, pools, ranks):
+        if natural:
+            by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
+        elif k not in wild_melds:
+            wild_melds.append(k)
+    memo: dict[int, int] = {}
+    get = memo.get
+
+    def least(mask: int, wilds: int) -> int:
+        # the memo is read before each call (most states are met again); values are 0
+        # or more, so a state that reaches 0 tries nothing more
+        if mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            best = INFINITE
+            for natural, k in by_lowest[c]:
+                if k <= wilds and natural & mask == natural:
+                    rest = mask ^ natural
+                    left = wilds - k
+                    v = get(left << shift | rest)
+                    if v is None:
+                        v = least(rest, left)
+                    if v < best:
+                        best = v
+                        if not v:
+                            break
+            if best:
+                rest = mask ^ low
+                v = get(wilds << shift | rest)
+                if v is None:
+                    v = least(rest, wilds)
+                v += values[c]
+                if v < best:
+                    best = v
+        elif wilds:
+            best = INFINITE
+            for k in wild_melds:
+                if k <= wilds:
+                    v = get(wilds - k << shift)
+                    if v is None:
+                        v = least(0, wilds - k)
+                    if v < best:
+                        best = v
+            if best:
+                v = get(wilds - 1 << shift)
+                if v is None:
+                    v = least(0, wilds - 1)
+                v += wild_dead
+                if v < best:
+                    best = v
+        else:
+            best = 0
+        memo[wilds << shift | mask] = best
+        return best
+
+    def ask(mask: int, wilds: int) -> int:
+        got = get(wilds << shift | mask)
+        return least(mask, wilds) if got is None else got
+
+    return ask
+
+
+_PART_MOST = 15
+"""The most natural cards of a part :func:`_part_search` takes (with at most
+:data:`WILDS_MOST` wild cards): the general search's candidates (distinct groups of the
+part's cards and wild cards) and the states of one of its questions are each at most
+``2 ** 15 * 5``, well within :data:`~rummydsl.limits.MAX_MELD_WORK`, so it never stops
+such a search and the cut search needs no bound."""
 
 
 def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
