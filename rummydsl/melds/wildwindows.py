@@ -56,7 +56,7 @@ from operator import add
 from ..cards import Card
 from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
-from .candidates import pool_melds
+from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError
 from .rankmasks import connected_parts
 from .search import HandSearch
@@ -102,8 +102,8 @@ class WildWindows:
         least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
         part, so a pattern kept with more wild cards answers for fewer)."""
         self.grid = _suit_grid(core)
-        self._pools: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
-        """The melds of each pool of a part's cards (:func:`~rummydsl.melds.candidates.pool_melds`)."""
+        self._pools = PoolMelds(core, self.grid[1] if self.grid else 0)
+        """The melds of each pool of a part's cards (by suit pattern on a grid)."""
         self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
         """Whether every card value is 0 or more (:func:`_part_search` then gives what the
         general search gives; else :meth:`_hand_search` runs that search itself)."""
@@ -221,7 +221,7 @@ class WildWindows:
         a part's needs, :func:`_part_search`, where it gives the same)."""
         if not self._plain_values or part.bit_count() > _PART_MOST:
             return self._hand_search(part, w, without)
-        least = _part_search(self.core, part, w, self._pools, self.grid[1] if self.grid else 0)
+        least = _part_search(self.core, part, w, self._pools)
         top = range(w + 1)
         whole = tuple([least(part, j) for j in top])
         each: dict[int, tuple[int, ...]] = {}
@@ -336,8 +336,7 @@ class WildWindows:
         return out, wild
 
 
-def _part_search(core: MeldCore, part: int, w: int, pools: dict[tuple[int, int, int], tuple[tuple[int, int], ...]],
-                 ranks: int = 0) -> Callable[[int, int], int]:
+def _part_search(core: MeldCore, part: int, w: int, pools: PoolMelds) -> Callable[[int, int], int]:
     """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
     for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
     part needs: no table melds, no discard, melds free, the cards by their own ids.
@@ -345,9 +344,9 @@ def _part_search(core: MeldCore, part: int, w: int, pools: dict[tuple[int, int, 
     ``wilds`` wild cards. The general search's cost of a state is that deadwood times
     ``unit + 1`` (an unmatched card costs its value in deadwood and in the unmatched
     value, a meld nothing), which for values of 0 or more reads back as the deadwood, so
-    the two agree state by state; the melds are :func:`~rummydsl.melds.candidates.pool_melds`,
-    the same groups as the search's candidates (kept by pool in ``pools``; by suit pattern
-    with ``ranks``, :attr:`WildWindows.grid`'s). No work bound:
+    the two agree state by state; the melds are
+    the same groups as the search's candidates (:class:`~rummydsl.melds.candidates.PoolMelds`,
+    kept by pool). No work bound:
     the caller takes this only for parts too small to reach it (:data:`_PART_MOST`).
     """
     ids = []
@@ -361,7 +360,7 @@ def _part_search(core: MeldCore, part: int, w: int, pools: dict[tuple[int, int, 
     wild_dead = core._wild_value
     by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in ids}
     wild_melds: list[int] = []
-    for natural, k in pool_melds(core, ids, w, pools, ranks):
+    for natural, k in pools.melds(ids, w):
         if natural:
             by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
         elif k not in wild_melds:

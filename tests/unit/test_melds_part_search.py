@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rummydsl.cards import Deck
 from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
 from rummydsl.melds import MeldRules
-from rummydsl.melds.candidates import candidates, pool_melds
+from rummydsl.melds.candidates import PoolMelds, candidates
 from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, _part_search, windows_of
 from rummydsl.variant import load_variant
 
@@ -82,7 +82,7 @@ def test_part_search_states(data: Any, name: str) -> None:
     """Any state of the cut search (cards of the part, fewer wild cards) against the general search."""
     ww = windows(name)
     part, w = draw_part(ww, data)
-    least = _part_search(ww.core, part, w, ww._pools, ww.grid[1] if ww.grid else 0)
+    least = _part_search(ww.core, part, w, ww._pools)
     ids = [i for i in range(part.bit_length()) if part >> i & 1]
     keep = data.draw(st.lists(st.sampled_from(ids), unique=True, min_size=1))
     mask = sum(1 << i for i in keep)
@@ -99,8 +99,9 @@ def test_pool_melds_are_the_candidates(data: Any, name: str) -> None:
     ids = [i for i in range(part.bit_length()) if part >> i & 1]
     listed = {(natural, k) for _local, k, natural, _kinds in candidates(core, ids, w)}
     ranks = ww.grid[1] if ww.grid else 0
-    assert set(pool_melds(core, ids, w, {}, ranks)) == listed
-    assert set(pool_melds(core, ids, w, ww._pools, ranks)) == listed  # kept across tests
+    assert set(PoolMelds(core, ranks).melds(ids, w)) == listed
+    assert set(PoolMelds(core).melds(ids, w)) == listed  # suit by suit
+    assert set(ww._pools.melds(ids, w)) == listed  # kept across tests
 
 
 def test_grid_of_the_decks() -> None:
