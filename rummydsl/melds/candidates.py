@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from ..limits import MAX_MELD_WORK
-from .core import MeldCore, WorkBoundError
+from .core import MeldCore, WorkBoundError, bits_of
 
 __all__ = ["Candidate", "Emit", "candidates", "generate", "PoolMelds"]
 
@@ -154,12 +154,7 @@ class PoolMelds:
         judge = core._judge
         judged = core._judged
         size = core._size
-        ids = []
-        m = pool
-        while m:
-            low = m & -m
-            ids.append(low.bit_length() - 1)
-            m ^= low
+        ids = list(bits_of(pool))
         found: list[tuple[int, int]] = []
 
         def record(_local: int, natural_mask: int, k: int) -> None:

@@ -50,7 +50,7 @@ unknown shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import add
 
 from ..cards import Card
@@ -58,6 +58,7 @@ from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError
+from .partsearch import PART_MOST, part_search
 from .rankmasks import connected_parts
 from .search import HandSearch
 
@@ -105,7 +106,7 @@ class WildWindows:
         self._pools = PoolMelds(core, self.grid[1] if self.grid else 0)
         """The melds of each pool of a part's cards (by suit pattern on a grid)."""
         self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
-        """Whether every card value is 0 or more (:func:`_part_search` then gives what the
+        """Whether every card value is 0 or more (:func:`~.partsearch.part_search` then gives what the
         general search gives; else :meth:`_hand_search` runs that search itself)."""
         """``(suits, ranks)`` where parts are kept by pattern too (module docs), else None."""
 
@@ -127,17 +128,33 @@ class WildWindows:
         core = self.core
         rank_of, suit_of, positions = core._rank_order, core._suit_index, core._positions
         links = [0] * core._size
+        by_rank: dict[int, int] = {}
+        by_suit: dict[int, int] = {}
+        by_position: dict[int, int] = {}
+        for c in self._natural:
+            bit = 1 << c.id
+            by_rank[rank_of[c.id]] = by_rank.get(rank_of[c.id], 0) | bit
+            by_suit[suit_of[c.id]] = by_suit.get(suit_of[c.id], 0) | bit
+            for p in positions[c.id]:
+                by_position[p] = by_position.get(p, 0) | bit
+        # a family of groups of one rank links a rank's cards (of one suit where it keeps
+        # one); a sequence family links cards at most w + 1 positions apart, likewise
+        rank_any, rank_suited = any(not s for s in self._same_rank), bool(self._same_rank)
+        run_any, run_suited = any(not s for s in self._sequences), bool(self._sequences)
         for a in self._natural:
-            for b in self._natural:
-                if a is b:
-                    continue
-                same_suit = suit_of[a.id] == suit_of[b.id]
-                linked = any(same_suit or not per_suit for per_suit in self._same_rank) and (
-                    rank_of[a.id] == rank_of[b.id])
-                if not linked and any(same_suit or not per_suit for per_suit in self._sequences):
-                    linked = any(0 < abs(p - q) <= w + 1 for p in positions[a.id] for q in positions[b.id])
-                if linked:
-                    links[a.id] |= 1 << b.id
+            suit = by_suit[suit_of[a.id]]
+            linked = 0
+            if rank_suited:
+                same = by_rank[rank_of[a.id]]
+                linked |= same if rank_any else same & suit
+            if run_suited:
+                near = 0
+                for p in positions[a.id]:
+                    for q in range(p - w - 1, p + w + 2):
+                        if q != p:
+                            near |= by_position.get(q, 0)
+                linked |= near if run_any else near & suit
+            links[a.id] = linked & ~(1 << a.id)
         got = self._links[w] = tuple(links)
         return got
 
@@ -218,10 +235,10 @@ class WildWindows:
         """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
         each discard's deadwood included even when not asked (``without``) where the
         work bound allows: the same search's states answer most of it (the search cut to
-        a part's needs, :func:`_part_search`, where it gives the same)."""
-        if not self._plain_values or part.bit_count() > _PART_MOST:
+        a part's needs, :func:`~.partsearch.part_search`, where it gives the same)."""
+        if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = _part_search(self.core, part, w, self._pools)
+        least = part_search(self.core, part, w, self._pools)
         top = range(w + 1)
         whole = tuple([least(part, j) for j in top])
         each: dict[int, tuple[int, ...]] = {}
@@ -235,7 +252,7 @@ class WildWindows:
 
     def _hand_search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`_search` by :class:`~rummydsl.melds.search.HandSearch` itself (card
-        values below 0, whose cost units :func:`_part_search` does not copy)."""
+        values below 0, whose cost units :func:`~.partsearch.part_search` does not copy)."""
         core = self.core
         cards: Sequence[Card] = core._cards_of(part) + tuple(core._wild_cards[:w])
         search = HandSearch(core, cards, (), False)
@@ -280,18 +297,19 @@ class WildWindows:
         :raises WorkBoundError: past a part search's work bound.
         """
         costs = self.costs
+        kept = self.memo.get  # (the kept costs read first: most parts were met before)
         if w == 1:  # most hands with a wild card hold one: the part it goes to gains the most
             total = 0
             gain = INFINITE
             for part in self.parts(mask, 1):
-                a, b = costs(part, 1)[0]
+                a, b = (kept(part << 3 | 1) or costs(part, 1))[0]
                 total += a
                 if b - a < gain:
                     gain = b - a
             return total + gain
         best: Sequence[int] = _NONE[w]
         for part in self.parts(mask, w):
-            best = _combine(best, costs(part, w)[0], w)
+            best = _combine(best, (kept(part << 3 | w) or costs(part, w))[0], w)
         return best[w]
 
     def discard_deadwoods(self, mask: int, w: int) -> tuple[dict[int, int], int | None]:
@@ -336,100 +354,6 @@ class WildWindows:
         return out, wild
 
 
-def _part_search(core: MeldCore, part: int, w: int, pools: PoolMelds) -> Callable[[int, int], int]:
-    """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
-    for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
-    part needs: no table melds, no discard, melds free, the cards by their own ids.
-    ``least(mask, wilds)`` is the least deadwood of the part's cards ``mask`` with
-    ``wilds`` wild cards. The general search's cost of a state is that deadwood times
-    ``unit + 1`` (an unmatched card costs its value in deadwood and in the unmatched
-    value, a meld nothing), which for values of 0 or more reads back as the deadwood, so
-    the two agree state by state; the melds are
-    the same groups as the search's candidates (:class:`~rummydsl.melds.candidates.PoolMelds`,
-    kept by pool). No work bound:
-    the caller takes this only for parts too small to reach it (:data:`_PART_MOST`).
-    """
-    ids = []
-    m = part
-    while m:
-        low = m & -m
-        ids.append(low.bit_length() - 1)
-        m ^= low
-    shift = core._size
-    values = core.values
-    wild_dead = core._wild_value
-    by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in ids}
-    wild_melds: list[int] = []
-    for natural, k in pools.melds(ids, w):
-        if natural:
-            by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
-        elif k not in wild_melds:
-            wild_melds.append(k)
-    memo: dict[int, int] = {}
-    get = memo.get
-
-    def least(mask: int, wilds: int) -> int:
-        # the memo is read before each call (most states are met again); values are 0
-        # or more, so a state that reaches 0 tries nothing more
-        if mask:
-            low = mask & -mask
-            c = low.bit_length() - 1
-            best = INFINITE
-            for natural, k in by_lowest[c]:
-                if k <= wilds and natural & mask == natural:
-                    rest = mask ^ natural
-                    left = wilds - k
-                    v = get(left << shift | rest)
-                    if v is None:
-                        v = least(rest, left)
-                    if v < best:
-                        best = v
-                        if not v:
-                            break
-            if best:
-                rest = mask ^ low
-                v = get(wilds << shift | rest)
-                if v is None:
-                    v = least(rest, wilds)
-                v += values[c]
-                if v < best:
-                    best = v
-        elif wilds:
-            best = INFINITE
-            for k in wild_melds:
-                if k <= wilds:
-                    v = get(wilds - k << shift)
-                    if v is None:
-                        v = least(0, wilds - k)
-                    if v < best:
-                        best = v
-            if best:
-                v = get(wilds - 1 << shift)
-                if v is None:
-                    v = least(0, wilds - 1)
-                v += wild_dead
-                if v < best:
-                    best = v
-        else:
-            best = 0
-        memo[wilds << shift | mask] = best
-        return best
-
-    def ask(mask: int, wilds: int) -> int:
-        got = get(wilds << shift | mask)
-        return least(mask, wilds) if got is None else got
-
-    return ask
-
-
-_PART_MOST = 15
-"""The most natural cards of a part :func:`_part_search` takes (with at most
-:data:`WILDS_MOST` wild cards): the general search's candidates (distinct groups of the
-part's cards and wild cards) and the states of one of its questions are each at most
-``2 ** 15 * 5``, well within :data:`~rummydsl.limits.MAX_MELD_WORK`, so it never stops
-such a search and the cut search needs no bound."""
-
-
 def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
     """:meth:`WildWindows.discard_deadwoods` of a hand with one wild card, from its parts'
     costs: the wild card goes to the part it gains most in (the best other part's when
@@ -463,6 +387,10 @@ def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
     if w == 1:  # most hands with a wild card hold one
         b0 = best[0]
         return [b0 + vector[0], min(b0 + vector[1], best[1] + vector[0])]
+    if w == 2:  # the same written out (the sums past INFINITE never win: best[0] is a number)
+        b0, b1, b2 = best[0], best[1], best[2]
+        v0, v1, v2 = vector[0], vector[1], vector[2]
+        return [b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)]
     new = [INFINITE] * (w + 1)
     for t in range(w + 1):
         have = best[t]

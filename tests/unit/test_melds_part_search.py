@@ -1,4 +1,4 @@
-"""The part search cut to a part's needs (rummydsl/melds/wildwindows.py, ``_part_search``).
+"""The part search cut to a part's needs (rummydsl/melds/partsearch.py, used by wildwindows.py).
 
 A part of a hand with wild cards is searched by the general search's recursion cut to
 what a part needs (no table melds, no discard, melds free; the cards by their own ids,
@@ -24,7 +24,8 @@ from rummydsl.cards import Deck
 from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
 from rummydsl.melds import MeldRules
 from rummydsl.melds.candidates import PoolMelds, candidates
-from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, _part_search, windows_of
+from rummydsl.melds.partsearch import part_search
+from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, windows_of
 from rummydsl.variant import load_variant
 
 BUILT = {
@@ -82,7 +83,7 @@ def test_part_search_states(data: Any, name: str) -> None:
     """Any state of the cut search (cards of the part, fewer wild cards) against the general search."""
     ww = windows(name)
     part, w = draw_part(ww, data)
-    least = _part_search(ww.core, part, w, ww._pools)
+    least = part_search(ww.core, part, w, ww._pools)
     ids = [i for i in range(part.bit_length()) if part >> i & 1]
     keep = data.draw(st.lists(st.sampled_from(ids), unique=True, min_size=1))
     mask = sum(1 << i for i in keep)
@@ -108,3 +109,30 @@ def test_grid_of_the_decks() -> None:
     """Ginski's pools are kept by suit pattern; two packs have no grid."""
     assert windows("ginski").grid is not None
     assert windows("two_packs_wild").grid is None
+
+
+def pairwise_links(ww: WildWindows, w: int) -> tuple[int, ...]:
+    """The links by their definition, pair by pair (module docs of wildwindows)."""
+    core = ww.core
+    rank_of, suit_of, positions = core._rank_order, core._suit_index, core._positions
+    naturals = [c for c in core._cards if not c.wild]
+    links = [0] * core._size
+    for a in naturals:
+        for b in naturals:
+            if a is b:
+                continue
+            same_suit = suit_of[a.id] == suit_of[b.id]
+            by_rank = any(same_suit or not per_suit for per_suit in ww._same_rank) and rank_of[a.id] == rank_of[b.id]
+            by_run = any(same_suit or not per_suit for per_suit in ww._sequences) and any(
+                0 < abs(p - q) <= w + 1 for p in positions[a.id] for q in positions[b.id])
+            if by_rank or by_run:
+                links[a.id] |= 1 << b.id
+    return tuple(links)
+
+
+def test_links_are_the_pairwise_definition() -> None:
+    """The links read from the cards by rank, suit and position are those of every pair."""
+    for name in NAMES:
+        ww = windows(name)
+        for w in range(WILDS_MOST + 1):
+            assert ww.links(w) == pairwise_links(ww, w), (name, w)
