@@ -15,9 +15,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from ..limits import MAX_MELD_WORK
-from .core import MeldCore, WorkBoundError
+from .core import MeldCore, WorkBoundError, bits_of
 
-__all__ = ["Candidate", "Emit", "candidates", "generate"]
+__all__ = ["Candidate", "Emit", "candidates", "generate", "PoolMelds"]
 
 Emit = Callable[[int, int, int], None]
 """Receives one group: ``emit(local mask, card-id mask, wild cards)``."""
@@ -85,6 +85,108 @@ def candidates(core: MeldCore, natural_ids: Sequence[int], wilds: int, *, short:
         for k in range(max(shape.min_size, 1), top + 1):
             emit(0, 0, k)  # groups of wild cards alone
     return out
+
+
+class PoolMelds:
+    """The melds :func:`candidates` finds among some natural cards and 0..``wilds`` wild
+    cards, as ``(natural card-id mask, wild cards)``, without the work bound or the local
+    masks (:meth:`melds`): each family's groups are listed per pool (a suit's cards for a
+    family kept in one suit, a rank's cards for groups of one rank, as :func:`candidates`
+    splits them), judged, and the melds kept by ``(family, the pool's card-id mask, wilds)``,
+    so a pool met again costs one lookup. With ``ranks`` (the caller's word that renaming
+    the suits keeps every meld a meld, and card ``suit * ranks + r`` is the ``r``-th rank of
+    its suit) a pool of one suit's cards is kept as the same ranks in suit 0 and shifted
+    back, so that one listing answers for every suit. A group two families list comes
+    twice, and the groups of wild cards alone (mask 0) once per family; the order is not
+    :func:`candidates`' (callers that take the least of something over the melds need
+    neither)."""
+
+    def __init__(self, core: MeldCore, ranks: int = 0) -> None:
+        self.core = core
+        self.ranks = ranks
+        self.memo: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
+        """The melds of a pool: by (family, pool card-id mask, wild cards)."""
+        span = max(core._rank_order, default=0) + 1
+        self._pool_of = [tuple((max(core._suit_index[c], 0) if shape.per_suit else 0) * span
+                               + (core._rank_order[c] if shape.family == "same_rank" else 0)
+                               for c in range(core._size)) for shape in core._families]
+        """Per family: card id -> the pool it falls in (suit and rank as the family splits)."""
+        self._alone: dict[int, tuple[tuple[int, int], ...]] = {}
+        """Wild cards -> the groups of wild cards alone that meld, once per family."""
+
+    def melds(self, natural_ids: Sequence[int], wilds: int) -> list[tuple[int, int]]:
+        """The melds of the natural cards ``natural_ids`` and 0..``wilds`` wild cards (class docs)."""
+        core = self.core
+        memo = self.memo
+        ranks = self.ranks
+        out: list[tuple[int, int]] = []
+        for f, shape in enumerate(core._families):
+            pool_of = self._pool_of[f]
+            pools: dict[int, int] = {}
+            for cid in natural_ids:
+                where = pool_of[cid]
+                pools[where] = pools.get(where, 0) | 1 << cid
+            per_suit = ranks and shape.per_suit
+            for pool in pools.values():
+                shift = 0
+                if per_suit:
+                    shift = (pool & -pool).bit_length() - 1
+                    shift -= shift % ranks
+                    pool >>= shift
+                got = memo.get((f, pool, wilds))
+                if got is None:
+                    got = self._listed(f, pool, wilds)
+                if shift:
+                    out.extend([(natural << shift, k) for natural, k in got])
+                else:
+                    out.extend(got)
+        if wilds:
+            alone = self._alone.get(wilds)
+            if alone is None:
+                alone = self._alone[wilds] = self._wild_alone(wilds)
+            out.extend(alone)
+        return out
+
+    def _listed(self, f: int, pool: int, wilds: int) -> tuple[tuple[int, int], ...]:
+        """Family ``f``'s melds of the pool ``pool`` (a card-id mask), listed, judged and kept."""
+        core = self.core
+        shape = core._families[f]
+        judge = core._judge
+        judged = core._judged
+        size = core._size
+        ids = list(bits_of(pool))
+        found: list[tuple[int, int]] = []
+
+        def record(_local: int, natural_mask: int, k: int) -> None:
+            kinds = judged.get(natural_mask | (k << size))
+            if kinds is None:
+                kinds = judge(natural_mask, k)
+            if kinds:
+                found.append((natural_mask, k))
+
+        if shape.family == "sequence":
+            _sequences(core, ids, range(len(ids)), wilds, shape.min_size, shape.max_size, record)
+        else:  # groups of one rank (the pool is one rank's cards), or any subset
+            _subsets(range(len(ids)), ids, wilds, shape.min_size, shape.max_size, record)
+        memo = self.memo
+        if len(memo) >= GENERATED_LIMIT:
+            memo.clear()
+        got = memo[(f, pool, wilds)] = tuple(found)
+        return got
+
+    def _wild_alone(self, wilds: int) -> tuple[tuple[int, int], ...]:
+        """The groups of 1..``wilds`` wild cards alone that meld, once per family that lists them."""
+        core = self.core
+        out = []
+        for shape in core._families:
+            top = wilds if shape.max_size is None else min(wilds, shape.max_size)
+            for k in range(max(shape.min_size, 1), top + 1):
+                kinds = core._judged.get(k << core._size)
+                if kinds is None:
+                    kinds = core._judge(0, k)
+                if kinds:
+                    out.append((0, k))
+        return tuple(out)
 
 
 GENERATED_LIMIT = 1 << 16

@@ -20,7 +20,7 @@ from .core import LayoffTarget, MeldCore, WorkBoundError
 from .search import HandSearch
 from .wildwindows import WILDS_MOST, windows_of
 
-__all__ = ["discard_deadwoods"]
+__all__ = ["discard_deadwoods", "parts_deadwood"]
 
 
 def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
@@ -78,3 +78,16 @@ def _wild_discards(rules: MeldCore, hand: tuple[Card, ...], mask: int) -> tuple[
         raise rules._work_error(problem, len(hand)) from None
     assert wild is not None
     return tuple(wild if card.wild else each[card.id] for card in hand)
+
+
+def parts_deadwood(rules: MeldCore, mask: int, *, discard: bool = False) -> int | None:
+    """``rules.min_deadwood`` of the cards of card-id mask ``mask`` by their parts where they
+    hold a wild card (:mod:`.wildwindows`: what ``min_deadwood`` answers such a hand with),
+    unchecked (the caller holds the deck's own cards, as for ``MeldRules.table_deadwood``),
+    else None (no wild card, or the parts do not apply)."""
+    if not mask & ~rules._natural_mask or not (wild := windows_of(rules)):
+        return None
+    try:
+        return wild.least(mask, discard)
+    except WorkBoundError as problem:
+        raise rules._work_error(problem, mask.bit_count()) from None

@@ -34,7 +34,7 @@ from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
 from .rankmasks import disjoint_unions, set_tie_key, suit_table, walk_tie_key
-from .setvalues import rank_values
+from .setvalues import discard_tables, rank_values, rank_values_of, three_of_five
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -60,7 +60,7 @@ class SuitTables:
         "core", "rank_count", "suit_count", "natural_count", "rank_mask", "suit_shifts", "suit_bits",
         "deadwood_by_suit", "lowest_meld_by_suit", "discard_key_by_suit", "discard_card_by_suit",
         "walks_by_suit", "same_rank_bits", "set_unions", "set_infos", "min_set_size",
-        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four",
+        "meld_info", "cards_by_penalty", "_four_suits_of_three", "_four", "_five_suits_of_three", "_five",
         "walk_tie_keys", "set_tie_keys", "sets_by_union",
     )
 
@@ -108,6 +108,10 @@ class SuitTables:
     """Card ids from the most valuable down (the knock key's penalty is the index)."""
     _four_suits_of_three: bool
     _four: tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
+    _five_suits_of_three: bool
+    _five: tuple[int, int, int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                 tuple[int, ...]] | None
+    """Five suits (a deck of five colours): the rank mask, the suits' shifts and tables, read by name."""
 
     # ------------------------------------------------------------------ building
 
@@ -200,39 +204,14 @@ class SuitTables:
         self._four_suits_of_three = S == 4 and self.min_set_size == 3
         T = self.deadwood_by_suit
         self._four = (rank_mask, R, 2 * R, 3 * R, T[0], T[1], T[2], T[3]) if S == 4 else None
+        self._five_suits_of_three = S == 5 and self.min_set_size == 3
+        self._five = (rank_mask, R, 2 * R, 3 * R, 4 * R, T[0], T[1], T[2], T[3], T[4]) if S == 5 else None
         self.walks_by_suit = [{} for _ in range(S)]
         return self
 
     def _build_discard_tables(self) -> None:
-        """Build the knock-question tables (on first use)."""
-        values = self.core.values
-        F, R, S, K = self.natural_count, self.rank_count, self.suit_count, self.natural_count
-        order = sorted(range(F), key=lambda cid: (values[cid], cid), reverse=True)
-        penalty = [0] * F
-        for i, cid in enumerate(order):
-            penalty[cid] = i
-        big = 1 << 62
-        keys: list[tuple[int, ...]] = []
-        cards: list[tuple[int, ...]] = []
-        for s in range(S):
-            deadwood = self.deadwood_by_suit[s]
-            bits = [(1 << r, penalty[s * R + r], s * R + r) for r in range(R)]
-            key_of = [big] * (1 << R)
-            card_of = [-1] * (1 << R)
-            for m in range(1, 1 << R):
-                best = big
-                card = -1
-                for bit, p, cid in bits:
-                    if m & bit:
-                        v = deadwood[m ^ bit] * K + p
-                        if v < best:
-                            best, card = v, cid
-                key_of[m] = best - deadwood[m] * K
-                card_of[m] = card
-            keys.append(tuple(key_of))
-            cards.append(tuple(card_of))
-        self.discard_key_by_suit, self.discard_card_by_suit = keys, cards
-        self.cards_by_penalty = tuple(order)
+        """Build the knock-question tables (on first use: :func:`.setvalues.discard_tables`)."""
+        self.discard_key_by_suit, self.discard_card_by_suit, self.cards_by_penalty = discard_tables(self)
 
     # ------------------------------------------------------------------ queries
 
@@ -251,6 +230,10 @@ class SuitTables:
             ab = a & b
             cd = c & d
             ranks = (ab & (c | d)) | (cd & (a | b))
+        elif self._five_suits_of_three:
+            R = self.rank_count
+            ranks = three_of_five(hand & full, (hand >> R) & full, (hand >> (2 * R)) & full,
+                                   (hand >> (3 * R)) & full, (hand >> (4 * R)) & full)
         else:
             at_least = [full] + [0] * min_size
             for shift in self.suit_shifts:
@@ -288,6 +271,21 @@ class SuitTables:
             for u in self._choices(hand):
                 m = hand ^ u
                 v = T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                if v < best:
+                    best = v
+            return best
+        if (five := self._five) is not None:  # five suits: the same, read by name
+            full, R, R2, R3, R4, T0, T1, T2, T3, T4 = five
+            a, b, c = hand & full, (hand >> R) & full, (hand >> R2) & full
+            d, e = (hand >> R3) & full, (hand >> R4) & full
+            # no rank held in three suits (most hands): no set to choose (or a floor)
+            if self._five_suits_of_three and (not (ranks := three_of_five(a, b, c, d, e)) or floor):
+                runs = T0[a] + T1[b] + T2[c] + T3[d] + T4[e]
+                return runs - rank_values_of(self, (a, b, c, d, e), ranks) if ranks else runs
+            for u in self._choices(hand):
+                m = hand ^ u
+                v = (T0[m & full] + T1[(m >> R) & full] + T2[(m >> R2) & full] + T3[(m >> R3) & full]
+                     + T4[(m >> R4) & full])
                 if v < best:
                     best = v
             return best
@@ -518,3 +516,4 @@ class SuitTables:
         columns: Any = zip(*found)
         melds, kinds, _lowest, _masks = columns
         return deadwood, melds, kinds, unmatched
+

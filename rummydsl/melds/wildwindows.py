@@ -56,7 +56,9 @@ from operator import add
 from ..cards import Card
 from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
+from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError
+from .partsearch import PART_MOST, part_search
 from .rankmasks import connected_parts
 from .search import HandSearch
 
@@ -101,6 +103,11 @@ class WildWindows:
         least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
         part, so a pattern kept with more wild cards answers for fewer)."""
         self.grid = _suit_grid(core)
+        self._pools = PoolMelds(core, self.grid[1] if self.grid else 0)
+        """The melds of each pool of a part's cards (by suit pattern on a grid)."""
+        self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
+        """Whether every card value is 0 or more (:func:`~.partsearch.part_search` then gives what the
+        general search gives; else :meth:`_hand_search` runs that search itself)."""
         """``(suits, ranks)`` where parts are kept by pattern too (module docs), else None."""
 
     @classmethod
@@ -121,17 +128,33 @@ class WildWindows:
         core = self.core
         rank_of, suit_of, positions = core._rank_order, core._suit_index, core._positions
         links = [0] * core._size
+        by_rank: dict[int, int] = {}
+        by_suit: dict[int, int] = {}
+        by_position: dict[int, int] = {}
+        for c in self._natural:
+            bit = 1 << c.id
+            by_rank[rank_of[c.id]] = by_rank.get(rank_of[c.id], 0) | bit
+            by_suit[suit_of[c.id]] = by_suit.get(suit_of[c.id], 0) | bit
+            for p in positions[c.id]:
+                by_position[p] = by_position.get(p, 0) | bit
+        # a family of groups of one rank links a rank's cards (of one suit where it keeps
+        # one); a sequence family links cards at most w + 1 positions apart, likewise
+        rank_any, rank_suited = any(not s for s in self._same_rank), bool(self._same_rank)
+        run_any, run_suited = any(not s for s in self._sequences), bool(self._sequences)
         for a in self._natural:
-            for b in self._natural:
-                if a is b:
-                    continue
-                same_suit = suit_of[a.id] == suit_of[b.id]
-                linked = any(same_suit or not per_suit for per_suit in self._same_rank) and (
-                    rank_of[a.id] == rank_of[b.id])
-                if not linked and any(same_suit or not per_suit for per_suit in self._sequences):
-                    linked = any(0 < abs(p - q) <= w + 1 for p in positions[a.id] for q in positions[b.id])
-                if linked:
-                    links[a.id] |= 1 << b.id
+            suit = by_suit[suit_of[a.id]]
+            linked = 0
+            if rank_suited:
+                same = by_rank[rank_of[a.id]]
+                linked |= same if rank_any else same & suit
+            if run_suited:
+                near = 0
+                for p in positions[a.id]:
+                    for q in range(p - w - 1, p + w + 2):
+                        if q != p:
+                            near |= by_position.get(q, 0)
+                linked |= near if run_any else near & suit
+            links[a.id] = linked & ~(1 << a.id)
         got = self._links[w] = tuple(links)
         return got
 
@@ -211,7 +234,25 @@ class WildWindows:
     def _search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
         each discard's deadwood included even when not asked (``without``) where the
-        work bound allows: the same search's states answer most of it."""
+        work bound allows: the same search's states answer most of it (the search cut to
+        a part's needs, :func:`~.partsearch.part_search`, where it gives the same)."""
+        if not self._plain_values or part.bit_count() > PART_MOST:
+            return self._hand_search(part, w, without)
+        least = part_search(self.core, part, w, self._pools)
+        top = range(w + 1)
+        whole = tuple([least(part, j) for j in top])
+        each: dict[int, tuple[int, ...]] = {}
+        m = part
+        while m:
+            low = m & -m
+            m ^= low
+            rest = part ^ low
+            each[low.bit_length() - 1] = tuple([least(rest, j) for j in top])
+        return whole, each
+
+    def _hand_search(self, part: int, w: int, without: bool) -> PartCosts:
+        """:meth:`_search` by :class:`~rummydsl.melds.search.HandSearch` itself (card
+        values below 0, whose cost units :func:`~.partsearch.part_search` does not copy)."""
         core = self.core
         cards: Sequence[Card] = core._cards_of(part) + tuple(core._wild_cards[:w])
         search = HandSearch(core, cards, (), False)
@@ -256,18 +297,19 @@ class WildWindows:
         :raises WorkBoundError: past a part search's work bound.
         """
         costs = self.costs
+        kept = self.memo.get  # (the kept costs read first: most parts were met before)
         if w == 1:  # most hands with a wild card hold one: the part it goes to gains the most
             total = 0
             gain = INFINITE
             for part in self.parts(mask, 1):
-                a, b = costs(part, 1)[0]
+                a, b = (kept(part << 3 | 1) or costs(part, 1))[0]
                 total += a
                 if b - a < gain:
                     gain = b - a
             return total + gain
         best: Sequence[int] = _NONE[w]
         for part in self.parts(mask, w):
-            best = _combine(best, costs(part, w)[0], w)
+            best = _combine(best, (kept(part << 3 | w) or costs(part, w))[0], w)
         return best[w]
 
     def discard_deadwoods(self, mask: int, w: int) -> tuple[dict[int, int], int | None]:
@@ -345,6 +387,10 @@ def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
     if w == 1:  # most hands with a wild card hold one
         b0 = best[0]
         return [b0 + vector[0], min(b0 + vector[1], best[1] + vector[0])]
+    if w == 2:  # the same written out (the sums past INFINITE never win: best[0] is a number)
+        b0, b1, b2 = best[0], best[1], best[2]
+        v0, v1, v2 = vector[0], vector[1], vector[2]
+        return [b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)]
     new = [INFINITE] * (w + 1)
     for t in range(w + 1):
         have = best[t]

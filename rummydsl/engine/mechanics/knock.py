@@ -28,7 +28,7 @@ from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
 from ...limits import MAX_HAND
-from ...melds.discards import discard_deadwoods
+from ...melds.discards import discard_deadwoods, parts_deadwood
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -156,12 +156,17 @@ class KnockMechanic(Mechanic):
             # rest): a hand this far over the limit has no knock. Most turns are decided
             # by a floor of the least deadwood (no set chosen), the rest by one search.
             # The hand holds the deck's own cards: no check (but of its size, as the solver's).
-            whole = None
-            if 0 < len(hand) <= MAX_HAND:
+            whole: int | None = None
+            parts: int | None = None  # the least deadwood by the parts of a hand with a wild card
+            sized = 0 < len(hand) <= MAX_HAND
+            if sized:
                 floor = rules.table_deadwood(mask, floor=True)  # (:mod:`rummydsl.melds.setvalues`)
-                if floor is not None and floor - rnd.highest_value > limit and floor > 0:
-                    return ()  # (no big gin either: some deadwood is left)
-                whole = rules.table_deadwood(mask)
+                if floor is None:  # a hand with a wild card: by its parts, where they apply
+                    whole = parts = parts_deadwood(rules, mask)
+                else:
+                    if floor - rnd.highest_value > limit and floor > 0:
+                        return ()  # (no big gin either: some deadwood is left)
+                    whole = rules.table_deadwood(mask)
             if whole is None:
                 whole = rules.min_deadwood(hand)
             if whole - rnd.highest_value > limit and whole:
@@ -170,7 +175,10 @@ class KnockMechanic(Mechanic):
                 out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
-            least = rules.table_deadwood(mask, discard=True) if 0 < len(hand) <= MAX_HAND else None
+            least = None
+            if sized:
+                least = parts_deadwood(rules, mask, discard=True) if parts is not None else rules.table_deadwood(
+                    mask, discard=True)
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
                 return out  # no discard leaves a knock (one search, not one per card)
             after = discard_deadwoods(rules, hand, ())  # each discard's, where one pass gives them

@@ -1,0 +1,107 @@
+"""A part's search: the general search's recursion cut to what a part of a hand needs.
+
+:mod:`.wildwindows` splits a hand with wild cards into parts no meld crosses and asks each
+part's least deadwood with each share of the wild cards, and without each of its cards.
+:func:`part_search` answers those questions as the general search
+(:class:`~rummydsl.melds.search.HandSearch`) does, without what a part never has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .candidates import PoolMelds
+from .core import MeldCore, bits_of
+
+__all__ = ["PART_MOST", "part_search"]
+
+INFINITE = 1 << 62
+
+
+def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds) -> Callable[[int, int], int]:
+    """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
+    for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
+    part needs: no table melds, no discard, melds free, the cards by their own ids.
+    ``least(mask, wilds)`` is the least deadwood of the part's cards ``mask`` with
+    ``wilds`` wild cards. The general search's cost of a state is that deadwood times
+    ``unit + 1`` (an unmatched card costs its value in deadwood and in the unmatched
+    value, a meld nothing), which for values of 0 or more reads back as the deadwood, so
+    the two agree state by state; the melds are
+    the same groups as the search's candidates (:class:`~rummydsl.melds.candidates.PoolMelds`,
+    kept by pool). No work bound:
+    the caller takes this only for parts too small to reach it (:data:`PART_MOST`).
+    """
+    ids = list(bits_of(part))
+    shift = core._size
+    values = core.values
+    wild_dead = core._wild_value
+    by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in ids}
+    wild_melds: list[int] = []
+    for natural, k in pools.melds(ids, w):
+        if natural:
+            by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
+        elif k not in wild_melds:
+            wild_melds.append(k)
+    memo: dict[int, int] = {}
+    get = memo.get
+
+    def least(mask: int, wilds: int) -> int:
+        # the memo is read before each call (most states are met again); values are 0
+        # or more, so a state that reaches 0 tries nothing more
+        if mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            best = INFINITE
+            for natural, k in by_lowest[c]:
+                if k <= wilds and natural & mask == natural:
+                    rest = mask ^ natural
+                    left = wilds - k
+                    v = get(left << shift | rest)
+                    if v is None:
+                        v = least(rest, left)
+                    if v < best:
+                        best = v
+                        if not v:
+                            break
+            if best:
+                rest = mask ^ low
+                v = get(wilds << shift | rest)
+                if v is None:
+                    v = least(rest, wilds)
+                v += values[c]
+                if v < best:
+                    best = v
+        elif wilds:
+            best = INFINITE
+            for k in wild_melds:
+                if k <= wilds:
+                    v = get(wilds - k << shift)
+                    if v is None:
+                        v = least(0, wilds - k)
+                    if v < best:
+                        best = v
+            if best:
+                v = get(wilds - 1 << shift)
+                if v is None:
+                    v = least(0, wilds - 1)
+                v += wild_dead
+                if v < best:
+                    best = v
+        else:
+            best = 0
+        memo[wilds << shift | mask] = best
+        return best
+
+    def ask(mask: int, wilds: int) -> int:
+        got = get(wilds << shift | mask)
+        return least(mask, wilds) if got is None else got
+
+    return ask
+
+
+PART_MOST = 15
+"""The most natural cards of a part :func:`_part_search` takes (with at most
+:data:`~rummydsl.melds.wildwindows.WILDS_MOST` wild cards): the general search's candidates (distinct groups of the
+part's cards and wild cards) and the states of one of its questions are each at most
+``2 ** 15 * 5``, well within :data:`~rummydsl.limits.MAX_MELD_WORK`, so it never stops
+such a search and the cut search needs no bound."""
