@@ -81,8 +81,7 @@ _FORKS: list[ForkServer] = []
 @pytest.fixture(scope="module", autouse=True)
 def forks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The module's ``rummydsl`` processes, forked after the imports from a server
-    started with the canary in its environment (forkserver.py; the hostile corpus runs
-    its special files on the command line as fresh processes)."""
+    started with the canary in its environment (forkserver.py)."""
     server = ForkServer(tmp_path_factory.mktemp("forks"), dict(os.environ, RUMMYDSL_TEST_CANARY=CANARY),
                         None, HANG_GUARD)
     _FORKS.append(server)
