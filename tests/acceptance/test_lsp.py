@@ -46,6 +46,25 @@ class Editor(LanguageClient):
         return self.diagnostics[uri]
 
 
+def in_a_server(scenario: Callable[[Editor], Awaitable[None]]) -> None:
+    """Start a server of its own, initialize a session, run ``scenario``, shut down (for a
+    test elsewhere, tests/security/test_paths.py; this module's tests share one, below)."""
+
+    async def session() -> None:
+        client = Editor()
+        await client.start_io(sys.executable, "-m", "rummydsl.cli", "lsp")
+        try:
+            await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+            client.initialized(lsp.InitializedParams())
+            await scenario(client)
+            await client.shutdown_async(None)
+        finally:
+            client.exit(None)  # also when the scenario failed: a server left running would hang stop()
+            await client.stop()
+
+    asyncio.run(session())
+
+
 Scenario = Callable[[Editor], Awaitable[None]]
 Served = Callable[[Scenario], None]
 """A test's way to run its scenario in the module's server."""
