@@ -1,6 +1,7 @@
 """``rummydsl lsp`` driven end to end as an editor drives it: a client (pygls's
 ``LanguageClient``) starts ``python -m rummydsl.cli lsp`` as a subprocess and speaks
-the Language Server Protocol to it over stdio. Diagnostics come from the unsaved
+the Language Server Protocol to it over stdio, one server for the module's tests as an
+editor keeps one for its session. Diagnostics come from the unsaved
 text and match ``rummydsl check``'s places and words; hover, completion and go to
 definition answer at the cursor."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 import pytest
 
@@ -45,8 +46,9 @@ class Editor(LanguageClient):
         return self.diagnostics[uri]
 
 
-def with_server(scenario: Callable[[Editor], Awaitable[None]]) -> None:
-    """Start the server, initialize a session, run ``scenario``, shut down."""
+def in_a_server(scenario: Callable[[Editor], Awaitable[None]]) -> None:
+    """Start a server of its own, initialize a session, run ``scenario``, shut down (for a
+    test elsewhere, tests/security/test_paths.py; this module's tests share one, below)."""
 
     async def session() -> None:
         client = Editor()
@@ -61,6 +63,45 @@ def with_server(scenario: Callable[[Editor], Awaitable[None]]) -> None:
             await client.stop()
 
     asyncio.run(session())
+
+
+Scenario = Callable[[Editor], Awaitable[None]]
+Served = Callable[[Scenario], None]
+"""A test's way to run its scenario in the module's server."""
+
+
+@pytest.fixture(scope="module")
+def with_server() -> Iterator[Served]:
+    """One server for the module's scenarios, as an editor keeps one for its session: started
+    and initialized once, each test's ``scenario`` run in it (each on files of its own),
+    shut down and exited at the end (its start is 0.6 s of CPU, most of a scenario's cost)."""
+    loop = asyncio.new_event_loop()
+    client = Editor()
+
+    async def start() -> None:
+        await client.start_io(sys.executable, "-m", "rummydsl.cli", "lsp")
+        await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+        client.initialized(lsp.InitializedParams())
+
+    async def stop(shut_down: bool) -> None:
+        try:
+            if shut_down:
+                await client.shutdown_async(None)
+        finally:
+            client.exit(None)  # also when a scenario failed: a server left running would hang stop()
+            await client.stop()
+
+    def run(scenario: Scenario) -> None:
+        loop.run_until_complete(scenario(client))
+
+    started = False
+    try:
+        loop.run_until_complete(start())
+        started = True
+        yield run
+    finally:
+        loop.run_until_complete(stop(started))
+        loop.close()
 
 
 def uri_of(path: Path) -> str:
@@ -87,7 +128,7 @@ ONE_FILE_BAD = ["expr_syntax", "expr_unknown_name", "expr_wrong_type", "unknown_
                 "bad_options", "bad_turn", "expr_block_scalar", "mixed_problems", "malformed_yaml"]
 
 
-def test_diagnostics_are_checks_problems_at_checks_places() -> None:
+def test_diagnostics_are_checks_problems_at_checks_places(with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         for name in ONE_FILE_BAD:
             path = BAD / f"{name}.yaml"
@@ -106,7 +147,7 @@ def test_diagnostics_are_checks_problems_at_checks_places() -> None:
     with_server(scenario)
 
 
-def test_diagnostics_have_severity_code_and_source() -> None:
+def test_diagnostics_have_severity_code_and_source(with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         found = await open_file(client, BAD / "warnings_only.yaml")
         assert found and {d.severity for d in found} == {lsp.DiagnosticSeverity.Warning}
@@ -115,7 +156,7 @@ def test_diagnostics_have_severity_code_and_source() -> None:
     with_server(scenario)
 
 
-def test_diagnostics_come_from_the_unsaved_text_as_you_type(tmp_path: Path) -> None:
+def test_diagnostics_come_from_the_unsaved_text_as_you_type(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         path = tmp_path / "house.yaml"
         saved = "rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\ngame:\n  target: 150\n"
@@ -139,7 +180,7 @@ def test_diagnostics_come_from_the_unsaved_text_as_you_type(tmp_path: Path) -> N
     with_server(scenario)
 
 
-def test_a_problem_in_the_parent_shows_on_extends(tmp_path: Path) -> None:
+def test_a_problem_in_the_parent_shows_on_extends(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         (tmp_path / "base.yaml").write_text((variants_dir() / "gin_rummy.yaml").read_text(encoding="utf-8")
                                             .replace("min(order, 10)", "min(ordr, 10)"), encoding="utf-8")
@@ -163,7 +204,7 @@ async def hover_text(client: Editor, path: Path, text: str, line: int, column: i
 HOUSE = "rummydsl: 1\nid: house\nextends: gin_rummy\nname: House\n"
 
 
-def test_hover_on_a_key_gives_the_schema_description(tmp_path: Path) -> None:
+def test_hover_on_a_key_gives_the_schema_description(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         text = HOUSE + "game:\n  shutout: none\n"
         shown = await hover_text(client, tmp_path / "h.yaml", text, 5, 4)
@@ -173,7 +214,7 @@ def test_hover_on_a_key_gives_the_schema_description(tmp_path: Path) -> None:
     with_server(scenario)
 
 
-def test_hover_on_an_expression_function_gives_the_reference(tmp_path: Path) -> None:
+def test_hover_on_an_expression_function_gives_the_reference(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         text = HOUSE + 'melds:\n  run: "size >= 3 and consecutive(rank) and same(suit)"\n'
         shown = await hover_text(client, tmp_path / "h.yaml", text, 5, 26)
@@ -190,7 +231,7 @@ async def completion_labels(client: Editor, path: Path, text: str, line: int, co
     return [item.label for item in found.items]
 
 
-def test_completion_of_keys_at_the_cursors_place(tmp_path: Path) -> None:
+def test_completion_of_keys_at_the_cursors_place(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         labels = await completion_labels(client, tmp_path / "c.yaml", HOUSE + "game:\n  \n", 5, 2)
         assert labels == ["target", "deals", "winner", "game_bonus", "box_bonus", "shutout", "shutout_per", "hollywood", "match"]
@@ -200,7 +241,7 @@ def test_completion_of_keys_at_the_cursors_place(tmp_path: Path) -> None:
     with_server(scenario)
 
 
-def test_completion_of_values_ids_options_and_meld_kinds(tmp_path: Path) -> None:
+def test_completion_of_values_ids_options_and_meld_kinds(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         path = tmp_path / "c.yaml"
         assert await completion_labels(client, path, HOUSE + "game:\n  shutout: d\n", 5, 12) == \
@@ -214,7 +255,7 @@ def test_completion_of_values_ids_options_and_meld_kinds(tmp_path: Path) -> None
     with_server(scenario)
 
 
-def test_completion_in_an_expression_offers_its_contexts_names(tmp_path: Path) -> None:
+def test_completion_in_an_expression_offers_its_contexts_names(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         path = tmp_path / "e.yaml"
         meld = await completion_labels(client, path, HOUSE + 'melds:\n  poker: "size >= 3 and con"\n', 5, 27)
@@ -227,7 +268,7 @@ def test_completion_in_an_expression_offers_its_contexts_names(tmp_path: Path) -
     with_server(scenario)
 
 
-def test_go_to_the_parent_from_extends(tmp_path: Path) -> None:
+def test_go_to_the_parent_from_extends(tmp_path: Path, with_server: Served) -> None:
     async def scenario(client: Editor) -> None:
         async def target(path: Path, text: str) -> Any:
             await open_file(client, path, text)
@@ -248,7 +289,7 @@ def test_go_to_the_parent_from_extends(tmp_path: Path) -> None:
     with_server(scenario)
 
 
-def test_a_completion_far_past_the_end_is_answered_at_the_end(tmp_path: Path) -> None:
+def test_a_completion_far_past_the_end_is_answered_at_the_end(tmp_path: Path, with_server: Served) -> None:
     """Regression (issue 17): a completion at line 10**9 was answered after minutes (the
     server padded the text to it); positions are held to the text. The cheap twin that
     counts the work is tests/unit/test_safetext.py::test_a_completion_far_past_the_end_is_held_to_the_text."""

@@ -11,12 +11,12 @@ files (fd 0, 1 and 2, what would reach a terminal), it runs the command line's
 exits with the command's code; a signal that ends it is reported as ``subprocess``
 reports one (a negative code). ``/proc/self/environ`` is the server's, the runs'
 environment. What a child cannot show is its own start-up (imports, the interpreter's
-flags): the tests that judge those start ``python -m rummydsl.cli`` afresh
-(tests/cli/test_imports.py, the special files of test_hostile_corpus.py,
-tests/security/test_paths.py).
+flags, what a command builds on first use: the server has run :func:`warm_ups`): the
+tests that judge those start ``python -m rummydsl.cli`` afresh (tests/cli/test_imports.py,
+tests/unit/test_melds_package.py).
 
-The cost saved is the interpreter's start and the imports: about 0.2 s of CPU a run of
-the hostile corpus (docs/performance.md, "The test suite's cost").
+The cost saved is the interpreter's start, the imports and the first-use builds: about
+0.3 s of CPU a run of the hostile corpus (docs/performance.md, "The test suite's cost").
 """
 
 from __future__ import annotations
@@ -41,6 +41,10 @@ for name in ("rummydsl.cli.check", "rummydsl.cli.runs", "rummydsl.cli.rules", "r
              "rummydsl.agents", "rummydsl.backends", "rummydsl.runlog", "rummydsl.melds"):
     __import__(name)
 requests, answers = os.fdopen(int(sys.argv[1]), "rb"), os.fdopen(int(sys.argv[2]), "wb")
+import io
+for argv, given in json.loads(sys.argv[3]):  # what each command builds on first use, built once here
+    sink = io.StringIO()
+    rummydsl.cli.main(argv, stdout=sink, stderr=sink, stdin=io.StringIO(given))
 
 
 def child(run):
@@ -99,17 +103,45 @@ for line in requests:
 '''
 
 
+WARM_GOOD = "id: warm_up\nname: Warm-up\nextends: gin_rummy\n"
+WARM_BAD = "id: warm_up\nnme: Warm-up\nextends: gin_rummy\nknock: {limit: 'deadwood +'}\n"
+WARM_SUITE = "variant: gin_rummy\ncases: [{name: nothing}]\n"
+
+
+def warm_ups(scratch: Path) -> list[tuple[list[str], str]]:
+    """Commands the server runs once before it forks (argv and standard input), on files of
+    its own in ``scratch``, never the runs' files: what a command builds on first use (the
+    schema validator and its messages, the expression parser, a shipped variant, the deck
+    tables of Gin, a suite's loader, a record's reader) is then built in every child, as
+    the imports are. A fresh process builds them at its first use; a child starts with
+    them, which changes no command's output (the tests of tests/cli run commands in one
+    process one after another, as the children now start)."""
+    good, bad, suite, log = (scratch / "warm-up.variant.yaml", scratch / "warm-up-bad.variant.yaml",
+                             scratch / "warm-up.suite.yaml", scratch / "warm-up.jsonl")
+    good.write_text(WARM_GOOD, encoding="utf-8")
+    bad.write_text(WARM_BAD, encoding="utf-8")
+    suite.write_text(WARM_SUITE, encoding="utf-8")
+    return [(["check", str(good)], ""), (["check", str(bad)], ""), (["explain", str(good)], ""),
+            (["simulate", str(good), "--games", "1", "--seed", "1", "--workers", "1", "--log", str(log)], ""),
+            (["replay", str(log)], ""), (["test", str(suite)], ""),
+            (["melds", "skarney_gin", "--batch"], "AS 2S 3S 4D 5D\n")]
+
+
 class ForkServer:
     """``run(argv, stdin, cwd)`` gives the exit code, stdout and stderr of ``rummydsl
     ARGV`` run in ``cwd`` (``folder`` if none) with ``env`` (the server's own, fixed when
-    it starts), under ``limits`` (CPU seconds, address space bytes) if given."""
+    it starts), under ``limits`` (CPU seconds, address space bytes) if given. The server
+    runs :func:`warm_ups` and then ``warm`` (more commands of the same form) before its
+    first fork."""
 
-    def __init__(self, folder: Path, env: dict[str, str], limits: tuple[int, int] | None, hang_guard: float) -> None:
+    def __init__(self, folder: Path, env: dict[str, str], limits: tuple[int, int] | None, hang_guard: float,
+                 warm: list[tuple[list[str], str]] | None = None) -> None:
         self.folder, self.limits, self.hang_guard = folder, limits, hang_guard
         self.scratch = Path(tempfile.mkdtemp(prefix="rummydsl-forks-"))  # each run's streams
         requests_read, self._requests = os.pipe()
         self._answers, answers_write = os.pipe()
-        self.process = subprocess.Popen([sys.executable, "-c", SERVER, str(requests_read), str(answers_write)],
+        first = json.dumps(warm_ups(self.scratch) + (warm or []))
+        self.process = subprocess.Popen([sys.executable, "-c", SERVER, str(requests_read), str(answers_write), first],
                                         cwd=folder, env=env, stdin=subprocess.DEVNULL,
                                         pass_fds=(requests_read, answers_write))
         os.close(requests_read)

@@ -1,10 +1,10 @@
 """The hostile corpus (tests/security/hostile/README.md): every file, every command.
 
 Each run is a real ``rummydsl`` process, so what reaches a terminal, the exit code and
-the absence of a traceback are judged as a user would see them: the corpus's runs are
-forked from a server that has made the imports (forkserver.py: a process of its own,
-less the interpreter's start and the imports), the special files on the command line
-are run as fresh ``python -m rummydsl.cli`` processes. A run is bounded by
+the absence of a traceback are judged as a user would see them: the corpus's runs and
+the special files on the command line are forked from a server that has made the
+imports and built what the commands build on first use (forkserver.py: a process of
+its own, less the interpreter's start and the imports). A run is bounded by
 ``RLIMIT_CPU`` and ``RLIMIT_AS`` (CPU time, not wall time: a loaded machine cannot
 make it fail); the wall-clock timeout is only a guard against a hang (a FIFO that
 blocks forever), far above what any run takes.
@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import shutil
 import socket
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -70,11 +68,6 @@ CORPUS_FILES = sorted(p.name for p in CORPUS.iterdir() if p.name != "README.md")
 CASES = [(name, i) for name in CORPUS_FILES for i in range(len(_commands(name, name)))]
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-
-
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the corpus beside a folder holding a secret, plus the special files."""
@@ -103,29 +96,18 @@ def _environment(arena: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def forks(arena: Path) -> Iterator[ForkServer]:
-    """The corpus's runs as processes forked after the imports (forkserver.py): each is
-    limited, streamed and judged as a fresh one is; the special files below are run
-    as fresh processes."""
-    server = ForkServer(arena, _environment(arena), (CPU_SECONDS, MEMORY_BYTES), HANG_GUARD_SECONDS)
+    """The corpus's runs and the special files below as processes forked after the imports
+    (forkserver.py): each is limited, streamed and judged as a fresh one is. Before its first
+    fork the server also builds Contract Rummy's deck table, which two of the corpus's games
+    would otherwise build a run each."""
+    server = ForkServer(arena, _environment(arena), (CPU_SECONDS, MEMORY_BYTES), HANG_GUARD_SECONDS,
+                        warm=[(["melds", "contract_rummy", "--batch"], "AS 2S 3S 4S 5D 5H 5C\n")])
     yield server
     server.close()
 
 
 def _decoded(stdout: bytes, stderr: bytes) -> str:
     return stdout.decode("utf-8", errors="backslashreplace") + stderr.decode("utf-8", errors="backslashreplace")
-
-
-def _run(arena: Path, argv: list[str], stdin_file: str | None) -> tuple[int, str]:
-    env = _environment(arena)
-    stdin = open(arena / stdin_file, "rb") if stdin_file else subprocess.DEVNULL
-    try:
-        done = subprocess.run([sys.executable, "-m", "rummydsl.cli", *argv], cwd=arena, env=env,
-                              stdin=stdin, capture_output=True, preexec_fn=_limits,
-                              timeout=HANG_GUARD_SECONDS)
-    finally:
-        if stdin_file:
-            stdin.close()  # type: ignore[union-attr]
-    return done.returncode, _decoded(done.stdout, done.stderr)
 
 
 def _judge(argv: list[str], code: int, out: str) -> None:
@@ -184,9 +166,11 @@ def _special(arena: Path, kind: str) -> str:
 
 @pytest.mark.parametrize("kind", SPECIAL_KINDS)
 @pytest.mark.parametrize("command", SPECIAL_COMMANDS, ids=[c[0] if c[0] != "simulate" else "resume" for c in SPECIAL_COMMANDS])
-def test_a_special_file_on_the_command_line_is_refused(arena: Path, kind: str, command: list[str]) -> None:
+def test_a_special_file_on_the_command_line_is_refused(arena: Path, forks: ForkServer, kind: str,
+                                                       command: list[str]) -> None:
     path = _special(arena, kind)
     argv = [path if a == "{}" else a for a in command]
-    code, out = _run(arena, argv, None)
+    code, stdout, stderr = forks.run(argv)
+    out = _decoded(stdout, stderr)
     _judge(argv, code, out)
     assert code != 0, f"rummydsl {' '.join(argv)}: accepted a {kind}\n{out[-2000:]}"

@@ -81,8 +81,7 @@ _FORKS: list[ForkServer] = []
 @pytest.fixture(scope="module", autouse=True)
 def forks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The module's ``rummydsl`` processes, forked after the imports from a server
-    started with the canary in its environment (forkserver.py; the hostile corpus runs
-    its special files on the command line as fresh processes)."""
+    started with the canary in its environment (forkserver.py)."""
     server = ForkServer(tmp_path_factory.mktemp("forks"), dict(os.environ, RUMMYDSL_TEST_CANARY=CANARY),
                         None, HANG_GUARD)
     _FORKS.append(server)
@@ -381,7 +380,7 @@ def test_the_language_server_end_to_end(tree: Tree) -> None:
     assert spec is not None and spec.loader is not None
     driver = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(driver)
-    open_file, with_server = driver.open_file, driver.with_server
+    open_file, in_a_server = driver.open_file, driver.in_a_server
 
     path = tree.house / "editing.yaml"
     text = child("../../dupes.yaml")
@@ -392,7 +391,7 @@ def test_the_language_server_end_to_end(tree: Tree) -> None:
         assert "not a readable variant file" in shown
         assert_nothing_disclosed(shown)
 
-    with_server(scenario)
+    in_a_server(scenario)
 
 
 # ----------------------------------------------------------------------------- replay
