@@ -143,10 +143,8 @@ class RankClasses:
         self.melds_memo: dict[int, list[int]] = {}
         self.set_melds: dict[int, list[int]] = {}  # _set_melds, by count and class
         self.span_melds: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}  # _span_melds
-        self.repeats = (len(self.set_sizes) > 1 or len(self.runs) > 1
-                        or any(abs(p - q) == 1 for ps in self.positions for p in ps for q in ps))
-        """One meld may be listed twice: by two families' sizes, or as a window and a set (a class at two
-        adjacent positions)."""
+        self.repeats = any(abs(p - q) == 1 for ps in self.positions for p in ps for q in ps)
+        """A class sits at two adjacent positions: a window may be listed as a set too."""
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
@@ -290,7 +288,7 @@ class RankClasses:
             if got[1]:
                 guards = self.guards
                 out += [group for group in got[1] if ((key | guards) - group) & guards == guards]
-        if len(positions) > 1 or self.repeats:
+        if len(positions) > 1 or self.repeats:  # the windows at two positions, or a window and a set
             out = list(dict.fromkeys(out))
         return out
 
@@ -304,7 +302,7 @@ class RankClasses:
                 group = r * inc
                 if judged.get(group) or (group not in judged and self.melds_pattern(group)):
                     out.append(group)
-        self.set_melds[have * self.count + k] = out
+        out = self.set_melds[have * self.count + k] = list(dict.fromkeys(out))  # two families' sizes
         return out
 
     def _span_melds(self, p: int, down: int, up: int) -> tuple[list[int], list[int]]:
@@ -323,7 +321,8 @@ class RankClasses:
                     group, twice = windows[(a, b)]
                     if judged.get(group) or (group not in judged and self.melds_pattern(group)):
                         (twice_out if twice else once).append(group)
-        got = self.span_melds[(p, down, up)] = (once, twice_out)
+        # two windows of the same classes (two families' sizes, or a class at two positions) once
+        got = self.span_melds[(p, down, up)] = (list(dict.fromkeys(once)), list(dict.fromkeys(twice_out)))
         return got
 
     def _fits(self, group: int, key: int) -> bool:
