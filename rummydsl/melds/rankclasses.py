@@ -141,15 +141,11 @@ class RankClasses:
                     group += self.inc[k]
                     self.windows[(a, b)] = (group, twice)
         self.melds_memo: dict[int, list[int]] = {}
-        self.set_melds: dict[int, list[int]] = {}  # _set_melds, by count and class
-        self.span_melds: dict[tuple[int, int, int], tuple[list[int], list[int]]] = {}  # _span_melds
-        self.repeats = any(abs(p - q) == 1 for ps in self.positions for p in ps for q in ps)
-        """A class sits at two adjacent positions: a window may be listed as a set too."""
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
         self.naturals = tuple(cards)
-        self.group_counts: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}  # a pattern's (class, cards), its classes' cards and fields
+        self.group_counts: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}  # (class, cards), cards, fields
         self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
         suit_cards: dict[int, int] = {}
         for c in cards:
@@ -265,65 +261,38 @@ class RankClasses:
         return out
 
     def _melds_one_class(self, k: int, key: int) -> list[int]:
-        """:meth:`melds` with :attr:`one_class`: the sets of class ``k``'s count (kept per
-        count), then at each of its positions the windows of the run of held positions
-        around it (kept per position and run, :meth:`_span_melds`)."""
-        field, shift_at = self.field, self.shift_at
-        have = key >> (k * self.width) & field
-        out = self.set_melds.get(have * self.count + k)
-        out = list(self._set_melds(k, have) if out is None else out)
-        spans = self.span_melds
-        positions = self.positions[k]
-        for p in positions:
-            down = p
-            while key >> shift_at[down - 1] & field:
-                down -= 1
-            up = p
-            while key >> shift_at[up + 1] & field:
-                up += 1
-            got = spans.get((p, down, up))
-            if got is None:
-                got = self._span_melds(p, down, up)
-            out += got[0]
-            if got[1]:
-                guards = self.guards
-                out += [group for group in got[1] if ((key | guards) - group) & guards == guards]
-        if len(positions) > 1 or self.repeats:  # the windows at two positions, or a window and a set
-            out = list(dict.fromkeys(out))
-        return out
-
-    def _set_melds(self, k: int, have: int) -> list[int]:
-        """The patterns of the sets (groups of class ``k`` alone) of ``have`` or fewer cards that meld; kept."""
+        """:meth:`melds` with :attr:`one_class`."""
+        out = []
+        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
         judged = self.judged
         inc = self.inc[k]
-        out = []
+        have = key >> (k * self.width) & field
         for lo, hi in self.set_sizes:
             for r in range(lo, (have if hi is None else min(hi, have)) + 1):
                 group = r * inc
                 if judged.get(group) or (group not in judged and self.melds_pattern(group)):
                     out.append(group)
-        out = self.set_melds[have * self.count + k] = list(dict.fromkeys(out))  # two families' sizes
-        return out
-
-    def _span_melds(self, p: int, down: int, up: int) -> tuple[list[int], list[int]]:
-        """The patterns of the windows of positions ``down`` to ``up`` (all held) holding
-        position ``p`` that meld: (those of distinct classes, those with a class twice,
-        which fit a pattern only when it holds it twice); kept."""
-        windows, judged = self.windows, self.judged
-        once: list[int] = []
-        twice_out: list[int] = []
         for lo, hi in self.runs:
-            if up - down + 1 < lo:
-                continue
-            longest = up - down + 1 if hi is None else min(hi, up - down + 1)
-            for a in range(max(down, p - longest + 1), p + 1):
-                for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
-                    group, twice = windows[(a, b)]
-                    if judged.get(group) or (group not in judged and self.melds_pattern(group)):
-                        (twice_out if twice else once).append(group)
-        # two windows of the same classes (two families' sizes, or a class at two positions) once
-        got = self.span_melds[(p, down, up)] = (list(dict.fromkeys(once)), list(dict.fromkeys(twice_out)))
-        return got
+            for p in self.positions[k]:
+                down = p
+                while key >> shift_at[down - 1] & field:
+                    down -= 1
+                up = p
+                while key >> shift_at[up + 1] & field:
+                    up += 1
+                if up - down + 1 < lo:
+                    continue
+                longest = up - down + 1 if hi is None else min(hi, up - down + 1)
+                for a in range(max(down, p - longest + 1), p + 1):
+                    for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
+                        group, twice = windows[(a, b)]
+                        if twice and ((key | guards) - group) & guards != guards:
+                            continue
+                        if judged.get(group) or (group not in judged and self.melds_pattern(group)):
+                            out.append(group)
+        if len(self.set_sizes) + len(self.runs) > 1 or len(self.positions[k]) > 1:
+            out = list(dict.fromkeys(out))
+        return out
 
     def _fits(self, group: int, key: int) -> bool:
         """Whether pattern ``key`` holds every card of pattern ``group`` (a class may sit
