@@ -1,12 +1,11 @@
-"""The rank classes' kept listings (rummydsl/melds/rankclasses.py, rankcontract.py) list
-what a plain listing lists.
+"""The rank classes' listings (rummydsl/melds/rankclasses.py, rankcontract.py) list what
+a plain listing lists.
 
-A pattern's melds with a card of one class are read from the sets kept per class count
-and the windows kept per run of held positions; a part's contract meld-size multisets are
-grown in list order. Each is held here to a plain reading of its definition, on the
-patterns of random hands of the Skarney-like rules of ``test_melds_rankclasses``: every
-window around each of the class's positions, every set of its count, judged one by one;
-every collection of disjoint melds, in any order.
+A pattern's melds with a card of one class, and a part's contract meld-size multisets
+(grown in list order, smallest melds first), are held here to a plain reading of their
+definitions, on the patterns of random hands of the Skarney-like rules of
+``test_melds_rankclasses``: every window around each of the class's positions and every
+set of its count, judged one by one; every collection of disjoint melds, in any order.
 """
 
 from __future__ import annotations
@@ -84,7 +83,7 @@ def plain_size_sets(classes: RankClasses, key: int, sizes: tuple[int, int],
 @pytest.mark.parametrize("index", ONE_CLASS)
 @SETTINGS
 @given(data=st.data())
-def test_the_kept_meld_listing_lists_every_window_and_set_once(index: int, data: Any) -> None:
+def test_the_meld_listing_lists_every_window_and_set_once(index: int, data: Any) -> None:
     classes = _classes(index)
     hand = data.draw(hands(solvers(index)[0].deck, 14))
     key = classes.key(sum(1 << c.id for c in hand))
