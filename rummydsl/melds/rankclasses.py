@@ -145,7 +145,7 @@ class RankClasses:
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
         self.naturals = tuple(cards)
-        self.group_counts: dict[int, tuple[tuple[int, int], ...]] = {}  # a pattern's (class, cards)
+        self.group_counts: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}  # (class, cards), cards, fields
         self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
         suit_cards: dict[int, int] = {}
         for c in cards:
@@ -317,11 +317,21 @@ class RankClasses:
         memo[key] = best
         return best
 
-    def _largest(self, group: int, c: int, mask: int) -> int:
-        """The largest card set (by card-id mask) of ``mask`` with pattern ``group`` holding card ``c``."""
-        counts = self.group_counts.get(group)
-        if counts is None:
-            counts = self.group_counts[group] = tuple(self._counts(group))
+    def _largest(self, group: int, c: int, mask: int, key: int) -> int:
+        """The largest card set (by card-id mask) of ``mask`` (of pattern ``key``) with
+        pattern ``group`` holding card ``c``: every card of ``group``'s classes when
+        ``mask`` holds just ``group`` of them."""
+        got = self.group_counts.get(group)
+        if got is None:
+            counts = tuple(self._counts(group))
+            cards = fields = 0
+            for k, _n in counts:
+                cards |= self.class_cards[k]
+                fields |= self.field << (k * self.width)
+            got = self.group_counts[group] = (counts, cards, fields)
+        counts, cards, fields = got
+        if key & fields == group:
+            return mask & cards
         k_c = self.class_of[c]
         out = 1 << c
         class_cards = self.class_cards
@@ -397,7 +407,7 @@ class RankClasses:
                 if v is None:
                     v = least(rest)
                 if v == target:
-                    real = largest(group, c, mask)
+                    real = largest(group, c, mask, key)
                     if real > best:
                         best, best_group = real, group
             if best:

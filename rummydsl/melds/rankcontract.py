@@ -41,23 +41,27 @@ def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
     got = classes.size_memo.get(memo_key)
     if got is not None:
         return got
-    groups = [(g, classes._size(g)) for g in sorted(sized_melds(classes, key, *sizes))]
+    # smallest first, so that a collection taken in list order has its sizes sorted; each
+    # collection is grown in list order only (a meld at or after the last one taken)
+    groups = sorted((classes._size(g), g) for g in sized_melds(classes, key, *sizes))
+    full = key | classes.guards
     guards = classes.guards
     out: set[tuple[int, ...]] = set()
-    seen: set[tuple[int, tuple[int, ...]]] = set()
-    stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    seen: set[tuple[int, tuple[int, ...], int]] = set()
+    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
     while stack:
-        used, taken = stack.pop()
-        if (used, taken) in seen:
-            continue
-        seen.add((used, taken))
+        used, taken, start = stack.pop()
         out.add(taken)
         if most_melds is not None and len(taken) >= most_melds:
             continue
-        for group, n in groups:
+        for i in range(start, len(groups)):
+            n, group = groups[i]
             now = used + group
-            if ((key | guards) - now) & guards == guards:
-                stack.append((now, tuple(sorted(taken + (n,)))))
+            if (full - now) & guards == guards:
+                state = (now, taken + (n,), i)
+                if state not in seen:
+                    seen.add(state)
+                    stack.append(state)
     got = frozenset(out)
     if len(classes.size_memo) >= classes.memo_limit:
         classes.size_memo.clear()
