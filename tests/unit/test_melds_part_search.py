@@ -20,38 +20,19 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.cards import Deck
-from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
-from rummydsl.melds import MeldRules
 from rummydsl.melds.candidates import PoolMelds, candidates
 from rummydsl.melds.partsearch import part_search
 from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, windows_of
-from rummydsl.variant import load_variant
 
-BUILT = {
-    "skarney_wild": ({"preset": "standard52", "ace": "both", "wilds": 4}, {
-        "set": "size in 3..4 and naturals >= 1 and same(rank)",
-        "run": "size >= 3 and naturals >= 1 and same(suit) and consecutive(rank)",
-        "poker": "size >= 3 and naturals >= 1 and consecutive(rank) and not same(suit)"}),
-    "two_packs_wild": ({"preset": "standard52", "packs": 2, "wilds": 4}, {
-        "set": "size >= 3 and same(rank)",
-        "run": "size >= 4 and same(suit) and consecutive(rank)"}),
-}
+from wild_decks import solver
+
 NAMES = ("ginski", "skarney_wild", "two_packs_wild")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @lru_cache(maxsize=None)
 def windows(name: str) -> WildWindows:
-    if name in BUILT:
-        spec, melds = BUILT[name]
-        deck = Deck.from_spec(spec)
-        kinds = {k: compile_expression(t, Env(Context.MELD, deck), BOOL) for k, t in melds.items()}
-        value = compile_expression("wild ? 20 : min(order, 10)", Env(Context.CARD, deck), INT)
-        rules = MeldRules(deck, kinds, value)
-    else:
-        rules = MeldRules.from_variant(load_variant(name))
-    got = windows_of(rules)
+    got = windows_of(solver(name))
     assert got is not None
     return got
 

@@ -10,41 +10,18 @@ and two packs with Contract Rummy's melds, no contract.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummydsl.cards import Deck
-from rummydsl.expr import BOOL, INT, Context, Env, compile_expression
 from rummydsl.melds import MeldRules
 from rummydsl.melds.discards import discard_deadwoods
 from rummydsl.melds.search import HandSearch
 from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, windows_of
-from rummydsl.variant import load_variant
 
-BUILT = {
-    "skarney_wild": ({"preset": "standard52", "ace": "both", "wilds": 4}, {
-        "set": "size in 3..4 and naturals >= 1 and same(rank)",
-        "run": "size >= 3 and naturals >= 1 and same(suit) and consecutive(rank)",
-        "poker": "size >= 3 and naturals >= 1 and consecutive(rank) and not same(suit)"}),
-    "two_packs_wild": ({"preset": "standard52", "packs": 2, "wilds": 4}, {
-        "set": "size >= 3 and same(rank)",
-        "run": "size >= 4 and same(suit) and consecutive(rank)"}),
-}
-
-
-@lru_cache(maxsize=None)
-def solver(name: str) -> MeldRules:
-    if name not in BUILT:
-        return MeldRules.from_variant(load_variant(name))
-    spec, melds = BUILT[name]
-    deck = Deck.from_spec(spec)
-    kinds = {k: compile_expression(t, Env(Context.MELD, deck), BOOL) for k, t in melds.items()}
-    value = compile_expression("wild ? 20 : min(order, 10)", Env(Context.CARD, deck), INT)
-    return MeldRules(deck, kinds, value)
+from wild_decks import solver
 
 
 def searched(rules: MeldRules, hand: list[Any], discard: bool) -> int:
