@@ -28,7 +28,8 @@ solver", has the numbers), each in its own module:
 - :mod:`.suittables` (with :mod:`.rankmasks`): per-suit tables over rank
   masks plus a choice of sets, for decks whose melds are runs in a suit and
   sets of a rank; :mod:`.setvalues` gives them a floor of the least deadwood
-  that chooses no set (most turns' knock question);
+  that chooses no set (most turns' knock question), :mod:`.suitdiscards` their
+  knock question's tables;
 - :mod:`.rankwindows`: a wild-free hand split into the parts no meld crosses
   (windows of consecutive ranks), each solved alone, by a search in rank order
   over the melds its shapes list when melds are free and the deck does not wrap;

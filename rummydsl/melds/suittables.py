@@ -34,7 +34,8 @@ from ..cards import Card
 from .core import MeldCore
 from .decktable import DeckTable
 from .rankmasks import disjoint_unions, set_tie_key, suit_table, walk_tie_key
-from .setvalues import discard_tables, rank_values, rank_values_of, three_of_five
+from .setvalues import rank_values, rank_values_of, three_of_five
+from .suitdiscards import discard_tables
 
 __all__ = ["SuitTables", "MAX_TABLE_RANKS"]
 
@@ -210,7 +211,7 @@ class SuitTables:
         return self
 
     def _build_discard_tables(self) -> None:
-        """Build the knock-question tables (on first use: :func:`.setvalues.discard_tables`)."""
+        """Build the knock-question tables (on first use: :func:`.suitdiscards.discard_tables`)."""
         self.discard_key_by_suit, self.discard_card_by_suit, self.cards_by_penalty = discard_tables(self)
 
     # ------------------------------------------------------------------ queries
@@ -516,4 +517,3 @@ class SuitTables:
         columns: Any = zip(*found)
         melds, kinds, _lowest, _masks = columns
         return deadwood, melds, kinds, unmatched
-
