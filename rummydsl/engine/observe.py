@@ -156,14 +156,8 @@ class Observation:
     @property
     def top_discard(self) -> Card | None:
         """The top card of the pile face up (never a knock's face-down discard)."""
-        rnd = self._round
-        pile = rnd.discards  # (face_up_pile without copying the pile: agents ask at every decision)
-        if not pile:
-            return None
-        top = pile[-1]
-        if top is rnd.face_down:  # a knock's discard, face down on the pile
-            return pile[-2] if len(pile) > 1 else None
-        return top
+        pile = face_up_pile(self._round)  # (the round's own list, not a copy: agents ask at every decision)
+        return pile[-1] if pile else None
 
     @property
     def knock_discard(self) -> Card | None:
