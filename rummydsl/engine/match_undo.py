@@ -35,10 +35,12 @@ else changes them), are not compared or copied: a record keeps how many there we
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import compress
 from operator import itemgetter, ne
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from .fields import Kind, copy_value
 from .round import STATE
 
 if TYPE_CHECKING:
@@ -55,7 +57,7 @@ TRACKED: tuple[str, ...] = tuple(f.name for f in STATE if f.kind != "value" and 
 """The fields of a round's state that are changed in place (lists, lists of lists, melds),
 compared with the shadow after each apply (all but the actions)."""
 
-_KINDS: tuple[str, ...] = tuple(f.kind for f in STATE if f.kind != "value" and f.name != LOG)
+_KINDS: tuple[Kind, ...] = tuple(f.kind for f in STATE if f.kind != "value" and f.name != LOG)
 _LIST_AT = frozenset(i for i, kind in enumerate(_KINDS) if kind == "list")
 _LISTS_AT = frozenset(i for i, kind in enumerate(_KINDS) if kind == "lists")
 
@@ -64,12 +66,9 @@ def _copy_lists(value: Any) -> Any:
     return list(map(list, value))
 
 
-def _copy_melds(value: Any) -> Any:
-    return [[meld.copy() for meld in melds] for melds in value]
-
-
 _COPY: tuple[Callable[[Any], Any], ...] = tuple(
-    list.copy if kind == "list" else _copy_lists if kind == "lists" else _copy_melds for kind in _KINDS)
+    list.copy if kind == "list" else _copy_lists if kind == "lists" else partial(copy_value, kind)
+    for kind in _KINDS)
 """For each tracked field, how its value is copied (as :meth:`Round.copy` copies it)."""
 
 _get: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*TRACKED)
