@@ -28,6 +28,7 @@ from ..melds import LayoffTarget
 from ..melds.discards import discard_deadwoods
 from .extendable import _extendable
 from .promise import _pair_score, _promise, _promise_without
+from .tablegain import pile_helps_with_table
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
@@ -257,8 +258,11 @@ class GreedyAgent:
             return False
         if len(with_card) <= MAX_HAND:
             try:
-                useful = [LayoffTarget(tuple(m.cards), m.kind)
-                          for m in (_extendable(observation, with_card, melds) if melds else ())]
+                kept = _extendable(observation, with_card, melds) if melds else ()
+                if kept and (helps := pile_helps_with_table(rules, observation.variant.deck, hand, card,
+                                                            kept)) is not None:
+                    return helps
+                useful = [LayoffTarget(tuple(m.cards), m.kind) for m in kept]
                 left = discard_deadwoods(rules, with_card, useful) if useful else None
                 if left is not None:
                     return min(left[:-1]) < left[-1]
