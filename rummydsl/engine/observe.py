@@ -66,7 +66,7 @@ class Observation:
 
     @property
     def phase(self) -> str:
-        return self._round.phase.value
+        return self._round.phase._value_  # (the member's value: ``.value`` is a slower descriptor)
 
     @property
     def to_move(self) -> int | None:
