@@ -240,9 +240,11 @@ class GreedyAgent:
         and discarding another card, or the same with one card fewer).
 
         Asked of one search, not one per card: with melds on the table that a card of
-        the hand might extend (:func:`_extendable`), the deadwood after each discard
-        from the hand with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`),
-        whose discard of the taken card is the hand now; with none,
+        the hand might extend (:func:`_extendable`), every way the cards may extend them,
+        each asked of the per-suit tables (:func:`~.tablegain.pile_helps_with_table`),
+        or where those do not answer, the deadwood after each discard from the hand
+        with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`), whose
+        discard of the taken card is the hand now; with none,
         the knock question (discarding the taken card leaves the hand as it is, never
         less, so the least is less than now exactly when another card's discard is),
         except for wild cards whose meanings depend on the hand (``wild_unique_card``).
@@ -251,7 +253,7 @@ class GreedyAgent:
         if card is None:
             return False
         hand = observation.hand
-        melds = [m for melds in observation.table for m in melds]
+        melds = observation.table_melds
         with_card = (*hand, card)
         rules = observation.rules
         if not hand:
