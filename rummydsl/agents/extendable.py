@@ -41,8 +41,11 @@ class _DeckCards:
         """Each natural card's sequence position by id, if it has one only."""
         self.several = 0
         """The natural cards at more than one sequence position (or none)."""
+        self.odd = 0
+        """The wild cards and the cards without a rank or a suit."""
         for card in deck.cards:
             if card.wild or card.rank is None or card.suit is None:
+                self.odd |= 1 << card.id
                 continue
             bit = 1 << card.id
             order, suit = card.rank.order, card.suit.index
@@ -209,9 +212,9 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
         return list(table)
     held = 0
     for card in cards:
-        if card.wild or card.rank is None or card.suit is None:
-            return list(table)  # (a wild card's meanings may read every card on the table)
         held |= 1 << card.id
+    if held & kept.cards.odd:
+        return list(table)  # (a wild card's meanings may read every card on the table)
     if kept.rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards):
         return list(table)
     memo = kept.takers
