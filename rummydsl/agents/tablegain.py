@@ -53,7 +53,7 @@ def pile_helps_with_table(rules: Any, deck: Any, hand: Sequence[Card], card: Car
     if rules.table_deadwood(mask, discard=True) is None:  # not the per-suit tables' to answer
         return None
     ways = [0]  # the card-id masks the kept melds may take, together (0: none laid off)
-    cards = rules._cards
+    cards = deck.cards
     for meld in melds:
         group = meld.cards
         if any(c.wild for c in group):
