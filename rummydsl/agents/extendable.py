@@ -27,6 +27,10 @@ _M = TypeVar("_M", bound=_Meld)
 #: How many melds' :func:`_takers` each rules object keeps before it forgets them all.
 _KEPT_MELDS = 4096
 
+#: How many table meld objects :func:`_extendable` keeps by identity for each solver (it holds
+#: them: a few rounds' melds, fewer than :data:`_KEPT_MELDS` ids' tuples).
+_KEPT_MELD_OBJECTS = 512
+
 
 class _DeckCards:
     """A deck's natural cards as bitmasks by card id: of each rank order, of each suit
@@ -229,7 +233,7 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
             key = tuple([c.id for c in group])
             takers = memo[key] if key in memo else _kept_takers(kept, group, key)
             if group:
-                if len(by_meld) >= _KEPT_MELDS:
+                if len(by_meld) >= _KEPT_MELD_OBJECTS:
                     by_meld.clear()
                 by_meld[id(meld)] = (meld, len(group), group[-1], takers)
         if takers is None or takers & held:
