@@ -28,6 +28,7 @@ from ..melds import LayoffTarget
 from ..melds.discards import discard_deadwoods
 from .extendable import _extendable
 from .promise import _pair_score, _promise, _promise_without
+from .tablegain import pile_helps_with_table
 
 __all__ = ["Agent", "RandomAgent", "GreedyAgent", "dealt_low"]
 
@@ -96,7 +97,8 @@ class GreedyAgent:
         legal = list(observation.legal_actions())
         if len(legal) == 1:
             return legal[0]
-        knocks = [a for a in legal if isinstance(a, Knock)]
+        # (a variant with no knock lists none: no need to look)
+        knocks = [a for a in legal if isinstance(a, Knock)] if observation.variant.knock is not None else ()
         if knocks and observation.knock_limit is None:
             best = self._best_knock(observation, knocks)
             if self._knock_deadwood(observation, best) <= self.knock_threshold(observation):
@@ -160,8 +162,7 @@ class GreedyAgent:
     @staticmethod
     def _deep_variant(observation: Observation) -> bool:
         """Whether the variant draws deep into the discard pile (R5-3)."""
-        draw = observation.variant.step("draw")
-        return draw is not None and draw.discard_depth == "any"
+        return _turn_facts(observation.variant)[0]
 
     @staticmethod
     def _melded_gain(observation: Observation, taken: Sequence[Card]) -> int | None:
@@ -239,9 +240,11 @@ class GreedyAgent:
         and discarding another card, or the same with one card fewer).
 
         Asked of one search, not one per card: with melds on the table that a card of
-        the hand might extend (:func:`_extendable`), the deadwood after each discard
-        from the hand with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`),
-        whose discard of the taken card is the hand now; with none,
+        the hand might extend (:func:`_extendable`), every way the cards may extend them,
+        each asked of the per-suit tables (:func:`~.tablegain.pile_helps_with_table`),
+        or where those do not answer, the deadwood after each discard from the hand
+        with the card (:func:`~rummydsl.melds.discards.discard_deadwoods`), whose
+        discard of the taken card is the hand now; with none,
         the knock question (discarding the taken card leaves the hand as it is, never
         less, so the least is less than now exactly when another card's discard is),
         except for wild cards whose meanings depend on the hand (``wild_unique_card``).
@@ -250,20 +253,32 @@ class GreedyAgent:
         if card is None:
             return False
         hand = observation.hand
-        melds = [m for melds in observation.table for m in melds]
+        melds = observation.table_melds
         with_card = (*hand, card)
         rules = observation.rules
         if not hand:
             return False
         if len(with_card) <= MAX_HAND:
             try:
-                useful = [LayoffTarget(tuple(m.cards), m.kind)
-                          for m in (_extendable(observation, with_card, melds) if melds else ())]
+                kept = _extendable(observation, with_card, melds) if melds else ()
+                if kept and (helps := pile_helps_with_table(rules, observation.variant.deck, hand, card,
+                                                            kept)) is not None:
+                    return helps
+                useful = [LayoffTarget(tuple(m.cards), m.kind) for m in kept]
                 left = discard_deadwoods(rules, with_card, useful) if useful else None
                 if left is not None:
                     return min(left[:-1]) < left[-1]
                 if not useful and not (rules.wild_unique_card and any(c.wild for c in with_card)):
-                    return rules.min_deadwood(with_card, discard=True) < rules.min_deadwood(hand)
+                    held = 0
+                    for c in hand:
+                        held |= 1 << c.id
+                    # min_deadwood's first answer, by the per-suit tables, without its check of
+                    # the cards (the observation's own); the search where they do not answer
+                    later = rules.table_deadwood(held | 1 << card.id, discard=True)
+                    now = rules.table_deadwood(held) if later is not None else None
+                    if later is None or now is None:
+                        return rules.min_deadwood(with_card, discard=True) < rules.min_deadwood(hand)
+                    return later < now
             except RummyDslError:
                 pass  # past the work bound with the discard: ask card by card, as before
         table = _layoff_table(observation)
@@ -274,8 +289,12 @@ class GreedyAgent:
     @staticmethod
     def _shed_oldest(observation: Observation, options: Sequence[Discard]) -> Discard:
         """The discard of the card held longest (the hand keeps the order cards came in)."""
-        order = {card.id: at for at, card in enumerate(observation.hand)}
-        return min(options, key=lambda action: order.get(action.card.id, len(order)))
+        by_card = {action.card.id: action for action in reversed(options)}  # (the first of each card)
+        for card in observation.hand:  # the first held that is an option's card: the least of min(...)
+            action = by_card.get(card.id)
+            if action is not None:
+                return action
+        return options[0]
 
     @staticmethod
     def _shed(observation: Observation, options: Sequence[Discard | Offer], legal: Sequence[Action]) -> Action:
@@ -475,8 +494,27 @@ def _layoff_table(observation: Observation) -> list[LayoffTarget]:
 
 def _going_out_game(observation: Observation) -> bool:
     """Whether rounds are won by going out: a meld step and a discard step, and no knock."""
-    variant = observation.variant
-    return variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None
+    return _turn_facts(observation.variant)[1]
+
+
+_TURN_FACTS: dict[int, tuple[object, tuple[bool, bool]]] = {}
+""":func:`_turn_facts` by variant (``id``; the entry holds the variant), the last few kept."""
+
+
+def _turn_facts(variant: Any) -> tuple[bool, bool]:
+    """Whether ``variant`` draws deep into the discard pile (R5-3), and whether its rounds
+    are won by going out (:func:`_going_out_game`): read from its turn once, not at every
+    decision (a variant does not change)."""
+    got = _TURN_FACTS.get(id(variant))
+    if got is not None and got[0] is variant:
+        return got[1]
+    draw = variant.step("draw")
+    facts = (draw is not None and draw.discard_depth == "any",
+             variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None)
+    if len(_TURN_FACTS) >= 32:
+        _TURN_FACTS.pop(next(iter(_TURN_FACTS)))
+    _TURN_FACTS[id(variant)] = (variant, facts)
+    return facts
 
 
 def _only_lays_off(observation: Observation) -> bool:

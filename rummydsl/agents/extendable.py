@@ -27,6 +27,10 @@ _M = TypeVar("_M", bound=_Meld)
 #: How many melds' :func:`_takers` each rules object keeps before it forgets them all.
 _KEPT_MELDS = 4096
 
+#: How many table meld objects :func:`_extendable` keeps by identity for each solver (it holds
+#: them: a few rounds' melds, fewer than :data:`_KEPT_MELDS` ids' tuples).
+_KEPT_MELD_OBJECTS = 512
+
 
 class _DeckCards:
     """A deck's natural cards as bitmasks by card id: of each rank order, of each suit
@@ -37,15 +41,27 @@ class _DeckCards:
         self.rank: dict[int, int] = {}
         self.suit: dict[int, int] = {}
         self.position: dict[int, int] = {}
+        self.spot: dict[int, int] = {}
+        """Each natural card's sequence position by id, if it has one only."""
+        self.several = 0
+        """The natural cards at more than one sequence position (or none)."""
+        self.odd = 0
+        """The wild cards and the cards without a rank or a suit."""
         for card in deck.cards:
             if card.wild or card.rank is None or card.suit is None:
+                self.odd |= 1 << card.id
                 continue
             bit = 1 << card.id
             order, suit = card.rank.order, card.suit.index
             self.rank[order] = self.rank.get(order, 0) | bit
             self.suit[suit] = self.suit.get(suit, 0) | bit
-            for spot in deck.sequence_positions(card.rank):
+            spots = deck.sequence_positions(card.rank)
+            for spot in spots:
                 self.position[spot] = self.position.get(spot, 0) | bit
+            if len(spots) == 1:
+                self.spot[card.id] = spots[0]
+            else:
+                self.several |= bit
 
 
 class _Kept:
@@ -58,6 +74,10 @@ class _Kept:
         self.cards = _DeckCards(deck)
         self.loose = deck.wrap or any(shape.family == "any" for shape in rules.shapes.values())
         self.takers: dict[tuple[int, ...], int | None] = {}
+        self.by_meld: dict[int, tuple[object, int, Card, int | None]] = {}
+        """:func:`_takers` by table meld object (``id``): the meld, its length and last
+        card when asked (a table meld only grows, by a card appended), its takers. A
+        draw decision asks every meld on the table; this spares it their ids' tuples."""
 
 
 _RULES: dict[int, _Kept] = {}
@@ -130,6 +150,55 @@ def _work_out_takers(rules: Any, deck: Any, cards: _DeckCards, group: Sequence[C
     return takers
 
 
+def _joiners(kept: _Kept, group: Sequence[Card], held: int) -> int | None:
+    """The cards of ``held`` (a bitmask by card id, natural cards not in ``group``) that
+    may join the natural cards ``group`` in one meld of some kind, by the kinds' shapes
+    and whatever the meld's size (:mod:`.tablegain` judges every group of them): of a
+    ``same_rank`` kind, the cards of the group's one rank; of a ``sequence`` kind, the
+    cards (of the group's one suit, where the shape keeps one) at the positions of the
+    one block of consecutive positions, each held or the group's, that holds the
+    group's. None for a kind of no known shape, or a card at several positions or none
+    where a sequence kind would need its place."""
+    cards = kept.cards
+    ranks = {c.rank.order for c in group}  # type: ignore[union-attr]
+    suits = {c.suit.index for c in group}  # type: ignore[union-attr]
+    out = 0
+    for shape in kept.rules.shapes.values():
+        if shape.family == "same_rank":
+            if len(ranks) == 1:
+                out |= held & cards.rank.get(next(iter(ranks)), 0)
+            continue
+        if shape.family != "sequence":
+            return None
+        if shape.same_suit:
+            if len(suits) != 1:
+                continue
+            near = held & cards.suit.get(next(iter(suits)), 0)
+        else:
+            near = held
+        if near & cards.several or any(c.id not in cards.spot for c in group):
+            return None
+        taken = {cards.spot[c.id] for c in group}
+        if len(taken) != len(group):
+            continue  # two cards of the group at one position: no sequence holds it
+        free = set()
+        rest = near
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            free.add(cards.spot[low.bit_length() - 1])
+        low, high = min(taken), max(taken)
+        if any(spot not in taken and spot not in free for spot in range(low, high + 1)):
+            continue
+        while low - 1 in free:
+            low -= 1
+        while high + 1 in free:
+            high += 1
+        for spot in range(low, high + 1):
+            out |= near & cards.position.get(spot, 0)
+    return out
+
+
 def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence[_M]) -> list[_M]:
     """The table melds (anything with the meld's ``cards``: a
     :class:`~rummydsl.melds.LayoffTarget` or the engine's table meld) that some of
@@ -147,17 +216,26 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
         return list(table)
     held = 0
     for card in cards:
-        if card.wild or card.rank is None or card.suit is None:
-            return list(table)  # (a wild card's meanings may read every card on the table)
         held |= 1 << card.id
+    if held & kept.cards.odd:
+        return list(table)  # (a wild card's meanings may read every card on the table)
     if kept.rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards):
         return list(table)
     memo = kept.takers
+    by_meld = kept.by_meld
     out = []
     for meld in table:
         group = meld.cards
-        key = tuple([c.id for c in group])
-        takers = memo[key] if key in memo else _kept_takers(kept, group, key)
+        got = by_meld.get(id(meld))
+        if got is not None and got[0] is meld and got[1] == len(group) and group and got[2] is group[-1]:
+            takers = got[3]
+        else:
+            key = tuple([c.id for c in group])
+            takers = memo[key] if key in memo else _kept_takers(kept, group, key)
+            if group:
+                if len(by_meld) >= _KEPT_MELD_OBJECTS:
+                    by_meld.clear()
+                by_meld[id(meld)] = (meld, len(group), group[-1], takers)
         if takers is None or takers & held:
             out.append(meld)
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..cards import Card
@@ -66,7 +67,7 @@ class Observation:
 
     @property
     def phase(self) -> str:
-        return self._round.phase.value
+        return self._round.phase._value_  # (the member's value: ``.value`` is a slower descriptor)
 
     @property
     def to_move(self) -> int | None:
@@ -186,6 +187,12 @@ class Observation:
     def table(self) -> tuple[tuple[TableMeld, ...], ...]:
         """Every player's table melds, by seat."""
         return tuple(tuple(melds) for melds in self._round.table)
+
+    @property
+    def table_melds(self) -> tuple[TableMeld, ...]:
+        """Every table meld in one tuple, seat by seat (:attr:`table` flattened, without a
+        tuple for each seat: a greedy player asks at every draw)."""
+        return tuple(chain.from_iterable(self._round.table))
 
     def known(self, player: int) -> tuple[Card, ...]:
         """The cards of ``player``'s hand everyone has seen (all of it for oneself): by

@@ -157,7 +157,11 @@ class LegalActions:
         return self._seat is not None and self._seat != self._round.to_move
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(() if self._hidden() else self._round.listed())
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:  # (_hidden inline: asked every decision)
+            return iter(())
+        listed = rnd._listed
+        return iter(listed if listed is not None else rnd.listed())
 
     def __getitem__(self, index: int) -> Action:
         rnd = self._round

@@ -341,3 +341,23 @@ def test_a_scored_round_shows_every_deadwood() -> None:
                "P2 layoff 9H on P1#1", "P2 layoff 4H on P1#1", "P2 done")
     assert rnd.result is not None
     assert Observation(rnd, 0).as_json()["result"] == rnd.result.as_json()
+
+
+def test_table_melds_is_the_table_flattened_seat_by_seat() -> None:
+    """``Observation.table_melds`` holds the very melds of ``table``, seat by seat, as play
+    puts melds down and lays off (six-player Rummy, greedy seats)."""
+    from rummydsl.agents import GreedyAgent
+    from rummydsl.engine import play_round
+
+    variant = load_variant("rummy")
+    rnd = Round.deal(variant, random.Random(5), dealer=0, players=6)
+    seen = []
+
+    def check(played: Round, action: object) -> None:
+        observation = Observation(played, 0)
+        flat = observation.table_melds
+        assert [id(m) for m in flat] == [id(m) for melds in observation.table for m in melds]
+        seen.append(len(flat))
+
+    play_round(rnd, [GreedyAgent() for _ in range(6)], on_action=check)
+    assert max(seen) >= 2  # melds were put down

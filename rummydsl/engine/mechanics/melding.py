@@ -21,6 +21,7 @@ a defender's lay-offs).
 from __future__ import annotations
 
 import itertools
+from types import ModuleType
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
@@ -161,6 +162,18 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
     return None
 
 
+_DEEP: ModuleType | None = None
+""":mod:`.deep`, which imports this module: looked up on the first listing (:func:`_deep`)."""
+
+
+def _deep() -> ModuleType:
+    global _DEEP
+    from . import deep
+
+    _DEEP = deep
+    return deep
+
+
 class MeldMechanic(Mechanic):
     phase = Phase.MELD
 
@@ -197,11 +210,10 @@ class MeldMechanic(Mechanic):
         return out
 
     def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        from .deep import keeps_use, pending
-
+        deep = _DEEP or _deep()  # (an import statement here cost 2.3 µs a listing)
         options = self.options(rnd, player)
-        if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
-            yield from (action for action in options if keeps_use(rnd, action))
+        if deep.pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
+            yield from (action for action in options if deep.keeps_use(rnd, action))
             return
         yield from options
         if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
