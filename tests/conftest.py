@@ -20,8 +20,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hypothesis import settings
-
 
 def _bytecode_out_of_the_tree() -> None:
     """Keep compiled modules in ``$TMPDIR/rummydsl-test-bytecode-UID`` (made private to
@@ -44,6 +42,10 @@ def _bytecode_out_of_the_tree() -> None:
 
 
 _bytecode_out_of_the_tree()
+
+# imported only now, so that its modules (pytest rewrites the asserts of a plugin's package) are
+# compiled once into the folder above rather than again in every process
+from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
