@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from itertools import compress
 
 import pytest
 
@@ -47,7 +48,7 @@ def check_step(m: Match, rng: random.Random, deep: bool) -> None:
     ids = m.legal_ids()
     mask = m.legal_mask()
     assert len(mask) == m.action_space.size
-    assert [i for i, legal in enumerate(mask) if legal] == ids
+    assert list(compress(range(len(mask)), mask)) == ids  # the ids whose mask entry is True, in order
     space = m.action_space
     n = len(m._s.pending)
     firsts = set()
