@@ -10,10 +10,6 @@ from source again and pytest would rewrite every test module's asserts again: th
 bytecode goes to a private folder of the temporary directory instead
 (``PYTHONPYCACHEPREFIX``), still nothing beside the sources (see docs/performance.md,
 "The test suite's cost").
-
-Under ``--dist loadgroup`` (the README's command) the controller schedules with
-tests/xdist_counted.py's ``CountedLoadGroup``: xdist's own scheduler, deciding the same,
-without counting each worker's pending tests over all it was ever given at every test's end.
 """
 
 from __future__ import annotations
@@ -23,9 +19,6 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 
 def _bytecode_out_of_the_tree() -> None:
@@ -57,18 +50,6 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """xdist's loadgroup scheduler counting as it goes, for ``--dist loadgroup``; xdist's own
-    choice for every other mode."""
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist_counted import CountedLoadGroup  # tests/: on sys.path, as this file's folder
-
-    return CountedLoadGroup(config, log)
-
 
 # pytester runs the pytest plugin (rummydsl.conformance.plugin) in a sandboxed session.
 pytest_plugins = ["pytester"]
