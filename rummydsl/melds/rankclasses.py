@@ -368,19 +368,21 @@ class RankClasses:
         deadwood, melds, kinds, unmatched = self.walk_loose(mask)
         return deadwood, melds, kinds, self.core._cards_of(unmatched)
 
-    def walk_loose(self, mask: int) -> PartWalk:
-        """:meth:`walk` with the unmatched cards as a card-id mask."""
+    def walk_loose(self, mask: int, key: int = -1, total: int = 0) -> PartWalk:
+        """:meth:`walk` with the unmatched cards as a card-id mask (given the cards' pattern
+        ``key`` and value ``total``, or with ``key`` -1 reading them)."""
         core = self.core
         values = core.values
-        key = total = 0
         card_inc = self.card_inc
-        m = mask
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            key += card_inc[c]
-            total += values[c]
-            m ^= low
+        if key < 0:
+            key = total = 0
+            m = mask
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                key += card_inc[c]
+                total += values[c]
+                m ^= low
         least = self.least
         memo = self.least_memo
         deadwood = target = least(key)

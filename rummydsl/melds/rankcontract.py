@@ -1,12 +1,19 @@
-"""The contract questions of :mod:`.rankclasses` on a part's pattern: the multisets of
-meld sizes a pattern holds, for a contract that reads only its melds' sizes and count
-(:func:`~rummydsl.melds.shapes.blind_contract`)."""
+"""The contract questions of the rank windows: on a part's pattern (:mod:`.rankclasses`),
+the multisets of meld sizes a pattern holds, for a contract that reads only its melds'
+sizes and count (:func:`~rummydsl.melds.shapes.blind_contract`); on the cards, a search
+of their collections of disjoint melds (:func:`cards_hold`)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
-__all__ = ["PatternMelds", "size_sets", "sized_melds"]
+if TYPE_CHECKING:
+    from ..cards import Card
+    from .core import MeldCore
+
+__all__ = ["PatternMelds", "cards_hold", "size_sets", "sized_melds"]
 
 
 class PatternMelds(Protocol):
@@ -106,3 +113,55 @@ def sized_melds(classes: PatternMelds, key: int, low_size: int, high_size: int) 
                         found.add(group)
             a = b + 1
     return found
+
+
+def cards_hold(core: MeldCore, melds_with: Callable[[int, int], list[int]], mask: int,
+               contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+    """Whether some collection of disjoint melds of the wild-free cards ``mask``, of
+    ``least_melds`` to ``most_melds`` melds of ``sizes`` cards each, meets ``contract``
+    (with some kind each meld forms), as :func:`~rummydsl.melds.contract.contract_search`
+    asks it: the rank windows' question of the cards (``melds_with(card, mask)``: the
+    melds of ``mask`` holding the card), for a contract that reads more than sizes."""
+    low_size, high_size = sizes
+    melds: list[int] = []
+    m = mask
+    while m:
+        low = m & -m
+        for meld in melds_with(low.bit_length() - 1, m):
+            if low_size <= meld.bit_count() <= high_size:
+                melds.append(meld)
+        m ^= low
+    if len(melds) < least_melds:
+        return False
+    names = core.kind_names
+    read: dict[int, tuple[tuple[Card, ...], list[str]]] = {}
+    chosen: list[int] = []
+
+    def meets() -> bool:
+        groups = []
+        for meld in chosen:
+            got = read.get(meld)
+            if got is None:
+                kinds = core._judge(meld, 0)
+                got = read[meld] = (core._cards_of(meld), [names[b] for b in range(len(names)) if kinds >> b & 1])
+            groups.append(got)
+        for pick in itertools.product(*(kinds for _, kinds in groups)):
+            if contract([(kind, cards) for kind, (cards, _) in zip(pick, groups)]):
+                return True
+        return False
+
+    def visit(start: int, used: int) -> bool:
+        for i in range(start, len(melds)):
+            meld = melds[i]
+            if meld & used:
+                continue
+            chosen.append(meld)
+            if len(chosen) >= least_melds and meets():
+                return True
+            if (most_melds is None or len(chosen) < most_melds) and visit(i + 1, used | meld):
+                return True
+            chosen.pop()
+        return False
+
+    return visit(0, 0)
