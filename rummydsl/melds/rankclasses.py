@@ -144,6 +144,7 @@ class RankClasses:
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
+        self.group_sizes: dict[int, int] = {}  # a meld pattern's cards, for size_sets
         self.naturals = tuple(cards)
         self.group_counts: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}  # (class, cards), cards, fields
         self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)

@@ -21,6 +21,7 @@ class PatternMelds(Protocol):
 
     guards: int
     field: int
+    width: int
     one_class: bool
     shift_at: tuple[int, ...]
     windows: dict[tuple[int, int], tuple[int, bool]]
@@ -28,6 +29,7 @@ class PatternMelds(Protocol):
     runs: list[tuple[int, int | None]]
     inc: tuple[int, ...]
     size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]]
+    group_sizes: dict[int, int]
     memo_limit: int
 
     def _counts(self, group: int) -> list[tuple[int, int]]: ...
@@ -43,35 +45,34 @@ def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
               most_melds: int | None) -> frozenset[tuple[int, ...]]:
     """The multisets of sizes (sorted tuples, the empty one included) of the
     collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
-    that pattern ``key`` holds; kept per pattern."""
+    that pattern ``key`` holds; kept per pattern. A card of the lowest class ``k`` is
+    in no meld of a collection (then it is a collection of the pattern without that
+    card) or in one of the melds with a card of class ``k`` (then the rest is a
+    collection of the pattern without that meld): the states are the least-deadwood
+    search's (:meth:`~.rankclasses.RankClasses.least`), whose meld listings are kept."""
     memo_key = (key, sizes, most_melds)
     got = classes.size_memo.get(memo_key)
     if got is not None:
         return got
-    # smallest first, so that a collection taken in list order has its sizes sorted; each
-    # collection is grown in list order only (a meld at or after the last one taken)
-    groups = sorted((classes._size(g), g) for g in sized_melds(classes, key, *sizes))
-    full = key | classes.guards
-    guards = classes.guards
-    out: set[tuple[int, ...]] = set()
-    seen: set[tuple[int, tuple[int, ...], int]] = set()
-    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
-    while stack:
-        used, taken, start = stack.pop()
-        out.add(taken)
-        if most_melds is not None and len(taken) >= most_melds:
-            continue
-        for i in range(start, len(groups)):
-            n, group = groups[i]
-            now = used + group
-            if (full - now) & guards == guards:
-                state = (now, taken + (n,), i)
-                if state not in seen:
-                    seen.add(state)
-                    stack.append(state)
-    got = frozenset(out)
+    if not key:
+        got = frozenset({()})
+    else:
+        k = ((key & -key).bit_length() - 1) // classes.width
+        out = set(size_sets(classes, key - classes.inc[k], sizes, most_melds))
+        low, high = sizes
+        group_sizes = classes.group_sizes
+        for group in classes.melds(k, key):
+            n = group_sizes.get(group)
+            if n is None:
+                n = group_sizes[group] = classes._size(group)
+            if low <= n <= high:
+                for rest in size_sets(classes, key - group, sizes, most_melds):
+                    if most_melds is None or len(rest) < most_melds:
+                        out.add(tuple(sorted((*rest, n))))
+        got = frozenset(out)
     if len(classes.size_memo) >= classes.memo_limit:
         classes.size_memo.clear()
+        classes.group_sizes.clear()
     classes.size_memo[memo_key] = got
     return got
 
