@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .rankcontract import size_sets
+from .ranklistings import class_melds
 from .rankmasks import mask_sum
 from .shapes import blind_contract
 
@@ -114,8 +115,13 @@ class RankClasses:
                 at.setdefault(p, []).append(k)
         self.at = {p: tuple(ks) for p, ks in at.items()}
         """Sequence position -> the classes with a card there."""
-        self.set_sizes = [(max(lo, 1), hi) for lo, hi, _per_suit in set_sizes]
-        self.runs = [(max(lo, 1), hi) for lo, hi, _per_suit in runs]
+        # (each size range once: a family kept in one suit and its twin list the same patterns)
+        self.set_sizes = list(dict.fromkeys((max(lo, 1), hi) for lo, hi, _per_suit in set_sizes))
+        self.runs = list(dict.fromkeys((max(lo, 1), hi) for lo, hi, _per_suit in runs))
+        highs = [hi for _lo, hi in self.set_sizes if hi is not None]
+        self.set_cap = None if len(highs) < len(self.set_sizes) else max(highs, default=0)
+        """The most cards of a set (``None``: no bound): a listing reads a class's count up to it."""
+        self.listings: dict[tuple[int, ...], list[int]] = {}  # a class's melds, by what they read (.ranklistings)
         # suit-blind kinds: a family kept in one suit has a twin of the same sizes that is
         # not, so listing every family without its suit lists each meld's pattern
         top = max(at) if at else 0
@@ -262,38 +268,8 @@ class RankClasses:
         return out
 
     def _melds_one_class(self, k: int, key: int) -> list[int]:
-        """:meth:`melds` with :attr:`one_class`."""
-        out = []
-        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
-        judged = self.judged
-        inc = self.inc[k]
-        have = key >> (k * self.width) & field
-        for lo, hi in self.set_sizes:
-            for r in range(lo, (have if hi is None else min(hi, have)) + 1):
-                group = r * inc
-                if judged.get(group) or (group not in judged and self.melds_pattern(group)):
-                    out.append(group)
-        for lo, hi in self.runs:
-            for p in self.positions[k]:
-                down = p
-                while key >> shift_at[down - 1] & field:
-                    down -= 1
-                up = p
-                while key >> shift_at[up + 1] & field:
-                    up += 1
-                if up - down + 1 < lo:
-                    continue
-                longest = up - down + 1 if hi is None else min(hi, up - down + 1)
-                for a in range(max(down, p - longest + 1), p + 1):
-                    for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
-                        group, twice = windows[(a, b)]
-                        if twice and ((key | guards) - group) & guards != guards:
-                            continue
-                        if judged.get(group) or (group not in judged and self.melds_pattern(group)):
-                            out.append(group)
-        if len(self.set_sizes) + len(self.runs) > 1 or len(self.positions[k]) > 1:
-            out = list(dict.fromkeys(out))
-        return out
+        """:meth:`melds` with :attr:`one_class` (:func:`.ranklistings.class_melds`)."""
+        return class_melds(self, k, key)
 
     def _fits(self, group: int, key: int) -> bool:
         """Whether pattern ``key`` holds every card of pattern ``group`` (a class may sit
