@@ -159,6 +159,9 @@ class RankClasses:
             suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
         self.suit_cards = suit_cards
         """Suit index -> the card-id mask of its natural cards."""
+        self.suit_of = tuple(suit_cards.get(core._suit_index[i], 0) for i in range(core._size))
+        """Card id -> the card-id mask of its suit's natural cards."""
+        self.group_names: dict[int, frozenset[str]] = {}  # kind names by (pattern, one suit), as group_kinds
         self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
         self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
@@ -372,6 +375,10 @@ class RankClasses:
         unmatched = 0
         class_of = self.class_of
         largest = self._largest
+        group_counts = self.group_counts
+        names = self.group_names
+        suit_of = self.suit_of
+        deck = core._cards
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
@@ -386,12 +393,26 @@ class RankClasses:
                 if v is None:
                     v = least(rest)
                 if v == target:
-                    real = largest(group, c, mask, key)
+                    got = group_counts.get(group)
+                    # inlined _largest's first case: the part holds just the group of its classes
+                    real = mask & got[1] if got is not None and key & got[2] == group else largest(group, c, mask, key)
                     if real > best:
                         best, best_group = real, group
             if best:
-                melds.append(core._cards_of(best))
-                kinds.append(core._names(self.kinds(best, best_group)))
+                cards = []
+                m = best
+                while m:
+                    bit = m & -m
+                    cards.append(deck[bit.bit_length() - 1])
+                    m ^= bit
+                melds.append(tuple(cards))
+                named = best_group << 1 | (not best & ~suit_of[c])  # as kinds() keys it
+                got_names = names.get(named)
+                if got_names is None:
+                    if len(names) >= CLASS_MEMO_LIMIT:
+                        names.clear()
+                    got_names = names[named] = core._names(self.kinds(best, best_group))
+                kinds.append(got_names)
                 mask ^= best
                 key -= best_group
             else:
