@@ -406,9 +406,11 @@ class RankWindows:
         classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         by_ranks = self.rank_parts if classes is not None else None
         keys = self._last_keys if by_ranks is not None else ()
+        totals = by_ranks.totals if by_ranks is not None else {}
         for i, part in enumerate(parts):
             if part.bit_count() < fewest:
-                deadwood += self._value(part)
+                value = totals.get(keys[i]) if by_ranks is not None else self._value(part)
+                deadwood += by_ranks.total(keys[i]) if value is None else value  # type: ignore[union-attr]
                 loose |= part
                 continue
             kept = memo.get(part)
