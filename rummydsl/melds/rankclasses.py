@@ -121,7 +121,7 @@ class RankClasses:
         highs = [hi for _lo, hi in self.set_sizes if hi is not None]
         self.set_cap = None if len(highs) < len(self.set_sizes) else max(highs, default=0)
         """The most cards of a set (``None``: no bound): a listing reads a class's count up to it."""
-        self.listings: dict[tuple[int, ...], list[int]] = {}  # a class's melds, by what they read (.ranklistings)
+        self.listings: dict[int, list[int]] = {}  # a class's melds, by what they read (.ranklistings)
         # suit-blind kinds: a family kept in one suit has a twin of the same sizes that is
         # not, so listing every family without its suit lists each meld's pattern
         top = max(at) if at else 0

@@ -34,7 +34,7 @@ class ListedMelds(Protocol):
     positions: tuple[tuple[int, ...], ...]
     judged: dict[int, int]
     set_cap: int | None
-    listings: dict[tuple[int, ...], list[int]]
+    listings: dict[int, list[int]]
     memo_limit: int
 
     def melds_pattern(self, group: int) -> bool: ...
@@ -49,9 +49,11 @@ def class_melds(classes: ListedMelds, k: int, key: int) -> list[int]:
     if cap is not None and have > cap:
         have = cap
     spans = [k, have]
+    memo_key = 0  # the runs, then the count and the class, packed in one int (the class read first)
     twice = False
     if classes.runs:
         shift_at, windows = classes.shift_at, classes.windows
+        top = len(shift_at)
         for p in classes.positions[k]:
             down = p
             while key >> shift_at[down - 1] & field:
@@ -60,10 +62,11 @@ def class_melds(classes: ListedMelds, k: int, key: int) -> list[int]:
             while key >> shift_at[up + 1] & field:
                 up += 1
             spans += (down, up)
+            memo_key = (memo_key * top + down) * top + up
             twice = twice or (down < up and windows[(down, up)][1])
     if twice:  # a class twice in a run: whether the pattern holds two of it counts (not kept)
         return list_class_melds(classes, k, key, have, spans)
-    memo_key = tuple(spans)
+    memo_key = (memo_key * (field + 1) + have) * len(classes.inc) + k
     got = classes.listings.get(memo_key)
     if got is None:
         got = list_class_melds(classes, k, key, have, spans)

@@ -434,12 +434,12 @@ class RankWindows:
             melds.extend(kept[1])
             kinds.extend(kept[2])
             loose |= kept[3]
-        if len(parts) > 1 and len(melds) > 1:
-            order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
-            melds = [melds[i] for i in order]
-            kinds = [kinds[i] for i in order]
+        if len(parts) > 1 and len(melds) > 1:  # by first card (ids differ: no meld is compared)
+            _, sorted_melds, sorted_kinds = zip(*sorted(zip([meld[0].id for meld in melds], melds, kinds)))
+        else:
+            sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
-        return tuple.__new__(Arrangement, (deadwood, tuple(melds), tuple(kinds), self.core._cards_of(loose), holds,
+        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
                                            (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
