@@ -10,8 +10,8 @@ rank pattern (:mod:`.rankclasses`) is the hand's pattern less the fields of the 
 ranks. When each rank is one class (its cards share one value), :class:`RankParts`
 reads a hand
 
-- by bytes of its card-id mask: one table lookup per byte gives those cards' pattern,
-  and the pattern's nonzero fields are the ranks held;
+- by bytes of its card-id mask: two table lookups per byte give those cards' pattern
+  and the ranks they hold;
 - then its parts by the ranks held, one lookup in a table of every set of ranks (the
   pieces by lowest sequence position, as the classes are numbered): each
   part as the card-id mask of its ranks' cards (the hand's cards there are the part)
@@ -40,32 +40,39 @@ MOST_RANKS = 14
 PIECES_KEPT = 8
 """How many decks' tables of pieces the process keeps (the oldest is dropped first)."""
 
-#: Held ranks (a pattern's guard bits) -> (card-id mask, field mask) of each connected piece, lowest first.
-Pieces = dict[int, tuple[tuple[int, int], ...]]
+#: Held ranks (a bit per class) -> (card-id mask, field mask, value field mask) of each connected piece, lowest first.
+Pieces = list[tuple[tuple[int, int, int], ...]]
 
-_PIECES: dict[Hashable, Pieces] = {}
+_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width)
 
 
 class RankParts:
     """A deck's natural cards by bytes and ranks, for reading a hand's parts; build with :meth:`build`."""
 
-    def __init__(self, classes: RankClasses, size: int, pieces: Pieces) -> None:
+    def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
         self.classes = classes
-        card_inc = classes.card_inc
+        card_inc, class_of, values = classes.card_inc, classes.class_of, classes.core.values
         tables = []
         for low in range(0, size, 8):
-            table = [0] * 256
+            patterns = [0] * 256
+            ranks = [0] * 256
+            valued = [0] * 256
             for byte in range(1, 256):
                 bit = byte & -byte
                 cid = low + bit.bit_length() - 1
-                table[byte] = table[byte ^ bit] + (card_inc[cid] if cid < size else 0)
-            tables.append(table)
+                natural = cid < size and class_of[cid] >= 0
+                patterns[byte] = patterns[byte ^ bit] + (card_inc[cid] if natural else 0)
+                ranks[byte] = ranks[byte ^ bit] | (1 << class_of[cid] if natural else 0)
+                valued[byte] = valued[byte ^ bit] + (values[cid] << (class_of[cid] * value_width) if natural else 0)
+            tables.append((patterns, ranks, valued))
         self.tables = tuple(tables)
-        """Byte ``i`` of a card-id mask -> the pattern of its cards (ids ``8 * i`` to ``8 * i + 7``)."""
-        self.ones = sum(classes.inc)
-        """One card of each class: ``((pattern | guards) - ones) & guards`` is the guard bit of each field held."""
+        """Byte ``i`` of a card-id mask -> (the pattern of its cards, the ranks they hold (a
+        bit per class), their values summed in one field of ``value_width`` bits per class)."""
         self.pieces = pieces
-        self.totals: dict[int, int] = {}  # a pattern's cards' value
+        self.value_width = value_width
+        self.value_ones = sum(1 << (k * value_width) for k in range(classes.count))
+        """One in each value field: a multiple of it sums the fields into the top one."""
+        self.value_shift = (classes.count - 1) * value_width
 
     @classmethod
     def build(cls, core: MeldCore, links: Sequence[int], classes: RankClasses) -> RankParts | None:
@@ -75,7 +82,7 @@ class RankParts:
         two classes, or the deck has more than :data:`MOST_RANKS` ranks."""
         naturals = [c.id for c in core._cards if not c.wild]
         count = classes.count
-        if not naturals or count > MOST_RANKS:
+        if not naturals or count > MOST_RANKS or min(core.values[cid] for cid in naturals) < 0:
             return None
         rank_of = core._rank_order
         class_of = classes.class_of
@@ -94,57 +101,53 @@ class RankParts:
             want = sum(column for j, column in enumerate(columns) if class_links[k] >> j & 1)
             if links[cid] != want & ~(1 << cid) or (columns[k] != 1 << cid and not class_links[k] >> k & 1):
                 return None  # (two cards of a rank held alone would be two parts, not one)
-        key = (tuple(class_links), columns, classes.width)
+        # a value field holds the sum of every natural card's value: no sum of fields carries
+        value_width = sum(core.values[cid] for cid in naturals).bit_length() + 1
+        key = (tuple(class_links), columns, classes.width, value_width)
         pieces = _PIECES.get(key)
         if pieces is None:
-            pieces = pieces_of(class_links, columns, classes.width)
+            pieces = pieces_of(class_links, columns, classes.width, value_width)
             if len(_PIECES) >= PIECES_KEPT:
                 _PIECES.pop(next(iter(_PIECES)))
             _PIECES[key] = pieces
-        return cls(classes, core._size, pieces)
+        return cls(classes, core._size, pieces, value_width)
 
-    def split(self, mask: int) -> tuple[list[int], list[int]]:
+    def split(self, mask: int) -> tuple[list[int], list[int], list[int]]:
         """The parts of the wild-free hand ``mask`` (card-id masks, by lowest sequence
-        position) and their patterns."""
-        pattern = 0
+        position), their patterns and their cards' values."""
+        pattern = ranks = value = 0
         rest = mask
-        for table in self.tables:
-            pattern += table[rest & 255]
+        for patterns, held, valued in self.tables:
+            byte = rest & 255
+            pattern += patterns[byte]
+            ranks |= held[byte]
+            value += valued[byte]
             rest >>= 8
-        classes = self.classes
         parts = []
         keys = []
-        for column, fields in self.pieces[((pattern | classes.guards) - self.ones) & classes.guards]:
+        totals = []
+        ones, shift, top = self.value_ones, self.value_shift, (1 << self.value_width) - 1
+        for column, fields, value_fields in self.pieces[ranks]:
             parts.append(mask & column)
             keys.append(pattern & fields)
-        return parts, keys
-
-    def total(self, key: int) -> int:
-        """The value of the cards of pattern ``key``, kept."""
-        got = self.totals.get(key)
-        if got is None:
-            value = self.classes.value
-            got = sum(value[k] * n for k, n in self.classes._counts(key))
-            if len(self.totals) >= 1 << 16:
-                self.totals.clear()
-            self.totals[key] = got
-        return got
+            totals.append(((value & value_fields) * ones) >> shift & top)  # the fields' sum
+        return parts, keys, totals
 
 
-def pieces_of(links: Sequence[int], columns: Sequence[int], width: int) -> Pieces:
-    """For every set of classes (as the guard bits of their fields, ``width`` bits each):
-    its connected pieces under ``links`` (class -> the classes it links to), lowest
-    first, each as (the card-id mask of its classes' cards ``columns``, their fields'
-    mask). Built by adding the classes one at a time, highest last: a class joins the
+def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:
+    """For every set of classes (a bit mask, the list's index): its connected pieces
+    under ``links`` (class -> the classes it links to), lowest first, each as (the
+    card-id mask of its classes' cards ``columns``, their fields' mask, ``width`` bits
+    each, and their value fields' mask, ``value_width`` bits each). Built by adding the classes one at a time, highest last: a class joins the
     pieces of the lower set it links to into one."""
     count = len(links)
     field = (1 << width) - 1
-    guard = 1 << (width - 1)
-    # by the set of classes as a plain bit mask: (classes, column, fields) of each piece
-    found: list[tuple[tuple[int, int, int], ...]] = [()]
+    value_field = (1 << value_width) - 1
+    # by the set of classes as a plain bit mask: (classes, column, fields, value fields) of each piece
+    found: list[tuple[tuple[int, int, int, int], ...]] = [()]
     for top in range(count):
         unit = 1 << top
-        own = (unit, columns[top], field << (top * width))
+        own = (unit, columns[top], field << (top * width), value_field << (top * value_width))
         for lower in range(unit):
             joined = [own]
             kept = []
@@ -154,19 +157,11 @@ def pieces_of(links: Sequence[int], columns: Sequence[int], width: int) -> Piece
                 else:
                     kept.append(piece)
             if len(joined) > 1:
-                merged = (sum(p[0] for p in joined), sum(p[1] for p in joined), sum(p[2] for p in joined))
+                merged = (sum(p[0] for p in joined), sum(p[1] for p in joined), sum(p[2] for p in joined),
+                          sum(p[3] for p in joined))
                 kept.append(merged)
                 kept.sort(key=lambda piece: piece[0] & -piece[0])
             else:
                 kept.append(own)
             found.append(tuple(kept))
-    out: Pieces = {}
-    for classes, pieces in enumerate(found):
-        guards = 0
-        m = classes
-        while m:
-            bit = m & -m
-            guards |= guard << ((bit.bit_length() - 1) * width)
-            m ^= bit
-        out[guards] = tuple((column, fields) for _, column, fields in pieces)
-    return out
+    return [tuple(piece[1:] for piece in pieces) for pieces in found]

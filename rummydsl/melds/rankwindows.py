@@ -107,6 +107,7 @@ class RankWindows:
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
         self._last_keys: list[int] = []
+        self._last_totals: list[int] = []  # the parts' values, with rank_parts
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -148,7 +149,7 @@ class RankWindows:
         if mask == self._parts_of:
             return self._last_parts
         if self.rank_parts is not None:
-            parts, self._last_keys = self.rank_parts.split(mask)
+            parts, self._last_keys, self._last_totals = self.rank_parts.split(mask)
         else:
             parts = connected_parts(mask, self.links)
             self._last_keys = []
@@ -405,18 +406,16 @@ class RankWindows:
         # suit-blind kinds on a direct hand: each part walks its rank pattern
         classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         by_ranks = self.rank_parts if classes is not None else None
-        keys = self._last_keys if by_ranks is not None else ()
-        totals = by_ranks.totals if by_ranks is not None else {}
+        keys, totals = (self._last_keys, self._last_totals) if by_ranks is not None else ((), ())
         for i, part in enumerate(parts):
             if part.bit_count() < fewest:
-                value = totals.get(keys[i]) if by_ranks is not None else self._value(part)
-                deadwood += by_ranks.total(keys[i]) if value is None else value  # type: ignore[union-attr]
+                deadwood += totals[i] if by_ranks is not None else self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
             if kept is None:
                 if by_ranks is not None:
-                    kept = classes.walk_loose(part, keys[i], by_ranks.total(keys[i]))  # type: ignore[union-attr]
+                    kept = classes.walk_loose(part, keys[i], totals[i])  # type: ignore[union-attr]
                 elif classes is not None:
                     kept = classes.walk_loose(part)
                 else:
