@@ -344,7 +344,13 @@ class RankWindows:
         total = 0
         fewest = self.fewest
         costs = self.costs
-        for part in self.parts(mask):
+        parts = self.parts(mask)
+        if self.rank_parts and self.rank_classes and self.direct and mask.bit_count() <= DIRECT_MOST:  # by ranks
+            least = self.rank_classes.least
+            for part, key, value in zip(parts, self._last_keys, self._last_totals):
+                total += value if part.bit_count() < fewest else least(key)
+            return total
+        for part in parts:
             if part.bit_count() < fewest:
                 total += self._value(part)
                 continue
