@@ -10,12 +10,13 @@ rank pattern (:mod:`.rankclasses`) is the hand's pattern less the fields of the 
 ranks. When each rank is one class (its cards share one value), :class:`RankParts`
 reads a hand
 
-- by bytes of its card-id mask: two table lookups per byte give those cards' pattern
-  and the ranks they hold;
+- by bytes of its card-id mask: three table lookups per byte give those cards'
+  pattern, the ranks they hold, and their values summed in one field per rank;
 - then its parts by the ranks held, one lookup in a table of every set of ranks (the
-  pieces by lowest sequence position, as the classes are numbered): each
-  part as the card-id mask of its ranks' cards (the hand's cards there are the part)
-  and the field mask of its ranks (the hand's pattern there is the part's),
+  pieces by lowest sequence position, as the classes are numbered): each part as the
+  card-id mask of its ranks' cards (the hand's cards there are the part), the field
+  mask of its ranks (the hand's pattern there is the part's) and that of their value
+  fields (whose sum, one multiplication, is the part's value),
 
 instead of one step per card and link. :meth:`RankParts.build` checks that every card's
 links are its rank's (else the hand is split by its links, as before). The tables depend
@@ -40,10 +41,11 @@ MOST_RANKS = 14
 PIECES_KEPT = 8
 """How many decks' tables of pieces the process keeps (the oldest is dropped first)."""
 
-#: Held ranks (a bit per class) -> (card-id mask, field mask, value field mask) of each connected piece, lowest first.
+#: Held ranks (a bit per class) -> (card-id mask, field mask, value field mask) of each
+#: connected piece, lowest first.
 Pieces = list[tuple[tuple[int, int, int], ...]]
 
-_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width)
+_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width, value width)
 
 
 class RankParts:
