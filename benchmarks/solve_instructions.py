@@ -11,11 +11,15 @@ move (CPU times there spread by a third)::
     PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no python benchmarks/solve_instructions.py full
 
 (``I refs`` in each run's summary; ``repeat`` in place of ``full`` gives a repeated hand's.)
+The cyclic garbage collector is off, as ``timeit`` turns it off while ``bench_melds.py``
+times a pass: whether a collection of the whole heap fell inside the pass moved the count
+with a few kept objects more or fewer (``--gc`` leaves it on).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 from pathlib import Path
@@ -30,7 +34,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="warm: the warm passes only; full: then one pass over new hands; repeat: then one more "
                              "pass over the same hands")
     parser.add_argument("--hands", type=int, default=300, help="hands a pass (default 300)")
+    parser.add_argument("--gc", action="store_true", help="leave the cyclic garbage collector on")
     args = parser.parse_args(argv)
+    if not args.gc:
+        gc.disable()
     rules = rules_for("skarney_gin")
     rng = random.Random(2024)
     hands = make_hands(rules.deck, rng, args.hands, 10, False)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .rankcontract import size_sets
+from .ranklistings import class_melds
 from .rankmasks import mask_sum
 from .shapes import blind_contract
 
@@ -114,8 +115,13 @@ class RankClasses:
                 at.setdefault(p, []).append(k)
         self.at = {p: tuple(ks) for p, ks in at.items()}
         """Sequence position -> the classes with a card there."""
-        self.set_sizes = [(max(lo, 1), hi) for lo, hi, _per_suit in set_sizes]
-        self.runs = [(max(lo, 1), hi) for lo, hi, _per_suit in runs]
+        # (each size range once: a family kept in one suit and its twin list the same patterns)
+        self.set_sizes = list(dict.fromkeys((max(lo, 1), hi) for lo, hi, _per_suit in set_sizes))
+        self.runs = list(dict.fromkeys((max(lo, 1), hi) for lo, hi, _per_suit in runs))
+        highs = [hi for _lo, hi in self.set_sizes if hi is not None]
+        self.set_cap = None if len(highs) < len(self.set_sizes) else max(highs, default=0)
+        """The most cards of a set (``None``: no bound): a listing reads a class's count up to it."""
+        self.listings: dict[int, list[int]] = {}  # a class's melds, by what they read (.ranklistings)
         # suit-blind kinds: a family kept in one suit has a twin of the same sizes that is
         # not, so listing every family without its suit lists each meld's pattern
         top = max(at) if at else 0
@@ -144,6 +150,7 @@ class RankClasses:
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
+        self.group_sizes: dict[int, int] = {}  # a meld pattern's cards, for size_sets
         self.naturals = tuple(cards)
         self.group_counts: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}  # (class, cards), cards, fields
         self.group_kinds: dict[int, int] = {}  # kinds by (pattern, one suit)
@@ -152,6 +159,9 @@ class RankClasses:
             suit_cards[core._suit_index[c.id]] = suit_cards.get(core._suit_index[c.id], 0) | 1 << c.id
         self.suit_cards = suit_cards
         """Suit index -> the card-id mask of its natural cards."""
+        self.suit_of = tuple(suit_cards.get(core._suit_index[i], 0) for i in range(core._size))
+        """Card id -> the card-id mask of its suit's natural cards."""
+        self.group_names: dict[int, frozenset[str]] = {}  # kind names by (pattern, one suit), as group_kinds
         self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
         self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
@@ -261,38 +271,8 @@ class RankClasses:
         return out
 
     def _melds_one_class(self, k: int, key: int) -> list[int]:
-        """:meth:`melds` with :attr:`one_class`."""
-        out = []
-        field, shift_at, windows, guards = self.field, self.shift_at, self.windows, self.guards
-        judged = self.judged
-        inc = self.inc[k]
-        have = key >> (k * self.width) & field
-        for lo, hi in self.set_sizes:
-            for r in range(lo, (have if hi is None else min(hi, have)) + 1):
-                group = r * inc
-                if judged.get(group) or (group not in judged and self.melds_pattern(group)):
-                    out.append(group)
-        for lo, hi in self.runs:
-            for p in self.positions[k]:
-                down = p
-                while key >> shift_at[down - 1] & field:
-                    down -= 1
-                up = p
-                while key >> shift_at[up + 1] & field:
-                    up += 1
-                if up - down + 1 < lo:
-                    continue
-                longest = up - down + 1 if hi is None else min(hi, up - down + 1)
-                for a in range(max(down, p - longest + 1), p + 1):
-                    for b in range(max(p, a + lo - 1), min(up, a + longest - 1) + 1):
-                        group, twice = windows[(a, b)]
-                        if twice and ((key | guards) - group) & guards != guards:
-                            continue
-                        if judged.get(group) or (group not in judged and self.melds_pattern(group)):
-                            out.append(group)
-        if len(self.set_sizes) + len(self.runs) > 1 or len(self.positions[k]) > 1:
-            out = list(dict.fromkeys(out))
-        return out
+        """:meth:`melds` with :attr:`one_class` (:func:`.ranklistings.class_melds`)."""
+        return class_melds(self, k, key)
 
     def _fits(self, group: int, key: int) -> bool:
         """Whether pattern ``key`` holds every card of pattern ``group`` (a class may sit
@@ -368,19 +348,21 @@ class RankClasses:
         deadwood, melds, kinds, unmatched = self.walk_loose(mask)
         return deadwood, melds, kinds, self.core._cards_of(unmatched)
 
-    def walk_loose(self, mask: int) -> PartWalk:
-        """:meth:`walk` with the unmatched cards as a card-id mask."""
+    def walk_loose(self, mask: int, key: int = -1, total: int = 0) -> PartWalk:
+        """:meth:`walk` with the unmatched cards as a card-id mask (given the cards' pattern
+        ``key`` and value ``total``, or with ``key`` -1 reading them)."""
         core = self.core
         values = core.values
-        key = total = 0
         card_inc = self.card_inc
-        m = mask
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            key += card_inc[c]
-            total += values[c]
-            m ^= low
+        if key < 0:
+            key = total = 0
+            m = mask
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                key += card_inc[c]
+                total += values[c]
+                m ^= low
         least = self.least
         memo = self.least_memo
         deadwood = target = least(key)
@@ -393,6 +375,10 @@ class RankClasses:
         unmatched = 0
         class_of = self.class_of
         largest = self._largest
+        group_counts = self.group_counts
+        names = self.group_names
+        suit_of = self.suit_of
+        deck = core._cards
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
@@ -407,12 +393,26 @@ class RankClasses:
                 if v is None:
                     v = least(rest)
                 if v == target:
-                    real = largest(group, c, mask, key)
+                    got = group_counts.get(group)
+                    # inlined _largest's first case: the part holds just the group of its classes
+                    real = mask & got[1] if got is not None and key & got[2] == group else largest(group, c, mask, key)
                     if real > best:
                         best, best_group = real, group
             if best:
-                melds.append(core._cards_of(best))
-                kinds.append(core._names(self.kinds(best, best_group)))
+                cards = []  # core._cards_of(best), inlined: one call less a meld
+                m = best
+                while m:
+                    bit = m & -m
+                    cards.append(deck[bit.bit_length() - 1])
+                    m ^= bit
+                melds.append(tuple(cards))
+                named = best_group << 1 | (not best & ~suit_of[c])  # as kinds() keys it
+                got_names = names.get(named)
+                if got_names is None:
+                    if len(names) >= CLASS_MEMO_LIMIT:
+                        names.clear()
+                    got_names = names[named] = core._names(self.kinds(best, best_group))
+                kinds.append(got_names)
                 mask ^= best
                 key -= best_group
             else:

@@ -1,12 +1,19 @@
-"""The contract questions of :mod:`.rankclasses` on a part's pattern: the multisets of
-meld sizes a pattern holds, for a contract that reads only its melds' sizes and count
-(:func:`~rummydsl.melds.shapes.blind_contract`)."""
+"""The contract questions of the rank windows: on a part's pattern (:mod:`.rankclasses`),
+the multisets of meld sizes a pattern holds, for a contract that reads only its melds'
+sizes and count (:func:`~rummydsl.melds.shapes.blind_contract`); on the cards, a search
+of their collections of disjoint melds (:func:`cards_hold`)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
-__all__ = ["PatternMelds", "size_sets", "sized_melds"]
+if TYPE_CHECKING:
+    from ..cards import Card
+    from .core import MeldCore
+
+__all__ = ["PatternMelds", "cards_hold", "size_sets", "sized_melds"]
 
 
 class PatternMelds(Protocol):
@@ -14,6 +21,7 @@ class PatternMelds(Protocol):
 
     guards: int
     field: int
+    width: int
     one_class: bool
     shift_at: tuple[int, ...]
     windows: dict[tuple[int, int], tuple[int, bool]]
@@ -21,6 +29,7 @@ class PatternMelds(Protocol):
     runs: list[tuple[int, int | None]]
     inc: tuple[int, ...]
     size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]]
+    group_sizes: dict[int, int]
     memo_limit: int
 
     def _counts(self, group: int) -> list[tuple[int, int]]: ...
@@ -36,35 +45,34 @@ def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
               most_melds: int | None) -> frozenset[tuple[int, ...]]:
     """The multisets of sizes (sorted tuples, the empty one included) of the
     collections of disjoint melds of ``sizes`` cards, at most ``most_melds`` of them,
-    that pattern ``key`` holds; kept per pattern."""
+    that pattern ``key`` holds; kept per pattern. A card of the lowest class ``k`` is
+    in no meld of a collection (then it is a collection of the pattern without that
+    card) or in one of the melds with a card of class ``k`` (then the rest is a
+    collection of the pattern without that meld): the states are the least-deadwood
+    search's (:meth:`~.rankclasses.RankClasses.least`), whose meld listings are kept."""
     memo_key = (key, sizes, most_melds)
     got = classes.size_memo.get(memo_key)
     if got is not None:
         return got
-    # smallest first, so that a collection taken in list order has its sizes sorted; each
-    # collection is grown in list order only (a meld at or after the last one taken)
-    groups = sorted((classes._size(g), g) for g in sized_melds(classes, key, *sizes))
-    full = key | classes.guards
-    guards = classes.guards
-    out: set[tuple[int, ...]] = set()
-    seen: set[tuple[int, tuple[int, ...], int]] = set()
-    stack: list[tuple[int, tuple[int, ...], int]] = [(0, (), 0)]
-    while stack:
-        used, taken, start = stack.pop()
-        out.add(taken)
-        if most_melds is not None and len(taken) >= most_melds:
-            continue
-        for i in range(start, len(groups)):
-            n, group = groups[i]
-            now = used + group
-            if (full - now) & guards == guards:
-                state = (now, taken + (n,), i)
-                if state not in seen:
-                    seen.add(state)
-                    stack.append(state)
-    got = frozenset(out)
+    if not key:
+        got = frozenset({()})
+    else:
+        k = ((key & -key).bit_length() - 1) // classes.width
+        out = set(size_sets(classes, key - classes.inc[k], sizes, most_melds))
+        low, high = sizes
+        group_sizes = classes.group_sizes
+        for group in classes.melds(k, key):
+            n = group_sizes.get(group)
+            if n is None:
+                n = group_sizes[group] = classes._size(group)
+            if low <= n <= high:
+                for rest in size_sets(classes, key - group, sizes, most_melds):
+                    if most_melds is None or len(rest) < most_melds:
+                        out.add(tuple(sorted((*rest, n))))
+        got = frozenset(out)
     if len(classes.size_memo) >= classes.memo_limit:
         classes.size_memo.clear()
+        classes.group_sizes.clear()
     classes.size_memo[memo_key] = got
     return got
 
@@ -106,3 +114,55 @@ def sized_melds(classes: PatternMelds, key: int, low_size: int, high_size: int) 
                         found.add(group)
             a = b + 1
     return found
+
+
+def cards_hold(core: MeldCore, melds_with: Callable[[int, int], list[int]], mask: int,
+               contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+    """Whether some collection of disjoint melds of the wild-free cards ``mask``, of
+    ``least_melds`` to ``most_melds`` melds of ``sizes`` cards each, meets ``contract``
+    (with some kind each meld forms), as :func:`~rummydsl.melds.contract.contract_search`
+    asks it: the rank windows' question of the cards (``melds_with(card, mask)``: the
+    melds of ``mask`` holding the card), for a contract that reads more than sizes."""
+    low_size, high_size = sizes
+    melds: list[int] = []
+    m = mask
+    while m:
+        low = m & -m
+        for meld in melds_with(low.bit_length() - 1, m):
+            if low_size <= meld.bit_count() <= high_size:
+                melds.append(meld)
+        m ^= low
+    if len(melds) < least_melds:
+        return False
+    names = core.kind_names
+    read: dict[int, tuple[tuple[Card, ...], list[str]]] = {}
+    chosen: list[int] = []
+
+    def meets() -> bool:
+        groups = []
+        for meld in chosen:
+            got = read.get(meld)
+            if got is None:
+                kinds = core._judge(meld, 0)
+                got = read[meld] = (core._cards_of(meld), [names[b] for b in range(len(names)) if kinds >> b & 1])
+            groups.append(got)
+        for pick in itertools.product(*(kinds for _, kinds in groups)):
+            if contract([(kind, cards) for kind, (cards, _) in zip(pick, groups)]):
+                return True
+        return False
+
+    def visit(start: int, used: int) -> bool:
+        for i in range(start, len(melds)):
+            meld = melds[i]
+            if meld & used:
+                continue
+            chosen.append(meld)
+            if len(chosen) >= least_melds and meets():
+                return True
+            if (most_melds is None or len(chosen) < most_melds) and visit(i + 1, used | meld):
+                return True
+            chosen.pop()
+        return False
+
+    return visit(0, 0)

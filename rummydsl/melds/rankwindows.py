@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING
 from ..cards import Card
 from .core import Arrangement, MeldCore
 from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract, least_step
+from .rankcontract import cards_hold
 from .rankmasks import connected_parts, mask_sum
+from .rankparts import RankParts
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -99,9 +101,13 @@ class RankWindows:
         self.meld_classes: dict[int, int] = {}  # suit-blind kinds: 1 when a group of that class multiset melds
         self.costs: dict[int, int] = {}  # a part's least deadwood by the general search
         self.arrangements: dict[int, PartWalk] = {}  # a part's arrangement, unmatched as a mask
+        self.rank_parts = None if self.rank_classes is None else RankParts.build(core, links, self.rank_classes)
+        """With suit-blind kinds whose links are their ranks': a hand's parts read by ranks (:mod:`.rankparts`)."""
         self._parts_of = -1
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
+        self._last_keys: list[int] = []
+        self._last_totals: list[int] = []  # the parts' values, with rank_parts
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -137,13 +143,26 @@ class RankWindows:
     # ------------------------------------------------------------------ parts
 
     def parts(self, mask: int) -> list[int]:
-        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card (the
-        last hand's kept: a solve asks them for the contract, then the arrangement)."""
+        """The parts of the wild-free hand of card-id mask ``mask``, by lowest card (by
+        lowest sequence position with :attr:`rank_parts`; the last hand's kept: a solve
+        asks them for the contract, then the arrangement)."""
         if mask == self._parts_of:
             return self._last_parts
-        parts = connected_parts(mask, self.links)
+        if self.rank_parts is not None:
+            parts, self._last_keys, self._last_totals = self.rank_parts.split(mask)
+        else:
+            parts = connected_parts(mask, self.links)
+            self._last_keys = []
         self._parts_of, self._last_parts = mask, parts
         return parts
+
+    def part_keys(self, mask: int) -> list[int]:
+        """With suit-blind kinds: the patterns (:mod:`.rankclasses`) of :meth:`parts`, in their order."""
+        parts = self.parts(mask)
+        if not self._last_keys and parts:
+            assert self.rank_classes is not None
+            self._last_keys = [self.rank_classes.key(part) for part in parts]
+        return self._last_keys
 
     def _key(self, mask: int) -> int:
         """A memo key of the cards ``mask``: their class multiset (suit-blind kinds, which
@@ -315,51 +334,8 @@ class RankWindows:
               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
         """Whether some collection of disjoint melds of the wild-free cards ``mask``, of
         ``least_melds`` to ``most_melds`` melds of ``sizes`` cards each, meets ``contract``
-        (with some kind each meld forms), as :func:`~rummydsl.melds.contract.contract_search`
-        asks it."""
-        core = self.core
-        low_size, high_size = sizes
-        melds: list[int] = []
-        m = mask
-        while m:
-            low = m & -m
-            for meld in self.melds_with(low.bit_length() - 1, m):
-                if low_size <= meld.bit_count() <= high_size:
-                    melds.append(meld)
-            m ^= low
-        if len(melds) < least_melds:
-            return False
-        names = core.kind_names
-        read: dict[int, tuple[tuple[Card, ...], list[str]]] = {}
-        chosen: list[int] = []
-
-        def meets() -> bool:
-            groups = []
-            for meld in chosen:
-                got = read.get(meld)
-                if got is None:
-                    kinds = core._judge(meld, 0)
-                    got = read[meld] = (self._cards(meld), [names[b] for b in range(len(names)) if kinds >> b & 1])
-                groups.append(got)
-            for pick in itertools.product(*(kinds for _, kinds in groups)):
-                if contract([(kind, cards) for kind, (cards, _) in zip(pick, groups)]):
-                    return True
-            return False
-
-        def visit(start: int, used: int) -> bool:
-            for i in range(start, len(melds)):
-                meld = melds[i]
-                if meld & used:
-                    continue
-                chosen.append(meld)
-                if len(chosen) >= least_melds and meets():
-                    return True
-                if (most_melds is None or len(chosen) < most_melds) and visit(i + 1, used | meld):
-                    return True
-                chosen.pop()
-            return False
-
-        return visit(0, 0)
+        (:func:`.rankcontract.cards_hold`)."""
+        return cards_hold(self.core, self.melds_with, mask, contract, least_melds, most_melds, sizes)
 
     # ------------------------------------------------------------------ questions
 
@@ -368,7 +344,13 @@ class RankWindows:
         total = 0
         fewest = self.fewest
         costs = self.costs
-        for part in self.parts(mask):
+        parts = self.parts(mask)
+        if self.rank_parts and self.rank_classes and self.direct and mask.bit_count() <= DIRECT_MOST:  # by ranks
+            least = self.rank_classes.least
+            for part, key, value in zip(parts, self._last_keys, self._last_totals):
+                total += value if part.bit_count() < fewest else least(key)
+            return total
+        for part in parts:
             if part.bit_count() < fewest:
                 total += self._value(part)
                 continue
@@ -429,14 +411,18 @@ class RankWindows:
         parts = self.parts(mask)
         # suit-blind kinds on a direct hand: each part walks its rank pattern
         classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
-        for part in parts:
+        by_ranks = self.rank_parts if classes is not None else None
+        keys, totals = (self._last_keys, self._last_totals) if by_ranks is not None else ((), ())
+        for i, part in enumerate(parts):
             if part.bit_count() < fewest:
-                deadwood += self._value(part)
+                deadwood += totals[i] if by_ranks is not None else self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
             if kept is None:
-                if classes is not None:
+                if by_ranks is not None:
+                    kept = classes.walk_loose(part, keys[i], totals[i])  # type: ignore[union-attr]
+                elif classes is not None:
                     kept = classes.walk_loose(part)
                 else:
                     if self.direct and part.bit_count() <= DIRECT_MOST:
@@ -453,12 +439,12 @@ class RankWindows:
             melds.extend(kept[1])
             kinds.extend(kept[2])
             loose |= kept[3]
-        if len(parts) > 1 and len(melds) > 1:
-            order = sorted(range(len(melds)), key=lambda i: melds[i][0].id)
-            melds = [melds[i] for i in order]
-            kinds = [kinds[i] for i in order]
+        if len(parts) > 1 and len(melds) > 1:  # by first card (ids differ: no meld is compared)
+            _, sorted_melds, sorted_kinds = zip(*sorted(zip([meld[0].id for meld in melds], melds, kinds)))
+        else:
+            sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
-        return tuple.__new__(Arrangement, (deadwood, tuple(melds), tuple(kinds), self.core._cards_of(loose), holds,
+        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
                                            (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
@@ -478,19 +464,19 @@ class RankWindows:
         room = 0
         cards = 0
         held = []
-        for part in self.parts(mask):
+        for i, part in enumerate(self.parts(mask)):
             size = part.bit_count()
             if size >= least_size:
                 room += size // least_size
                 cards |= part
-                held.append(part)
+                held.append(i)
         if room < least_melds:
             return False
         if self.direct and cards.bit_count() <= DIRECT_MOST:
             classes = self.rank_classes
             if classes is not None and blind:
-                return classes.holds([classes.key(part) for part in held], contract, least_melds,
-                                     core.contract_max_melds, sizes)
+                keys = self.part_keys(mask)
+                return classes.holds([keys[i] for i in held], contract, least_melds, core.contract_max_melds, sizes)
             return self.holds(cards, contract, least_melds, core.contract_max_melds, sizes)
         return search(self._cards(cards))
 

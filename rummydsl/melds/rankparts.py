@@ -1,0 +1,169 @@
+"""A wild-free hand's parts and rank patterns read from its ranks, for suit-blind kinds.
+
+The rank windows (:mod:`.rankwindows`) split a hand into *parts*, the classes of cards
+linked in chains, by following each card's links. Under suit-blind kinds
+(:func:`~rummydsl.melds.shapes.suit_blind`: Skarney's runs and poker sequences) a link
+never reads a suit: two cards are linked when their ranks are (the same rank for a
+``same_rank`` family, adjacent sequence positions for a ``sequence`` family of any suit).
+Then a part is the hand's cards of one connected piece of the ranks it holds, and its
+rank pattern (:mod:`.rankclasses`) is the hand's pattern less the fields of the other
+ranks. When each rank is one class (its cards share one value), :class:`RankParts`
+reads a hand
+
+- by bytes of its card-id mask: three table lookups per byte give those cards'
+  pattern, the ranks they hold, and their values summed in one field per rank;
+- then its parts by the ranks held, one lookup in a table of every set of ranks (the
+  pieces by lowest sequence position, as the classes are numbered): each part as the
+  card-id mask of its ranks' cards (the hand's cards there are the part), the field
+  mask of its ranks (the hand's pattern there is the part's) and that of their value
+  fields (whose sum, one multiplication, is the part's value),
+
+instead of one step per card and link. :meth:`RankParts.build` checks that every card's
+links are its rank's (else the hand is split by its links, as before). The tables depend
+only on the deck's ranks, links and classes, and are built once a process for each
+(:data:`PIECES_KEPT` kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .core import MeldCore
+    from .rankclasses import RankClasses
+
+__all__ = ["RankParts", "MOST_RANKS", "PIECES_KEPT", "pieces_of"]
+
+MOST_RANKS = 14
+"""The most ranks a deck may have for :class:`RankParts` (its table has ``2 ** ranks`` entries)."""
+
+PIECES_KEPT = 8
+"""How many decks' tables of pieces the process keeps (the oldest is dropped first)."""
+
+#: Held ranks (a bit per class) -> (card-id mask, field mask, value field mask) of each
+#: connected piece, lowest first.
+Pieces = list[tuple[tuple[int, int, int], ...]]
+
+_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width, value width)
+
+
+class RankParts:
+    """A deck's natural cards by bytes and ranks, for reading a hand's parts; build with :meth:`build`."""
+
+    def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
+        self.classes = classes
+        card_inc, class_of, values = classes.card_inc, classes.class_of, classes.core.values
+        tables = []
+        for low in range(0, size, 8):
+            patterns = [0] * 256
+            ranks = [0] * 256
+            valued = [0] * 256
+            for byte in range(1, 256):
+                bit = byte & -byte
+                cid = low + bit.bit_length() - 1
+                natural = cid < size and class_of[cid] >= 0
+                patterns[byte] = patterns[byte ^ bit] + (card_inc[cid] if natural else 0)
+                ranks[byte] = ranks[byte ^ bit] | (1 << class_of[cid] if natural else 0)
+                valued[byte] = valued[byte ^ bit] + (values[cid] << (class_of[cid] * value_width) if natural else 0)
+            tables.append((patterns, ranks, valued))
+        self.tables = tuple(tables)
+        """Byte ``i`` of a card-id mask -> (the pattern of its cards, the ranks they hold (a
+        bit per class), their values summed in one field of ``value_width`` bits per class)."""
+        self.pieces = pieces
+        self.value_width = value_width
+        self.value_ones = sum(1 << (k * value_width) for k in range(classes.count))
+        """One in each value field: a multiple of it sums the fields into the top one."""
+        self.value_shift = (classes.count - 1) * value_width
+
+    @classmethod
+    def build(cls, core: MeldCore, links: Sequence[int], classes: RankClasses) -> RankParts | None:
+        """The tables of ``core``'s deck, or ``None`` when some card's links (``links``:
+        card id -> the mask of the natural cards linked to it) are not those of its
+        rank, the cards of a rank are not linked to each other, a rank's cards are of
+        two classes, or the deck has more than :data:`MOST_RANKS` ranks."""
+        naturals = [c.id for c in core._cards if not c.wild]
+        count = classes.count
+        if not naturals or count > MOST_RANKS or min(core.values[cid] for cid in naturals) < 0:
+            return None
+        rank_of = core._rank_order
+        class_of = classes.class_of
+        rank_class: dict[int, int] = {}
+        for cid in naturals:
+            if rank_class.setdefault(rank_of[cid], class_of[cid]) != class_of[cid]:
+                return None  # a rank of two values: its cards are two classes
+        columns = classes.class_cards
+        class_links = [0] * count  # class -> the classes its cards link to
+        for cid in naturals:
+            for j, column in enumerate(columns):
+                if links[cid] & column:
+                    class_links[class_of[cid]] |= 1 << j
+        for cid in naturals:  # each link is its rank's: every card of each linked rank, but the card itself
+            k = class_of[cid]
+            want = sum(column for j, column in enumerate(columns) if class_links[k] >> j & 1)
+            if links[cid] != want & ~(1 << cid) or (columns[k] != 1 << cid and not class_links[k] >> k & 1):
+                return None  # (two cards of a rank held alone would be two parts, not one)
+        # a value field holds the sum of every natural card's value: no sum of fields carries
+        value_width = sum(core.values[cid] for cid in naturals).bit_length() + 1
+        key = (tuple(class_links), columns, classes.width, value_width)
+        pieces = _PIECES.get(key)
+        if pieces is None:
+            pieces = pieces_of(class_links, columns, classes.width, value_width)
+            if len(_PIECES) >= PIECES_KEPT:
+                _PIECES.pop(next(iter(_PIECES)))
+            _PIECES[key] = pieces
+        return cls(classes, core._size, pieces, value_width)
+
+    def split(self, mask: int) -> tuple[list[int], list[int], list[int]]:
+        """The parts of the wild-free hand ``mask`` (card-id masks, by lowest sequence
+        position), their patterns and their cards' values."""
+        pattern = ranks = value = 0
+        rest = mask
+        for patterns, held, valued in self.tables:
+            byte = rest & 255
+            pattern += patterns[byte]
+            ranks |= held[byte]
+            value += valued[byte]
+            rest >>= 8
+        parts = []
+        keys = []
+        totals = []
+        ones, shift, top = self.value_ones, self.value_shift, (1 << self.value_width) - 1
+        for column, fields, value_fields in self.pieces[ranks]:
+            parts.append(mask & column)
+            keys.append(pattern & fields)
+            totals.append(((value & value_fields) * ones) >> shift & top)  # the fields' sum
+        return parts, keys, totals
+
+
+def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:
+    """For every set of classes (a bit mask, the list's index): its connected pieces
+    under ``links`` (class -> the classes it links to), lowest first, each as (the
+    card-id mask of its classes' cards ``columns``, their fields' mask, ``width`` bits
+    each, and their value fields' mask, ``value_width`` bits each). Built by adding the classes one at a time, highest last: a class joins the
+    pieces of the lower set it links to into one."""
+    count = len(links)
+    field = (1 << width) - 1
+    value_field = (1 << value_width) - 1
+    # by the set of classes as a plain bit mask: (classes, column, fields, value fields) of each piece
+    found: list[tuple[tuple[int, int, int, int], ...]] = [()]
+    for top in range(count):
+        unit = 1 << top
+        own = (unit, columns[top], field << (top * width), value_field << (top * value_width))
+        for lower in range(unit):
+            joined = [own]
+            kept = []
+            for piece in found[lower]:
+                if piece[0] & links[top]:
+                    joined.append(piece)
+                else:
+                    kept.append(piece)
+            if len(joined) > 1:
+                merged = (sum(p[0] for p in joined), sum(p[1] for p in joined), sum(p[2] for p in joined),
+                          sum(p[3] for p in joined))
+                kept.append(merged)
+                kept.sort(key=lambda piece: piece[0] & -piece[0])
+            else:
+                kept.append(own)
+            found.append(tuple(kept))
+    return [tuple(piece[1:] for piece in pieces) for pieces in found]
