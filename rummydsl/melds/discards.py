@@ -20,7 +20,7 @@ from .core import LayoffTarget, MeldCore, WorkBoundError
 from .search import HandSearch
 from .wildwindows import WILDS_MOST, windows_of
 
-__all__ = ["discard_deadwoods", "parts_deadwood"]
+__all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards"]
 
 
 def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
@@ -89,5 +89,20 @@ def parts_deadwood(rules: MeldCore, mask: int, *, discard: bool = False) -> int 
         return None
     try:
         return wild.least(mask, discard)
+    except WorkBoundError as problem:
+        raise rules._work_error(problem, mask.bit_count()) from None
+
+
+def parts_discards(rules: MeldCore, mask: int, limit: int) -> tuple[set[int], bool] | None:
+    """The knock question of the cards of card-id mask ``mask`` where they hold a wild card,
+    by their parts (:meth:`.wildwindows.WildWindows.discards_within`): the natural cards
+    whose discard leaves at most ``limit`` least deadwood, and whether a wild card's does;
+    unchecked, as :func:`parts_deadwood`; None where the parts do not answer it."""
+    natural = mask & rules._natural_mask
+    w = (mask ^ natural).bit_count()
+    if not natural or not w or w > WILDS_MOST or not (wild := windows_of(rules)):
+        return None
+    try:
+        return wild.discards_within(natural, w, limit)
     except WorkBoundError as problem:
         raise rules._work_error(problem, mask.bit_count()) from None

@@ -32,9 +32,11 @@ onto the part's own by the suits' renaming, and by the pattern alone, not ``w``:
 part's least deadwood with ``j`` wild cards is the same whatever number of wild cards
 made it a part, so a pattern searched with more wild cards answers for fewer.
 
-The search of a part gives each discard's least deadwood too, asked or not: the knock
-listing asks a hand's least deadwood, then (for most hands with a wild card, whose
-least deadwood is within the knock limit plus the wild card's value) each discard's.
+The search of a part gives each discard's least deadwood too, when asked, from the same
+search kept open since the part's least deadwood was asked: the knock listing asks a
+hand's least deadwood, then the discards whose value could bring it within the limit
+(:meth:`WildWindows.discards_within`: a discard lowers the least deadwood by at most its
+value), so only the parts holding such a card are asked theirs.
 
 The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
 the knock question (the least deadwood after one discard) replaces one part by the
@@ -50,14 +52,14 @@ unknown shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import add
 
 from ..cards import Card
 from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
-from .core import MeldCore, WorkBoundError
+from .core import MeldCore, WorkBoundError, bits_of
 from .partsearch import PART_MOST, part_search
 from .rankmasks import connected_parts
 from .search import HandSearch
@@ -69,6 +71,9 @@ WILD_MEMO_LIMIT = 1 << 15
 
 WILDS_MOST = 4
 """The most wild cards of a hand the parts take (a hand with more takes the general search)."""
+
+OPEN_LIMIT = 256
+"""Parts' searches a solver keeps open for their discards before it starts again."""
 
 INFINITE = 1 << 62
 
@@ -95,6 +100,9 @@ class WildWindows:
         self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
         """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
         self._last_parts: tuple[int, list[int]] = (-1, [])
+        self._open: dict[int, Callable[[int, int], int]] = {}
+        """A part's search asked its least deadwood alone, by ``part mask << 3 | w``: kept
+        for its discards (:meth:`_discards`), the last :data:`OPEN_LIMIT` at most."""
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
         self.patterns: dict[int, PartCosts] = {}
@@ -172,9 +180,10 @@ class WildWindows:
 
     def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
         """The part's least deadwood with ``j = 0..w`` wild cards and without each of its
-        cards (with ``without``; else perhaps empty): one general search of the part and
-        ``w`` wild cards, kept. The search answers both at once: most parts whose least
-        deadwood the knock listing asks are asked each discard's too, within the turn.
+        cards (with ``without``; else perhaps empty, filled in place when asked later): one
+        general search of the part and ``w`` wild cards, kept. A search asked the least
+        deadwood alone is kept open for the discards (the knock listing asks them only
+        where a discard could leave a knock, :meth:`discards_within`).
 
         :raises WorkBoundError: past the search's work bound.
         """
@@ -184,26 +193,38 @@ class WildWindows:
             return got
         grid = self.grid
         if grid is None:
-            return self._keep(key, self._search(part, w, without))
+            if got is None:
+                return self._keep(key, self._search(part, w, without))
+            self._discards(part, w, got[1])
+            return got
         suits, ranks = grid
         pattern, order = self.pattern(part)
         kept = self.patterns.get(pattern)
-        if kept is not None and len(kept[0]) > w and (kept[1] or not without):
+        top = w + 1
+        if kept is not None and len(kept[0]) >= top and (kept[1] or not without):
             # the pattern's card of suit place i, rank r is the part's of suit order[i];
             # kept with more wild cards, the vectors' first w + 1 entries are these
-            top = w + 1
             if len(kept[0]) == top:
-                return self._keep(key, (kept[0], {order[c // ranks] * ranks + c % ranks: v
-                                                  for c, v in kept[1].items()}))
-            return self._keep(key, (kept[0][:top], {order[c // ranks] * ranks + c % ranks: v[:top]
-                                                    for c, v in kept[1].items()}))
-        got = self._search(part, w, without)
+                each = {order[c // ranks] * ranks + c % ranks: v for c, v in kept[1].items()}
+            else:
+                each = {order[c // ranks] * ranks + c % ranks: v[:top] for c, v in kept[1].items()}
+            if got is not None:  # the least deadwoods were kept, the discards not
+                got[1].update(each)
+                return got
+            return self._keep(key, (kept[0] if len(kept[0]) == top else kept[0][:top], each))
+        if got is None:
+            got = self._keep(key, self._search(part, w, without))
+        else:
+            self._discards(part, w, got[1])
         place = [0] * suits  # a suit of the part -> its place in the pattern
         for i, suit in enumerate(order):
             place[suit] = i
-        self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v
-                                              for c, v in got[1].items()}))
-        return self._keep(key, got)
+        each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
+        if kept is not None and len(kept[0]) == top and not kept[1]:
+            kept[1].update(each)  # the same entry, its discards now known
+        else:
+            self._keep_pattern(pattern, (got[0], each))
+        return got
 
     def pattern(self, part: int) -> tuple[int, list[int]]:
         """The pattern of the part ``part`` (a card-id mask; with :attr:`grid` only): the
@@ -232,23 +253,44 @@ class WildWindows:
         patterns[key] = got
 
     def _search(self, part: int, w: int, without: bool) -> PartCosts:
-        """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
-        each discard's deadwood included even when not asked (``without``) where the
-        work bound allows: the same search's states answer most of it (the search cut to
-        a part's needs, :func:`~.partsearch.part_search`, where it gives the same)."""
+        """:meth:`costs` by one general search of the part's cards and ``w`` wild cards
+        (the search cut to a part's needs, :func:`~.partsearch.part_search`, where it gives
+        the same): each discard's deadwood too with ``without``, else the search is kept
+        open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
         least = part_search(self.core, part, w, self._pools)
-        top = range(w + 1)
-        whole = tuple([least(part, j) for j in top])
+        whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
+        if without:
+            self._each(part, w, least, each)
+        else:
+            opened = self._open
+            if len(opened) >= OPEN_LIMIT:
+                opened.clear()
+            opened[part << 3 | w] = least
+        return whole, each
+
+    def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
+        """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
+        from the part's search if it is still open, else from a new one."""
+        least = self._open.pop(part << 3 | w, None)
+        if least is None:
+            if not self._plain_values or part.bit_count() > PART_MOST:
+                each.update(self._hand_search(part, w, True)[1])
+                return
+            least = part_search(self.core, part, w, self._pools)
+        self._each(part, w, least, each)
+
+    @staticmethod
+    def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:
+        top = range(w + 1)
         m = part
         while m:
             low = m & -m
             m ^= low
             rest = part ^ low
             each[low.bit_length() - 1] = tuple([least(rest, j) for j in top])
-        return whole, each
 
     def _hand_search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`_search` by :class:`~rummydsl.melds.search.HandSearch` itself (card
@@ -353,21 +395,71 @@ class WildWindows:
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
+    def discards_within(self, mask: int, w: int, limit: int) -> tuple[set[int], bool]:
+        """The natural cards of ``mask`` (at least one, with ``w`` wild cards) whose discard
+        leaves at most ``limit`` least deadwood, and whether discarding a wild card does: the
+        knock listing's question. Discarding a card lowers the least deadwood by at most
+        its value (add it back unmatched to an arrangement of the rest), so only the cards
+        of value at least the hand's least deadwood less ``limit`` are asked, and only their
+        parts' discards are searched (:meth:`costs`).
+
+        :raises WorkBoundError: past a part search's work bound.
+        """
+        parts = self.parts(mask, w)
+        kept = self.memo.get
+        got = [kept(part << 3 | w) or self.costs(part, w) for part in parts]
+        values = self.core.values
+        within: set[int] = set()
+        if w == 1:  # as _discard_deadwoods_one, for the cards asked
+            total, first, second, first_at = _gains(got)
+            need = total + first - limit  # the hand's least deadwood, less the limit
+            for i, part in enumerate(parts):
+                asked = [cid for cid in bits_of(part) if values[cid] >= need]
+                if not asked:
+                    continue
+                each = got[i][1] or self.costs(part, 1, without=True)[1]
+                rest = total - got[i][0][0]  # the other parts, no wild card
+                gain = second if i == first_at else first  # the wild card in the best other part
+                for cid in asked:
+                    e0, e1 = each[cid]
+                    if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
+                        within.add(cid)
+            return within, total <= limit
+        vectors = [whole for whole, _ in got]
+        best: Sequence[int] = _NONE[w]
+        fewer: Sequence[int] = _NONE[w - 1]
+        for vector in vectors:
+            best = _combine(best, vector, w)
+            fewer = _combine(fewer, vector, w - 1)
+        need = best[w] - limit
+        before: list[Sequence[int]] = []
+        after: list[Sequence[int]] = []
+        for i, part in enumerate(parts):
+            asked = [cid for cid in bits_of(part) if values[cid] >= need]
+            if not asked:
+                continue
+            if not before:  # the shares of the parts before each and after it, combined
+                before.append(_NONE[w])
+                for vector in vectors:
+                    before.append(_combine(before[-1], vector, w))
+                after.append(_NONE[w])
+                for vector in reversed(vectors):
+                    after.append(_combine(after[-1], vector, w))
+                after.reverse()
+            each = got[i][1] or self.costs(part, w, without=True)[1]
+            others = _combine(before[i], after[i + 1], w)
+            others.reverse()  # others[j]: the other parts with w - j wild cards
+            for cid in asked:
+                if min(map(add, others, each[cid])) <= limit:
+                    within.add(cid)
+        return within, fewer[w - 1] <= limit
+
 
 def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
     """:meth:`WildWindows.discard_deadwoods` of a hand with one wild card, from its parts'
     costs: the wild card goes to the part it gains most in (the best other part's when
     the discard's part is that one)."""
-    total = 0
-    first = second = INFINITE  # the two least gains (deadwood with the wild card, less without)
-    first_at = -1
-    for i, ((a, b), _) in enumerate(got):
-        total += a
-        gain = b - a
-        if gain < first:
-            first, second, first_at = gain, first, i
-        elif gain < second:
-            second = gain
+    total, first, second, first_at = _gains(got)
     out: dict[int, int] = {}
     for i, ((a, _), each) in enumerate(got):
         rest = total - a  # the other parts, no wild card
@@ -379,6 +471,22 @@ def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], in
             for cid, (e0, e1) in each.items():
                 out[cid] = min(rest + gain + e0, rest + e1)
     return out, total
+
+
+def _gains(got: Sequence[PartCosts]) -> tuple[int, int, int, int]:
+    """Of the parts' costs with one wild card: the sum of their least deadwoods with none,
+    the two least gains (deadwood with the wild card, less without) and the part of the least."""
+    total = 0
+    first = second = INFINITE
+    first_at = -1
+    for i, ((a, b), _) in enumerate(got):
+        total += a
+        gain = b - a
+        if gain < first:
+            first, second, first_at = gain, first, i
+        elif gain < second:
+            second = gain
+    return total, first, second, first_at
 
 
 def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:

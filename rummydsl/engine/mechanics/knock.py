@@ -28,7 +28,7 @@ from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
 from ...limits import MAX_HAND
-from ...melds.discards import discard_deadwoods, parts_deadwood
+from ...melds.discards import discard_deadwoods, parts_deadwood, parts_discards
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -175,6 +175,14 @@ class KnockMechanic(Mechanic):
                 out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
+            if parts is not None:  # by the parts: only the discards that could leave a knock are asked
+                asked = parts_discards(rules, mask, limit)
+                if asked is not None:
+                    within, wild = asked
+                    for card in rnd.distinct_faces([c for c in hand if c is not taken]):
+                        if wild if card.wild else card.id in within:
+                            out.append(knocks[card.id])
+                    return out
             least = None
             if sized:
                 least = parts_deadwood(rules, mask, discard=True) if parts is not None else rules.table_deadwood(
