@@ -16,6 +16,7 @@ from .core import (
 )
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
+from .partwalk import arrangement as walk_parts
 from .rankwindows import RankWindows
 from .report import melds_report
 from .search import Found, HandSearch
@@ -459,8 +460,11 @@ class MeldRules(MeldCore):
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
         asked = self.contract is not None and (contract or check_contract)  # a contract not asked: unheld, as below
-        if not (table or asked) and mask & ~self._natural_mask and (kept := self._kept_search(hand, mask, discard)):
-            return kept[0].solve_found(kept[1], self.contract is None)
+        if not (table or asked) and mask & ~self._natural_mask:
+            if not discard and (wild := windows_of(self)) and (walked := walk_parts(wild, mask)) is not None:
+                return walked  # the canonical walk over the hand's parts (:mod:`.partwalk`)
+            if kept := self._kept_search(hand, mask, discard):
+                return kept[0].solve_found(kept[1], self.contract is None)
         table_melds = self._check_table(table, mask) if table else []
         search = self._search(hand, table_melds, discard, asked)
         if contract and self.contract is not None:
