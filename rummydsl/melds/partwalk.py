@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from .core import Arrangement, bits_of
-from .partsearch import PART_MOST, part_melds, part_search
+from .partsearch import PART_MOST
 from .wildwindows import _NONE, WILDS_MOST, WildWindows, _combine
 
 __all__ = ["arrangement"]
@@ -49,9 +49,9 @@ def arrangement(windows: WildWindows, mask: int) -> Arrangement | None:
     judge = core._judge
     size = core._size
     values = core.values
-    pools = windows._pools
-    melds = [part_melds(part, w, pools) for part in parts]
-    asks: list[Callable[[int, int], int]] = [part_search(core, part, w, pools, m) for part, m in zip(parts, melds)]
+    searches = [windows.searched(part, w) for part in parts]
+    melds = [m for m, _ in searches]
+    asks = [ask for _, ask in searches]
     top = range(w + 1)
     left = list(parts)  # each part's cards not yet placed
     vectors = [[ask(part, j) for j in top] for ask, part in zip(asks, parts)]

@@ -60,7 +60,7 @@ from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError, bits_of
-from .partsearch import PART_MOST, part_search
+from .partsearch import PART_MOST, PartMelds, part_melds, part_search
 from .rankmasks import connected_parts
 from .search import HandSearch
 
@@ -73,7 +73,7 @@ WILDS_MOST = 4
 """The most wild cards of a hand the parts take (a hand with more takes the general search)."""
 
 OPEN_LIMIT = 256
-"""Parts' searches a solver keeps open for their discards before it starts again."""
+"""Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
 
 INFINITE = 1 << 62
 
@@ -100,9 +100,10 @@ class WildWindows:
         self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
         """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
         self._last_parts: tuple[int, list[int]] = (-1, [])
-        self._open: dict[int, Callable[[int, int], int]] = {}
-        """A part's search asked its least deadwood alone, by ``part mask << 3 | w``: kept
-        for its discards (:meth:`_discards`), the last :data:`OPEN_LIMIT` at most."""
+        self._open: dict[int, tuple[PartMelds, Callable[[int, int], int]]] = {}
+        """The last parts' searches (:meth:`searched`), by ``part mask << 3 | w``, the last
+        :data:`OPEN_LIMIT` at most: a part's discards are asked after its least deadwood,
+        and the canonical walk (:mod:`.partwalk`) asks the states of a knock's parts."""
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
         self.patterns: dict[int, PartCosts] = {}
@@ -259,28 +260,33 @@ class WildWindows:
         open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = part_search(self.core, part, w, self._pools)
+        least = self.searched(part, w)[1]
         whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
         if without:
             self._each(part, w, least, each)
-        else:
+        return whole, each
+
+    def searched(self, part: int, w: int) -> tuple[PartMelds, Callable[[int, int], int]]:
+        """The part's melds and its search (:func:`~.partsearch.part_search`, values of 0 or
+        more and at most :data:`~.partsearch.PART_MOST` cards), kept open (:attr:`_open`)."""
+        key = part << 3 | w
+        got = self._open.get(key)
+        if got is None:
+            melds = part_melds(part, w, self._pools)
             opened = self._open
             if len(opened) >= OPEN_LIMIT:
                 opened.clear()
-            opened[part << 3 | w] = least
-        return whole, each
+            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds))
+        return got
 
     def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
         """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
         from the part's search if it is still open, else from a new one."""
-        least = self._open.pop(part << 3 | w, None)
-        if least is None:
-            if not self._plain_values or part.bit_count() > PART_MOST:
-                each.update(self._hand_search(part, w, True)[1])
-                return
-            least = part_search(self.core, part, w, self._pools)
-        self._each(part, w, least, each)
+        if not self._plain_values or part.bit_count() > PART_MOST:
+            each.update(self._hand_search(part, w, True)[1])
+            return
+        self._each(part, w, self.searched(part, w)[1], each)
 
     @staticmethod
     def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:
