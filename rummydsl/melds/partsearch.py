@@ -25,14 +25,11 @@ card counts of the groups of wild cards alone that meld, each once."""
 
 def part_melds(part: int, w: int, pools: PoolMelds) -> PartMelds:
     """The melds of the natural cards ``part`` and 0..``w`` wild cards (:data:`PartMelds`)."""
-    by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in bits_of(part)}
     wild_melds: list[int] = []
-    for natural, k in pools.melds(list(by_lowest), w):
-        if natural:
-            by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
-        elif k not in wild_melds:
+    for _, k in pools.wild_alone(w):
+        if k not in wild_melds:
             wild_melds.append(k)
-    return by_lowest, wild_melds
+    return pools.by_lowest(list(bits_of(part)), w), wild_melds
 
 
 def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,

@@ -17,6 +17,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rummydsl.melds.candidates import candidates
+from rummydsl.melds.partsearch import part_melds
 from rummydsl.melds.partwalk import arrangement
 from rummydsl.melds.search import HandSearch
 from rummydsl.melds.wildwindows import WILDS_MOST, windows_of
@@ -62,3 +64,27 @@ def test_what_the_walk_does_not_answer() -> None:
     assert arrangement(windows, sum(1 << c.id for c in wilds[:3])) is None  # no natural card
     assert arrangement(windows, sum(1 << c.id for c in naturals[:16] + wilds[:1])) is None  # past PART_MOST
     assert arrangement(windows, sum(1 << c.id for c in naturals[:5] + wilds[:5])) is None  # past WILDS_MOST
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(NAMES))
+def test_a_parts_melds_by_lowest_card_are_the_candidates(data: Any, name: str) -> None:
+    """``part_melds`` (the pools' groups kept by lowest card, read by the part search and
+    the walk) lists every candidate of the part's cards with a natural card once or more,
+    under its lowest card, and the wild-only groups' sizes once each."""
+    rules = solver(name)
+    windows = windows_of(rules)
+    assert windows is not None
+    core = windows.core
+    naturals = [c for c in rules.deck.cards if not c.wild]
+    start = data.draw(st.integers(0, len(naturals) - 1))
+    ids = sorted({naturals[(start + d) % len(naturals)].id
+                  for d in data.draw(st.lists(st.integers(0, 30), min_size=1, max_size=9))})
+    w = data.draw(st.integers(0, min(WILDS_MOST, len(core._wild_cards))))
+    listed = candidates(core, ids, w)
+    by_lowest, wild_melds = part_melds(sum(1 << cid for cid in ids), w, windows._pools)
+    assert set(by_lowest) == set(ids)
+    assert {(m, k) for cid, melds in by_lowest.items() for m, k in melds} == {
+        (natural, k) for _local, k, natural, _kinds in listed if natural}
+    assert all(m & -m == 1 << cid for cid, melds in by_lowest.items() for m, _ in melds)
+    assert sorted(wild_melds) == sorted({k for _local, k, natural, _kinds in listed if not natural})
