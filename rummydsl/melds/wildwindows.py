@@ -96,6 +96,8 @@ class WildWindows:
         self._same_rank = [shape.per_suit for shape in families if shape.family == "same_rank"]
         self._sequences = [shape.per_suit for shape in families if shape.family == "sequence"]
         self._links: dict[int, tuple[int, ...]] = {}
+        self._worth: dict[int, int] = {}
+        """A value -> the natural cards of that value or more (:meth:`worth`)."""
         """Wild cards ``w`` -> card id -> the card-id mask of the natural cards linked to it."""
         self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
         """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
@@ -401,6 +403,14 @@ class WildWindows:
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
+    def worth(self, need: int) -> int:
+        """The card-id mask of the natural cards of value ``need`` or more (kept)."""
+        got = self._worth.get(need)
+        if got is None:
+            values = self.core.values
+            got = self._worth[need] = sum(1 << c.id for c in self._natural if values[c.id] >= need)
+        return got
+
     def discards_within(self, mask: int, w: int, limit: int) -> tuple[set[int], bool]:
         """The natural cards of ``mask`` (at least one, with ``w`` wild cards) whose discard
         leaves at most ``limit`` least deadwood, and whether discarding a wild card does: the
@@ -414,19 +424,18 @@ class WildWindows:
         parts = self.parts(mask, w)
         kept = self.memo.get
         got = [kept(part << 3 | w) or self.costs(part, w) for part in parts]
-        values = self.core.values
         within: set[int] = set()
         if w == 1:  # as _discard_deadwoods_one, for the cards asked
             total, first, second, first_at = _gains(got)
-            need = total + first - limit  # the hand's least deadwood, less the limit
+            worth = self.worth(total + first - limit)  # the cards whose discard could leave the limit
             for i, part in enumerate(parts):
-                asked = [cid for cid in bits_of(part) if values[cid] >= need]
+                asked = part & worth
                 if not asked:
                     continue
                 each = got[i][1] or self.costs(part, 1, without=True)[1]
                 rest = total - got[i][0][0]  # the other parts, no wild card
                 gain = second if i == first_at else first  # the wild card in the best other part
-                for cid in asked:
+                for cid in bits_of(asked):
                     e0, e1 = each[cid]
                     if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
                         within.add(cid)
@@ -437,11 +446,11 @@ class WildWindows:
         for vector in vectors:
             best = _combine(best, vector, w)
             fewer = _combine(fewer, vector, w - 1)
-        need = best[w] - limit
+        worth = self.worth(best[w] - limit)
         before: list[Sequence[int]] = []
         after: list[Sequence[int]] = []
         for i, part in enumerate(parts):
-            asked = [cid for cid in bits_of(part) if values[cid] >= need]
+            asked = part & worth
             if not asked:
                 continue
             if not before:  # the shares of the parts before each and after it, combined
@@ -455,7 +464,7 @@ class WildWindows:
             each = got[i][1] or self.costs(part, w, without=True)[1]
             others = _combine(before[i], after[i + 1], w)
             others.reverse()  # others[j]: the other parts with w - j wild cards
-            for cid in asked:
+            for cid in bits_of(asked):
                 if min(map(add, others, each[cid])) <= limit:
                     within.add(cid)
         return within, fewer[w - 1] <= limit
