@@ -35,7 +35,7 @@ made it a part, so a pattern searched with more wild cards answers for fewer.
 The search of a part gives each discard's least deadwood too, when asked, from the same
 search kept open since the part's least deadwood was asked: the knock listing asks a
 hand's least deadwood, then the discards whose value could bring it within the limit
-(:meth:`WildWindows.discards_within`: a discard lowers the least deadwood by at most its
+(:func:`~.discards.parts_discards`: a discard lowers the least deadwood by at most its
 value), so only the parts holding such a card are asked theirs.
 
 The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
@@ -183,16 +183,17 @@ class WildWindows:
 
     def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
         """The part's least deadwood with ``j = 0..w`` wild cards and without each of its
-        cards (with ``without``; else perhaps empty, filled in place when asked later): one
+        cards (with ``without``; else perhaps some or none, filled in place when asked later): one
         general search of the part and ``w`` wild cards, kept. A search asked the least
         deadwood alone is kept open for the discards (the knock listing asks them only
-        where a discard could leave a knock, :meth:`discards_within`).
+        where a discard could leave a knock, :func:`~.discards.parts_discards`).
 
         :raises WorkBoundError: past the search's work bound.
         """
         key = part << 3 | w
         got = self.memo.get(key)
-        if got is not None and (got[1] or not without):
+        count = part.bit_count()
+        if got is not None and (not without or len(got[1]) == count):
             return got
         grid = self.grid
         if grid is None:
@@ -204,14 +205,14 @@ class WildWindows:
         pattern, order = self.pattern(part)
         kept = self.patterns.get(pattern)
         top = w + 1
-        if kept is not None and len(kept[0]) >= top and (kept[1] or not without):
+        if kept is not None and len(kept[0]) >= top and (not without or len(kept[1]) == count):
             # the pattern's card of suit place i, rank r is the part's of suit order[i];
             # kept with more wild cards, the vectors' first w + 1 entries are these
             if len(kept[0]) == top:
                 each = {order[c // ranks] * ranks + c % ranks: v for c, v in kept[1].items()}
             else:
                 each = {order[c // ranks] * ranks + c % ranks: v[:top] for c, v in kept[1].items()}
-            if got is not None:  # the least deadwoods were kept, the discards not
+            if got is not None:  # the least deadwoods were kept, not every discard
                 got[1].update(each)
                 return got
             return self._keep(key, (kept[0] if len(kept[0]) == top else kept[0][:top], each))
@@ -223,7 +224,7 @@ class WildWindows:
         for i, suit in enumerate(order):
             place[suit] = i
         each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
-        if kept is not None and len(kept[0]) == top and not kept[1]:
+        if kept is not None and len(kept[0]) == top and len(kept[1]) < count:
             kept[1].update(each)  # the same entry, its discards now known
         else:
             self._keep_pattern(pattern, (got[0], each))
@@ -403,6 +404,56 @@ class WildWindows:
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
+    def discards_of(self, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
+        """The part's least deadwoods without each of the cards ``asked`` (a card-id mask in
+        the part) and perhaps others, in ``got`` (the part's :meth:`costs`), filled in place:
+        from the part's pattern where it has them, else from the part's search (kept open),
+        and given to the pattern.
+
+        :raises WorkBoundError: past a part search's work bound.
+        """
+        each = got[1]
+        missing = [cid for cid in bits_of(asked) if cid not in each]
+        if not missing:
+            return each
+        if not self._plain_values or part.bit_count() > PART_MOST:
+            return self.costs(part, w, without=True)[1]
+        top = w + 1
+        grid = self.grid
+        if grid is None:
+            least = self.searched(part, w)[1]
+            for cid in missing:
+                each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+            return each
+        suits, ranks = grid
+        pattern, order = self.pattern(part)
+        place = [0] * suits  # a suit of the part -> its place in the pattern
+        for i, suit in enumerate(order):
+            place[suit] = i
+        kept = self.patterns.get(pattern)
+        if kept is not None and len(kept[0]) >= top:
+            theirs = kept[1]
+            still = []
+            for cid in missing:
+                vector = theirs.get(place[cid // ranks] * ranks + cid % ranks)
+                if vector is None:
+                    still.append(cid)
+                else:
+                    each[cid] = vector if len(vector) == top else vector[:top]
+            if not still:
+                return each
+            missing = still
+        least = self.searched(part, w)[1]
+        for cid in missing:
+            each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+        if kept is None:
+            self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
+        elif len(kept[0]) == top:
+            theirs = kept[1]
+            for cid in missing:
+                theirs[place[cid // ranks] * ranks + cid % ranks] = each[cid]
+        return each
+
     def worth(self, need: int) -> int:
         """The card-id mask of the natural cards of value ``need`` or more (kept)."""
         got = self._worth.get(need)
@@ -410,64 +461,6 @@ class WildWindows:
             values = self.core.values
             got = self._worth[need] = sum(1 << c.id for c in self._natural if values[c.id] >= need)
         return got
-
-    def discards_within(self, mask: int, w: int, limit: int) -> tuple[set[int], bool]:
-        """The natural cards of ``mask`` (at least one, with ``w`` wild cards) whose discard
-        leaves at most ``limit`` least deadwood, and whether discarding a wild card does: the
-        knock listing's question. Discarding a card lowers the least deadwood by at most
-        its value (add it back unmatched to an arrangement of the rest), so only the cards
-        of value at least the hand's least deadwood less ``limit`` are asked, and only their
-        parts' discards are searched (:meth:`costs`).
-
-        :raises WorkBoundError: past a part search's work bound.
-        """
-        parts = self.parts(mask, w)
-        kept = self.memo.get
-        got = [kept(part << 3 | w) or self.costs(part, w) for part in parts]
-        within: set[int] = set()
-        if w == 1:  # as _discard_deadwoods_one, for the cards asked
-            total, first, second, first_at = _gains(got)
-            worth = self.worth(total + first - limit)  # the cards whose discard could leave the limit
-            for i, part in enumerate(parts):
-                asked = part & worth
-                if not asked:
-                    continue
-                each = got[i][1] or self.costs(part, 1, without=True)[1]
-                rest = total - got[i][0][0]  # the other parts, no wild card
-                gain = second if i == first_at else first  # the wild card in the best other part
-                for cid in bits_of(asked):
-                    e0, e1 = each[cid]
-                    if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
-                        within.add(cid)
-            return within, total <= limit
-        vectors = [whole for whole, _ in got]
-        best: Sequence[int] = _NONE[w]
-        fewer: Sequence[int] = _NONE[w - 1]
-        for vector in vectors:
-            best = _combine(best, vector, w)
-            fewer = _combine(fewer, vector, w - 1)
-        worth = self.worth(best[w] - limit)
-        before: list[Sequence[int]] = []
-        after: list[Sequence[int]] = []
-        for i, part in enumerate(parts):
-            asked = part & worth
-            if not asked:
-                continue
-            if not before:  # the shares of the parts before each and after it, combined
-                before.append(_NONE[w])
-                for vector in vectors:
-                    before.append(_combine(before[-1], vector, w))
-                after.append(_NONE[w])
-                for vector in reversed(vectors):
-                    after.append(_combine(after[-1], vector, w))
-                after.reverse()
-            each = got[i][1] or self.costs(part, w, without=True)[1]
-            others = _combine(before[i], after[i + 1], w)
-            others.reverse()  # others[j]: the other parts with w - j wild cards
-            for cid in bits_of(asked):
-                if min(map(add, others, each[cid])) <= limit:
-                    within.add(cid)
-        return within, fewer[w - 1] <= limit
 
 
 def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:

@@ -1,4 +1,4 @@
-"""The knock question of a hand with wild cards by its parts (``WildWindows.discards_within``).
+"""The knock question of a hand with wild cards by its parts (``melds.discards.parts_discards``).
 
 The knock listing asks, for a hand holding a wild card, which discards leave at most the
 knock limit. The parts answer it searching only the discards whose value could (a discard
@@ -22,6 +22,7 @@ from rummydsl.cards import Card
 from rummydsl.engine import Round
 from rummydsl.engine.actions import Knock
 from rummydsl.melds import MeldRules
+from rummydsl.melds.discards import parts_discards
 from rummydsl.melds.search import HandSearch
 from rummydsl.melds.wildwindows import WILDS_MOST, windows_of
 from rummydsl.variant import load_variant
@@ -60,21 +61,26 @@ def test_the_discards_within_a_limit_are_the_general_searchs(data: Any, name: st
     windows = windows_of(rules)
     assert windows is not None
     hand = draw_hand(rules, data)
-    rest = [c for c in rules.deck.cards if c not in hand and not c.wild]
-    for _ in range(3):  # a hand, then the same changed by a card at a time
+    for _ in range(4):  # a hand, then the same changed by a card at a time, perhaps in renamed suits
         natural = sum(1 << c.id for c in hand if not c.wild)
         w = sum(c.wild for c in hand)
         if natural and 1 <= w <= WILDS_MOST:
             if data.draw(st.booleans()):  # the least deadwood first (its search left open), as the listing asks
                 assert windows.deadwood(natural, w) == searched(rules, hand)
             limit = data.draw(st.integers(0, 40))
-            within, wild = windows.discards_within(natural, w, limit)
+            asked = parts_discards(rules, natural | sum(1 << c.id for c in hand if c.wild), limit)
+            assert asked is not None
+            within, wild = asked
             assert within == {c.id for c in hand if not c.wild
                               and searched(rules, [d for d in hand if d is not c]) <= limit}
             dropped = next(c for c in hand if c.wild)
             assert wild == (searched(rules, [d for d in hand if d is not dropped]) <= limit)
+        if windows.grid is not None and data.draw(st.booleans()):  # the same in renamed suits: found by pattern
+            suits, ranks = windows.grid
+            order = data.draw(st.permutations(range(suits)))
+            hand = [c if c.wild else rules.deck.cards[order[c.id // ranks] * ranks + c.id % ranks] for c in hand]
+        rest = [c for c in rules.deck.cards if c not in hand and not c.wild]
         hand = hand + [data.draw(st.sampled_from(rest))]
-        rest = [c for c in rest if c not in hand]
         hand.remove(data.draw(st.sampled_from(hand)))
 
 
@@ -103,3 +109,29 @@ def test_the_knock_listing_of_random_rounds_is_the_general_searchs() -> None:
                     asked += 1
                 rnd.apply(rng.choice(legal))
     assert asked > 50
+
+
+def test_a_discard_asked_in_one_suit_answers_in_another() -> None:
+    """Two hands of the same suit pattern asked their least deadwood first, then their
+    discards in turn: the second reads the first's discards through its pattern (no new
+    search), each card renamed back, and every answer is the general search's."""
+    rules = MeldRules.from_variant(load_variant("ginski"))  # a fresh solver: nothing kept yet
+    windows = windows_of(rules)
+    assert windows is not None and windows.grid is not None
+    first = list(rules.deck.parse_cards("3R 4R 6R 7R 9B 9G 11G 12G 5P *"))
+    second = list(rules.deck.parse_cards("3B 4B 6B 7B 9G 9Y 11Y 12Y 5P *"))  # R->B, B->G, G->Y
+    masks = [sum(1 << c.id for c in hand) for hand in (first, second)]
+    for hand, mask in zip((first, second), masks):
+        assert windows.deadwood(mask & rules._natural_mask, 1) == searched(rules, hand)
+    for hand, mask in zip((first, second), masks):
+        kept = {key: (vectors, dict(each)) for key, (vectors, each) in windows.patterns.items()}
+        opened = set(windows._open)
+        asked = parts_discards(rules, mask, 40)  # every card asked
+        assert asked is not None
+        within, wild = asked
+        left = {c.id: searched(rules, [d for d in hand if d is not c]) for c in hand}
+        assert within == {cid for cid, deadwood in left.items() if deadwood <= 40 and not rules._cards[cid].wild}
+        assert wild == (left[hand[-1].id] <= 40)
+        if hand is second:  # the first's discards answered the second's: no search, the patterns gained nothing
+            assert set(windows._open) == opened
+            assert {key: (vectors, dict(each)) for key, (vectors, each) in windows.patterns.items()} == kept
