@@ -72,7 +72,7 @@ WILD_MEMO_LIMIT = 1 << 15
 WILDS_MOST = 4
 """The most wild cards of a hand the parts take (a hand with more takes the general search)."""
 
-OPEN_LIMIT = 256
+OPEN_LIMIT = 32
 """Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
 
 INFINITE = 1 << 62
