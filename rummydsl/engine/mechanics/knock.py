@@ -175,18 +175,13 @@ class KnockMechanic(Mechanic):
                 out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
-            if parts is not None:  # by the parts: only the discards that could leave a knock are asked
-                asked = parts_discards(rules, mask, limit)
-                if asked is not None:
-                    within, wild = asked
-                    for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                        if wild if card.wild else card.id in within:
-                            out.append(knocks[card.id])
-                    return out
-            least = None
-            if sized:
-                least = parts_deadwood(rules, mask, discard=True) if parts is not None else rules.table_deadwood(
-                    mask, discard=True)
+            if parts is not None and (asked := parts_discards(rules, mask, limit)) is not None:
+                within, wild = asked  # by the parts: only the discards that could leave a knock are asked
+                for card in rnd.distinct_faces([c for c in hand if c is not taken]):
+                    if wild if card.wild else card.id in within:
+                        out.append(knocks[card.id])
+                return out
+            least = rules.table_deadwood(mask, discard=True) if sized and parts is None else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
                 return out  # no discard leaves a knock (one search, not one per card)
             after = discard_deadwoods(rules, hand, ())  # each discard's, where one pass gives them
