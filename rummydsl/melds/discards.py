@@ -19,7 +19,8 @@ from operator import add
 from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
-from .wildwindows import _NONE, INFINITE, WILDS_MOST, WildWindows, _combine, _gains, windows_of
+from .partsearch import PART_MOST
+from .wildwindows import _NONE, INFINITE, WILDS_MOST, PartCosts, WildWindows, _combine, _gains, windows_of
 
 __all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards"]
 
@@ -130,7 +131,7 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[in
             asked = part & worth
             if not asked:
                 continue
-            each = windows.discards_of(part, 1, got[i], asked)
+            each = _discards_of(windows, part, 1, got[i], asked)
             rest = total - got[i][0][0]  # the other parts, no wild card
             gain = second if i == first_at else first  # the wild card in the best other part
             for cid in bits_of(asked):
@@ -159,10 +160,61 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[in
             for vector in reversed(vectors):
                 after.append(_combine(after[-1], vector, w))
             after.reverse()
-        each = windows.discards_of(part, w, got[i], asked)
+        each = _discards_of(windows, part, w, got[i], asked)
         others = _combine(before[i], after[i + 1], w)
         others.reverse()  # others[j]: the other parts with w - j wild cards
         for cid in bits_of(asked):
             if min(map(add, others, each[cid])) <= limit:
                 within.add(cid)
     return within, fewer[w - 1] <= limit
+
+
+def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
+    """The part's least deadwoods without each of the cards ``asked`` (a card-id mask in
+    the part) and perhaps others, in ``got`` (the part's :meth:`~.wildwindows.WildWindows.costs`), filled in place:
+    from the part's pattern where it has them, else from the part's search (kept open),
+    and given to the pattern.
+
+    :raises WorkBoundError: past a part search's work bound.
+    """
+    each = got[1]
+    missing = [cid for cid in bits_of(asked) if cid not in each]
+    if not missing:
+        return each
+    if not windows._plain_values or part.bit_count() > PART_MOST:
+        return windows.costs(part, w, without=True)[1]
+    top = w + 1
+    grid = windows.grid
+    if grid is None:
+        least = windows.searched(part, w)[1]
+        for cid in missing:
+            each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+        return each
+    suits, ranks = grid
+    pattern, order = windows.pattern(part)
+    place = [0] * suits  # a suit of the part -> its place in the pattern
+    for i, suit in enumerate(order):
+        place[suit] = i
+    kept = windows.patterns.get(pattern)
+    if kept is not None and len(kept[0]) >= top:
+        theirs = kept[1]
+        still = []
+        for cid in missing:
+            vector = theirs.get(place[cid // ranks] * ranks + cid % ranks)
+            if vector is None:
+                still.append(cid)
+            else:
+                each[cid] = vector if len(vector) == top else vector[:top]
+        if not still:
+            return each
+        missing = still
+    least = windows.searched(part, w)[1]
+    for cid in missing:
+        each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+    if kept is None:
+        windows._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
+    elif len(kept[0]) == top:
+        theirs = kept[1]
+        for cid in missing:
+            theirs[place[cid // ranks] * ranks + cid % ranks] = each[cid]
+    return each

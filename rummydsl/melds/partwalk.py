@@ -27,13 +27,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..cards import Card
-from .core import Arrangement, bits_of
+from .core import Arrangement, MeldCore, bits_of
 from .partsearch import PART_MOST
-from .wildwindows import _NONE, WILDS_MOST, WildWindows, _combine
+from .wildwindows import _NONE, WILDS_MOST, WildWindows, _combine, windows_of
 
-__all__ = ["arrangement"]
+__all__ = ["arrangement", "walked"]
 
 _new_tuple = tuple.__new__
+
+
+def walked(core: MeldCore, mask: int, discard: bool) -> Arrangement | None:
+    """:func:`arrangement` by ``core``'s wild windows, or None where they do not apply (or for ``discard``)."""
+    return None if discard or not (windows := windows_of(core)) else arrangement(windows, mask)
 
 
 def arrangement(windows: WildWindows, mask: int) -> Arrangement | None:

@@ -404,56 +404,6 @@ class WildWindows:
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
-    def discards_of(self, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
-        """The part's least deadwoods without each of the cards ``asked`` (a card-id mask in
-        the part) and perhaps others, in ``got`` (the part's :meth:`costs`), filled in place:
-        from the part's pattern where it has them, else from the part's search (kept open),
-        and given to the pattern.
-
-        :raises WorkBoundError: past a part search's work bound.
-        """
-        each = got[1]
-        missing = [cid for cid in bits_of(asked) if cid not in each]
-        if not missing:
-            return each
-        if not self._plain_values or part.bit_count() > PART_MOST:
-            return self.costs(part, w, without=True)[1]
-        top = w + 1
-        grid = self.grid
-        if grid is None:
-            least = self.searched(part, w)[1]
-            for cid in missing:
-                each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
-            return each
-        suits, ranks = grid
-        pattern, order = self.pattern(part)
-        place = [0] * suits  # a suit of the part -> its place in the pattern
-        for i, suit in enumerate(order):
-            place[suit] = i
-        kept = self.patterns.get(pattern)
-        if kept is not None and len(kept[0]) >= top:
-            theirs = kept[1]
-            still = []
-            for cid in missing:
-                vector = theirs.get(place[cid // ranks] * ranks + cid % ranks)
-                if vector is None:
-                    still.append(cid)
-                else:
-                    each[cid] = vector if len(vector) == top else vector[:top]
-            if not still:
-                return each
-            missing = still
-        least = self.searched(part, w)[1]
-        for cid in missing:
-            each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
-        if kept is None:
-            self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
-        elif len(kept[0]) == top:
-            theirs = kept[1]
-            for cid in missing:
-                theirs[place[cid // ranks] * ranks + cid % ranks] = each[cid]
-        return each
-
     def worth(self, need: int) -> int:
         """The card-id mask of the natural cards of value ``need`` or more (kept)."""
         got = self._worth.get(need)
