@@ -111,6 +111,8 @@ class PoolMelds:
                                + (core._rank_order[c] if shape.family == "same_rank" else 0)
                                for c in range(core._size)) for shape in core._families]
         """Per family: card id -> the pool it falls in (suit and rank as the family splits)."""
+        self._grouped: dict[tuple[int, int, int], tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = {}
+        """A pool's melds by lowest card id (:meth:`by_lowest`): by (family, pool card-id mask, wild cards)."""
         self._alone: dict[int, tuple[tuple[int, int], ...]] = {}
         """Wild cards -> the groups of wild cards alone that meld, once per family."""
 
@@ -141,11 +143,48 @@ class PoolMelds:
                 else:
                     out.extend(got)
         if wilds:
-            alone = self._alone.get(wilds)
-            if alone is None:
-                alone = self._alone[wilds] = self._wild_alone(wilds)
-            out.extend(alone)
+            out.extend(self.wild_alone(wilds))
         return out
+
+    def by_lowest(self, natural_ids: Sequence[int], wilds: int) -> dict[int, list[tuple[int, int]]]:
+        """:meth:`melds` of the natural cards (their groups of wild cards alone left out), by
+        each group's lowest card id: each pool's groups kept by lowest card in the pool's own
+        suit too, so that a pool met again costs one lookup and a list extended per card."""
+        out: dict[int, list[tuple[int, int]]] = {cid: [] for cid in natural_ids}
+        grouped = self._grouped
+        for f, pool_of in enumerate(self._pool_of):
+            pools: dict[int, int] = {}
+            for cid in natural_ids:
+                where = pool_of[cid]
+                pools[where] = pools.get(where, 0) | 1 << cid
+            for pool in pools.values():
+                got = grouped.get((f, pool, wilds))
+                if got is None:
+                    got = self._group(f, pool, wilds)
+                for cid, melds in got:
+                    out[cid] += melds
+        return out
+
+    def _group(self, f: int, pool: int, wilds: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+        """Family ``f``'s melds of the pool ``pool`` by lowest card id (for :meth:`by_lowest`), kept."""
+        shift = 0
+        listed = pool
+        if self.ranks and self.core._families[f].per_suit:
+            shift = (pool & -pool).bit_length() - 1
+            shift -= shift % self.ranks
+            listed >>= shift
+        melds = self.memo.get((f, listed, wilds))
+        if melds is None:
+            melds = self._listed(f, listed, wilds)
+        by: dict[int, list[tuple[int, int]]] = {}
+        for natural, k in melds:
+            natural <<= shift
+            by.setdefault((natural & -natural).bit_length() - 1, []).append((natural, k))
+        grouped = self._grouped
+        if len(grouped) >= GENERATED_LIMIT:
+            grouped.clear()
+        got = grouped[(f, pool, wilds)] = tuple((cid, tuple(group)) for cid, group in by.items())
+        return got
 
     def _listed(self, f: int, pool: int, wilds: int) -> tuple[tuple[int, int], ...]:
         """Family ``f``'s melds of the pool ``pool`` (a card-id mask), listed, judged and kept."""
@@ -174,8 +213,14 @@ class PoolMelds:
         got = memo[(f, pool, wilds)] = tuple(found)
         return got
 
+    def wild_alone(self, wilds: int) -> tuple[tuple[int, int], ...]:
+        """The groups of 1..``wilds`` wild cards alone that meld, once per family that lists them (kept)."""
+        got = self._alone.get(wilds)
+        if got is None:
+            got = self._alone[wilds] = self._wild_alone(wilds)
+        return got
+
     def _wild_alone(self, wilds: int) -> tuple[tuple[int, int], ...]:
-        """The groups of 1..``wilds`` wild cards alone that meld, once per family that lists them."""
         core = self.core
         out = []
         for shape in core._families:

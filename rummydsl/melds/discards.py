@@ -14,13 +14,15 @@ that is one search, not one per card (:func:`discard_deadwoods`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import add
 
 from ..cards import Card
-from .core import LayoffTarget, MeldCore, WorkBoundError
+from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
-from .wildwindows import WILDS_MOST, windows_of
+from .partsearch import PART_MOST
+from .wildwindows import _NONE, INFINITE, WILDS_MOST, PartCosts, WildWindows, _combine, _gains, windows_of
 
-__all__ = ["discard_deadwoods", "parts_deadwood"]
+__all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards"]
 
 
 def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
@@ -91,3 +93,128 @@ def parts_deadwood(rules: MeldCore, mask: int, *, discard: bool = False) -> int 
         return wild.least(mask, discard)
     except WorkBoundError as problem:
         raise rules._work_error(problem, mask.bit_count()) from None
+
+
+def parts_discards(rules: MeldCore, mask: int, limit: int) -> tuple[set[int], bool] | None:
+    """The knock question of the cards of card-id mask ``mask`` where they hold a wild card,
+    by their parts (:func:`_within`): the natural cards
+    whose discard leaves at most ``limit`` least deadwood, and whether a wild card's does;
+    unchecked, as :func:`parts_deadwood`; None where the parts do not answer it."""
+    natural = mask & rules._natural_mask
+    w = (mask ^ natural).bit_count()
+    if not natural or not w or w > WILDS_MOST or not (wild := windows_of(rules)):
+        return None
+    try:
+        return _within(wild, natural, w, limit)
+    except WorkBoundError as problem:
+        raise rules._work_error(problem, mask.bit_count()) from None
+
+
+def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[int], bool]:
+    """The natural cards of ``mask`` (at least one, with ``w`` wild cards) whose discard
+    leaves at most ``limit`` least deadwood, and whether discarding a wild card does: the
+    knock listing's question. Discarding a card lowers the least deadwood by at most
+    its value (add it back unmatched to an arrangement of the rest), so only the cards
+    of value at least the hand's least deadwood less ``limit`` are asked, and only their
+    parts' discards are searched (:meth:`~.wildwindows.WildWindows.costs`).
+
+    :raises WorkBoundError: past a part search's work bound.
+    """
+    parts = windows.parts(mask, w)
+    kept = windows.memo.get
+    got = [kept(part << 3 | w) or windows.costs(part, w) for part in parts]
+    within: set[int] = set()
+    if w == 1:  # as _discard_deadwoods_one, for the cards asked
+        total, first, second, first_at = _gains(got)
+        worth = windows.worth(total + first - limit)  # the cards whose discard could leave the limit
+        for i, part in enumerate(parts):
+            asked = part & worth
+            if not asked:
+                continue
+            each = _discards_of(windows, part, 1, got[i], asked)
+            rest = total - got[i][0][0]  # the other parts, no wild card
+            gain = second if i == first_at else first  # the wild card in the best other part
+            for cid in bits_of(asked):
+                e0, e1 = each[cid]
+                if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
+                    within.add(cid)
+        return within, total <= limit
+    vectors = [whole for whole, _ in got]
+    best: Sequence[int] = _NONE[w]
+    fewer: Sequence[int] = _NONE[w - 1]
+    for vector in vectors:
+        best = _combine(best, vector, w)
+        fewer = _combine(fewer, vector, w - 1)
+    worth = windows.worth(best[w] - limit)
+    before: list[Sequence[int]] = []
+    after: list[Sequence[int]] = []
+    for i, part in enumerate(parts):
+        asked = part & worth
+        if not asked:
+            continue
+        if not before:  # the shares of the parts before each and after it, combined
+            before.append(_NONE[w])
+            for vector in vectors:
+                before.append(_combine(before[-1], vector, w))
+            after.append(_NONE[w])
+            for vector in reversed(vectors):
+                after.append(_combine(after[-1], vector, w))
+            after.reverse()
+        each = _discards_of(windows, part, w, got[i], asked)
+        others = _combine(before[i], after[i + 1], w)
+        others.reverse()  # others[j]: the other parts with w - j wild cards
+        for cid in bits_of(asked):
+            if min(map(add, others, each[cid])) <= limit:
+                within.add(cid)
+    return within, fewer[w - 1] <= limit
+
+
+def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
+    """The part's least deadwoods without each of the cards ``asked`` (a card-id mask in
+    the part) and perhaps others, in ``got`` (the part's :meth:`~.wildwindows.WildWindows.costs`), filled in place:
+    from the part's pattern where it has them, else from the part's search (kept open),
+    and given to the pattern.
+
+    :raises WorkBoundError: past a part search's work bound.
+    """
+    each = got[1]
+    missing = [cid for cid in bits_of(asked) if cid not in each]
+    if not missing:
+        return each
+    if not windows._plain_values or part.bit_count() > PART_MOST:
+        return windows.costs(part, w, without=True)[1]
+    top = w + 1
+    grid = windows.grid
+    if grid is None:
+        least = windows.searched(part, w)[1]
+        for cid in missing:
+            each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+        return each
+    suits, ranks = grid
+    pattern, order = windows.pattern(part)
+    place = [0] * suits  # a suit of the part -> its place in the pattern
+    for i, suit in enumerate(order):
+        place[suit] = i
+    kept = windows.patterns.get(pattern)
+    if kept is not None and len(kept[0]) >= top:
+        theirs = kept[1]
+        still = []
+        for cid in missing:
+            vector = theirs.get(place[cid // ranks] * ranks + cid % ranks)
+            if vector is None:
+                still.append(cid)
+            else:
+                each[cid] = vector if len(vector) == top else vector[:top]
+        if not still:
+            return each
+        missing = still
+    least = windows.searched(part, w)[1]
+    for cid in missing:
+        each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+    if kept is None:
+        windows._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
+    elif len(kept[0]) == top:
+        theirs = kept[1]
+        for cid in missing:
+            theirs[place[cid // ranks] * ranks + cid % ranks] = each[cid]
+    return each

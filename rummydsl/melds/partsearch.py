@@ -13,12 +13,27 @@ from collections.abc import Callable
 from .candidates import PoolMelds
 from .core import MeldCore, bits_of
 
-__all__ = ["PART_MOST", "part_search"]
+__all__ = ["PART_MOST", "PartMelds", "part_melds", "part_search"]
 
 INFINITE = 1 << 62
 
 
-def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds) -> Callable[[int, int], int]:
+PartMelds = tuple[dict[int, list[tuple[int, int]]], list[int]]
+"""A part's melds: by lowest card id, ``(natural card-id mask, wild cards)``; and the wild
+card counts of the groups of wild cards alone that meld, each once."""
+
+
+def part_melds(part: int, w: int, pools: PoolMelds) -> PartMelds:
+    """The melds of the natural cards ``part`` and 0..``w`` wild cards (:data:`PartMelds`)."""
+    wild_melds: list[int] = []
+    for _, k in pools.wild_alone(w):
+        if k not in wild_melds:
+            wild_melds.append(k)
+    return pools.by_lowest(list(bits_of(part)), w), wild_melds
+
+
+def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
+                melds: PartMelds | None = None) -> Callable[[int, int], int]:
     """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
     for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
     part needs: no table melds, no discard, melds free, the cards by their own ids.
@@ -28,20 +43,13 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds) -> Callable
     value, a meld nothing), which for values of 0 or more reads back as the deadwood, so
     the two agree state by state; the melds are
     the same groups as the search's candidates (:class:`~rummydsl.melds.candidates.PoolMelds`,
-    kept by pool). No work bound:
+    kept by pool; ``melds``, if given, :func:`part_melds`'s). No work bound:
     the caller takes this only for parts too small to reach it (:data:`PART_MOST`).
     """
-    ids = list(bits_of(part))
     shift = core._size
     values = core.values
     wild_dead = core._wild_value
-    by_lowest: dict[int, list[tuple[int, int]]] = {cid: [] for cid in ids}
-    wild_melds: list[int] = []
-    for natural, k in pools.melds(ids, w):
-        if natural:
-            by_lowest[(natural & -natural).bit_length() - 1].append((natural, k))
-        elif k not in wild_melds:
-            wild_melds.append(k)
+    by_lowest, wild_melds = melds if melds is not None else part_melds(part, w, pools)
     memo: dict[int, int] = {}
     get = memo.get
 

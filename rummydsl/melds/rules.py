@@ -11,11 +11,11 @@ from ..cards import Card, Deck
 from ..errors import MeldError
 from ..expr.check import CONTRACT_ROUND_NAMES
 from .contract import BoundContract, contract_search, first_deal_facts
-from .core import (
-    MAX_HAND, Arrangement, ContractPredicate, LayoffTarget, MeldCore, MeldPredicate, WorkBoundError, bits_of,
-)
+from .core import MAX_HAND, Arrangement, ContractPredicate, LayoffTarget, MeldCore, MeldPredicate
+from .core import WorkBoundError, bits_of
 from .decktable import DeckTable
 from .meanings import UniqueSearch, meanings
+from .partwalk import walked as walk_parts
 from .rankwindows import RankWindows
 from .report import melds_report
 from .search import Found, HandSearch
@@ -245,9 +245,8 @@ class MeldRules(MeldCore):
         return bool(contract_search(self._search(cards, (), False, True, canonical=False), existence=True))
 
     def _kept_search(self, hand: tuple[Card, ...], mask: int, discard: bool) -> tuple[HandSearch, Found] | None:
-        """A hand with wild cards (no table, up to SHORT_SEARCH_FROM cards): its unconstrained best, which reads no
-        contract, from the last such hand's search when it lies inside it (a turn asks a hand's deadwood, its knock
-        question, then each discard's arrangement: one search); else, or past the work bound there, searched alone."""
+        """A hand with wild cards (no table, at most SHORT_SEARCH_FROM cards): its unconstrained best, no contract read,
+        from the last such hand's search holding it (a turn asks its deadwood, knock question, each discard's); else None."""
         if self.wild_unique_card or len(hand) > SHORT_SEARCH_FROM:
             return None
         last = self._last_search
@@ -459,8 +458,9 @@ class MeldRules(MeldCore):
                       discard: bool, check_contract: bool) -> Arrangement:
         """:meth:`_solve` by the general or short search."""
         asked = self.contract is not None and (contract or check_contract)  # a contract not asked: unheld, as below
-        if not (table or asked) and mask & ~self._natural_mask and (kept := self._kept_search(hand, mask, discard)):
-            return kept[0].solve_found(kept[1], self.contract is None)
+        if not (table or asked) and mask & ~self._natural_mask and (kept := walk_parts(self, mask, discard)
+                                                                     or self._kept_search(hand, mask, discard)):
+            return kept if isinstance(kept, Arrangement) else kept[0].solve_found(kept[1], self.contract is None)
         table_melds = self._check_table(table, mask) if table else []
         search = self._search(hand, table_melds, discard, asked)
         if contract and self.contract is not None:

@@ -32,9 +32,11 @@ onto the part's own by the suits' renaming, and by the pattern alone, not ``w``:
 part's least deadwood with ``j`` wild cards is the same whatever number of wild cards
 made it a part, so a pattern searched with more wild cards answers for fewer.
 
-The search of a part gives each discard's least deadwood too, asked or not: the knock
-listing asks a hand's least deadwood, then (for most hands with a wild card, whose
-least deadwood is within the knock limit plus the wild card's value) each discard's.
+The search of a part gives each discard's least deadwood too, when asked, from the same
+search kept open since the part's least deadwood was asked: the knock listing asks a
+hand's least deadwood, then the discards whose value could bring it within the limit
+(:func:`~.discards.parts_discards`: a discard lowers the least deadwood by at most its
+value), so only the parts holding such a card are asked theirs.
 
 The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
 the knock question (the least deadwood after one discard) replaces one part by the
@@ -50,15 +52,15 @@ unknown shape.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import add
 
 from ..cards import Card
 from ..expr.facts import suit_symmetric
 from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
-from .core import MeldCore, WorkBoundError
-from .partsearch import PART_MOST, part_search
+from .core import MeldCore, WorkBoundError, bits_of
+from .partsearch import PART_MOST, PartMelds, part_melds, part_search
 from .rankmasks import connected_parts
 from .search import HandSearch
 
@@ -69,6 +71,9 @@ WILD_MEMO_LIMIT = 1 << 15
 
 WILDS_MOST = 4
 """The most wild cards of a hand the parts take (a hand with more takes the general search)."""
+
+OPEN_LIMIT = 32
+"""Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
 
 INFINITE = 1 << 62
 
@@ -91,10 +96,16 @@ class WildWindows:
         self._same_rank = [shape.per_suit for shape in families if shape.family == "same_rank"]
         self._sequences = [shape.per_suit for shape in families if shape.family == "sequence"]
         self._links: dict[int, tuple[int, ...]] = {}
+        self._worth: dict[int, int] = {}
+        """A value -> the natural cards of that value or more (:meth:`worth`)."""
         """Wild cards ``w`` -> card id -> the card-id mask of the natural cards linked to it."""
         self._last: tuple[int, tuple[dict[int, int], int | None]] | None = None
         """The last hand's :meth:`discard_deadwoods` (the knock listing asks it twice a turn)."""
         self._last_parts: tuple[int, list[int]] = (-1, [])
+        self._open: dict[int, tuple[PartMelds, Callable[[int, int], int]]] = {}
+        """The last parts' searches (:meth:`searched`), by ``part mask << 3 | w``, the last
+        :data:`OPEN_LIMIT` at most: a part's discards are asked after its least deadwood,
+        and the canonical walk (:mod:`.partwalk`) asks the states of a knock's parts."""
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
         self.patterns: dict[int, PartCosts] = {}
@@ -172,38 +183,52 @@ class WildWindows:
 
     def costs(self, part: int, w: int, *, without: bool = False) -> PartCosts:
         """The part's least deadwood with ``j = 0..w`` wild cards and without each of its
-        cards (with ``without``; else perhaps empty): one general search of the part and
-        ``w`` wild cards, kept. The search answers both at once: most parts whose least
-        deadwood the knock listing asks are asked each discard's too, within the turn.
+        cards (with ``without``; else perhaps some or none, filled in place when asked later): one
+        general search of the part and ``w`` wild cards, kept. A search asked the least
+        deadwood alone is kept open for the discards (the knock listing asks them only
+        where a discard could leave a knock, :func:`~.discards.parts_discards`).
 
         :raises WorkBoundError: past the search's work bound.
         """
         key = part << 3 | w
         got = self.memo.get(key)
-        if got is not None and (got[1] or not without):
+        count = part.bit_count()
+        if got is not None and (not without or len(got[1]) == count):
             return got
         grid = self.grid
         if grid is None:
-            return self._keep(key, self._search(part, w, without))
+            if got is None:
+                return self._keep(key, self._search(part, w, without))
+            self._discards(part, w, got[1])
+            return got
         suits, ranks = grid
         pattern, order = self.pattern(part)
         kept = self.patterns.get(pattern)
-        if kept is not None and len(kept[0]) > w and (kept[1] or not without):
+        top = w + 1
+        if kept is not None and len(kept[0]) >= top and (not without or len(kept[1]) == count):
             # the pattern's card of suit place i, rank r is the part's of suit order[i];
             # kept with more wild cards, the vectors' first w + 1 entries are these
-            top = w + 1
             if len(kept[0]) == top:
-                return self._keep(key, (kept[0], {order[c // ranks] * ranks + c % ranks: v
-                                                  for c, v in kept[1].items()}))
-            return self._keep(key, (kept[0][:top], {order[c // ranks] * ranks + c % ranks: v[:top]
-                                                    for c, v in kept[1].items()}))
-        got = self._search(part, w, without)
+                each = {order[c // ranks] * ranks + c % ranks: v for c, v in kept[1].items()}
+            else:
+                each = {order[c // ranks] * ranks + c % ranks: v[:top] for c, v in kept[1].items()}
+            if got is not None:  # the least deadwoods were kept, not every discard
+                got[1].update(each)
+                return got
+            return self._keep(key, (kept[0] if len(kept[0]) == top else kept[0][:top], each))
+        if got is None:
+            got = self._keep(key, self._search(part, w, without))
+        else:
+            self._discards(part, w, got[1])
         place = [0] * suits  # a suit of the part -> its place in the pattern
         for i, suit in enumerate(order):
             place[suit] = i
-        self._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v
-                                              for c, v in got[1].items()}))
-        return self._keep(key, got)
+        each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
+        if kept is not None and len(kept[0]) == top and len(kept[1]) < count:
+            kept[1].update(each)  # the same entry, its discards now known
+        else:
+            self._keep_pattern(pattern, (got[0], each))
+        return got
 
     def pattern(self, part: int) -> tuple[int, list[int]]:
         """The pattern of the part ``part`` (a card-id mask; with :attr:`grid` only): the
@@ -232,23 +257,49 @@ class WildWindows:
         patterns[key] = got
 
     def _search(self, part: int, w: int, without: bool) -> PartCosts:
-        """:meth:`costs` by one general search of the part's cards and ``w`` wild cards,
-        each discard's deadwood included even when not asked (``without``) where the
-        work bound allows: the same search's states answer most of it (the search cut to
-        a part's needs, :func:`~.partsearch.part_search`, where it gives the same)."""
+        """:meth:`costs` by one general search of the part's cards and ``w`` wild cards
+        (the search cut to a part's needs, :func:`~.partsearch.part_search`, where it gives
+        the same): each discard's deadwood too with ``without``, else the search is kept
+        open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = part_search(self.core, part, w, self._pools)
-        top = range(w + 1)
-        whole = tuple([least(part, j) for j in top])
+        least = self.searched(part, w)[1]
+        whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
+        if without:
+            self._each(part, w, least, each)
+        return whole, each
+
+    def searched(self, part: int, w: int) -> tuple[PartMelds, Callable[[int, int], int]]:
+        """The part's melds and its search (:func:`~.partsearch.part_search`, values of 0 or
+        more and at most :data:`~.partsearch.PART_MOST` cards), kept open (:attr:`_open`)."""
+        key = part << 3 | w
+        got = self._open.get(key)
+        if got is None:
+            melds = part_melds(part, w, self._pools)
+            opened = self._open
+            if len(opened) >= OPEN_LIMIT:
+                opened.clear()
+            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds))
+        return got
+
+    def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
+        """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
+        from the part's search if it is still open, else from a new one."""
+        if not self._plain_values or part.bit_count() > PART_MOST:
+            each.update(self._hand_search(part, w, True)[1])
+            return
+        self._each(part, w, self.searched(part, w)[1], each)
+
+    @staticmethod
+    def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:
+        top = range(w + 1)
         m = part
         while m:
             low = m & -m
             m ^= low
             rest = part ^ low
             each[low.bit_length() - 1] = tuple([least(rest, j) for j in top])
-        return whole, each
 
     def _hand_search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`_search` by :class:`~rummydsl.melds.search.HandSearch` itself (card
@@ -353,21 +404,20 @@ class WildWindows:
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
+    def worth(self, need: int) -> int:
+        """The card-id mask of the natural cards of value ``need`` or more (kept)."""
+        got = self._worth.get(need)
+        if got is None:
+            values = self.core.values
+            got = self._worth[need] = sum(1 << c.id for c in self._natural if values[c.id] >= need)
+        return got
+
 
 def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
     """:meth:`WildWindows.discard_deadwoods` of a hand with one wild card, from its parts'
     costs: the wild card goes to the part it gains most in (the best other part's when
     the discard's part is that one)."""
-    total = 0
-    first = second = INFINITE  # the two least gains (deadwood with the wild card, less without)
-    first_at = -1
-    for i, ((a, b), _) in enumerate(got):
-        total += a
-        gain = b - a
-        if gain < first:
-            first, second, first_at = gain, first, i
-        elif gain < second:
-            second = gain
+    total, first, second, first_at = _gains(got)
     out: dict[int, int] = {}
     for i, ((a, _), each) in enumerate(got):
         rest = total - a  # the other parts, no wild card
@@ -379,6 +429,22 @@ def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], in
             for cid, (e0, e1) in each.items():
                 out[cid] = min(rest + gain + e0, rest + e1)
     return out, total
+
+
+def _gains(got: Sequence[PartCosts]) -> tuple[int, int, int, int]:
+    """Of the parts' costs with one wild card: the sum of their least deadwoods with none,
+    the two least gains (deadwood with the wild card, less without) and the part of the least."""
+    total = 0
+    first = second = INFINITE
+    first_at = -1
+    for i, ((a, b), _) in enumerate(got):
+        total += a
+        gain = b - a
+        if gain < first:
+            first, second, first_at = gain, first, i
+        elif gain < second:
+            second = gain
+    return total, first, second, first_at
 
 
 def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:

@@ -28,7 +28,7 @@ from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
 from ...limits import MAX_HAND
-from ...melds.discards import discard_deadwoods, parts_deadwood
+from ...melds.discards import discard_deadwoods, parts_deadwood, parts_discards
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -175,10 +175,13 @@ class KnockMechanic(Mechanic):
                 out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
-            least = None
-            if sized:
-                least = parts_deadwood(rules, mask, discard=True) if parts is not None else rules.table_deadwood(
-                    mask, discard=True)
+            if parts is not None and (asked := parts_discards(rules, mask, limit)) is not None:
+                within, wild = asked  # by the parts: only the discards that could leave a knock are asked
+                for card in rnd.distinct_faces([c for c in hand if c is not taken]):
+                    if wild if card.wild else card.id in within:
+                        out.append(knocks[card.id])
+                return out
+            least = rules.table_deadwood(mask, discard=True) if sized and parts is None else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
                 return out  # no discard leaves a knock (one search, not one per card)
             after = discard_deadwoods(rules, hand, ())  # each discard's, where one pass gives them
