@@ -23,6 +23,7 @@ from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
 from .meldbuckets import viable_places as _viable_places
+from .meldblocks import natural_melds
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -72,6 +73,15 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
             return [found[i] for i in short], [bits[i] for i in short]
         groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
+        sequences = "sequence" in families and (kinds is None or any(
+            shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
+        if buckets is not None:  # kept blocks (the plain listing of the tests passes None)
+            kinds_bits = rules.kinds_bits
+            got = natural_melds(rnd, hand, high, low, "same_rank" in families, sequences, one_suit,
+                                lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
+                                _face_codes(rnd.variant.deck))
+            if got is not None:
+                return got
         if "same_rank" in families:
             by_rank: dict[int, list[Card]] = {}
             for card in cards:
@@ -80,8 +90,7 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
             for same in by_rank.values():
                 for size in range(low, min(len(same), high) + 1):
                     groups.extend(itertools.combinations(same, size))
-        if "sequence" in families and (kinds is None or any(
-                shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])):
+        if sequences:
             groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
                                      high))
     found = []
