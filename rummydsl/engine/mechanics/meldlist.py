@@ -57,8 +57,17 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     are all there, in their order. With each group, the kinds it forms as ``kinds_bits``
     gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
-    cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
+    sequences = "sequence" in families and (kinds is None or any(
+        shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
+    if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
+        kinds_bits = rules.kinds_bits
+        got = natural_melds(rnd, hand, high, low, "same_rank" in families, sequences, one_suit,
+                            lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
+                            _face_codes(rnd.variant.deck))
+        if got is not None:  # (None for a hand with wild cards)
+            return got
+    cards = sorted(hand, key=lambda c: c.id)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED, high) + 1):
@@ -73,15 +82,6 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
             return [found[i] for i in short], [bits[i] for i in short]
         groups.extend(group for group in _wild_groups(rnd, cards, low) if len(group) <= high)
     else:
-        sequences = "sequence" in families and (kinds is None or any(
-            shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
-        if buckets is not None:  # kept blocks (the plain listing of the tests passes None)
-            kinds_bits = rules.kinds_bits
-            got = natural_melds(rnd, hand, high, low, "same_rank" in families, sequences, one_suit,
-                                lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
-                                _face_codes(rnd.variant.deck))
-            if got is not None:
-                return got
         if "same_rank" in families:
             by_rank: dict[int, list[Card]] = {}
             for card in cards:
@@ -377,7 +377,6 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
             if got is None:
                 got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
             kinds.append(got)
-    masks = [sum(1 << c.id for c in group) for group in candidates]
     meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
@@ -399,6 +398,7 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         targets, parts = _shape_targets(meets, shape_list, [min(count, most) for count in avail], fewest, most,
                                         width, [candidates[i] for i in first])
     except RummyDslError:  # the contract failed on some shapes: judge every collection, to meet it there
+        masks = [sum(1 << c.id for c in group) for group in candidates]
         yield from _every_collection(player, candidates, kinds, masks, codes, meets, fewest, most)
         return
     if not targets:
@@ -407,8 +407,8 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout);
     # a hand whose cards all read differently lists no text twice
-    faces = {rnd.variant.deck.face_key(card) for card in hand}
-    distinct = len(faces) == len(hand)
+    face_codes = _face_codes(rnd.variant.deck)  # (a code a face: copies of a face share one)
+    distinct = len({face_codes[card.id] for card in hand}) == len(hand)
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
     count = len(candidates)
@@ -434,18 +434,31 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     found: list[Meld] = []
 
+    def emit(chosen: list[int]) -> None:
+        if distinct:
+            found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+        else:
+            text = " ".join([text_of(i) for i in chosen])
+            if text not in listed:
+                listed.add(text)
+                found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+
     def search(free: int, chosen: list[int], key: int) -> None:
         """``free``: the candidates that may join ``chosen`` (after its last, sharing no card)."""
         if key in targets:
-            if distinct:
-                found.append(Meld(player, tuple(candidates[i] for i in chosen)))
-            else:
-                text = " ".join([text_of(i) for i in chosen])
-                if text not in listed:
-                    listed.add(text)
-                    found.append(Meld(player, tuple(candidates[i] for i in chosen)))
+            emit(chosen)
         depth = len(chosen) + 1
         if depth > most:
+            return
+        if depth == most:  # the last meld: a lay-down with it is listed or not, nothing below it
+            while free:
+                low = free & -free
+                free ^= low
+                i = low.bit_length() - 1
+                if key + codes[i] in targets:  # (every target is a part of one)
+                    chosen.append(i)
+                    emit(chosen)
+                    chosen.pop()
             return
         while free:
             low = free & -free
