@@ -250,9 +250,14 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     cards = meld.cards
     shared = _shared(rnd)
     locked = rnd.variant.kind_locked
-    mask = 0
+    mask = naturals = wilds = 0
     for card in cards:
-        mask |= 1 << card.id
+        bit = 1 << card.id
+        mask |= bit
+        if card.wild:
+            wilds += 1
+        else:
+            naturals |= bit
     key: object = (mask, meld.kind) if locked else mask
     known = shared.get(key)
     if known is None:
@@ -266,20 +271,19 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     else:
         judged, fits = judged | known[0], fits | known[1]
     todo = held & ~judged
-    if todo:
+    if todo:  # candidates only (the shapes' test of :func:`_may_extend` lets each through)
         rules = rnd.rules
         kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
         deck_cards = rnd.variant.deck.cards
+        judge = rules.kinds_bits_of
         judged |= todo
         group = [*cards, cards[0]]
         while todo:
             low = todo & -todo
             todo ^= low
             card = deck_cards[low.bit_length() - 1]
-            if not _may_extend(rnd, cards, card):
-                continue
             group[-1] = card
-            kinds = rules.kinds_bits(group)
+            kinds = judge(naturals, wilds + 1, group) if card.wild else judge(naturals | low, wilds, group)
             if kinds and (not locked or kinds & kind_bit):
                 fits |= low
     if known is None or known[0] != judged:

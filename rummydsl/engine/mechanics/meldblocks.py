@@ -80,6 +80,8 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     the first time a block holding it is listed; ``faces`` is each card's share of a
     group's face code. None for a hand this cannot list (a card of no rank, or not the
     deck's own card object): list it group by group."""
+    if high < low:
+        return [], []
     layout, blocks = _kept(rnd)
     deck_cards, rank_of, spots_of = layout.cards, layout.rank, layout.spots
     by_rank: dict[int, int] = {}
@@ -102,8 +104,6 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     found: list[tuple[Card, ...]] = []
     bits: list[int] = []
     seen: set[int] = set()
-    if high < low:
-        return found, bits
     if same_rank:
         # a rank's groups come in the order of its lowest card id in the hand
         for mask in sorted([m for m in by_rank.values() if m.bit_count() >= low], key=lambda m: m & -m):

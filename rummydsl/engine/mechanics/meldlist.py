@@ -58,6 +58,8 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
+    if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
+        return [], []
     sequences = "sequence" in families and (kinds is None or any(
         shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
     if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
