@@ -37,22 +37,22 @@ _BLOCKS_LIMIT = 1 << 16
 
 
 class _Layout:
-    """What a listing reads of each card of a deck, by card id: the card, its rank's
-    order (None for a card of no rank) and its sequence positions."""
+    """What a listing reads of each card of a deck, by card id: the card, and for a natural
+    card of a rank, the card, its rank's order, its bit and its sequence positions."""
 
-    __slots__ = ("deck", "cards", "rank", "spots")
+    __slots__ = ("deck", "cards", "entries")
 
     def __init__(self, deck: Any) -> None:
         self.deck = deck
         cards = list(deck.cards)
-        self.cards: list[Card | None] = [None] * (max((c.id for c in cards), default=-1) + 1)
-        self.rank: list[int | None] = [None] * len(self.cards)
-        self.spots: list[tuple[int, ...]] = [()] * len(self.cards)
+        size = max((c.id for c in cards), default=-1) + 1
+        self.cards: list[Card | None] = [None] * size
+        self.entries: list[tuple[Card, int, int, tuple[int, ...]] | None] = [None] * size
         for card in cards:
             self.cards[card.id] = card
             if card.rank is not None and not card.wild:
-                self.rank[card.id] = card.rank.order
-                self.spots[card.id] = tuple(deck.sequence_positions(card.rank))
+                self.entries[card.id] = (card, card.rank.order, 1 << card.id,
+                                         tuple(deck.sequence_positions(card.rank)))
 
 
 _KEPT: dict[int, tuple[object, object, _Layout, dict[object, _Block]]] = {}
@@ -83,21 +83,20 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     if high < low:
         return [], []
     layout, blocks = _kept(rnd)
-    deck_cards, rank_of, spots_of = layout.cards, layout.rank, layout.spots
+    deck_cards, entries = layout.cards, layout.entries
+    size = len(entries)
     by_rank: dict[int, int] = {}
     at: dict[int, int] = {}
     suited = one_suit
     for card in hand:
         cid = card.id
-        if cid >= len(deck_cards) or deck_cards[cid] is not card:
-            return None
-        rank = rank_of[cid]
-        if rank is None:
-            return None
-        bit = 1 << cid
+        entry = entries[cid] if cid < size else None
+        if entry is None or entry[0] is not card:
+            return None  # a wild card, a card of no rank, or not the deck's own card
+        _, rank, bit, spots = entry
         by_rank[rank] = by_rank.get(rank, 0) | bit
         if sequences:
-            for spot in spots_of[cid]:
+            for spot in spots:
                 at[spot] = at.get(spot, 0) | bit
         if card.suit is None:
             suited = False
@@ -113,22 +112,28 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
             if block is None:
                 block = _store(blocks, key, _rank_block(deck_cards, mask, low, cap, judge, faces))
             _emit(block, found, bits, seen)
-    if sequences:
-        for start in sorted(at):
-            end = start
-            while end + 1 in at and end - start + 1 < high:
-                end += 1
-            if end - start + 1 < low:
-                continue
-            cards = 0
-            for spot in range(start, end + 1):
-                cards |= at[spot]
-            key = (start, end, cards, suited)
-            block = blocks.get(key)
-            if block is None:
-                held = [_cards_of(deck_cards, at[spot]) for spot in range(start, end + 1)]
-                block = _store(blocks, key, _judged(_windows(held, low, suited), judge, faces))
-            _emit(block, found, bits, seen)
+    if sequences and at:
+        # the starts of windows of ``low`` or more held positions: in each run of held
+        # positions from ``first`` to ``last``, those up to ``last - low + 1``
+        held_spots = sorted(at)
+        i = 0
+        while i < len(held_spots):
+            first = last = held_spots[i]
+            i += 1
+            while i < len(held_spots) and held_spots[i] == last + 1:
+                last += 1
+                i += 1
+            for start in range(first, last - low + 2):
+                end = min(last, start + high - 1)
+                cards = 0
+                for spot in range(start, end + 1):
+                    cards |= at[spot]
+                key = (start, end, cards, suited)
+                block = blocks.get(key)
+                if block is None:
+                    held = [_cards_of(deck_cards, at[spot]) for spot in range(start, end + 1)]
+                    block = _store(blocks, key, _judged(_windows(held, low, suited), judge, faces))
+                _emit(block, found, bits, seen)
     return found, bits
 
 
