@@ -268,7 +268,10 @@ class MeldMechanic(Mechanic):
             assert isinstance(action, Meld)
             hand = rnd.hands[player]
             judged = rnd.planned(action) or self._check_meld(rnd, action)
-            meets = would_meet(rnd, player, judged, hand)
+            contract = rnd.variant.contract
+            # a first lay-down that must meet the contract was checked to meet it (_check_meld)
+            meets = (contract is not None and not rnd.met_contract[player] and contract.concealed_until_met
+                     ) or would_meet(rnd, player, judged, hand)
             for cards, kind in judged:
                 for card in cards:
                     rnd.remove(player, card)
