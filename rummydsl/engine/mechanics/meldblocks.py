@@ -22,7 +22,7 @@ from ...cards import Card
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["natural_melds"]
+__all__ = ["natural_melds", "sequence_windows"]
 
 #: Whether a group forms a kind: its kinds as ``kinds_bits`` gives them (0: none), from
 #: the group and its face code.
@@ -132,7 +132,7 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
                 block = blocks.get(key)
                 if block is None:
                     held = [_cards_of(deck_cards, at[spot]) for spot in range(start, end + 1)]
-                    block = _store(blocks, key, _judged(_windows(held, low, suited), judge, faces))
+                    block = _store(blocks, key, _judged(sequence_windows(held, low, suited), judge, faces))
                 _emit(block, found, bits, seen)
     return found, bits
 
@@ -173,11 +173,13 @@ def _rank_block(deck_cards: Sequence[Card | None], mask: int, low: int, cap: int
                                                  for size in range(low, cap + 1)), judge, faces)
 
 
-def _windows(held: Sequence[Sequence[Card]], low: int, one_suit: bool) -> Iterator[tuple[Card, ...]]:
+def sequence_windows(held: Sequence[Sequence[Card]], low: int, one_suit: bool) -> Iterator[tuple[Card, ...]]:
     """The sequences from one start position: ``held`` has the hand's cards at that
     position and each one after it (in id order), and the groups are one card a position
-    over windows from the start of ``low`` or more positions, as
-    :func:`.meldlist._sequences` lists them from that start."""
+    over windows from the start of ``low`` or more positions, shortest first, each in the
+    order of the whole product (:func:`.meldlist._sequences` lists every start's so). With
+    ``one_suit``, only the groups of one suit: the first card's suit, then that suit's
+    cards at each further position."""
     for size in range(low, len(held) + 1):
         window = held[:size]
         if one_suit:

@@ -23,7 +23,7 @@ from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
 from .meldbuckets import viable_places as _viable_places
-from .meldblocks import natural_melds
+from .meldblocks import natural_melds, sequence_windows
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -323,17 +323,7 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
         while position in at and (high is None or len(window) < high):
             window.append(at[position])
             position += 1
-            if len(window) >= low:
-                if one_suit:
-                    choices: Iterator[tuple[Card, ...]] = (
-                        (first, *rest) for first in window[0] for rest in itertools.product(*(
-                            [c for c in spot if c.suit.index == first.suit.index]  # type: ignore[union-attr]
-                            for spot in window[1:])))
-                else:
-                    choices = itertools.product(*window)
-                for choice in choices:
-                    if len({c.id for c in choice}) == len(choice):
-                        yield tuple(choice)
+        yield from sequence_windows(window, low, one_suit)
 
 
 def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
