@@ -324,6 +324,20 @@ class MeldCore:
                 natural_mask |= 1 << card.id
         return self._judge(natural_mask, wilds, cards)
 
+    def kinds_bits_of(self, natural_mask: int, wilds: int, cards: Sequence[Card]) -> int:
+        """:meth:`kinds_bits` of ``cards``, given as its natural cards' ids (``natural_mask``,
+        a bit a card id) and its count of wild cards: for a caller that keeps the mask of
+        a group it grows a card at a time (a table meld's lay-offs).
+
+        >>> from rummydsl.melds import MeldRules
+        >>> from rummydsl.variant import load_variant
+        >>> rules = MeldRules.from_variant(load_variant("gin_rummy"))
+        >>> group = rules.check_hand("7H 7D 7C")
+        >>> rules.kinds_bits_of(sum(1 << c.id for c in group), 0, group) == rules.kinds_bits(group)
+        True
+        """
+        return self._judge(natural_mask, wilds, cards)
+
     def _names(self, kinds: int) -> frozenset[str]:
         """The kind names of a kinds bitmask (one frozenset per bitmask, kept)."""
         names = self._name_sets.get(kinds)

@@ -235,42 +235,85 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     Each card is judged once for each state of the meld, and what is known is kept on it
     (:meth:`~..state.TableMeld.extenders`): at first every card but those the kinds'
     shapes let through (:func:`_candidates`) is known not to extend it; a candidate is
-    judged by the meld's patterns when a hand holding it first asks.
+    judged by the meld's patterns when a hand holding it first asks. What is known of a
+    meld's cards is shared by every meld of the same cards (:func:`_shared`): from one
+    hand to the next the same melds are laid and grown again.
 
     Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
     depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
     """
     kept = meld.extenders()
-    cards = meld.cards
-    if kept is None:
-        candidates = _candidates(rnd, cards)
-        for card in cards:
-            candidates &= ~(1 << card.id)
-        judged, fits = _deck_masks(rnd).all & ~candidates, 0
-    else:
+    if kept is not None:
         judged, fits = kept
+        if not held & ~judged:
+            return fits & held
+    cards = meld.cards
+    shared = _shared(rnd)
+    locked = rnd.variant.kind_locked
+    mask = naturals = wilds = 0
+    for card in cards:
+        bit = 1 << card.id
+        mask |= bit
+        if card.wild:
+            wilds += 1
+        else:
+            naturals |= bit
+    key: object = (mask, meld.kind) if locked else mask
+    known = shared.get(key)
+    if known is None:
+        if kept is None:
+            candidates = _candidates(rnd, cards)
+            for card in cards:
+                candidates &= ~(1 << card.id)
+            judged, fits = _deck_masks(rnd).all & ~candidates, 0
+    elif kept is None:
+        judged, fits = known
+    else:
+        judged, fits = judged | known[0], fits | known[1]
     todo = held & ~judged
-    if todo:
+    if todo:  # candidates only (the shapes' test of :func:`_may_extend` lets each through)
         rules = rnd.rules
-        locked = rnd.variant.kind_locked
         kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
         deck_cards = rnd.variant.deck.cards
+        judge = rules.kinds_bits_of
         judged |= todo
         group = [*cards, cards[0]]
         while todo:
             low = todo & -todo
             todo ^= low
             card = deck_cards[low.bit_length() - 1]
-            if not _may_extend(rnd, cards, card):
-                continue
             group[-1] = card
-            kinds = rules.kinds_bits(group)
+            kinds = judge(naturals, wilds + 1, group) if card.wild else judge(naturals | low, wilds, group)
             if kinds and (not locked or kinds & kind_bit):
                 fits |= low
-        meld.keep_extenders(judged, fits)
-    elif kept is None:
-        meld.keep_extenders(judged, fits)
+    if known is None or known[0] != judged:
+        if len(shared) >= _SHARED_LIMIT:
+            shared.clear()
+        shared[key] = (judged, fits)
+    meld.keep_extenders(judged, fits)
     return fits & held
+
+
+#: The most melds :func:`_shared` keeps for one set of kinds (then it starts again).
+_SHARED_LIMIT = 1 << 16
+
+_SHARED: dict[int, tuple[object, object, dict[object, tuple[int, int]]]] = {}
+""":func:`_shared` by the kinds' dictionary (the last few kept)."""
+
+
+def _shared(rnd: Round) -> dict[object, tuple[int, int]]:
+    """What :func:`extenders` knows of each meld's cards, for a variant's kinds and deck:
+    by the cards' ids as a bitmask (with the kind, when kind-locked), the cards judged and
+    those of them that extend it. Kept by the kinds' dictionary, which the solvers of one
+    variant's deals share (as :func:`.meldlist._listing` keeps the groups judged)."""
+    kinds = rnd.rules.kinds
+    deck = rnd.variant.deck
+    got = _SHARED.get(id(kinds))
+    if got is None or got[0] is not kinds or got[1] is not deck:
+        if len(_SHARED) >= 16:
+            _SHARED.pop(next(iter(_SHARED)))
+        got = _SHARED[id(kinds)] = (kinds, deck, {})
+    return got[2]
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:

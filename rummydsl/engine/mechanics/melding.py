@@ -21,8 +21,7 @@ a defender's lay-offs).
 from __future__ import annotations
 
 import itertools
-from types import ModuleType
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -31,7 +30,7 @@ from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
 from .discard import barred
-from .meldlist import MAX_LISTED, _contract_melds, single_melds
+from .meldlist import MAX_LISTED, _contract_melds, _judged_melds, single_melds
 from .layoffs import (FINAL_DISCARD_REASON, LAST_CARD_REASON, TAKEN_LAST_REASON, _fits, _last_card_fits,
                       apply_layoff, check_layoff, final_discard_required, last_card_stays, layoff_targets,
                       list_layoffs, only_taken_left)
@@ -162,18 +161,6 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
     return None
 
 
-_DEEP: ModuleType | None = None
-""":mod:`.deep`, which imports this module: looked up on the first listing (:func:`_deep`)."""
-
-
-def _deep() -> ModuleType:
-    global _DEEP
-    from . import deep
-
-    _DEEP = deep
-    return deep
-
-
 class MeldMechanic(Mechanic):
     phase = Phase.MELD
 
@@ -201,7 +188,7 @@ class MeldMechanic(Mechanic):
         if contract is not None and rnd.met_contract[player] and not contract.new_melds_after:
             out.extend(list_layoffs(rnd, player))  # CR-3: after going down, only lay-offs
             return out
-        for group in single_melds(rnd, hand):
+        for group in _judged_melds(rnd, hand, len(hand))[0]:  # (single_melds)
             if len(group) >= len(hand) - 1 and too_few_left(
                     rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
                 continue
@@ -209,15 +196,17 @@ class MeldMechanic(Mechanic):
         out.extend(list_layoffs(rnd, player))
         return out
 
-    def legal(self, rnd: Round, player: int) -> Iterator[Action]:
-        deep = _DEEP or _deep()  # (an import statement here cost 2.3 µs a listing)
+    def legal(self, rnd: Round, player: int) -> list[Action]:
+        """The options, then ``done`` where the step may end now: a new list each call."""
         options = self.options(rnd, player)
-        if deep.pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
-            yield from (action for action in options if deep.keeps_use(rnd, action))
-            return
-        yield from options
+        if rnd.must_meld is not None:  # (no card drawn from deep: nothing pending)
+            from .deep import keeps_use, pending
+
+            if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
+                return [action for action in options if keeps_use(rnd, action)]
         if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
-            yield rnd.prebuilt.done[player]
+            options.append(rnd.prebuilt.done[player])
+        return options
 
     def check(self, rnd: Round, action: Action) -> str | None:
         from .deep import keeps_use, pending, pending_reason
@@ -279,7 +268,10 @@ class MeldMechanic(Mechanic):
             assert isinstance(action, Meld)
             hand = rnd.hands[player]
             judged = rnd.planned(action) or self._check_meld(rnd, action)
-            meets = would_meet(rnd, player, judged, hand)
+            contract = rnd.variant.contract
+            # a first lay-down that must meet the contract was checked to meet it (_check_meld)
+            meets = (contract is not None and not rnd.met_contract[player] and contract.concealed_until_met
+                     ) or would_meet(rnd, player, judged, hand)
             for cards, kind in judged:
                 for card in cards:
                     rnd.remove(player, card)

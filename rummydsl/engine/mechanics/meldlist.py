@@ -23,6 +23,7 @@ from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
 from .meldbuckets import viable_places as _viable_places
+from .meldblocks import natural_melds, sequence_windows
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -56,8 +57,19 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     are all there, in their order. With each group, the kinds it forms as ``kinds_bits``
     gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
-    cards = sorted(hand, key=lambda c: c.id)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
+    if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
+        return [], []
+    sequences = "sequence" in families and (kinds is None or any(
+        shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
+    if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
+        kinds_bits = rules.kinds_bits
+        got = natural_melds(rnd, hand, high, low, "same_rank" in families, sequences, one_suit,
+                            lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
+                            _face_codes(rnd.variant.deck))
+        if got is not None:  # (None for a hand with wild cards)
+            return got
+    cards = sorted(hand, key=lambda c: c.id)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
         for size in range(low, min(len(cards), MAX_LISTED, high) + 1):
@@ -80,8 +92,7 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
             for same in by_rank.values():
                 for size in range(low, min(len(same), high) + 1):
                     groups.extend(itertools.combinations(same, size))
-        if "sequence" in families and (kinds is None or any(
-                shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])):
+        if sequences:
             groups.extend(_sequences(rnd, cards, low, one_suit and all(card.suit is not None for card in cards),
                                      high))
     found = []
@@ -312,17 +323,7 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
         while position in at and (high is None or len(window) < high):
             window.append(at[position])
             position += 1
-            if len(window) >= low:
-                if one_suit:
-                    choices: Iterator[tuple[Card, ...]] = (
-                        (first, *rest) for first in window[0] for rest in itertools.product(*(
-                            [c for c in spot if c.suit.index == first.suit.index]  # type: ignore[union-attr]
-                            for spot in window[1:])))
-                else:
-                    choices = itertools.product(*window)
-                for choice in choices:
-                    if len({c.id for c in choice}) == len(choice):
-                        yield tuple(choice)
+        yield from sequence_windows(window, low, one_suit)
 
 
 def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
@@ -368,7 +369,6 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
             if got is None:
                 got = names[bits] = sorted(name for i, name in enumerate(rules.kind_names) if bits >> i & 1)
             kinds.append(got)
-    masks = [sum(1 << c.id for c in group) for group in candidates]
     meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
 
@@ -390,6 +390,7 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         targets, parts = _shape_targets(meets, shape_list, [min(count, most) for count in avail], fewest, most,
                                         width, [candidates[i] for i in first])
     except RummyDslError:  # the contract failed on some shapes: judge every collection, to meet it there
+        masks = [sum(1 << c.id for c in group) for group in candidates]
         yield from _every_collection(player, candidates, kinds, masks, codes, meets, fewest, most)
         return
     if not targets:
@@ -398,8 +399,8 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout);
     # a hand whose cards all read differently lists no text twice
-    faces = {rnd.variant.deck.face_key(card) for card in hand}
-    distinct = len(faces) == len(hand)
+    face_codes = _face_codes(rnd.variant.deck)  # (a code a face: copies of a face share one)
+    distinct = len({face_codes[card.id] for card in hand}) == len(hand)
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
     count = len(candidates)
@@ -425,18 +426,31 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     found: list[Meld] = []
 
+    def emit(chosen: list[int]) -> None:
+        if distinct:
+            found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+        else:
+            text = " ".join([text_of(i) for i in chosen])
+            if text not in listed:
+                listed.add(text)
+                found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+
     def search(free: int, chosen: list[int], key: int) -> None:
         """``free``: the candidates that may join ``chosen`` (after its last, sharing no card)."""
         if key in targets:
-            if distinct:
-                found.append(Meld(player, tuple(candidates[i] for i in chosen)))
-            else:
-                text = " ".join([text_of(i) for i in chosen])
-                if text not in listed:
-                    listed.add(text)
-                    found.append(Meld(player, tuple(candidates[i] for i in chosen)))
+            emit(chosen)
         depth = len(chosen) + 1
         if depth > most:
+            return
+        if depth == most:  # the last meld: a lay-down with it is listed or not, nothing below it
+            while free:
+                low = free & -free
+                free ^= low
+                i = low.bit_length() - 1
+                if key + codes[i] in targets:  # (every target is a part of one)
+                    chosen.append(i)
+                    emit(chosen)
+                    chosen.pop()
             return
         while free:
             low = free & -free
