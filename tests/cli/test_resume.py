@@ -21,6 +21,8 @@ from rummydsl.resources import variants_dir
 
 from .conftest import read_log, run
 
+pytestmark = pytest.mark.xdist_group("resume")  # each run played through once, on one test worker
+
 GAMES = 40
 """Games of the killed runs: enough that a run cannot end between two polls of its file."""
 

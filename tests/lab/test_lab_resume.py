@@ -19,6 +19,8 @@ import pytest
 
 from .conftest import run
 
+pytestmark = pytest.mark.xdist_group("lab-resume")  # each run played through once, on one test worker
+
 COMPARE = ("compare", "gin_rummy", "straight_gin", "--games", "30", "--seed", "21", "--agents", "greedy,random")
 SWEEP = ("sweep", "gin_rummy", "--set", "knock.limit=5,10", "--games", "20", "--seed", "7")
 SMALL = ("compare", "gin_rummy", "oklahoma_gin", "--games", "5", "--seed", "4")

@@ -18,6 +18,8 @@ from rummydsl.lab.run import Arm, LabResult, Plan, run_lab
 
 from .conftest import run
 
+pytestmark = pytest.mark.xdist_group("report")  # one compare played and drawn, on one test worker
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 

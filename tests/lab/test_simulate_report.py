@@ -15,6 +15,8 @@ from rummydsl.simulate import Statistics, simulate
 from .conftest import run
 from .test_report import CHROMIUM, _BROKEN_PROBE, _chromium, _images, _png_size
 
+pytestmark = pytest.mark.xdist_group("simulate-report")  # one simulate played and drawn, on one test worker
+
 pytest.importorskip("matplotlib")
 
 
