@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 __all__ = ["closest", "likeness", "SYNONYMS"]
@@ -29,7 +30,8 @@ def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
     letter away will do (``gim`` → ``gin``; not with a cutoff of 0.9 or more). Of equally
     alike candidates the one last in sorted order wins, so the answer does not
     depend on the order (or repeats) of ``candidates``. difflib is imported only
-    when a suggestion is wanted, which keeps start-up cheap.
+    when a suggestion is wanted, which keeps start-up cheap; a name that shares no
+    letter with ``word`` is never compared with it in full (see :class:`_Pool`).
 
     :param word: the name as written.
     :param candidates: the names that exist.
@@ -43,21 +45,74 @@ def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
     >>> closest("standard", ("standard52", "rumski70"), cutoff=0.5)
     'standard52'
     """
-    import difflib
-
-    pool = sorted(set(candidates))
+    pool = _pool(tuple(candidates))
     meant = SYNONYMS.get(word.lower())
-    if meant is not None and meant in pool:
+    if meant is not None and meant in pool.names:
         return meant
-    matches = difflib.get_close_matches(word, pool, n=1, cutoff=cutoff)
-    if matches:
-        return matches[0]
+    match = pool.best(word, cutoff)
+    if match is not None:
+        return match
     if 3 <= len(word) <= 4 and cutoff < 0.9:  # short names: one letter changed is close
         # (whatever the ratio says), unless the caller asked for near-exact matches
-        near = [name for name in pool if _one_edit(word, name)]
+        near = [name for name in pool.names if _one_edit(word, name)]
         if near:
             return near[-1]
     return None
+
+
+class _Pool:
+    """Candidate names (sorted, without repeats) indexed by the letters they hold, so a
+    word is compared in full only with the names that share enough letters with it.
+
+    :meth:`best` answers as ``difflib.get_close_matches(word, names, n=1, cutoff)`` does,
+    which compares a name in full only if two bounds on the ratio reach the cutoff: one
+    from the lengths, one from the letters the two share as multisets (its
+    ``quick_ratio``). The second bound is 0 for a name that shares no letter with the
+    word, so with a positive cutoff such names never count; the index finds the others
+    without looking at the rest (a file of thousands of unknown keys asks once a key)."""
+
+    def __init__(self, candidates: tuple[str, ...]) -> None:
+        self.names = sorted(set(candidates))
+        self._letters: dict[str, list[tuple[int, int]]] = {}
+        for i, name in enumerate(self.names):
+            for letter in set(name):
+                self._letters.setdefault(letter, []).append((i, name.count(letter)))
+
+    def best(self, word: str, cutoff: float) -> str | None:
+        import difflib
+
+        if not word or not 0 < cutoff <= 1:  # every name may count (an empty word matches an
+            # empty name), or difflib refuses the cutoff
+            found = difflib.get_close_matches(word, self.names, n=1, cutoff=cutoff)
+            return found[0] if found else None
+        shared: dict[int, int] = {}  # a name's index: the letters it shares with the word
+        for letter in set(word):
+            postings = self._letters.get(letter)
+            if postings:
+                count = word.count(letter)
+                for i, theirs in postings:
+                    shared[i] = shared.get(i, 0) + (count if count < theirs else theirs)
+        matcher = None
+        scored: list[tuple[float, str]] = []
+        for i, together in shared.items():
+            name = self.names[i]
+            length = len(name) + len(word)
+            # difflib's real_quick_ratio and quick_ratio, computed as it computes them
+            if 2.0 * together / length < cutoff or 2.0 * min(len(name), len(word)) / length < cutoff:
+                continue
+            if matcher is None:
+                matcher = difflib.SequenceMatcher()
+                matcher.set_seq2(word)
+            matcher.set_seq1(name)
+            ratio = matcher.ratio()
+            if ratio >= cutoff:
+                scored.append((ratio, name))
+        return max(scored)[1] if scored else None
+
+
+@lru_cache(maxsize=32)
+def _pool(candidates: tuple[str, ...]) -> _Pool:
+    return _Pool(candidates)
 
 
 def likeness(word: str, other: str) -> float:

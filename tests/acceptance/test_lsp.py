@@ -23,6 +23,8 @@ from pygls.uris import from_fs_path, to_fs_path  # noqa: E402
 from rummydsl.resources import variants_dir  # noqa: E402
 from rummydsl.variant import check_file  # noqa: E402
 
+pytestmark = pytest.mark.xdist_group("lsp")  # one language server, on one test worker
+
 REPO = Path(__file__).resolve().parents[2]
 BAD = REPO / "tests" / "examples" / "bad"
 

@@ -21,6 +21,8 @@ from rummydsl.resources import variants_dir
 
 from .conftest import read_log, run
 
+pytestmark = pytest.mark.xdist_group("resume")  # each run played through once, on one test worker
+
 GAMES = 40
 """Games of the killed runs: enough that a run cannot end between two polls of its file."""
 
@@ -32,10 +34,39 @@ def without_time(text: str) -> dict[str, object]:
     return figures
 
 
-def uninterrupted(*argv: str) -> dict[str, object]:
-    code, out, err = run("simulate", *argv, "--json")
-    assert (code, err) == (0, ""), err
-    return without_time(out)
+Played = Callable[..., tuple[dict[str, object], bytes]]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """``played(*ARGV)``: the figures (``--json`` less ``seconds``) and the out-file of
+    ``simulate ARGV`` played through, each ARGV played once for the module (the figures and
+    the file come from one run: ``--json`` and ``--out`` together, which writes the file
+    ``--out`` alone writes)."""
+    runs: dict[tuple[str, ...], tuple[dict[str, object], bytes]] = {}
+
+    def play(*argv: str) -> tuple[dict[str, object], bytes]:
+        if argv not in runs:
+            out = tmp_path_factory.mktemp("whole") / "whole.jsonl"
+            code, printed, err = run("simulate", *argv, "--json", "--out", str(out))
+            assert (code, err) == (0, ""), err
+            runs[argv] = without_time(printed), out.read_bytes()
+        figures, whole = runs[argv]
+        return json.loads(json.dumps(figures)), whole  # a copy: nothing a test changes is shared
+
+    return play
+
+
+def uninterrupted(played: Played, *argv: str) -> dict[str, object]:
+    """The figures of ``simulate ARGV`` played through."""
+    return played(*argv)[0]
+
+
+def whole_file(played: Played, tmp_path: Path, *argv: str, name: str = "whole.jsonl") -> Path:
+    """A copy, in ``tmp_path``, of the out-file of ``simulate ARGV`` played through."""
+    path = tmp_path / name
+    path.write_bytes(played(*argv)[1])
+    return path
 
 
 def same_run(a: Path, b: Path) -> bool:
@@ -85,7 +116,8 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_killed_run_resumes_to_the_figures_of_an_uninterrupted_run(workers: str, tmp_path: Path) -> None:
+def test_a_killed_run_resumes_to_the_figures_of_an_uninterrupted_run(workers: str, tmp_path: Path,
+                                                                    played: Played) -> None:
     out = tmp_path / "run.jsonl"
     argv = ("gin_rummy", "--games", str(GAMES), "--seed", "21", "--agents", "greedy,random")
     proc = start(*argv, "--workers", workers, "--out", str(out))
@@ -96,10 +128,8 @@ def test_a_killed_run_resumes_to_the_figures_of_an_uninterrupted_run(workers: st
     assert 3 <= done < GAMES
     code, printed, err = run("simulate", *argv, "--workers", workers, "--resume", str(out), "--json")
     assert (code, err) == (0, ""), err
-    assert without_time(printed) == uninterrupted(*argv)
-    whole = tmp_path / "whole.jsonl"
-    assert run("simulate", *argv, "--out", str(whole))[0] == 0
-    assert same_run(out, whole)  # every game once, in game order
+    assert without_time(printed) == uninterrupted(played, *argv)
+    assert same_run(out, whole_file(played, tmp_path, *argv))  # every game once, in game order
 
 
 def _children(pid: int) -> list[int]:
@@ -120,7 +150,8 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the pool's workers in /proc")
-def test_a_run_whose_worker_process_died_plays_its_games_again_and_finishes(tmp_path: Path) -> None:
+def test_a_run_whose_worker_process_died_plays_its_games_again_and_finishes(tmp_path: Path,
+                                                                           played: Played) -> None:
     """A killed worker breaks the pool; a new pool plays the lost games again from their
     seeds: the run ends by itself with the figures and out-file of an uninterrupted run."""
     out = tmp_path / "run.jsonl"
@@ -130,14 +161,12 @@ def test_a_run_whose_worker_process_died_plays_its_games_again_and_finishes(tmp_
     os.kill(_children(proc.pid)[0], signal.SIGKILL)  # the pool loses that worker's games
     printed, err = proc.communicate()
     assert (proc.returncode, err.decode()) == (0, ""), err.decode()
-    assert without_time(printed.decode()) == uninterrupted(*argv)
-    whole = tmp_path / "whole.jsonl"
-    assert run("simulate", *argv, "--out", str(whole))[0] == 0
-    assert same_run(out, whole)  # every game once, in game order
+    assert without_time(printed.decode()) == uninterrupted(played, *argv)
+    assert same_run(out, whole_file(played, tmp_path, *argv))  # every game once, in game order
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the pool's workers in /proc")
-def test_a_run_stopped_after_a_worker_died_resumes_to_the_same_figures(tmp_path: Path) -> None:
+def test_a_run_stopped_after_a_worker_died_resumes_to_the_same_figures(tmp_path: Path, played: Played) -> None:
     out = tmp_path / "run.jsonl"
     argv = ("gin_rummy", "--games", str(GAMES), "--seed", "8", "--agents", "random,greedy")
     proc = start(*argv, "--workers", "2", "--out", str(out))
@@ -147,7 +176,7 @@ def test_a_run_stopped_after_a_worker_died_resumes_to_the_same_figures(tmp_path:
     assert outcomes(out) < GAMES
     code, printed, err = run("simulate", *argv, "--resume", str(out), "--json", "--workers", "2")
     assert (code, err) == (0, ""), err
-    assert without_time(printed) == uninterrupted(*argv)
+    assert without_time(printed) == uninterrupted(played, *argv)
 
 
 def out_file(tmp_path: Path, *argv: str, name: str = "run.jsonl") -> Path:
@@ -160,8 +189,8 @@ def out_file(tmp_path: Path, *argv: str, name: str = "run.jsonl") -> Path:
 RUN = ("skarney_gin", "--hands", "12", "--seed", "4", "--agents", "random")
 
 
-def test_the_out_file_is_a_header_then_one_line_per_game_in_order(tmp_path: Path) -> None:
-    lines = read_log(out_file(tmp_path, *RUN))
+def test_the_out_file_is_a_header_then_one_line_per_game_in_order(tmp_path: Path, played: Played) -> None:
+    lines = read_log(whole_file(played, tmp_path, *RUN, name="run.jsonl"))
     header = lines[0]
     assert header["type"] == "run" and header["run"] == 1 and header["variant"] == "skarney_gin"
     assert (header["seed"], header["mode"], header["count"], header["agents"]) == (4, "hands", 12, ["random"] * 2)
@@ -170,27 +199,27 @@ def test_the_out_file_is_a_header_then_one_line_per_game_in_order(tmp_path: Path
     assert all(line["type"] == "outcome" and len(line["rounds"]) == 1 for line in lines[1:])
 
 
-def test_a_line_cut_short_is_dropped_and_written_again(tmp_path: Path) -> None:
-    whole = out_file(tmp_path, *RUN, name="whole.jsonl")
+def test_a_line_cut_short_is_dropped_and_written_again(tmp_path: Path, played: Played) -> None:
+    whole = whole_file(played, tmp_path, *RUN)
     text = whole.read_bytes()
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(text[:text.index(b"\n", len(text) // 2) + 25])  # ends inside an outcome line
     code, printed, err = run("simulate", *RUN, "--resume", str(cut), "--json")
     assert (code, err) == (0, ""), err
-    assert without_time(printed) == uninterrupted(*RUN)
+    assert without_time(printed) == uninterrupted(played, *RUN)
     assert cut.read_bytes() == text
 
 
-def test_a_finished_run_resumes_to_its_figures_playing_nothing(tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+def test_a_finished_run_resumes_to_its_figures_playing_nothing(tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     before = out.read_bytes()
     code, printed, _ = run("simulate", *RUN, "--resume", str(out), "--json")
-    assert code == 0 and without_time(printed) == uninterrupted(*RUN)
+    assert code == 0 and without_time(printed) == uninterrupted(played, *RUN)
     assert out.read_bytes() == before
 
 
-def test_a_run_cut_after_its_header_plays_every_game(tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+def test_a_run_cut_after_its_header_plays_every_game(tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     whole = out.read_bytes()
     out.write_bytes(whole[:whole.index(b"\n") + 1])
     assert run("simulate", *RUN, "--resume", str(out))[0] == 0
@@ -203,8 +232,8 @@ def test_a_run_cut_after_its_header_plays_every_game(tmp_path: Path) -> None:
     (("--hands", "13"), "count: the file has 12, the command 13"),
 ])
 def test_a_run_of_another_command_is_refused_naming_the_difference(
-        changed: tuple[str, str], difference: str, tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+        changed: tuple[str, str], difference: str, tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     before = out.read_bytes()
     argv = list(RUN)
     argv[argv.index(changed[0]) + 1] = changed[1]
@@ -214,8 +243,8 @@ def test_a_run_of_another_command_is_refused_naming_the_difference(
     assert out.read_bytes() == before
 
 
-def test_a_run_of_another_variant_or_mode_is_refused(tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+def test_a_run_of_another_variant_or_mode_is_refused(tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     code, _, err = run("simulate", "gin_rummy", "--games", "12", "--seed", "4", "--agents", "random",
                        "--resume", str(out))
     assert code == 1
@@ -255,8 +284,8 @@ def _edit(out: Path, index: int, change: Callable[[dict[str, object]], object]) 
     (lambda lines: lines.append('{"type": "header"}\n'), ":14: expected an outcome line, got type 'header'"),
 ])
 def test_a_corrupt_line_is_an_error_naming_it_and_nothing_is_written(
-        edit: Callable[[list[str]], None], message: str, tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+        edit: Callable[[list[str]], None], message: str, tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     lines = out.read_text().splitlines(keepends=True)
     edit(lines)
     out.write_text("".join(lines))
@@ -268,8 +297,8 @@ def test_a_corrupt_line_is_an_error_naming_it_and_nothing_is_written(
     assert out.read_bytes() == before
 
 
-def test_a_game_with_another_seed_is_refused(tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+def test_a_game_with_another_seed_is_refused(tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     _edit(out, 2, lambda data: data.__setitem__("seed", 12345))
     before = out.read_bytes()
     code, _, err = run("simulate", *RUN, "--resume", str(out))
@@ -290,7 +319,8 @@ def test_the_library_refuses_outcomes_that_are_not_the_runs_first_games() -> Non
         simulate("gin_rummy", games=2, seed=1, done=[stray] * 3)
 
 
-def test_resume_refuses_a_missing_or_empty_file_and_goes_with_neither_out_nor_log(tmp_path: Path) -> None:
+def test_resume_refuses_a_missing_or_empty_file_and_goes_with_neither_out_nor_log(tmp_path: Path,
+                                                                                   played: Played) -> None:
     missing = tmp_path / "nope.jsonl"
     code, _, err = run("simulate", *RUN, "--resume", str(missing))
     assert code == 1 and err.startswith(f"rummydsl simulate: {missing}: cannot read the run to resume: ")
@@ -298,7 +328,7 @@ def test_resume_refuses_a_missing_or_empty_file_and_goes_with_neither_out_nor_lo
     empty.write_text("")
     assert run("simulate", *RUN, "--resume", str(empty))[2] == \
         f"rummydsl simulate: {empty}: the run is empty; start it again with --out\n"
-    out = out_file(tmp_path, *RUN)
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     code, _, err = run("simulate", *RUN, "--resume", str(out), "--out", str(out))
     assert code == 2 and "not allowed with argument" in err
     code, _, err = run("simulate", *RUN, "--resume", str(out), "--log", str(tmp_path / "log.jsonl"))
@@ -319,8 +349,8 @@ def test_a_run_stopped_by_a_failing_agent_resumes_to_the_same_stop(tmp_path: Pat
     assert out.read_bytes() == before
 
 
-def test_out_overwrites_no_run(tmp_path: Path) -> None:
-    out = out_file(tmp_path, *RUN)
+def test_out_overwrites_no_run(tmp_path: Path, played: Played) -> None:
+    out = whole_file(played, tmp_path, *RUN, name="run.jsonl")
     before = out.read_bytes()
     code, printed, err = run("simulate", *RUN, "--out", str(out))
     assert (code, printed) == (1, "")

@@ -19,6 +19,8 @@ import pytest
 
 from .conftest import run
 
+pytestmark = pytest.mark.xdist_group("lab-resume")  # each run played through once, on one test worker
+
 COMPARE = ("compare", "gin_rummy", "straight_gin", "--games", "30", "--seed", "21", "--agents", "greedy,random")
 SWEEP = ("sweep", "gin_rummy", "--set", "knock.limit=5,10", "--games", "20", "--seed", "7")
 SMALL = ("compare", "gin_rummy", "oklahoma_gin", "--games", "5", "--seed", "4")
@@ -59,9 +61,9 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tup
 
 
 @pytest.fixture(scope="module")
-def small_run(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+def small_run(uninterrupted: Callable[..., tuple[dict[str, object], bytes]]) -> bytes:
     """The out-file of SMALL, played once for the module."""
-    return out_file(tmp_path_factory.mktemp("small"), *SMALL).read_bytes()
+    return uninterrupted(*SMALL)[1]
 
 
 @pytest.fixture
@@ -121,11 +123,12 @@ def test_the_out_file_names_the_run_then_holds_each_task_in_order(tmp_path: Path
     assert lines[1]["seed"] == lines[2]["seed"]   # game i of each variant from the same seed
 
 
-def test_a_line_cut_short_is_dropped_and_its_task_played_again(small_run: bytes, tmp_path: Path) -> None:
-    text = small_run
+def test_a_line_cut_short_is_dropped_and_its_task_played_again(
+        tmp_path: Path, uninterrupted: Callable[..., tuple[dict[str, object], bytes]]) -> None:
+    whole_figures, text = uninterrupted(*SMALL)
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(text[:text.index(b"\n", len(text) // 2) + 25])   # ends inside an outcome line
-    assert figures(*SMALL, "--workers", "1", "--resume", str(cut)) == figures(*SMALL, "--workers", "1")
+    assert figures(*SMALL, "--workers", "1", "--resume", str(cut)) == whole_figures
     assert cut.read_bytes() == text
 
 
@@ -136,14 +139,15 @@ def test_a_finished_run_resumes_to_its_figures_playing_nothing(small: Path, no_p
     assert resumed["games"] == 5
 
 
-def test_an_until_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
+def test_an_until_run_resumes_to_the_same_stop(
+        tmp_path: Path, uninterrupted: Callable[..., tuple[dict[str, object], bytes]]) -> None:
     argv = ("compare", "gin_rummy", "straight_gin", "--until", "0.6", "--max-games", "12", "--seed", "2")
-    whole = out_file(tmp_path, *argv, name="whole.jsonl")
-    lines = whole.read_bytes().split(b"\n")
+    whole_figures, whole = uninterrupted(*argv)
+    lines = whole.split(b"\n")
     cut = tmp_path / "cut.jsonl"
     cut.write_bytes(b"\n".join(lines[:8]) + b"\n")
-    assert figures(*argv, "--workers", "1", "--resume", str(cut)) == figures(*argv, "--workers", "1")
-    assert cut.read_bytes() == whole.read_bytes()
+    assert figures(*argv, "--workers", "1", "--resume", str(cut)) == whole_figures
+    assert cut.read_bytes() == whole
 
 
 @pytest.mark.parametrize("changed,difference", [

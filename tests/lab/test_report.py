@@ -18,6 +18,8 @@ from rummydsl.lab.run import Arm, LabResult, Plan, run_lab
 
 from .conftest import run
 
+pytestmark = pytest.mark.xdist_group("report")  # one compare played and drawn, on one test worker
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -112,13 +114,16 @@ def _chromium(tmp_path: Path, *flags: str, url: str) -> subprocess.CompletedProc
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium); "
                                              "the report is checked without a browser above")
 def test_the_report_opens_in_a_real_browser_with_every_plot(tmp_path: Path, page: str) -> None:
+    """One Chromium run screenshots the page and prints its DOM: the page with a script at
+    its end (``_BROKEN_PROBE``) that asks the browser itself which images it could not draw
+    and writes the answer on the body, nothing a screenshot shows."""
     from PIL import Image, ImageStat
 
-    report = tmp_path / "report.html"
-    report.write_text(page, encoding="utf-8")
-    url = report.resolve().as_uri()
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _BROKEN_PROBE + "</body>"), encoding="utf-8")
     shot = tmp_path / "shot.png"
-    done = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,4000", url=url)
+    done = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,4000", "--dump-dom",
+                     url=probe.resolve().as_uri())
     assert shot.exists(), done.stderr[-2000:]
     with Image.open(shot) as image:
         image = image.convert("L")
@@ -126,16 +131,12 @@ def test_the_report_opens_in_a_real_browser_with_every_plot(tmp_path: Path, page
         extrema = image.getextrema()
         assert extrema[0] < 100 and extrema[1] > 200, "the screenshot is blank"
         assert ImageStat.Stat(image).stddev[0] > 10, "the screenshot is blank"
-    dom = _chromium(tmp_path, "--dump-dom", url=url).stdout
+    dom = done.stdout
     images = _images(dom)
     assert set(images) == set(PLOTS), f"plots in the browser's DOM: {sorted(images)}"
     for key, src in images.items():
         width, height = _png_size(src)
         assert width > 0 and height > 0, key
-    # A copy of the page that asks the browser itself which images it could not draw.
-    probe = tmp_path / "probe.html"
-    probe.write_text(page.replace("</body>", _BROKEN_PROBE + "</body>"), encoding="utf-8")
-    dom = _chromium(tmp_path, "--dump-dom", url=probe.resolve().as_uri()).stdout
     marks = re.search(r'data-images="(\d+)" data-broken="([^"]*)"', dom)
     assert marks is not None, dom[-500:]
     assert (int(marks.group(1)), marks.group(2)) == (len(PLOTS), "none")

@@ -15,6 +15,8 @@ from rummydsl.simulate import Statistics, simulate
 from .conftest import run
 from .test_report import CHROMIUM, _BROKEN_PROBE, _chromium, _images, _png_size
 
+pytestmark = pytest.mark.xdist_group("simulate-report")  # one simulate played and drawn, on one test worker
+
 pytest.importorskip("matplotlib")
 
 
@@ -87,19 +89,19 @@ def test_a_report_that_cannot_be_written_fails_before_any_game(tmp_path: Path,
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium); "
                                              "the report is checked without a browser above")
 def test_the_report_opens_in_a_real_browser_with_every_plot(tmp_path: Path, page: str) -> None:
+    """One Chromium run screenshots the page and prints its DOM (test_report.py's probe
+    at the page's end says which images the browser could not draw)."""
     from PIL import Image, ImageStat
 
-    report = tmp_path / "report.html"
-    report.write_text(page, encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _BROKEN_PROBE + "</body>"), encoding="utf-8")
     shot = tmp_path / "shot.png"
-    done = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,3600", url=report.resolve().as_uri())
+    done = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,3600", "--dump-dom",
+                     url=probe.resolve().as_uri())
     assert shot.exists(), done.stderr[-2000:]
     with Image.open(shot) as image:
         grey = image.convert("L")
         assert grey.getextrema()[0] < 100 and ImageStat.Stat(grey).stddev[0] > 10, "the screenshot is blank"
-    probe = tmp_path / "probe.html"
-    probe.write_text(page.replace("</body>", _BROKEN_PROBE + "</body>"), encoding="utf-8")
-    dom = _chromium(tmp_path, "--dump-dom", url=probe.resolve().as_uri()).stdout
-    marks = re.search(r'data-images="(\d+)" data-broken="([^"]*)"', dom)
-    assert marks is not None, dom[-500:]
+    marks = re.search(r'data-images="(\d+)" data-broken="([^"]*)"', done.stdout)
+    assert marks is not None, done.stdout[-500:]
     assert (int(marks.group(1)), marks.group(2)) == (len(SIMULATE_PLOTS), "none")

@@ -13,6 +13,8 @@ import pytest
 
 from .conftest import run
 
+pytestmark = pytest.mark.xdist_group("tournament-runs")  # the tournament played through once, on one test worker
+
 TOURNEY = ("tournament", "gin_rummy", "--agents", "greedy,heuristic,random", "--games", "3", "--seed", "11")
 
 

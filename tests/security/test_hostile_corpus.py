@@ -25,6 +25,8 @@ import pytest
 
 from .forkserver import ForkServer
 
+pytestmark = pytest.mark.xdist_group("hostile-corpus")  # one fork server, on one test worker
+
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "hostile"
 CPU_SECONDS = 120

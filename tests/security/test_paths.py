@@ -36,6 +36,8 @@ from rummydsl.variant.extends import resolve
 from .conftest import run
 from .forkserver import ForkServer
 
+pytestmark = pytest.mark.xdist_group("paths")  # one fork server, on one test worker
+
 CANARY = "CANARY-7f3e9b1c-never-print-me"
 HANG_GUARD = 300  # seconds: only ever reached by a command that blocks on a special file
 PASSWD_FIRST = Path("/etc/passwd").read_text().splitlines()[0] if Path("/etc/passwd").is_file() else "root:x:0:0"

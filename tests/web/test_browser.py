@@ -28,7 +28,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
                                "(pip install playwright; no browser download is needed)")
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
+              pytest.mark.xdist_group("browser")]  # one browser and one server, on one test worker
 
 WAIT = 20_000  # ms: the most a step may wait for the page (a bound against hanging, not a timing assert)
 
