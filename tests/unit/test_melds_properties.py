@@ -670,21 +670,33 @@ def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequ
     t_faces = frozenset(c.id for c in table if not c.wild)
     vals = [value(c) for c in hand]
 
-    def options(cards: list[Any], banned: frozenset[int]) -> list[frozenset[int]]:
-        if not any(p(cards) for p in kinds.values()):
-            return []
-        nat = [c for c in cards if not c.wild]
-        wilds = [c for c in cards if c.wild]
-        return unique_meanings(kinds, nat, wilds, banned) if wilds else [frozenset()]
+    judged: dict[tuple[tuple[int, ...], int, bool], list[frozenset[int]]] = {}
 
+    def options(cards: Sequence[Any], lay: bool) -> list[frozenset[int]]:
+        """The group's meanings, judged once for each of its natural cards and number of
+        wild cards (a wild card has no face: groups that differ only in which of the
+        hand's wild cards they hold are the same group)."""
+        nat = [c for c in cards if not c.wild]
+        key = (tuple(c.id for c in nat), len(cards) - len(nat), lay)
+        found = judged.get(key)
+        if found is None:
+            if not any(p(cards) for p in kinds.values()):
+                found = []
+            else:
+                wilds = [c for c in cards if c.wild]
+                found = unique_meanings(kinds, nat, wilds, banned_lay if lay else held) if wilds else [frozenset()]
+            judged[key] = found
+        return found
+
+    banned_lay = held | t_faces
     melds = []
     lays = []
     for mask, part in subsets(hand):
-        opts = options(part, held)
+        opts = options(part, False)
         if opts:
             melds.append((mask, opts))
         if table:
-            opts = options([*table, *part], held | t_faces)
+            opts = options([*table, *part], True)
             if opts:
                 lays.append((mask, opts))
 
@@ -850,6 +862,7 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
     def forms(group: list[Any]) -> bool:
         return any(p(group) for p in kinds.values())
 
+    @lru_cache(maxsize=None)  # asked of the same group at every state that can take it
     def natural_mask(mask: int) -> tuple[int, int]:
         nat, wilds = 0, 0
         for i in range(n):
