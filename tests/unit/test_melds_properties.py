@@ -859,7 +859,7 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
     penalty = {c.id: i for i, c in enumerate(ranked)}
     wild_ranked = [c for c in ranked if c.wild]
 
-    def forms(group: list[Any]) -> bool:
+    def forms(group: Sequence[Any]) -> bool:
         return any(p(group) for p in kinds.values())
 
     @lru_cache(maxsize=None)  # asked of the same group at every state that can take it
