@@ -29,23 +29,50 @@ def naturals(cards: Sequence[Any]) -> list[Any]:
     return [c for c in cards if not c.wild]
 
 
+# The three tests below are loops that stop at the first card that settles them: the
+# reference asks them of every subset of every hand, most of which fail early.
+
+
 def same_rank(cards: Sequence[Any]) -> bool:
-    return len({c.rank.order for c in naturals(cards)}) <= 1
+    """The natural cards share one rank."""
+    rank = 0  # no rank yet (orders start at 1)
+    for c in cards:
+        if not c.wild:
+            order = c.rank.order
+            if order != rank:
+                if rank:
+                    return False
+                rank = order
+    return True
 
 
 def same_suit(cards: Sequence[Any]) -> bool:
-    return len({c.suit.index for c in naturals(cards)}) <= 1
+    """The natural cards share one suit."""
+    suit = -1  # no suit yet (indices start at 0)
+    for c in cards:
+        if not c.wild:
+            index = c.suit.index
+            if index != suit:
+                if suit >= 0:
+                    return False
+                suit = index
+    return True
 
 
 def consecutive(deck: Deck, cards: Sequence[Any]) -> bool:
     """Natural ranks distinct, and wilds can fill the gaps and ends inside the rank range."""
-    nat = naturals(cards)
     size = len(cards)
     if size > len(deck.ranks):
         return False
-    orders = [c.rank.order for c in nat]
-    if len(set(orders)) != len(orders):
-        return False
+    nat = []
+    orders = set()
+    for c in cards:
+        if not c.wild:
+            order = c.rank.order
+            if order in orders:
+                return False
+            orders.add(order)
+            nat.append(c)
     if not nat:
         return True
     for choice in itertools.product(*(deck.sequence_positions(c.rank) for c in nat)):
@@ -73,7 +100,7 @@ def skarney_kinds(deck: Deck, poker: str = "not_all_same") -> dict[str, Pred]:
 
 def ginski_kinds(deck: Deck) -> dict[str, Pred]:
     def has_natural(cs: Sequence[Any]) -> bool:
-        return len(naturals(cs)) >= 1
+        return any(not c.wild for c in cs)
 
     def distinct_colours(cs: Sequence[Any]) -> bool:
         nat = naturals(cs)
@@ -143,24 +170,32 @@ def lowest_index(groups: Sequence[Any], n: int) -> list[list[Any]]:
     return out
 
 
-def subsets(hand: Sequence[Any]) -> Iterator[tuple[int, list[Any]]]:
-    """Every non-empty subset of the hand: its bitmask over hand positions, in
-    increasing order, and its cards in hand order. A subset's cards are those of the
-    subset less its highest position (listed before it) and that position's card."""
-    groups: list[list[Any]] = [[]]
-    for i, card in enumerate(hand):
-        low = 1 << i  # the subsets whose highest position is i: masks low .. 2 * low - 1
-        for mask in range(low, low << 1):
-            group = groups[mask ^ low] + [card]
-            groups.append(group)
-            yield mask, group
+def subsets(hand: Sequence[Any]) -> Iterator[tuple[int, tuple[Any, ...]]]:
+    """Every non-empty subset of the hand: its bitmask over hand positions and its cards
+    in hand order, the smaller subsets first (each size's subsets as
+    ``itertools.combinations`` lists them, the masks summed from the same positions)."""
+    bits = [1 << i for i in range(len(hand))]
+    for size in range(1, len(hand) + 1):
+        yield from zip(map(sum, itertools.combinations(bits, size)), itertools.combinations(hand, size))
 
 
 def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
-    """Every subset of the hand (as a bitmask over hand positions) that forms some kind
-    (a compiled pattern asked through its bare closure, the same function)."""
+    """Every subset of the hand (as a bitmask over hand positions, in increasing order)
+    that forms some kind (a compiled pattern asked through its bare closure, the same
+    function). The loop of :func:`subsets` is written out here: this is most of the
+    reference's time."""
     preds = [getattr(pred, "fn", pred) for pred in kinds.values()]
-    return [mask for mask, group in subsets(hand) if any(pred(group) for pred in preds)]
+    bits = [1 << i for i in range(len(hand))]
+    combinations = itertools.combinations
+    out = []
+    for size in range(1, len(hand) + 1):
+        for mask, group in zip(map(sum, combinations(bits, size)), combinations(hand, size)):
+            for pred in preds:
+                if pred(group):
+                    out.append(mask)
+                    break
+    out.sort()
+    return out
 
 
 def brute_packing(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> Callable[[int], int]:
@@ -635,21 +670,33 @@ def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequ
     t_faces = frozenset(c.id for c in table if not c.wild)
     vals = [value(c) for c in hand]
 
-    def options(cards: list[Any], banned: frozenset[int]) -> list[frozenset[int]]:
-        if not any(p(cards) for p in kinds.values()):
-            return []
-        nat = [c for c in cards if not c.wild]
-        wilds = [c for c in cards if c.wild]
-        return unique_meanings(kinds, nat, wilds, banned) if wilds else [frozenset()]
+    judged: dict[tuple[tuple[int, ...], int, bool], list[frozenset[int]]] = {}
 
+    def options(cards: Sequence[Any], lay: bool) -> list[frozenset[int]]:
+        """The group's meanings, judged once for each of its natural cards and number of
+        wild cards (a wild card has no face: groups that differ only in which of the
+        hand's wild cards they hold are the same group)."""
+        nat = [c for c in cards if not c.wild]
+        key = (tuple(c.id for c in nat), len(cards) - len(nat), lay)
+        found = judged.get(key)
+        if found is None:
+            if not any(p(cards) for p in kinds.values()):
+                found = []
+            else:
+                wilds = [c for c in cards if c.wild]
+                found = unique_meanings(kinds, nat, wilds, banned_lay if lay else held) if wilds else [frozenset()]
+            judged[key] = found
+        return found
+
+    banned_lay = held | t_faces
     melds = []
     lays = []
     for mask, part in subsets(hand):
-        opts = options(part, held)
+        opts = options(part, False)
         if opts:
             melds.append((mask, opts))
         if table:
-            opts = options(list(table) + part, held | t_faces)
+            opts = options([*table, *part], True)
             if opts:
                 lays.append((mask, opts))
 
@@ -812,9 +859,10 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
     penalty = {c.id: i for i, c in enumerate(ranked)}
     wild_ranked = [c for c in ranked if c.wild]
 
-    def forms(group: list[Any]) -> bool:
+    def forms(group: Sequence[Any]) -> bool:
         return any(p(group) for p in kinds.values())
 
+    @lru_cache(maxsize=None)  # asked of the same group at every state that can take it
     def natural_mask(mask: int) -> tuple[int, int]:
         nat, wilds = 0, 0
         for i in range(n):
@@ -825,8 +873,8 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
                     nat |= 1 << cards[i].id
         return nat, wilds
 
-    melds = [m for m, group in subsets(cards) if forms(group)]
-    lays = [[m for m, group in subsets(cards) if forms(list(t) + group)] for t in table]
+    melds = sorted(m for m, group in subsets(cards) if forms(group))
+    lays = [sorted(m for m, group in subsets(cards) if forms([*t, *group])) for t in table]
     melds_at = lowest_index(melds, n)
     lays_at = [lowest_index(ms, n) for ms in lays]
 
