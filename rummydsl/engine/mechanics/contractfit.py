@@ -25,17 +25,17 @@ with wild cards enough for it.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from ...cards import Card
 from ...errors import RummyDslError
+from .keep import kept
 
 if TYPE_CHECKING:
     from ..round import Round
 
 __all__ = ["may_meet", "kinds_used"]
 
-_T = TypeVar("_T")
 
 
 class _Kind(NamedTuple):
@@ -53,7 +53,7 @@ _PLANS: dict[int, tuple[object, "tuple[tuple[_Kind, ...], tuple[int, ...], _Buck
 #: Per contract predicate: the collections of kinds (a count per kind) that meet it, by
 #: (hand size, fewest and most melds, least and most cards a meld); ``None`` when the
 #: contract failed on kinds and sizes alone (then every hand may meet it).
-_VECTORS: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "list[tuple[int, ...]] | None"]]] = {}
+_VECTORS: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], "list[tuple[int, ...]] | None"]]] = {}
 
 
 def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: int, big: int) -> bool:
@@ -124,7 +124,7 @@ _Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[t
 
 #: Per round's solver (its contract judged in the round): :func:`_collections`' answers
 #: by (hand size, fewest and most melds, least and most cards a meld).
-_KNOWN: dict[int, tuple[object, dict[tuple[int, int, int, int, int], "_Collections | None"]]] = {}
+_KNOWN: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], "_Collections | None"]]] = {}
 
 class _Layout:
     """How :func:`may_meet` counts a hand of one deck in one int: a byte a (suit, rank
@@ -164,23 +164,12 @@ class _Layout:
 
 
 #: Per deck: its :class:`_Layout`.
-_LAYOUTS: dict[int, tuple[object, _Layout]] = {}
+_LAYOUTS: dict[int, tuple[object, object, _Layout]] = {}
 
 
 def _layout(deck: Any) -> _Layout:
     """``deck``'s :class:`_Layout`, kept per deck."""
-    return _kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
-
-
-def _kept(store: dict[int, tuple[object, _T]], owner: object, limit: int, build: Callable[[], _T]) -> _T:
-    """What ``store`` keeps for ``owner`` (by its identity), built the first time; the
-    oldest of ``limit`` dropped."""
-    got = store.get(id(owner))
-    if got is None or got[0] is not owner:
-        if len(store) >= limit:
-            store.pop(next(iter(store)))
-        got = store[id(owner)] = (owner, build())
-    return got[1]
+    return kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
 
 
 def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
@@ -188,7 +177,7 @@ def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big:
     contract for a hand of ``size`` cards (:func:`_vectors`); ``None`` where they cannot
     be told: kinds of no known shape, wild cards whose meanings read the hand, a contract
     that is no compiled contract or fails on kinds and sizes. Kept per round's solver."""
-    memo = _kept(_KNOWN, rnd.rules, 32, dict)
+    memo = kept(_KNOWN, rnd.rules, 32, dict)
     key = (size, fewest, most, small, big)
     if key in memo:
         return memo[key]
@@ -325,7 +314,7 @@ _HELD = bytes([0] + [1] * 255)
 #: Per deck: (a zero byte a rank order, for the code's width; for each sequence position
 #: the place of its rank's count, or of a zero for a position no rank takes), or ``None``
 #: where some position is taken by two ranks (:func:`_bucket` then counts by levels).
-_BY_POSITION: dict[int, tuple[object, "tuple[bytes, tuple[int, ...]] | None"]] = {}
+_BY_POSITION: dict[int, tuple[object, object, "tuple[bytes, tuple[int, ...]] | None"]] = {}
 
 
 def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
@@ -349,7 +338,7 @@ def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
                     at[position] = order
         return bytes(orders), tuple(at)
 
-    return _kept(_BY_POSITION, deck, 16, build)
+    return kept(_BY_POSITION, deck, 16, build)
 
 
 def _bucket_by_levels(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
@@ -404,7 +393,7 @@ def _costs(cards: int, low: int, natural: int, short: int) -> tuple[int, tuple[i
 
 
 #: Per deck: the positions each rank may take in a sequence, a bit each, by rank order.
-_SPOTS: dict[int, tuple[object, tuple[int, ...]]] = {}
+_SPOTS: dict[int, tuple[object, object, tuple[int, ...]]] = {}
 
 
 def _spots(deck: Any) -> tuple[int, ...]:
@@ -420,7 +409,7 @@ def _spots(deck: Any) -> tuple[int, ...]:
             spots.append(bits)
         return tuple(spots)
 
-    return _kept(_SPOTS, deck, 16, build)
+    return kept(_SPOTS, deck, 16, build)
 
 
 def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[str], size: int, fewest: int,
@@ -428,7 +417,7 @@ def _vectors(meets: Callable[..., Any], plan: Sequence[_Kind], names: Sequence[s
     """The collections of kinds (a count per kind) whose melds, of sizes their shapes and
     ``small``..``big`` allow and ``size`` cards in all at most, can meet ``meets``; kept
     per contract. ``None`` if the contract failed on them (:class:`RummyDslError`)."""
-    memo = _kept(_VECTORS, meets, 32, dict)
+    memo = kept(_VECTORS, meets, 32, dict)
     key = (size, fewest, most, small, big)
     if key in memo:
         return memo[key]

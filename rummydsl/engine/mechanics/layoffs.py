@@ -15,6 +15,7 @@ from ...variant.model import MeldStep
 from ..actions import Layoff, player_name
 from ..state import Phase, TableMeld
 from .discard import barred
+from .keep import kept
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -306,14 +307,7 @@ def _shared(rnd: Round) -> dict[object, tuple[int, int]]:
     by the cards' ids as a bitmask (with the kind, when kind-locked), the cards judged and
     those of them that extend it. Kept by the kinds' dictionary, which the solvers of one
     variant's deals share (as :func:`.meldlist._listing` keeps the groups judged)."""
-    kinds = rnd.rules.kinds
-    deck = rnd.variant.deck
-    got = _SHARED.get(id(kinds))
-    if got is None or got[0] is not kinds or got[1] is not deck:
-        if len(_SHARED) >= 16:
-            _SHARED.pop(next(iter(_SHARED)))
-        got = _SHARED[id(kinds)] = (kinds, deck, {})
-    return got[2]
+    return kept(_SHARED, rnd.rules.kinds, 16, dict, rnd.variant.deck)
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:

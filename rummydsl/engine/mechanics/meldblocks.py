@@ -18,6 +18,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
+from .keep import kept
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -55,19 +56,13 @@ class _Layout:
                                          tuple(deck.sequence_positions(card.rank)))
 
 
-_KEPT: dict[int, tuple[object, object, _Layout, dict[object, _Block]]] = {}
+_KEPT: dict[int, tuple[object, object, tuple[_Layout, dict[object, _Block]]]] = {}
 """Per kinds' dictionary: the deck, its :class:`_Layout` and the blocks kept (the last few)."""
 
 
 def _kept(rnd: Round) -> tuple[_Layout, dict[object, _Block]]:
-    kinds = rnd.rules.kinds
     deck = rnd.variant.deck
-    got = _KEPT.get(id(kinds))
-    if got is None or got[0] is not kinds or got[1] is not deck:
-        if len(_KEPT) >= 16:
-            _KEPT.pop(next(iter(_KEPT)))
-        got = _KEPT[id(kinds)] = (kinds, deck, _Layout(deck), {})
-    return got[2], got[3]
+    return kept(_KEPT, rnd.rules.kinds, 16, lambda: (_Layout(deck), {}), deck)
 
 
 def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_rank: bool, sequences: bool,
