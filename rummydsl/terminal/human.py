@@ -27,10 +27,15 @@ def ask(prompt: str, inp: TextIO, out: TextIO) -> str:
     """Print ``prompt`` and read a line, stripped.
 
     :raises Quit: at the end of input (Ctrl-D) or on Ctrl-C.
+
+    Ctrl-C is a :class:`Quit` from the prompt's write on: a person who presses it as the
+    prompt appears may interrupt the flush that showed it, before the read begins (a
+    loaded machine stalls a process there), and the game must end as it does in the read,
+    with its record's ``stopped`` line.
     """
-    out.write(prompt)
-    out.flush()
     try:
+        out.write(prompt)
+        out.flush()
         line = inp.readline()
     except KeyboardInterrupt:
         raise Quit("the player left (Ctrl-C)", "you left the game (Ctrl-C)") from None

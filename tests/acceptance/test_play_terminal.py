@@ -128,6 +128,37 @@ def test_ginski_three_players_from_seat_two_and_ctrl_c(tmp_path: Path) -> None:
     assert (code, err) == (0, "") and out.startswith("ginski: 1 game")
 
 
+class _CtrlCAtTheThirdPrompt(io.StringIO):
+    """A screen where Ctrl-C lands as the third prompt is shown: in the flush that shows it,
+    before the read begins (where a loaded machine may stall ``play``, and the test above
+    presses Ctrl-C once the prompt is on the screen)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prompts = 0
+
+    def flush(self) -> None:
+        if self.getvalue().endswith(PROMPT):
+            self.prompts += 1
+            if self.prompts == 3:
+                raise KeyboardInterrupt
+        super().flush()
+
+
+def test_ctrl_c_as_the_prompt_shows_leaves_as_in_the_read(tmp_path: Path) -> None:
+    """The Ctrl-C of the test above, at the one moment a real terminal cannot pin down: the
+    game ends as from the read (the person's goodbye, the record's ``stopped`` line, so the
+    record replays), not as an interrupted command."""
+    screen = _CtrlCAtTheThirdPrompt()
+    log = tmp_path / "ginski.jsonl"
+    code = main(["play", "ginski", "--seed", "2", "--seat", "P2", "--agents", "greedy,random", "--log", str(log)],
+                stdout=screen, stderr=io.StringIO(), stdin=io.StringIO("1\n2\n"))
+    assert code == 0 and screen.prompts == 3
+    assert screen.getvalue().endswith("bye: you left the game (Ctrl-C)\n")
+    code, out, err = run("replay", str(log))
+    assert (code, err) == (0, "") and "1 stopped early (game 1: the player left (Ctrl-C))" in out
+
+
 def test_rummy_500_deep_draw_typed_and_the_pile_shown(tmp_path: Path) -> None:
     """500 Rum: the whole pile is shown bottom first; a deep draw the hand cannot meld
     is refused with its reason; a legal one typed without the seat is played."""
