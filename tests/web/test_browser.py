@@ -86,7 +86,7 @@ class Page:
         self.outside: list[str] = []
         self.errors: list[str] = []
         own = urlsplit(server).netloc
-        self.context.route("**/*", self._route(own))
+        self.context.route(_elsewhere(own), self._route(own))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _route(self, own: str) -> Any:
@@ -99,6 +99,19 @@ class Page:
                 self.outside.append(url)
                 route.abort()
         return route
+
+    def reset(self, width: int = 1280, height: int = 900) -> None:
+        """Ready for the next test: nothing seen yet, the size asked for, an empty document (so
+        that the next :meth:`open` loads the playground afresh, with a new session)."""
+        self.outside.clear()
+        self.errors.clear()
+        self.page.goto("about:blank")
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.page.mouse.move(0, 0)
+
+    def check(self) -> None:
+        assert self.outside == [], f"requests left the server: {self.outside}"
+        assert self.errors == [], f"errors in the page: {self.errors}"
 
     def open(self, fragment: str = "") -> Any:
         self.page.goto(self.server + fragment)
@@ -126,16 +139,34 @@ class Page:
                 self.page.keyboard.press("Enter")
 
     def close(self) -> None:
-        assert self.outside == [], f"requests left the server: {self.outside}"
-        assert self.errors == [], f"errors in the page: {self.errors}"
+        self.check()
         self.context.close()
 
 
-@pytest.fixture()
-def page(browser: Any, server: str) -> Iterator[Page]:
+def _elsewhere(own: str) -> re.Pattern[str]:
+    """The URLs that leave ``own`` (host:port): any but data:, blob: and those whose host and
+    port are ``own``. Playwright's driver matches a pattern itself, so only such a request
+    waits for this process's route handler, not every request of the page."""
+    return re.compile(r"^(?!(?:data|blob):)(?![A-Za-z][A-Za-z0-9+.-]*://" + re.escape(own) + r"(?:[/?#]|$))")
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any, server: str) -> Iterator[Page]:
+    """One page for the module's tests, as a person keeps one tab: each test opens the
+    playground afresh in it (a new document, so a new session and nothing left of the test
+    before; nothing of the playground's is kept in the browser between documents). A page
+    of its own context for each test cost about twice the CPU: a new renderer process, and
+    the browser's work for a new context."""
     opened = Page(browser, server)
     yield opened
     opened.close()
+
+
+@pytest.fixture()
+def page(tab: Page) -> Iterator[Page]:
+    tab.reset()
+    yield tab
+    tab.check()
 
 
 def test_a_misspelt_key_is_underlined_at_its_line_with_checks_message(page: Page, shots: Path) -> None:
@@ -187,8 +218,22 @@ def test_an_unreadable_link_says_so_and_shows_an_example(page: Page) -> None:
     assert "id: my_gin" in page.text()
 
 
+_LOOK = """() => ({
+    over: document.querySelector('#summary table') !== null,
+    moves: Array.from(document.querySelectorAll('#moves button'), b => b.getAttribute('data-action') ?? 'None'),
+    playable: document.querySelectorAll('#hand button.card.playable').length,
+})"""
+
+
+def _look(p: Any) -> dict[str, Any]:
+    """What the hand shows, read in one call to the page (a locator's count or attribute is a
+    call each): whether the round's summary is up, each move button's ``data-action`` and how
+    many hand cards are playable."""
+    return dict(p.evaluate(_LOOK))
+
+
 def _moves(p: Any) -> list[str]:
-    return [str(b.get_attribute("data-action")) for b in p.locator("#moves button").all()]
+    return list(_look(p)["moves"])
 
 
 def test_a_hand_of_gin_played_to_the_end_by_clicking_with_undo(page: Page, shots: Path) -> None:
@@ -210,17 +255,17 @@ def test_a_hand_of_gin_played_to_the_end_by_clicking_with_undo(page: Page, shots
     assert _moves(p) == before and p.locator("#undo[disabled]").count() == 1
     undone = False
     for _ in range(400):
-        if p.locator("#summary table").count():
+        look = _look(p)
+        if look["over"]:
             break
-        moves = _moves(p)
+        moves = look["moves"]
         knock = [m for m in moves if " knock " in m]
-        playable = p.locator("#hand button.card.playable")
         if knock:
             p.locator(f"#moves button[data-action='{knock[0]}']").click()
         elif any(m.endswith(" draw stock") for m in moves):
             p.locator("#moves button", has_text="draw stock").click()
-        elif playable.count():
-            playable.last.click()  # a card click discards it
+        elif look["playable"]:
+            p.locator("#hand button.card.playable").last.click()  # a card click discards it
         else:
             p.locator("#moves button").first.click()
         page.settled()
@@ -242,29 +287,26 @@ def test_a_hand_of_gin_played_to_the_end_by_clicking_with_undo(page: Page, shots
     p.screenshot(path=str(shots / "round-over.png"), full_page=True)
 
 
-def test_usable_at_a_phones_width_and_by_keyboard(browser: Any, server: str, shots: Path) -> None:
-    phone = Page(browser, server, width=390, height=844)
-    try:
-        p = phone.open()
-        assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        p.focus("#tab-rules")
-        p.keyboard.press("ArrowRight")
-        assert p.evaluate("document.activeElement.id") == "tab-try"
-        p.keyboard.press("ArrowRight")
-        assert p.evaluate("document.activeElement.id") == "tab-play"
-        assert p.is_visible("#new-game")
-        p.focus("#new-game")
-        p.keyboard.press("Enter")
-        phone.settled()
-        p.wait_for_selector("#hand button.card")
-        p.focus("#moves button >> nth=0")
-        p.keyboard.press("Enter")
-        phone.settled()
-        assert p.locator("#log li").count() >= 1
-        assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        p.screenshot(path=str(shots / "phone.png"), full_page=True)
-    finally:
-        phone.close()
+def test_usable_at_a_phones_width_and_by_keyboard(page: Page, shots: Path) -> None:
+    page.reset(width=390, height=844)  # the tab at a phone's size (the next test's reset restores it)
+    p = page.open()
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    p.focus("#tab-rules")
+    p.keyboard.press("ArrowRight")
+    assert p.evaluate("document.activeElement.id") == "tab-try"
+    p.keyboard.press("ArrowRight")
+    assert p.evaluate("document.activeElement.id") == "tab-play"
+    assert p.is_visible("#new-game")
+    p.focus("#new-game")
+    p.keyboard.press("Enter")
+    page.settled()
+    p.wait_for_selector("#hand button.card")
+    p.focus("#moves button >> nth=0")
+    p.keyboard.press("Enter")
+    page.settled()
+    assert p.locator("#log li").count() >= 1
+    assert p.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    p.screenshot(path=str(shots / "phone.png"), full_page=True)
 
 
 def test_explain_reads_the_rule_back_with_what_it_changes(page: Page) -> None:
@@ -309,9 +351,11 @@ def test_a_hand_of_skarney_gin_played_by_clicking_offers_and_the_contract(page: 
     p.wait_for_selector("#hand button.card")
     offered = took = melded = undone = 0
     for _ in range(600):
-        if p.locator("#summary table").count():
+        look = p.evaluate("() => ({over: document.querySelector('#summary table') !== null, "
+                          "view: window.playgroundView()})")  # one call to the page, not two
+        if look["over"]:
             break
-        view = p.evaluate("window.playgroundView()")
+        view = look["view"]
         legal = view["legal"]
         verbs = {a.split(" ")[1] for a in legal}
         if "meld" in verbs:
