@@ -150,9 +150,11 @@ def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
 
 
 class _DeckMasks:
-    """A deck's cards by what :func:`_may_extend` reads (bitmasks by card id): every
-    card, the wild cards, the natural cards of each rank and of each suit, and (where
-    the deck has single sequence positions) of each position and of several."""
+    """A deck's cards by what :func:`_candidates` reads (bitmasks by card id): every card,
+    the wild cards, the natural cards of each rank and of each suit, and (where the deck
+    does not wrap) each natural card's sequence positions (an ace both low and high has
+    two) with the natural cards that may stand at each position (``at``) and those that
+    stand at none (``loose``: never ruled out)."""
 
     def __init__(self, deck: Any, positions: Sequence[int] | None) -> None:
         self.deck = deck
@@ -160,20 +162,29 @@ class _DeckMasks:
         self.wild = 0
         self.rank: dict[int, int] = {}
         self.suit: dict[int, int] = {}
-        self.position: dict[int, int] = {}
+        self.spots: list[tuple[int, ...]] = []
+        self.at: dict[int, int] = {}
+        self.loose = 0
         self.naturals = 0
         for card in deck.cards:
             bit = 1 << card.id
             self.all |= bit
+            spots: tuple[int, ...] = ()
             if card.wild:
                 self.wild |= bit
-                continue
-            self.naturals |= bit
-            self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
-            self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
-            if positions is not None:
-                spot = positions[card.id]
-                self.position[spot] = self.position.get(spot, 0) | bit
+            else:
+                self.naturals |= bit
+                self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
+                self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
+                if positions is not None:
+                    spots = tuple(deck.sequence_positions(card.rank))
+                    for spot in spots:
+                        self.at[spot] = self.at.get(spot, 0) | bit
+                    if not spots:
+                        self.loose |= bit
+            while len(self.spots) <= card.id:
+                self.spots.append(())
+            self.spots[card.id] = spots
 
 
 _MASKS: dict[int, _DeckMasks] = {}
@@ -191,19 +202,32 @@ def _deck_masks(rnd: Round) -> _DeckMasks:
     return got
 
 
+#: The most ways of placing a meld's cards of several positions :func:`_candidates` tries.
+_PLACINGS = 64
+
+
 def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
-    """The cards :func:`_may_extend` lets through for a meld of ``cards``, as a bitmask
-    by card id (at least those: a superset is fine, each is judged)."""
+    """The cards the kinds' shapes let extend a meld of ``cards``, as a bitmask by card id
+    (at least those: a superset is fine, each is judged by the patterns).
+
+    A group of one rank needs the card's rank; a sequence needs natural cards at distinct
+    positions within one window no longer than the group (and one suit, where the shape
+    keeps one), a card of several positions (an ace both low and high) standing at one of
+    them; a shape's largest size is never passed. Wild cards, kinds of no known shape,
+    cards of no position and wrapping decks are never ruled out."""
     masks = _deck_masks(rnd)
-    positions = rnd.positions
     naturals = [c for c in cards if not c.wild]
-    if not naturals or positions is None:
+    if not naturals or rnd.positions is None:
         return masks.all
     out = masks.wild
     size = len(cards)
+    placings: list[tuple[int, int, set[int]]] | None = None
+    placed = False
     for shape in rnd.rules.shapes.values():
         if shape.family == "any":
             return masks.all
+        if shape.max_size is not None and size >= shape.max_size:
+            continue
         if shape.family == "same_rank":
             rank = naturals[0].rank
             if all(c.rank is rank for c in naturals):
@@ -215,17 +239,43 @@ def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
             if any(c.suit is not suit for c in naturals):
                 continue
             base = masks.suit.get(id(suit), 0)
-        spots = [positions[c.id] for c in naturals]
-        if -1 in spots:
+        if not placed:
+            placings, placed = _placings(masks, naturals, size), True
+        if placings is None:
             out |= base
             continue
-        out |= base & masks.position.get(-1, 0)
-        if len(set(spots)) != len(spots):
-            continue
-        low, high = min(spots), max(spots)
-        for spot in range(high - size, low + size + 1):
-            if spot not in spots:
-                out |= base & masks.position.get(spot, 0)
+        out |= base & masks.loose
+        at = masks.at
+        for low, high, taken in placings:
+            for spot in range(high - size, low + size + 1):
+                if spot not in taken:
+                    out |= base & at.get(spot, 0)
+    return out
+
+
+def _placings(masks: _DeckMasks, naturals: Sequence[Card], size: int) -> list[tuple[int, int, set[int]]] | None:
+    """The ways the natural cards of a meld of ``size`` cards may stand in a sequence: each
+    at one of its positions, all distinct, within a window of ``size + 1`` (the lowest and
+    highest position and the positions taken); None when one has no position or the ways
+    are too many to try (then nothing is ruled out)."""
+    ways: list[tuple[int, ...]] = [()]
+    spots = masks.spots
+    for card in naturals:
+        options = spots[card.id]
+        if not options:
+            return None
+        if len(options) == 1:
+            spot = options[0]
+            ways = [(*way, spot) for way in ways if spot not in way]
+        else:
+            ways = [(*way, spot) for way in ways for spot in options if spot not in way]
+            if len(ways) > _PLACINGS:
+                return None
+    out = []
+    for way in ways:
+        low, high = min(way), max(way)
+        if high - low <= size:
+            out.append((low, high, set(way)))
     return out
 
 
@@ -272,7 +322,7 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     else:
         judged, fits = judged | known[0], fits | known[1]
     todo = held & ~judged
-    if todo:  # candidates only (the shapes' test of :func:`_may_extend` lets each through)
+    if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
         rules = rnd.rules
         kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
         deck_cards = rnd.variant.deck.cards
