@@ -293,34 +293,25 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
     depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
     """
+    hits = meld.known_extenders(held)
+    return hits if hits >= 0 else _extend(rnd, meld, held, _shared(rnd))
+
+
+def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[int, int]]) -> int:
+    """:func:`extenders` where not every card of ``held`` is known for the meld as it lies:
+    what is known of its cards (``shared``, :func:`_shared`) first, then the rest judged."""
     kept = meld.extenders()
-    if kept is not None:
-        judged, fits = kept
-        if not held & ~judged:
-            return fits & held
     cards = meld.cards
-    shared = _shared(rnd)
     locked = rnd.variant.kind_locked
-    mask = naturals = wilds = 0
-    for card in cards:
-        bit = 1 << card.id
-        mask |= bit
-        if card.wild:
-            wilds += 1
-        else:
-            naturals |= bit
+    mask, naturals, wilds = meld.masks()
     key: object = (mask, meld.kind) if locked else mask
     known = shared.get(key)
-    if known is None:
-        if kept is None:
-            candidates = _candidates(rnd, cards)
-            for card in cards:
-                candidates &= ~(1 << card.id)
-            judged, fits = _deck_masks(rnd).all & ~candidates, 0
-    elif kept is None:
-        judged, fits = known
+    if known is not None:
+        judged, fits = known if kept is None else (kept[0] | known[0], kept[1] | known[1])
+    elif kept is not None:
+        judged, fits = kept
     else:
-        judged, fits = judged | known[0], fits | known[1]
+        judged, fits = _deck_masks(rnd).all & ~(_candidates(rnd, cards) & ~mask), 0
     todo = held & ~judged
     if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
         rules = rnd.rules
@@ -410,10 +401,19 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]
     meld.add(held, player)
-    if not rnd.variant.kind_locked:
-        kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
+    if rnd.variant.kind_locked:
+        return
+    rules = rnd.rules
+    names = rules.kind_names
+    if rules.wild_unique_card:
+        kinds = rules.kinds_of(meld.cards, hand=rnd.hands[player])
         if meld.kind not in kinds:
-            meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
+            meld.kind = next(k for k in names if k in kinds)
+        return
+    _, naturals, wilds = meld.masks()
+    bits = rules.kinds_bits_of(naturals, wilds, meld.cards)  # judged already by the check
+    if meld.kind not in names or not bits >> names.index(meld.kind) & 1:
+        meld.kind = names[(bits & -bits).bit_length() - 1]  # the first kind it forms
 
 
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Layoff]:
@@ -426,8 +426,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     any card held extends, costs a pass over the melds and nothing more."""
     out: list[Layoff] = []
     hand = rnd.hands[player]
-    phase = rnd.phase
-    if len(hand) == 1 and phase is Phase.MELD and final_discard_required(rnd):
+    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
         return out
     table = rnd.table
     targets = layoff_targets(rnd, player)
@@ -437,9 +436,11 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     else:
         return out  # no meld on the table to lay off onto
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
-    if len(hand) == 2 and rnd.taken is not None:
-        free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
-    two = len(hand) == 2 and last_card_stays(rnd)
+    two = False
+    if len(hand) == 2:
+        if rnd.taken is not None:
+            free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+        two = last_card_stays(rnd)
     faces = rnd.distinct_faces(free)
     if rnd.rules.wild_unique_card:
         melds = [(owner, index, meld) for owner in targets for index, meld in enumerate(table[owner])]
@@ -448,10 +449,17 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     held = 0
     for card in faces:
         held |= 1 << card.id
+    shared = None
+    made = _layoffs(rnd)
     for owner in targets:
-        for index, meld in enumerate(table[owner]):
-            kept = meld.extenders()
-            hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
+        index = -1
+        for meld in table[owner]:
+            index += 1
+            hits = meld.known_extenders(held)
+            if hits < 0:
+                if shared is None:
+                    shared = _shared(rnd)
+                hits = _extend(rnd, meld, held, shared)
             if not hits:
                 continue
             for card in faces:
@@ -459,8 +467,28 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue
-                    out.append(Layoff(player, card, owner, index))
+                    key = card.id | player << 16 | owner << 20 | index << 24
+                    action = made.get(key)
+                    if action is None:
+                        if len(made) >= _MADE_LIMIT:
+                            made.clear()
+                        action = made[key] = Layoff(player, card, owner, index)
+                    out.append(action)
     return out
+
+
+#: The most lay-off actions :func:`_layoffs` keeps for one deck (then it starts again).
+_MADE_LIMIT = 1 << 14
+
+_MADE: dict[int, tuple[object, object, dict[int, Layoff]]] = {}
+""":func:`_layoffs` by deck (the last few kept)."""
+
+
+def _layoffs(rnd: Round) -> dict[int, Layoff]:
+    """The lay-off actions :func:`list_layoffs` has built for a deck, by card id, player,
+    owner and meld index (bits 0-15, 16-19, 20-23 and 24 on): actions are immutable values,
+    so a listing hands out the same one each time it lists that lay-off."""
+    return kept(_MADE, rnd.variant.deck, 8, dict)
 
 
 _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
