@@ -56,25 +56,55 @@ class TableMeld:
     kind: str
     by: list[int] = field(default_factory=list)
     """The seat that laid each card, parallel to ``cards``."""
-    _extends: tuple[int, str, dict[int, bool]] | None = field(default=None, init=False, repr=False, compare=False)
-    """:meth:`extends_memo`'s memo, with the size and kind it was made for."""
     _extenders: tuple[int, str, int, int] | None = field(default=None, init=False, repr=False, compare=False)
     """:meth:`extenders`' bitmasks, with the size and kind they were worked out for."""
+    _masks: tuple[int, int, int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`masks`, with the size it was worked out for."""
 
     def copy(self) -> TableMeld:
         """An independent copy (it shares the memos of what extends the meld, which a
         change of either replaces rather than alters)."""
         other = TableMeld(list(self.cards), self.kind, list(self.by))
-        other._extends = self._extends
         other._extenders = self._extenders
+        other._masks = self._masks
         return other
 
     def add(self, card: Card, player: int) -> None:
         """Lay ``card`` off onto this meld, credited to ``player``."""
         self.cards.append(card)
         self.by.append(player)
-        self._extends = None
         self._extenders = None
+        got = self._masks
+        if got is not None and got[0] == len(self.cards) - 1:
+            bit = 1 << card.id
+            self._masks = ((got[0] + 1, got[1] | bit, got[2], got[3] + 1) if card.wild
+                           else (got[0] + 1, got[1] | bit, got[2] | bit, got[3]))
+
+    def masks(self) -> tuple[int, int, int]:
+        """The meld's cards as bitmasks by card id (bit ``id``): all of them, the natural
+        ones, and how many are wild; kept for the meld as it lies (and kept up as it grows).
+
+        >>> from rummydsl.cards import Deck
+        >>> deck = Deck.from_spec({"preset": "standard52", "wilds": 2})
+        >>> meld = TableMeld(list(deck.parse_cards("7H 7D")), "set", [0, 0])
+        >>> meld.add(next(c for c in deck.cards if c.wild), 1)
+        >>> every, naturals, wilds = meld.masks()
+        >>> naturals == sum(1 << c.id for c in meld.cards[:2]), every.bit_count(), wilds
+        (True, 3, 1)
+        """
+        got = self._masks
+        cards = self.cards
+        if got is None or got[0] != len(cards):
+            every = naturals = wilds = 0
+            for card in cards:
+                bit = 1 << card.id
+                every |= bit
+                if card.wild:
+                    wilds += 1
+                else:
+                    naturals |= bit
+            got = self._masks = (len(cards), every, naturals, wilds)
+        return got[1], got[2], got[3]
 
     def extenders(self) -> tuple[int, int] | None:
         """Which cards extend the meld as it lies now, as far as worked out: two bitmasks by
@@ -88,6 +118,8 @@ class TableMeld:
         >>> meld.keep_extenders(0b11 << 44, 1 << 45)
         >>> meld.extenders() == (0b11 << 44, 1 << 45), meld.copy().extenders() == meld.extenders()
         (True, True)
+        >>> meld.known_extenders(1 << 45 | 1 << 44), meld.known_extenders(1 << 43)
+        (35184372088832, -1)
         >>> meld.kind = "run"
         >>> meld.extenders() is None
         True
@@ -96,6 +128,14 @@ class TableMeld:
         if got is None or got[0] != len(self.cards) or got[1] != self.kind:
             return None
         return got[2], got[3]
+
+    def known_extenders(self, held: int) -> int:
+        """The cards of ``held`` (a bitmask by card id) that extend the meld, when every one
+        of them has been judged (:meth:`extenders`), else -1: a listing's quick look."""
+        got = self._extenders
+        if got is None or held & ~got[2] or got[0] != len(self.cards) or got[1] != self.kind:
+            return -1
+        return got[3] & held
 
     def keep_extenders(self, judged: int, fits: int) -> None:
         """Keep what :meth:`extenders` gives for the meld as it lies now: the cards judged

@@ -25,8 +25,8 @@ from rummydsl.agents import RandomAgent
 from rummydsl.cards import Card
 from rummydsl.engine import Observation, Round, TableMeld
 from rummydsl.engine.actions import Layoff
-from rummydsl.engine.mechanics.layoffs import (_fits, final_discard_required, last_card_stays, layoff_targets,
-                                               list_layoffs, only_taken_left)
+from rummydsl.engine.mechanics.layoffs import (_candidates, _fits, final_discard_required, last_card_stays,
+                                               layoff_targets, list_layoffs, only_taken_left)
 from rummydsl.engine.state import Phase
 from rummydsl.variant import Variant, load_variant
 
@@ -41,8 +41,14 @@ HOUSE_RULES = {
                               "going_out: {final_discard: required}\n"),
     "rummy_wrap": ("rummy", "deck: {preset: standard52, ace: both, wrap: true}\n"
                             "going_out: {final_discard: forbidden}\n"),
+    "rummy_both": ("rummy", "deck: {preset: standard52, ace: both, wrap: false}\n"),
+    "skarney_locked": ("skarney_gin", "meld_options: {kind_locked: true}\n"),
 }
 NAMES = ["rummy", "skarney_gin", "contract_rummy", *HOUSE_RULES]
+SHAPES = [*NAMES, "ginski", "skarney_poker_distinct", "rummy_500"]
+"""The variants whose kinds' shapes :func:`_candidates` reads: sets of at most four,
+sequences of one suit and of mixed or distinct suits, the ace both low and high, wrapping,
+wild cards, five suits."""
 
 
 @lru_cache(maxsize=None)
@@ -201,3 +207,31 @@ def test_the_listing_read_from_the_melds_extenders_is_the_plain_listing(name: st
         _grow(rnd, rng, rng.choice(melds), pool)
         if rng.random() < 0.3:
             rnd = rnd.copy()
+
+
+@pytest.mark.parametrize("name", SHAPES)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_every_card_that_extends_a_meld_is_among_its_candidates(name: str, seed: int) -> None:
+    """The cards the kinds' shapes let through (``_candidates``) include every card that
+    extends a meld by the patterns: a card left out would never be listed. Melds with aces
+    (two positions in a sequence), sets of aces, wild cards, of every size the pool gives."""
+    rng = random.Random(seed)
+    variant = _variant(name)
+    rnd = Round.deal(variant, random.Random(seed), dealer=0, players=variant.players)
+    pool = list(variant.deck.cards)
+    rng.shuffle(pool)
+    aces = [c for c in pool if c.rank is not None and c.rank.order == 1]
+    pool.sort(key=lambda c: c not in aces[:rng.randint(0, len(aces))])  # aces first, some of them
+    for _ in range(6):
+        meld = _random_meld(rnd, rng, pool)
+        if meld is None:
+            break
+        while rng.random() < 0.5 and _grow(rnd, rng, meld, pool):
+            pass
+        candidates = _candidates(rnd, meld.cards)
+        for card in variant.deck.cards:
+            if all(card is not c for c in meld.cards):
+                kinds = rnd.rules.kinds_of([*meld.cards, card])  # no hand: the most a wild card may mean
+                if kinds and (not variant.kind_locked or meld.kind in kinds):
+                    assert candidates >> card.id & 1, (meld, card)

@@ -150,9 +150,11 @@ def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
 
 
 class _DeckMasks:
-    """A deck's cards by what :func:`_may_extend` reads (bitmasks by card id): every
-    card, the wild cards, the natural cards of each rank and of each suit, and (where
-    the deck has single sequence positions) of each position and of several."""
+    """A deck's cards by what :func:`_candidates` reads (bitmasks by card id): every card,
+    the wild cards, the natural cards of each rank and of each suit, and (where the deck
+    does not wrap) each natural card's sequence positions (an ace both low and high has
+    two) with the natural cards that may stand at each position (``at``) and those that
+    stand at none (``loose``: never ruled out)."""
 
     def __init__(self, deck: Any, positions: Sequence[int] | None) -> None:
         self.deck = deck
@@ -160,20 +162,29 @@ class _DeckMasks:
         self.wild = 0
         self.rank: dict[int, int] = {}
         self.suit: dict[int, int] = {}
-        self.position: dict[int, int] = {}
+        self.spots: list[tuple[int, ...]] = []
+        self.at: dict[int, int] = {}
+        self.loose = 0
         self.naturals = 0
         for card in deck.cards:
             bit = 1 << card.id
             self.all |= bit
+            spots: tuple[int, ...] = ()
             if card.wild:
                 self.wild |= bit
-                continue
-            self.naturals |= bit
-            self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
-            self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
-            if positions is not None:
-                spot = positions[card.id]
-                self.position[spot] = self.position.get(spot, 0) | bit
+            else:
+                self.naturals |= bit
+                self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
+                self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
+                if positions is not None:
+                    spots = tuple(deck.sequence_positions(card.rank))
+                    for spot in spots:
+                        self.at[spot] = self.at.get(spot, 0) | bit
+                    if not spots:
+                        self.loose |= bit
+            while len(self.spots) <= card.id:
+                self.spots.append(())
+            self.spots[card.id] = spots
 
 
 _MASKS: dict[int, _DeckMasks] = {}
@@ -191,19 +202,32 @@ def _deck_masks(rnd: Round) -> _DeckMasks:
     return got
 
 
+#: The most ways of placing a meld's cards of several positions :func:`_candidates` tries.
+_PLACINGS = 64
+
+
 def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
-    """The cards :func:`_may_extend` lets through for a meld of ``cards``, as a bitmask
-    by card id (at least those: a superset is fine, each is judged)."""
+    """The cards the kinds' shapes let extend a meld of ``cards``, as a bitmask by card id
+    (at least those: a superset is fine, each is judged by the patterns).
+
+    A group of one rank needs the card's rank; a sequence needs natural cards at distinct
+    positions within one window no longer than the group (and one suit, where the shape
+    keeps one), a card of several positions (an ace both low and high) standing at one of
+    them; a shape's largest size is never passed. Wild cards, kinds of no known shape,
+    cards of no position and wrapping decks are never ruled out."""
     masks = _deck_masks(rnd)
-    positions = rnd.positions
     naturals = [c for c in cards if not c.wild]
-    if not naturals or positions is None:
+    if not naturals or rnd.positions is None:
         return masks.all
     out = masks.wild
     size = len(cards)
+    placings: list[tuple[int, int, set[int]]] | None = None
+    placed = False
     for shape in rnd.rules.shapes.values():
         if shape.family == "any":
             return masks.all
+        if shape.max_size is not None and size >= shape.max_size:
+            continue
         if shape.family == "same_rank":
             rank = naturals[0].rank
             if all(c.rank is rank for c in naturals):
@@ -215,17 +239,43 @@ def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
             if any(c.suit is not suit for c in naturals):
                 continue
             base = masks.suit.get(id(suit), 0)
-        spots = [positions[c.id] for c in naturals]
-        if -1 in spots:
+        if not placed:
+            placings, placed = _placings(masks, naturals, size), True
+        if placings is None:
             out |= base
             continue
-        out |= base & masks.position.get(-1, 0)
-        if len(set(spots)) != len(spots):
-            continue
-        low, high = min(spots), max(spots)
-        for spot in range(high - size, low + size + 1):
-            if spot not in spots:
-                out |= base & masks.position.get(spot, 0)
+        out |= base & masks.loose
+        at = masks.at
+        for low, high, taken in placings:
+            for spot in range(high - size, low + size + 1):
+                if spot not in taken:
+                    out |= base & at.get(spot, 0)
+    return out
+
+
+def _placings(masks: _DeckMasks, naturals: Sequence[Card], size: int) -> list[tuple[int, int, set[int]]] | None:
+    """The ways the natural cards of a meld of ``size`` cards may stand in a sequence: each
+    at one of its positions, all distinct, within a window of ``size + 1`` (the lowest and
+    highest position and the positions taken); None when one has no position or the ways
+    are too many to try (then nothing is ruled out)."""
+    ways: list[tuple[int, ...]] = [()]
+    spots = masks.spots
+    for card in naturals:
+        options = spots[card.id]
+        if not options:
+            return None
+        if len(options) == 1:
+            spot = options[0]
+            ways = [(*way, spot) for way in ways if spot not in way]
+        else:
+            ways = [(*way, spot) for way in ways for spot in options if spot not in way]
+            if len(ways) > _PLACINGS:
+                return None
+    out = []
+    for way in ways:
+        low, high = min(way), max(way)
+        if high - low <= size:
+            out.append((low, high, set(way)))
     return out
 
 
@@ -243,36 +293,27 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
     Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
     depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
     """
+    hits = meld.known_extenders(held)
+    return hits if hits >= 0 else _extend(rnd, meld, held, _shared(rnd))
+
+
+def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[int, int]]) -> int:
+    """:func:`extenders` where not every card of ``held`` is known for the meld as it lies:
+    what is known of its cards (``shared``, :func:`_shared`) first, then the rest judged."""
     kept = meld.extenders()
-    if kept is not None:
-        judged, fits = kept
-        if not held & ~judged:
-            return fits & held
     cards = meld.cards
-    shared = _shared(rnd)
     locked = rnd.variant.kind_locked
-    mask = naturals = wilds = 0
-    for card in cards:
-        bit = 1 << card.id
-        mask |= bit
-        if card.wild:
-            wilds += 1
-        else:
-            naturals |= bit
+    mask, naturals, wilds = meld.masks()
     key: object = (mask, meld.kind) if locked else mask
     known = shared.get(key)
-    if known is None:
-        if kept is None:
-            candidates = _candidates(rnd, cards)
-            for card in cards:
-                candidates &= ~(1 << card.id)
-            judged, fits = _deck_masks(rnd).all & ~candidates, 0
-    elif kept is None:
-        judged, fits = known
+    if known is not None:
+        judged, fits = known if kept is None else (kept[0] | known[0], kept[1] | known[1])
+    elif kept is not None:
+        judged, fits = kept
     else:
-        judged, fits = judged | known[0], fits | known[1]
+        judged, fits = _deck_masks(rnd).all & ~(_candidates(rnd, cards) & ~mask), 0
     todo = held & ~judged
-    if todo:  # candidates only (the shapes' test of :func:`_may_extend` lets each through)
+    if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
         rules = rnd.rules
         kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
         deck_cards = rnd.variant.deck.cards
@@ -360,10 +401,19 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]
     meld.add(held, player)
-    if not rnd.variant.kind_locked:
-        kinds = rnd.rules.kinds_of(meld.cards, hand=rnd.hands[player])
+    if rnd.variant.kind_locked:
+        return
+    rules = rnd.rules
+    names = rules.kind_names
+    if rules.wild_unique_card:
+        kinds = rules.kinds_of(meld.cards, hand=rnd.hands[player])
         if meld.kind not in kinds:
-            meld.kind = next(k for k in rnd.rules.kind_names if k in kinds)
+            meld.kind = next(k for k in names if k in kinds)
+        return
+    _, naturals, wilds = meld.masks()
+    bits = rules.kinds_bits_of(naturals, wilds, meld.cards)  # judged already by the check
+    if meld.kind not in names or not bits >> names.index(meld.kind) & 1:
+        meld.kind = names[(bits & -bits).bit_length() - 1]  # the first kind it forms
 
 
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Layoff]:
@@ -376,8 +426,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     any card held extends, costs a pass over the melds and nothing more."""
     out: list[Layoff] = []
     hand = rnd.hands[player]
-    phase = rnd.phase
-    if len(hand) == 1 and phase is Phase.MELD and final_discard_required(rnd):
+    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
         return out
     table = rnd.table
     targets = layoff_targets(rnd, player)
@@ -387,9 +436,11 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     else:
         return out  # no meld on the table to lay off onto
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
-    if len(hand) == 2 and rnd.taken is not None:
-        free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
-    two = len(hand) == 2 and last_card_stays(rnd)
+    two = False
+    if len(hand) == 2:
+        if rnd.taken is not None:
+            free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+        two = last_card_stays(rnd)
     faces = rnd.distinct_faces(free)
     if rnd.rules.wild_unique_card:
         melds = [(owner, index, meld) for owner in targets for index, meld in enumerate(table[owner])]
@@ -398,10 +449,17 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     held = 0
     for card in faces:
         held |= 1 << card.id
+    shared = None
+    made = _layoffs(rnd)
     for owner in targets:
-        for index, meld in enumerate(table[owner]):
-            kept = meld.extenders()
-            hits = (extenders(rnd, meld, held) if kept is None or held & ~kept[0] else kept[1] & held)
+        index = -1
+        for meld in table[owner]:
+            index += 1
+            hits = meld.known_extenders(held)
+            if hits < 0:
+                if shared is None:
+                    shared = _shared(rnd)
+                hits = _extend(rnd, meld, held, shared)
             if not hits:
                 continue
             for card in faces:
@@ -409,8 +467,28 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
                     if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
                                                    hand, grown=(meld, card)):
                         continue
-                    out.append(Layoff(player, card, owner, index))
+                    key = card.id | player << 16 | owner << 20 | index << 24
+                    action = made.get(key)
+                    if action is None:
+                        if len(made) >= _MADE_LIMIT:
+                            made.clear()
+                        action = made[key] = Layoff(player, card, owner, index)
+                    out.append(action)
     return out
+
+
+#: The most lay-off actions :func:`_layoffs` keeps for one deck (then it starts again).
+_MADE_LIMIT = 1 << 14
+
+_MADE: dict[int, tuple[object, object, dict[int, Layoff]]] = {}
+""":func:`_layoffs` by deck (the last few kept)."""
+
+
+def _layoffs(rnd: Round) -> dict[int, Layoff]:
+    """The lay-off actions :func:`list_layoffs` has built for a deck, by card id, player,
+    owner and meld index (bits 0-15, 16-19, 20-23 and 24 on): actions are immutable values,
+    so a listing hands out the same one each time it lists that lay-off."""
+    return kept(_MADE, rnd.variant.deck, 8, dict)
 
 
 _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}
