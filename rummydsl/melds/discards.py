@@ -190,11 +190,8 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
         for cid in missing:
             each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
         return each
-    suits, ranks = grid
-    pattern, order = windows.pattern(part)
-    place = [0] * suits  # a suit of the part -> its place in the pattern
-    for i, suit in enumerate(order):
-        place[suit] = i
+    ranks = grid[1]
+    pattern, _, place = windows.placed(part)  # place: a suit of the part -> its place in the pattern
     kept = windows.patterns.get(pattern)
     if kept is not None and len(kept[0]) >= top:
         theirs = kept[1]
