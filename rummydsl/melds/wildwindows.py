@@ -72,9 +72,6 @@ WILD_MEMO_LIMIT = 1 << 15
 WILDS_MOST = 4
 """The most wild cards of a hand the parts take (a hand with more takes the general search)."""
 
-STATES_LIMIT = 1 << 17
-"""Part search states (:attr:`WildWindows.states`) a solver keeps before it starts again."""
-
 OPEN_LIMIT = 32
 """Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
 
@@ -109,12 +106,6 @@ class WildWindows:
         """The last parts' searches (:meth:`searched`), by ``part mask << 3 | w``, the last
         :data:`OPEN_LIMIT` at most: a part's discards are asked after its least deadwood,
         and the canonical walk (:mod:`.partwalk`) asks the states of a knock's parts."""
-        self.states: dict[int, int] = {}
-        """The part searches' states' least deadwoods, by ``wilds << size | mask``, shared by
-        every part's search (:func:`~.partsearch.part_search`; ints alone: the collector
-        never walks it), the last :data:`STATES_LIMIT` at most."""
-        self._placed: dict[int, tuple[int, Sequence[int], Sequence[int]]] = {}
-        """A part -> :meth:`placed`."""
         self.memo: dict[int, PartCosts] = {}
         """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
         self.patterns: dict[int, PartCosts] = {}
@@ -211,7 +202,7 @@ class WildWindows:
             self._discards(part, w, got[1])
             return got
         suits, ranks = grid
-        pattern, order, place = self.placed(part)
+        pattern, order = self.pattern(part)
         kept = self.patterns.get(pattern)
         top = w + 1
         if kept is not None and len(kept[0]) >= top and (not without or len(kept[1]) == count):
@@ -229,6 +220,9 @@ class WildWindows:
             got = self._keep(key, self._search(part, w, without))
         else:
             self._discards(part, w, got[1])
+        place = [0] * suits  # a suit of the part -> its place in the pattern
+        for i, suit in enumerate(order):
+            place[suit] = i
         each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
         if kept is not None and len(kept[0]) == top and len(kept[1]) < count:
             kept[1].update(each)  # the same entry, its discards now known
@@ -248,21 +242,6 @@ class WildWindows:
         for i, s in enumerate(order):
             pattern |= masks[s] << (i * ranks)
         return pattern, order
-
-    def placed(self, part: int) -> tuple[int, Sequence[int], Sequence[int]]:
-        """:meth:`pattern`'s pattern and suits of the part, and for each suit of the part its
-        place in the pattern; kept (a new part's costs and then its discards read them)."""
-        got = self._placed.get(part)
-        if got is None:
-            pattern, order = self.pattern(part)
-            place = [0] * len(order)
-            for i, suit in enumerate(order):
-                place[suit] = i
-            placed = self._placed
-            if len(placed) >= WILD_MEMO_LIMIT:
-                placed.clear()
-            got = placed[part] = (pattern, tuple(order), tuple(place))
-        return got
 
     def _keep(self, key: int, got: PartCosts) -> PartCosts:
         memo = self.memo
@@ -301,30 +280,8 @@ class WildWindows:
             opened = self._open
             if len(opened) >= OPEN_LIMIT:
                 opened.clear()
-            states = self.states
-            if len(states) >= STATES_LIMIT:
-                states.clear()
-            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds, states))
+            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds))
         return got
-
-    def asker(self, part: int, w: int) -> Callable[[int, int], int]:
-        """``least(mask, wilds)`` of the part's search (:meth:`searched`), reading the shared
-        states (:attr:`states`) first: the part's melds are listed and its search opened only
-        for a state not met yet (a part met before inside a larger one, or a discard whose
-        rest was a state of an earlier search, costs no listing)."""
-        get = self.states.get
-        shift = self.core._size
-        opened: list[Callable[[int, int], int]] = []
-
-        def least(mask: int, wilds: int) -> int:
-            got = get(wilds << shift | mask)
-            if got is not None:
-                return got
-            if not opened:
-                opened.append(self.searched(part, w)[1])
-            return opened[0](mask, wilds)
-
-        return least
 
     def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
         """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
