@@ -20,7 +20,8 @@ from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
 from .partsearch import PART_MOST
-from .wildwindows import _NONE, INFINITE, WILDS_MOST, PartCosts, WildWindows, _combine, _gains, windows_of
+from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine, _gains
+from .wildwindows import WildWindows, windows_of
 
 __all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards"]
 
@@ -190,11 +191,9 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
         for cid in missing:
             each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
         return each
-    suits, ranks = grid
-    pattern, order = windows.pattern(part)
-    place = [0] * suits  # a suit of the part -> its place in the pattern
-    for i, suit in enumerate(order):
-        place[suit] = i
+    ranks = grid[1]
+    assert windows.placed is not None
+    pattern, _, place = windows.placed(part)  # place: a suit of the part -> its place in the pattern
     kept = windows.patterns.get(pattern)
     if kept is not None and len(kept[0]) >= top:
         theirs = kept[1]
