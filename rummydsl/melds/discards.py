@@ -209,7 +209,7 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     top = w + 1
     grid = windows.grid
     if grid is None:
-        least = windows.searched(part, w)[1]
+        least = windows.asker(part, w)
         for cid in missing:
             each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
         return each
@@ -229,7 +229,7 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
         if not still:
             return each
         missing = still
-    least = windows.searched(part, w)[1]
+    least = windows.asker(part, w)
     for cid in missing:
         each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
     if kept is None:

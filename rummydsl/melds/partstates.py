@@ -29,9 +29,9 @@ are kept here, once a solver:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["STATES_LIMIT", "Placing", "Placings", "shared_states"]
+__all__ = ["STATES_LIMIT", "Placing", "Placings", "lazy_search", "shared_states"]
 
 STATES_LIMIT = 1 << 17
 """Part search states a solver keeps (:func:`shared_states`) before it starts again."""
@@ -83,3 +83,23 @@ class Placings:
             kept.clear()
         got = kept[part] = (pattern, tuple(order), tuple(place))
         return got
+
+
+def lazy_search(states: dict[int, int], shift: int, opened: Callable[[], Callable[[int, int], int]]) -> Callable[[int, int], int]:
+    """``least(mask, wilds)`` of a part's search (:func:`~.partsearch.part_search`, opened
+    by ``opened()``), reading the shared ``states`` (by ``wilds << shift | mask``) first:
+    the part's melds are listed and its search opened only for a state not met yet (a
+    part met before inside a larger one, or a discard whose rest was a state of an
+    earlier search, costs no listing)."""
+    get = states.get
+    search: list[Callable[[int, int], int]] = []
+
+    def least(mask: int, wilds: int) -> int:
+        got = get(wilds << shift | mask)
+        if got is not None:
+            return got
+        if not search:
+            search.append(opened())
+        return search[0](mask, wilds)
+
+    return least

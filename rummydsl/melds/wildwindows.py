@@ -61,7 +61,7 @@ from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError, bits_of
 from .partsearch import PART_MOST, PartMelds, part_melds, part_search
-from .partstates import Placings, shared_states
+from .partstates import Placings, lazy_search, shared_states
 from .rankmasks import connected_parts
 from .search import HandSearch
 from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine, _discard_deadwoods_one
@@ -250,7 +250,7 @@ class WildWindows:
         open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = self.searched(part, w)[1]
+        least = self.asker(part, w)
         whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
         if without:
@@ -271,13 +271,18 @@ class WildWindows:
                                                     shared_states(self.states)))
         return got
 
+    def asker(self, part: int, w: int) -> Callable[[int, int], int]:
+        """The part's search (:meth:`searched`), opened only for a state the shared table
+        (:attr:`states`) lacks (:func:`~.partstates.lazy_search`)."""
+        return lazy_search(self.states, self.core._size, lambda: self.searched(part, w)[1])
+
     def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
         """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
         from the part's search if it is still open, else from a new one."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             each.update(self._hand_search(part, w, True)[1])
             return
-        self._each(part, w, self.searched(part, w)[1], each)
+        self._each(part, w, self.asker(part, w), each)
 
     @staticmethod
     def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:

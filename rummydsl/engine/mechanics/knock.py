@@ -181,9 +181,10 @@ class KnockMechanic(Mechanic):
                 return out
             if parts is not None and (within := parts[1]) is not None:
                 wild = parts[2]  # by the parts: only the discards that could leave a knock were asked
-                for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                    if wild if card.wild else card.id in within:
-                        out.append(knocks[card.id])
+                if within or wild:  # (most listings: none; copies of a face leave the same deadwood,
+                    # so the cards that knock are picked first, then one of each face)
+                    out.extend([knocks[card.id] for card in rnd.distinct_faces(
+                        [c for c in hand if (wild if c.wild else c.id in within) and c is not taken])])
                 return out
             least = rules.table_deadwood(mask, discard=True) if sized and parts is None else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
