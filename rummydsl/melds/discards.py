@@ -20,9 +20,10 @@ from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
 from .partsearch import PART_MOST
-from .wildwindows import _NONE, INFINITE, WILDS_MOST, PartCosts, WildWindows, _combine, _gains, windows_of
+from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine, _gains
+from .wildwindows import WildWindows, windows_of
 
-__all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards"]
+__all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards", "parts_knock"]
 
 
 def discard_deadwoods(rules: MeldCore, cards: Iterable[Card | str] | str,
@@ -100,33 +101,52 @@ def parts_discards(rules: MeldCore, mask: int, limit: int) -> tuple[set[int], bo
     by their parts (:func:`_within`): the natural cards
     whose discard leaves at most ``limit`` least deadwood, and whether a wild card's does;
     unchecked, as :func:`parts_deadwood`; None where the parts do not answer it."""
+    asked = parts_knock(rules, mask, limit, INFINITE)
+    return None if asked is None else (asked[1] or set(), asked[2])
+
+
+def parts_knock(rules: MeldCore, mask: int, limit: int, reach: int) -> tuple[int, set[int] | None, bool] | None:
+    """:func:`parts_deadwood` and :func:`parts_discards` of the cards of card-id mask
+    ``mask`` in one pass over their parts, as the knock listing asks them: the hand's
+    least deadwood; unless it is more than ``limit + reach`` (``reach``: the most a
+    discard may lower it, a card's highest value), the natural cards whose discard leaves
+    at most ``limit``, else None; and whether a wild card's discard does (False with
+    None). None where the parts do not answer it (no natural card or no wild card, more
+    than :data:`~.wildwindows.WILDS_MOST` wild cards, or no wild windows)."""
     natural = mask & rules._natural_mask
     w = (mask ^ natural).bit_count()
     if not natural or not w or w > WILDS_MOST or not (wild := windows_of(rules)):
         return None
     try:
-        return _within(wild, natural, w, limit)
+        return _within(wild, natural, w, limit, reach)
     except WorkBoundError as problem:
         raise rules._work_error(problem, mask.bit_count()) from None
 
 
-def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[int], bool]:
-    """The natural cards of ``mask`` (at least one, with ``w`` wild cards) whose discard
-    leaves at most ``limit`` least deadwood, and whether discarding a wild card does: the
-    knock listing's question. Discarding a card lowers the least deadwood by at most
-    its value (add it back unmatched to an arrangement of the rest), so only the cards
-    of value at least the hand's least deadwood less ``limit`` are asked, and only their
-    parts' discards are searched (:meth:`~.wildwindows.WildWindows.costs`).
+def _within(windows: WildWindows, mask: int, w: int, limit: int,
+            reach: int = INFINITE) -> tuple[int, set[int] | None, bool]:
+    """The least deadwood of the natural cards of ``mask`` (at least one) with ``w`` wild
+    cards; unless it is more than ``limit + reach``, the natural cards whose discard
+    leaves at most ``limit`` least deadwood (else None); and whether discarding a wild
+    card does: the knock listing's question. Discarding a card lowers the least
+    deadwood by at most its value (add it back unmatched to an arrangement of the rest),
+    so only the cards of value at least the hand's least deadwood less ``limit`` are
+    asked, and only their parts' discards are searched
+    (:meth:`~.wildwindows.WildWindows.costs`).
 
     :raises WorkBoundError: past a part search's work bound.
     """
     parts = windows.parts(mask, w)
     kept = windows.memo.get
-    got = [kept(part << 3 | w) or windows.costs(part, w) for part in parts]
+    costs = windows.costs
+    got = [kept(part << 3 | w) or costs(part, w) for part in parts]
     within: set[int] = set()
     if w == 1:  # as _discard_deadwoods_one, for the cards asked
         total, first, second, first_at = _gains(got)
-        worth = windows.worth(total + first - limit)  # the cards whose discard could leave the limit
+        whole = total + first  # the wild card in the part it gains most in
+        if whole - reach > limit:
+            return whole, None, False
+        worth = windows.worth(whole - limit)  # the cards whose discard could leave the limit
         for i, part in enumerate(parts):
             asked = part & worth
             if not asked:
@@ -138,12 +158,15 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[in
                 e0, e1 = each[cid]
                 if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
                     within.add(cid)
-        return within, total <= limit
+        return whole, within, total <= limit
     vectors = [whole for whole, _ in got]
     best: Sequence[int] = _NONE[w]
-    fewer: Sequence[int] = _NONE[w - 1]
     for vector in vectors:
         best = _combine(best, vector, w)
+    if best[w] - reach > limit:
+        return best[w], None, False
+    fewer: Sequence[int] = _NONE[w - 1]
+    for vector in vectors:
         fewer = _combine(fewer, vector, w - 1)
     worth = windows.worth(best[w] - limit)
     before: list[Sequence[int]] = []
@@ -166,7 +189,7 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int) -> tuple[set[in
         for cid in bits_of(asked):
             if min(map(add, others, each[cid])) <= limit:
                 within.add(cid)
-    return within, fewer[w - 1] <= limit
+    return best[w], within, fewer[w - 1] <= limit
 
 
 def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
@@ -186,15 +209,13 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     top = w + 1
     grid = windows.grid
     if grid is None:
-        least = windows.searched(part, w)[1]
+        least = windows.asker(part, w)
         for cid in missing:
             each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
         return each
-    suits, ranks = grid
-    pattern, order = windows.pattern(part)
-    place = [0] * suits  # a suit of the part -> its place in the pattern
-    for i, suit in enumerate(order):
-        place[suit] = i
+    ranks = grid[1]
+    assert windows.placed is not None
+    pattern, _, place = windows.placed(part)  # place: a suit of the part -> its place in the pattern
     kept = windows.patterns.get(pattern)
     if kept is not None and len(kept[0]) >= top:
         theirs = kept[1]
@@ -208,7 +229,7 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
         if not still:
             return each
         missing = still
-    least = windows.searched(part, w)[1]
+    least = windows.asker(part, w)
     for cid in missing:
         each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
     if kept is None:

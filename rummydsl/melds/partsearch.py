@@ -33,7 +33,7 @@ def part_melds(part: int, w: int, pools: PoolMelds) -> PartMelds:
 
 
 def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
-                melds: PartMelds | None = None) -> Callable[[int, int], int]:
+                melds: PartMelds | None = None, memo: dict[int, int] | None = None) -> Callable[[int, int], int]:
     """The general search's recursion (:meth:`~rummydsl.melds.search.HandSearch.least_cost`)
     for the natural cards ``part`` (a card-id mask) and ``w`` wild cards, cut to what a
     part needs: no table melds, no discard, melds free, the cards by their own ids.
@@ -45,12 +45,17 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
     the same groups as the search's candidates (:class:`~rummydsl.melds.candidates.PoolMelds`,
     kept by pool; ``melds``, if given, :func:`part_melds`'s). No work bound:
     the caller takes this only for parts too small to reach it (:data:`PART_MOST`).
+
+    A state's least deadwood depends on its cards and wild cards alone, not on the part
+    it was met in, so ``memo`` (by ``wilds << size | mask``), if given, may be shared by
+    the searches of every part of one solver (:mod:`.partstates`).
     """
     shift = core._size
     values = core.values
     wild_dead = core._wild_value
     by_lowest, wild_melds = melds if melds is not None else part_melds(part, w, pools)
-    memo: dict[int, int] = {}
+    if memo is None:
+        memo = {}
     get = memo.get
 
     def least(mask: int, wilds: int) -> int:

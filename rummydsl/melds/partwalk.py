@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from ..cards import Card
 from .core import Arrangement, MeldCore, bits_of
 from .partsearch import PART_MOST
-from .wildwindows import _NONE, WILDS_MOST, WildWindows, _combine, windows_of
+from .wildshares import _NONE, WILDS_MOST, _combine
+from .wildwindows import WildWindows, windows_of
 
 __all__ = ["arrangement", "walked"]
 

@@ -38,7 +38,7 @@ hand's least deadwood, then the discards whose value could bring it within the l
 (:func:`~.discards.parts_discards`: a discard lowers the least deadwood by at most its
 value), so only the parts holding such a card are asked theirs.
 
-The sharing is a small knapsack over the parts (``(w + 1) ** 2`` steps a part), and
+The sharing is a small knapsack over the parts (:mod:`.wildshares`), and
 the knock question (the least deadwood after one discard) replaces one part by the
 part without the card, or takes one wild card out.
 
@@ -61,28 +61,18 @@ from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError, bits_of
 from .partsearch import PART_MOST, PartMelds, part_melds, part_search
+from .partstates import Placings, lazy_search, shared_states
 from .rankmasks import connected_parts
 from .search import HandSearch
+from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine, _discard_deadwoods_one
 
-__all__ = ["WildWindows", "WILD_MEMO_LIMIT", "WILDS_MOST", "windows_of"]
+__all__ = ["WildWindows", "WILD_MEMO_LIMIT", "WILDS_MOST", "windows_of"]  # (WILDS_MOST: from .wildshares)
 
 WILD_MEMO_LIMIT = 1 << 15
 """Parts whose least deadwoods a solver keeps before it starts again."""
 
-WILDS_MOST = 4
-"""The most wild cards of a hand the parts take (a hand with more takes the general search)."""
-
 OPEN_LIMIT = 32
 """Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
-
-INFINITE = 1 << 62
-
-_NONE = tuple((0,) + (INFINITE,) * w for w in range(WILDS_MOST + 1))
-"""No part yet: nothing with no wild card, nothing possible with more."""
-
-#: A part's least deadwood by share of wild cards (index ``j``), and the same without
-#: each of its cards (card id -> the vector).
-PartCosts = tuple[tuple[int, ...], dict[int, tuple[int, ...]]]
 
 
 class WildWindows:
@@ -114,6 +104,11 @@ class WildWindows:
         least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
         part, so a pattern kept with more wild cards answers for fewer)."""
         self.grid = _suit_grid(core)
+        self.placed = Placings(*self.grid) if self.grid else None
+        """A part's pattern and the suits' places in it (:class:`~.partstates.Placings`), with :attr:`grid`."""
+        self.states: dict[int, int] = {}
+        """The part searches' states' least deadwoods, shared by every part's search
+        (:mod:`.partstates`)."""
         self._pools = PoolMelds(core, self.grid[1] if self.grid else 0)
         """The melds of each pool of a part's cards (by suit pattern on a grid)."""
         self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
@@ -201,8 +196,9 @@ class WildWindows:
                 return self._keep(key, self._search(part, w, without))
             self._discards(part, w, got[1])
             return got
-        suits, ranks = grid
-        pattern, order = self.pattern(part)
+        ranks = grid[1]
+        assert self.placed is not None
+        pattern, order, place = self.placed(part)
         kept = self.patterns.get(pattern)
         top = w + 1
         if kept is not None and len(kept[0]) >= top and (not without or len(kept[1]) == count):
@@ -220,9 +216,6 @@ class WildWindows:
             got = self._keep(key, self._search(part, w, without))
         else:
             self._discards(part, w, got[1])
-        place = [0] * suits  # a suit of the part -> its place in the pattern
-        for i, suit in enumerate(order):
-            place[suit] = i
         each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
         if kept is not None and len(kept[0]) == top and len(kept[1]) < count:
             kept[1].update(each)  # the same entry, its discards now known
@@ -230,18 +223,12 @@ class WildWindows:
             self._keep_pattern(pattern, (got[0], each))
         return got
 
-    def pattern(self, part: int) -> tuple[int, list[int]]:
+    def pattern(self, part: int) -> tuple[int, Sequence[int]]:
         """The pattern of the part ``part`` (a card-id mask; with :attr:`grid` only): the
         card-id mask of the same rank masks, sorted from the largest, in suits ``0, 1,
         ...``; and for each suit of the pattern the part's suit it was."""
-        suits, ranks = self.grid or (0, 0)
-        full = (1 << ranks) - 1
-        masks = [part >> (s * ranks) & full for s in range(suits)]
-        order = sorted(range(suits), key=masks.__getitem__, reverse=True)
-        pattern = 0
-        for i, s in enumerate(order):
-            pattern |= masks[s] << (i * ranks)
-        return pattern, order
+        assert self.placed is not None
+        return self.placed(part)[:2]
 
     def _keep(self, key: int, got: PartCosts) -> PartCosts:
         memo = self.memo
@@ -263,7 +250,7 @@ class WildWindows:
         open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = self.searched(part, w)[1]
+        least = self.asker(part, w)
         whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
         if without:
@@ -280,8 +267,14 @@ class WildWindows:
             opened = self._open
             if len(opened) >= OPEN_LIMIT:
                 opened.clear()
-            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds))
+            got = opened[key] = (melds, part_search(self.core, part, w, self._pools, melds,
+                                                    shared_states(self.states)))
         return got
+
+    def asker(self, part: int, w: int) -> Callable[[int, int], int]:
+        """The part's search (:meth:`searched`), opened only for a state the shared table
+        (:attr:`states`) lacks (:func:`~.partstates.lazy_search`)."""
+        return lazy_search(self.states, self.core._size, lambda: self.searched(part, w)[1])
 
     def _discards(self, part: int, w: int, each: dict[int, tuple[int, ...]]) -> None:
         """Fill ``each`` (empty) with the part's least deadwoods without each of its cards:
@@ -289,7 +282,7 @@ class WildWindows:
         if not self._plain_values or part.bit_count() > PART_MOST:
             each.update(self._hand_search(part, w, True)[1])
             return
-        self._each(part, w, self.searched(part, w)[1], each)
+        self._each(part, w, self.asker(part, w), each)
 
     @staticmethod
     def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:
@@ -411,62 +404,6 @@ class WildWindows:
             values = self.core.values
             got = self._worth[need] = sum(1 << c.id for c in self._natural if values[c.id] >= need)
         return got
-
-
-def _discard_deadwoods_one(got: Sequence[PartCosts]) -> tuple[dict[int, int], int]:
-    """:meth:`WildWindows.discard_deadwoods` of a hand with one wild card, from its parts'
-    costs: the wild card goes to the part it gains most in (the best other part's when
-    the discard's part is that one)."""
-    total, first, second, first_at = _gains(got)
-    out: dict[int, int] = {}
-    for i, ((a, _), each) in enumerate(got):
-        rest = total - a  # the other parts, no wild card
-        gain = second if i == first_at else first  # the wild card in the best other part
-        if gain >= INFINITE:  # no other part: the wild card stays in this one
-            for cid, (_, e1) in each.items():
-                out[cid] = rest + e1
-        else:
-            for cid, (e0, e1) in each.items():
-                out[cid] = min(rest + gain + e0, rest + e1)
-    return out, total
-
-
-def _gains(got: Sequence[PartCosts]) -> tuple[int, int, int, int]:
-    """Of the parts' costs with one wild card: the sum of their least deadwoods with none,
-    the two least gains (deadwood with the wild card, less without) and the part of the least."""
-    total = 0
-    first = second = INFINITE
-    first_at = -1
-    for i, ((a, b), _) in enumerate(got):
-        total += a
-        gain = b - a
-        if gain < first:
-            first, second, first_at = gain, first, i
-        elif gain < second:
-            second = gain
-    return total, first, second, first_at
-
-
-def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
-    """``best`` (the least sum of the parts so far by wild cards used, ``0..w``) with one
-    more part's (or combination's) least deadwood by wild cards, ``vector``."""
-    if w == 1:  # most hands with a wild card hold one
-        b0 = best[0]
-        return [b0 + vector[0], min(b0 + vector[1], best[1] + vector[0])]
-    if w == 2:  # the same written out (the sums past INFINITE never win: best[0] is a number)
-        b0, b1, b2 = best[0], best[1], best[2]
-        v0, v1, v2 = vector[0], vector[1], vector[2]
-        return [b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)]
-    new = [INFINITE] * (w + 1)
-    for t in range(w + 1):
-        have = best[t]
-        if have >= INFINITE:
-            continue
-        for j in range(w + 1 - t):
-            v = have + vector[j]
-            if v < new[t + j]:
-                new[t + j] = v
-    return new
 
 
 def _suit_grid(core: MeldCore) -> tuple[int, int] | None:

@@ -28,7 +28,7 @@ from ...cards import Card
 from ...endings import Ending
 from ...errors import IllegalActionError
 from ...limits import MAX_HAND
-from ...melds.discards import discard_deadwoods, parts_deadwood, parts_discards
+from ...melds.discards import discard_deadwoods, parts_knock
 from ..actions import Action, Done, Knock, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .arrangement import as_shown, defenders_show, show_least
@@ -157,12 +157,16 @@ class KnockMechanic(Mechanic):
             # by a floor of the least deadwood (no set chosen), the rest by one search.
             # The hand holds the deck's own cards: no check (but of its size, as the solver's).
             whole: int | None = None
-            parts: int | None = None  # the least deadwood by the parts of a hand with a wild card
+            # a hand with a wild card, by its parts where they apply: its least deadwood and,
+            # unless that leaves no knock, the discards that do (None) and a wild card's
+            parts: tuple[int, set[int] | None, bool] | None = None
             sized = 0 < len(hand) <= MAX_HAND
             if sized:
                 floor = rules.table_deadwood(mask, floor=True)  # (:mod:`rummydsl.melds.setvalues`)
-                if floor is None:  # a hand with a wild card: by its parts, where they apply
-                    whole = parts = parts_deadwood(rules, mask)
+                if floor is None:  # a hand with a wild card
+                    parts = parts_knock(rules, mask, limit, rnd.highest_value)
+                    if parts is not None:
+                        whole = parts[0]
                 else:
                     if floor - rnd.highest_value > limit and floor > 0:
                         return ()  # (no big gin either: some deadwood is left)
@@ -175,11 +179,12 @@ class KnockMechanic(Mechanic):
                 out.append(rnd.prebuilt.big_gin[player])
             if whole - rnd.highest_value > limit:
                 return out
-            if parts is not None and (asked := parts_discards(rules, mask, limit)) is not None:
-                within, wild = asked  # by the parts: only the discards that could leave a knock are asked
-                for card in rnd.distinct_faces([c for c in hand if c is not taken]):
-                    if wild if card.wild else card.id in within:
-                        out.append(knocks[card.id])
+            if parts is not None and (within := parts[1]) is not None:
+                wild = parts[2]  # by the parts: only the discards that could leave a knock were asked
+                if within or wild:  # (most listings: none; copies of a face leave the same deadwood,
+                    # so the cards that knock are picked first, then one of each face)
+                    out.extend([knocks[card.id] for card in rnd.distinct_faces(
+                        [c for c in hand if (wild if c.wild else c.id in within) and c is not taken])])
                 return out
             least = rules.table_deadwood(mask, discard=True) if sized and parts is None else None
             if (least if least is not None else rules.min_deadwood(hand, discard=True)) > limit:
