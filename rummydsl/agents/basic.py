@@ -26,7 +26,7 @@ from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
 from ..melds.discards import discard_deadwoods
-from .extendable import _extendable
+from .extendable import _extendable, _extendable_held
 from .promise import _pair_score, _promise, _promise_without
 from .tablegain import pile_helps_with_table
 
@@ -97,6 +97,16 @@ class GreedyAgent:
         legal = list(observation.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        deep, going_out, plain = _turn_facts(observation.variant)
+        if plain:  # no knock and no contract (BR): the draw and the discard asked at once
+            phase = observation.phase
+            if phase == "draw" and not deep:
+                return self._plain_draw(observation, legal, going_out)
+            if phase == "discard":
+                discards = [a for a in legal if isinstance(a, Discard)]
+                if discards and going_out and observation.turn_overs:
+                    return self._shed_oldest(observation, discards)
+                return self._shed(observation, discards, legal)
         # (a variant with no knock lists none: no need to look)
         knocks = [a for a in legal if isinstance(a, Knock)] if observation.variant.knock is not None else ()
         if knocks and observation.knock_limit is None:
@@ -158,6 +168,24 @@ class GreedyAgent:
         return legal[0]
 
     # -- helpers ------------------------------------------------------------------
+
+    def _plain_draw(self, observation: Observation, legal: Sequence[Action], going_out: bool) -> Action:
+        """The draw of a variant with no knock and no contract, as :meth:`act`'s draw
+        step decides it (with no contract, no shapes are wanted and nothing is only laid
+        off): the top discard where it helps, else the stock."""
+        take = None
+        stock = None
+        for action in legal:
+            if isinstance(action, Draw):
+                if action.source == "discard":
+                    if take is None:
+                        take = action
+                elif action.source == "stock" and stock is None:
+                    stock = action
+        if take is not None and (self._pile_helps_going_out(observation) if going_out
+                                 else self._pile_helps(observation)):
+            return take
+        return stock if stock is not None else legal[0]
 
     @staticmethod
     def _deep_variant(observation: Observation) -> bool:
@@ -253,14 +281,18 @@ class GreedyAgent:
         if card is None:
             return False
         hand = observation.hand
-        melds = observation.table_melds
-        with_card = (*hand, card)
-        rules = observation.rules
         if not hand:
             return False
+        rules = observation.rules
+        with_card = (*hand, card)
         if len(with_card) <= MAX_HAND:
+            held = 0
+            for c in hand:
+                held |= 1 << c.id
+            taken = held | 1 << card.id
             try:
-                kept = _extendable(observation, with_card, melds) if melds else ()
+                melds = observation.table_melds
+                kept = _extendable_held(observation, taken, melds) if melds else ()
                 if kept and (helps := pile_helps_with_table(rules, observation.variant.deck, hand, card,
                                                             kept)) is not None:
                     return helps
@@ -269,12 +301,9 @@ class GreedyAgent:
                 if left is not None:
                     return min(left[:-1]) < left[-1]
                 if not useful and not (rules.wild_unique_card and any(c.wild for c in with_card)):
-                    held = 0
-                    for c in hand:
-                        held |= 1 << c.id
                     # min_deadwood's first answer, by the per-suit tables, without its check of
                     # the cards (the observation's own); the search where they do not answer
-                    later = rules.table_deadwood(held | 1 << card.id, discard=True)
+                    later = rules.table_deadwood(taken, discard=True)
                     now = rules.table_deadwood(held) if later is not None else None
                     if later is None or now is None:
                         return rules.min_deadwood(with_card, discard=True) < rules.min_deadwood(hand)
@@ -497,20 +526,22 @@ def _going_out_game(observation: Observation) -> bool:
     return _turn_facts(observation.variant)[1]
 
 
-_TURN_FACTS: dict[int, tuple[object, tuple[bool, bool]]] = {}
+_TURN_FACTS: dict[int, tuple[object, tuple[bool, bool, bool]]] = {}
 """:func:`_turn_facts` by variant (``id``; the entry holds the variant), the last few kept."""
 
 
-def _turn_facts(variant: Any) -> tuple[bool, bool]:
-    """Whether ``variant`` draws deep into the discard pile (R5-3), and whether its rounds
-    are won by going out (:func:`_going_out_game`): read from its turn once, not at every
-    decision (a variant does not change)."""
+def _turn_facts(variant: Any) -> tuple[bool, bool, bool]:
+    """Whether ``variant`` draws deep into the discard pile (R5-3), whether its rounds
+    are won by going out (:func:`_going_out_game`), and whether it has neither a knock
+    nor a contract: read from its turn once, not at every decision (a variant does not
+    change)."""
     got = _TURN_FACTS.get(id(variant))
     if got is not None and got[0] is variant:
         return got[1]
     draw = variant.step("draw")
     facts = (draw is not None and draw.discard_depth == "any",
-             variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None)
+             variant.knock is None and variant.step("meld") is not None and variant.step("discard") is not None,
+             variant.knock is None and variant.contract is None)
     if len(_TURN_FACTS) >= 32:
         _TURN_FACTS.pop(next(iter(_TURN_FACTS)))
     _TURN_FACTS[id(variant)] = (variant, facts)

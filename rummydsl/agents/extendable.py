@@ -14,7 +14,7 @@ from typing import Any, Protocol, Sequence, TypeVar
 from ..cards import Card
 from ..engine.observe import Observation
 
-__all__ = ["_extendable", "_takers"]
+__all__ = ["_extendable", "_extendable_held", "_takers"]
 
 
 class _Meld(Protocol):
@@ -211,12 +211,17 @@ def _extendable(observation: Observation, cards: Sequence[Card], table: Sequence
     ``wild_unique_card``), kinds of no known shape, wrapping decks and melds or cards
     :func:`_takers` does not cover.
     """
-    kept = _kept(observation.rules, observation.variant.deck)
-    if kept.loose:
-        return list(table)
     held = 0
     for card in cards:
         held |= 1 << card.id
+    return _extendable_held(observation, held, table)
+
+
+def _extendable_held(observation: Observation, held: int, table: Sequence[_M]) -> list[_M]:
+    """:func:`_extendable` of the cards ``held`` (a bitmask by card id)."""
+    kept = _kept(observation.rules, observation.variant.deck)
+    if kept.loose:
+        return list(table)
     if held & kept.cards.odd:
         return list(table)  # (a wild card's meanings may read every card on the table)
     if kept.rules.wild_unique_card and any(c.wild for meld in table for c in meld.cards):
