@@ -343,3 +343,20 @@ def test_viable_groups_keep_every_group_a_shape_takes_in_order(variant_id: str) 
                 assert (places, extra) in kept
 
     check()
+
+
+def test_the_disjointness_check_is_the_brute_force_one() -> None:
+    """``_disjoint`` (a contract listing stops where its candidates hold no ``fewest``
+    disjoint ones) answers as trying every choice of that many candidates."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(masks=st.lists(st.integers(1, (1 << 12) - 1), max_size=9), need=st.integers(1, 4),
+           used=st.integers(0, (1 << 12) - 1))
+    def check(masks: list[int], need: int, used: int) -> None:
+        want = any(all(not a & b for a, b in itertools.combinations([used, *chosen], 2))
+                   for chosen in itertools.combinations(masks, need))
+        assert melding._disjoint(masks, need, used, 0) == want
+
+    check()

@@ -6,6 +6,8 @@ from scratch gives.
   propose, judged in turn, no block kept) lists the same groups in the same order and
   with the same kinds, for hands that change a card or two at a time as play changes
   them, and for the contract listing's shorter and first-kinds-only asks.
+- A hand of few cards that its counts show to hold no block (no rank of a meld's size, no
+  run of held sequence positions) lists no group, as the plain listing does.
 - Lay-offs: what is known of a table meld's cards is shared by every meld of the same
   cards (``layoffs.extenders``): any meld, asked about any cards in any order, in any
   copy, answers as judging each card afresh does.
@@ -29,7 +31,7 @@ import pytest
 from rummydsl.cards import Card
 from rummydsl.engine import Round, TableMeld
 from rummydsl.engine.mechanics import layoffs
-from rummydsl.engine.mechanics import meldlist
+from rummydsl.engine.mechanics import meldbuckets, meldlist
 from rummydsl.variant import Variant, load_variant
 
 from .conftest import house
@@ -106,6 +108,29 @@ def test_single_melds_from_kept_blocks_are_the_plain_listing(name: str, seed: in
             hand = [c for c in hand if c is not rng.choice(hand)]
         else:
             hand = rng.sample(hand, len(hand) - 3)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), size=st.integers(0, 9))
+def test_a_hand_told_by_its_counts_to_hold_no_block_lists_what_the_plain_listing_does(
+        name: str, seed: int, size: int) -> None:
+    """The count check (``meldbuckets.may_hold_block``) says "no group" only where the
+    plain listing lists none; few cards of nearby ranks, as a hand after its melds are down."""
+    rnd = _round(name)
+    rng = random.Random(seed)
+    naturals = [c for c in rnd.variant.deck.cards if not c.wild]
+    if rng.random() < 0.5:
+        near = [c for c in naturals if c.rank is not None and abs(c.rank.order - rng.randrange(1, 14)) <= 2]
+        hand = rng.sample(near, min(size, len(near)))
+    else:
+        hand = rng.sample(naturals, size)
+    low = meldlist._listing(rnd)[2]
+    families = meldlist._listing(rnd)[3]
+    if not meldbuckets.may_hold_block(rnd, hand, low, "same_rank" in families, "sequence" in families):
+        assert _plain(rnd, hand, len(hand), None) == ([], [])
+    for high, kinds in ((len(hand), None), (3, None), (3, 2)):
+        assert meldlist._judged_melds(rnd, hand, high, kinds) == _plain(rnd, hand, high, kinds)
 
 
 def _shaped(rng: random.Random, naturals: list[Card]) -> list[Card]:

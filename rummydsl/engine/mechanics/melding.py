@@ -176,7 +176,13 @@ class MeldMechanic(Mechanic):
         hand = rnd.hands[player]
         contract = rnd.variant.contract
         if contract is not None and not rnd.met_contract[player] and contract.concealed_until_met:
-            for meld in _contract_melds(rnd, player):
+            found = _contract_melds(rnd, player)
+            facts = getattr(contract.melds, "facts", None)
+            most, big = getattr(facts, "max_melds", None), getattr(facts, "max_size", None)
+            if most is not None and big is not None and most * big < len(hand) - 1:
+                out.extend(found)  # every lay-down leaves two cards or more: none too big
+                return out
+            for meld in found:
                 if sum(map(len, meld.melds)) >= len(hand) - 1 and too_few_left(
                         rnd, player, [(group, first_kind(rnd, group, hand)) for group in meld.melds],
                         hand) is not None:

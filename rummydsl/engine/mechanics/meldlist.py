@@ -16,13 +16,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import RummyDslError
-from ..actions import Meld
+from ..actions import Meld, Melds
 from .contractfit import kinds_used, may_meet
 from .meldbuckets import MAX_LISTED
 from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
+from .meldbuckets import may_hold_block
 from .meldbuckets import viable_places as _viable_places
+from .keep import kept
 from .meldblocks import natural_melds, sequence_windows
 
 if TYPE_CHECKING:
@@ -63,8 +65,11 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     sequences = "sequence" in families and (kinds is None or any(
         shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
     if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
+        same_rank = "same_rank" in families
+        if not may_hold_block(rnd, hand, low, same_rank, sequences):
+            return [], []  # no block to list a group from (natural_melds would list none)
         kinds_bits = rules.kinds_bits
-        got = natural_melds(rnd, hand, high, low, "same_rank" in families, sequences, one_suit,
+        got = natural_melds(rnd, hand, high, low, same_rank, sequences, one_suit,
                             lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
                             _face_codes(rnd.variant.deck))
         if got is not None:  # (None for a hand with wild cards)
@@ -326,7 +331,7 @@ def _sequences(rnd: Round, cards: Sequence[Card], low: int, one_suit: bool = Fal
         yield from sequence_windows(window, low, one_suit)
 
 
-def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
+def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     """Every lay-down from this hand that meets the contract (SK-5), each once.
 
     A depth-first search over disjoint candidate melds (the hand's single melds of the
@@ -337,7 +342,8 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     meet it, and which are part of one that does, is worked out once per multiset of
     shapes the candidates have (:func:`_shape_targets`, kept across listings), and the
     search enters only branches part of one. A hand whose counts rule every lay-down out
-    (:func:`~.contractfit.may_meet`) builds no group at all. The lay-downs listed, and
+    (:func:`~.contractfit.may_meet`) builds no group at all, and one whose candidates
+    hold no ``fewest`` disjoint ones (:func:`_disjoint`) judges no shape. The lay-downs listed, and
     their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
     contract = rnd.variant.contract
@@ -349,19 +355,33 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     small = getattr(facts, "min_size", 1)
     big = getattr(facts, "max_size", None) or len(hand)
     if not may_meet(rnd, hand, fewest, most, small, big):
-        return
-    used = kinds_used(rnd, len(hand), fewest, most, small, big)
-    last = None if used is None else max((j for j, use in enumerate(used) if use), default=-1) + 1
+        return []
+    lasts = kept(_LASTS, rnd.rules, 32, dict)
+    asked = (len(hand), fewest, most, small, big)
+    if asked in lasts:
+        last = lasts[asked]
+    else:
+        used = kinds_used(rnd, len(hand), fewest, most, small, big)
+        last = lasts[asked] = None if used is None else max(
+            (j for j, use in enumerate(used) if use), default=-1) + 1
     listed_groups, judged = _judged_melds(rnd, hand, big, last)
     keep = [i for i, group in enumerate(listed_groups) if small <= len(group)]
     candidates = [listed_groups[i] for i in keep]
     if not candidates:
-        return
+        return []
+    masks = []  # each candidate's cards, a bit a card id
+    for group in candidates:
+        mask = 0
+        for card in group:
+            mask |= 1 << card.id
+        masks.append(mask)
+    if fewest > 1 and not _disjoint(masks, fewest, 0, 0):
+        return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
     rules = rnd.rules
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
     else:  # the kinds the listing judged (by the groups' faces, as kinds_bits reads them)
-        names: dict[int, list[str]] = {}
+        names: dict[int, list[str]] = kept(_NAMES, rules, 32, dict)
         kinds = []
         for i in keep:
             bits = judged[i]
@@ -390,11 +410,9 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
         targets, parts = _shape_targets(meets, shape_list, [min(count, most) for count in avail], fewest, most,
                                         width, [candidates[i] for i in first])
     except RummyDslError:  # the contract failed on some shapes: judge every collection, to meet it there
-        masks = [sum(1 << c.id for c in group) for group in candidates]
-        yield from _every_collection(player, candidates, kinds, masks, codes, meets, fewest, most)
-        return
+        return list(_every_collection(player, candidates, kinds, masks, codes, meets, fewest, most))
     if not targets:
-        return
+        return []
 
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout);
@@ -426,19 +444,20 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
 
     found: list[Meld] = []
 
-    def emit(chosen: list[int]) -> None:
+    def emit(chosen: tuple[int, ...], picked: Melds) -> None:
         if distinct:
-            found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+            found.append(Meld(player, picked))
         else:
             text = " ".join([text_of(i) for i in chosen])
             if text not in listed:
                 listed.add(text)
-                found.append(Meld(player, tuple([candidates[i] for i in chosen])))
+                found.append(Meld(player, picked))
 
-    def search(free: int, chosen: list[int], key: int) -> None:
-        """``free``: the candidates that may join ``chosen`` (after its last, sharing no card)."""
+    def search(free: int, chosen: tuple[int, ...], picked: Melds, key: int) -> None:
+        """``free``: the candidates that may join ``chosen`` (after its last, sharing no
+        card); ``picked``: the groups of ``chosen``."""
         if key in targets:
-            emit(chosen)
+            emit(chosen, picked)
         depth = len(chosen) + 1
         if depth > most:
             return
@@ -448,9 +467,10 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 free ^= low
                 i = low.bit_length() - 1
                 if key + codes[i] in targets:  # (every target is a part of one)
-                    chosen.append(i)
-                    emit(chosen)
-                    chosen.pop()
+                    if distinct:
+                        found.append(Meld(player, (*picked, candidates[i])))
+                    else:
+                        emit((*chosen, i), (*picked, candidates[i]))
             return
         while free:
             low = free & -free
@@ -460,12 +480,19 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 rest = free & after[i]
                 if depth < fewest and rest.bit_count() < fewest - depth:
                     continue  # too few disjoint candidates left to reach the fewest melds
-                chosen.append(i)
-                search(rest, chosen, key + codes[i])
-                chosen.pop()
+                search(rest, (*chosen, i), (*picked, candidates[i]), key + codes[i])
 
-    search((1 << count) - 1, [], 0)
-    yield from found
+    search((1 << count) - 1, (), (), 0)
+    return found
+
+
+def _disjoint(masks: Sequence[int], need: int, used: int, start: int) -> bool:
+    """Whether ``need`` of ``masks`` from ``start`` on are disjoint, and disjoint from ``used``."""
+    for i in range(start, len(masks)):
+        mask = masks[i]
+        if not mask & used and (need == 1 or _disjoint(masks, need - 1, used | mask, i + 1)):
+            return True
+    return False
 
 
 def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],
@@ -500,6 +527,12 @@ def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds
 
 
 _Shape = tuple[tuple[str, ...], int]
+
+#: Per round's solver: the kinds a contract listing asks for (:func:`_contract_melds`'s
+#: ``last``), by (hand size, fewest and most melds, least and most cards a meld); and
+#: each set of kinds (``kinds_bits``) as sorted names.
+_LASTS: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], int | None]]] = {}
+_NAMES: dict[int, tuple[object, object, dict[int, list[str]]]] = {}
 
 #: Per contract predicate: whether each multiset of shapes (sorted) meets it, and the
 #: packed multisets that meet it and that are part of one, by the shapes a hand has.
