@@ -25,8 +25,9 @@ from rummydsl.agents import RandomAgent
 from rummydsl.cards import Card
 from rummydsl.engine import Observation, Round, TableMeld
 from rummydsl.engine.actions import Layoff
-from rummydsl.engine.mechanics.layoffs import (_candidates, _fits, final_discard_required, last_card_stays,
-                                               layoff_targets, list_layoffs, only_taken_left)
+from rummydsl.engine.mechanics.layoffmasks import _candidates
+from rummydsl.engine.mechanics.layoffs import (_fits, final_discard_required, last_card_stays, layoff_targets,
+                                               list_layoffs, only_taken_left)
 from rummydsl.engine.state import Phase
 from rummydsl.variant import Variant, load_variant
 

@@ -2,12 +2,13 @@
 lay-offs, and the rules that keep a card for the last discard (SK-6, BR-3, GR-7).
 
 Part of the meld step (:mod:`.melding`), and used by the showdown after a knock
-(:mod:`.knock`) and deep draws (:mod:`.deep`).
+(:mod:`.knock`) and deep draws (:mod:`.deep`). Which cards extend a meld, as bitmasks kept
+on each meld, and the listing's quick answer are :mod:`.layoffmasks`'.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -16,6 +17,7 @@ from ..actions import Layoff, player_name
 from ..state import Phase, TableMeld
 from .discard import barred
 from .keep import kept
+from .layoffmasks import _extend, _shared, candidates_of, extenders, reached
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -109,246 +111,12 @@ def _fits(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool
 
 
 def _judge_fit(rnd: Round, meld: TableMeld, card: Card, hand: Sequence[Card]) -> bool:
-    """:func:`_fits`, worked out."""
-    if not _may_extend(rnd, meld.cards, card):
+    """:func:`_fits`, worked out: only a card the kinds' shapes let extend the meld
+    (:func:`.layoffmasks.candidates_of`) is judged by the patterns."""
+    if not candidates_of(rnd, meld) >> card.id & 1:
         return False
     kinds = rnd.rules.kinds_of([*meld.cards, card], hand=hand)
     return bool(kinds) and (not rnd.variant.kind_locked or meld.kind in kinds)
-
-
-def _may_extend(rnd: Round, cards: Sequence[Card], card: Card) -> bool:
-    """A quick necessary condition from the kinds' shapes (the patterns still decide).
-
-    A group of one rank needs the card's rank; a sequence needs natural cards of
-    distinct positions within one window no longer than the group (and one suit,
-    where the shape keeps one). Wild cards, kinds of no known shape, cards with
-    several sequence positions (an ace both low and high) and wrapping decks are
-    never ruled out here.
-    """
-    if card.wild:
-        return True
-    positions = rnd.positions
-    naturals = [c for c in cards if not c.wild]
-    if not naturals or positions is None:
-        return True
-    for shape in rnd.rules.shapes.values():
-        if shape.family == "any":
-            return True
-        if shape.family == "same_rank":
-            if all(c.rank is card.rank for c in naturals):
-                return True
-            continue
-        if shape.same_suit and any(c.suit is not card.suit for c in naturals):
-            continue
-        spots = [positions[c.id] for c in naturals]
-        spots.append(positions[card.id])
-        if -1 in spots:
-            return True  # several positions: let the pattern decide
-        if len(set(spots)) == len(spots) and max(spots) - min(spots) < len(cards) + 1:
-            return True
-    return False
-
-
-class _DeckMasks:
-    """A deck's cards by what :func:`_candidates` reads (bitmasks by card id): every card,
-    the wild cards, the natural cards of each rank and of each suit, and (where the deck
-    does not wrap) each natural card's sequence positions (an ace both low and high has
-    two) with the natural cards that may stand at each position (``at``) and those that
-    stand at none (``loose``: never ruled out)."""
-
-    def __init__(self, deck: Any, positions: Sequence[int] | None) -> None:
-        self.deck = deck
-        self.all = 0
-        self.wild = 0
-        self.rank: dict[int, int] = {}
-        self.suit: dict[int, int] = {}
-        self.spots: list[tuple[int, ...]] = []
-        self.at: dict[int, int] = {}
-        self.loose = 0
-        self.naturals = 0
-        for card in deck.cards:
-            bit = 1 << card.id
-            self.all |= bit
-            spots: tuple[int, ...] = ()
-            if card.wild:
-                self.wild |= bit
-            else:
-                self.naturals |= bit
-                self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
-                self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
-                if positions is not None:
-                    spots = tuple(deck.sequence_positions(card.rank))
-                    for spot in spots:
-                        self.at[spot] = self.at.get(spot, 0) | bit
-                    if not spots:
-                        self.loose |= bit
-            while len(self.spots) <= card.id:
-                self.spots.append(())
-            self.spots[card.id] = spots
-
-
-_MASKS: dict[int, _DeckMasks] = {}
-""":class:`_DeckMasks` by deck (the last few kept)."""
-
-
-def _deck_masks(rnd: Round) -> _DeckMasks:
-    deck = rnd.variant.deck
-    got = _MASKS.get(id(deck))
-    if got is None or got.deck is not deck:
-        got = _DeckMasks(deck, rnd.positions)
-        if len(_MASKS) >= 32:
-            _MASKS.pop(next(iter(_MASKS)))
-        _MASKS[id(deck)] = got
-    return got
-
-
-#: The most ways of placing a meld's cards of several positions :func:`_candidates` tries.
-_PLACINGS = 64
-
-
-def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
-    """The cards the kinds' shapes let extend a meld of ``cards``, as a bitmask by card id
-    (at least those: a superset is fine, each is judged by the patterns).
-
-    A group of one rank needs the card's rank; a sequence needs natural cards at distinct
-    positions within one window no longer than the group (and one suit, where the shape
-    keeps one), a card of several positions (an ace both low and high) standing at one of
-    them; a shape's largest size is never passed. Wild cards, kinds of no known shape,
-    cards of no position and wrapping decks are never ruled out."""
-    masks = _deck_masks(rnd)
-    naturals = [c for c in cards if not c.wild]
-    if not naturals or rnd.positions is None:
-        return masks.all
-    out = masks.wild
-    size = len(cards)
-    placings: list[tuple[int, int, set[int]]] | None = None
-    placed = False
-    for shape in rnd.rules.shapes.values():
-        if shape.family == "any":
-            return masks.all
-        if shape.max_size is not None and size >= shape.max_size:
-            continue
-        if shape.family == "same_rank":
-            rank = naturals[0].rank
-            if all(c.rank is rank for c in naturals):
-                out |= masks.rank.get(id(rank), 0)
-            continue
-        base = masks.naturals
-        if shape.same_suit:
-            suit = naturals[0].suit
-            if any(c.suit is not suit for c in naturals):
-                continue
-            base = masks.suit.get(id(suit), 0)
-        if not placed:
-            placings, placed = _placings(masks, naturals, size), True
-        if placings is None:
-            out |= base
-            continue
-        out |= base & masks.loose
-        at = masks.at
-        for low, high, taken in placings:
-            for spot in range(high - size, low + size + 1):
-                if spot not in taken:
-                    out |= base & at.get(spot, 0)
-    return out
-
-
-def _placings(masks: _DeckMasks, naturals: Sequence[Card], size: int) -> list[tuple[int, int, set[int]]] | None:
-    """The ways the natural cards of a meld of ``size`` cards may stand in a sequence: each
-    at one of its positions, all distinct, within a window of ``size + 1`` (the lowest and
-    highest position and the positions taken); None when one has no position or the ways
-    are too many to try (then nothing is ruled out)."""
-    ways: list[tuple[int, ...]] = [()]
-    spots = masks.spots
-    for card in naturals:
-        options = spots[card.id]
-        if not options:
-            return None
-        if len(options) == 1:
-            spot = options[0]
-            ways = [(*way, spot) for way in ways if spot not in way]
-        else:
-            ways = [(*way, spot) for way in ways for spot in options if spot not in way]
-            if len(ways) > _PLACINGS:
-                return None
-    out = []
-    for way in ways:
-        low, high = min(way), max(way)
-        if high - low <= size:
-            out.append((low, high, set(way)))
-    return out
-
-
-def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
-    """The cards of ``held`` (a bitmask by card id) that extend ``meld`` into a kind (the
-    same kind when kind-locked), as a bitmask.
-
-    Each card is judged once for each state of the meld, and what is known is kept on it
-    (:meth:`~..state.TableMeld.extenders`): at first every card but those the kinds'
-    shapes let through (:func:`_candidates`) is known not to extend it; a candidate is
-    judged by the meld's patterns when a hand holding it first asks. What is known of a
-    meld's cards is shared by every meld of the same cards (:func:`_shared`): from one
-    hand to the next the same melds are laid and grown again.
-
-    Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
-    depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
-    """
-    hits = meld.known_extenders(held)
-    return hits if hits >= 0 else _extend(rnd, meld, held, _shared(rnd))
-
-
-def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[int, int]]) -> int:
-    """:func:`extenders` where not every card of ``held`` is known for the meld as it lies:
-    what is known of its cards (``shared``, :func:`_shared`) first, then the rest judged."""
-    kept = meld.extenders()
-    cards = meld.cards
-    locked = rnd.variant.kind_locked
-    mask, naturals, wilds = meld.masks()
-    key: object = (mask, meld.kind) if locked else mask
-    known = shared.get(key)
-    if known is not None:
-        judged, fits = known if kept is None else (kept[0] | known[0], kept[1] | known[1])
-    elif kept is not None:
-        judged, fits = kept
-    else:
-        judged, fits = _deck_masks(rnd).all & ~(_candidates(rnd, cards) & ~mask), 0
-    todo = held & ~judged
-    if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
-        rules = rnd.rules
-        kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
-        deck_cards = rnd.variant.deck.cards
-        judge = rules.kinds_bits_of
-        judged |= todo
-        group = [*cards, cards[0]]
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            card = deck_cards[low.bit_length() - 1]
-            group[-1] = card
-            kinds = judge(naturals, wilds + 1, group) if card.wild else judge(naturals | low, wilds, group)
-            if kinds and (not locked or kinds & kind_bit):
-                fits |= low
-    if known is None or known[0] != judged:
-        if len(shared) >= _SHARED_LIMIT:
-            shared.clear()
-        shared[key] = (judged, fits)
-    meld.keep_extenders(judged, fits)
-    return fits & held
-
-
-#: The most melds :func:`_shared` keeps for one set of kinds (then it starts again).
-_SHARED_LIMIT = 1 << 16
-
-_SHARED: dict[int, tuple[object, object, dict[object, tuple[int, int]]]] = {}
-""":func:`_shared` by the kinds' dictionary (the last few kept)."""
-
-
-def _shared(rnd: Round) -> dict[object, tuple[int, int]]:
-    """What :func:`extenders` knows of each meld's cards, for a variant's kinds and deck:
-    by the cards' ids as a bitmask (with the kind, when kind-locked), the cards judged and
-    those of them that extend it. Kept by the kinds' dictionary, which the solvers of one
-    variant's deals share (as :func:`.meldlist._listing` keeps the groups judged)."""
-    return kept(_SHARED, rnd.rules.kinds, 16, dict, rnd.variant.deck)
 
 
 def check_layoff(rnd: Round, action: Layoff) -> Card:
@@ -419,62 +187,87 @@ def apply_layoff(rnd: Round, action: Layoff) -> None:
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Layoff]:
     """Every single-card lay-off ``player`` may make now (of cards not in ``keep``):
     meld by meld, the cards of the hand (one of each face) in hand order, read from the
-    meld's :func:`extenders` of the hand's cards as a bitmask (a meld none of them
-    extends is passed over at once).
+    meld's :func:`extenders` of the hand's cards as a bitmask.
 
-    A list (the listing builds one every decision): an empty table, or no meld that
-    any card held extends, costs a pass over the melds and nothing more."""
+    A list (the listing builds one every decision). The quick answer comes first: the
+    melds that a card held may extend, one bitmask test a meld (:func:`.layoffmasks.reached`),
+    so that a table none of the hand's cards extends (most meld steps of most games)
+    costs that and nothing more."""
     out: list[Layoff] = []
-    hand = rnd.hands[player]
-    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
-        return out
-    table = rnd.table
     targets = layoff_targets(rnd, player)
-    for owner in targets:
-        if table[owner]:
-            break
+    if not targets:
+        return out
+    if rnd.rules.wild_unique_card:
+        return _unique_layoffs(rnd, player, targets, keep)
+    hand = rnd.hands[player]
+    held = 0
+    for card in hand:
+        held |= 1 << card.id
+    melds = reached(rnd, targets, held)
+    if not melds or len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
+        return out  # no card held extends a meld the player may add to
+    two = False
+    if keep or len(hand) == 2:
+        free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+        if len(hand) == 2:
+            if rnd.taken is not None:
+                free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+            two = last_card_stays(rnd)
+        faces = rnd.distinct_faces(free)
     else:
-        return out  # no meld on the table to lay off onto
+        faces = rnd.distinct_faces(hand)
+    free_held = held
+    if faces is not hand:
+        free_held = 0
+        for card in faces:
+            free_held |= 1 << card.id
+    shared = None
+    made = _layoffs(rnd)
+    deck_cards = rnd.variant.deck.cards
+    for owner, index, meld, hits in melds:
+        if hits < 0:
+            if free_held != held:
+                hits = meld.known_extenders(free_held)
+            if hits < 0:
+                if shared is None:
+                    shared = _shared(rnd)
+                hits = _extend(rnd, meld, free_held, shared)
+            if not hits:
+                continue
+        else:
+            hits &= free_held  # (a part of the cards held)
+            if not hits:
+                continue
+        # the cards in hand order (one card: the deck's card of its id, the face held)
+        for card in faces if hits & (hits - 1) else (deck_cards[hits.bit_length() - 1],):
+            if hits >> card.id & 1:
+                if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
+                                               hand, grown=(meld, card)):
+                    continue
+                key = card.id | player << 16 | owner << 20 | index << 24
+                action = made.get(key)
+                if action is None:
+                    if len(made) >= _MADE_LIMIT:
+                        made.clear()
+                    action = made[key] = Layoff(player, card, owner, index)
+                out.append(action)
+    return out
+
+
+def _unique_layoffs(rnd: Round, player: int, targets: Sequence[int], keep: Sequence[Card]) -> list[Layoff]:
+    """:func:`list_layoffs` under ``wild_unique_card`` (:func:`_judged_layoffs`)."""
+    hand = rnd.hands[player]
+    table = rnd.table
+    melds = [(owner, index, meld) for owner in targets for index, meld in enumerate(table[owner])]
+    if not melds or len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
+        return []
     free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
     two = False
     if len(hand) == 2:
         if rnd.taken is not None:
             free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
         two = last_card_stays(rnd)
-    faces = rnd.distinct_faces(free)
-    if rnd.rules.wild_unique_card:
-        melds = [(owner, index, meld) for owner in targets for index, meld in enumerate(table[owner])]
-        out.extend(_judged_layoffs(rnd, player, melds, faces, two))
-        return out
-    held = 0
-    for card in faces:
-        held |= 1 << card.id
-    shared = None
-    made = _layoffs(rnd)
-    for owner in targets:
-        index = -1
-        for meld in table[owner]:
-            index += 1
-            hits = meld.known_extenders(held)
-            if hits < 0:
-                if shared is None:
-                    shared = _shared(rnd)
-                hits = _extend(rnd, meld, held, shared)
-            if not hits:
-                continue
-            for card in faces:
-                if hits >> card.id & 1:
-                    if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
-                                                   hand, grown=(meld, card)):
-                        continue
-                    key = card.id | player << 16 | owner << 20 | index << 24
-                    action = made.get(key)
-                    if action is None:
-                        if len(made) >= _MADE_LIMIT:
-                            made.clear()
-                        action = made[key] = Layoff(player, card, owner, index)
-                    out.append(action)
-    return out
+    return list(_judged_layoffs(rnd, player, melds, rnd.distinct_faces(free), two))
 
 
 #: The most lay-off actions :func:`_layoffs` keeps for one deck (then it starts again).

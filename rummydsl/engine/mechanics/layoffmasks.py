@@ -1,0 +1,278 @@
+"""What may extend a table meld, as bitmasks by card id: the cards the kinds' shapes let
+through (:func:`_candidates`), those of them the patterns judged to fit, kept on each meld
+and shared by the melds of the same cards (:func:`extenders`), and the quick answer of a
+listing: the melds a player may add to that some card held may extend (:func:`reached`).
+
+The lay-off rules (:mod:`.layoffs`) read them; nothing here reads a hand but as a bitmask,
+so a meld or card with wild cards under ``wild_unique_card`` (whose meanings depend on the
+other cards held) is judged there, with the hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ...cards import Card
+from ..state import TableMeld
+from .keep import kept
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["extenders", "candidates_of", "reached", "may_lay_off"]
+
+
+class _DeckMasks:
+    """A deck's cards by what :func:`_candidates` reads (bitmasks by card id): every card,
+    the wild cards, the natural cards of each rank and of each suit, and (where the deck
+    does not wrap) each natural card's sequence positions (an ace both low and high has
+    two) with the natural cards that may stand at each position (``at``) and those that
+    stand at none (``loose``: never ruled out)."""
+
+    def __init__(self, deck: Any, positions: Sequence[int] | None) -> None:
+        self.deck = deck
+        self.all = 0
+        self.wild = 0
+        self.rank: dict[int, int] = {}
+        self.suit: dict[int, int] = {}
+        self.spots: list[tuple[int, ...]] = []
+        self.at: dict[int, int] = {}
+        self.loose = 0
+        self.naturals = 0
+        for card in deck.cards:
+            bit = 1 << card.id
+            self.all |= bit
+            spots: tuple[int, ...] = ()
+            if card.wild:
+                self.wild |= bit
+            else:
+                self.naturals |= bit
+                self.rank[id(card.rank)] = self.rank.get(id(card.rank), 0) | bit
+                self.suit[id(card.suit)] = self.suit.get(id(card.suit), 0) | bit
+                if positions is not None:
+                    spots = tuple(deck.sequence_positions(card.rank))
+                    for spot in spots:
+                        self.at[spot] = self.at.get(spot, 0) | bit
+                    if not spots:
+                        self.loose |= bit
+            while len(self.spots) <= card.id:
+                self.spots.append(())
+            self.spots[card.id] = spots
+
+
+_MASKS: dict[int, _DeckMasks] = {}
+""":class:`_DeckMasks` by deck (the last few kept)."""
+
+
+def _deck_masks(rnd: Round) -> _DeckMasks:
+    deck = rnd.variant.deck
+    got = _MASKS.get(id(deck))
+    if got is None or got.deck is not deck:
+        got = _DeckMasks(deck, rnd.positions)
+        if len(_MASKS) >= 32:
+            _MASKS.pop(next(iter(_MASKS)))
+        _MASKS[id(deck)] = got
+    return got
+
+
+#: The most ways of placing a meld's cards of several positions :func:`_candidates` tries.
+_PLACINGS = 64
+
+
+def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
+    """The cards the kinds' shapes let extend a meld of ``cards``, as a bitmask by card id
+    (at least those: a superset is fine, each is judged by the patterns).
+
+    A group of one rank needs the card's rank; a sequence needs natural cards at distinct
+    positions within one window no longer than the group (and one suit, where the shape
+    keeps one), a card of several positions (an ace both low and high) standing at one of
+    them; a shape's largest size is never passed. Wild cards, kinds of no known shape,
+    cards of no position and wrapping decks are never ruled out."""
+    masks = _deck_masks(rnd)
+    naturals = [c for c in cards if not c.wild]
+    if not naturals or rnd.positions is None:
+        return masks.all
+    out = masks.wild
+    size = len(cards)
+    placings: list[tuple[int, int, set[int]]] | None = None
+    placed = False
+    for shape in rnd.rules.shapes.values():
+        if shape.family == "any":
+            return masks.all
+        if shape.max_size is not None and size >= shape.max_size:
+            continue
+        if shape.family == "same_rank":
+            rank = naturals[0].rank
+            if all(c.rank is rank for c in naturals):
+                out |= masks.rank.get(id(rank), 0)
+            continue
+        base = masks.naturals
+        if shape.same_suit:
+            suit = naturals[0].suit
+            if any(c.suit is not suit for c in naturals):
+                continue
+            base = masks.suit.get(id(suit), 0)
+        if not placed:
+            placings, placed = _placings(masks, naturals, size), True
+        if placings is None:
+            out |= base
+            continue
+        out |= base & masks.loose
+        at = masks.at
+        for low, high, taken in placings:
+            for spot in range(high - size, low + size + 1):
+                if spot not in taken:
+                    out |= base & at.get(spot, 0)
+    return out
+
+
+#: The most melds :func:`candidates_of` keeps for one set of kinds (then it starts again).
+_CANDIDATES_LIMIT = 1 << 14
+
+_CANDIDATES: dict[int, tuple[object, object, dict[int, int]]] = {}
+""":func:`candidates_of` by the kinds' dictionary (the last few kept)."""
+
+
+def candidates_of(rnd: Round, meld: TableMeld) -> int:
+    """:func:`_candidates` of a meld's cards, kept by the cards (as a bitmask by card id)
+    for a variant's kinds and deck: a listing under ``wild_unique_card`` asks it of a meld
+    once for each card held."""
+    memo = kept(_CANDIDATES, rnd.rules.kinds, 16, dict, rnd.variant.deck)
+    mask = meld.masks()[0]
+    got = memo.get(mask)
+    if got is None:
+        if len(memo) >= _CANDIDATES_LIMIT:
+            memo.clear()
+        got = memo[mask] = _candidates(rnd, meld.cards)
+    return got
+
+
+def _placings(masks: _DeckMasks, naturals: Sequence[Card], size: int) -> list[tuple[int, int, set[int]]] | None:
+    """The ways the natural cards of a meld of ``size`` cards may stand in a sequence: each
+    at one of its positions, all distinct, within a window of ``size + 1`` (the lowest and
+    highest position and the positions taken); None when one has no position or the ways
+    are too many to try (then nothing is ruled out)."""
+    ways: list[tuple[int, ...]] = [()]
+    spots = masks.spots
+    for card in naturals:
+        options = spots[card.id]
+        if not options:
+            return None
+        if len(options) == 1:
+            spot = options[0]
+            ways = [(*way, spot) for way in ways if spot not in way]
+        else:
+            ways = [(*way, spot) for way in ways for spot in options if spot not in way]
+            if len(ways) > _PLACINGS:
+                return None
+    out = []
+    for way in ways:
+        low, high = min(way), max(way)
+        if high - low <= size:
+            out.append((low, high, set(way)))
+    return out
+
+
+def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
+    """The cards of ``held`` (a bitmask by card id) that extend ``meld`` into a kind (the
+    same kind when kind-locked), as a bitmask.
+
+    Each card is judged once for each state of the meld, and what is known is kept on it
+    (:meth:`~..state.TableMeld.extenders`): at first every card but those the kinds'
+    shapes let through (:func:`_candidates`) is known not to extend it; a candidate is
+    judged by the meld's patterns when a hand holding it first asks. What is known of a
+    meld's cards is shared by every meld of the same cards (:func:`_shared`): from one
+    hand to the next the same melds are laid and grown again.
+
+    Not for a meld or card with wild cards under ``wild_unique_card``, whose meanings
+    depend on the other cards held: judge those with the hand (:func:`_judge_fit`).
+    """
+    hits = meld.known_extenders(held)
+    return hits if hits >= 0 else _extend(rnd, meld, held, _shared(rnd))
+
+
+def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[int, int]]) -> int:
+    """:func:`extenders` where not every card of ``held`` is known for the meld as it lies:
+    what is known of its cards (``shared``, :func:`_shared`) first, then the rest judged."""
+    kept = meld.extenders()
+    cards = meld.cards
+    locked = rnd.variant.kind_locked
+    mask, naturals, wilds = meld.masks()
+    key: object = (mask, meld.kind) if locked else mask
+    known = shared.get(key)
+    if known is not None:
+        judged, fits = known if kept is None else (kept[0] | known[0], kept[1] | known[1])
+    elif kept is not None:
+        judged, fits = kept
+    else:
+        judged, fits = _deck_masks(rnd).all & ~(_candidates(rnd, cards) & ~mask), 0
+    todo = held & ~judged
+    if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
+        rules = rnd.rules
+        kind_bit = 1 << rules.kind_names.index(meld.kind) if locked and meld.kind in rules.kind_names else 0
+        deck_cards = rnd.variant.deck.cards
+        judge = rules.kinds_bits_of
+        judged |= todo
+        group = [*cards, cards[0]]
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            card = deck_cards[low.bit_length() - 1]
+            group[-1] = card
+            kinds = judge(naturals, wilds + 1, group) if card.wild else judge(naturals | low, wilds, group)
+            if kinds and (not locked or kinds & kind_bit):
+                fits |= low
+    if known is None or known[0] != judged:
+        if len(shared) >= _SHARED_LIMIT:
+            shared.clear()
+        shared[key] = (judged, fits)
+    meld.keep_extenders(judged, fits)
+    return fits & held
+
+
+#: The most melds :func:`_shared` keeps for one set of kinds (then it starts again).
+_SHARED_LIMIT = 1 << 16
+
+_SHARED: dict[int, tuple[object, object, dict[object, tuple[int, int]]]] = {}
+""":func:`_shared` by the kinds' dictionary (the last few kept)."""
+
+
+def _shared(rnd: Round) -> dict[object, tuple[int, int]]:
+    """What :func:`extenders` knows of each meld's cards, for a variant's kinds and deck:
+    by the cards' ids as a bitmask (with the kind, when kind-locked), the cards judged and
+    those of them that extend it. Kept by the kinds' dictionary, which the solvers of one
+    variant's deals share (as :func:`.meldlist._listing` keeps the groups judged)."""
+    return kept(_SHARED, rnd.rules.kinds, 16, dict, rnd.variant.deck)
+
+
+def reached(rnd: Round, targets: Sequence[int], held: int) -> list[tuple[int, int, TableMeld, int]]:
+    """The melds of ``targets`` (seats) that a card of ``held`` (a bitmask by card id) may
+    extend, in table order, as (owner, index, meld, hits): ``hits`` the cards of ``held``
+    that extend it, or -1 where some are left to judge (:meth:`~..state.TableMeld.known_extenders`:
+    a meld not yet asked about as it lies, or a card held not yet judged for it).
+
+    A listing's quick answer, one bitmask test a meld: empty exactly when every card held
+    is known not to extend any of them, as in most meld steps of most games (the judged
+    cards are kept on each meld, and shared by the melds of the same cards: :func:`extenders`).
+    Not for wild cards under ``wild_unique_card`` (:func:`extenders`)."""
+    out = []
+    table = rnd.table
+    for owner in targets:
+        for index, meld in enumerate(table[owner]):
+            got = meld._extenders  # (meld.known_extenders(held), inline: a listing asks every meld)
+            if got is None or held & ~got[2] or got[0] != len(meld.cards) or got[1] != meld.kind:
+                out.append((owner, index, meld, -1))
+            elif got[3] & held:
+                out.append((owner, index, meld, got[3] & held))
+    return out
+
+
+def may_lay_off(rnd: Round, player: int, targets: Sequence[int]) -> bool:
+    """Whether a card of ``player``'s hand extends a meld of ``targets`` (seats): the quick
+    answer (:func:`reached`), the cards left to judge judged (:func:`extenders`).
+
+    Not for wild cards under ``wild_unique_card`` (:func:`extenders`)."""
+    held = 0
+    for card in rnd.hands[player]:
+        held |= 1 << card.id
+    return any(hits > 0 or extenders(rnd, meld, held) for _, _, meld, hits in reached(rnd, targets, held))
