@@ -15,10 +15,11 @@ from .game import Game
 from .round import Round, RoundResult
 
 if TYPE_CHECKING:
+    from ..cards import Deck
     from ..variant.model import Variant
     from .game import GameResult
 
-__all__ = ["CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSION", "Event", "State", "left_to_deal"]
+__all__ = ["CHANCE", "TERMINAL", "MATCH_FORMAT", "MATCH_VERSION", "Event", "State", "left_of_face", "left_to_deal"]
 
 CHANCE = -1
 """:attr:`Match.to_move` while a card is dealt as a chance outcome (OpenSpiel's ``kChancePlayerId``)."""
@@ -148,3 +149,29 @@ def left_to_deal(variant: Variant, dealt: Sequence[Card]) -> dict[int, list[Card
         if card.id not in gone:
             left.setdefault(deck.face_key(card), []).append(card)
     return left
+
+
+_COPIES: dict[int, tuple[Deck, dict[int, tuple[Card, ...]]]] = {}
+"""Each deck's cards by face (copies lowest id first), by ``id`` of the deck (kept alive
+with it, so an id is never another deck's; emptied past :data:`_COPIES_HELD` decks)."""
+_COPIES_HELD = 64
+
+
+def _copies(deck: Deck) -> dict[int, tuple[Card, ...]]:
+    held = _COPIES.get(id(deck))
+    if held is None or held[0] is not deck:
+        if len(_COPIES) >= _COPIES_HELD:
+            _COPIES.clear()
+        faces: dict[int, list[Card]] = {}
+        for card in deck.cards:
+            faces.setdefault(deck.face_key(card), []).append(card)
+        held = _COPIES[id(deck)] = (deck, {key: tuple(cards) for key, cards in faces.items()})
+    return held[1]
+
+
+def left_of_face(variant: Variant, dealt: Sequence[Card], card: Card) -> list[Card]:
+    """The copies of ``card``'s face not dealt yet, lowest id first: what
+    ``left_to_deal(variant, dealt).get(face)`` holds (or ``[]``), without walking the deck."""
+    copies = _copies(variant.deck).get(variant.deck.face_key(card), ())
+    gone = {c.id for c in dealt}
+    return [c for c in copies if c.id not in gone]

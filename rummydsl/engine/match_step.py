@@ -18,7 +18,7 @@ from .actions import Action, Draw, Knock, Meld, action_cards, card_copy, card_te
 from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from .round import STATE, Round, dealt_hand_size
 
-from .match_state import CHANCE, TERMINAL, Event, State, left_to_deal
+from .match_state import CHANCE, TERMINAL, Event, State, left_of_face
 from .match_undo import Delta, before_apply, moved, put_back, shadow_of, untouched
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ def _chance(m: Match, s: State, outcome: MatchAction) -> tuple[State, Event]:
     if not isinstance(outcome, DealCard):
         raise IllegalActionError(str(outcome), "a card is being dealt: the chance outcome is 'deal CARD'")
     assert s.dealing is not None
-    left = left_to_deal(variant, s.dealing).get(variant.deck.face_key(outcome.card))
+    left = left_of_face(variant, s.dealing, outcome.card)
     if not left:
         raise IllegalActionError(str(outcome), f"every {outcome.card} has been dealt already")
     card = next((c for c in left if c is outcome.card), left[0])

@@ -24,19 +24,35 @@ def test_cli_doc_has_console_examples() -> None:
 
 
 def test_console_examples_print_what_the_docs_show(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compare`` and ``sweep`` without ``--workers`` play on every core; their figures are
+    the same on any number (tests/lab/test_compare.py runs 1 and 2 workers side by side), so
+    here they play in this process (one core), not in two spawned interpreters a command."""
+    import os
+
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
     for command, shown in EXAMPLES:
         code, out, err = run(*shlex.split(command)[1:])
         assert (code, err) == (0, ""), command
         assert _SECONDS.sub(" in N s ", out) == _SECONDS.sub(" in N s ", shown), command
 
 
-def test_the_documented_replay_failure_is_what_replay_prints(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="module")
+def games_log(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The log of the docs' ``simulate gin_rummy --games 20 --seed 1 --log games.jsonl``,
+    played once for the tests below (each edits a copy)."""
+    folder = tmp_path_factory.mktemp("games")
+    code, _, err = run("simulate", "gin_rummy", "--games", "20", "--seed", "1", "--log", str(folder / "games.jsonl"))
+    assert (code, err) == (0, "")
+    return (folder / "games.jsonl").read_text()
+
+
+def test_the_documented_replay_failure_is_what_replay_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            games_log: str) -> None:
     import json
 
     monkeypatch.chdir(tmp_path)
-    run("simulate", "gin_rummy", "--games", "20", "--seed", "1", "--log", "games.jsonl")
+    Path("games.jsonl").write_text(games_log)
     shown = re.search(r"^(games\.jsonl:(\d+): round 2, action 5 '(P\d) knock'.*)$", CLI_DOC, re.M)
     assert shown is not None
     lines = Path("games.jsonl").read_text().splitlines()
@@ -50,11 +66,12 @@ def test_the_documented_replay_failure_is_what_replay_prints(tmp_path: Path,
 
 
 def test_the_documented_corrupt_deal_and_cut_line_are_what_replay_prints(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         games_log: str) -> None:
     import json
 
     monkeypatch.chdir(tmp_path)
-    run("simulate", "gin_rummy", "--games", "20", "--seed", "1", "--log", "games.jsonl")
+    Path("games.jsonl").write_text(games_log)
     text = Path("games.jsonl").read_text()
     lines = text.splitlines()
     deal = re.search(r"^(games\.jsonl:(\d+): round 2 deal: card '(\w+)' is dealt twice: .*)$", CLI_DOC, re.M)

@@ -105,23 +105,29 @@ for line in requests:
 
 WARM_GOOD = "id: warm_up\nname: Warm-up\nextends: gin_rummy\n"
 WARM_BAD = "id: warm_up\nnme: Warm-up\nextends: gin_rummy\nknock: {limit: 'deadwood +'}\n"
+WARM_ORPHAN = "id: warm_up\nname: Warm-up\nknock: {limit: 10}\n"
 WARM_SUITE = "variant: gin_rummy\ncases: [{name: nothing}]\n"
 
 
 def warm_ups(scratch: Path) -> list[tuple[list[str], str]]:
     """Commands the server runs once before it forks (argv and standard input), on files of
     its own in ``scratch``, never the runs' files: what a command builds on first use (the
-    schema validator and its messages, the expression parser, a shipped variant, the deck
-    tables of Gin, a suite's loader, a record's reader) is then built in every child, as
-    the imports are. A fresh process builds them at its first use; a child starts with
-    them, which changes no command's output (the tests of tests/cli run commands in one
-    process one after another, as the children now start)."""
+    schema validator and its messages, the expression parser, every shipped variant (a file
+    that extends nothing and misses keys is compared with all of them, to name the parent
+    it may have forgotten: 16 loads, about 70 ms a child), the deck tables of Gin, a
+    suite's loader, a record's reader) is then built in every child, as the imports are.
+    A fresh process builds them at its first use; a child starts with them, which changes
+    no command's output (the tests of tests/cli run commands in one process one after
+    another, as the children now start)."""
     good, bad, suite, log = (scratch / "warm-up.variant.yaml", scratch / "warm-up-bad.variant.yaml",
                              scratch / "warm-up.suite.yaml", scratch / "warm-up.jsonl")
+    orphan = scratch / "warm-up-orphan.variant.yaml"  # extends nothing, misses keys: every shipped variant loads
+    orphan.write_text(WARM_ORPHAN, encoding="utf-8")
     good.write_text(WARM_GOOD, encoding="utf-8")
     bad.write_text(WARM_BAD, encoding="utf-8")
     suite.write_text(WARM_SUITE, encoding="utf-8")
-    return [(["check", str(good)], ""), (["check", str(bad)], ""), (["explain", str(good)], ""),
+    return [(["check", str(orphan)], ""), (["check", str(good)], ""), (["check", str(bad)], ""),
+            (["explain", str(good)], ""),
             (["simulate", str(good), "--games", "1", "--seed", "1", "--workers", "1", "--log", str(log)], ""),
             (["replay", str(log)], ""), (["test", str(suite)], ""),
             (["melds", "skarney_gin", "--batch"], "AS 2S 3S 4D 5D\n")]

@@ -142,15 +142,17 @@ def test_suite_reports_show_descriptions_escaped(tmp_path: Path) -> None:
     assert "a case \\x1b]0;title\\x07\\x1b[2J \\x85" in out
 
 
-def test_the_pytest_plugin_shows_descriptions_escaped(tmp_path: Path) -> None:
-    """A suite run by pytest (the ``pytest11`` plugin) reports through the same escaping."""
-    suite = tmp_path / "p.suite.yaml"
+def test_the_pytest_plugin_shows_descriptions_escaped(pytester: pytest.Pytester) -> None:
+    """A suite run by pytest (the ``pytest11`` plugin) reports through the same escaping.
+    The session is pytester's, in this process (as tests/acceptance/test_conformance_tool.py
+    runs the plugin): a second interpreter and pytest's start-up would add nothing the
+    report's text does not show."""
+    suite = pytester.path / "p.suite.yaml"
     suite.write_text('variant: gin_rummy\ncases:\n- id: c1\n  description: "a case \\e]0;title\\a\\e[2J \\x85"\n'
                      "  meld: 7H 8H 9H\n  expect: {valid: false}\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(suite)],
-                          capture_output=True, cwd=tmp_path, timeout=600)
-    text = (done.stdout + done.stderr).decode("utf-8")
-    assert done.returncode == 1 and "1 failed" in text, text
+    done = pytester.runpytest("-q", "-p", "no:cacheprovider", str(suite))
+    text = done.stdout.str() + done.stderr.str()
+    assert done.ret == 1 and "1 failed" in text, text
     no_raw_controls(text)
     assert "a case \\x1b]0;title\\x07\\x1b[2J \\x85" in text
 
