@@ -31,7 +31,7 @@ import pytest
 from rummydsl.cards import Card
 from rummydsl.engine import Round, TableMeld
 from rummydsl.engine.mechanics import layoffs
-from rummydsl.engine.mechanics import meldbuckets, meldlist
+from rummydsl.engine.mechanics import meldless, meldlist
 from rummydsl.variant import Variant, load_variant
 
 from .conftest import house
@@ -115,7 +115,7 @@ def test_single_melds_from_kept_blocks_are_the_plain_listing(name: str, seed: in
 @given(seed=st.integers(0, 2 ** 32 - 1), size=st.integers(0, 9))
 def test_a_hand_told_by_its_counts_to_hold_no_block_lists_what_the_plain_listing_does(
         name: str, seed: int, size: int) -> None:
-    """The count check (``meldbuckets.may_hold_block``) says "no group" only where the
+    """The count check (``meldless.no_meld``) says "no group" only where the
     plain listing lists none; few cards of nearby ranks, as a hand after its melds are down."""
     rnd = _round(name)
     rng = random.Random(seed)
@@ -125,9 +125,7 @@ def test_a_hand_told_by_its_counts_to_hold_no_block_lists_what_the_plain_listing
         hand = rng.sample(near, min(size, len(near)))
     else:
         hand = rng.sample(naturals, size)
-    low = meldlist._listing(rnd)[2]
-    families = meldlist._listing(rnd)[3]
-    if not meldbuckets.may_hold_block(rnd, hand, low, "same_rank" in families, "sequence" in families):
+    if meldless.no_meld(rnd, hand, len(hand)):
         assert _plain(rnd, hand, len(hand), None) == ([], [])
     for high, kinds in ((len(hand), None), (3, None), (3, 2)):
         assert meldlist._judged_melds(rnd, hand, high, kinds) == _plain(rnd, hand, high, kinds)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
 from .keep import kept
-from .meldless import no_meld
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -76,7 +75,7 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     the first time a block holding it is listed; ``faces`` is each card's share of a
     group's face code. None for a hand this cannot list (a card of no rank, or not the
     deck's own card object): list it group by group."""
-    if high < low or no_meld(rnd, hand, high):  # (no group can form a kind: meldless.py)
+    if high < low:  # (its caller asks meldless.no_meld first)
         return [], []
     layout, blocks = _kept(rnd)
     deck_cards, entries = layout.cards, layout.entries

@@ -4,8 +4,7 @@ A bucket is the natural cards one kind's shape takes its groups from (a rank's, 
 or all of them); its groups are its cards with 0, 1, 2 ... of the hand's wild cards, up to
 :data:`MAX_LISTED` cards. :func:`viable_groups` leaves out, without building them, the
 groups no kind's shape can take; :func:`face_codes` gives the code by which a group's
-judgement is kept (copies of a face from other packs, and other wild cards, alike);
-:func:`may_hold_block` tells from a hand's counts that its natural cards list no group.
+judgement is kept (copies of a face from other packs, and other wild cards, alike).
 """
 
 from __future__ import annotations
@@ -18,8 +17,7 @@ from ...cards import Card
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["MAX_LISTED", "face_codes", "bucket_groups", "viable_groups", "viable_places", "buckets",
-           "may_hold_block"]
+__all__ = ["MAX_LISTED", "face_codes", "bucket_groups", "viable_groups", "viable_places", "buckets"]
 
 _T = TypeVar("_T")
 
@@ -169,57 +167,3 @@ def buckets(rnd: Round, naturals: Sequence[Card], kinds: int | None = None) -> l
         else:
             buckets.append(list(naturals))
     return buckets
-
-
-#: Per deck: by card id, for each natural card of a rank whose sequence positions are
-#: all at least 0, (the card, its rank's count code: a byte a rank order, its positions
-#: a bit each); ``None`` for any other card.
-_BLOCK_CODES: dict[int, tuple[object, tuple["tuple[Card, int, int] | None", ...]]] = {}
-
-
-def _block_codes(deck: Any) -> tuple[tuple[Card, int, int] | None, ...]:
-    """:data:`_BLOCK_CODES` for ``deck``, kept per deck."""
-    got = _BLOCK_CODES.get(id(deck))
-    if got is None or got[0] is not deck:
-        codes: list[tuple[Card, int, int] | None] = [None] * (max((c.id for c in deck.cards), default=-1) + 1)
-        for card in deck.cards:
-            if card.wild or card.rank is None:
-                continue
-            spots = deck.sequence_positions(card.rank)
-            if any(spot < 0 for spot in spots):
-                continue
-            codes[card.id] = (card, 1 << (8 * card.rank.order), sum(1 << spot for spot in set(spots)))
-        if len(_BLOCK_CODES) >= 16:
-            _BLOCK_CODES.pop(next(iter(_BLOCK_CODES)))
-        got = _BLOCK_CODES[id(deck)] = (deck, tuple(codes))
-    return got[1]
-
-
-def may_hold_block(rnd: Round, hand: Sequence[Card], low: int, same_rank: bool, sequences: bool) -> bool:
-    """Whether the listing of kept blocks (:func:`.meldblocks.natural_melds`) may list a
-    group of ``hand``: ``False`` only for a hand of the deck's own natural cards (as that
-    listing asks) with no rank of ``low`` or more of them (with ``same_rank``) and no
-    ``low`` consecutive sequence positions held (with ``sequences``), the blocks that
-    listing builds groups from: then it lists none (a hand of a few cards, most often,
-    after its melds are down). Told from two sums, no block looked up."""
-    table = _block_codes(rnd.variant.deck)
-    size = len(table)
-    if len(hand) > 255:  # (a rank's count takes a byte)
-        return True
-    ranks = 0
-    spots = 0
-    for card in hand:
-        cid = card.id
-        entry = table[cid] if 0 <= cid < size else None
-        if entry is None or entry[0] is not card:
-            return True  # a wild card, a card of no rank or not the deck's own: listed otherwise
-        ranks += entry[1]
-        spots |= entry[2]
-    if same_rank and max(ranks.to_bytes((ranks.bit_length() + 7) // 8, "little"), default=0) >= low:
-        return True
-    if sequences:
-        for _ in range(low - 1):
-            spots &= spots >> 1
-        if spots:
-            return True
-    return False

@@ -22,10 +22,10 @@ from .meldbuckets import MAX_LISTED
 from .meldbuckets import bucket_groups as _bucket_groups
 from .meldbuckets import buckets as _buckets
 from .meldbuckets import face_codes as _face_codes
-from .meldbuckets import may_hold_block
 from .meldbuckets import viable_places as _viable_places
 from .keep import kept
 from .meldblocks import natural_melds, sequence_windows
+from .meldless import no_meld
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -66,8 +66,8 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
         shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds]))
     if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
         same_rank = "same_rank" in families
-        if not may_hold_block(rnd, hand, low, same_rank, sequences):
-            return [], []  # no block to list a group from (natural_melds would list none)
+        if no_meld(rnd, hand, high):
+            return [], []  # the kinds' shapes rule every group out (meldless.py): no block looked up
         kinds_bits = rules.kinds_bits
         got = natural_melds(rnd, hand, high, low, same_rank, sequences, one_suit,
                             lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
