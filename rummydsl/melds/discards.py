@@ -20,7 +20,7 @@ from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
 from .partsearch import PART_MOST
-from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine, _gains
+from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine
 from .wildwindows import WildWindows, windows_of
 
 __all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards", "parts_knock"]
@@ -139,10 +139,22 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     parts = windows.parts(mask, w)
     kept = windows.memo.get
     costs = windows.costs
-    got = [kept(part << 3 | w) or costs(part, w) for part in parts]
     within: set[int] = set()
-    if w == 1:  # as _discard_deadwoods_one, for the cards asked
-        total, first, second, first_at = _gains(got)
+    if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
+        got: list[PartCosts] = []
+        total = 0
+        first = second = INFINITE
+        first_at = -1
+        for i, part in enumerate(parts):
+            costed = kept(part << 3 | 1) or costs(part, 1)
+            got.append(costed)
+            a, b = costed[0]
+            total += a
+            gain = b - a
+            if gain < first:
+                first, second, first_at = gain, first, i
+            elif gain < second:
+                second = gain
         whole = total + first  # the wild card in the part it gains most in
         if whole - reach > limit:
             return whole, None, False
@@ -159,29 +171,25 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
                 if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
                     within.add(cid)
         return whole, within, total <= limit
-    vectors = [whole for whole, _ in got]
-    best: Sequence[int] = _NONE[w]
-    for vector in vectors:
-        best = _combine(best, vector, w)
+    got = [kept(part << 3 | w) or costs(part, w) for part in parts]
+    # the shares of the parts before each (before[-1]: all of them); a sum's entries below
+    # w depend on the entries below w alone, so best[w - 1] is the least with a wild card less
+    before: list[Sequence[int]] = [_NONE[w]]
+    for whole_, _ in got:
+        before.append(_combine(before[-1], whole_, w))
+    best = before[-1]
     if best[w] - reach > limit:
         return best[w], None, False
-    fewer: Sequence[int] = _NONE[w - 1]
-    for vector in vectors:
-        fewer = _combine(fewer, vector, w - 1)
     worth = windows.worth(best[w] - limit)
-    before: list[Sequence[int]] = []
     after: list[Sequence[int]] = []
     for i, part in enumerate(parts):
         asked = part & worth
         if not asked:
             continue
-        if not before:  # the shares of the parts before each and after it, combined
-            before.append(_NONE[w])
-            for vector in vectors:
-                before.append(_combine(before[-1], vector, w))
+        if not after:  # the shares of the parts after each, combined
             after.append(_NONE[w])
-            for vector in reversed(vectors):
-                after.append(_combine(after[-1], vector, w))
+            for whole_, _ in reversed(got):
+                after.append(_combine(after[-1], whole_, w))
             after.reverse()
         each = _discards_of(windows, part, w, got[i], asked)
         others = _combine(before[i], after[i + 1], w)
@@ -189,7 +197,7 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
         for cid in bits_of(asked):
             if min(map(add, others, each[cid])) <= limit:
                 within.add(cid)
-    return best[w], within, fewer[w - 1] <= limit
+    return best[w], within, best[w - 1] <= limit
 
 
 def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:

@@ -69,6 +69,11 @@ def _combine(best: Sequence[int], vector: Sequence[int], w: int) -> list[int]:
         b0, b1, b2 = best[0], best[1], best[2]
         v0, v1, v2 = vector[0], vector[1], vector[2]
         return [b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)]
+    if w == 3:
+        b0, b1, b2, b3 = best[0], best[1], best[2], best[3]
+        v0, v1, v2, v3 = vector[0], vector[1], vector[2], vector[3]
+        return [b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0),
+                min(b0 + v3, b1 + v2, b2 + v1, b3 + v0)]
     new = [INFINITE] * (w + 1)
     for t in range(w + 1):
         have = best[t]

@@ -388,12 +388,9 @@ class WildWindows:
             others.reverse()  # others[j]: the other parts with w - j wild cards
             for cid, vector in got[i][1].items():
                 out[cid] = min(map(add, others, vector))
-        wild = None
-        if w:
-            best: Sequence[int] = _NONE[w - 1]
-            for vector in vectors:
-                best = _combine(best, vector, w - 1)
-            wild = best[w - 1]
+        # a sum's entries below w depend on the entries below w alone: the least with a
+        # wild card less is the first w entries' last
+        wild = before[-1][w - 1] if w else None
         self._last = (mask << 3 | w, (out, wild))
         return out, wild
 
