@@ -78,12 +78,18 @@ class DiscardMechanic(Mechanic):
     def apply(self, rnd: Round, action: Action) -> None:
         if TYPE_CHECKING:
             assert isinstance(action, Discard)
-        player = action.player
-        held = action.card  # one card of each face (a plain deck): the card named is the one held
-        if not rnd._plain_deck:
-            copy = rnd.holds(player, held, rnd.taken if rnd.forbid_taken else None)
+        if not rnd._plain_deck:  # (one card of each face, a plain deck: the card named is the one held)
+            copy = rnd.holds(action.player, action.card, rnd.taken if rnd.forbid_taken else None)
             assert copy is not None
-            held = copy
+            if copy is not action.card:  # the copy held, discarded as the listing names it
+                action = rnd.prebuilt.discard[action.player][copy.id]
+        self.apply_listed(rnd, action)
+
+    def apply_listed(self, rnd: Round, action: Action) -> None:
+        if TYPE_CHECKING:
+            assert isinstance(action, Discard)
+        player = action.player
+        held = action.card  # a listed discard names a card of the hand (not the one barred)
         rnd.remove(player, held)
         rnd.discards.append(held)
         if rnd.variant.void.after_throwbacks is not None and void_after_discard(rnd, held):
