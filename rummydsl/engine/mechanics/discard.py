@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ...cards import Card
 from ..actions import Action, Discard, player_name
+from ..table import face_bits
 from ..state import Phase
 from .base import Mechanic
 from .voiding import void_after_discard
@@ -57,7 +58,15 @@ class DiscardMechanic(Mechanic):
         discard = rnd.prebuilt.discard[player]  # the same objects every listing (:mod:`..prebuilt`)
         if rnd._plain_deck:
             return [discard[c.id] for c in hand if c is not taken]
-        return [discard[c.id] for c in rnd.distinct_faces([c for c in hand if c is not taken])]
+        bits = face_bits(rnd.variant.deck)  # rnd.distinct_faces of the cards but the one taken, inline
+        seen = 0
+        out = []
+        for c in hand:
+            bit = bits[c.id]
+            if not seen & bit and c is not taken:
+                seen |= bit
+                out.append(discard[c.id])
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):

@@ -286,6 +286,6 @@ class MeldMechanic(Mechanic):
 
     def apply_listed(self, rnd: Round, action: Action) -> None:
         if type(action) is Done:
-            rnd.next_step()
+            rnd.enter_step(rnd.step + 1)  # (next_step)
             return
         self.apply(rnd, action, True)

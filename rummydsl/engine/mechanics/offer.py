@@ -101,7 +101,7 @@ class OfferMechanic(Mechanic):
 
     def apply_listed(self, rnd: Round, action: Action) -> None:
         if type(action) is Done:
-            rnd.next_step()
+            rnd.enter_step(rnd.step + 1)  # (next_step)
             return
         # a listed offer names the very card held (the listing's are cards of the hand)
         rnd.offered = action.card  # type: ignore[union-attr]  # an Offer
