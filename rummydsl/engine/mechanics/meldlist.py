@@ -465,6 +465,7 @@ def _contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
                 chosen.pop()
 
     search((1 << count) - 1, [], 0)
+    del search  # the recursion's cell holds the function: freed now, not by the cycle collector
     yield from found
 
 
