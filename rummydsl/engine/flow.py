@@ -69,7 +69,10 @@ class Flow(RoundState):
 
     def start_turn(self, player: int) -> None:
         """Begin ``player``'s turn at its first step."""
-        self.begin_turn(player)
+        state = self.__dict__  # begin_turn, inline (every turn begins here)
+        state.update(self._turn_start)
+        state["turn_player"] = state["to_move"] = player
+        state["turns"] += 1
         self.enter_step(0)
 
     def enter_step(self, index: int) -> None:
@@ -99,7 +102,10 @@ class Flow(RoundState):
             if not (discarded and CLAIM.begin(cast("Round", self), player)):
                 self.end_at_floor()
             return
-        self.start_turn(self.next_seat(player))
+        nxt = (player + 1) % self.players  # next_seat, inline
+        if nxt == self.sat_out:
+            nxt = (nxt + 1) % self.players
+        self.start_turn(nxt)
 
     def end_at_floor(self) -> None:
         """The round ends at the stock floor: void, or scored as ``stock_end`` (GR-8, SK-9;

@@ -4,8 +4,8 @@ A round lists its legal actions at every decision (:meth:`Round.listed
 <rummydsl.engine.round.Round.listed>`): a discard step lists a discard per card in hand,
 a draw step a draw per pile. Actions are immutable values, so the listing hands out the
 same objects every time instead of building new ones: :class:`Prebuilt` holds, for each
-seat, the discard and the knock of every card of the deck (by card id), the draws, the
-pass and the done. A catalogue of ids numbers them once
+seat, the discard, the knock and the offer of every card of the deck (by card id), the
+draws, the pass, the done, and the answers to an offer (take, decline). A catalogue of ids numbers them once
 (:class:`~rummydsl.engine.catalogue.ActionSpace`), so a listing's ids are read from a
 table rather than worked out action by action.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Discard, Done, Draw, Knock, Pass
+from .actions import Action, Decline, Discard, Done, Draw, Knock, Offer, Pass, Take
 
 if TYPE_CHECKING:
     from ..cards import Deck
@@ -41,7 +41,7 @@ class Prebuilt:
     """The common actions of one deck at one player count, built once (see the module)."""
 
     __slots__ = ("deck", "players", "discard", "knock", "big_gin", "draw_stock", "draw_discard", "passes",
-                 "done")
+                 "done", "offer", "take", "decline")
 
     def __init__(self, deck: Deck, players: int) -> None:
         cards = deck.cards
@@ -58,6 +58,10 @@ class Prebuilt:
         self.draw_discard: tuple[Draw, ...] = tuple(Draw(p, "discard") for p in seats)
         self.passes: tuple[Pass, ...] = tuple(Pass(p) for p in seats)
         self.done: tuple[Done, ...] = tuple(Done(p) for p in seats)
+        self.offer: tuple[tuple[Offer, ...], ...] = tuple(tuple(Offer(p, c) for c in cards) for p in seats)
+        """``offer[seat][card id]``: that seat offering that card to the next (SK-7)."""
+        self.take: tuple[Take, ...] = tuple(Take(p) for p in seats)
+        self.decline: tuple[Decline, ...] = tuple(Decline(p) for p in seats)
 
     @classmethod
     def of(cls, deck: Deck, players: int) -> Prebuilt:
@@ -77,6 +81,7 @@ class Prebuilt:
         for seat in range(self.players):
             out.extend(self.discard[seat])
             out.extend(self.knock[seat])
+            out.extend(self.offer[seat])
             out.extend((self.big_gin[seat], self.draw_stock[seat], self.draw_discard[seat], self.passes[seat],
-                        self.done[seat]))
+                        self.done[seat], self.take[seat], self.decline[seat]))
         return out

@@ -462,7 +462,7 @@ class Round(Table, Flow, Finish):
         if listed is not None:
             for a in listed:
                 if a is action:  # a listed action (that very object) is legal: played unchecked
-                    self._play(action)
+                    self._play_listed(action)
                     return action
         if isinstance(action, str):
             action = self.parse(action)
@@ -487,6 +487,18 @@ class Round(Table, Flow, Finish):
             KNOCK.apply(self, action)
         else:
             BY_PHASE[self.phase].apply(self, action)
+        self._plan = None
+
+    def _play_listed(self, action: Action) -> None:
+        """Play ``action``, one of the objects :meth:`listed` gave for this very position
+        (so legal, and not checked), and log it: the mechanic's ``apply_listed``, which
+        leaves the round as :meth:`_play` after a check does."""
+        self._listed = None
+        self.actions.append(action)
+        if isinstance(action, Knock):
+            KNOCK.apply_listed(self, action)
+        else:
+            BY_PHASE[self.phase].apply_listed(self, action)
         self._plan = None
 
     def plan(self, action: Action, work: Any) -> None:

@@ -14,7 +14,7 @@ from .actions import player_name
 from .fields import Field, card_json, cards_json
 from .roundstate import RoundState
 
-__all__ = ["Table", "FIELDS"]
+__all__ = ["Table", "FIELDS", "face_bits"]
 
 FIELDS: tuple[Field, ...] = (
     Field("hands", lambda rnd: [list(hand) for hand in rnd.dealt[0]], "lists", cards=True,
@@ -38,7 +38,7 @@ has seen (taken from the pile, offered)."""
 _FACE_BITS: dict[int, tuple[object, tuple[int, ...]]] = {}
 
 
-def _face_bits(deck: Any) -> tuple[int, ...]:
+def face_bits(deck: Any) -> tuple[int, ...]:
     """A bit for each of the deck's cards' faces (``1 << deck.face_key(card)``), by card
     id, kept per deck: the lay-off and discard listings ask it of every hand card."""
     got = _FACE_BITS.get(id(deck))
@@ -91,7 +91,7 @@ class Table(RoundState):
         """The cards with one copy of each face (copies and wild cards are interchangeable)."""
         if self._plain_deck:
             return cards
-        bits = _face_bits(self.variant.deck)
+        bits = face_bits(self.variant.deck)
         seen = 0
         out = []
         for card in cards:
@@ -131,10 +131,10 @@ class Table(RoundState):
                 return
         if self._plain_deck:
             return
-        deck = self.variant.deck
-        key = deck.face_key(card)
+        bits = face_bits(self.variant.deck)  # (a face's bit, by card id: deck.face_key read from a table)
+        bit = bits[card.id]
         for i, held in enumerate(known):
-            if deck.face_key(held) == key:
+            if bits[held.id] == bit:
                 del known[i]
                 return
 
@@ -142,10 +142,16 @@ class Table(RoundState):
         """Whether a card of ``card``'s face is known in ``player``'s hand."""
         known = self.known[player]
         if self._plain_deck:
-            return any(held is card for held in known)
-        deck = self.variant.deck
-        key = deck.face_key(card)
-        return any(deck.face_key(held) == key for held in known)
+            for held in known:
+                if held is card:
+                    return True
+            return False
+        bits = face_bits(self.variant.deck)
+        bit = bits[card.id]
+        for held in known:
+            if bits[held.id] == bit:
+                return True
+        return False
 
     def take_discard(self, player: int, *, new_turn: bool) -> None:
         """``player`` takes the top of the discard pile face up, seen by all (GR-5, GR-4,

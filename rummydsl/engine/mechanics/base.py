@@ -48,6 +48,21 @@ class Mechanic:
         """Play ``action``, already checked."""
         raise NotImplementedError
 
+    def apply_listed(self, rnd: Round, action: Action) -> None:
+        """Play ``action``, one of the very objects :meth:`legal` just listed: known legal,
+        so what :meth:`check` would work out again (a meld's contract, a lay-off's fit) is
+        not. It must leave the round as :meth:`apply` after a check does
+        (tests/engine/test_apply_listed.py plays both). A mechanic that does not define it
+        plays a listed action with its :meth:`apply` (:meth:`__init_subclass__`)."""
+        self.apply(rnd, action)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A mechanic that defines :meth:`apply` but not :meth:`apply_listed` plays a listed
+        action with that same function (no call in between: Gin's every step takes it)."""
+        super().__init_subclass__(**kwargs)
+        if "apply" in cls.__dict__ and "apply_listed" not in cls.__dict__:
+            cls.apply_listed = cls.__dict__["apply"]  # type: ignore[method-assign]
+
 
 class QueueMechanic(Mechanic):
     """A phase that asks seats one after another, out of turn, whether they take

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ...cards import Card
 from ..actions import Action, Discard, player_name
+from ..table import face_bits
 from ..state import Phase
 from .base import Mechanic
 from .voiding import void_after_discard
@@ -57,7 +58,15 @@ class DiscardMechanic(Mechanic):
         discard = rnd.prebuilt.discard[player]  # the same objects every listing (:mod:`..prebuilt`)
         if rnd._plain_deck:
             return [discard[c.id] for c in hand if c is not taken]
-        return [discard[c.id] for c in rnd.distinct_faces([c for c in hand if c is not taken])]
+        bits = face_bits(rnd.variant.deck)  # rnd.distinct_faces of the cards but the one taken, inline
+        seen = 0
+        out = []
+        for c in hand:
+            bit = bits[c.id]
+            if not seen & bit and c is not taken:
+                seen |= bit
+                out.append(discard[c.id])
+        return out
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
@@ -78,12 +87,18 @@ class DiscardMechanic(Mechanic):
     def apply(self, rnd: Round, action: Action) -> None:
         if TYPE_CHECKING:
             assert isinstance(action, Discard)
-        player = action.player
-        held = action.card  # one card of each face (a plain deck): the card named is the one held
-        if not rnd._plain_deck:
-            copy = rnd.holds(player, held, rnd.taken if rnd.forbid_taken else None)
+        if not rnd._plain_deck:  # (one card of each face, a plain deck: the card named is the one held)
+            copy = rnd.holds(action.player, action.card, rnd.taken if rnd.forbid_taken else None)
             assert copy is not None
-            held = copy
+            if copy is not action.card:  # the copy held, discarded as the listing names it
+                action = rnd.prebuilt.discard[action.player][copy.id]
+        self.apply_listed(rnd, action)
+
+    def apply_listed(self, rnd: Round, action: Action) -> None:
+        if TYPE_CHECKING:
+            assert isinstance(action, Discard)
+        player = action.player
+        held = action.card  # a listed discard names a card of the hand (not the one barred)
         rnd.remove(player, held)
         rnd.discards.append(held)
         if rnd.variant.void.after_throwbacks is not None and void_after_discard(rnd, held):

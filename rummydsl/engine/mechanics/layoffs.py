@@ -125,12 +125,9 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     :raises IllegalActionError: (reason only) when it may not be laid off.
     """
     player = action.player
-    held = rnd.holds(player, action.card)
+    held = layoff_card(rnd, action)
     if held is None:
         raise IllegalActionError("", f"{player_name(player)} does not hold {action.card}")
-    shown = {c.id for meld in rnd.declared[player] or () for c in meld}
-    if held.id in shown:  # GR-7.1: a defender lays off deadwood: another copy of the face, if held
-        held = rnd.find(rnd.hands[player], held, shown) or held
     contract = rnd.variant.contract
     if (rnd.phase is Phase.MELD and contract is not None and rnd.contract_now
             and not contract.then_meld_same_turn):
@@ -162,9 +159,26 @@ def check_layoff(rnd: Round, action: Layoff) -> Card:
     return held
 
 
-def apply_layoff(rnd: Round, action: Layoff) -> None:
-    """Move the card onto the meld (its kind follows the group unless kind-locked)."""
-    held = check_layoff(rnd, action)
+def layoff_card(rnd: Round, action: Layoff) -> Card | None:
+    """The card held that ``action`` lays off (None: no card of its face is held): a
+    defender's copy not among the melds it showed, where it holds one (GR-7.1)."""
+    player = action.player
+    held = rnd.holds(player, action.card)
+    if held is not None and rnd.declared[player]:
+        shown = {c.id for meld in rnd.declared[player] or () for c in meld}
+        if held.id in shown:  # GR-7.1: a defender lays off deadwood: another copy of the face, if held
+            held = rnd.find(rnd.hands[player], held, shown) or held
+    return held
+
+
+def apply_layoff(rnd: Round, action: Layoff, listed: bool = False) -> None:
+    """Move the card onto the meld (its kind follows the group unless kind-locked);
+    ``listed``: the action is one the listing gave (legal), so it is not checked again."""
+    if listed:
+        held = layoff_card(rnd, action)
+        assert held is not None
+    else:
+        held = check_layoff(rnd, action)
     player = action.player
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]

@@ -263,17 +263,19 @@ class MeldMechanic(Mechanic):
             raise IllegalActionError("", reason)
         return judged
 
-    def apply(self, rnd: Round, action: Action) -> None:
+    def apply(self, rnd: Round, action: Action, listed: bool = False) -> None:
         player = action.player
         if isinstance(action, Done):
             rnd.next_step()
             return
         if isinstance(action, Layoff):
-            apply_layoff(rnd, action)
+            apply_layoff(rnd, action, listed)
         else:
             assert isinstance(action, Meld)
             hand = rnd.hands[player]
-            judged = rnd.planned(action) or self._check_meld(rnd, action)
+            judged = rnd.planned(action) or (
+                judge_melds(rnd, player, action.melds, hand, "in hand") if listed  # legal: its kinds alone
+                else self._check_meld(rnd, action))
             contract = rnd.variant.contract
             # a first lay-down that must meet the contract was checked to meet it (_check_meld)
             meets = (contract is not None and not rnd.met_contract[player] and contract.concealed_until_met
@@ -287,3 +289,9 @@ class MeldMechanic(Mechanic):
                 rnd.contract_now = True
         rnd.put_on_table(player)
         rnd.goes_out(player)  # SK-8, BR-3: going out by melding or laying off
+
+    def apply_listed(self, rnd: Round, action: Action) -> None:
+        if type(action) is Done:
+            rnd.enter_step(rnd.step + 1)  # (next_step)
+            return
+        self.apply(rnd, action, True)

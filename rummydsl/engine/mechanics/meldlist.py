@@ -483,6 +483,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
                 search(rest, (*chosen, i), (*picked, candidates[i]), key + codes[i])
 
     search((1 << count) - 1, (), (), 0)
+    del search  # the recursion's cell holds the function: freed now, not by the cycle collector
     return found
 
 

@@ -72,7 +72,8 @@ class OfferMechanic(Mechanic):
         out: list[Action] = []
         if len(hand) >= step.min_hand:  # offer_problem's two reasons, read once
             barred = rnd.last_accepted[player] if step.no_reoffer_accepted else None
-            out = [Offer(player, card) for card in rnd.distinct_faces(hand) if card is not barred]
+            offer = rnd.prebuilt.offer[player]  # the same objects every listing (:mod:`..prebuilt`)
+            out = [offer[card.id] for card in rnd.distinct_faces(hand) if card is not barred]
         if not step.mandatory:
             out.append(rnd.prebuilt.done[player])
         return out
@@ -98,12 +99,22 @@ class OfferMechanic(Mechanic):
         rnd.phase = Phase.ANSWER
         rnd.to_move = rnd.next_seat(action.player)
 
+    def apply_listed(self, rnd: Round, action: Action) -> None:
+        if type(action) is Done:
+            rnd.enter_step(rnd.step + 1)  # (next_step)
+            return
+        # a listed offer names the very card held (the listing's are cards of the hand)
+        rnd.offered = action.card  # type: ignore[union-attr]  # an Offer
+        rnd.phase = Phase.ANSWER
+        rnd.to_move = rnd.next_seat(action.player)
+
 
 class AnswerMechanic(Mechanic):
     phase = Phase.ANSWER
 
     def legal(self, rnd: Round, player: int) -> list[Action]:
-        return [Take(player), Decline(player)]
+        kit = rnd.prebuilt
+        return [kit.take[player], kit.decline[player]]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if isinstance(action, (Take, Decline)):
