@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 
 def _bytecode_out_of_the_tree() -> None:
     """Keep compiled modules in ``$TMPDIR/rummydsl-test-bytecode-UID`` (made private to
@@ -53,3 +55,32 @@ if os.environ.get("CI"):
 
 # pytester runs the pytest plugin (rummydsl.conformance.plugin) in a sandboxed session.
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture
+def small_meld_work_bound(monkeypatch: pytest.MonkeyPatch) -> int:
+    """The meld solver's work bound (:data:`rummydsl.limits.MAX_MELD_WORK`) lowered to
+    :data:`SMALL_MELD_WORK` in every loaded ``rummydsl`` module that holds it (each reads its
+    own global at run time), for tests of what happens *at* the bound: an exploding pattern
+    reaches it in a fortieth of the work and the same place (candidate listing of the
+    exploding kind), so the error, its location and how play stops are the same. The bound
+    itself is held at its real value by tests/unit/test_limits.py's ``test_meld_work_bound``."""
+    import importlib
+    import pkgutil
+
+    import rummydsl.melds
+    from rummydsl import limits
+
+    for info in pkgutil.iter_modules(rummydsl.melds.__path__, "rummydsl.melds."):
+        importlib.import_module(info.name)  # the solver's modules, loaded before they are patched
+    real = limits.MAX_MELD_WORK
+    for name, module in list(sys.modules.items()):
+        if (name == "rummydsl" or name.startswith("rummydsl.")) and getattr(module, "MAX_MELD_WORK", None) == real:
+            monkeypatch.setattr(module, "MAX_MELD_WORK", SMALL_MELD_WORK)
+    return SMALL_MELD_WORK
+
+
+SMALL_MELD_WORK = 10_000
+"""What :func:`small_meld_work_bound` lowers the bound to: far above what a hand of set and
+run candidates takes (a few hundred), far below an exploding kind's every odd subset of a
+19-card hand (2 ** 18)."""

@@ -87,6 +87,7 @@ def test_skarney_433_house_rule_plays_past_21_cards() -> None:
         assert "rounds without ending" in str(problem), problem
 
 
+@pytest.mark.usefixtures("small_meld_work_bound")  # the bound reached sooner (tests/conftest.py)
 def test_exploding_pattern_stops_play_with_a_located_error() -> None:
     """Section 2: the solver's work bound ends the round, naming the pattern (file:line:col),
     the variant, the round and the seat; counted in work, never timed."""
@@ -126,6 +127,7 @@ def _cli(*argv: str, stdin: str = "") -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
+@pytest.mark.usefixtures("small_meld_work_bound")
 def test_exploding_pattern_in_melds_and_test_commands(tmp_path: Path) -> None:
     """Section 2: `rummydsl melds` on a 20-card hand and a suite's hand case end at the
     work bound (counted, not timed) with the pattern's place; `check` warns there."""
@@ -150,6 +152,7 @@ def test_big_hand_cases_pass() -> None:
     assert code == 0, text
 
 
+@pytest.mark.usefixtures("small_meld_work_bound")
 def test_exploding_pattern_in_simulate_names_game_round_and_seat(tmp_path: Path) -> None:
     """Section 2 and 3: `simulate` stops at the work bound with the pattern's place, the
     variant, the round, the seat and the game (exit 1, no traceback)."""

@@ -10,8 +10,9 @@ compiled from the variant pattern strings.
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +24,145 @@ from rummydsl.melds import KindShape, MeldRules
 Pred = Callable[[Sequence[Any]], bool]
 
 # --------------------------------------------------------------------------- plain rules
+
+
+class Necessary(NamedTuple):
+    """What every group of a kind meets, each a test that, once a group fails it, every
+    group with more cards fails too: the reference skips the subsets that fail one for
+    every kind, and the subsets containing them, without asking the predicates.
+
+    Of a predicate below they are read off its text (:func:`needs`); of a compiled
+    pattern, off its top-level ``and`` operands (:func:`necessary`), by what
+    docs/language.md says of them: ``same(a)`` (the natural cards share ``a``),
+    ``distinct(a)`` (no two natural cards share it), ``consecutive(rank)`` (the natural
+    ranks are distinct), and a size at most a number."""
+
+    most: int | None = None
+    """The most cards (``None``: no bound read)."""
+    same: tuple[str, ...] = ()
+    """Attributes (``rank``, ``suit``, ``colour``) the natural cards share."""
+    distinct: tuple[str, ...] = ()
+    """Attributes no two natural cards share."""
+
+
+def needs(pred: Pred, *, most: int | None = None, same: tuple[str, ...] = (),
+          distinct: tuple[str, ...] = ()) -> Pred:
+    """``pred``, marked with what its text says every group it accepts meets."""
+    pred.necessary = Necessary(most, same, distinct)  # type: ignore[attr-defined]
+    return pred
+
+
+ATTRIBUTES: dict[str, Callable[[Any], Any]] = {
+    "rank": lambda c: c.rank.order, "suit": lambda c: c.suit.index, "colour": lambda c: c.suit.colour}
+
+_BOUND = re.compile(r"size\s*(?:in\s*\d+\s*\.\.\s*(\d+)|<=\s*(\d+)|<\s*(\d+)|==\s*(\d+))")
+_CALL = re.compile(r"(same|distinct|consecutive)\((rank|suit|colour)\)")
+
+
+def conjuncts(text: str) -> list[str] | None:
+    """The top-level ``and`` operands of a pattern, or None where it has a top-level
+    ``or`` or ``? :`` (spec/expr.lark: ``and`` binds looser than everything but those two)."""
+    depth, start, parts = 0, 0, []
+    for m in re.finditer(r"[()\[\]?]|\b(?:and|or)\b", text):
+        token = m.group()
+        if token in ("(", "["):
+            depth += 1
+        elif token in (")", "]"):
+            depth -= 1
+        elif depth == 0:
+            if token != "and":
+                return None
+            parts.append(text[start:m.start()])
+            start = m.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts]
+
+
+def necessary(pred: Pred) -> Necessary:
+    """What every group ``pred`` accepts meets: marked by :func:`needs`, read from a
+    compiled pattern's text, else nothing (every subset is asked)."""
+    marked = getattr(pred, "necessary", None)
+    if marked is not None:
+        return marked  # type: ignore[no-any-return]
+    text = getattr(pred, "text", None)
+    parts = conjuncts(text) if isinstance(text, str) else None
+    if parts is None:
+        return Necessary()
+    most, same, distinct = None, [], []
+    for part in parts:
+        bound = _BOUND.fullmatch(part)
+        if bound:
+            a, b, c, d = bound.groups()
+            top = int(a or b or d) if c is None else int(c) - 1
+            most = top if most is None else min(most, top)
+        call = _CALL.fullmatch(part)
+        if call:
+            fn, attribute = call.groups()
+            (same if fn == "same" else distinct).append(attribute)
+    return Necessary(most, tuple(same), tuple(distinct))
+
+
+def kind_groups(kinds: dict[str, Pred], hand: Sequence[Any],
+                base: Sequence[Any] = ()) -> list[tuple[int, tuple[Any, ...], list[Pred]]]:
+    """Every non-empty subset of the hand that some kind may form: its bitmask over hand
+    positions, ``base``'s cards then its own in hand order, and the kinds (predicates) it
+    may form. That is every subset but those that fail one of each kind's
+    :class:`Necessary` tests, found by adding cards in hand order and stopping where no
+    kind is left (a group with more cards fails the same tests)."""
+    preds = list(kinds.values())
+    facts = [necessary(pred) for pred in preds]
+    used = sorted({a for f in facts for a in (*f.same, *f.distinct)})
+    # a group's failures as bits: 2 * j for "not all the same used[j]", 2 * j + 1 for "two share it"
+    kills = [sum(1 << 2 * used.index(a) for a in f.same) | sum(2 << 2 * used.index(a) for a in f.distinct)
+             for f in facts]
+    most = [len(base) + len(hand) if f.most is None else f.most for f in facts]
+    codes: list[dict[Any, int]] = [{} for _ in used]  # each attribute's values as 0, 1, 2, ...
+
+    def read(card: Any) -> tuple[int, ...] | None:
+        if card.wild:
+            return None
+        return tuple(code.setdefault(ATTRIBUTES[a](card), len(code)) for a, code in zip(used, codes))
+
+    def add(state: tuple[tuple[int, ...], tuple[int, ...], int], values: tuple[int, ...] | None
+            ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """The group's first value and set of values (a bitmask) of each attribute, and its failures."""
+        first, seen, bad = state
+        if values is None:
+            return state
+        first2, seen2 = list(first), list(seen)
+        for j, v in enumerate(values):
+            if first2[j] < 0:
+                first2[j] = v
+            elif v != first2[j]:
+                bad |= 1 << 2 * j
+            if seen2[j] >> v & 1:
+                bad |= 2 << 2 * j
+            seen2[j] |= 1 << v
+        return tuple(first2), tuple(seen2), bad
+
+    reads = [read(card) for card in hand]
+    n = len(hand)
+    out: list[tuple[int, tuple[Any, ...], list[Pred]]] = []
+
+    def visit(start: int, mask: int, group: tuple[Any, ...], state: tuple[tuple[int, ...], tuple[int, ...], int],
+              alive: list[int]) -> None:
+        size = len(group) + 1
+        for i in range(start, n):
+            more = add(state, reads[i])
+            bad = more[2]
+            left = [k for k in alive if not bad & kills[k] and size <= most[k]]
+            if left:
+                grown = group + (hand[i],)
+                out.append((mask | 1 << i, grown, [preds[k] for k in left]))
+                visit(i + 1, mask | 1 << i, grown, more, left)
+
+    state: tuple[tuple[int, ...], tuple[int, ...], int] = (tuple(-1 for _ in used), tuple(0 for _ in used), 0)
+    for card in base:
+        state = add(state, read(card))
+    alive = [k for k in range(len(preds)) if not state[2] & kills[k] and len(base) <= most[k]]
+    if alive:
+        visit(0, 0, tuple(base), state, alive)
+    return out
 
 
 def naturals(cards: Sequence[Any]) -> list[Any]:
@@ -83,18 +223,21 @@ def consecutive(deck: Deck, cards: Sequence[Any]) -> bool:
 
 def gin_kinds(deck: Deck) -> dict[str, Pred]:
     return {
-        "set": lambda cs: 3 <= len(cs) <= 4 and same_rank(cs),
-        "run": lambda cs: len(cs) >= 3 and same_suit(cs) and consecutive(deck, cs),
+        "set": needs(lambda cs: 3 <= len(cs) <= 4 and same_rank(cs), most=4, same=("rank",)),
+        "run": needs(lambda cs: len(cs) >= 3 and same_suit(cs) and consecutive(deck, cs),
+                     same=("suit",), distinct=("rank",)),
     }
 
 
 def skarney_kinds(deck: Deck, poker: str = "not_all_same") -> dict[str, Pred]:
     kinds = gin_kinds(deck)
     if poker == "not_all_same":
-        kinds["poker"] = lambda cs: len(cs) >= 3 and consecutive(deck, cs) and not same_suit(cs)
+        kinds["poker"] = needs(lambda cs: len(cs) >= 3 and consecutive(deck, cs) and not same_suit(cs),
+                               distinct=("rank",))
     else:  # all_different
-        kinds["poker"] = lambda cs: (len(cs) >= 3 and consecutive(deck, cs)
-                                     and len({c.suit.index for c in cs}) == len(cs))
+        kinds["poker"] = needs(lambda cs: (len(cs) >= 3 and consecutive(deck, cs)
+                                           and len({c.suit.index for c in cs}) == len(cs)),
+                               distinct=("rank", "suit"))
     return kinds
 
 
@@ -107,9 +250,10 @@ def ginski_kinds(deck: Deck) -> dict[str, Pred]:
         return len({c.suit.index for c in nat}) == len(nat)
 
     return {
-        "run": lambda cs: len(cs) >= 3 and has_natural(cs) and same_suit(cs) and consecutive(deck, cs),
-        "set": lambda cs: (3 <= len(cs) <= 5 and has_natural(cs) and same_rank(cs)
-                           and distinct_colours(cs)),
+        "run": needs(lambda cs: len(cs) >= 3 and has_natural(cs) and same_suit(cs) and consecutive(deck, cs),
+                     same=("suit",), distinct=("rank",)),
+        "set": needs(lambda cs: (3 <= len(cs) <= 5 and has_natural(cs) and same_rank(cs)
+                                 and distinct_colours(cs)), most=5, same=("rank",), distinct=("suit",)),
     }
 
 
@@ -182,20 +326,40 @@ def subsets(hand: Sequence[Any]) -> Iterator[tuple[int, tuple[Any, ...]]]:
 def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
     """Every subset of the hand (as a bitmask over hand positions, in increasing order)
     that forms some kind (a compiled pattern asked through its bare closure, the same
-    function). The loop of :func:`subsets` is written out here: this is most of the
-    reference's time."""
-    preds = [getattr(pred, "fn", pred) for pred in kinds.values()]
-    bits = [1 << i for i in range(len(hand))]
-    combinations = itertools.combinations
+    function): each of :func:`kind_groups` asked of every kind."""
     out = []
-    for size in range(1, len(hand) + 1):
-        for mask, group in zip(map(sum, combinations(bits, size)), combinations(hand, size)):
-            for pred in preds:
-                if pred(group):
-                    out.append(mask)
-                    break
+    for mask, group, could in kind_groups(kinds, hand):
+        for pred in could:
+            if getattr(pred, "fn", pred)(group):
+                out.append(mask)
+                break
     out.sort()
     return out
+
+
+def test_the_reference_skips_only_groups_no_kind_forms() -> None:
+    """:func:`kind_groups` (with a table meld's cards first, too) finds every subset that
+    :func:`subsets` finds some kind to form, on seeded hands of every kind set below
+    and every shipped variant's compiled patterns, wild cards where the deck has them."""
+    import random
+
+    rng = random.Random(9)
+    sets = [(GIN_KINDS, STANDARD), (SKARNEY_KINDS, SKARNEY_DECK), (skarney_kinds(SKARNEY_DECK, "all_different"),
+            SKARNEY_DECK), (GINSKI_KINDS, RUMSKI), *((TABLE_RULES[n][1], TABLE_RULES[n][0].deck) for n in TABLE_NAMES),
+            *((shipped(v)[2], shipped(v)[0].deck) for v in shipped_variant_ids())]
+    for kinds, deck in sets:
+        preds = list(kinds.values())
+        for rich in (False, True):
+            pool = [c for c in deck.cards if not c.wild]
+            if rich:
+                low = rng.randint(1, 9)
+                pool = [c for c in pool if low <= c.rank.order < low + 4]
+            wilds = [c for c in deck.cards if c.wild][:rng.randint(0, 2)]
+            hand = rng.sample(pool, 10 - len(wilds)) + wilds
+            table = [c for c in rng.sample(pool, 2) if c not in hand]
+            for base in ((), tuple(table)):
+                every = sorted(m for m, g in subsets(hand) if any(p((*base, *g)) for p in preds))
+                assert sorted(m for m, g, could in kind_groups(kinds, hand, base) if any(p(g) for p in could)) == every
 
 
 def brute_packing(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequence[Any]) -> Callable[[int], int]:
@@ -504,9 +668,11 @@ def test_table_path_applies_only_to_its_structure() -> None:
     assert not SKARNEY._suit_tables()  # poker sequences mix suits
     concealed, _, _ = make("gin", excludes_concealed_melds=False)
     assert not concealed._suit_tables()
-    two_packs = MeldRules(Deck.from_spec({"preset": "standard52", "packs": 2}), gin_kinds(STANDARD),
-                          gin_value, shapes=GIN_SHAPES)
-    assert not two_packs._suit_tables()
+    # two packs of six ranks: the refusal is the packs' (the whole deck's 132,294 melds listed
+    # by these Python predicates cost a second, and no table question reads them)
+    small_two = Deck.from_spec({"preset": "standard52", "packs": 2, "ranks": ["A", 2, 3, 4, 5, 6]})
+    two_packs = MeldRules(small_two, gin_kinds(small_two), gin_value, shapes=GIN_SHAPES)
+    assert two_packs.deck.packs == 2 and not two_packs._suit_tables()
     colour_deck = STANDARD
     colour = MeldRules(colour_deck, {
         "run": lambda cs: (len(cs) >= 3 and len({c.suit.colour for c in cs}) == 1
@@ -691,12 +857,13 @@ def brute_unique(kinds: dict[str, Pred], value: Callable[[Any], int], hand: Sequ
     banned_lay = held | t_faces
     melds = []
     lays = []
-    for mask, part in subsets(hand):
+    for mask, part, _ in kind_groups(kinds, hand):  # a group no kind can form has no meanings
         opts = options(part, False)
         if opts:
             melds.append((mask, opts))
-        if table:
-            opts = options([*table, *part], True)
+    if table:
+        for mask, joined, _ in kind_groups(kinds, hand, base=table):  # the table meld's cards, then the part's
+            opts = options(joined, True)
             if opts:
                 lays.append((mask, opts))
 
@@ -859,9 +1026,6 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
     penalty = {c.id: i for i, c in enumerate(ranked)}
     wild_ranked = [c for c in ranked if c.wild]
 
-    def forms(group: Sequence[Any]) -> bool:
-        return any(p(group) for p in kinds.values())
-
     @lru_cache(maxsize=None)  # asked of the same group at every state that can take it
     def natural_mask(mask: int) -> tuple[int, int]:
         nat, wilds = 0, 0
@@ -873,8 +1037,9 @@ def brute_canonical(kinds: dict[str, Pred], value: Callable[[Any], int], hand: S
                     nat |= 1 << cards[i].id
         return nat, wilds
 
-    melds = sorted(m for m, group in subsets(cards) if forms(group))
-    lays = [sorted(m for m, group in subsets(cards) if forms([*t, *group])) for t in table]
+    melds = sorted(m for m, group, could in kind_groups(kinds, cards) if any(p(group) for p in could))
+    lays = [sorted(m for m, group, could in kind_groups(kinds, cards, base=t) if any(p(group) for p in could))
+            for t in table]
     melds_at = lowest_index(melds, n)
     lays_at = [lowest_index(ms, n) for ms in lays]
 
