@@ -9,7 +9,7 @@ import random
 import pytest
 
 from rummydsl.engine import Round
-from rummydsl.engine.actions import Discard, Done, Draw, Knock, Meld, Pass
+from rummydsl.engine.actions import Decline, Discard, Done, Draw, Knock, Meld, Offer, Pass, Take
 from rummydsl.engine.catalogue import ActionSpace
 from rummydsl.engine.prebuilt import Prebuilt
 from rummydsl.melds import MeldRules
@@ -25,7 +25,9 @@ def test_one_table_per_deck_and_player_count_equal_to_the_actions_it_replaces() 
     assert (kit.big_gin[1], kit.draw_stock[0], kit.draw_discard[1]) == (Knock(1, None), Draw(0, "stock"),
                                                                           Draw(1, "discard"))
     assert (kit.passes[0], kit.done[1]) == (Pass(0), Done(1))
-    assert len(kit.every()) == len({id(a) for a in kit.every()}) == 2 * (2 * gin.deck.size + 5)
+    assert (kit.offer[0][7], kit.take[1], kit.decline[0]) == (Offer(0, card), Take(1), Decline(0))
+    # per seat: a discard, a knock and an offer of each card; big gin, two draws, pass, done, take, decline
+    assert len(kit.every()) == len({id(a) for a in kit.every()}) == 2 * (3 * gin.deck.size + 7)
 
 
 def positions(variant_id: str, seed: int, count: int) -> list[Round]:
