@@ -121,9 +121,58 @@ def where(rnd: Round) -> list[Card]:
 
 
 def check_conservation(rnd: Round) -> None:
-    """Every card of the deck is in exactly one place (the package's check, which saves use)."""
-    problem = misplaced(rnd.variant.deck, card_places(rnd))
+    """Every card of the deck is in exactly one place (the package's check, which saves use).
+
+    Asked first as one count and one comparison of sets, which hold exactly when the
+    package's check finds nothing: the objects placed (hands, stock, pile, table melds:
+    ``card_places``' places) are the deck's own card objects, each once, and all of them.
+    Only when that fails is the package's check run, for its message (this is called before
+    every action and after every listed action: hundreds of thousands of times a run)."""
+    deck = rnd.variant.deck
+    placed = set(map(id, rnd.stock))
+    placed.update(map(id, rnd.discards))
+    count = len(rnd.stock) + len(rnd.discards)
+    for hand in rnd.hands:
+        placed.update(map(id, hand))
+        count += len(hand)
+    for melds in rnd.table:
+        for meld in melds:
+            placed.update(map(id, meld.cards))
+            count += len(meld.cards)
+    if count == len(deck.cards) and placed == _per_deck(deck)[3]:
+        return
+    problem = misplaced(deck, card_places(rnd))
     assert problem is None, f"cards out of place: {problem}"
+    raise AssertionError(f"cards out of place, though the package's check finds nothing: {card_places(rnd)}")
+
+
+_PER_DECK: dict[int, tuple[Any, list[str], list[int], frozenset[int]]] = {}
+
+
+def _per_deck(deck: Any) -> tuple[Any, list[str], list[int], frozenset[int]]:
+    """The deck, its cards' texts and face keys by card id, and the ``id()`` of its card objects."""
+    kept = _PER_DECK.get(id(deck))
+    if kept is None or kept[0] is not deck:  # the deck is held, so its id is never another's
+        kept = _PER_DECK[id(deck)] = (deck, [str(c) for c in deck.cards], [deck.face_key(c) for c in deck.cards],
+                                      frozenset(map(id, deck.cards)))
+    return kept
+
+
+def names_of(deck: Any) -> list[str]:
+    """``str(card)`` of each card of ``deck``, by card id: written once per deck (the
+    observation checks name every card of the round for every seat at every step)."""
+    return _per_deck(deck)[1]
+
+
+def face_keys_of(deck: Any) -> list[int]:
+    """``deck.face_key(card)`` of each card of ``deck``, by card id, worked out once per deck."""
+    return _per_deck(deck)[2]
+
+
+def faces_in(deck: Any, cards: Sequence[Card]) -> Counter[int]:
+    """How many cards of each face ``cards`` hold (``Counter(deck.face_key(c) for c in cards)``)."""
+    key = face_keys_of(deck)
+    return Counter([key[c.id] for c in cards])
 
 
 # ---------------------------------------------------------------------------- what everyone saw
@@ -151,7 +200,7 @@ class Witness:
     def before(self, rnd: Round, action: Action) -> None:
         """Note what ``action`` shows, from the round as it is before the action."""
         deck = rnd.variant.deck
-        self._held = [Counter(deck.face_key(c) for c in hand) for hand in rnd.hands]
+        self._held = [faces_in(deck, hand) for hand in rnd.hands]
         seen = self._seen = []
         player = action.player
         if isinstance(action, Draw) and action.source == "discard" and action.card is not None:
@@ -174,7 +223,7 @@ class Witness:
         """Take the faces that left a hand off what is known there; add the faces seen going in."""
         deck = rnd.variant.deck
         for player, hand in enumerate(rnd.hands):
-            now = Counter(deck.face_key(c) for c in hand)
+            now = faces_in(deck, hand)
             known = self.faces[player]
             for key, count in self._held[player].items():
                 gone = count - now[key]
@@ -185,7 +234,7 @@ class Witness:
             self.faces[player][deck.face_key(card)] += 1
             self.ids[player].add(card.id)
         for player, hand in enumerate(rnd.hands):
-            now = Counter(deck.face_key(c) for c in hand)
+            now = faces_in(deck, hand)
             known = self.faces[player]
             for key in list(known):
                 known[key] = min(known[key], now[key])
@@ -222,6 +271,14 @@ def strings(value: Any) -> set[str]:
     return set(_TOKEN.findall(json.dumps(value)))
 
 
+def tokens_among(faces: set[str], value: Any) -> set[str]:
+    """``faces & strings(value)``, without splitting the text where no face is in it at all
+    (a token is a piece of the text, so a face found nowhere in it is no token of it)."""
+    text = json.dumps(value)
+    there = {face for face in faces if face in text}
+    return there & set(_TOKEN.findall(text)) if there else there
+
+
 def shown_to_all(rnd: Round, player: int) -> set[int]:
     """Ids of ``player``'s cards everyone may see: known, or in melds shown after a knock."""
     out = {c.id for c in rnd.known[player]}
@@ -235,10 +292,11 @@ def hidden_from(rnd: Round, seat: int) -> set[str]:
     """Faces that only another player may know: held face down by another player, or
     discarded face down by another's knock, and not visible to ``seat`` in any other way
     (own hand, the pile face up, the table, shown cards)."""
-    visible: set[str] = {str(c) for c in rnd.hands[seat]}
+    name = names_of(rnd.variant.deck)
+    visible: set[str] = {name[c.id] for c in rnd.hands[seat]}
     face_down = rnd.face_down if rnd.ender != seat else None  # a knock's discard (GR-6.1)
-    visible |= {str(c) for c in rnd.discards if c is not face_down}
-    visible |= {str(c) for melds in rnd.table for meld in melds for c in meld.cards}
+    visible.update([name[c.id] for c in rnd.discards if c is not face_down])
+    visible.update([name[c.id] for melds in rnd.table for meld in melds for c in meld.cards])
     if rnd.upcard is not None:
         visible.add(str(rnd.upcard))
     if rnd.offered is not None:
@@ -248,8 +306,8 @@ def hidden_from(rnd: Round, seat: int) -> set[str]:
         if other == seat:
             continue
         public = shown_to_all(rnd, other)
-        visible |= {str(c) for c in rnd.hands[other] if c.id in public}
-        secret |= {str(c) for c in rnd.hands[other] if c.id not in public}
+        for c in rnd.hands[other]:
+            (visible if c.id in public else secret).add(name[c.id])
     if face_down is not None:
         secret.add(str(face_down))
     return secret - visible
@@ -279,7 +337,7 @@ def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> 
                 f"{player_name(seat)}'s observation shows a copy never seen in {name}'s hand: {cards!r}")
             assert Counter(shown[name]) == Counter(str(c) for c in cards), (
                 f"{player_name(seat)}'s observation JSON shows {shown[name]} known in {name}'s hand")
-    leaked = secret & strings(data)
+    leaked = tokens_among(secret, data)
     assert not leaked, f"{player_name(seat)}'s observation shows {sorted(leaked)} held face down by another"
     seen: list[Card] = [*obs.hand, *obs.discards]
     for other in range(rnd.players):
@@ -295,13 +353,14 @@ def check_observation(rnd: Round, seat: int, witness: Witness | None = None) -> 
         shown_deadwoods = data["result"]["deadwoods"]
         others = {player_name(p): shown_deadwoods[player_name(p)] for p in range(rnd.players) if p != seat}
         assert set(others.values()) <= {None}, f"{player_name(seat)} sees the void round's deadwoods {others}"
-    leaked = secret & {str(c) for c in seen}
+    card_name = names_of(rnd.variant.deck)
+    leaked = secret & {card_name[c.id] for c in seen}
     assert not leaked, f"{player_name(seat)}'s observation attributes show {sorted(leaked)}"
     if rnd.to_move != seat:
         listed = [str(a) for a in obs.legal_actions()]
         assert listed == [], f"{player_name(seat)} (not to move) is shown legal actions {listed}"
     else:
-        leaked = secret & strings([str(a) for a in obs.legal_actions()])
+        leaked = tokens_among(secret, [str(a) for a in obs.legal_actions()])
         assert not leaked, f"{player_name(seat)}'s legal actions show {sorted(leaked)}"
 
 
