@@ -159,6 +159,8 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
         if whole - reach > limit:
             return whole, None, False
         worth = windows.worth(whole - limit)  # the cards whose discard could leave the limit
+        if not worth:  # (most listings within reach: none, the hand too far over the limit)
+            return whole, within, total <= limit
         for i, part in enumerate(parts):
             asked = part & worth
             if not asked:
@@ -175,12 +177,20 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     # the shares of the parts before each (before[-1]: all of them); a sum's entries below
     # w depend on the entries below w alone, so best[w - 1] is the least with a wild card less
     before: list[Sequence[int]] = [_NONE[w]]
-    for whole_, _ in got:
-        before.append(_combine(before[-1], whole_, w))
+    if w == 2:  # (_combine written out: two wild cards are most of the rest)
+        b0, b1, b2 = _NONE[2]
+        for (v0, v1, v2), _ in got:
+            b0, b1, b2 = b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)
+            before.append((b0, b1, b2))
+    else:
+        for whole_, _ in got:
+            before.append(_combine(before[-1], whole_, w))
     best = before[-1]
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)
+    if not worth:
+        return best[w], within, best[w - 1] <= limit
     after: list[Sequence[int]] = []
     for i, part in enumerate(parts):
         asked = part & worth
