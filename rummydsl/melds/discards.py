@@ -166,11 +166,15 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
             if not asked:
                 continue
             each = _discards_of(windows, part, 1, got[i], asked)
-            rest = total - got[i][0][0]  # the other parts, no wild card
-            gain = second if i == first_at else first  # the wild card in the best other part
-            for cid in bits_of(asked):
+            room = limit - total + got[i][0][0]  # the limit less the other parts, no wild card
+            # the wild card in the best other part (no other part: INFINITE, past any deadwood)
+            room0 = room - (second if i == first_at else first)
+            while asked:
+                low = asked & -asked
+                asked ^= low
+                cid = low.bit_length() - 1
                 e0, e1 = each[cid]
-                if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
+                if e1 <= room or e0 <= room0:
                     within.add(cid)
         return whole, within, total <= limit
     got = [kept(part << 3 | w) or costs(part, w) for part in parts]
@@ -219,6 +223,8 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     :raises WorkBoundError: past a part search's work bound.
     """
     each = got[1]
+    if len(each) == part.bit_count():  # (every discard of the part known: most parts asked)
+        return each
     missing = [cid for cid in bits_of(asked) if cid not in each]
     if not missing:
         return each
