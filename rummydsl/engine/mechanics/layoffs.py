@@ -17,7 +17,7 @@ from ..actions import Layoff, player_name
 from ..state import Phase, TableMeld
 from .discard import barred
 from .keep import kept
-from .layoffmasks import _extend, _shared, candidates_of, extenders, reached
+from .layoffmasks import _extend, _shared, candidates_of, extenders
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -217,7 +217,15 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     held = 0
     for card in hand:
         held |= 1 << card.id
-    melds = reached(rnd, targets, held)
+    melds = []  # (reached(rnd, targets, held), inline: a listing asks every meld-step decision)
+    table = rnd.table
+    for owner in targets:
+        for index, meld in enumerate(table[owner]):
+            got = meld._extenders  # (meld.known_extenders(held), inline)
+            if got is None or held & ~got[2] or got[0] != len(meld.cards) or got[1] != meld.kind:
+                melds.append((owner, index, meld, -1))
+            elif got[3] & held:
+                melds.append((owner, index, meld, got[3] & held))
     if not melds or len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
         return out  # no card held extends a meld the player may add to
     two = False
@@ -236,7 +244,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
         for card in faces:
             free_held |= 1 << card.id
     shared = None
-    made = _layoffs(rnd)
+    made = None
     deck_cards = rnd.variant.deck.cards
     for owner, index, meld, hits in melds:
         if hits < 0:
@@ -252,6 +260,8 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
             hits &= free_held  # (a part of the cards held)
             if not hits:
                 continue
+        if made is None:
+            made = _layoffs(rnd)
         # the cards in hand order (one card: the deck's card of its id, the face held)
         for card in faces if hits & (hits - 1) else (deck_cards[hits.bit_length() - 1],):
             if hits >> card.id & 1:
