@@ -107,7 +107,7 @@ def _reading(cards: Sequence[Card]) -> tuple[object, ...]:
     gives) and, where every natural card has the same suit, that suit (by identity; else
     -1). The wild cards count by number only, and nothing else of a card is read (the
     ranks give the sequence positions)."""
-    ranks = []
+    ranks: list[int] = []
     suit: object = None
     same = True
     for card in cards:
