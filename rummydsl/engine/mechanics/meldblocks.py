@@ -98,61 +98,37 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     found: list[tuple[Card, ...]] = []
     bits: list[int] = []
     seen: set[int] = set()
-    add, put, put_bits = seen.add, found.append, bits.append
     if same_rank:
         # a rank's groups come in the order of its lowest card id in the hand
-        ranks = [m for m in by_rank.values() if m.bit_count() >= low]
-        if len(ranks) > 1:
-            ranks.sort(key=lambda m: m & -m)
-        for mask in ranks:
+        for mask in sorted([m for m in by_rank.values() if m.bit_count() >= low], key=lambda m: m & -m):
             cap = min(mask.bit_count(), high)
             key: object = (mask, cap)
             block = blocks.get(key)
             if block is None:
                 block = _store(blocks, key, _rank_block(deck_cards, mask, low, cap, judge, faces))
-            for group, kinds, ids in block:  # (_emit, inline)
-                if ids not in seen:
-                    add(ids)
-                    put(group)
-                    put_bits(kinds)
-    if sequences and len(at) >= low:
+            _emit(block, found, bits, seen)
+    if sequences and at:
         # the starts of windows of ``low`` or more held positions: in each run of held
         # positions from ``first`` to ``last``, those up to ``last - low + 1``
         held_spots = sorted(at)
         i = 0
-        count = len(held_spots)
-        while i < count:
+        while i < len(held_spots):
             first = last = held_spots[i]
             i += 1
-            while i < count and held_spots[i] == last + 1:
+            while i < len(held_spots) and held_spots[i] == last + 1:
                 last += 1
                 i += 1
-            if last - first + 1 < low:
-                continue
-            # the cards from each position to the run's end, as a bitmask (a window that
-            # reaches the end reads these; a shorter one ORs its positions)
-            tail = {last + 1: 0}
-            for spot in range(last, first - 1, -1):
-                tail[spot] = tail[spot + 1] | at[spot]
             for start in range(first, last - low + 2):
-                end = start + high - 1
-                if end >= last:
-                    end = last
-                    cards = tail[start]
-                else:
-                    cards = 0
-                    for spot in range(start, end + 1):
-                        cards |= at[spot]
+                end = min(last, start + high - 1)
+                cards = 0
+                for spot in range(start, end + 1):
+                    cards |= at[spot]
                 key = (start, end, cards, suited)
                 block = blocks.get(key)
                 if block is None:
                     held = [_cards_of(deck_cards, at[spot]) for spot in range(start, end + 1)]
                     block = _store(blocks, key, _judged(sequence_windows(held, low, suited), judge, faces))
-                for group, kinds, ids in block:  # (_emit, inline)
-                    if ids not in seen:
-                        add(ids)
-                        put(group)
-                        put_bits(kinds)
+                _emit(block, found, bits, seen)
     return found, bits
 
 
