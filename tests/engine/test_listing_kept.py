@@ -190,3 +190,34 @@ def test_what_is_kept_of_a_melds_cards_is_what_judging_afresh_gives(name: str, s
                 kinds = rules.kinds_of(meld.cards)
                 if not rnd.variant.kind_locked and meld.kind not in kinds:
                     meld.kind = next(k for k in rules.kind_names if k in kinds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), name=st.sampled_from(["skarney_gin", "rummy", "contract_rummy"]))
+def test_sequence_windows_are_the_product_of_distinct_cards(seed: int, name: str) -> None:
+    """A start position's sequences (``meldblocks.sequence_windows``) are, window by window
+    from the shortest, every choice of one card a position in product order whose cards are
+    all different (with ``one_suit``, of the first card's suit): whether or not a card
+    stands at two positions (an ace both low and high, so the product is filtered), the
+    same groups in the same order."""
+    from rummydsl.engine.mechanics.meldblocks import sequence_windows
+    import itertools
+
+    rng = random.Random(seed)
+    cards = [c for c in _variant(name).deck.cards if not c.wild and c.suit is not None]
+    spots = rng.randint(1, 5)
+    held = [sorted(rng.sample(cards, rng.randint(1, 3)), key=lambda c: c.id) for _ in range(spots)]
+    if rng.random() < 0.5:  # a card at two positions
+        card = rng.choice([c for spot in held for c in spot])
+        spot = rng.choice(held)
+        if all(c is not card for c in spot):
+            spot.append(card)
+    low = rng.randint(1, 3)
+    for one_suit in (False, True):
+        plain = []
+        for size in range(low, len(held) + 1):
+            for choice in itertools.product(*held[:size]):
+                if len({c.id for c in choice}) == len(choice) and (
+                        not one_suit or all(c.suit.index == choice[0].suit.index for c in choice)):
+                    plain.append(tuple(choice))
+        assert list(sequence_windows(held, low, one_suit)) == plain
