@@ -343,7 +343,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     shapes the candidates have (:func:`_shape_targets`, kept across listings), and the
     search enters only branches part of one. A hand whose counts rule every lay-down out
     (:func:`~.contractfit.may_meet`) builds no group at all, and one whose candidates
-    hold no ``fewest`` disjoint ones (:func:`_disjoint`) judges no shape. The lay-downs listed, and
+    hold no ``fewest`` disjoint ones (:func:`_apart`) judges no shape. The lay-downs listed, and
     their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
     contract = rnd.variant.contract
@@ -369,13 +369,28 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     candidates = [listed_groups[i] for i in keep]
     if not candidates:
         return []
-    masks = []  # each candidate's cards, a bit a card id
-    for group in candidates:
+    # each candidate's cards (a bit a card id), and the candidates after each that share
+    # no card with it (a bit each): those after it less those that hold one of its cards
+    count = len(candidates)
+    faces = _face_codes(rnd.variant.deck)  # (a code a face, by card id: copies of a face share one)
+    holders = [0] * len(faces)
+    masks = []
+    for j, group in enumerate(candidates):
+        bit = 1 << j
         mask = 0
         for card in group:
-            mask |= 1 << card.id
+            cid = card.id
+            mask |= 1 << cid
+            holders[cid] |= bit
         masks.append(mask)
-    if fewest > 1 and not _disjoint(masks, fewest, 0, 0):
+    full = (1 << count) - 1
+    after = []
+    for i, group in enumerate(candidates):
+        clash = (2 << i) - 1
+        for card in group:
+            clash |= holders[card.id]
+        after.append(full & ~clash)
+    if fewest > 1 and not _apart(after, full, fewest):
         return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
     rules = rnd.rules
     meets = rules.contract  # judged in this round (a contract by deal, CR-2)
@@ -423,22 +438,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout);
     # a hand whose cards all read differently lists no text twice
-    face_codes = _face_codes(rnd.variant.deck)  # (a code a face: copies of a face share one)
-    distinct = len({face_codes[card.id] for card in hand}) == len(hand)
-    count = len(candidates)
-    # the candidates after each that share no card with it, a bit each: those after it
-    # less those that hold one of its cards
-    holders: dict[int, int] = {}
-    for j, group in enumerate(candidates):
-        for card in group:
-            holders[card.id] = holders.get(card.id, 0) | 1 << j
-    full = (1 << count) - 1
-    after = []
-    for i, group in enumerate(candidates):
-        clash = (2 << i) - 1
-        for card in group:
-            clash |= holders[card.id]
-        after.append(full & ~clash)
+    distinct = len({faces[card.id] for card in hand}) == len(hand)
     if distinct and every:  # every collection of fewest to most disjoint candidates, each listed
         found: list[Meld] = []
         _every_disjoint(found, player, candidates, after, full, (), fewest, most)
@@ -545,11 +545,19 @@ def _meld(player: int, melds: Melds) -> Meld:
     return meld
 
 
-def _disjoint(masks: Sequence[int], need: int, used: int, start: int) -> bool:
-    """Whether ``need`` of ``masks`` from ``start`` on are disjoint, and disjoint from ``used``."""
-    for i in range(start, len(masks)):
-        mask = masks[i]
-        if not mask & used and (need == 1 or _disjoint(masks, need - 1, used | mask, i + 1)):
+def _apart(after: Sequence[int], free: int, need: int) -> bool:
+    """Whether ``need`` of the candidates ``free`` (a bit each) share no card, pairwise;
+    ``after``: each candidate's later ones that share none with it."""
+    while free:
+        low = free & -free
+        free ^= low
+        if need == 1:
+            return True
+        rest = free & after[low.bit_length() - 1]
+        if need == 2:
+            if rest:
+                return True
+        elif rest.bit_count() >= need - 1 and _apart(after, rest, need - 1):
             return True
     return False
 
