@@ -364,3 +364,17 @@ def test_the_disjointness_check_is_the_brute_force_one() -> None:
         assert melding._apart(after, free, need) == want
 
     check()
+
+
+def test_a_lay_down_built_by_its_slots_is_the_dataclasss() -> None:
+    """``_meld`` (the contract listing's lay-downs, built by the slots) makes the action
+    ``Meld(player, melds)`` makes: equal, alike in text and hash, and as frozen."""
+    import dataclasses
+
+    deck = load_variant("skarney_gin").deck
+    groups = (deck.parse_cards("3S 4S 5S"), deck.parse_cards("7H 7D 7C"))
+    built, plain = melding._meld(1, groups), Meld(1, groups)
+    assert built == plain and hash(built) == hash(plain) and str(built) == str(plain)
+    assert built.player == 1 and built.melds is groups
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.player = 0  # type: ignore[misc]

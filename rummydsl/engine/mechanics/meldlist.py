@@ -531,8 +531,8 @@ def _every_disjoint(found: list[Meld], player: int, candidates: Sequence[tuple[C
 
 
 _new = object.__new__
-_set_player = Meld.player.__set__  # type: ignore[attr-defined]
-_set_melds = Meld.melds.__set__  # type: ignore[attr-defined]
+_set_player = Meld.__dict__["player"].__set__  # (the slots' descriptors)
+_set_melds = Meld.__dict__["melds"].__set__
 
 
 def _meld(player: int, melds: Melds) -> Meld:
