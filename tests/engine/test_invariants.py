@@ -146,10 +146,9 @@ HOUSE_RULES = {
 @pytest.mark.parametrize("name", sorted(HOUSE_RULES))
 def test_every_step_of_house_rule_hands(name: str) -> None:
     """The step invariants hold for the options' alternatives too (mixed and random seats)."""
-    from .conftest import house
+    from .conftest import variant as house_variant
 
-    parent, body = HOUSE_RULES[name]
-    variant = load_variant(house(name, parent, body))
+    variant = house_variant(name, HOUSE_RULES)
     tally = Tally()
     for seed in range(FULL_HANDS):
         kind = ("mixed", "random")[seed % 2]
