@@ -44,11 +44,13 @@ def test_the_list_of_shipped_variants_is_complete() -> None:
     assert sorted(SHIPPED) == sorted(p.stem for p in VARIANTS.glob("*.yaml"))
 
 
-@pytest.mark.parametrize("variant_id", ["gin_rummy", "ginski", "contract_rummy", "gin_three_handed", "rummy_500"])
+@pytest.mark.parametrize("variant_id", ["ginski", "rummy", "gin_three_handed"])
 def test_state_of_holds_what_to_json_holds(variant_id: str) -> None:
     """The step checks' ``state_of`` (the JSON but the action log, and the log's actions)
-    writes back to ``to_json`` exactly, at every step of a seeded hand: so two rounds
-    whose ``state_of`` agree have the same JSON (the log compared as actions is stricter)."""
+    writes back to ``to_json`` exactly, at every step of a seeded hand (a knock and its
+    face-down discard, wild cards and known cards; table melds and lay-offs; a seat sitting
+    out): so two rounds whose ``state_of`` agree have the same JSON (the log compared as
+    actions is stricter). ``state_of`` reads the fields every variant's rounds have."""
     variant = load_variant(variant_id)
     rnd = Round.deal(variant, random.Random(3), dealer=1 % variant.players)
     agents = seeded_agents(variant, "mixed", 3)
