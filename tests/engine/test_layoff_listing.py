@@ -29,9 +29,9 @@ from rummydsl.engine.mechanics.layoffmasks import _candidates, _worked_candidate
 from rummydsl.engine.mechanics.layoffs import (_fits, final_discard_required, last_card_stays, layoff_targets,
                                                list_layoffs, only_taken_left)
 from rummydsl.engine.state import Phase
-from rummydsl.variant import Variant, load_variant
+from rummydsl.variant import Variant
 
-from .conftest import house
+from .conftest import variant
 
 HOUSE_RULES = {
     "rummy_jokers": ("rummy", "deck: {preset: standard52, ace: low, wrap: false, wilds: 2}\n"
@@ -52,12 +52,8 @@ sequences of one suit and of mixed or distinct suits, the ace both low and high,
 wild cards, five suits."""
 
 
-@lru_cache(maxsize=None)
 def _variant(name: str) -> Variant:
-    if name in HOUSE_RULES:
-        parent, body = HOUSE_RULES[name]
-        return load_variant(house(name, parent, body))
-    return load_variant(name)
+    return variant(name, HOUSE_RULES)
 
 
 @lru_cache(maxsize=None)

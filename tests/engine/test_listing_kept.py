@@ -20,7 +20,6 @@ ace both ways; wrapping; kind-locked Skarney whose runs are poker melds too).
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Sequence
 
 from hypothesis import given, settings
@@ -32,9 +31,8 @@ from rummydsl.cards import Card
 from rummydsl.engine import Round, TableMeld
 from rummydsl.engine.mechanics import layoffs
 from rummydsl.engine.mechanics import meldless, meldlist
-from rummydsl.variant import Variant, load_variant
 
-from .conftest import house
+from .conftest import dealt, plain_listing
 
 HOUSE_RULES = {
     "rummy_ace_both": ("rummy", "deck: {preset: standard52, ace: both, wrap: false}\n"),
@@ -45,33 +43,12 @@ HOUSE_RULES = {
 NAMES = ["rummy", "skarney_gin", "skarney_poker_distinct", "contract_rummy", "gin_rummy", *HOUSE_RULES]
 
 
-@lru_cache(maxsize=None)
-def _variant(name: str) -> Variant:
-    if name in HOUSE_RULES:
-        parent, body = HOUSE_RULES[name]
-        return load_variant(house(name, parent, body))
-    return load_variant(name)
-
-
-@lru_cache(maxsize=None)
 def _round(name: str) -> Round:
-    variant = _variant(name)
-    return Round.deal(variant, random.Random(5), dealer=0, players=variant.players)
+    return dealt(name, HOUSE_RULES)
 
 
-def _plain(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None) -> tuple[list[tuple[Card, ...]], list[int]]:
-    """``_judged_melds`` group by group: no block kept (the listing without its memos of buckets)."""
-    real = meldlist._listing
-
-    def plain(rnd: Round) -> meldlist._Listing:
-        memo, test, low, families, one_suit, _buckets = real(rnd)
-        return {}, test, low, families, one_suit, None
-
-    meldlist._listing = plain
-    try:
-        return meldlist._judged_melds(rnd, hand, high, kinds)
-    finally:
-        meldlist._listing = real
+_plain = plain_listing
+"""``_judged_melds`` group by group: no block kept (the listing without its memos of buckets)."""
 
 
 def _near_melds(rng: random.Random, naturals: list[Card], size: int) -> list[Card]:
