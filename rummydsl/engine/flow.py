@@ -80,7 +80,8 @@ class Flow(RoundState):
         last step the turn ends."""
         steps = self._steps
         skip = self.variant.stock.final_turn_skip if self.final_turn else ()
-        while index < len(steps):
+        last = len(steps)
+        while index < last:
             self.step = index
             name, mechanic = steps[index]
             if name not in skip and mechanic.enter(self):  # type: ignore[arg-type]  # a Flow is a Round's part

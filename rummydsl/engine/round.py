@@ -97,7 +97,8 @@ def _setup(variant: Variant) -> tuple[Any, ...]:
     """What a round of ``variant`` reads from it and never changes, worked out once per
     variant object: the card values and the highest, each card's sequence position,
     whether the taken card is forbidden (GR-5), whether the deck is one pack without
-    wild cards, and each turn step's name and mechanic (:data:`.mechanics.STEPS`)."""
+    wild cards, each turn step's name and mechanic (:data:`.mechanics.STEPS`), and
+    whether the variant has a knock (without one, no listing asks for knocks)."""
     got = _SETUPS.get(id(variant))
     if got is None or got[0] is not variant:
         values = variant.card_values
@@ -106,7 +107,8 @@ def _setup(variant: Variant) -> tuple[Any, ...]:
         got = (variant, (values, max(values, default=0), _positions(deck),
                          discard_step is None or discard_step.taken_card == "forbidden",
                          deck.packs == 1 and deck.wilds == 0,
-                         tuple((step.name, STEPS[step.name]) for step in variant.turn)))
+                         tuple((step.name, STEPS[step.name]) for step in variant.turn),
+                         variant.knock is not None))
         if len(_SETUPS) >= _KEPT:
             _SETUPS.pop(next(iter(_SETUPS)))
         _SETUPS[id(variant)] = got
@@ -243,6 +245,7 @@ class Round(Table, Flow, Finish):
         """Whether the card taken from the pile this turn may not be discarded this turn (GR-5)."""
         self._plain_deck = setup[4]
         self._steps = setup[5]
+        self._knocks = setup[6]
         self._listed = None
         self._plan = None
         for name, initial in _TABLE_INITIAL:
@@ -378,7 +381,7 @@ class Round(Table, Flow, Finish):
                 mechanic = BY_PHASE.get(phase)
                 got = mechanic.legal(self, player) if mechanic is not None else []
                 listed = got if type(got) is list else list(got)  # a mechanic's list is the caller's
-                if phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
+                if self._knocks and phase in _TURN_PHASES and (self.must_meld is None or pending(self) is None):
                     knocks = KNOCK.legal(self, player)
                     if knocks:
                         listed.extend(knocks)
@@ -495,7 +498,7 @@ class Round(Table, Flow, Finish):
         leaves the round as :meth:`_play` after a check does."""
         self._listed = None
         self.actions.append(action)
-        if isinstance(action, Knock):
+        if self._knocks and isinstance(action, Knock):  # (a variant without a knock lists none)
             KNOCK.apply_listed(self, action)
         else:
             BY_PHASE[self.phase].apply_listed(self, action)

@@ -27,7 +27,7 @@ __all__ = ["RoundState", "SETTINGS"]
 
 SETTINGS = ("variant", "values", "highest_value", "positions", "players", "sat_out", "seated", "dealer",
             "number", "scores", "hand_size", "dealt", "earlier", "rules", "prebuilt", "forbid_taken", "_plain_deck", "_steps",
-            "_listed", "_plan")
+            "_knocks", "_listed", "_plan")
 """The attributes fixed when a round is dealt (and two caches: the listing, and the work a
 check did for the apply that follows it): not fields."""
 
@@ -55,6 +55,8 @@ class RoundState:
     _plain_deck: bool
     _steps: tuple[tuple[str, Mechanic], ...]
     """Each turn step's name and mechanic, in the turn's order."""
+    _knocks: bool
+    """Whether the variant has a knock (``variant.knock``): a listing asks for knocks only then."""
     _listed: list[Action] | None
     _plan: tuple[Action, Any] | None
     # -- the table (table.py)
