@@ -57,6 +57,27 @@ if os.environ.get("CI"):
 pytest_plugins = ["pytester"]
 
 
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # xdist's hook: before xdist's own answer
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under ``--dist loadgroup`` (the README's command), each test file goes to one worker.
+
+    pytest-xdist (3.8 and before) marks a test's group by writing ``item._nodeid``, which
+    pytest 9.2's nodes no longer read (their id is ``item._id``): so every ``xdist_group``
+    was lost, each test was a unit of its own, and the two workers took every file's tests in
+    turn. Each then made every module's fixtures (the hostile corpus's fork server, Chromium
+    and the playground's server, Ray, the language server, the lab's runs played through)
+    and warmed every cache its tests fill (deck tables, loaded variants, the solver's memos)
+    for itself. Every ``xdist_group`` of the suite is a whole module's (``pytestmark``), so
+    xdist's file scheduler keeps each group on one worker with any pytest, and the rest of a
+    file with it (docs/performance.md, "The workers' own cost"). Other ``--dist`` modes are
+    xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
+
+    return LoadFileScheduling(config, log)
+
+
 @pytest.fixture
 def small_meld_work_bound(monkeypatch: pytest.MonkeyPatch) -> int:
     """The meld solver's work bound (:data:`rummydsl.limits.MAX_MELD_WORK`) lowered to

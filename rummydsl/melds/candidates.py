@@ -22,6 +22,9 @@ __all__ = ["Candidate", "Emit", "candidates", "generate", "PoolMelds"]
 Emit = Callable[[int, int, int], None]
 """Receives one group: ``emit(local mask, card-id mask, wild cards)``."""
 
+_Grow = Callable[[int, int, int, int, int, int, "_Grow"], None]
+""":func:`_sequences`' recursion, passed itself."""
+
 
 Candidate = tuple[int, int, int, int]
 """A group of a hand that is a meld: ``(local mask, wild cards, natural card-id mask,
@@ -340,8 +343,9 @@ def _sequences(core: MeldCore, natural_ids: Sequence[int], members: Iterable[int
             p = (p - 1) % period + 1
         return by_position.get(p, ())
 
-    def grow(start: int, last: int, local_mask: int, natural_mask: int, count: int, gaps: int) -> None:
-        # emit this natural set with every wild count that can fill it
+    def grow(start: int, last: int, local_mask: int, natural_mask: int, count: int, gaps: int, grow: _Grow) -> None:
+        # emit this natural set with every wild count that can fill it (the recursion is
+        # passed itself: a closure naming itself is a cycle only the collector frees)
         kmin = max(gaps, lo - count, 0)
         kmax = wilds if hi is None else min(wilds, hi - count)
         for k in range(kmin, kmax + 1):
@@ -360,10 +364,10 @@ def _sequences(core: MeldCore, natural_ids: Sequence[int], members: Iterable[int
             for i in at(p):
                 bit = 1 << i
                 if not local_mask & bit:
-                    grow(start, p, local_mask | bit, natural_mask | (1 << natural_ids[i]), count + 1, new_gaps)
+                    grow(start, p, local_mask | bit, natural_mask | (1 << natural_ids[i]), count + 1, new_gaps, grow)
             p += 1
 
     starts = sorted(by_position) if not wrap else list(range(1, period + 1))
     for a in starts:
         for i in at(a):
-            grow(a, a, 1 << i, 1 << natural_ids[i], 1, 0)
+            grow(a, a, 1 << i, 1 << natural_ids[i], 1, 0, grow)

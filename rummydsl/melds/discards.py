@@ -159,28 +159,42 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
         if whole - reach > limit:
             return whole, None, False
         worth = windows.worth(whole - limit)  # the cards whose discard could leave the limit
+        if not worth:  # (most listings within reach: none, the hand too far over the limit)
+            return whole, within, total <= limit
         for i, part in enumerate(parts):
             asked = part & worth
             if not asked:
                 continue
             each = _discards_of(windows, part, 1, got[i], asked)
-            rest = total - got[i][0][0]  # the other parts, no wild card
-            gain = second if i == first_at else first  # the wild card in the best other part
-            for cid in bits_of(asked):
+            room = limit - total + got[i][0][0]  # the limit less the other parts, no wild card
+            # the wild card in the best other part (no other part: INFINITE, past any deadwood)
+            room0 = room - (second if i == first_at else first)
+            while asked:
+                low = asked & -asked
+                asked ^= low
+                cid = low.bit_length() - 1
                 e0, e1 = each[cid]
-                if (rest + e1 if gain >= INFINITE else min(rest + gain + e0, rest + e1)) <= limit:
+                if e1 <= room or e0 <= room0:
                     within.add(cid)
         return whole, within, total <= limit
     got = [kept(part << 3 | w) or costs(part, w) for part in parts]
     # the shares of the parts before each (before[-1]: all of them); a sum's entries below
     # w depend on the entries below w alone, so best[w - 1] is the least with a wild card less
     before: list[Sequence[int]] = [_NONE[w]]
-    for whole_, _ in got:
-        before.append(_combine(before[-1], whole_, w))
+    if w == 2:  # (_combine written out: two wild cards are most of the rest)
+        b0, b1, b2 = _NONE[2]
+        for (v0, v1, v2), _ in got:
+            b0, b1, b2 = b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)
+            before.append((b0, b1, b2))
+    else:
+        for whole_, _ in got:
+            before.append(_combine(before[-1], whole_, w))
     best = before[-1]
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)
+    if not worth:
+        return best[w], within, best[w - 1] <= limit
     after: list[Sequence[int]] = []
     for i, part in enumerate(parts):
         asked = part & worth
@@ -209,6 +223,8 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     :raises WorkBoundError: past a part search's work bound.
     """
     each = got[1]
+    if len(each) == part.bit_count():  # (every discard of the part known: most parts asked)
+        return each
     missing = [cid for cid in bits_of(asked) if cid not in each]
     if not missing:
         return each

@@ -18,6 +18,9 @@ __all__ = ["PART_MOST", "PartMelds", "part_melds", "part_search"]
 INFINITE = 1 << 62
 
 
+_Least = Callable[[int, int, "_Least"], int]
+"""The recursion of :func:`part_search`, passed itself."""
+
 PartMelds = tuple[dict[int, list[tuple[int, int]]], list[int]]
 """A part's melds: by lowest card id, ``(natural card-id mask, wild cards)``; and the wild
 card counts of the groups of wild cards alone that meld, each once."""
@@ -58,9 +61,11 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
         memo = {}
     get = memo.get
 
-    def least(mask: int, wilds: int) -> int:
+    def least(mask: int, wilds: int, least: _Least) -> int:
         # the memo is read before each call (most states are met again); values are 0
-        # or more, so a state that reaches 0 tries nothing more
+        # or more, so a state that reaches 0 tries nothing more. The recursion is passed
+        # itself (``least``), not read from the enclosing scope: a closure naming itself
+        # is a reference cycle, which only the garbage collector frees
         if mask:
             low = mask & -mask
             c = low.bit_length() - 1
@@ -71,7 +76,7 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
                     left = wilds - k
                     v = get(left << shift | rest)
                     if v is None:
-                        v = least(rest, left)
+                        v = least(rest, left, least)
                     if v < best:
                         best = v
                         if not v:
@@ -80,7 +85,7 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
                 rest = mask ^ low
                 v = get(wilds << shift | rest)
                 if v is None:
-                    v = least(rest, wilds)
+                    v = least(rest, wilds, least)
                 v += values[c]
                 if v < best:
                     best = v
@@ -90,13 +95,13 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
                 if k <= wilds:
                     v = get(wilds - k << shift)
                     if v is None:
-                        v = least(0, wilds - k)
+                        v = least(0, wilds - k, least)
                     if v < best:
                         best = v
             if best:
                 v = get(wilds - 1 << shift)
                 if v is None:
-                    v = least(0, wilds - 1)
+                    v = least(0, wilds - 1, least)
                 v += wild_dead
                 if v < best:
                     best = v
@@ -107,7 +112,7 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
 
     def ask(mask: int, wilds: int) -> int:
         got = get(wilds << shift | mask)
-        return least(mask, wilds) if got is None else got
+        return least(mask, wilds, least) if got is None else got
 
     return ask
 

@@ -15,16 +15,21 @@ def connected_parts(mask: int, links: Sequence[int]) -> list[int]:
     meld may put beside it) connect, each part a mask, by lowest bit."""
     out = []
     while mask:
-        part = frontier = mask & -mask
-        while frontier:
-            reach = 0
-            while frontier:
-                low = frontier & -frontier
-                reach |= links[low.bit_length() - 1]
-                frontier ^= low
-            reach &= mask
-            frontier = reach & ~part
-            part |= reach
+        low = mask & -mask
+        part = low
+        frontier = links[low.bit_length() - 1] & mask  # (a card linked to none: a part alone)
+        if frontier:
+            part |= frontier
+            while True:
+                reach = 0
+                while frontier:
+                    low = frontier & -frontier
+                    reach |= links[low.bit_length() - 1]
+                    frontier ^= low
+                frontier = reach & mask & ~part
+                if not frontier:
+                    break
+                part |= frontier
         out.append(part)
         mask ^= part
     return out

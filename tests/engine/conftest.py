@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
+from functools import lru_cache
 from typing import Mapping, Sequence
 
+from rummydsl.cards import Card
 from rummydsl.engine import Round
-from rummydsl.variant import load_variant
+from rummydsl.variant import Variant, load_variant
+
+HouseRules = Mapping[str, "tuple[str, str]"]
+"""A module's house rules: a name, and the variant it extends with the YAML body it adds."""
 
 
 def position(variant_id: str, *, dealer: str, hands: Mapping[str, str], stock: str,
@@ -64,3 +70,51 @@ def house(name: str, parent: str, body: str) -> str:
         path.write_text(f"rummydsl: 1\nid: {name}\nname: {name}\nextends: {parent}\n{body}", encoding="utf-8")
         _HOUSES[key] = str(path)
     return _HOUSES[key]
+
+
+def variant(name: str, house_rules: HouseRules | None = None) -> Variant:
+    """The variant ``name``: one of ``house_rules`` (written by :func:`house`) if it names
+    one, else a shipped variant's id; each loaded once a session (the same object again)."""
+    if house_rules and name in house_rules:
+        parent, body = house_rules[name]
+        return _variant(name, parent, body)
+    return _variant(name, None, None)
+
+
+@lru_cache(maxsize=None)
+def _variant(name: str, parent: str | None, body: str | None) -> Variant:
+    if parent is None or body is None:
+        return load_variant(name)
+    return load_variant(house(name, parent, body))
+
+
+def dealt(name: str, house_rules: HouseRules | None = None, seed: int = 5) -> Round:
+    """The round of :func:`variant` dealt from ``random.Random(seed)`` by P1, one a session:
+    shared by every test that asks, so a test reads it and never plays on it (``.copy()``)."""
+    rules = house_rules[name] if house_rules and name in house_rules else (None, None)
+    return _dealt(name, *rules, seed)
+
+
+@lru_cache(maxsize=None)
+def _dealt(name: str, parent: str | None, body: str | None, seed: int) -> Round:
+    chosen = _variant(name, parent, body)
+    return Round.deal(chosen, random.Random(seed), dealer=0, players=chosen.players)
+
+
+def plain_listing(rnd: Round, hand: Sequence[Card], high: int,
+                  kinds: int | None = None) -> tuple[list[tuple[Card, ...]], list[int]]:
+    """``meldlist._judged_melds`` group by group: the listing with no block kept (its memo
+    of buckets left out) and no memo of groups, to compare the kept listing with."""
+    from rummydsl.engine.mechanics import meldlist
+
+    real = meldlist._listing
+
+    def plain(rnd: Round) -> meldlist._Listing:
+        memo, test, low, families, one_suit, _buckets = real(rnd)
+        return {}, test, low, families, one_suit, None
+
+    meldlist._listing = plain
+    try:
+        return meldlist._judged_melds(rnd, hand, high, kinds)
+    finally:
+        meldlist._listing = real

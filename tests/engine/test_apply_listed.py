@@ -58,7 +58,8 @@ def _both_ways(rnd: Round, index: int, plays: dict[str, int]) -> None:
     checked = rnd.copy()  # no listing: the action is checked first
     checked.apply(action)
     assert len(listed.actions) == before + 1
-    assert _state(listed) == _state(checked), f"{action}: the listed and the checked path differ"
+    want = _state(checked)  # written once for both comparisons
+    assert _state(listed) == want, f"{action}: the listed and the checked path differ"
     assert listed.rules is checked.rules and listed.to_move == checked.to_move
     for seat in range(rnd.players):
         assert [id(c) for c in listed.hands[seat]] == [id(c) for c in checked.hands[seat]]
@@ -68,7 +69,7 @@ def _both_ways(rnd: Round, index: int, plays: dict[str, int]) -> None:
         texted = rnd.copy()
         texted.listed()
         texted.apply(str(action))  # parsed: a new object, checked
-        assert _state(texted) == _state(checked), f"{action}: played by its text, the round differs"
+        assert _state(texted) == want, f"{action}: played by its text, the round differs"
     plays[type(action).__name__] = plays.get(type(action).__name__, 0) + 1
 
 

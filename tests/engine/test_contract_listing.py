@@ -346,8 +346,10 @@ def test_viable_groups_keep_every_group_a_shape_takes_in_order(variant_id: str) 
 
 
 def test_the_disjointness_check_is_the_brute_force_one() -> None:
-    """``_disjoint`` (a contract listing stops where its candidates hold no ``fewest``
-    disjoint ones) answers as trying every choice of that many candidates."""
+    """``_apart`` (a contract listing stops where its candidates hold no ``fewest``
+    disjoint ones) answers as trying every choice of that many candidates: here those
+    disjoint from ``used``, each candidate's later ones that share no card with it built
+    from the masks as the listing builds them from its groups."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -357,6 +359,22 @@ def test_the_disjointness_check_is_the_brute_force_one() -> None:
     def check(masks: list[int], need: int, used: int) -> None:
         want = any(all(not a & b for a, b in itertools.combinations([used, *chosen], 2))
                    for chosen in itertools.combinations(masks, need))
-        assert melding._disjoint(masks, need, used, 0) == want
+        after = [sum(1 << j for j in range(i + 1, len(masks)) if not masks[i] & masks[j]) for i in range(len(masks))]
+        free = sum(1 << i for i, mask in enumerate(masks) if not mask & used)
+        assert melding._apart(after, free, need) == want
 
     check()
+
+
+def test_a_lay_down_built_by_its_slots_is_the_dataclasss() -> None:
+    """``_meld`` (the contract listing's lay-downs, built by the slots) makes the action
+    ``Meld(player, melds)`` makes: equal, alike in text and hash, and as frozen."""
+    import dataclasses
+
+    deck = load_variant("skarney_gin").deck
+    groups = (deck.parse_cards("3S 4S 5S"), deck.parse_cards("7H 7D 7C"))
+    built, plain = melding._meld(1, groups), Meld(1, groups)
+    assert built == plain and hash(built) == hash(plain) and str(built) == str(plain)
+    assert built.player == 1 and built.melds is groups
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.player = 0  # type: ignore[misc]

@@ -25,13 +25,13 @@ from rummydsl.agents import RandomAgent
 from rummydsl.cards import Card
 from rummydsl.engine import Observation, Round, TableMeld
 from rummydsl.engine.actions import Layoff
-from rummydsl.engine.mechanics.layoffmasks import _candidates
+from rummydsl.engine.mechanics.layoffmasks import _candidates, _worked_candidates
 from rummydsl.engine.mechanics.layoffs import (_fits, final_discard_required, last_card_stays, layoff_targets,
                                                list_layoffs, only_taken_left)
 from rummydsl.engine.state import Phase
-from rummydsl.variant import Variant, load_variant
+from rummydsl.variant import Variant
 
-from .conftest import house
+from .conftest import variant
 
 HOUSE_RULES = {
     "rummy_jokers": ("rummy", "deck: {preset: standard52, ace: low, wrap: false, wilds: 2}\n"
@@ -52,12 +52,8 @@ sequences of one suit and of mixed or distinct suits, the ace both low and high,
 wild cards, five suits."""
 
 
-@lru_cache(maxsize=None)
 def _variant(name: str) -> Variant:
-    if name in HOUSE_RULES:
-        parent, body = HOUSE_RULES[name]
-        return load_variant(house(name, parent, body))
-    return load_variant(name)
+    return variant(name, HOUSE_RULES)
 
 
 @lru_cache(maxsize=None)
@@ -236,3 +232,49 @@ def test_every_card_that_extends_a_meld_is_among_its_candidates(name: str, seed:
                 kinds = rnd.rules.kinds_of([*meld.cards, card])  # no hand: the most a wild card may mean
                 if kinds and (not variant.kind_locked or meld.kind in kinds):
                     assert candidates >> card.id & 1, (meld, card)
+
+
+@pytest.mark.parametrize("name", SHAPES)
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_candidates_kept_by_reading_are_worked_out_ones(name: str, seed: int) -> None:
+    """``_candidates`` keeps its answers by what it reads of a meld's cards (their count,
+    their ranks and the one suit they share, if they do): a group asked after another of
+    the same ranks in other suits, other copies or another order, and wild cards in other
+    places, gets the answer worked out for it (``_worked_candidates``). Groups of close
+    ranks, of one suit or of several, aces and wild cards among them."""
+    rng = random.Random(seed)
+    variant = _variant(name)
+    rnd = Round.deal(variant, random.Random(seed), dealer=0, players=variant.players)
+    cards = list(variant.deck.cards)
+    wilds = [c for c in cards if c.wild]
+    naturals = [c for c in cards if not c.wild]
+    by_rank: dict[object, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(id(card.rank), []).append(card)
+    for _ in range(12):
+        first = rng.choice(naturals)
+        ranks = sorted({id(c.rank) for c in naturals}, key=lambda r: abs(
+            by_rank[r][0].rank.order - first.rank.order) + rng.random())[:rng.randint(1, 4)]
+        one_suit = rng.random() < 0.5
+        group = []
+        for rank in ranks:
+            same = [c for c in by_rank[rank] if c.suit is first.suit] if one_suit else []
+            group.append(rng.choice(same or by_rank[rank]))
+        group.extend(rng.sample(wilds, rng.randint(0, min(2, len(wilds)))))
+        rng.shuffle(group)
+        assert _candidates(rnd, group) == _worked_candidates(rnd, group), group
+        # the same ranks again: another suit for all (if they share one), or other copies
+        suits = {id(c.suit) for c in group if not c.wild}
+        other = rng.choice(naturals).suit
+        sibling = []
+        for card in group:
+            if card.wild:
+                sibling.append(rng.choice(wilds))
+                continue
+            choices = [c for c in by_rank[id(card.rank)] if c.suit is other] if len(suits) == 1 else []
+            sibling.append(rng.choice(choices or by_rank[id(card.rank)]))
+        if len({c.id for c in sibling}) < len(sibling):
+            continue  # (a wild card twice)
+        rng.shuffle(sibling)
+        assert _candidates(rnd, sibling) == _worked_candidates(rnd, sibling), (group, sibling)

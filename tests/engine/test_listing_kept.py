@@ -20,7 +20,6 @@ ace both ways; wrapping; kind-locked Skarney whose runs are poker melds too).
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Sequence
 
 from hypothesis import given, settings
@@ -32,9 +31,8 @@ from rummydsl.cards import Card
 from rummydsl.engine import Round, TableMeld
 from rummydsl.engine.mechanics import layoffs
 from rummydsl.engine.mechanics import meldless, meldlist
-from rummydsl.variant import Variant, load_variant
 
-from .conftest import house
+from .conftest import dealt, plain_listing
 
 HOUSE_RULES = {
     "rummy_ace_both": ("rummy", "deck: {preset: standard52, ace: both, wrap: false}\n"),
@@ -45,33 +43,12 @@ HOUSE_RULES = {
 NAMES = ["rummy", "skarney_gin", "skarney_poker_distinct", "contract_rummy", "gin_rummy", *HOUSE_RULES]
 
 
-@lru_cache(maxsize=None)
-def _variant(name: str) -> Variant:
-    if name in HOUSE_RULES:
-        parent, body = HOUSE_RULES[name]
-        return load_variant(house(name, parent, body))
-    return load_variant(name)
-
-
-@lru_cache(maxsize=None)
 def _round(name: str) -> Round:
-    variant = _variant(name)
-    return Round.deal(variant, random.Random(5), dealer=0, players=variant.players)
+    return dealt(name, HOUSE_RULES)
 
 
-def _plain(rnd: Round, hand: Sequence[Card], high: int, kinds: int | None) -> tuple[list[tuple[Card, ...]], list[int]]:
-    """``_judged_melds`` group by group: no block kept (the listing without its memos of buckets)."""
-    real = meldlist._listing
-
-    def plain(rnd: Round) -> meldlist._Listing:
-        memo, test, low, families, one_suit, _buckets = real(rnd)
-        return {}, test, low, families, one_suit, None
-
-    meldlist._listing = plain
-    try:
-        return meldlist._judged_melds(rnd, hand, high, kinds)
-    finally:
-        meldlist._listing = real
+_plain = plain_listing
+"""``_judged_melds`` group by group: no block kept (the listing without its memos of buckets)."""
 
 
 def _near_melds(rng: random.Random, naturals: list[Card], size: int) -> list[Card]:
@@ -190,3 +167,34 @@ def test_what_is_kept_of_a_melds_cards_is_what_judging_afresh_gives(name: str, s
                 kinds = rules.kinds_of(meld.cards)
                 if not rnd.variant.kind_locked and meld.kind not in kinds:
                     meld.kind = next(k for k in rules.kind_names if k in kinds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), name=st.sampled_from(["skarney_gin", "rummy", "contract_rummy"]))
+def test_sequence_windows_are_the_product_of_distinct_cards(seed: int, name: str) -> None:
+    """A start position's sequences (``meldblocks.sequence_windows``) are, window by window
+    from the shortest, every choice of one card a position in product order whose cards are
+    all different (with ``one_suit``, of the first card's suit): whether or not a card
+    stands at two positions (an ace both low and high, so the product is filtered), the
+    same groups in the same order."""
+    from rummydsl.engine.mechanics.meldblocks import sequence_windows
+    import itertools
+
+    rng = random.Random(seed)
+    cards = [c for c in _variant(name).deck.cards if not c.wild and c.suit is not None]
+    spots = rng.randint(1, 5)
+    held = [sorted(rng.sample(cards, rng.randint(1, 3)), key=lambda c: c.id) for _ in range(spots)]
+    if rng.random() < 0.5:  # a card at two positions
+        card = rng.choice([c for spot in held for c in spot])
+        spot = rng.choice(held)
+        if all(c is not card for c in spot):
+            spot.append(card)
+    low = rng.randint(1, 3)
+    for one_suit in (False, True):
+        plain = []
+        for size in range(low, len(held) + 1):
+            for choice in itertools.product(*held[:size]):
+                if len({c.id for c in choice}) == len(choice) and (
+                        not one_suit or all(c.suit.index == choice[0].suit.index for c in choice)):
+                    plain.append(tuple(choice))
+        assert list(sequence_windows(held, low, one_suit)) == plain

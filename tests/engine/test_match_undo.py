@@ -19,17 +19,10 @@ from hypothesis import strategies as st
 from rummydsl import Match
 from rummydsl.engine.match_step import RECORDS_AFTER
 from rummydsl.engine.match_undo import Delta
-from rummydsl.variant import load_variant
+
+from .conftest import variant as _variant
 
 VARIANTS = ["gin_rummy", "skarney_gin", "ginski", "contract_rummy", "rummy"]
-
-_LOADED: dict[str, object] = {}
-
-
-def _variant(name: str) -> object:
-    if name not in _LOADED:
-        _LOADED[name] = load_variant(name)
-    return _LOADED[name]
 
 
 def _replay(variant: object, seed: int, path: list[int | str]) -> Match:
@@ -54,7 +47,7 @@ def _move(m: Match, rng: random.Random) -> int | str:
 def test_random_walk_matches_replay(name: str, seed: int, warm: int, ops: list[str]) -> None:
     variant = _variant(name)
     rng = random.Random(seed)
-    m = Match.new(variant, seed=seed)  # type: ignore[arg-type]
+    m = Match.new(variant, seed=seed)
     path: list[int | str] = []
     states = [m.state()]
     for _ in range(warm):

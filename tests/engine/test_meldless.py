@@ -16,7 +16,6 @@ rules (the ace both ways; wrapping; sets of at least four and runs of at least f
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Sequence
 
 import pytest
@@ -24,9 +23,8 @@ import pytest
 from rummydsl.cards import Card
 from rummydsl.engine import Round
 from rummydsl.engine.mechanics import meldless, meldlist
-from rummydsl.variant import Variant, load_variant
 
-from .conftest import house
+from .conftest import dealt, plain_listing
 
 HOUSE_RULES = {
     "rummy_ace_both": ("rummy", "deck: {preset: standard52, ace: both, wrap: false}\n"),
@@ -38,33 +36,13 @@ NAMES = ["rummy", "skarney_gin", "skarney_poker_distinct", "contract_rummy", "ru
          *HOUSE_RULES]
 
 
-@lru_cache(maxsize=None)
-def _variant(name: str) -> Variant:
-    if name in HOUSE_RULES:
-        parent, body = HOUSE_RULES[name]
-        return load_variant(house(name, parent, body))
-    return load_variant(name)
-
-
-@lru_cache(maxsize=None)
 def _round(name: str) -> Round:
-    variant = _variant(name)
-    return Round.deal(variant, random.Random(5), dealer=0, players=variant.players)
+    return dealt(name, HOUSE_RULES)
 
 
 def _plain(rnd: Round, hand: Sequence[Card], high: int) -> list[tuple[Card, ...]]:
     """``_judged_melds`` group by group: no block kept, no quick answer."""
-    real = meldlist._listing
-
-    def plain(rnd: Round) -> meldlist._Listing:
-        memo, test, low, families, one_suit, _buckets = real(rnd)
-        return {}, test, low, families, one_suit, None
-
-    meldlist._listing = plain
-    try:
-        return meldlist._judged_melds(rnd, hand, high)[0]
-    finally:
-        meldlist._listing = real
+    return plain_listing(rnd, hand, high)[0]
 
 
 def _near_melds(rng: random.Random, cards: list[Card], size: int) -> list[Card]:

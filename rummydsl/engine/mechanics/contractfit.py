@@ -66,7 +66,7 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     known = _collections(rnd, len(hand), fewest, most, small, big)
     if known is None:
         return True
-    (plan, cheap_first, buckets), vectors = known
+    (plan, cheap_first, buckets), vectors, used_first, fitting = known
     if not vectors:
         return False
     deck = rnd.variant.deck
@@ -77,6 +77,21 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     slot, mask = layout.slot, layout.mask
     by_suit = [code for code in [total >> (slot * suit) & mask for suit in range(layout.suits)] if code]
     by_rank = layout.rank_counts(by_suit)
+    if not wilds:  # each kind at most its natural melds: the answer read from them alone
+        kinds = used_first
+        natural_of = []
+        for j in kinds:
+            kind = plan[j]
+            natural_of.append(_same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
+                              else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
+        naturals_key = tuple(natural_of)
+        fits = fitting.get(naturals_key)
+        if fits is None:
+            if len(fitting) >= 1 << 12:
+                fitting.clear()
+            fits = fitting[naturals_key] = any(
+                all(vector[j] <= natural for j, natural in zip(kinds, natural_of)) for vector in vectors)
+        return fits
     naturals: dict[int, int] = {}  # by kind, as a collection asks (same-rank ones first)
     for vector in vectors:
         over = -1
@@ -116,11 +131,15 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     got = _collections(rnd, size, fewest, most, small, big)
     if got is None:
         return None
-    (plan, _cheap_first, _buckets), vectors = got
+    (plan, _cheap_first, _buckets), vectors, _used, _fitting = got
     return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
 
 
-_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]]
+#: The kinds' plan, the collections of kinds that meet the contract, the kinds some of them
+#: take (same-rank ones first), and whether a wild-free hand fits some collection, by its
+#: natural melds of each of those kinds (:func:`may_meet`).
+_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]], tuple[int, ...],
+                     dict[tuple[int, ...], bool]]
 
 #: Per round's solver (its contract judged in the round): :func:`_collections`' answers
 #: by (hand size, fewest and most melds, least and most cards a meld).
@@ -195,7 +214,10 @@ def _collections_of(rnd: Round, size: int, fewest: int, most: int, small: int, b
     if planned is None:
         return None
     vectors = _vectors(meets, planned[0], rules.kind_names, size, fewest, most, small, big)
-    return None if vectors is None else (planned, vectors)
+    if vectors is None:
+        return None
+    used = tuple(j for j in planned[1] if any(vector[j] for vector in vectors))
+    return planned, vectors, used, {}
 
 
 def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:

@@ -79,7 +79,49 @@ def _deck_masks(rnd: Round) -> _DeckMasks:
 _PLACINGS = 64
 
 
+#: The most melds' readings :func:`_candidates` keeps for one set of kinds (then it starts again).
+_READINGS_LIMIT = 1 << 14
+
+_READINGS: dict[int, tuple[object, object, dict[tuple[object, ...], int]]] = {}
+""":func:`_candidates` by the kinds' dictionary (the last few kept), by what it reads of a
+meld's cards (:func:`_reading`)."""
+
+
 def _candidates(rnd: Round, cards: Sequence[Card]) -> int:
+    """:func:`_worked_candidates`, kept by what it reads of the cards (:func:`_reading`):
+    from one deal to the next the melds laid differ in their cards, but far less in their
+    ranks, their count and whether they are of one suit (a new table meld asks this once)."""
+    memo = kept(_READINGS, rnd.rules.kinds, 16, dict, rnd.variant.deck)
+    key = _reading(cards)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _READINGS_LIMIT:
+            memo.clear()
+        got = memo[key] = _worked_candidates(rnd, cards)
+    return got
+
+
+def _reading(cards: Sequence[Card]) -> tuple[object, ...]:
+    """What :func:`_worked_candidates` reads of a meld's cards: how many there are, the
+    natural cards' ranks (by identity, sorted: the order of the cards changes nothing it
+    gives) and, where every natural card has the same suit, that suit (by identity; else
+    -1). The wild cards count by number only, and nothing else of a card is read (the
+    ranks give the sequence positions)."""
+    ranks: list[int] = []
+    suit: object = None
+    same = True
+    for card in cards:
+        if not card.wild:
+            if not ranks:
+                suit = card.suit
+            elif card.suit is not suit:
+                same = False
+            ranks.append(id(card.rank))
+    ranks.sort()
+    return (len(cards), id(suit) if same and ranks else -1, *ranks)
+
+
+def _worked_candidates(rnd: Round, cards: Sequence[Card]) -> int:
     """The cards the kinds' shapes let extend a meld of ``cards``, as a bitmask by card id
     (at least those: a superset is fine, each is judged by the patterns).
 
@@ -194,10 +236,16 @@ def extenders(rnd: Round, meld: TableMeld, held: int) -> int:
 def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[int, int]]) -> int:
     """:func:`extenders` where not every card of ``held`` is known for the meld as it lies:
     what is known of its cards (``shared``, :func:`_shared`) first, then the rest judged."""
-    kept = meld.extenders()
     cards = meld.cards
+    size = len(cards)
+    ext = meld._extenders  # (meld.extenders() and meld.masks(), inline: asked of every new meld state)
+    kept = ext[2:] if ext is not None and ext[0] == size and ext[1] == meld.kind else None
+    got = meld._masks
+    if got is not None and got[0] == size:
+        _, mask, naturals, wilds = got
+    else:
+        mask, naturals, wilds = meld.masks()
     locked = rnd.variant.kind_locked
-    mask, naturals, wilds = meld.masks()
     key: object = (mask, meld.kind) if locked else mask
     known = shared.get(key)
     if known is not None:
@@ -226,7 +274,7 @@ def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[i
         if len(shared) >= _SHARED_LIMIT:
             shared.clear()
         shared[key] = (judged, fits)
-    meld.keep_extenders(judged, fits)
+    meld._extenders = (size, meld.kind, judged, fits)  # (meld.keep_extenders, inline)
     return fits & held
 
 

@@ -17,7 +17,7 @@ from ..actions import Layoff, player_name
 from ..state import Phase, TableMeld
 from .discard import barred
 from .keep import kept
-from .layoffmasks import _extend, _shared, candidates_of, extenders, reached
+from .layoffmasks import _extend, _shared, candidates_of, extenders
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -214,57 +214,70 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     if rnd.rules.wild_unique_card:
         return _unique_layoffs(rnd, player, targets, keep)
     hand = rnd.hands[player]
+    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
+        return out  # the last card must be discarded
     held = 0
     for card in hand:
         held |= 1 << card.id
-    melds = reached(rnd, targets, held)
-    if not melds or len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
-        return out  # no card held extends a meld the player may add to
+    faces: Sequence[Card] = ()
+    free_held = -1  # (the cards to list, worked out for the first meld a card held may extend)
     two = False
-    if keep or len(hand) == 2:
-        free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
-        if len(hand) == 2:
-            if rnd.taken is not None:
-                free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
-            two = last_card_stays(rnd)
-        faces = rnd.distinct_faces(free)
-    else:
-        faces = rnd.distinct_faces(hand)
-    free_held = held
-    if faces is not hand:
-        free_held = 0
-        for card in faces:
-            free_held |= 1 << card.id
     shared = None
-    made = _layoffs(rnd)
+    made = None
     deck_cards = rnd.variant.deck.cards
-    for owner, index, meld, hits in melds:
-        if hits < 0:
-            if free_held != held:
-                hits = meld.known_extenders(free_held)
+    table = rnd.table
+    for owner in targets:
+        for index, meld in enumerate(table[owner]):
+            got = meld._extenders  # (reached(): meld.known_extenders(held), inline)
+            if got is None or held & ~got[2] or got[0] != len(meld.cards) or got[1] != meld.kind:
+                hits = -1
+            else:
+                hits = got[3] & held
+                if not hits:
+                    continue  # no card held extends it (most melds of most meld steps)
+            if free_held < 0:
+                if keep or len(hand) == 2:
+                    free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+                    if len(hand) == 2:
+                        if rnd.taken is not None:
+                            free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+                        two = last_card_stays(rnd)
+                    faces = rnd.distinct_faces(free)
+                else:
+                    faces = rnd.distinct_faces(hand)
+                free_held = held
+                if faces is not hand:
+                    free_held = 0
+                    for card in faces:
+                        free_held |= 1 << card.id
             if hits < 0:
-                if shared is None:
-                    shared = _shared(rnd)
-                hits = _extend(rnd, meld, free_held, shared)
-            if not hits:
-                continue
-        else:
-            hits &= free_held  # (a part of the cards held)
-            if not hits:
-                continue
-        # the cards in hand order (one card: the deck's card of its id, the face held)
-        for card in faces if hits & (hits - 1) else (deck_cards[hits.bit_length() - 1],):
-            if hits >> card.id & 1:
-                if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
-                                               hand, grown=(meld, card)):
+                if free_held != held:
+                    hits = meld.known_extenders(free_held)
+                if hits < 0:
+                    if shared is None:
+                        shared = _shared(rnd)
+                    hits = _extend(rnd, meld, free_held, shared)
+                if not hits:
                     continue
-                key = card.id | player << 16 | owner << 20 | index << 24
-                action = made.get(key)
-                if action is None:
-                    if len(made) >= _MADE_LIMIT:
-                        made.clear()
-                    action = made[key] = Layoff(player, card, owner, index)
-                out.append(action)
+            else:
+                hits &= free_held  # (a part of the cards held)
+                if not hits:
+                    continue
+            if made is None:
+                made = _layoffs(rnd)
+            # the cards in hand order (one card: the deck's card of its id, the face held)
+            for card in faces if hits & (hits - 1) else (deck_cards[hits.bit_length() - 1],):
+                if hits >> card.id & 1:
+                    if two and not _last_card_fits(rnd, player, hand[1] if hand[0] is card else hand[0],
+                                                   hand, grown=(meld, card)):
+                        continue
+                    key = card.id | player << 16 | owner << 20 | index << 24
+                    action = made.get(key)
+                    if action is None:
+                        if len(made) >= _MADE_LIMIT:
+                            made.clear()
+                        action = made[key] = Layoff(player, card, owner, index)
+                    out.append(action)
     return out
 
 

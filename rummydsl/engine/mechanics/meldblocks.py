@@ -175,6 +175,8 @@ def sequence_windows(held: Sequence[Sequence[Card]], low: int, one_suit: bool) -
     order of the whole product (:func:`.meldlist._sequences` lists every start's so). With
     ``one_suit``, only the groups of one suit: the first card's suit, then that suit's
     cards at each further position."""
+    ids = [c.id for spot in held for c in spot]
+    repeated = len(set(ids)) < len(ids)  # a card at two positions (an ace both low and high)
     for size in range(low, len(held) + 1):
         window = held[:size]
         if one_suit:
@@ -184,6 +186,9 @@ def sequence_windows(held: Sequence[Sequence[Card]], low: int, one_suit: bool) -
                     for spot in window[1:])))
         else:
             choices = itertools.product(*window)
+        if not repeated:  # one card a position, no card twice: every choice is a group
+            yield from choices
+            continue
         for choice in choices:
             if len({c.id for c in choice}) == len(choice):
                 yield tuple(choice)

@@ -103,6 +103,23 @@ def judge_melds(rnd: Round, player: int, melds: Sequence[Sequence[Card]], pool: 
     return out
 
 
+def _listed_kinds(rnd: Round, player: int, melds: Sequence[Sequence[Card]], hand: Sequence[Card]) -> Judged:
+    """:func:`judge_melds` of a listed lay-down (legal: its melds are groups of the cards
+    held, each forming a kind): each group's first kind read from ``kinds_bits`` (the
+    kinds read the cards alone but for wild cards under ``wild_unique_card``, judged
+    with the hand as before)."""
+    rules = rnd.rules
+    if rules.wild_unique_card:
+        return judge_melds(rnd, player, melds, hand, "in hand")
+    names = rules.kind_names
+    kinds_bits = rules.kinds_bits
+    out: Judged = []
+    for group in melds:
+        bits = kinds_bits(group)
+        out.append((tuple(group), names[(bits & -bits).bit_length() - 1]))
+    return out
+
+
 def contract_ok(rnd: Round, melds: Sequence[tuple[tuple[Card, ...], str]], pool: Sequence[Card]) -> bool:
     """Whether the melds meet the contract, for some choice of each meld's kind."""
     contract = rnd.variant.contract
@@ -274,7 +291,7 @@ class MeldMechanic(Mechanic):
             assert isinstance(action, Meld)
             hand = rnd.hands[player]
             judged = rnd.planned(action) or (
-                judge_melds(rnd, player, action.melds, hand, "in hand") if listed  # legal: its kinds alone
+                _listed_kinds(rnd, player, action.melds, hand) if listed  # legal: its kinds alone
                 else self._check_meld(rnd, action))
             contract = rnd.variant.contract
             # a first lay-down that must meet the contract was checked to meet it (_check_meld)
