@@ -43,8 +43,9 @@ def _cases() -> list[tuple[str, int, str]]:
     return out
 
 
-def check_step(m: Match, rng: random.Random, deep: bool) -> None:
-    """Every promise of the contract that one state can be asked."""
+def check_step(m: Match, rng: random.Random, deep: bool, before: dict[str, object] | None = None) -> None:
+    """Every promise of the contract that one state can be asked (``before``: ``m.state()``
+    if the caller has it already)."""
     ids = m.legal_ids()
     mask = m.legal_mask()
     assert len(mask) == m.action_space.size
@@ -62,7 +63,8 @@ def check_step(m: Match, rng: random.Random, deep: bool) -> None:
         assert abs(sum(p for _, p in m.chance_outcomes()) - 1) < 1e-9
     if not deep:
         return
-    before = m.state()
+    if before is None:
+        before = m.state()
     other = m.copy()
     other.apply(rng.choice(ids))
     assert m.state() == before, "a copy shares nothing that changes"
@@ -84,8 +86,8 @@ def play_through_ids(m: Match, rng: random.Random, *, steps: int | None, deep_ev
     every step undone to the same state; returns the steps played."""
     step = 0
     while m.to_move != TERMINAL and (steps is None or step < steps):
-        check_step(m, rng, deep=step < deep_until and step % deep_every == 0)
         before = m.state()
+        check_step(m, rng, deep=step < deep_until and step % deep_every == 0, before=before)
         choice = rng.choice(m.legal_ids())
         try:
             m.apply(choice)
