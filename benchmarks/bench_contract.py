@@ -8,7 +8,7 @@ trees' runs interleaved (docs/performance.md, "issue 22, third pass: contract"):
 
 Contract Rummy's games are ``bench_engine.greedy_games`` (whole games of seven deals, seed
 ``--seed``); Skarney's hands ``bench_engine.random_hands``, with the engine's contract
-listing (``engine/mechanics/meldlist._contract_melds``) timed inside them; with
+listing (``engine/mechanics/contractlist._contract_melds``) timed inside them; with
 ``--rummy-games``, random Rummy games too (their single melds are listed by the same
 module). A warm-up game and hands come first (the deck tables and the variants' memos are
 built then).
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import greedy_games, random_hands  # noqa: E402
 
 import rummydsl  # noqa: E402
-from rummydsl.engine.mechanics import meldlist, melding  # noqa: E402
+from rummydsl.engine.mechanics import contractlist, melding  # noqa: E402
 from rummydsl.variant import load_variant  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def listing_cost(variant_id: str, hands: int, seed: int) -> dict[str, float]:
     """Random hands of ``variant_id`` with the contract listing timed: hands a CPU second,
     the listing's CPU µs each and its share of the hands."""
     variant = load_variant(variant_id)
-    listing = meldlist._contract_melds
+    listing = contractlist._contract_melds
     spent = [0.0, 0]
 
     def timed(rnd: Any, player: int) -> Iterator[Any]:

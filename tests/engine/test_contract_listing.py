@@ -15,6 +15,7 @@ from rummydsl.agents import GreedyAgent, RandomAgent
 from rummydsl.cards import Card
 from rummydsl.engine import Observation, Round
 from rummydsl.engine.actions import Meld
+from rummydsl.engine.mechanics import contractlist
 from rummydsl.engine.mechanics import meldlist as melding
 from rummydsl.engine.state import Phase
 from rummydsl.expr.facts import ContractFacts
@@ -86,7 +87,7 @@ def test_contract_and_single_melds_are_the_whole_searchs(deal: int) -> None:
             if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
                 hand = rnd.hands[player]
                 assert melding.single_melds(rnd, hand) == _plain_single_melds(rnd, hand)
-                got = list(melding._contract_melds(rnd, player))
+                got = list(contractlist._contract_melds(rnd, player))
                 assert got == list(_plain_contract_melds(rnd, player))
                 compared += 1
                 met += bool(got)
@@ -213,7 +214,7 @@ def _compare(rnd: Round, hand: list[Card]) -> bool:
     most = facts.max_melds or rnd.rules.contract_max_melds or 4
     if not contractfit.may_meet(rnd, hand, facts.min_melds, most, facts.min_size, facts.max_size or len(hand)):
         assert want == []  # the bound never rules out a hand that holds a lay-down
-    assert list(melding._contract_melds(rnd, 0)) == want
+    assert list(contractlist._contract_melds(rnd, 0)) == want
     return bool(want)
 
 
@@ -361,7 +362,7 @@ def test_the_disjointness_check_is_the_brute_force_one() -> None:
                    for chosen in itertools.combinations(masks, need))
         after = [sum(1 << j for j in range(i + 1, len(masks)) if not masks[i] & masks[j]) for i in range(len(masks))]
         free = sum(1 << i for i, mask in enumerate(masks) if not mask & used)
-        assert melding._apart(after, free, need) == want
+        assert contractlist._apart(after, free, need) == want
 
     check()
 
@@ -373,7 +374,7 @@ def test_a_lay_down_built_by_its_slots_is_the_dataclasss() -> None:
 
     deck = load_variant("skarney_gin").deck
     groups = (deck.parse_cards("3S 4S 5S"), deck.parse_cards("7H 7D 7C"))
-    built, plain = melding._meld(1, groups), Meld(1, groups)
+    built, plain = contractlist._meld(1, groups), Meld(1, groups)
     assert built == plain and hash(built) == hash(plain) and str(built) == str(plain)
     assert built.player == 1 and built.melds is groups
     with pytest.raises(dataclasses.FrozenInstanceError):

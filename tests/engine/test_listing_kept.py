@@ -32,7 +32,7 @@ from rummydsl.engine import Round, TableMeld
 from rummydsl.engine.mechanics import layoffs
 from rummydsl.engine.mechanics import meldless, meldlist
 
-from .conftest import dealt, plain_listing
+from .conftest import dealt, plain_listing, variant
 
 HOUSE_RULES = {
     "rummy_ace_both": ("rummy", "deck: {preset: standard52, ace: both, wrap: false}\n"),
@@ -181,7 +181,7 @@ def test_sequence_windows_are_the_product_of_distinct_cards(seed: int, name: str
     import itertools
 
     rng = random.Random(seed)
-    cards = [c for c in _variant(name).deck.cards if not c.wild and c.suit is not None]
+    cards = [c for c in variant(name).deck.cards if not c.wild and c.suit is not None]
     spots = rng.randint(1, 5)
     held = [sorted(rng.sample(cards, rng.randint(1, 3)), key=lambda c: c.id) for _ in range(spots)]
     if rng.random() < 0.5:  # a card at two positions

@@ -1,7 +1,7 @@
 """Whether a hand might hold a lay-down that meets the contract, told from counts (SK-5, CR-2).
 
 Every meld step of a player who has not gone down lists the lay-downs that meet the
-contract (:func:`.meldlist._contract_melds`); most hands hold none, and building their
+contract (:func:`.contractlist._contract_melds`); most hands hold none, and building their
 groups to find that out was most of a random contract game. :func:`may_meet` answers
 "none" for most of them from the hand's counts, before any group is built, and never
 for a hand that holds one (``tests/engine/test_contract_listing.py`` holds it to the

@@ -30,7 +30,8 @@ from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
 from .discard import barred
-from .meldlist import MAX_LISTED, _contract_melds, _judged_melds, single_melds
+from .contractlist import _contract_melds
+from .meldlist import MAX_LISTED, _judged_melds, single_melds
 from .layoffs import (FINAL_DISCARD_REASON, LAST_CARD_REASON, TAKEN_LAST_REASON, _fits, _last_card_fits,
                       apply_layoff, check_layoff, final_discard_required, last_card_stays, layoff_targets,
                       list_layoffs, only_taken_left)
