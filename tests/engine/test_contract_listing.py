@@ -39,14 +39,8 @@ def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
 
 def _plain_contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
     """The whole depth-first search over disjoint candidates, every branch entered."""
-    contract = rnd.variant.contract
-    assert contract is not None
     hand = rnd.hands[player]
-    facts = getattr(contract.melds, "facts", None)
-    fewest = getattr(facts, "min_melds", 1)
-    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
-    small = getattr(facts, "min_size", 1)
-    big = getattr(facts, "max_size", None) or len(hand)
+    fewest, most, small, big = contractlist.contract_bounds(rnd, hand)
     candidates = [g for g in _plain_single_melds(rnd, hand) if small <= len(g) <= big]
     kinds = [sorted(rnd.rules.kinds_of(g, hand=hand)) for g in candidates]
     masks = [sum(1 << c.id for c in g) for g in candidates]

@@ -24,7 +24,21 @@ from .meldlist import _judged_melds
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__: list[str] = []
+__all__ = ["contract_bounds"]
+
+
+def contract_bounds(rnd: Round, hand: Sequence[Card]) -> tuple[int, int, int, int]:
+    """The deal's contract read as bounds on a lay-down of ``hand``: the fewest and most
+    melds, and the smallest and biggest meld, from the contract's facts where it states
+    them (else one meld, the rules' ``contract_max_melds`` or four, one card, the hand)."""
+    contract = rnd.variant.contract
+    assert contract is not None
+    facts = getattr(contract.melds, "facts", None)
+    fewest = getattr(facts, "min_melds", 1)
+    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
+    small = getattr(facts, "min_size", 1)
+    big = getattr(facts, "max_size", None) or len(hand)
+    return fewest, most, small, big
 
 
 def _contract_melds(rnd: Round, player: int) -> list[Meld]:
@@ -42,14 +56,8 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     hold no ``fewest`` disjoint ones (:func:`_apart`) judges no shape. The lay-downs listed, and
     their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
-    contract = rnd.variant.contract
-    assert contract is not None
     hand = rnd.hands[player]
-    facts = getattr(contract.melds, "facts", None)
-    fewest = getattr(facts, "min_melds", 1)
-    most = getattr(facts, "max_melds", None) or rnd.rules.contract_max_melds or 4
-    small = getattr(facts, "min_size", 1)
-    big = getattr(facts, "max_size", None) or len(hand)
+    fewest, most, small, big = contract_bounds(rnd, hand)
     if not may_meet(rnd, hand, fewest, most, small, big):
         return []
     lasts = kept(_LASTS, rnd.rules, 32, dict)
