@@ -498,7 +498,7 @@ class Round(Table, Flow, Finish):
         leaves the round as :meth:`_play` after a check does."""
         self._listed = None
         self.actions.append(action)
-        if self._knocks and isinstance(action, Knock):  # (a variant without a knock lists none)
+        if isinstance(action, Knock):
             KNOCK.apply_listed(self, action)
         else:
             BY_PHASE[self.phase].apply_listed(self, action)

@@ -198,13 +198,39 @@ def apply_layoff(rnd: Round, action: Layoff, listed: bool = False) -> None:
         meld.kind = names[(bits & -bits).bit_length() - 1]  # the first kind it forms
 
 
+def _free_cards(rnd: Round, hand: Sequence[Card], held: int,
+                keep: Sequence[Card]) -> tuple[Sequence[Card], int, bool]:
+    """The cards of ``hand`` (card-id mask ``held``) a lay-off may take, one of each face
+    in hand order, with their mask, and whether the last card must stay playable (a hand
+    of two: :func:`last_card_stays`): not the cards of ``keep``, nor with two cards one
+    whose lay-off would leave only the card taken this turn."""
+    two = False
+    if keep or len(hand) == 2:
+        free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
+        if len(hand) == 2:
+            if rnd.taken is not None:
+                free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
+            two = last_card_stays(rnd)
+        faces = rnd.distinct_faces(free)
+    else:
+        faces = rnd.distinct_faces(hand)
+    if faces is hand:
+        return faces, held, two
+    free_held = 0
+    for card in faces:
+        free_held |= 1 << card.id
+    return faces, free_held, two
+
+
 def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Layoff]:
     """Every single-card lay-off ``player`` may make now (of cards not in ``keep``):
     meld by meld, the cards of the hand (one of each face) in hand order, read from the
     meld's :func:`extenders` of the hand's cards as a bitmask.
 
-    A list (the listing builds one every decision). The quick answer comes first: the
-    melds that a card held may extend, one bitmask test a meld (:func:`.layoffmasks.reached`),
+    A list (the listing builds one every decision). The quick answer comes first: a
+    meld whose kept extenders (``TableMeld._extenders``) know every card held and take
+    none of them is passed over with one bitmask test, and the cards free to lay off
+    (:func:`_free_cards`) are worked out only at the first meld a card held may extend,
     so that a table none of the hand's cards extends (most meld steps of most games)
     costs that and nothing more."""
     out: list[Layoff] = []
@@ -236,20 +262,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
                 if not hits:
                     continue  # no card held extends it (most melds of most meld steps)
             if free_held < 0:
-                if keep or len(hand) == 2:
-                    free = [c for c in hand if not any(c is k for k in keep)] if keep else hand
-                    if len(hand) == 2:
-                        if rnd.taken is not None:
-                            free = [c for c in free if not only_taken_left(rnd, [o for o in hand if o is not c])]
-                        two = last_card_stays(rnd)
-                    faces = rnd.distinct_faces(free)
-                else:
-                    faces = rnd.distinct_faces(hand)
-                free_held = held
-                if faces is not hand:
-                    free_held = 0
-                    for card in faces:
-                        free_held |= 1 << card.id
+                faces, free_held, two = _free_cards(rnd, hand, held, keep)
             if hits < 0:
                 if free_held != held:
                     hits = meld.known_extenders(free_held)
