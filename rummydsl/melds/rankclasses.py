@@ -146,7 +146,8 @@ class RankClasses:
                     seen.add(k)
                     group += self.inc[k]
                     self.windows[(a, b)] = (group, twice)
-        self.melds_memo: dict[int, list[int]] = {}
+        self.melds_memo: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(count))
+        """Class ``k`` -> :meth:`melds` of ``k`` by pattern (a dict a class: no key packs the class)."""
         self.least_memo: dict[int, int] = {}
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
@@ -161,7 +162,10 @@ class RankClasses:
         """Suit index -> the card-id mask of its natural cards."""
         self.suit_of = tuple(suit_cards.get(core._suit_index[i], 0) for i in range(core._size))
         """Card id -> the card-id mask of its suit's natural cards."""
-        self.group_names: dict[int, frozenset[str]] = {}  # kind names by (pattern, one suit), as group_kinds
+        self.group_names: tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]] = ({}, {})
+        """Kind names by pattern, of melds of two suits or more, then of one suit (as group_kinds)."""
+        self.off_suit = tuple(~suit for suit in self.suit_of)
+        """Card id -> the card-id mask of every card not of its suit's natural cards."""
         self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
         self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
@@ -202,15 +206,14 @@ class RankClasses:
 
     def melds(self, k: int, key: int) -> list[int]:
         """The patterns of the melds with a card of class ``k`` that pattern ``key`` holds."""
-        memo_key = key * self.count + k
-        got = self.melds_memo.get(memo_key)
+        memo = self.melds_memo[k]
+        got = memo.get(key)
         if got is not None:
             return got
+        if len(memo) >= CLASS_MEMO_LIMIT:
+            memo.clear()
         if self.one_class:
-            out = self._melds_one_class(k, key)
-            if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
-                self.melds_memo.clear()
-            self.melds_memo[memo_key] = out
+            out = memo[key] = self._melds_one_class(k, key)
             return out
         width, field, inc = self.width, self.field, self.inc
         found: set[int] = set()
@@ -265,9 +268,7 @@ class RankClasses:
         for group in found:
             if self._fits(group, key) and self.melds_pattern(group):
                 out.append(group)
-        if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
-            self.melds_memo.clear()
-        self.melds_memo[memo_key] = out
+        memo[key] = out
         return out
 
     def _melds_one_class(self, k: int, key: int) -> list[int]:
@@ -369,21 +370,21 @@ class RankClasses:
         if self.positive and deadwood == total:  # no meld: one would leave less (module docs)
             return total, (), (), mask
         melds_memo = self.melds_memo
-        count = self.count
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched = 0
+        melded = 0
         class_of = self.class_of
         largest = self._largest
         group_counts = self.group_counts
         names = self.group_names
-        suit_of = self.suit_of
+        off_suit = self.off_suit
         deck = core._cards
+        left = mask
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
             k = class_of[c]
-            groups = melds_memo.get(key * count + k)
+            groups = melds_memo[k].get(key)
             if groups is None:
                 groups = self.melds(k, key)
             best = best_group = 0
@@ -406,21 +407,21 @@ class RankClasses:
                     cards.append(deck[bit.bit_length() - 1])
                     m ^= bit
                 melds.append(tuple(cards))
-                named = best_group << 1 | (not best & ~suit_of[c])  # as kinds() keys it
-                got_names = names.get(named)
+                named = names[not best & off_suit[c]]  # by whether the meld keeps one suit, as kinds() keys it
+                got_names = named.get(best_group)
                 if got_names is None:
-                    if len(names) >= CLASS_MEMO_LIMIT:
-                        names.clear()
-                    got_names = names[named] = core._names(self.kinds(best, best_group))
+                    if len(named) >= CLASS_MEMO_LIMIT:
+                        named.clear()
+                    got_names = named[best_group] = core._names(self.kinds(best, best_group))
                 kinds.append(got_names)
                 mask ^= best
+                melded |= best
                 key -= best_group
             else:
-                unmatched |= low
                 target -= values[c]
                 mask ^= low
                 key -= card_inc[c]
-        return deadwood, tuple(melds), tuple(kinds), unmatched
+        return deadwood, tuple(melds), tuple(kinds), left ^ melded
 
     # ------------------------------------------------------------------ the contract
 

@@ -30,6 +30,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from .core import MeldCore
     from .rankclasses import RankClasses
 
@@ -54,22 +55,46 @@ class RankParts:
     def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
         self.classes = classes
         card_inc, class_of, values = classes.card_inc, classes.class_of, classes.core.values
-        tables = []
-        for low in range(0, size, 8):
-            patterns = [0] * 256
-            ranks = [0] * 256
-            valued = [0] * 256
-            for byte in range(1, 256):
-                bit = byte & -byte
-                cid = low + bit.bit_length() - 1
-                natural = cid < size and class_of[cid] >= 0
-                patterns[byte] = patterns[byte ^ bit] + (card_inc[cid] if natural else 0)
-                ranks[byte] = ranks[byte ^ bit] | (1 << class_of[cid] if natural else 0)
-                valued[byte] = valued[byte ^ bit] + (values[cid] << (class_of[cid] * value_width) if natural else 0)
+
+        def signature(low: int, width: int) -> tuple[tuple[int, int, int] | None, ...]:
+            return tuple((card_inc[cid], class_of[cid], values[cid]) if cid < size and class_of[cid] >= 0
+                         else None for cid in range(low, low + width))
+
+        # chunks of one class each (a deck by suits: a suit's cards, one of each rank) share
+        # one table, so a hand takes a lookup a suit; else bytes, a table each
+        width = classes.count
+        if width > 8 and len({signature(low, width) for low in range(0, size, width)}) == 1:
+            chunks = [signature(0, width)]
+        else:
+            width = 8
+            chunks = [signature(low, width) for low in range(0, size, width)]
+        tables: list[tuple[list[int], list[int], list[int]]] = []
+        for chunk in chunks:
+            patterns = [0] * (1 << width)
+            ranks = [0] * (1 << width)
+            valued = [0] * (1 << width)
+            for index in range(1, 1 << width):
+                bit = index & -index
+                card = chunk[bit.bit_length() - 1]
+                rest = index ^ bit
+                if card is None:
+                    patterns[index], ranks[index], valued[index] = patterns[rest], ranks[rest], valued[rest]
+                else:
+                    inc, k, value = card
+                    patterns[index] = patterns[rest] + inc
+                    ranks[index] = ranks[rest] | 1 << k
+                    valued[index] = valued[rest] + (value << (k * value_width))
             tables.append((patterns, ranks, valued))
-        self.tables = tuple(tables)
-        """Byte ``i`` of a card-id mask -> (the pattern of its cards, the ranks they hold (a
-        bit per class), their values summed in one field of ``value_width`` bits per class)."""
+        self.chunk = width
+        """Bits of the card-id mask each table reads."""
+        self.tables = tuple(tables) * (-(-size // width) if len(chunks) == 1 else 1)
+        """Chunk ``i`` of :attr:`chunk` bits of a card-id mask -> (the pattern of its cards, the ranks
+        they hold (a bit per class), their values summed in one field of ``value_width`` bits per
+        class)."""
+        self.cards = classes.core._cards
+        self.card_chunks: tuple[list[tuple[Card, ...] | None], ...] = tuple(
+            [None] * (1 << width) for _ in range(-(-size // width)))
+        """Chunk ``i`` of a card-id mask -> the deck's cards there by id (:meth:`cards_of`; filled as met)."""
         self.pieces = pieces
         self.value_width = value_width
         self.value_ones = sum(1 << (k * value_width) for k in range(classes.count))
@@ -119,12 +144,14 @@ class RankParts:
         position), their patterns and their cards' values."""
         pattern = ranks = value = 0
         rest = mask
+        width = self.chunk
+        low = (1 << width) - 1
         for patterns, held, valued in self.tables:
-            byte = rest & 255
-            pattern += patterns[byte]
-            ranks |= held[byte]
-            value += valued[byte]
-            rest >>= 8
+            chunk = rest & low
+            pattern += patterns[chunk]
+            ranks |= held[chunk]
+            value += valued[chunk]
+            rest >>= width
         parts = []
         keys = []
         totals = []
@@ -134,6 +161,36 @@ class RankParts:
             keys.append(pattern & fields)
             totals.append(((value & value_fields) * ones) >> shift & top)  # the fields' sum
         return parts, keys, totals
+
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The deck's cards of card-id mask ``mask``, by id (``MeldCore._cards_of``), a
+        chunk of :attr:`chunk` bits at a time: a chunk's cards are kept once met."""
+        out: tuple[Card, ...] = ()
+        width = self.chunk
+        low = (1 << width) - 1
+        shift = 0
+        for known in self.card_chunks:
+            chunk = mask & low
+            if chunk:
+                got = known[chunk]
+                if got is None:
+                    got = known[chunk] = self._chunk_cards(chunk, shift)
+                out += got
+            mask >>= width
+            if not mask:
+                break
+            shift += width
+        return out
+
+    def _chunk_cards(self, chunk: int, shift: int) -> tuple[Card, ...]:
+        cards = self.cards
+        out = []
+        while chunk:
+            low = chunk & -chunk
+            out.append(cards[low.bit_length() - 1 + shift])
+            chunk ^= low
+        return tuple(out)
 
 
 def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:

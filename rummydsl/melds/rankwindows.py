@@ -444,8 +444,8 @@ class RankWindows:
         else:
             sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
-        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
-                                           (), None, (), ()))
+        unmatched = by_ranks.cards_of(loose) if by_ranks is not None else self.core._cards_of(loose)
+        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, unmatched, holds, (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
         """Whether the wild-free hand ``mask`` meets the solver's contract. A contract
