@@ -68,38 +68,32 @@ class RankParts:
         else:
             width = 8
             chunks = [signature(low, width) for low in range(0, size, width)]
-        tables: list[tuple[list[int], list[int], list[int]]] = []
+        tables: list[tuple[list[int], list[int]]] = []
         for chunk in chunks:
             patterns = [0] * (1 << width)
             ranks = [0] * (1 << width)
-            valued = [0] * (1 << width)
             for index in range(1, 1 << width):
                 bit = index & -index
                 card = chunk[bit.bit_length() - 1]
                 rest = index ^ bit
                 if card is None:
-                    patterns[index], ranks[index], valued[index] = patterns[rest], ranks[rest], valued[rest]
+                    patterns[index], ranks[index] = patterns[rest], ranks[rest]
                 else:
-                    inc, k, value = card
-                    patterns[index] = patterns[rest] + inc
-                    ranks[index] = ranks[rest] | 1 << k
-                    valued[index] = valued[rest] + (value << (k * value_width))
-            tables.append((patterns, ranks, valued))
+                    patterns[index] = patterns[rest] + card[0]
+                    ranks[index] = ranks[rest] | 1 << card[1]
+            tables.append((patterns, ranks))
         self.chunk = width
         """Bits of the card-id mask each table reads."""
         self.tables = tuple(tables) * (-(-size // width) if len(chunks) == 1 else 1)
         """Chunk ``i`` of :attr:`chunk` bits of a card-id mask -> (the pattern of its cards, the ranks
-        they hold (a bit per class), their values summed in one field of ``value_width`` bits per
-        class)."""
+        they hold (a bit per class))."""
         self.cards = classes.core._cards
         self.card_chunks: tuple[list[tuple[Card, ...] | None], ...] = tuple(
             [None] * (1 << width) for _ in range(-(-size // width)))
         """Chunk ``i`` of a card-id mask -> the deck's cards there by id (:meth:`cards_of`; filled as met)."""
         self.pieces = pieces
-        self.value_width = value_width
-        self.value_ones = sum(1 << (k * value_width) for k in range(classes.count))
-        """One in each value field: a multiple of it sums the fields into the top one."""
-        self.value_shift = (classes.count - 1) * value_width
+        """Held ranks -> each piece's (card-id mask, field mask, value field mask); :meth:`split`
+        reads the first two (a part's value is its pattern's, :meth:`.RankClasses.pattern_value`)."""
 
     @classmethod
     def build(cls, core: MeldCore, links: Sequence[int], classes: RankClasses) -> RankParts | None:
@@ -139,28 +133,24 @@ class RankParts:
             _PIECES[key] = pieces
         return cls(classes, core._size, pieces, value_width)
 
-    def split(self, mask: int) -> tuple[list[int], list[int], list[int]]:
+    def split(self, mask: int) -> tuple[list[int], list[int]]:
         """The parts of the wild-free hand ``mask`` (card-id masks, by lowest sequence
-        position), their patterns and their cards' values."""
-        pattern = ranks = value = 0
+        position) and their patterns."""
+        pattern = ranks = 0
         rest = mask
         width = self.chunk
         low = (1 << width) - 1
-        for patterns, held, valued in self.tables:
+        for patterns, held in self.tables:
             chunk = rest & low
             pattern += patterns[chunk]
             ranks |= held[chunk]
-            value += valued[chunk]
             rest >>= width
         parts = []
         keys = []
-        totals = []
-        ones, shift, top = self.value_ones, self.value_shift, (1 << self.value_width) - 1
-        for column, fields, value_fields in self.pieces[ranks]:
+        for column, fields, _value_fields in self.pieces[ranks]:
             parts.append(mask & column)
             keys.append(pattern & fields)
-            totals.append(((value & value_fields) * ones) >> shift & top)  # the fields' sum
-        return parts, keys, totals
+        return parts, keys
 
 
     def cards_of(self, mask: int) -> tuple[Card, ...]:
