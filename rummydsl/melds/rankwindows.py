@@ -445,6 +445,8 @@ class RankWindows:
             melds.extend(kept[1])
             kinds.extend(kept[2])
             loose |= kept[3]
+        sorted_melds: tuple[tuple[Card, ...], ...]
+        sorted_kinds: tuple[frozenset[str], ...]
         if len(parts) > 1 and len(melds) == 2:  # by first card (the most common case: one comparison)
             if melds[0][0].id > melds[1][0].id:
                 sorted_melds, sorted_kinds = (melds[1], melds[0]), (kinds[1], kinds[0])
