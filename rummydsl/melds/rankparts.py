@@ -10,13 +10,14 @@ rank pattern (:mod:`.rankclasses`) is the hand's pattern less the fields of the 
 ranks. When each rank is one class (its cards share one value), :class:`RankParts`
 reads a hand
 
-- by bytes of its card-id mask: three table lookups per byte give those cards'
-  pattern, the ranks they hold, and their values summed in one field per rank;
+- by chunks of its card-id mask (a suit's ids when each suit's ids read one class each,
+  then one table serves every suit; else bytes): two table lookups per chunk give those
+  cards' pattern and the ranks they hold;
 - then its parts by the ranks held, one lookup in a table of every set of ranks (the
   pieces by lowest sequence position, as the classes are numbered): each part as the
-  card-id mask of its ranks' cards (the hand's cards there are the part), the field
-  mask of its ranks (the hand's pattern there is the part's) and that of their value
-  fields (whose sum, one multiplication, is the part's value),
+  card-id mask of its ranks' cards (the hand's cards there are the part) and the field
+  mask of its ranks (the hand's pattern there is the part's; a part's value is its
+  pattern's, :meth:`~.rankclasses.RankClasses.pattern_value`),
 
 instead of one step per card and link. :meth:`RankParts.build` checks that every card's
 links are its rank's (else the hand is split by its links, as before). The tables depend
@@ -47,10 +48,11 @@ PIECES_KEPT = 8
 Pieces = list[tuple[tuple[int, int, int], ...]]
 
 _PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width, value width)
+_CHUNKS: dict[Hashable, list[tuple[list[int], list[int]]]] = {}  # RankParts.tables, by (width, *chunks)
 
 
 class RankParts:
-    """A deck's natural cards by bytes and ranks, for reading a hand's parts; build with :meth:`build`."""
+    """A deck's natural cards by chunks of ids and ranks, for reading a hand's parts; build with :meth:`build`."""
 
     def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
         self.classes = classes
@@ -68,20 +70,13 @@ class RankParts:
         else:
             width = 8
             chunks = [signature(low, width) for low in range(0, size, width)]
-        tables: list[tuple[list[int], list[int]]] = []
-        for chunk in chunks:
-            patterns = [0] * (1 << width)
-            ranks = [0] * (1 << width)
-            for index in range(1, 1 << width):
-                bit = index & -index
-                card = chunk[bit.bit_length() - 1]
-                rest = index ^ bit
-                if card is None:
-                    patterns[index], ranks[index] = patterns[rest], ranks[rest]
-                else:
-                    patterns[index] = patterns[rest] + card[0]
-                    ranks[index] = ranks[rest] | 1 << card[1]
-            tables.append((patterns, ranks))
+        known = (width, *chunks)
+        tables = _CHUNKS.get(known)
+        if tables is None:
+            tables = _chunk_tables(chunks, width)
+            if len(_CHUNKS) >= PIECES_KEPT:
+                _CHUNKS.pop(next(iter(_CHUNKS)))
+            _CHUNKS[known] = tables
         self.chunk = width
         """Bits of the card-id mask each table reads."""
         self.tables = tuple(tables) * (-(-size // width) if len(chunks) == 1 else 1)
@@ -181,6 +176,27 @@ class RankParts:
             out.append(cards[low.bit_length() - 1 + shift])
             chunk ^= low
         return tuple(out)
+
+
+def _chunk_tables(chunks: Sequence[tuple[tuple[int, int, int] | None, ...]],
+                  width: int) -> list[tuple[list[int], list[int]]]:
+    """For each chunk (id -> (pattern unit, class, value), or None for no natural card): every
+    set of its ids (a ``width``-bit index) -> (their pattern, the classes they hold as bits)."""
+    tables = []
+    for chunk in chunks:
+        patterns = [0] * (1 << width)
+        ranks = [0] * (1 << width)
+        for index in range(1, 1 << width):
+            bit = index & -index
+            card = chunk[bit.bit_length() - 1]
+            rest = index ^ bit
+            if card is None:
+                patterns[index], ranks[index] = patterns[rest], ranks[rest]
+            else:
+                patterns[index] = patterns[rest] + card[0]
+                ranks[index] = ranks[rest] | 1 << card[1]
+        tables.append((patterns, ranks))
+    return tables
 
 
 def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:
