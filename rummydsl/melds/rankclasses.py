@@ -146,8 +146,14 @@ class RankClasses:
                     seen.add(k)
                     group += self.inc[k]
                     self.windows[(a, b)] = (group, twice)
-        self.melds_memo: dict[int, list[int]] = {}
+        self.melds_memo: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(count))
+        """Class ``k`` -> :meth:`melds` of ``k`` by pattern (a dict a class: no key packs the class)."""
         self.least_memo: dict[int, int] = {}
+        self.meldless: set[int] = set()
+        """With :attr:`positive`: patterns whose least deadwood is their whole value (no meld
+        leaves less), found by :meth:`least` (each of them: its lowest card unmatched and
+        the rest such a pattern, or empty). A pattern not in it may still be one."""
+        self.pattern_values: dict[int, int] = {}  # a pattern's cards' value, by pattern_value
         self.judged: dict[int, int] = {}  # a pattern's group: 1 when it melds
         self.size_memo: dict[tuple[object, ...], frozenset[tuple[int, ...]]] = {}  # size_sets, by pattern
         self.group_sizes: dict[int, int] = {}  # a meld pattern's cards, for size_sets
@@ -161,11 +167,16 @@ class RankClasses:
         """Suit index -> the card-id mask of its natural cards."""
         self.suit_of = tuple(suit_cards.get(core._suit_index[i], 0) for i in range(core._size))
         """Card id -> the card-id mask of its suit's natural cards."""
-        self.group_names: dict[int, frozenset[str]] = {}  # kind names by (pattern, one suit), as group_kinds
+        self.group_names: tuple[dict[int, frozenset[str]], dict[int, frozenset[str]]] = ({}, {})
+        """Kind names by pattern, of melds of two suits or more, then of one suit (as group_kinds)."""
+        self.off_suit = tuple(~suit for suit in self.suit_of)
+        """Card id -> the card-id mask of every card not of its suit's natural cards."""
         self.memo_limit = CLASS_MEMO_LIMIT  # for .rankcontract
         self.asked: dict[tuple[int, ...], tuple[object, bool]] = {}  # a contract's answer by its melds' sizes
         self.held: dict[tuple[object, ...], tuple[object, bool]] = {}  # holds, by contract, bounds and patterns
         self.valued: dict[int, tuple[int, list[int]]] = {}  # a pattern's least deadwood and its cards' values
+        self.cards_of: Callable[[int], tuple[Card, ...]] = core._cards_of
+        """The deck's cards of a card-id mask, by id (the rank windows give theirs by chunks, .rankparts)."""
 
     # ------------------------------------------------------------------ patterns
 
@@ -202,15 +213,14 @@ class RankClasses:
 
     def melds(self, k: int, key: int) -> list[int]:
         """The patterns of the melds with a card of class ``k`` that pattern ``key`` holds."""
-        memo_key = key * self.count + k
-        got = self.melds_memo.get(memo_key)
+        memo = self.melds_memo[k]
+        got = memo.get(key)
         if got is not None:
             return got
+        if len(memo) >= CLASS_MEMO_LIMIT:
+            memo.clear()
         if self.one_class:
-            out = self._melds_one_class(k, key)
-            if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
-                self.melds_memo.clear()
-            self.melds_memo[memo_key] = out
+            out = memo[key] = self._melds_one_class(k, key)
             return out
         width, field, inc = self.width, self.field, self.inc
         found: set[int] = set()
@@ -265,9 +275,7 @@ class RankClasses:
         for group in found:
             if self._fits(group, key) and self.melds_pattern(group):
                 out.append(group)
-        if len(self.melds_memo) >= CLASS_MEMO_LIMIT:
-            self.melds_memo.clear()
-        self.melds_memo[memo_key] = out
+        memo[key] = out
         return out
 
     def _melds_one_class(self, k: int, key: int) -> list[int]:
@@ -291,11 +299,24 @@ class RankClasses:
         if got is not None:
             return got
         k = ((key & -key).bit_length() - 1) // self.width
-        best = least_step(self.value[k] + self.least(key - self.inc[k]), self.melds(k, key), key, self.least)
+        rest = key - self.inc[k]
+        unmatched = self.value[k] + self.least(rest)
+        best = least_step(unmatched, self.melds(k, key), key, self.least)
         if len(memo) >= CLASS_MEMO_LIMIT:
             memo.clear()
+            self.meldless.clear()
         memo[key] = best
+        if best == unmatched and self.positive and (not rest or rest in self.meldless):
+            self.meldless.add(key)
         return best
+
+    def pattern_value(self, key: int) -> int:
+        """The value of the cards of pattern ``key`` (kept in :attr:`pattern_values`)."""
+        values = self.pattern_values
+        if len(values) >= CLASS_MEMO_LIMIT:
+            values.clear()
+        got = values[key] = sum(self.value[k] * n for k, n in self._counts(key))
+        return got
 
     def _largest(self, group: int, c: int, mask: int, key: int) -> int:
         """The largest card set (by card-id mask) of ``mask`` (of pattern ``key``) with
@@ -320,6 +341,9 @@ class RankClasses:
             if k == k_c:
                 pool ^= out
                 n -= 1
+            if pool.bit_count() == n:  # no choice in this class: all of them
+                out |= pool
+                continue
             while n:
                 top = 1 << (pool.bit_length() - 1)
                 out |= top
@@ -348,42 +372,35 @@ class RankClasses:
         deadwood, melds, kinds, unmatched = self.walk_loose(mask)
         return deadwood, melds, kinds, self.core._cards_of(unmatched)
 
-    def walk_loose(self, mask: int, key: int = -1, total: int = 0) -> PartWalk:
+    def walk_loose(self, mask: int, key: int = -1) -> PartWalk:
         """:meth:`walk` with the unmatched cards as a card-id mask (given the cards' pattern
-        ``key`` and value ``total``, or with ``key`` -1 reading them)."""
+        ``key``, or with ``key`` -1 reading it)."""
         core = self.core
         values = core.values
         card_inc = self.card_inc
         if key < 0:
-            key = total = 0
-            m = mask
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                key += card_inc[c]
-                total += values[c]
-                m ^= low
+            key = self.key(mask)
         least = self.least
         memo = self.least_memo
         deadwood = target = least(key)
-        if self.positive and deadwood == total:  # no meld: one would leave less (module docs)
-            return total, (), (), mask
+        if key in self.meldless:  # no meld: one would leave less (module docs)
+            return deadwood, (), (), mask
         melds_memo = self.melds_memo
-        count = self.count
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
-        unmatched = 0
+        melded = 0
         class_of = self.class_of
         largest = self._largest
         group_counts = self.group_counts
         names = self.group_names
-        suit_of = self.suit_of
-        deck = core._cards
+        off_suit = self.off_suit
+        cards_of = self.cards_of
+        left = mask
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
             k = class_of[c]
-            groups = melds_memo.get(key * count + k)
+            groups = melds_memo[k].get(key)
             if groups is None:
                 groups = self.melds(k, key)
             best = best_group = 0
@@ -399,28 +416,22 @@ class RankClasses:
                     if real > best:
                         best, best_group = real, group
             if best:
-                cards = []  # core._cards_of(best), inlined: one call less a meld
-                m = best
-                while m:
-                    bit = m & -m
-                    cards.append(deck[bit.bit_length() - 1])
-                    m ^= bit
-                melds.append(tuple(cards))
-                named = best_group << 1 | (not best & ~suit_of[c])  # as kinds() keys it
-                got_names = names.get(named)
+                melds.append(cards_of(best))
+                named = names[not best & off_suit[c]]  # by whether the meld keeps one suit, as kinds() keys it
+                got_names = named.get(best_group)
                 if got_names is None:
-                    if len(names) >= CLASS_MEMO_LIMIT:
-                        names.clear()
-                    got_names = names[named] = core._names(self.kinds(best, best_group))
+                    if len(named) >= CLASS_MEMO_LIMIT:
+                        named.clear()
+                    got_names = named[best_group] = core._names(self.kinds(best, best_group))
                 kinds.append(got_names)
                 mask ^= best
+                melded |= best
                 key -= best_group
             else:
-                unmatched |= low
                 target -= values[c]
                 mask ^= low
                 key -= card_inc[c]
-        return deadwood, tuple(melds), tuple(kinds), unmatched
+        return deadwood, tuple(melds), tuple(kinds), left ^ melded
 
     # ------------------------------------------------------------------ the contract
 

@@ -10,13 +10,14 @@ rank pattern (:mod:`.rankclasses`) is the hand's pattern less the fields of the 
 ranks. When each rank is one class (its cards share one value), :class:`RankParts`
 reads a hand
 
-- by bytes of its card-id mask: three table lookups per byte give those cards'
-  pattern, the ranks they hold, and their values summed in one field per rank;
+- by chunks of its card-id mask (a suit's ids when each suit's ids read one class each,
+  then one table serves every suit; else bytes): two table lookups per chunk give those
+  cards' pattern and the ranks they hold;
 - then its parts by the ranks held, one lookup in a table of every set of ranks (the
   pieces by lowest sequence position, as the classes are numbered): each part as the
-  card-id mask of its ranks' cards (the hand's cards there are the part), the field
-  mask of its ranks (the hand's pattern there is the part's) and that of their value
-  fields (whose sum, one multiplication, is the part's value),
+  card-id mask of its ranks' cards (the hand's cards there are the part) and the field
+  mask of its ranks (the hand's pattern there is the part's; a part's value is its
+  pattern's, :meth:`~.rankclasses.RankClasses.pattern_value`),
 
 instead of one step per card and link. :meth:`RankParts.build` checks that every card's
 links are its rank's (else the hand is split by its links, as before). The tables depend
@@ -30,6 +31,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from .core import MeldCore
     from .rankclasses import RankClasses
 
@@ -46,35 +48,47 @@ PIECES_KEPT = 8
 Pieces = list[tuple[tuple[int, int, int], ...]]
 
 _PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width, value width)
+_CHUNKS: dict[Hashable, list[tuple[list[int], list[int]]]] = {}  # RankParts.tables, by (width, *chunks)
 
 
 class RankParts:
-    """A deck's natural cards by bytes and ranks, for reading a hand's parts; build with :meth:`build`."""
+    """A deck's natural cards by chunks of ids and ranks, for reading a hand's parts; build with :meth:`build`."""
 
     def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
         self.classes = classes
         card_inc, class_of, values = classes.card_inc, classes.class_of, classes.core.values
-        tables = []
-        for low in range(0, size, 8):
-            patterns = [0] * 256
-            ranks = [0] * 256
-            valued = [0] * 256
-            for byte in range(1, 256):
-                bit = byte & -byte
-                cid = low + bit.bit_length() - 1
-                natural = cid < size and class_of[cid] >= 0
-                patterns[byte] = patterns[byte ^ bit] + (card_inc[cid] if natural else 0)
-                ranks[byte] = ranks[byte ^ bit] | (1 << class_of[cid] if natural else 0)
-                valued[byte] = valued[byte ^ bit] + (values[cid] << (class_of[cid] * value_width) if natural else 0)
-            tables.append((patterns, ranks, valued))
-        self.tables = tuple(tables)
-        """Byte ``i`` of a card-id mask -> (the pattern of its cards, the ranks they hold (a
-        bit per class), their values summed in one field of ``value_width`` bits per class)."""
+
+        def signature(low: int, width: int) -> tuple[tuple[int, int, int] | None, ...]:
+            return tuple((card_inc[cid], class_of[cid], values[cid]) if cid < size and class_of[cid] >= 0
+                         else None for cid in range(low, low + width))
+
+        # chunks of one class each (a deck by suits: a suit's cards, one of each rank) share
+        # one table, so a hand takes a lookup a suit; else bytes, a table each
+        width = classes.count
+        if width > 8 and len({signature(low, width) for low in range(0, size, width)}) == 1:
+            chunks = [signature(0, width)]
+        else:
+            width = 8
+            chunks = [signature(low, width) for low in range(0, size, width)]
+        known = (width, *chunks)
+        tables = _CHUNKS.get(known)
+        if tables is None:
+            tables = _chunk_tables(chunks, width)
+            if len(_CHUNKS) >= PIECES_KEPT:
+                _CHUNKS.pop(next(iter(_CHUNKS)))
+            _CHUNKS[known] = tables
+        self.chunk = width
+        """Bits of the card-id mask each table reads."""
+        self.tables = tuple(tables) * (-(-size // width) if len(chunks) == 1 else 1)
+        """Chunk ``i`` of :attr:`chunk` bits of a card-id mask -> (the pattern of its cards, the ranks
+        they hold (a bit per class))."""
+        self.cards = classes.core._cards
+        self.card_chunks: tuple[list[tuple[Card, ...] | None], ...] = tuple(
+            [None] * (1 << width) for _ in range(-(-size // width)))
+        """Chunk ``i`` of a card-id mask -> the deck's cards there by id (:meth:`cards_of`; filled as met)."""
         self.pieces = pieces
-        self.value_width = value_width
-        self.value_ones = sum(1 << (k * value_width) for k in range(classes.count))
-        """One in each value field: a multiple of it sums the fields into the top one."""
-        self.value_shift = (classes.count - 1) * value_width
+        """Held ranks -> each piece's (card-id mask, field mask, value field mask); :meth:`split`
+        reads the first two (a part's value is its pattern's, :meth:`.RankClasses.pattern_value`)."""
 
     @classmethod
     def build(cls, core: MeldCore, links: Sequence[int], classes: RankClasses) -> RankParts | None:
@@ -114,26 +128,75 @@ class RankParts:
             _PIECES[key] = pieces
         return cls(classes, core._size, pieces, value_width)
 
-    def split(self, mask: int) -> tuple[list[int], list[int], list[int]]:
+    def split(self, mask: int) -> tuple[list[int], list[int]]:
         """The parts of the wild-free hand ``mask`` (card-id masks, by lowest sequence
-        position), their patterns and their cards' values."""
-        pattern = ranks = value = 0
+        position) and their patterns."""
+        pattern = ranks = 0
         rest = mask
-        for patterns, held, valued in self.tables:
-            byte = rest & 255
-            pattern += patterns[byte]
-            ranks |= held[byte]
-            value += valued[byte]
-            rest >>= 8
+        width = self.chunk
+        low = (1 << width) - 1
+        for patterns, held in self.tables:
+            chunk = rest & low
+            pattern += patterns[chunk]
+            ranks |= held[chunk]
+            rest >>= width
         parts = []
         keys = []
-        totals = []
-        ones, shift, top = self.value_ones, self.value_shift, (1 << self.value_width) - 1
-        for column, fields, value_fields in self.pieces[ranks]:
+        for column, fields, _value_fields in self.pieces[ranks]:
             parts.append(mask & column)
             keys.append(pattern & fields)
-            totals.append(((value & value_fields) * ones) >> shift & top)  # the fields' sum
-        return parts, keys, totals
+        return parts, keys
+
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The deck's cards of card-id mask ``mask``, by id (``MeldCore._cards_of``), a
+        chunk of :attr:`chunk` bits at a time: a chunk's cards are kept once met."""
+        out: tuple[Card, ...] = ()
+        width = self.chunk
+        low = (1 << width) - 1
+        shift = 0
+        for known in self.card_chunks:
+            chunk = mask & low
+            if chunk:
+                got = known[chunk]
+                if got is None:
+                    got = known[chunk] = self._chunk_cards(chunk, shift)
+                out += got
+            mask >>= width
+            if not mask:
+                break
+            shift += width
+        return out
+
+    def _chunk_cards(self, chunk: int, shift: int) -> tuple[Card, ...]:
+        cards = self.cards
+        out = []
+        while chunk:
+            low = chunk & -chunk
+            out.append(cards[low.bit_length() - 1 + shift])
+            chunk ^= low
+        return tuple(out)
+
+
+def _chunk_tables(chunks: Sequence[tuple[tuple[int, int, int] | None, ...]],
+                  width: int) -> list[tuple[list[int], list[int]]]:
+    """For each chunk (id -> (pattern unit, class, value), or None for no natural card): every
+    set of its ids (a ``width``-bit index) -> (their pattern, the classes they hold as bits)."""
+    tables = []
+    for chunk in chunks:
+        patterns = [0] * (1 << width)
+        ranks = [0] * (1 << width)
+        for index in range(1, 1 << width):
+            bit = index & -index
+            card = chunk[bit.bit_length() - 1]
+            rest = index ^ bit
+            if card is None:
+                patterns[index], ranks[index] = patterns[rest], ranks[rest]
+            else:
+                patterns[index] = patterns[rest] + card[0]
+                ranks[index] = ranks[rest] | 1 << card[1]
+        tables.append((patterns, ranks))
+    return tables
 
 
 def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:

@@ -103,11 +103,12 @@ class RankWindows:
         self.arrangements: dict[int, PartWalk] = {}  # a part's arrangement, unmatched as a mask
         self.rank_parts = None if self.rank_classes is None else RankParts.build(core, links, self.rank_classes)
         """With suit-blind kinds whose links are their ranks': a hand's parts read by ranks (:mod:`.rankparts`)."""
+        if self.rank_parts is not None and self.rank_classes is not None:
+            self.rank_classes.cards_of = self.rank_parts.cards_of
         self._parts_of = -1
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
         self._last_keys: list[int] = []
-        self._last_totals: list[int] = []  # the parts' values, with rank_parts
 
     @classmethod
     def build(cls, core: MeldCore) -> RankWindows | None:
@@ -149,7 +150,7 @@ class RankWindows:
         if mask == self._parts_of:
             return self._last_parts
         if self.rank_parts is not None:
-            parts, self._last_keys, self._last_totals = self.rank_parts.split(mask)
+            parts, self._last_keys = self.rank_parts.split(mask)
         else:
             parts = connected_parts(mask, self.links)
             self._last_keys = []
@@ -347,8 +348,9 @@ class RankWindows:
         parts = self.parts(mask)
         if self.rank_parts and self.rank_classes and self.direct and mask.bit_count() <= DIRECT_MOST:  # by ranks
             least = self.rank_classes.least
-            for part, key, value in zip(parts, self._last_keys, self._last_totals):
-                total += value if part.bit_count() < fewest else least(key)
+            values, value_of = self.rank_classes.pattern_values, self.rank_classes.pattern_value
+            for part, key in zip(parts, self._last_keys):
+                total += (values.get(key) or value_of(key)) if part.bit_count() < fewest else least(key)
             return total
         for part in parts:
             if part.bit_count() < fewest:
@@ -412,16 +414,20 @@ class RankWindows:
         # suit-blind kinds on a direct hand: each part walks its rank pattern
         classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         by_ranks = self.rank_parts if classes is not None else None
-        keys, totals = (self._last_keys, self._last_totals) if by_ranks is not None else ((), ())
+        keys = self._last_keys if by_ranks is not None else ()
+        values = classes.pattern_values if classes is not None else {}
         for i, part in enumerate(parts):
             if part.bit_count() < fewest:
-                deadwood += totals[i] if by_ranks is not None else self._value(part)
+                if by_ranks is not None:  # (a part's value is its pattern's)
+                    deadwood += values.get(keys[i]) or classes.pattern_value(keys[i])  # type: ignore[union-attr]
+                else:
+                    deadwood += self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
             if kept is None:
                 if by_ranks is not None:
-                    kept = classes.walk_loose(part, keys[i], totals[i])  # type: ignore[union-attr]
+                    kept = classes.walk_loose(part, keys[i])  # type: ignore[union-attr]
                 elif classes is not None:
                     kept = classes.walk_loose(part)
                 else:
@@ -439,13 +445,20 @@ class RankWindows:
             melds.extend(kept[1])
             kinds.extend(kept[2])
             loose |= kept[3]
-        if len(parts) > 1 and len(melds) > 1:  # by first card (ids differ: no meld is compared)
+        sorted_melds: tuple[tuple[Card, ...], ...]
+        sorted_kinds: tuple[frozenset[str], ...]
+        if len(parts) > 1 and len(melds) == 2:  # by first card (the most common case: one comparison)
+            if melds[0][0].id > melds[1][0].id:
+                sorted_melds, sorted_kinds = (melds[1], melds[0]), (kinds[1], kinds[0])
+            else:
+                sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
+        elif len(parts) > 1 and len(melds) > 1:  # by first card (ids differ: no meld is compared)
             _, sorted_melds, sorted_kinds = zip(*sorted(zip([meld[0].id for meld in melds], melds, kinds)))
         else:
             sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
-        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
-                                           (), None, (), ()))
+        unmatched = by_ranks.cards_of(loose) if by_ranks is not None else self.core._cards_of(loose)
+        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, unmatched, holds, (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
         """Whether the wild-free hand ``mask`` meets the solver's contract. A contract
@@ -462,16 +475,18 @@ class RankWindows:
             bounds = self._contract_bounds = self._bounds(contract)
         _, least_size, least_melds, sizes, blind = bounds
         room = 0
-        cards = 0
         held = []
-        for i, part in enumerate(self.parts(mask)):
+        parts = self.parts(mask)
+        for i, part in enumerate(parts):
             size = part.bit_count()
             if size >= least_size:
                 room += size // least_size
-                cards |= part
                 held.append(i)
         if room < least_melds:
             return False
+        cards = 0
+        for i in held:
+            cards |= parts[i]
         if self.direct and cards.bit_count() <= DIRECT_MOST:
             classes = self.rank_classes
             if classes is not None and blind:

@@ -58,7 +58,8 @@ def test_the_parts_by_ranks_are_the_linked_parts(index: int, data: Any) -> None:
     naturals = [c.id for c in found.core._cards if not c.wild]
     ids = data.draw(st.lists(st.sampled_from(naturals), min_size=0, max_size=24, unique=True))
     mask = sum(1 << cid for cid in ids)
-    parts, keys, totals = found.rank_parts.split(mask)
+    parts, keys = found.rank_parts.split(mask)
+    totals = [found.rank_classes.pattern_value(key) for key in keys]
     assert sorted(parts) == sorted(connected_parts(mask, found.links))
     assert keys == [found.rank_classes.key(part) for part in parts]
     lowest = [min(min(found.core._positions[cid]) for cid in _ids(part)) for part in parts]
@@ -110,3 +111,46 @@ def test_pieces_join_what_links_join() -> None:
     assert pieces[0b0101] == ((1, 0b11, 0b111), (4, 0b11 << 4, 0b111 << 6))
     assert pieces[0b1111] == ((7, 0b111111, 0b111111111), (8, 0b11 << 6, 0b111 << 9))
     assert pieces[0] == () and len(pieces) == 16
+
+
+@pytest.mark.parametrize("index", range(len(DECKS)))
+@SETTINGS
+@given(data=st.data())
+def test_the_cards_by_chunks_are_the_cards_by_id(index: int, data: Any) -> None:
+    found = windows(index)
+    assert found.rank_parts is not None and found.rank_classes is not None
+    naturals = [c.id for c in found.core._cards if not c.wild]
+    ids = data.draw(st.lists(st.sampled_from(naturals), min_size=0, max_size=24, unique=True))
+    mask = sum(1 << cid for cid in ids)
+    assert found.rank_parts.cards_of(mask) == found.core._cards_of(mask)
+    assert found.rank_parts.cards_of(mask) == found.core._cards_of(mask)  # kept chunks read again
+    assert found.rank_classes.cards_of == found.rank_parts.cards_of  # the walk's meld cards read so too
+
+
+def test_a_deck_by_suits_reads_a_suit_a_lookup() -> None:
+    # one pack by suits: every suit's 13 ids one class each, one table shared by the four chunks
+    one = windows(0).rank_parts
+    assert one is not None and one.chunk == 13 and len(one.tables) == 4
+    assert len({id(table) for table in one.tables}) == 1
+
+
+@pytest.mark.parametrize("index", range(len(DECKS)))
+@SETTINGS
+@given(data=st.data())
+def test_the_meldless_patterns_are_those_left_at_their_value(index: int, data: Any) -> None:
+    # the walk's early exit: a pattern the search marks meldless has no meld that leaves
+    # less than its whole value, and (no memo cleared) every such pattern it met is marked
+    found = windows(index)
+    classes = found.rank_classes
+    assert classes is not None and classes.positive
+    naturals = [c.id for c in found.core._cards if not c.wild]
+    ids = data.draw(st.lists(st.sampled_from(naturals), min_size=1, max_size=14, unique=True))
+    mask = sum(1 << cid for cid in ids)
+    for part, key in zip(found.parts(mask), found.part_keys(mask)):
+        deadwood, melds, _kinds, unmatched = classes.walk_loose(part, key)
+        value = sum(found.core.values[cid] for cid in _ids(part))
+        assert classes.pattern_value(key) == value
+        assert (key in classes.meldless) == (deadwood == value) == (not melds)
+        assert not melds or unmatched != part
+    for key, least in classes.least_memo.items():
+        assert (key in classes.meldless) == (least == classes.pattern_value(key))
