@@ -17,6 +17,7 @@ from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld, Melds
 from .contractfit import kinds_used, may_meet
+from .contractgrown import _apart, grown_candidates, holds_apart, remember
 from .keep import kept
 from .meldbuckets import face_codes as _face_codes
 from .meldlist import _judged_melds
@@ -58,8 +59,6 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     """
     hand = rnd.hands[player]
     fewest, most, small, big = contract_bounds(rnd, hand)
-    if not may_meet(rnd, hand, fewest, most, small, big):
-        return []
     lasts = kept(_LASTS, rnd.rules, 32, dict)
     asked = (len(hand), fewest, most, small, big)
     if asked in lasts:
@@ -68,10 +67,18 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         used = kinds_used(rnd, len(hand), fewest, most, small, big)
         last = lasts[asked] = None if used is None else max(
             (j for j, use in enumerate(used) if use), default=-1) + 1
+    grown = grown_candidates(rnd, player, hand, small, big, last) if big < len(hand) else None
+    if grown is None:
+        if not may_meet(rnd, hand, fewest, most, small, big):
+            return []
+    elif not holds_apart(grown[1], max(fewest, 1)):
+        return []  # the candidates, from the last listing's (contractgrown.py), hold no lay-down
     listed_groups, judged = _judged_melds(rnd, hand, big, last)
     keep = [i for i, group in enumerate(listed_groups) if small <= len(group)]
     candidates = [listed_groups[i] for i in keep]
     if not candidates:
+        if grown is not None:
+            remember(rnd, player, small, big, last, grown[0], ())
         return []
     # each candidate's cards (a bit a card id), and the candidates after each that share
     # no card with it (a bit each): those after it less those that hold one of its cards
@@ -87,6 +94,8 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
             mask |= 1 << cid
             holders[cid] |= bit
         masks.append(mask)
+    if grown is not None:
+        remember(rnd, player, small, big, last, grown[0], masks)
     full = (1 << count) - 1
     after = []
     for i, group in enumerate(candidates):
@@ -247,23 +256,6 @@ def _meld(player: int, melds: Melds) -> Meld:
     _set_player(meld, player)
     _set_melds(meld, melds)
     return meld
-
-
-def _apart(after: Sequence[int], free: int, need: int) -> bool:
-    """Whether ``need`` of the candidates ``free`` (a bit each) share no card, pairwise;
-    ``after``: each candidate's later ones that share none with it."""
-    while free:
-        low = free & -free
-        free ^= low
-        if need == 1:
-            return True
-        rest = free & after[low.bit_length() - 1]
-        if need == 2:
-            if rest:
-                return True
-        elif rest.bit_count() >= need - 1 and _apart(after, rest, need - 1):
-            return True
-    return False
 
 
 def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],
