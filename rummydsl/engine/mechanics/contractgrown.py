@@ -1,19 +1,22 @@
-"""Whether a hand holds enough disjoint candidates for the contract, told from the player's
-last listing (SK-5, CR-2).
+"""The contract listing's candidates grown from the player's last listing (SK-5, CR-2).
 
-Most contract listings list nothing (two in three of a random Skarney hand's), and
-between two listings of one player the hand changes by a card or two (it draws, takes
-the offered card, offers one). A listing's candidates (the hand's single melds of the
-sizes the contract allows, :func:`.contractlist._contract_melds`) are each a group of
-the hand's wild-free cards that forms a kind: whether a group is one reads the group
-alone, never the rest of the hand. So the candidates of a hand are those of the last
-hand listed that it still holds, and the ones that hold a card it gained: these lie
-among the cards that may share a meld with one of them (of its rank, or at most
-``big - 1`` sequence positions from it, by the kinds' shapes), a few cards, listed as a
-hand of their own. Kept per player: the last hand listed (its cards' ids, a bit each)
-and its candidates' cards, which read nothing else, so they never go stale; a hand
-with a wild card, or under rules whose wild cards read the hand, is not answered here.
+A contract listing (:func:`.contractlist._contract_melds`) searches the hand's single
+melds of the sizes the contract allows: its candidates. Each is a group of the hand's
+wild-free cards that forms a kind, and whether a group is one reads the group alone,
+never the rest of the hand. Between two listings of one player the hand changes by a
+card or two (it draws, takes the offered card, offers one), so its candidates are those
+of the last hand listed that it still holds, and those that hold a card it gained: one
+rank's cards with it, or one card a position over the few windows of sequence positions
+through it (the kinds' shapes), judged as :func:`.meldlist._judged_melds` judges them
+(by faces, kept). Kept per player and per round's solver: the last hand listed (its
+cards, a bit a card id) and its candidates, which read nothing else, so they never go
+stale. Most listings list nothing (two in three of a random Skarney hand's): those are
+told by the candidates' cards alone (:func:`holds_apart`); the others take them in the
+listing's order (:func:`in_order`), as ``_judged_melds`` lists them. A hand with a wild
+card, rules whose wild cards read the hand, a kind of no known shape or a wrapping deck
+are not answered here.
 """
+
 
 from __future__ import annotations
 
@@ -28,11 +31,11 @@ from .meldlist import _forms, _listing
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["grown_candidates", "remember", "holds_apart"]
+__all__ = ["grown_candidates", "in_order", "holds_apart"]
 
 #: Per round's solver: by (player, least and most cards a meld, the kinds asked): the last
-#: hand listed (a bit a card id) and its candidates (the same, one int each).
-_LAST: dict[int, tuple[object, object, dict[tuple[int, int, int, int | None], tuple[int, tuple[int, ...]]]]] = {}
+#: hand listed (a bit a card id) and its candidates (:data:`Entry`).
+_LAST: dict[int, tuple[object, object, dict[tuple[int, int, int, int | None], tuple[int, tuple["Entry", ...]]]]] = {}
 
 #: The most cards a hand may have gained since the last listing for its candidates to be
 #: grown from those kept (past them, they are listed whole).
@@ -84,16 +87,22 @@ def _table(rnd: Round) -> _Table | None:
     return kept(_TABLES, rnd.rules, 32, build)
 
 
+#: A candidate as kept: its cards (a bit a card id), its group, its kinds (``kinds_bits``),
+#: and where it stands in the listing: a same-rank group by its rank's cards (a bit each:
+#: the rank's lowest card in the hand places it), a sequence by its start position (as a
+#: negative number), then its size.
+Entry = tuple[int, tuple[Card, ...], int, int, int]
+
+
 def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, big: int,
-                     last: int | None) -> tuple[int, list[int]] | None:
-    """The hand's cards (a bit a card id) and its candidates' cards (one int each, in no
-    order; perhaps some the listing leaves out, of kinds it does not ask for): those of
-    the player's last listing (:func:`remember`) that the hand still holds, and those
-    that hold a card it gained since (all of them where none is kept, or the hand
-    gained more than :data:`GAINED_LIMIT` cards). ``None`` for a hand not answered here
-    (a wild card, or rules whose wild cards read the hand, or a kind of no known shape).
-    ``small``, ``big``, ``last``: the listing's least and most cards a meld and the
-    kinds it asks for (``_judged_melds``' ``kinds``)."""
+                     last: int | None) -> tuple[int, list[Entry]] | None:
+    """The hand's cards (a bit a card id) and its candidates (:data:`Entry`, in no order):
+    those of the player's last listing (:func:`remember`) that the hand still holds, and
+    those that hold a card it gained since (all of them where none is kept, or the hand
+    gained more than :data:`GAINED_LIMIT` cards): the groups of ``small`` to ``big``
+    cards :func:`.meldlist._judged_melds` lists (asked for the first ``last`` kinds).
+    ``None`` for a hand not answered here (a wild card, or rules whose wild cards read
+    the hand, or a kind of no known shape)."""
     rules = rnd.rules
     if rules.wild_unique_card:
         return None
@@ -106,32 +115,61 @@ def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, 
     if mask & table[4]:
         return None
     kept_hands = kept(_LAST, rules, 32, dict)
-    got = kept_hands.get((player, small, big, last))
+    key = (player, small, big, last)
+    got = kept_hands.get(key)
     if got is not None and (mask & ~got[0]).bit_count() <= GAINED_LIMIT:
-        before, masks = got
+        before, entries = got
         gained = mask & ~before
-        found = [m for m in masks if not m & ~mask]  # the last hand's candidates it still holds
+        found = [entry for entry in entries if not entry[0] & ~mask]  # those it still holds
     else:
         gained = mask
         found = []
     if gained:
-        found.extend(_touching(rnd, table, mask, gained, max(small, 1), big))
-    kept_hands[(player, small, big, last)] = (mask, tuple(found))
+        sequences = table[6] and (last is None or any(
+            shape.family == "sequence" for shape in list(rules.shapes.values())[:last]))
+        found.extend(_touching(rnd, table, mask, gained, max(small, _listing(rnd)[2]), big, sequences))
+    if len(kept_hands) >= 64:
+        kept_hands.clear()
+    kept_hands[key] = (mask, tuple(found))
     return mask, found
 
 
-def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big: int) -> list[int]:
-    """The cards (a bit each) of each group of the hand ``mask`` (natural cards, a bit a
-    card id) of ``small`` to ``big`` cards that holds one of ``gained`` and forms a kind:
-    one rank's cards, or one card at each of consecutive sequence positions (the kinds'
-    shapes, no wild card in it), judged as the listing judges them (by faces, kept)."""
-    naturals, ranks, spots, at, _odd, same_rank, sequences = table
+def in_order(mask: int, entries: Sequence[Entry]) -> list[Entry]:
+    """``entries`` in the listing's order for the hand ``mask`` (a bit a card id): the
+    same-rank groups by their rank's lowest card in the hand, then the sequences by
+    start; by size within one; then by their cards' ids in the group's order (the
+    combinations and products, of cards in id order, come so)."""
+    keyed = []
+    for entry in entries:
+        where = entry[3]
+        if where > 0:  # a same-rank group: by its rank's lowest card in the hand
+            where &= mask
+            key = (0, where & -where, entry[4], [card.id for card in entry[1]])
+        else:
+            key = (1, -where, entry[4], [card.id for card in entry[1]])
+        keyed.append((key, entry))
+    keyed.sort(key=_first)
+    return [entry for _key, entry in keyed]
+
+
+def _first(pair: tuple[tuple[int, int, int, list[int]], Entry]) -> tuple[int, int, int, list[int]]:
+    return pair[0]
+
+
+def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big: int,
+              sequences: bool) -> list[Entry]:
+    """Each group of the hand ``mask`` (natural cards, a bit a card id) of ``small`` to
+    ``big`` cards that holds one of ``gained`` and forms a kind, as :data:`Entry`: one
+    rank's cards, or (with ``sequences``) one card at each of consecutive sequence
+    positions (the kinds' shapes, no wild card in it), judged as the listing judges them
+    (by faces, kept), each once (a same-rank group before a sequence, the lower start first)."""
+    naturals, ranks, spots, at, _odd, same_rank, _sequences = table
     memo, may_form = _listing(rnd)[:2]
     kinds_bits = rnd.rules.kinds_bits
     faces = _face_codes(rnd.variant.deck)
-    out: list[int] = []
+    out: list[Entry] = []
     seen: set[int] = set()
-    groups: list[tuple[Card, ...]] = []
+    groups: list[tuple[tuple[Card, ...], int]] = []
     rest = gained
     done = 0
     starts: set[int] = set()
@@ -146,11 +184,11 @@ def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big
             if same.bit_count() >= small:
                 cards = _cards(naturals, same)
                 for size in range(small, min(big, len(cards)) + 1):
-                    groups.extend(itertools.combinations(cards, size))
+                    groups.extend((group, ranks[cid]) for group in itertools.combinations(cards, size))
         if sequences:
             for spot in spots[cid]:
                 starts.update(range(max(spot - big + 1, 0), spot + 1))
-    for start in starts:
+    for start in sorted(starts):
         held = []
         for spot in range(start, min(start + big, top)):
             here = at[spot] & mask
@@ -158,17 +196,18 @@ def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big
                 break
             held.append(_cards(naturals, here))
             if len(held) >= small:
-                groups.extend(itertools.product(*held))  # type: ignore[arg-type]
-    for group in groups:
+                groups.extend((group, -1 - start) for group in itertools.product(*held))
+    for group, where in groups:
         ids = 0
         face = 0
         for card in group:
-            ids |= 1 << card.id  # type: ignore[union-attr]
-            face += faces[card.id]  # type: ignore[union-attr]
+            ids |= 1 << card.id
+            face += faces[card.id]
         if ids & gained and ids not in seen and ids.bit_count() == len(group):
             seen.add(ids)
-            if _forms(memo, face, group, may_form, kinds_bits):
-                out.append(ids)
+            kinds = _forms(memo, face, group, may_form, kinds_bits)
+            if kinds:
+                out.append((ids, group, kinds, where, len(group)))
     return out
 
 
@@ -182,15 +221,6 @@ def _cards(naturals: Sequence["Card | None"], mask: int) -> list[Card]:
         assert card is not None
         out.append(card)
     return out
-
-
-def remember(rnd: Round, player: int, small: int, big: int, last: int | None, mask: int,
-             masks: Sequence[int]) -> None:
-    """Keep ``masks`` as the candidates of the player's hand ``mask`` (a bit a card id)."""
-    kept_hands = kept(_LAST, rnd.rules, 32, dict)
-    if len(kept_hands) >= 64:
-        kept_hands.clear()
-    kept_hands[(player, small, big, last)] = (mask, tuple(masks))
 
 
 def holds_apart(masks: Sequence[int], need: int) -> bool:
