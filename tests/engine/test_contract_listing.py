@@ -373,3 +373,49 @@ def test_a_lay_down_built_by_its_slots_is_the_dataclasss() -> None:
     assert built.player == 1 and built.melds is groups
     with pytest.raises(dataclasses.FrozenInstanceError):
         built.player = 0  # type: ignore[misc]
+
+
+def test_skarney_lay_downs_of_hands_grown_card_by_card_are_a_fresh_listings() -> None:
+    """The contract listing's candidates grown from the player's last listing
+    (``contractgrown``: kept by the hand's cards, those it still holds and those with a
+    card it gained) list what a listing with nothing kept lists, and what the whole
+    search lists: a hand that gains a card or two, loses one, or is dealt anew, step by
+    step as play changes it, for either player."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractgrown
+
+    met = []
+
+    @settings(max_examples=40, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(data=st.data())
+    def check(data: object) -> None:
+        rnd, hand = _random_hand(data, "skarney_gin", 1)
+        draw = data.draw  # type: ignore[attr-defined]
+        cards = list(rnd.variant.deck.cards)
+        player = draw(st.integers(0, 1))
+        contractgrown._LAST.clear()
+        for step in range(draw(st.integers(1, 8))):
+            change = draw(st.sampled_from(["gain", "gain", "gain two", "lose", "swap", "anew"]))
+            free = [c for c in cards if c not in hand]
+            if change == "anew":
+                hand = draw(st.permutations(cards))[:draw(st.integers(9, 15))]
+            else:
+                if change in ("lose", "swap") and len(hand) > 9:
+                    hand = [c for c in hand if c is not draw(st.sampled_from(hand))]
+                if change != "lose":
+                    hand = [*hand, *draw(st.permutations(free))[:2 if change == "gain two" else 1]]
+            rnd.hands[player] = hand
+            got = list(contractlist._contract_melds(rnd, player))
+            kept_now = dict(contractgrown.kept(contractgrown._LAST, rnd.rules, 32, dict))
+            contractgrown._LAST.clear()
+            assert got == list(contractlist._contract_melds(rnd, player))  # nothing kept
+            if step % 3 == 0 and len(_plain_single_melds(rnd, hand)) <= 60:
+                assert got == list(_plain_contract_melds(rnd, player))
+            contractgrown.kept(contractgrown._LAST, rnd.rules, 32, dict).update(kept_now)
+            met.append(bool(got))
+
+    check()
+    assert any(met) and not all(met)

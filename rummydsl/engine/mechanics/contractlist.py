@@ -17,6 +17,7 @@ from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld, Melds
 from .contractfit import kinds_used, may_meet
+from .contractgrown import _apart, grown_candidates, holds_apart, in_order
 from .keep import kept
 from .meldbuckets import face_codes as _face_codes
 from .meldlist import _judged_melds
@@ -58,8 +59,6 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     """
     hand = rnd.hands[player]
     fewest, most, small, big = contract_bounds(rnd, hand)
-    if not may_meet(rnd, hand, fewest, most, small, big):
-        return []
     lasts = kept(_LASTS, rnd.rules, 32, dict)
     asked = (len(hand), fewest, most, small, big)
     if asked in lasts:
@@ -68,25 +67,44 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         used = kinds_used(rnd, len(hand), fewest, most, small, big)
         last = lasts[asked] = None if used is None else max(
             (j for j, use in enumerate(used) if use), default=-1) + 1
-    listed_groups, judged = _judged_melds(rnd, hand, big, last)
-    keep = [i for i, group in enumerate(listed_groups) if small <= len(group)]
-    candidates = [listed_groups[i] for i in keep]
-    if not candidates:
-        return []
-    # each candidate's cards (a bit a card id), and the candidates after each that share
-    # no card with it (a bit each): those after it less those that hold one of its cards
-    count = len(candidates)
-    faces = _face_codes(rnd.variant.deck)  # (a code a face, by card id: copies of a face share one)
-    holders = [0] * len(faces)
-    masks = []
-    for j, group in enumerate(candidates):
-        bit = 1 << j
-        mask = 0
-        for card in group:
-            cid = card.id
-            mask |= 1 << cid
-            holders[cid] |= bit
-        masks.append(mask)
+    grown = grown_candidates(rnd, player, hand, small, big, last) if big < len(hand) else None
+    if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
+        if not holds_apart([entry[0] for entry in grown[1]], max(fewest, 1)):
+            return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
+        entries = in_order(grown[0], grown[1])
+        candidates = [entry[1] for entry in entries]
+        masks = [entry[0] for entry in entries]
+        judged = [entry[2] for entry in entries]
+        keep = list(range(len(entries)))
+        count = len(candidates)
+        holders = [0] * (max(masks).bit_length())
+        for j, mask in enumerate(masks):
+            bit = 1 << j
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                holders[low.bit_length() - 1] |= bit
+    else:
+        if not may_meet(rnd, hand, fewest, most, small, big):
+            return []
+        listed_groups, judged = _judged_melds(rnd, hand, big, last)
+        keep = [i for i, group in enumerate(listed_groups) if small <= len(group)]
+        candidates = [listed_groups[i] for i in keep]
+        if not candidates:
+            return []
+        # each candidate's cards (a bit a card id), and the candidates after each that share
+        # no card with it (a bit each): those after it less those that hold one of its cards
+        count = len(candidates)
+        holders = [0] * len(_face_codes(rnd.variant.deck))  # (a code a face, by card id)
+        masks = []
+        for j, group in enumerate(candidates):
+            bit = 1 << j
+            mask = 0
+            for card in group:
+                cid = card.id
+                mask |= 1 << cid
+                holders[cid] |= bit
+            masks.append(mask)
     full = (1 << count) - 1
     after = []
     for i, group in enumerate(candidates):
@@ -142,6 +160,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     # with several packs, copies of a face make the same lay-down twice: it is listed once,
     # by its text (the action's, but for the player's name, which is the same throughout);
     # a hand whose cards all read differently lists no text twice
+    faces = _face_codes(rnd.variant.deck)  # (a code a face, by card id: copies of a face share one)
     distinct = len({faces[card.id] for card in hand}) == len(hand)
     if distinct and every:  # every collection of fewest to most disjoint candidates, each listed
         found: list[Meld] = []
@@ -247,23 +266,6 @@ def _meld(player: int, melds: Melds) -> Meld:
     _set_player(meld, player)
     _set_melds(meld, melds)
     return meld
-
-
-def _apart(after: Sequence[int], free: int, need: int) -> bool:
-    """Whether ``need`` of the candidates ``free`` (a bit each) share no card, pairwise;
-    ``after``: each candidate's later ones that share none with it."""
-    while free:
-        low = free & -free
-        free ^= low
-        if need == 1:
-            return True
-        rest = free & after[low.bit_length() - 1]
-        if need == 2:
-            if rest:
-                return True
-        elif rest.bit_count() >= need - 1 and _apart(after, rest, need - 1):
-            return True
-    return False
 
 
 def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds: Sequence[Sequence[str]],

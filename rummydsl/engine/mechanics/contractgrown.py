@@ -1,0 +1,257 @@
+"""The contract listing's candidates grown from the player's last listing (SK-5, CR-2).
+
+A contract listing (:func:`.contractlist._contract_melds`) searches the hand's single
+melds of the sizes the contract allows: its candidates. Each is a group of the hand's
+wild-free cards that forms a kind, and whether a group is one reads the group alone,
+never the rest of the hand. Between two listings of one player the hand changes by a
+card or two (it draws, takes the offered card, offers one), so its candidates are those
+of the last hand listed that it still holds, and those that hold a card it gained: one
+rank's cards with it, or one card a position over the few windows of sequence positions
+through it (the kinds' shapes), judged as :func:`.meldlist._judged_melds` judges them
+(by faces, kept). Kept per player and per round's solver: the last hand listed (its
+cards, a bit a card id) and its candidates, which read nothing else, so they never go
+stale. Most listings list nothing (two in three of a random Skarney hand's): those are
+told by the candidates' cards alone (:func:`holds_apart`); the others take them in the
+listing's order (:func:`in_order`), as ``_judged_melds`` lists them. A hand with a wild
+card, rules whose wild cards read the hand, a kind of no known shape or a wrapping deck
+are not answered here.
+"""
+
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Sequence
+
+from ...cards import Card
+from .keep import kept
+from .meldbuckets import face_codes as _face_codes
+from .meldlist import _forms, _listing
+
+if TYPE_CHECKING:
+    from ..round import Round
+
+__all__ = ["grown_candidates", "in_order", "holds_apart"]
+
+#: Per round's solver: by (player, least and most cards a meld, the kinds asked): the last
+#: hand listed (a bit a card id) and its candidates (:data:`Entry`).
+_LAST: dict[int, tuple[object, object, dict[tuple[int, int, int, int | None], tuple[int, tuple["Entry", ...]]]]] = {}
+
+#: The most cards a hand may have gained since the last listing for its candidates to be
+#: grown from those kept (past them, they are listed whole).
+GAINED_LIMIT = 3
+
+#: Per round's solver: each natural card by id (``None`` for a card of no rank or suit,
+#: or wild), the ids of each one's rank (a bit each), each one's sequence positions, the
+#: ids at each position, the deck's other cards (a bit each), and whether the kinds have
+#: same-rank and sequence shapes; ``None`` when some kind has no known shape, or the deck
+#: wraps.
+_TABLES: dict[int, tuple[object, object, "_Table | None"]] = {}
+
+_Table = tuple[list["Card | None"], list[int], list[tuple[int, ...]], list[int], int, bool, bool]
+
+
+def _table(rnd: Round) -> _Table | None:
+    """:data:`_TABLES`' entry for the round's solver."""
+
+    def build() -> _Table | None:
+        rules = rnd.rules
+        shapes = [rules.shapes[name] for name in rules.kind_names]
+        deck = rnd.variant.deck
+        if deck.wrap or not all(shape.family in ("same_rank", "sequence") for shape in shapes):
+            return None
+        cards = list(deck.cards)
+        size = max((c.id for c in cards), default=-1) + 1
+        naturals: list[Card | None] = [None] * size
+        ranks = [0] * size
+        spots: list[tuple[int, ...]] = [()] * size
+        odd = 0
+        by_rank: dict[int, int] = {}
+        for card in cards:
+            if card.wild or card.rank is None or card.suit is None:
+                odd |= 1 << card.id
+            else:
+                naturals[card.id] = card
+                spots[card.id] = tuple(deck.sequence_positions(card.rank))
+                by_rank[card.rank.order] = by_rank.get(card.rank.order, 0) | 1 << card.id
+        at = [0] * (max((spot for row in spots for spot in row), default=0) + 2)
+        for card in cards:
+            if naturals[card.id] is not None:
+                assert card.rank is not None
+                ranks[card.id] = by_rank[card.rank.order]
+                for spot in spots[card.id]:
+                    at[spot] |= 1 << card.id
+        return (naturals, ranks, spots, at, odd, any(shape.family == "same_rank" for shape in shapes),
+                any(shape.family == "sequence" for shape in shapes))
+
+    return kept(_TABLES, rnd.rules, 32, build)
+
+
+#: A candidate as kept: its cards (a bit a card id), its group, its kinds (``kinds_bits``),
+#: and where it stands in the listing: a same-rank group by its rank's cards (a bit each:
+#: the rank's lowest card in the hand places it), a sequence by its start position (as a
+#: negative number), then its size.
+Entry = tuple[int, tuple[Card, ...], int, int, int]
+
+
+def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, big: int,
+                     last: int | None) -> tuple[int, list[Entry]] | None:
+    """The hand's cards (a bit a card id) and its candidates (:data:`Entry`, in no order):
+    those of the player's last listing (:func:`remember`) that the hand still holds, and
+    those that hold a card it gained since (all of them where none is kept, or the hand
+    gained more than :data:`GAINED_LIMIT` cards): the groups of ``small`` to ``big``
+    cards :func:`.meldlist._judged_melds` lists (asked for the first ``last`` kinds).
+    ``None`` for a hand not answered here (a wild card, or rules whose wild cards read
+    the hand, or a kind of no known shape)."""
+    rules = rnd.rules
+    if rules.wild_unique_card:
+        return None
+    table = _table(rnd)
+    if table is None:
+        return None
+    mask = 0
+    for card in hand:
+        mask |= 1 << card.id
+    if mask & table[4]:
+        return None
+    kept_hands = kept(_LAST, rules, 32, dict)
+    key = (player, small, big, last)
+    got = kept_hands.get(key)
+    if got is not None and (mask & ~got[0]).bit_count() <= GAINED_LIMIT:
+        before, entries = got
+        gained = mask & ~before
+        found = [entry for entry in entries if not entry[0] & ~mask]  # those it still holds
+    else:
+        gained = mask
+        found = []
+    if gained:
+        sequences = table[6] and (last is None or any(
+            shape.family == "sequence" for shape in list(rules.shapes.values())[:last]))
+        found.extend(_touching(rnd, table, mask, gained, max(small, _listing(rnd)[2]), big, sequences))
+    if len(kept_hands) >= 64:
+        kept_hands.clear()
+    kept_hands[key] = (mask, tuple(found))
+    return mask, found
+
+
+def in_order(mask: int, entries: Sequence[Entry]) -> list[Entry]:
+    """``entries`` in the listing's order for the hand ``mask`` (a bit a card id): the
+    same-rank groups by their rank's lowest card in the hand, then the sequences by
+    start; by size within one; then by their cards' ids in the group's order (the
+    combinations and products, of cards in id order, come so)."""
+    keyed = []
+    for entry in entries:
+        where = entry[3]
+        if where > 0:  # a same-rank group: by its rank's lowest card in the hand
+            where &= mask
+            key = (0, where & -where, entry[4], [card.id for card in entry[1]])
+        else:
+            key = (1, -where, entry[4], [card.id for card in entry[1]])
+        keyed.append((key, entry))
+    keyed.sort(key=_first)
+    return [entry for _key, entry in keyed]
+
+
+def _first(pair: tuple[tuple[int, int, int, list[int]], Entry]) -> tuple[int, int, int, list[int]]:
+    return pair[0]
+
+
+def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big: int,
+              sequences: bool) -> list[Entry]:
+    """Each group of the hand ``mask`` (natural cards, a bit a card id) of ``small`` to
+    ``big`` cards that holds one of ``gained`` and forms a kind, as :data:`Entry`: one
+    rank's cards, or (with ``sequences``) one card at each of consecutive sequence
+    positions (the kinds' shapes, no wild card in it), judged as the listing judges them
+    (by faces, kept), each once (a same-rank group before a sequence, the lower start first)."""
+    naturals, ranks, spots, at, _odd, same_rank, _sequences = table
+    memo, may_form = _listing(rnd)[:2]
+    kinds_bits = rnd.rules.kinds_bits
+    faces = _face_codes(rnd.variant.deck)
+    out: list[Entry] = []
+    seen: set[int] = set()
+    groups: list[tuple[tuple[Card, ...], int]] = []
+    rest = gained
+    done = 0
+    starts: set[int] = set()
+    top = len(at) - 1
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        cid = low.bit_length() - 1
+        if same_rank and not done & low:
+            same = ranks[cid] & mask
+            done |= same
+            if same.bit_count() >= small:
+                cards = _cards(naturals, same)
+                for size in range(small, min(big, len(cards)) + 1):
+                    groups.extend((group, ranks[cid]) for group in itertools.combinations(cards, size))
+        if sequences:
+            for spot in spots[cid]:
+                starts.update(range(max(spot - big + 1, 0), spot + 1))
+    for start in sorted(starts):
+        held = []
+        for spot in range(start, min(start + big, top)):
+            here = at[spot] & mask
+            if not here:
+                break
+            held.append(_cards(naturals, here))
+            if len(held) >= small:
+                groups.extend((group, -1 - start) for group in itertools.product(*held))
+    for group, where in groups:
+        ids = 0
+        face = 0
+        for card in group:
+            ids |= 1 << card.id
+            face += faces[card.id]
+        if ids & gained and ids not in seen and ids.bit_count() == len(group):
+            seen.add(ids)
+            kinds = _forms(memo, face, group, may_form, kinds_bits)
+            if kinds:
+                out.append((ids, group, kinds, where, len(group)))
+    return out
+
+
+def _cards(naturals: Sequence["Card | None"], mask: int) -> list[Card]:
+    """The cards of ``mask`` (a bit a card id), in id order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        card = naturals[low.bit_length() - 1]
+        assert card is not None
+        out.append(card)
+    return out
+
+
+def holds_apart(masks: Sequence[int], need: int) -> bool:
+    """Whether ``need`` of the groups ``masks`` (their cards, a bit each) share no card, pairwise."""
+    count = len(masks)
+    if count < need:
+        return False
+    if need <= 1:
+        return count >= need
+    after = []
+    for i, m in enumerate(masks):
+        bits = 0
+        for j in range(i + 1, count):
+            if not m & masks[j]:
+                bits |= 1 << j
+        after.append(bits)
+    return _apart(after, (1 << count) - 1, need)
+
+
+def _apart(after: Sequence[int], free: int, need: int) -> bool:
+    """Whether ``need`` of the candidates ``free`` (a bit each) share no card, pairwise;
+    ``after``: each candidate's later ones that share none with it."""
+    while free:
+        low = free & -free
+        free ^= low
+        if need == 1:
+            return True
+        rest = free & after[low.bit_length() - 1]
+        if need == 2:
+            if rest:
+                return True
+        elif rest.bit_count() >= need - 1 and _apart(after, rest, need - 1):
+            return True
+    return False
