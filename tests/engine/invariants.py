@@ -412,9 +412,9 @@ def candidates(rnd: Round, rng: random.Random, count: int) -> list[Action]:
     return out
 
 
-def state_of(rnd: Round) -> tuple[dict[str, Any], list[Action]]:
-    """What ``rnd.to_json()`` holds, to tell whether a round changed: the JSON of every part
-    of the state but the action log, written as ``to_json`` writes it, and the log itself, a
+def state_of(rnd: Round, card_text: Callable[[Card], str] = str) -> tuple[dict[str, Any], list[Action]]:
+    """What ``rnd.to_json(card_text)`` holds, to tell whether a round changed: the JSON of every
+    part of the state but the action log, written as ``to_json`` writes it, and the log itself, a
     copy of the list of its actions (frozen values: the same actions write the same text).
 
     ``to_json`` writes every action of the round so far, so comparing two of its dumps costs
@@ -425,12 +425,20 @@ def state_of(rnd: Round) -> tuple[dict[str, Any], list[Action]]:
     for field in STATE:
         if field.json is None or field.key == "actions":
             continue
-        value = field.json(rnd, str)
+        value = field.json(rnd, card_text)
         if field.key:
             out[field.key] = value
         else:
             out.update(value)
     return out, list(rnd.actions)
+
+
+def same_text(one: tuple[dict[str, Any], list[Action]], other: tuple[dict[str, Any], list[Action]]) -> bool:
+    """Whether two :func:`state_of` values mean the same ``to_json``: the JSON but the log
+    equal, and the logs' actions the same text one by one (the same object writes the same
+    text, so only actions that are not the very same object are written out)."""
+    return one[0] == other[0] and len(one[1]) == len(other[1]) and all(
+        a is b or str(a) == str(b) for a, b in zip(one[1], other[1]))
 
 
 def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 4) -> None:

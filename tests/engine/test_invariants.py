@@ -33,7 +33,7 @@ from .invariants import (
     seeded_agents,
     state_of,
 )
-from rummydsl.engine.actions import player_name
+from rummydsl.engine.actions import card_text, player_name
 
 VARIANTS = Path(__file__).resolve().parents[2] / "variants"
 KINDS = ("random", "greedy", "mixed", "strong")
@@ -56,14 +56,15 @@ def test_state_of_holds_what_to_json_holds(variant_id: str) -> None:
     agents = seeded_agents(variant, "mixed", 3)
     count = 0
     while True:
-        data, log = state_of(rnd)
-        data["dealer"] = player_name(data["dealer"])
-        if data["sat_out"] is None:
-            del data["sat_out"]
-        else:
-            data["sat_out"] = player_name(data["sat_out"])
-        assert {**data, "actions": [str(a) for a in log]} == rnd.to_json()
-        assert log == rnd.actions and log is not rnd.actions
+        for text in (str, card_text):  # card_text: each card named as its copy (test_apply_listed.py's)
+            data, log = state_of(rnd, text)
+            data["dealer"] = player_name(data["dealer"])
+            if data["sat_out"] is None:
+                del data["sat_out"]
+            else:
+                data["sat_out"] = player_name(data["sat_out"])
+            assert {**data, "actions": [str(a) for a in log]} == rnd.to_json(text)
+            assert log == rnd.actions and log is not rnd.actions
         if rnd.result is not None:
             break
         player = rnd.to_move

@@ -840,7 +840,24 @@ def unique_meanings(kinds: dict[str, Pred], nat: list[Any], wilds: list[Any],
     Meanings are tried over all faces, one wild card at a time; a partial choice is
     dropped when the group with the other wild cards still wild forms no kind (for
     these rules a part of a good choice always passes that test, so nothing is lost).
-    """
+
+    No test of a choice reads ``banned``: it only leaves out the choices that hold a
+    banned face. So the choices over all faces are worked out once a group (its kinds, its
+    natural and wild cards, kept for the process: hands of the tests below share many
+    groups, a natural card or two with wild cards above all) and each call keeps those
+    that hold no banned face, the same list in the same order."""
+    key = (id(kinds), tuple(c.id for c in nat), tuple(c.id for c in wilds))
+    kept = _MEANINGS.get(key)
+    if kept is None or kept[0] is not kinds:
+        kept = _MEANINGS[key] = (kinds, _every_meaning(kinds, nat, wilds))
+    return [chosen for chosen in kept[1] if not chosen & banned]
+
+
+_MEANINGS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[dict[str, Pred], list[frozenset[int]]]] = {}
+
+
+def _every_meaning(kinds: dict[str, Pred], nat: list[Any], wilds: list[Any]) -> list[frozenset[int]]:
+    """:func:`unique_meanings` with nothing banned, worked out."""
     k = len(wilds)
     out: list[frozenset[int]] = []
     group = nat + wilds
@@ -852,8 +869,6 @@ def unique_meanings(kinds: dict[str, Pred], nat: list[Any], wilds: list[Any],
                 out.append(frozenset(chosen))
             return
         for f in range(start, len(FACES)):
-            if f in banned:
-                continue
             partial = nat + [FACES[g] for g in chosen] + [FACES[f]] + wilds[: k - len(chosen) - 1]
             if any(p(partial) for p in kinds.values()):
                 rec(chosen + [f], f + 1)
