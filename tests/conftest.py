@@ -19,6 +19,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -105,3 +106,28 @@ SMALL_MELD_WORK = 10_000
 """What :func:`small_meld_work_bound` lowers the bound to: far above what a hand of set and
 run candidates takes (a few hundred), far below an exploding kind's every odd subset of a
 19-card hand (2 ** 18)."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_parser_a_command() -> Iterator[None]:
+    """:func:`rummydsl.cli.main` builds its argument parser at every call (the command's
+    arguments only: 3 to 5 ms of CPU), and the in-process tests call it thousands of times.
+    Here each parser is built once a session for each ``only`` and reused: argparse parses
+    without changing its parser (no mutable default in ``rummydsl.cli.parser``, lab's and the
+    conformance runner's ``append`` options copy their lists), and help is laid out for the
+    terminal when printed. ``build_parser`` itself is unchanged and held to the whole
+    parser by tests/cli/test_imports.py; a command's own start-up is judged there in fresh
+    processes (docs/performance.md, "Security, Match and command-line tests, tenth pass")."""
+    import rummydsl.cli as cli
+    from rummydsl.cli.parser import build_parser
+
+    built: dict[str | None, object] = {}
+
+    def once(only: str | None = None) -> object:
+        if only not in built:
+            built[only] = build_parser(only=only)
+        return built[only]
+
+    cli.build_parser = once  # type: ignore[assignment]  # main reads the name at each call
+    yield
+    cli.build_parser = build_parser
