@@ -113,6 +113,11 @@ class RummyGame(pyspiel.Game):
         probe = Match.new(self.options.variant, chance="explicit", history=False)
         self._start = probe
         """The match at the start (every state begins as a copy: OpenSpiel makes one for each clone)."""
+        self._start_seen: dict[tuple[Any, ...], Any] = {}
+        """What the start shows each seat (:attr:`_Held.seen`), shared by every state not yet
+        stepped: OpenSpiel works out the observation tensor's shape from a new initial
+        state's tensor each time it is asked (``ObservationTensorSize``, twice at every
+        seat's check in ``random_sim_test``)."""
         self.recalls = False
         """Whether an information state was asked for: then every state keeps its seats' digests."""
         self.planes = Planes(probe)
@@ -150,10 +155,11 @@ class _Held:
     attributes and serializes it by pickling them, so a clone is :meth:`Match.copy` and a
     pickle is :meth:`Match.to_json` with the variant it is played by."""
 
-    __slots__ = ("match", "source", "players", "decisions", "recall", "earned")
+    __slots__ = ("match", "source", "players", "decisions", "recall", "earned", "seen")
 
     def __init__(self, match: Match, source: str, players: int, decisions: int = 0,
-                 recall: tuple[bytes, ...] | None = None, earned: tuple[float, ...] | None = None) -> None:
+                 recall: tuple[bytes, ...] | None = None, earned: tuple[float, ...] | None = None,
+                 seen: dict[tuple[Any, ...], Any] | None = None) -> None:
         self.match = match
         self.source = source
         self.players = players
@@ -162,9 +168,17 @@ class _Held:
         """Each seat's digest of all it has observed (:mod:`.recall`), once asked for; then kept up."""
         self.earned = earned
         """With a reward expression: what each seat has earned by it so far (None: nothing yet)."""
+        self.seen = {} if seen is None else seen
+        """What the match now shows each seat, as it was first asked (:func:`_planes_of`,
+        :func:`_json_of`): emptied at every step. OpenSpiel asks a state a seat's tensor and
+        strings more than once (``random_sim_test`` asks every seat's observation tensor,
+        observation string and information-state string, which holds the observation
+        string, at every decision), and with an information state each step encodes every
+        seat's planes for the digests, the planes the next tensor asked for is."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.match.copy(), self.source, self.players, self.decisions, self.recall, self.earned)
+        return _Held(self.match.copy(), self.source, self.players, self.decisions, self.recall, self.earned,
+                     dict(self.seen))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore, (json.dumps(self.match.to_json()), self.source, self.players, self.decisions,
@@ -178,13 +192,48 @@ def _restore(text: str, source: str, players: int, decisions: int,
                  earned=earned)
 
 
+def _planes_of(held: _Held, planes: Planes, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """``planes.encode(held.match, seat)``, once a state (read-only: it is shared)."""
+    key = (planes, seat)
+    got = held.seen.get(key)
+    if got is None:
+        got = held.seen[key] = planes.encode(held.match, seat)
+        got.flags.writeable = False
+    return got
+
+
+def _json_of(held: _Held, seat: int) -> str:
+    """The seat's observation of ``held.match`` as JSON (keys sorted), once a state."""
+    key = ("json", seat)
+    got = held.seen.get(key)
+    if got is None:
+        got = held.seen[key] = json.dumps(held.match.observation(seat).to_json(), sort_keys=True)
+    return got
+
+
+class _Seen:
+    """A game's planes read through a state's :attr:`_Held.seen` (what :func:`.recall.advance`
+    asks of its ``planes``: :meth:`encode`), for the state's own match only."""
+
+    __slots__ = ("held", "planes")
+
+    def __init__(self, held: _Held, planes: Planes) -> None:
+        self.held = held
+        self.planes = planes
+
+    def encode(self, match: Match, seat: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+        if match is not self.held.match:
+            return self.planes.encode(match, seat)
+        return _planes_of(self.held, self.planes, seat)
+
+
 class RummyState(pyspiel.State):
     """A state of :class:`RummyGame`: a :class:`~rummydsl.engine.match.Match` dealt by chance."""
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
         options = game.options
-        self.held = _Held(game._start.copy(), game.source, options.players)
+        self.held = _Held(game._start.copy(), game.source, options.players, seen=game._start_seen)
         self.episode = options.episode
         self.max_turns = options.max_turns
 
@@ -210,6 +259,7 @@ class RummyState(pyspiel.State):
         mover = match.to_move
         played = match.round
         event: Any = None
+        self.held.seen = {}
         try:
             event = match.apply(int(action))
         except StalledGameError as stalled:  # played, and the game cannot go on: the match is over (TERMINAL)
@@ -225,7 +275,7 @@ class RummyState(pyspiel.State):
             held.recall = replay(match, self.planes)
         elif held.recall is not None:
             text = str(event.action) if event is not None else str(match.action_space.action(int(action), mover))
-            held.recall = advance(held.recall, self.planes, match, mover, text)
+            held.recall = advance(held.recall, _Seen(held, self.planes), match, mover, text)  # type: ignore[arg-type]
 
     @property
     def planes(self) -> Planes:
@@ -303,10 +353,10 @@ class RummyObserver:
         self.dict = {"observation": self.tensor.reshape(self.planes.shape)}
 
     def set_from(self, state: RummyState, player: int) -> None:
-        self.dict["observation"][...] = self.planes.encode(state.match, player)
+        self.dict["observation"][...] = _planes_of(state.held, self.planes, player)
 
     def string_from(self, state: RummyState, player: int) -> str:
-        seen = json.dumps(state.match.observation(player).to_json(), sort_keys=True)
+        seen = _json_of(state.held, player)
         if not self.recall:
             return seen
         return f"recall {state.recall()[player].hex()}\n{seen}"

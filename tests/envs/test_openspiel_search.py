@@ -14,7 +14,6 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import cfr, ismcts, mcts  # noqa: E402
 
 import rummydsl.envs.openspiel  # noqa: E402,F401  (registers python_rummydsl)
 
@@ -88,6 +87,8 @@ def test_a_world_resampled_for_a_seat_keeps_its_information_state() -> None:
 
 @pytest.mark.parametrize("variant,moves", [("tiny", 6), ("gin_rummy", 2)])
 def test_openspiels_ismcts_bot_plays(variant: str, moves: int, tiny: str) -> None:
+    from open_spiel.python.algorithms import ismcts, mcts  # here, not at collection (the workers, tenth pass)
+
     game = pyspiel.load_game("python_rummydsl", {"variant": tiny if variant == "tiny" else variant})
     rng = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
@@ -107,6 +108,8 @@ def test_openspiels_ismcts_bot_plays(variant: str, moves: int, tiny: str) -> Non
 
 
 def test_cfr_iterates_over_a_tiny_variant(tiny: str) -> None:
+    from open_spiel.python.algorithms import cfr  # here, not at collection (the workers, tenth pass)
+
     game = pyspiel.load_game("python_rummydsl", {"variant": tiny})
     solver = cfr.CFRSolver(game)
     for _ in range(2):
