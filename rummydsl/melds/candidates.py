@@ -118,6 +118,12 @@ class PoolMelds:
         """A pool's melds by lowest card id (:meth:`by_lowest`): by (family, pool card-id mask, wild cards)."""
         self._alone: dict[int, tuple[tuple[int, int], ...]] = {}
         """Wild cards -> the groups of wild cards alone that meld, once per family."""
+        naturals = [c.id for c in core._cards if not c.wild]
+        self.pool_masks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << d for d in naturals if pool_of[d] == pool_of[c]) for c in range(core._size))
+            for pool_of in self._pool_of)
+        """Per family: card id -> the card-id mask of the natural cards of its pool."""
+        self._counts: dict[int, list[int]] = {}
 
     def melds(self, natural_ids: Sequence[int], wilds: int) -> list[tuple[int, int]]:
         """The melds of the natural cards ``natural_ids`` and 0..``wilds`` wild cards (class docs)."""
@@ -149,24 +155,42 @@ class PoolMelds:
             out.extend(self.wild_alone(wilds))
         return out
 
-    def by_lowest(self, natural_ids: Sequence[int], wilds: int) -> dict[int, list[tuple[int, int]]]:
-        """:meth:`melds` of the natural cards (their groups of wild cards alone left out), by
-        each group's lowest card id: each pool's groups kept by lowest card in the pool's own
-        suit too, so that a pool met again costs one lookup and a list extended per card."""
-        out: dict[int, list[tuple[int, int]]] = {cid: [] for cid in natural_ids}
+    def by_lowest(self, part: int, wilds: int) -> dict[int, list[tuple[int, int]]]:
+        """:meth:`melds` of the natural cards of card-id mask ``part`` (their groups of wild
+        cards alone left out), by each group's lowest card id: each pool's groups kept by
+        lowest card in the pool's own suit too, so that a pool met again costs one lookup
+        and a list extended per card. The pools are read by mask (:attr:`pool_masks`: a
+        pool's cards of the part at once), not card by card."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        m = part
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] = []
+            m ^= low
         grouped = self._grouped
-        for f, pool_of in enumerate(self._pool_of):
-            pools: dict[int, int] = {}
-            for cid in natural_ids:
-                where = pool_of[cid]
-                pools[where] = pools.get(where, 0) | 1 << cid
-            for pool in pools.values():
+        f = 0
+        for masks in self.pool_masks:
+            m = part
+            while m:
+                pool = part & masks[(m & -m).bit_length() - 1]
+                m ^= pool
                 got = grouped.get((f, pool, wilds))
                 if got is None:
                     got = self._group(f, pool, wilds)
                 for cid, melds in got:
                     out[cid] += melds
+            f += 1
         return out
+
+    def wild_counts(self, wilds: int) -> list[int]:
+        """The wild card counts of :meth:`wild_alone`'s groups, each once (kept)."""
+        got = self._counts.get(wilds)
+        if got is None:
+            got = self._counts[wilds] = []
+            for _, k in self.wild_alone(wilds):
+                if k not in got:
+                    got.append(k)
+        return got
 
     def _group(self, f: int, pool: int, wilds: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
         """Family ``f``'s melds of the pool ``pool`` by lowest card id (for :meth:`by_lowest`), kept."""

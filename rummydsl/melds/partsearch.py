@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .candidates import PoolMelds
-from .core import MeldCore, bits_of
+from .core import MeldCore
 
 __all__ = ["PART_MOST", "PartMelds", "part_melds", "part_search"]
 
@@ -28,11 +28,7 @@ card counts of the groups of wild cards alone that meld, each once."""
 
 def part_melds(part: int, w: int, pools: PoolMelds) -> PartMelds:
     """The melds of the natural cards ``part`` and 0..``w`` wild cards (:data:`PartMelds`)."""
-    wild_melds: list[int] = []
-    for _, k in pools.wild_alone(w):
-        if k not in wild_melds:
-            wild_melds.append(k)
-    return pools.by_lowest(list(bits_of(part)), w), wild_melds
+    return pools.by_lowest(part, w), pools.wild_counts(w)
 
 
 def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,

@@ -62,6 +62,10 @@ class Placings:
         self.suits = suits
         self.ranks = ranks
         self._kept: dict[int, Placing] = {}
+        self._full = (1 << ranks) - 1
+        self._shifts = tuple(s * ranks for s in range(suits))
+        self._suits = range(suits)
+        self._place = [0] * suits
 
     def __call__(self, part: int) -> Placing:
         """The placing of the part ``part`` (a card-id mask of natural cards)."""
@@ -69,15 +73,16 @@ class Placings:
         if got is not None:
             return got
         ranks = self.ranks
-        full = (1 << ranks) - 1
-        suits = self.suits
-        masks = [part >> (s * ranks) & full for s in range(suits)]
-        order = sorted(range(suits), key=masks.__getitem__, reverse=True)
+        full = self._full
+        masks = [part >> shift & full for shift in self._shifts]
+        order = sorted(self._suits, key=masks.__getitem__, reverse=True)
         pattern = 0
-        place = [0] * suits
+        place = self._place[:]
+        shift = 0
         for i, s in enumerate(order):
-            pattern |= masks[s] << (i * ranks)
+            pattern |= masks[s] << shift
             place[s] = i
+            shift += ranks
         kept = self._kept
         if len(kept) >= PLACINGS_LIMIT:
             kept.clear()
