@@ -115,7 +115,7 @@ def parts_knock(rules: MeldCore, mask: int, limit: int, reach: int) -> tuple[int
     than :data:`~.wildwindows.WILDS_MOST` wild cards, or no wild windows)."""
     natural = mask & rules._natural_mask
     w = (mask ^ natural).bit_count()
-    if not natural or not w or w > WILDS_MOST or not (wild := windows_of(rules)):
+    if not natural or not w or w > WILDS_MOST or not (wild := rules._wild_state or windows_of(rules)):
         return None
     try:
         return _within(wild, natural, w, limit, reach)
@@ -141,14 +141,11 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     vector = windows.vector
     within: set[int] = set()
     if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
-        got: list[tuple[int, ...]] = []
+        got = [kept(part << 3 | 1) or vector(part, 1) for part in parts]
         total = 0
         first = second = INFINITE
         first_at = -1
-        for i, part in enumerate(parts):
-            costed = kept(part << 3 | 1) or vector(part, 1)
-            got.append(costed)
-            a, b = costed
+        for i, (a, b) in enumerate(got):
             total += a
             gain = b - a
             if gain < first:
