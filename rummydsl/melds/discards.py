@@ -175,29 +175,40 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
                     within.add(cid)
         return whole, within, total <= limit
     got = [kept(part << 3 | w) or vector(part, w) for part in parts]
-    # the shares of the parts before each (before[-1]: all of them); a sum's entries below
-    # w depend on the entries below w alone, so best[w - 1] is the least with a wild card less
-    before: list[Sequence[int]] = [_NONE[w]]
-    if w == 2:  # (_combine written out: two wild cards are most of the rest)
+    # a sum's entries below w depend on the entries below w alone, so best[w - 1] is the
+    # least with a wild card less; the shares of the parts before each only where a discard is asked
+    if w == 2:  # (_combine written out with no list a part: two wild cards are most of the rest)
         b0, b1, b2 = _NONE[2]
         for v0, v1, v2 in got:
-            b0, b1, b2 = b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)
-            before.append((b0, b1, b2))
+            t = b0 + v1
+            u = b1 + v0
+            n1 = t if t < u else u
+            t = b0 + v2
+            u = b1 + v1
+            if u < t:
+                t = u
+            u = b2 + v0
+            b0, b1, b2 = b0 + v0, n1, t if t < u else u
+        best: Sequence[int] = (b0, b1, b2)
     else:
+        best = _NONE[w]
         for whole_ in got:
-            before.append(_combine(before[-1], whole_, w))
-    best = before[-1]
+            best = _combine(best, whole_, w)
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)
     if not worth:
         return best[w], within, best[w - 1] <= limit
+    before: list[Sequence[int]] = []
     after: list[Sequence[int]] = []
     for i, part in enumerate(parts):
         asked = part & worth
         if not asked:
             continue
-        if not after:  # the shares of the parts after each, combined
+        if not after:  # the shares of the parts before each and after each, combined
+            before.append(_NONE[w])
+            for whole_ in got:
+                before.append(_combine(before[-1], whole_, w))
             after.append(_NONE[w])
             for whole_ in reversed(got):
                 after.append(_combine(after[-1], whole_, w))
