@@ -20,7 +20,7 @@ from ..cards import Card
 from .core import LayoffTarget, MeldCore, WorkBoundError, bits_of
 from .search import HandSearch
 from .partsearch import PART_MOST
-from .wildshares import _NONE, INFINITE, WILDS_MOST, PartCosts, _combine
+from .wildshares import _NONE, INFINITE, WILDS_MOST, _combine
 from .wildwindows import WildWindows, windows_of
 
 __all__ = ["discard_deadwoods", "parts_deadwood", "parts_discards", "parts_knock"]
@@ -115,7 +115,7 @@ def parts_knock(rules: MeldCore, mask: int, limit: int, reach: int) -> tuple[int
     than :data:`~.wildwindows.WILDS_MOST` wild cards, or no wild windows)."""
     natural = mask & rules._natural_mask
     w = (mask ^ natural).bit_count()
-    if not natural or not w or w > WILDS_MOST or not (wild := windows_of(rules)):
+    if not natural or not w or w > WILDS_MOST or not (wild := rules._wild_state or windows_of(rules)):
         return None
     try:
         return _within(wild, natural, w, limit, reach)
@@ -138,17 +138,14 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     """
     parts = windows.parts(mask, w)
     kept = windows.memo.get
-    costs = windows.costs
+    vector = windows.vector
     within: set[int] = set()
     if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
-        got: list[PartCosts] = []
+        got = [kept(part << 3 | 1) or vector(part, 1) for part in parts]
         total = 0
         first = second = INFINITE
         first_at = -1
-        for i, part in enumerate(parts):
-            costed = kept(part << 3 | 1) or costs(part, 1)
-            got.append(costed)
-            a, b = costed[0]
+        for i, (a, b) in enumerate(got):
             total += a
             gain = b - a
             if gain < first:
@@ -166,7 +163,7 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
             if not asked:
                 continue
             each = _discards_of(windows, part, 1, got[i], asked)
-            room = limit - total + got[i][0][0]  # the limit less the other parts, no wild card
+            room = limit - total + got[i][0]  # the limit less the other parts, no wild card
             # the wild card in the best other part (no other part: INFINITE, past any deadwood)
             room0 = room - (second if i == first_at else first)
             while asked:
@@ -177,32 +174,43 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
                 if e1 <= room or e0 <= room0:
                     within.add(cid)
         return whole, within, total <= limit
-    got = [kept(part << 3 | w) or costs(part, w) for part in parts]
-    # the shares of the parts before each (before[-1]: all of them); a sum's entries below
-    # w depend on the entries below w alone, so best[w - 1] is the least with a wild card less
-    before: list[Sequence[int]] = [_NONE[w]]
-    if w == 2:  # (_combine written out: two wild cards are most of the rest)
+    got = [kept(part << 3 | w) or vector(part, w) for part in parts]
+    # a sum's entries below w depend on the entries below w alone, so best[w - 1] is the
+    # least with a wild card less; the shares of the parts before each only where a discard is asked
+    if w == 2:  # (_combine written out with no list a part: two wild cards are most of the rest)
         b0, b1, b2 = _NONE[2]
-        for (v0, v1, v2), _ in got:
-            b0, b1, b2 = b0 + v0, min(b0 + v1, b1 + v0), min(b0 + v2, b1 + v1, b2 + v0)
-            before.append((b0, b1, b2))
+        for v0, v1, v2 in got:
+            t = b0 + v1
+            u = b1 + v0
+            n1 = t if t < u else u
+            t = b0 + v2
+            u = b1 + v1
+            if u < t:
+                t = u
+            u = b2 + v0
+            b0, b1, b2 = b0 + v0, n1, t if t < u else u
+        best: Sequence[int] = (b0, b1, b2)
     else:
-        for whole_, _ in got:
-            before.append(_combine(before[-1], whole_, w))
-    best = before[-1]
+        best = _NONE[w]
+        for whole_ in got:
+            best = _combine(best, whole_, w)
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)
     if not worth:
         return best[w], within, best[w - 1] <= limit
+    before: list[Sequence[int]] = []
     after: list[Sequence[int]] = []
     for i, part in enumerate(parts):
         asked = part & worth
         if not asked:
             continue
-        if not after:  # the shares of the parts after each, combined
+        if not after:  # the shares of the parts before each and after each, combined
+            before.append(_NONE[w])
+            for whole_ in got:
+                before.append(_combine(before[-1], whole_, w))
             after.append(_NONE[w])
-            for whole_, _ in reversed(got):
+            for whole_ in reversed(got):
                 after.append(_combine(after[-1], whole_, w))
             after.reverse()
         each = _discards_of(windows, part, w, got[i], asked)
@@ -214,15 +222,15 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     return best[w], within, best[w - 1] <= limit
 
 
-def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked: int) -> dict[int, tuple[int, ...]]:
+def _discards_of(windows: WildWindows, part: int, w: int, whole: tuple[int, ...], asked: int) -> dict[int, tuple[int, ...]]:
     """The part's least deadwoods without each of the cards ``asked`` (a card-id mask in
-    the part) and perhaps others, in ``got`` (the part's :meth:`~.wildwindows.WildWindows.costs`), filled in place:
-    from the part's pattern where it has them, else from the part's search (kept open),
-    and given to the pattern.
+    the part) and perhaps others (:meth:`~.wildwindows.WildWindows.discards_of`; ``whole``:
+    its least deadwoods), filled in place: from the part's pattern where it has them, else
+    from the part's search (kept open), and given to the pattern.
 
     :raises WorkBoundError: past a part search's work bound.
     """
-    each = got[1]
+    each = windows.discards_of(part, w)
     if len(each) == part.bit_count():  # (every discard of the part known: most parts asked)
         return each
     missing = [cid for cid in bits_of(asked) if cid not in each]
@@ -241,8 +249,8 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     assert windows.placed is not None
     pattern, _, place = windows.placed(part)  # place: a suit of the part -> its place in the pattern
     kept = windows.patterns.get(pattern)
-    if kept is not None and len(kept[0]) >= top:
-        theirs = kept[1]
+    if kept is not None and len(kept) >= top:
+        theirs = windows.pattern_each[pattern]
         still = []
         for cid in missing:
             vector = theirs.get(place[cid // ranks] * ranks + cid % ranks)
@@ -257,9 +265,9 @@ def _discards_of(windows: WildWindows, part: int, w: int, got: PartCosts, asked:
     for cid in missing:
         each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
     if kept is None:
-        windows._keep_pattern(pattern, (got[0], {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
-    elif len(kept[0]) == top:
-        theirs = kept[1]
+        windows._keep_pattern(pattern, (whole, {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
+    elif len(kept) == top:
+        theirs = windows.pattern_each[pattern]
         for cid in missing:
             theirs[place[cid // ranks] * ranks + cid % ranks] = each[cid]
     return each

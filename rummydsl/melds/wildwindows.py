@@ -96,13 +96,21 @@ class WildWindows:
         """The last parts' searches (:meth:`searched`), by ``part mask << 3 | w``, the last
         :data:`OPEN_LIMIT` at most: a part's discards are asked after its least deadwood,
         and the canonical walk (:mod:`.partwalk`) asks the states of a knock's parts."""
-        self.memo: dict[int, PartCosts] = {}
-        """A part's costs (:data:`PartCosts`), by ``part mask << 3 | w``."""
-        self.patterns: dict[int, PartCosts] = {}
-        """A part pattern's costs (by the pattern's cards), by pattern mask: its least
-        deadwoods with ``j = 0..w`` wild cards for the ``w`` it was searched with (a part's
-        least deadwood with ``j`` wild cards does not depend on the ``w`` that made it a
-        part, so a pattern kept with more wild cards answers for fewer)."""
+        self.memo: dict[int, tuple[int, ...]] = {}
+        """A part's least deadwoods by share of wild cards (the first of its
+        :data:`PartCosts`), by ``part mask << 3 | w``."""
+        self.each: dict[int, dict[int, tuple[int, ...]]] = {}
+        """The same part's least deadwoods without each of its cards known so far (the second
+        of its :data:`PartCosts`), by the same key. Two dicts, not one of tuples: a tuple
+        holding a dict is never untracked by the garbage collector, so every full collection
+        walked each kept part; tuples of ints and dicts of them are untracked."""
+        self.patterns: dict[int, tuple[int, ...]] = {}
+        """A part pattern's least deadwoods (by the pattern's cards), by pattern mask, with
+        ``j = 0..w`` wild cards for the ``w`` it was searched with (a part's least deadwood
+        with ``j`` wild cards does not depend on the ``w`` that made it a part, so a pattern
+        kept with more wild cards answers for fewer); its discards in :attr:`pattern_each`."""
+        self.pattern_each: dict[int, dict[int, tuple[int, ...]]] = {}
+        """A part pattern's least deadwoods without each of its cards known so far, by pattern mask."""
         self.grid = _suit_grid(core)
         self.placed = Placings(*self.grid) if self.grid else None
         """A part's pattern and the suits' places in it (:class:`~.partstates.Placings`), with :attr:`grid`."""
@@ -186,10 +194,13 @@ class WildWindows:
         :raises WorkBoundError: past the search's work bound.
         """
         key = part << 3 | w
-        got = self.memo.get(key)
+        whole = self.memo.get(key)
         count = part.bit_count()
-        if got is not None and (not without or len(got[1]) == count):
-            return got
+        got: PartCosts | None = None
+        if whole is not None:
+            got = (whole, self.each[key])
+            if not without or len(got[1]) == count:
+                return got
         grid = self.grid
         if grid is None:
             if got is None:
@@ -201,27 +212,38 @@ class WildWindows:
         pattern, order, place = self.placed(part)
         kept = self.patterns.get(pattern)
         top = w + 1
-        if kept is not None and len(kept[0]) >= top and (not without or len(kept[1]) == count):
+        if kept is not None and len(kept) >= top and (not without or len(self.pattern_each[pattern]) == count):
             # the pattern's card of suit place i, rank r is the part's of suit order[i];
             # kept with more wild cards, the vectors' first w + 1 entries are these
-            if len(kept[0]) == top:
-                each = {order[c // ranks] * ranks + c % ranks: v for c, v in kept[1].items()}
+            theirs = self.pattern_each[pattern]
+            if len(kept) == top:
+                each = {order[c // ranks] * ranks + c % ranks: v for c, v in theirs.items()}
             else:
-                each = {order[c // ranks] * ranks + c % ranks: v[:top] for c, v in kept[1].items()}
+                each = {order[c // ranks] * ranks + c % ranks: v[:top] for c, v in theirs.items()}
             if got is not None:  # the least deadwoods were kept, not every discard
                 got[1].update(each)
                 return got
-            return self._keep(key, (kept[0] if len(kept[0]) == top else kept[0][:top], each))
+            return self._keep(key, (kept if len(kept) == top else kept[:top], each))
         if got is None:
             got = self._keep(key, self._search(part, w, without))
         else:
             self._discards(part, w, got[1])
         each = {place[c // ranks] * ranks + c % ranks: v for c, v in got[1].items()}
-        if kept is not None and len(kept[0]) == top and len(kept[1]) < count:
-            kept[1].update(each)  # the same entry, its discards now known
+        if kept is not None and len(kept) == top and len(theirs := self.pattern_each[pattern]) < count:
+            theirs.update(each)  # the same entry, its discards now known
         else:
             self._keep_pattern(pattern, (got[0], each))
         return got
+
+    def vector(self, part: int, w: int) -> tuple[int, ...]:
+        """The part's least deadwood with ``j = 0..w`` wild cards (:meth:`costs`' first)."""
+        return self.memo.get(part << 3 | w) or self.costs(part, w)[0]
+
+    def discards_of(self, part: int, w: int) -> dict[int, tuple[int, ...]]:
+        """The part's least deadwoods without each of its cards known so far (:meth:`costs`'
+        second; filled in place)."""
+        each = self.each.get(part << 3 | w)
+        return self.costs(part, w)[1] if each is None else each
 
     def pattern(self, part: int) -> tuple[int, Sequence[int]]:
         """The pattern of the part ``part`` (a card-id mask; with :attr:`grid` only): the
@@ -234,14 +256,18 @@ class WildWindows:
         memo = self.memo
         if len(memo) >= WILD_MEMO_LIMIT:
             memo.clear()
-        memo[key] = got
+            self.each.clear()
+        memo[key] = got[0]
+        self.each[key] = got[1]
         return got
 
     def _keep_pattern(self, key: int, got: PartCosts) -> None:
         patterns = self.patterns
         if len(patterns) >= WILD_MEMO_LIMIT:
             patterns.clear()
-        patterns[key] = got
+            self.pattern_each.clear()
+        patterns[key] = got[0]
+        self.pattern_each[key] = got[1]
 
     def _search(self, part: int, w: int, without: bool) -> PartCosts:
         """:meth:`costs` by one general search of the part's cards and ``w`` wild cards
@@ -340,20 +366,20 @@ class WildWindows:
 
         :raises WorkBoundError: past a part search's work bound.
         """
-        costs = self.costs
+        vector = self.vector
         kept = self.memo.get  # (the kept costs read first: most parts were met before)
         if w == 1:  # most hands with a wild card hold one: the part it goes to gains the most
             total = 0
             gain = INFINITE
             for part in self.parts(mask, 1):
-                a, b = (kept(part << 3 | 1) or costs(part, 1))[0]
+                a, b = kept(part << 3 | 1) or vector(part, 1)
                 total += a
                 if b - a < gain:
                     gain = b - a
             return total + gain
         best: Sequence[int] = _NONE[w]
         for part in self.parts(mask, w):
-            best = _combine(best, (kept(part << 3 | w) or costs(part, w))[0], w)
+            best = _combine(best, kept(part << 3 | w) or vector(part, w), w)
         return best[w]
 
     def discard_deadwoods(self, mask: int, w: int) -> tuple[dict[int, int], int | None]:

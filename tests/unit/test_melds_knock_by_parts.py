@@ -124,7 +124,7 @@ def test_a_discard_asked_in_one_suit_answers_in_another() -> None:
     for hand, mask in zip((first, second), masks):
         assert windows.deadwood(mask & rules._natural_mask, 1) == searched(rules, hand)
     for hand, mask in zip((first, second), masks):
-        kept = {key: (vectors, dict(each)) for key, (vectors, each) in windows.patterns.items()}
+        kept = {key: (vectors, dict(windows.pattern_each[key])) for key, vectors in windows.patterns.items()}
         opened = set(windows._open)
         asked = parts_discards(rules, mask, 40)  # every card asked
         assert asked is not None
@@ -134,4 +134,4 @@ def test_a_discard_asked_in_one_suit_answers_in_another() -> None:
         assert wild == (left[hand[-1].id] <= 40)
         if hand is second:  # the first's discards answered the second's: no search, the patterns gained nothing
             assert set(windows._open) == opened
-            assert {key: (vectors, dict(each)) for key, (vectors, each) in windows.patterns.items()} == kept
+            assert {key: (vectors, dict(windows.pattern_each[key])) for key, vectors in windows.patterns.items()} == kept
