@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...cards import Card
@@ -101,6 +102,8 @@ class _Masks:
 _KEPT: dict[int, tuple[object, object, _Masks]] = {}
 """:class:`_Masks` by the kinds' dictionary (and the deck), the last few."""
 
+_ID = attrgetter("id")
+
 _LAST: list[Any] = [None, None, None]
 """The last kinds, deck and masks asked (a game asks of one variant at every meld step)."""
 
@@ -123,19 +126,21 @@ def no_meld(rnd: Round, hand: Sequence[Card], high: int) -> bool:
     kinds' shapes: True only when that is certain (then the meld listing finds none);
     False for "maybe" (and for every hand with a wild card, a card of no rank or suit,
     a card not the deck's own, a kind of no known shape or a wrapping deck)."""
-    masks = _masks(rnd)
+    last = _LAST
+    if last[0] is rnd.rules.kinds and last[1] is rnd.variant.deck:
+        masks: _Masks = last[2]
+    else:
+        masks = _masks(rnd)
     if masks.unknown:
         return False
-    cards, codes = masks.cards, masks.codes
-    total = 0
+    cards = masks.cards
+    ids = [*map(_ID, hand)]
     try:
-        for card in hand:
-            cid = card.id
-            if cards[cid] is not card:
-                return False
-            total += codes[cid]
+        if not all(map(is_, map(cards.__getitem__, ids), hand)):
+            return False  # (a wild card, a card of no rank or suit, or not the deck's own card)
     except IndexError:  # (not a card of the deck)
         return False
+    total = sum(map(masks.codes.__getitem__, ids))
     for least, addend, top, step in masks.tests:
         if least > high:
             continue
