@@ -63,10 +63,10 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     sequences = "sequence" in families
     if sequences and kinds is not None:  # whether the first ``kinds`` kinds' shapes list sequences
         asked = kept(_ASKED, rules.kinds, 16, dict)
-        got = asked.get(kinds)
-        if got is None:
-            got = asked[kinds] = any(shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])
-        sequences = got
+        listed = asked.get(kinds)
+        if listed is None:
+            listed = asked[kinds] = any(shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])
+        sequences = listed
     if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
         same_rank = "same_rank" in families
         if no_meld(rnd, hand, high):
@@ -76,7 +76,7 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
                             lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
                             _face_codes(rnd.variant.deck))
         if got is not None:  # (None for a hand with wild cards)
-            return got
+            return got[0], got[1]  # (the groups' ids, got[2], left: a caller may ask for them)
     cards = sorted(hand, key=lambda c: c.id)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
