@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...cards import Card
@@ -102,8 +101,6 @@ class _Masks:
 _KEPT: dict[int, tuple[object, object, _Masks]] = {}
 """:class:`_Masks` by the kinds' dictionary (and the deck), the last few."""
 
-_ID = attrgetter("id")
-
 _LAST: list[Any] = [None, None, None]
 """The last kinds, deck and masks asked (a game asks of one variant at every meld step)."""
 
@@ -133,14 +130,16 @@ def no_meld(rnd: Round, hand: Sequence[Card], high: int) -> bool:
         masks = _masks(rnd)
     if masks.unknown:
         return False
-    cards = masks.cards
-    ids = [*map(_ID, hand)]
+    cards, codes = masks.cards, masks.codes
+    total = 0
     try:
-        if not all(map(is_, map(cards.__getitem__, ids), hand)):
-            return False  # (a wild card, a card of no rank or suit, or not the deck's own card)
+        for card in hand:
+            cid = card.id
+            if cards[cid] is not card:
+                return False
+            total += codes[cid]
     except IndexError:  # (not a card of the deck)
         return False
-    total = sum(map(masks.codes.__getitem__, ids))
     for least, addend, top, step in masks.tests:
         if least > high:
             continue
