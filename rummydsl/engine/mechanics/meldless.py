@@ -123,7 +123,11 @@ def no_meld(rnd: Round, hand: Sequence[Card], high: int) -> bool:
     kinds' shapes: True only when that is certain (then the meld listing finds none);
     False for "maybe" (and for every hand with a wild card, a card of no rank or suit,
     a card not the deck's own, a kind of no known shape or a wrapping deck)."""
-    masks = _masks(rnd)
+    last = _LAST
+    if last[0] is rnd.rules.kinds and last[1] is rnd.variant.deck:
+        masks: _Masks = last[2]
+    else:
+        masks = _masks(rnd)
     if masks.unknown:
         return False
     cards, codes = masks.cards, masks.codes
