@@ -10,9 +10,10 @@ rank's cards with it, or one card a position over the few windows of sequence po
 through it (the kinds' shapes), judged as :func:`.meldlist._judged_melds` judges them
 (by faces, kept). Kept per player and per round's solver: the last hand listed (its
 cards, a bit a card id) and its candidates, which read nothing else, so they never go
-stale. Most listings list nothing (two in three of a random Skarney hand's): those are
-told by the candidates' cards alone (:func:`holds_apart`); the others take them in the
-listing's order (:func:`in_order`), as ``_judged_melds`` lists them. A hand with a wild
+stale. Most listings list nothing (two in three, in random play under a contract of
+three three-card melds): those are told by the candidates' cards alone
+(:func:`holds_apart`); the others take them in the listing's order (:func:`in_order`),
+as ``_judged_melds`` lists them. A hand with a wild
 card, rules whose wild cards read the hand, a kind of no known shape or a wrapping deck
 are not answered here.
 """
