@@ -43,18 +43,18 @@ MOST_RANKS = 14
 PIECES_KEPT = 8
 """How many decks' tables of pieces the process keeps (the oldest is dropped first)."""
 
-#: Held ranks (a bit per class) -> (card-id mask, field mask, value field mask) of each
-#: connected piece, lowest first.
-Pieces = list[tuple[tuple[int, int, int], ...]]
+#: Held ranks (a bit per class) -> (card-id mask, field mask) of each connected piece,
+#: lowest first.
+Pieces = list[tuple[tuple[int, int], ...]]
 
-_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width, value width)
+_PIECES: dict[Hashable, Pieces] = {}  # by (links, columns, width)
 _CHUNKS: dict[Hashable, list[tuple[list[int], list[int]]]] = {}  # RankParts.tables, by (width, *chunks)
 
 
 class RankParts:
     """A deck's natural cards by chunks of ids and ranks, for reading a hand's parts; build with :meth:`build`."""
 
-    def __init__(self, classes: RankClasses, size: int, pieces: Pieces, value_width: int) -> None:
+    def __init__(self, classes: RankClasses, size: int, pieces: Pieces) -> None:
         self.classes = classes
         card_inc, class_of, values = classes.card_inc, classes.class_of, classes.core.values
 
@@ -87,8 +87,8 @@ class RankParts:
             [None] * (1 << width) for _ in range(-(-size // width)))
         """Chunk ``i`` of a card-id mask -> the deck's cards there by id (:meth:`cards_of`; filled as met)."""
         self.pieces = pieces
-        """Held ranks -> each piece's (card-id mask, field mask, value field mask); :meth:`split`
-        reads the first two (a part's value is its pattern's, :meth:`.RankClasses.pattern_value`)."""
+        """Held ranks -> each piece's (card-id mask, field mask); a part's value is its
+        pattern's (:meth:`.RankClasses.pattern_value`)."""
 
     @classmethod
     def build(cls, core: MeldCore, links: Sequence[int], classes: RankClasses) -> RankParts | None:
@@ -117,16 +117,14 @@ class RankParts:
             want = sum(column for j, column in enumerate(columns) if class_links[k] >> j & 1)
             if links[cid] != want & ~(1 << cid) or (columns[k] != 1 << cid and not class_links[k] >> k & 1):
                 return None  # (two cards of a rank held alone would be two parts, not one)
-        # a value field holds the sum of every natural card's value: no sum of fields carries
-        value_width = sum(core.values[cid] for cid in naturals).bit_length() + 1
-        key = (tuple(class_links), columns, classes.width, value_width)
+        key = (tuple(class_links), columns, classes.width)
         pieces = _PIECES.get(key)
         if pieces is None:
-            pieces = pieces_of(class_links, columns, classes.width, value_width)
+            pieces = pieces_of(class_links, columns, classes.width)
             if len(_PIECES) >= PIECES_KEPT:
                 _PIECES.pop(next(iter(_PIECES)))
             _PIECES[key] = pieces
-        return cls(classes, core._size, pieces, value_width)
+        return cls(classes, core._size, pieces)
 
     def split(self, mask: int) -> tuple[list[int], list[int]]:
         """The parts of the wild-free hand ``mask`` (card-id masks, by lowest sequence
@@ -142,7 +140,7 @@ class RankParts:
             rest >>= width
         parts = []
         keys = []
-        for column, fields, _value_fields in self.pieces[ranks]:
+        for column, fields in self.pieces[ranks]:
             parts.append(mask & column)
             keys.append(pattern & fields)
         return parts, keys
@@ -199,20 +197,19 @@ def _chunk_tables(chunks: Sequence[tuple[tuple[int, int, int] | None, ...]],
     return tables
 
 
-def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_width: int) -> Pieces:
+def pieces_of(links: Sequence[int], columns: Sequence[int], width: int) -> Pieces:
     """For every set of classes (a bit mask, the list's index): its connected pieces
     under ``links`` (class -> the classes it links to), lowest first, each as (the
-    card-id mask of its classes' cards ``columns``, their fields' mask, ``width`` bits
-    each, and their value fields' mask, ``value_width`` bits each). Built by adding the classes one at a time, highest last: a class joins the
+    card-id mask of its classes' cards ``columns`` and their fields' mask, ``width`` bits
+    each). Built by adding the classes one at a time, highest last: a class joins the
     pieces of the lower set it links to into one."""
     count = len(links)
     field = (1 << width) - 1
-    value_field = (1 << value_width) - 1
-    # by the set of classes as a plain bit mask: (classes, column, fields, value fields) of each piece
-    found: list[tuple[tuple[int, int, int, int], ...]] = [()]
+    # by the set of classes as a plain bit mask: (classes, column, fields) of each piece
+    found: list[tuple[tuple[int, int, int], ...]] = [()]
     for top in range(count):
         unit = 1 << top
-        own = (unit, columns[top], field << (top * width), value_field << (top * value_width))
+        own = (unit, columns[top], field << (top * width))
         for lower in range(unit):
             joined = [own]
             kept = []
@@ -222,8 +219,7 @@ def pieces_of(links: Sequence[int], columns: Sequence[int], width: int, value_wi
                 else:
                     kept.append(piece)
             if len(joined) > 1:
-                merged = (sum(p[0] for p in joined), sum(p[1] for p in joined), sum(p[2] for p in joined),
-                          sum(p[3] for p in joined))
+                merged = (sum(p[0] for p in joined), sum(p[1] for p in joined), sum(p[2] for p in joined))
                 kept.append(merged)
                 kept.sort(key=lambda piece: piece[0] & -piece[0])
             else:

@@ -107,9 +107,9 @@ def test_pieces_join_what_links_join() -> None:
     # three classes in a row, 2-bit fields: 0 links 1, 1 links 2; class 3 alone
     links = [0b0011, 0b0111, 0b0110, 0b1000]
     columns = [1, 2, 4, 8]
-    pieces = pieces_of(links, columns, 2, 3)
-    assert pieces[0b0101] == ((1, 0b11, 0b111), (4, 0b11 << 4, 0b111 << 6))
-    assert pieces[0b1111] == ((7, 0b111111, 0b111111111), (8, 0b11 << 6, 0b111 << 9))
+    pieces = pieces_of(links, columns, 2)
+    assert pieces[0b0101] == ((1, 0b11), (4, 0b11 << 4))
+    assert pieces[0b1111] == ((7, 0b111111), (8, 0b11 << 6))
     assert pieces[0] == () and len(pieces) == 16
 
 
