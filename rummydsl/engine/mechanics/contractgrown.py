@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Sequence
 from ...cards import Card
 from .keep import kept
 from .meldbuckets import face_codes as _face_codes
-from .meldlist import _forms, _listing
+from .meldlist import _forms, _listing, lists_sequences
 
 if TYPE_CHECKING:
     from ..round import Round
@@ -126,8 +126,7 @@ def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, 
         gained = mask
         found = []
     if gained:
-        sequences = table[6] and (last is None or any(
-            shape.family == "sequence" for shape in list(rules.shapes.values())[:last]))
+        sequences = table[6] and (last is None or lists_sequences(rules, last))
         found.extend(_touching(rnd, table, mask, gained, max(small, _listing(rnd)[2]), big, sequences))
     if len(kept_hands) >= 64:
         kept_hands.clear()

@@ -91,17 +91,16 @@ def _lowest(mask: int) -> int:
 
 def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_rank: bool, sequences: bool,
                   one_suit: bool, judge: Judge, faces: Sequence[int]
-                  ) -> tuple[list[tuple[Card, ...]], list[int], list[int]] | None:
-    """The melds of ``hand`` (no wild card in it) of ``low`` to ``high`` cards, their
-    kinds and their cards' ids (a bit each, as the blocks keep them), as
-    :func:`.meldlist._judged_melds` lists them: the same-rank groups (with
+                  ) -> tuple[list[tuple[Card, ...]], list[int]] | None:
+    """The melds of ``hand`` (no wild card in it) of ``low`` to ``high`` cards and their
+    kinds, as :func:`.meldlist._judged_melds` lists them: the same-rank groups (with
     ``same_rank``), then the sequences (with ``sequences``; of one suit where
     ``one_suit``), each group once, in the whole listing's order. ``judge`` judges a group
     the first time a block holding it is listed; ``faces`` is each card's share of a
     group's face code. None for a hand this cannot list (a card of no rank, or not the
     deck's own card object): list it group by group."""
     if high < low:  # (its caller asks meldless.no_meld first)
-        return [], [], []
+        return [], []
     layout, blocks = _kept(rnd)
     deck_cards, entries, several = layout.cards, layout.entries, layout.several
     by_rank: dict[int, int] = {}
@@ -124,7 +123,6 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
     suited = one_suit and not held_ids & layout.suitless
     found: list[tuple[Card, ...]] = []
     bits: list[int] = []
-    ids: list[int] = []
     seen: set[int] = set()
     if same_rank:
         # a rank's groups come in the order of its lowest card id in the hand
@@ -140,11 +138,10 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
             if block is None:
                 block = _store(blocks, key, _rank_block(deck_cards, mask, low, cap, judge, faces, several))
             if block[3]:
-                _emit(block, found, bits, ids, seen)
+                _emit(block, found, bits, seen)
             else:  # (no other block lists its groups: :func:`_judged`)
                 found.extend(block[0])
                 bits.extend(block[1])
-                ids.extend(block[2])
     if sequences and len(at) >= low:
         # the starts of windows of ``low`` or more held positions: in each run of held
         # positions from ``first`` to ``last``, those up to ``last - low + 1``
@@ -171,12 +168,11 @@ def natural_melds(rnd: Round, hand: Sequence[Card], high: int, low: int, same_ra
                     block = _store(blocks, key, _judged(sequence_windows(held, low, suited), judge, faces,
                                                         several))
                 if block[3]:
-                    _emit(block, found, bits, ids, seen)
+                    _emit(block, found, bits, seen)
                 else:
                     found.extend(block[0])
                     bits.extend(block[1])
-                    ids.extend(block[2])
-    return found, bits, ids
+    return found, bits
 
 
 def _store(blocks: dict[object, _Block], key: object, block: _Block) -> _Block:
@@ -186,7 +182,7 @@ def _store(blocks: dict[object, _Block], key: object, block: _Block) -> _Block:
     return block
 
 
-def _emit(block: _Block, found: list[tuple[Card, ...]], bits: list[int], ids: list[int], seen: set[int]) -> None:
+def _emit(block: _Block, found: list[tuple[Card, ...]], bits: list[int], seen: set[int]) -> None:
     """Put a block's melds after the listing's so far, each group once (a block whose
     groups no other block lists goes in whole, unseen)."""
     for group, kinds, cards in zip(*block[:3]):
@@ -194,7 +190,6 @@ def _emit(block: _Block, found: list[tuple[Card, ...]], bits: list[int], ids: li
             seen.add(cards)
             found.append(group)
             bits.append(kinds)
-            ids.append(cards)
 
 
 def _cards_of(deck_cards: Sequence[Card | None], mask: int) -> list[Card]:

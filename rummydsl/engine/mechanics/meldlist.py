@@ -26,6 +26,7 @@ from .meldblocks import natural_melds, sequence_windows
 from .meldless import no_meld
 
 if TYPE_CHECKING:
+    from ...melds.rules import MeldRules
     from ..round import Round
 
 __all__ = ["MAX_LISTED", "single_melds"]
@@ -60,13 +61,7 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
         return [], []
-    sequences = "sequence" in families
-    if sequences and kinds is not None:  # whether the first ``kinds`` kinds' shapes list sequences
-        asked = kept(_ASKED, rules.kinds, 16, dict)
-        listed = asked.get(kinds)
-        if listed is None:
-            listed = asked[kinds] = any(shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])
-        sequences = listed
+    sequences = "sequence" in families and (kinds is None or lists_sequences(rules, kinds))
     if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
         same_rank = "same_rank" in families
         if no_meld(rnd, hand, high):
@@ -76,7 +71,7 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
                             lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
                             _face_codes(rnd.variant.deck))
         if got is not None:  # (None for a hand with wild cards)
-            return got[0], got[1]  # (the groups' ids, got[2], left: a caller may ask for them)
+            return got
     cards = sorted(hand, key=lambda c: c.id)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
@@ -155,6 +150,15 @@ _Listing = tuple[dict[int, int], Callable[[Sequence[Card]], bool], int, frozense
 _ASKED: dict[int, tuple[object, object, dict[int, bool]]] = {}
 """By the kinds' dictionary (the last few): whether the first ``kinds`` kinds' shapes list
 sequences, by ``kinds`` (a contract's listing asks it at every listing)."""
+
+
+def lists_sequences(rules: MeldRules, kinds: int) -> bool:
+    """Whether some shape of the first ``kinds`` kinds is a sequence's (kept, :data:`_ASKED`)."""
+    asked = kept(_ASKED, rules.kinds, 16, dict)
+    listed = asked.get(kinds)
+    if listed is None:
+        listed = asked[kinds] = any(shape.family == "sequence" for shape in list(rules.shapes.values())[:kinds])
+    return listed
 
 _LISTINGS: dict[int, tuple[object, _Listing]] = {}
 
