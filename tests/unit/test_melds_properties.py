@@ -347,9 +347,10 @@ def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
     that forms some kind (a compiled pattern asked through its bare closure, the same
     function): each of :func:`kind_groups` asked of every kind."""
     out = []
+    bare = {id(pred): getattr(pred, "fn", pred) for pred in kinds.values()}
     for mask, group, could in kind_groups(kinds, hand):
         for pred in could:
-            if getattr(pred, "fn", pred)(group):
+            if bare[id(pred)](group):
                 out.append(mask)
                 break
     out.sort()
