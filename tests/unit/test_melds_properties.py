@@ -108,60 +108,62 @@ def kind_groups(kinds: dict[str, Pred], hand: Sequence[Any],
     positions, ``base``'s cards then its own in hand order, and the kinds (predicates) it
     may form. That is every subset but those that fail one of each kind's
     :class:`Necessary` tests, found by adding cards in hand order and stopping where no
-    kind is left (a group with more cards fails the same tests)."""
+    kind is left (a group with more cards fails the same tests).
+
+    A group's failures are a bitmask, ``2 * j`` for "the natural cards do not all share
+    ``used[j]``" and ``2 * j + 1`` for "two natural cards share it", and each is a
+    failure of a pair of natural cards: so a group's are the union of its pairs' (those
+    of each card with the group's earlier cards, kept as one row a group as cards are
+    added). The kinds still alive are a bitmask too, and what a failure kills or a size
+    allows is looked up: the work a subset tried is a few integer operations."""
     preds = list(kinds.values())
     facts = [necessary(pred) for pred in preds]
     used = sorted({a for f in facts for a in (*f.same, *f.distinct)})
-    # a group's failures as bits: 2 * j for "not all the same used[j]", 2 * j + 1 for "two share it"
     kills = [sum(1 << 2 * used.index(a) for a in f.same) | sum(2 << 2 * used.index(a) for a in f.distinct)
              for f in facts]
-    most = [len(base) + len(hand) if f.most is None else f.most for f in facts]
-    codes: list[dict[Any, int]] = [{} for _ in used]  # each attribute's values as 0, 1, 2, ...
+    n = len(hand)
+    most = [len(base) + n if f.most is None else f.most for f in facts]
+    # the kinds a set of failures leaves alive, a bitmask over preds, for every set of failures
+    lives = [sum(1 << k for k in range(len(preds)) if not bad & kills[k]) for bad in range(1 << 2 * len(used))]
+    # the kinds that allow a group of each size, and the predicates of each set of kinds
+    fits = [sum(1 << k for k in range(len(preds)) if size <= most[k]) for size in range(len(base) + n + 2)]
+    chosen = [[preds[k] for k in range(len(preds)) if alive >> k & 1] for alive in range(1 << len(preds))]
 
-    def read(card: Any) -> tuple[int, ...] | None:
-        if card.wild:
-            return None
-        return tuple(code.setdefault(ATTRIBUTES[a](card), len(code)) for a, code in zip(used, codes))
+    def read(card: Any) -> tuple[Any, ...] | None:
+        return None if card.wild else tuple(ATTRIBUTES[a](card) for a in used)
 
-    def add(state: tuple[tuple[int, ...], tuple[int, ...], int], values: tuple[int, ...] | None
-            ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-        """The group's first value and set of values (a bitmask) of each attribute, and its failures."""
-        first, seen, bad = state
-        if values is None:
-            return state
-        first2, seen2 = list(first), list(seen)
-        for j, v in enumerate(values):
-            if first2[j] < 0:
-                first2[j] = v
-            elif v != first2[j]:
-                bad |= 1 << 2 * j
-            if seen2[j] >> v & 1:
-                bad |= 2 << 2 * j
-            seen2[j] |= 1 << v
-        return tuple(first2), tuple(seen2), bad
+    def pair(x: tuple[Any, ...] | None, y: tuple[Any, ...] | None) -> int:
+        """The failures of two cards' values (none where either is wild)."""
+        if x is None or y is None:
+            return 0
+        return sum((2 if u == v else 1) << 2 * j for j, (u, v) in enumerate(zip(x, y)))
 
     reads = [read(card) for card in hand]
-    n = len(hand)
+    pairs = [[pair(x, y) for y in reads] for x in reads]
     out: list[tuple[int, tuple[Any, ...], list[Pred]]] = []
 
-    def visit(start: int, mask: int, group: tuple[Any, ...], state: tuple[tuple[int, ...], tuple[int, ...], int],
-              alive: list[int]) -> None:
-        size = len(group) + 1
+    def visit(start: int, mask: int, group: tuple[Any, ...], row: list[int], bad: int, alive: int) -> None:
+        """``row[i]``: the failures card ``i`` makes with the group's cards."""
+        fit = alive & fits[len(group) + 1]
         for i in range(start, n):
-            more = add(state, reads[i])
-            bad = more[2]
-            left = [k for k in alive if not bad & kills[k] and size <= most[k]]
+            left = fit & lives[bad | row[i]]
             if left:
                 grown = group + (hand[i],)
-                out.append((mask | 1 << i, grown, [preds[k] for k in left]))
-                visit(i + 1, mask | 1 << i, grown, more, left)
+                out.append((mask | 1 << i, grown, chosen[left]))
+                if i + 1 < n:
+                    visit(i + 1, mask | 1 << i, grown, [a | b for a, b in zip(row, pairs[i])], bad | row[i], left)
 
-    state: tuple[tuple[int, ...], tuple[int, ...], int] = (tuple(-1 for _ in used), tuple(0 for _ in used), 0)
-    for card in base:
-        state = add(state, read(card))
-    alive = [k for k in range(len(preds)) if not state[2] & kills[k] and len(base) <= most[k]]
+    base_reads = [read(card) for card in base]
+    bad = 0
+    for j, x in enumerate(base_reads):
+        for y in base_reads[:j]:
+            bad |= pair(x, y)
+    row = [0] * n
+    for x in base_reads:
+        row = [r | pair(x, y) for r, y in zip(row, reads)]
+    alive = fits[len(base)] & lives[bad]
     if alive:
-        visit(0, 0, tuple(base), state, alive)
+        visit(0, 0, tuple(base), row, bad, alive)
     return out
 
 
@@ -204,21 +206,38 @@ def consecutive(deck: Deck, cards: Sequence[Any]) -> bool:
     size = len(cards)
     if size > len(deck.ranks):
         return False
-    nat = []
+    positions = _positions(deck)
     orders = set()
+    places = []
+    single = True
     for c in cards:
         if not c.wild:
             order = c.rank.order
             if order in orders:
                 return False
             orders.add(order)
-            nat.append(c)
-    if not nat:
+            place = positions[order]
+            single = single and len(place) == 1
+            places.append(place)
+    if not places:
         return True
-    for choice in itertools.product(*(deck.sequence_positions(c.rank) for c in nat)):
+    if single:  # one position a rank: the one choice
+        return max(places)[0] - min(places)[0] + 1 <= size
+    for choice in itertools.product(*places):
         if max(choice) - min(choice) + 1 <= size:
             return True
     return False
+
+
+def _positions(deck: Deck) -> dict[int, tuple[int, ...]]:
+    """The deck's ``sequence_positions`` of each rank, by its order (read once a deck)."""
+    kept = _POSITIONS.get(id(deck))
+    if kept is None or kept[0] is not deck:
+        kept = _POSITIONS[id(deck)] = (deck, {r.order: deck.sequence_positions(r) for r in deck.ranks})
+    return kept[1]
+
+
+_POSITIONS: dict[int, tuple[Deck, dict[int, tuple[int, ...]]]] = {}
 
 
 def gin_kinds(deck: Deck) -> dict[str, Pred]:
@@ -328,9 +347,10 @@ def brute_melds(kinds: dict[str, Pred], hand: Sequence[Any]) -> list[int]:
     that forms some kind (a compiled pattern asked through its bare closure, the same
     function): each of :func:`kind_groups` asked of every kind."""
     out = []
+    bare = {id(pred): getattr(pred, "fn", pred) for pred in kinds.values()}
     for mask, group, could in kind_groups(kinds, hand):
         for pred in could:
-            if getattr(pred, "fn", pred)(group):
+            if bare[id(pred)](group):
                 out.append(mask)
                 break
     out.sort()
@@ -607,7 +627,9 @@ def test_compiled_patterns_agree_with_plain_rules(name: str, data: st.DataObject
     """The solver gives the same answers from the pattern strings (shapes read from the AST)."""
     pytest.importorskip("rummydsl.expr")
     deck, melds, value = PATTERNS[name]
-    rules = _COMPILED.setdefault(name, compiled(deck, melds, value))
+    rules = _COMPILED.get(name)
+    if rules is None:  # compiled once a process (setdefault compiled them again at every example)
+        rules = _COMPILED[name] = compiled(deck, melds, value)
     plain = {"gin": GIN, "skarney": SKARNEY, "ginski": GINSKI}[name]
     hand = data.draw(wild_hands(11, True) if name == "ginski" else rich_hands(deck, 11))
     assert rules.solve(hand).deadwood == plain.solve(hand).deadwood
