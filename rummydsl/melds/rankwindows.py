@@ -416,12 +416,23 @@ class RankWindows:
         by_ranks = self.rank_parts if classes is not None else None
         keys = self._last_keys if by_ranks is not None else ()
         values = classes.pattern_values if classes is not None else {}
+        judged = classes.judged if classes is not None else {}
         for i, part in enumerate(parts):
-            if part.bit_count() < fewest:
-                if by_ranks is not None:  # (a part's value is its pattern's)
-                    deadwood += values.get(keys[i]) or classes.pattern_value(keys[i])  # type: ignore[union-attr]
-                else:
-                    deadwood += self._value(part)
+            size = part.bit_count()
+            if size <= fewest and by_ranks is not None:
+                # by its pattern (a part's value is its pattern's): fewer cards than a meld, or
+                # just a meld's fewest, whose only meld is the whole part (RankClasses.whole_meld)
+                key = keys[i]
+                if size == fewest and (judged.get(key) or (key not in judged and classes.melds_pattern(key))):  # type: ignore[union-attr]
+                    meld, names = classes.whole_meld(part, key)  # type: ignore[union-attr]
+                    melds.append(meld)
+                    kinds.append(names)
+                    continue
+                deadwood += values.get(key) or classes.pattern_value(key)  # type: ignore[union-attr]
+                loose |= part
+                continue
+            if size < fewest:
+                deadwood += self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
