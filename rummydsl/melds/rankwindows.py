@@ -41,6 +41,7 @@ from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract,
 from .rankcontract import cards_hold
 from .rankmasks import connected_parts, mask_sum
 from .rankparts import RankParts
+from .rankprefill import PREFILL_AFTER, prefill
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -106,6 +107,7 @@ class RankWindows:
         if self.rank_parts is not None and self.rank_classes is not None:
             self.rank_classes.cards_of = self.rank_parts.cards_of
         self._parts_of = -1
+        self._walks = 0  # parts walked afresh, up to PREFILL_AFTER (then the memos are filled: .rankprefill)
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
         self._last_keys: list[int] = []
@@ -438,6 +440,10 @@ class RankWindows:
             kept = memo.get(part)
             if kept is None:
                 if by_ranks is not None:
+                    if self._walks < PREFILL_AFTER:
+                        self._walks += 1
+                        if self._walks == PREFILL_AFTER:
+                            prefill(classes, by_ranks)  # type: ignore[arg-type]
                     kept = classes.walk_loose(part, keys[i])  # type: ignore[union-attr]
                 elif classes is not None:
                     kept = classes.walk_loose(part)
