@@ -41,6 +41,7 @@ from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract,
 from .rankcontract import cards_hold
 from .rankmasks import connected_parts, mask_sum
 from .rankparts import RankParts
+from .rankprefill import PREFILL_AFTER, prefill
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -106,6 +107,7 @@ class RankWindows:
         if self.rank_parts is not None and self.rank_classes is not None:
             self.rank_classes.cards_of = self.rank_parts.cards_of
         self._parts_of = -1
+        self._walks = 0  # parts walked afresh, up to PREFILL_AFTER (then the memos are filled: .rankprefill)
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
         self._last_keys: list[int] = []
@@ -416,17 +418,32 @@ class RankWindows:
         by_ranks = self.rank_parts if classes is not None else None
         keys = self._last_keys if by_ranks is not None else ()
         values = classes.pattern_values if classes is not None else {}
+        judged = classes.judged if classes is not None else {}
         for i, part in enumerate(parts):
-            if part.bit_count() < fewest:
-                if by_ranks is not None:  # (a part's value is its pattern's)
-                    deadwood += values.get(keys[i]) or classes.pattern_value(keys[i])  # type: ignore[union-attr]
-                else:
-                    deadwood += self._value(part)
+            size = part.bit_count()
+            if size <= fewest and by_ranks is not None:
+                # by its pattern (a part's value is its pattern's): fewer cards than a meld, or
+                # just a meld's fewest, whose only meld is the whole part (RankClasses.whole_meld)
+                key = keys[i]
+                if size == fewest and (judged.get(key) or (key not in judged and classes.melds_pattern(key))):  # type: ignore[union-attr]
+                    meld, names = classes.whole_meld(part, key)  # type: ignore[union-attr]
+                    melds.append(meld)
+                    kinds.append(names)
+                    continue
+                deadwood += values.get(key) or classes.pattern_value(key)  # type: ignore[union-attr]
+                loose |= part
+                continue
+            if size < fewest:
+                deadwood += self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
             if kept is None:
                 if by_ranks is not None:
+                    if self._walks < PREFILL_AFTER:
+                        self._walks += 1
+                        if self._walks == PREFILL_AFTER:
+                            prefill(classes, by_ranks)  # type: ignore[arg-type]
                     kept = classes.walk_loose(part, keys[i])  # type: ignore[union-attr]
                 elif classes is not None:
                     kept = classes.walk_loose(part)
