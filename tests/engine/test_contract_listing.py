@@ -419,3 +419,107 @@ def test_skarney_lay_downs_of_hands_grown_card_by_card_are_a_fresh_listings() ->
 
     check()
     assert any(met) and not all(met)
+
+
+def _plain_touching(rnd: Round, table: object, mask: int, gained: int, small: int, big: int,
+                    sequences: bool) -> list[tuple[object, ...]]:
+    """``contractgrown._touching`` as the tenth pass wrote it: every product of the hand's
+    cards in the windows through a gained card built, summed and judged at each listing."""
+    from rummydsl.engine.mechanics.meldbuckets import face_codes
+
+    naturals, ranks, spots, at, _odd, same_rank, _sequences = table  # type: ignore[misc]
+    memo, may_form = melding._listing(rnd)[:2]
+    faces = face_codes(rnd.variant.deck)
+
+    def cards_of(bits: int) -> list[Card]:
+        return [naturals[i] for i in range(bits.bit_length()) if bits >> i & 1]
+
+    groups: list[tuple[tuple[Card, ...], int]] = []
+    done = 0
+    starts: set[int] = set()
+    for cid in range(gained.bit_length()):
+        if not gained >> cid & 1:
+            continue
+        if same_rank and not done >> cid & 1:
+            same = ranks[cid] & mask
+            done |= same
+            cards = cards_of(same)
+            for size in range(small, min(big, len(cards)) + 1):
+                groups.extend((group, ranks[cid]) for group in itertools.combinations(cards, size))
+        if sequences:
+            for spot in spots[cid]:
+                starts.update(range(max(spot - big + 1, 0), spot + 1))
+    for start in sorted(starts):
+        held = []
+        for spot in range(start, min(start + big, len(at) - 1)):
+            if not at[spot] & mask:
+                break
+            held.append(cards_of(at[spot] & mask))
+            if len(held) >= small:
+                groups.extend((group, -1 - start) for group in itertools.product(*held))
+    out: list[tuple[object, ...]] = []
+    seen: set[int] = set()
+    for group, where in groups:
+        ids = sum(1 << card.id for card in group)
+        if ids & gained and ids not in seen and ids.bit_count() == len(group):
+            seen.add(ids)
+            kinds = melding._forms(memo, sum(faces[card.id] for card in group), group, may_form,
+                                   rnd.rules.kinds_bits)
+            if kinds:
+                out.append((ids, group, kinds, where, len(group)))
+    return out
+
+
+@pytest.mark.parametrize("variant_id", ["skarney_gin", "contract_rummy"])
+def test_the_grown_candidates_through_gained_cards_are_the_plain_products(variant_id: str) -> None:
+    """``contractgrown._touching`` (the groups walked as bitmasks, each built and judged
+    once, kept by its cards) lists what building every product of the hand's cards at each
+    listing lists, in the same order: one deck with aces at both ends, and two packs (two
+    cards a position); bounds of one size and of several, gained cards one or all."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractgrown
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def check(data: object) -> None:
+        rnd, hand = _random_hand(data, variant_id, 1)
+        draw = data.draw  # type: ignore[attr-defined]
+        table = contractgrown._table(rnd)
+        assert table is not None
+        hand = [c for c in hand if not c.wild]
+        mask = sum(1 << c.id for c in hand)
+        ids = [c.id for c in hand]
+        gained = sum(1 << i for i in draw(st.lists(st.sampled_from(ids), max_size=3))) if ids else 0
+        if not gained or draw(st.booleans()):
+            gained = mask
+        small, big = draw(st.sampled_from([(3, 3), (3, 5), (3, 4), (3, 14)]))
+        sequences = draw(st.booleans())
+        if draw(st.booleans()):
+            contractgrown._MET.clear()
+        want = _plain_touching(rnd, table, mask, gained, small, big, sequences)
+        assert contractgrown._touching(rnd, table, mask, gained, small, big, sequences) == want
+
+    check()
+
+
+def test_the_grown_candidates_disjointness_check_is_the_brute_force_one() -> None:
+    """``contractgrown.holds_apart`` (an empty grown listing told from its candidates'
+    cards: too few cards held, or no ``need`` of them disjoint) answers as trying every
+    choice of that many candidates."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractgrown
+
+    @settings(max_examples=400, deadline=None)
+    @given(masks=st.lists(st.integers(1, (1 << 12) - 1), max_size=10), need=st.integers(0, 4),
+           least=st.integers(1, 3))
+    def check(masks: list[int], need: int, least: int) -> None:
+        masks = [mask for mask in masks if mask.bit_count() >= least]
+        want = any(all(not a & b for a, b in itertools.combinations(chosen, 2))
+                   for chosen in itertools.combinations(masks, need))
+        assert contractgrown.holds_apart(masks, need, least) == want
+
+    check()

@@ -156,23 +156,41 @@ def _first(pair: tuple[tuple[int, int, int, list[int]], Entry]) -> tuple[int, in
     return pair[0]
 
 
+#: Per round's solver: by (least and most cards a meld), the groups :func:`_touching` has
+#: met, by their cards (a bit a card id): one rank's cards, and one card a sequence position
+#: from a window's start, each as :data:`Entry` (:data:`NO_KIND` where it forms none).
+_MET: dict[int, tuple[object, object, dict[tuple[int, int], tuple[dict[int, "Entry"], dict[int, "Entry"]]]]] = {}
+
+#: What :data:`_MET` keeps for a group that forms no kind (no kinds).
+NO_KIND: "Entry" = (0, (), 0, 0, 0)
+
+#: The most groups :data:`_MET` keeps for one solver and bounds (then it starts again).
+MET_LIMIT = 1 << 16
+
+
 def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big: int,
               sequences: bool) -> list[Entry]:
     """Each group of the hand ``mask`` (natural cards, a bit a card id) of ``small`` to
     ``big`` cards that holds one of ``gained`` and forms a kind, as :data:`Entry`: one
     rank's cards, or (with ``sequences``) one card at each of consecutive sequence
-    positions (the kinds' shapes, no wild card in it), judged as the listing judges them
-    (by faces, kept), each once (a same-rank group before a sequence, the lower start first)."""
+    positions (the kinds' shapes, no wild card in it), each once (a same-rank group before
+    a sequence, the lower start first, and of the products of the positions' cards in id
+    order the first). The groups are walked as bitmasks; each is built and judged (by
+    faces, as the listing judges them) the first time it is met (:data:`_MET`)."""
     naturals, ranks, spots, at, _odd, same_rank, _sequences = table
-    memo, may_form = _listing(rnd)[:2]
-    kinds_bits = rnd.rules.kinds_bits
-    faces = _face_codes(rnd.variant.deck)
+    per_bounds = kept(_MET, rnd.rules, 32, dict)
+    met = per_bounds.get((small, big))
+    if met is None:
+        met = per_bounds[small, big] = ({}, {})
+    by_rank, by_run = met
+    if len(by_rank) + len(by_run) >= MET_LIMIT:
+        by_rank.clear()
+        by_run.clear()
     out: list[Entry] = []
     seen: set[int] = set()
-    groups: list[tuple[tuple[Card, ...], int]] = []
     rest = gained
     done = 0
-    starts: set[int] = set()
+    starts = 0  # the windows' starts (a bit each)
     top = len(at) - 1
     while rest:
         low = rest & -rest
@@ -182,33 +200,110 @@ def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big
             same = ranks[cid] & mask
             done |= same
             if same.bit_count() >= small:
-                cards = _cards(naturals, same)
-                for size in range(small, min(big, len(cards)) + 1):
-                    groups.extend((group, ranks[cid]) for group in itertools.combinations(cards, size))
+                for ids in _subsets(same, small, big):
+                    if ids & gained and ids not in seen:
+                        entry = by_rank.get(ids)
+                        if entry is None:
+                            entry = by_rank[ids] = _judged(rnd, tuple(_cards(naturals, ids)), ids, ranks[cid])
+                        seen.add(ids)
+                        if entry[2]:  # (it forms a kind)
+                            out.append(entry)
         if sequences:
             for spot in spots[cid]:
-                starts.update(range(max(spot - big + 1, 0), spot + 1))
-    for start in sorted(starts):
-        held = []
+                first = max(spot - big + 1, 0)
+                starts |= ((2 << (spot - first)) - 1) << first
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        start = low.bit_length() - 1
+        one = 0  # the product so far while each position holds one card
+        made: list[int] | None = None  # the products so far once one holds several (no card twice)
         for spot in range(start, min(start + big, top)):
             here = at[spot] & mask
             if not here:
                 break
-            held.append(_cards(naturals, here))
-            if len(held) >= small:
-                groups.extend((group, -1 - start) for group in itertools.product(*held))
-    for group, where in groups:
-        ids = 0
-        face = 0
-        for card in group:
-            ids |= 1 << card.id
-            face += faces[card.id]
-        if ids & gained and ids not in seen and ids.bit_count() == len(group):
-            seen.add(ids)
-            kinds = _forms(memo, face, group, may_form, kinds_bits)
-            if kinds:
-                out.append((ids, group, kinds, where, len(group)))
+            if made is None and not here & (here - 1):
+                if one & here:
+                    break  # (a card at two of the window's positions: no product from here on)
+                one |= here
+                if spot - start + 1 < small:
+                    continue
+                ids = one
+                if ids & gained and ids not in seen:
+                    entry = by_run.get(ids)
+                    if entry is None:
+                        entry = by_run[ids] = _judged(rnd, _run_group(naturals, at, start, spot, ids), ids, -1 - start)
+                    seen.add(ids)
+                    if entry[2]:  # (it forms a kind)
+                        out.append(entry)
+                continue
+            if made is None:
+                made = [one]
+            bits = []
+            while here:
+                low = here & -here
+                here ^= low
+                bits.append(low)
+            made = [ids | bit for ids in made for bit in bits if not ids & bit]
+            if spot - start + 1 >= small:
+                for ids in made:
+                    if ids & gained and ids not in seen:
+                        entry = by_run.get(ids)
+                        if entry is None:
+                            entry = by_run[ids] = _judged(rnd, _run_group(naturals, at, start, spot, ids), ids, -1 - start)
+                        seen.add(ids)
+                        if entry[2]:  # (it forms a kind)
+                            out.append(entry)
     return out
+
+
+def _subsets(cards: int, small: int, big: int) -> list[int]:
+    """The subsets of ``small`` to ``big`` of ``cards`` (a bit each), by size, then as
+    ``itertools.combinations`` takes them from the cards in id order."""
+    bits = []
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        bits.append(low)
+    return [sum(chosen) for size in range(small, min(big, len(bits)) + 1)
+            for chosen in itertools.combinations(bits, size)]
+
+
+def _run_group(naturals: Sequence["Card | None"], at: Sequence[int], start: int, end: int, ids: int) -> tuple[Card, ...]:
+    """The cards ``ids`` (a bit a card id) as the group of the sequence positions ``start``
+    to ``end``: a card a position, the first product (:func:`_first_product`) where some
+    card stands at two of them."""
+    group = []
+    for place in range(start, end + 1):
+        here = at[place] & ids
+        if here & (here - 1):
+            return _first_product([_cards(naturals, at[spot] & ids) for spot in range(start, end + 1)], ids)
+        card = naturals[here.bit_length() - 1]
+        assert card is not None
+        group.append(card)
+    return tuple(group)
+
+
+def _first_product(held: Sequence[Sequence[Card]], ids: int) -> tuple[Card, ...]:
+    """The first of the products of ``held`` (each position's cards, in id order) that
+    holds each of the cards ``ids`` (a bit a card id) once."""
+    size = ids.bit_count()
+    for group in itertools.product(*held):
+        if len(group) == size and sum(1 << card.id for card in group) == ids:
+            return group
+    raise AssertionError(f"no product of {held!r} holds the cards {ids:#x}")  # (the ids come from one)
+
+
+def _judged(rnd: Round, group: tuple[Card, ...], ids: int, where: int) -> Entry:
+    """``group`` (its cards ``ids``, a bit a card id; ``where`` it stands) as :data:`Entry`,
+    :data:`NO_KIND` where it forms no kind, judged by faces (:func:`.meldlist._forms`, kept)."""
+    memo, may_form = _listing(rnd)[:2]
+    faces = _face_codes(rnd.variant.deck)
+    face = 0
+    for card in group:
+        face += faces[card.id]
+    kinds = _forms(memo, face, group, may_form, rnd.rules.kinds_bits)
+    return (ids, group, kinds, where, len(group)) if kinds else NO_KIND
 
 
 def _cards(naturals: Sequence["Card | None"], mask: int) -> list[Card]:
@@ -223,21 +318,36 @@ def _cards(naturals: Sequence["Card | None"], mask: int) -> list[Card]:
     return out
 
 
-def holds_apart(masks: Sequence[int], need: int) -> bool:
-    """Whether ``need`` of the groups ``masks`` (their cards, a bit each) share no card, pairwise."""
-    count = len(masks)
-    if count < need:
+def holds_apart(masks: Sequence[int], need: int, least: int = 1) -> bool:
+    """Whether ``need`` of the groups ``masks`` (their cards, a bit each, each of at least
+    ``least`` cards) share no card, pairwise: no, at once, where all of them hold fewer
+    than ``need`` times ``least`` cards; else each group with the later ones that share no
+    card with it (a list each, built as asked, the first ``need`` found ending it)."""
+    if len(masks) < need:
         return False
     if need <= 1:
-        return count >= need
-    after = []
-    for i, m in enumerate(masks):
-        bits = 0
-        for j in range(i + 1, count):
-            if not m & masks[j]:
-                bits |= 1 << j
-        after.append(bits)
-    return _apart(after, (1 << count) - 1, need)
+        return True
+    held = 0
+    for mask in masks:
+        held |= mask
+    if held.bit_count() < need * least:
+        return False
+    return _apart_masks(masks, need)
+
+
+def _apart_masks(masks: Sequence[int], need: int) -> bool:
+    """Whether ``need`` (at least two) of ``masks`` share no card, pairwise."""
+    count = len(masks)
+    for i, mask in enumerate(masks):
+        if count - i < need:
+            return False
+        rest = [other for other in masks[i + 1:] if not other & mask]
+        if need == 2:
+            if rest:
+                return True
+        elif len(rest) >= need - 1 and _apart_masks(rest, need - 1):
+            return True
+    return False
 
 
 def _apart(after: Sequence[int], free: int, need: int) -> bool:

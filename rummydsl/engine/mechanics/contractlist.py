@@ -69,7 +69,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
             (j for j, use in enumerate(used) if use), default=-1) + 1
     grown = grown_candidates(rnd, player, hand, small, big, last) if big < len(hand) else None
     if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
-        if not holds_apart([entry[0] for entry in grown[1]], max(fewest, 1)):
+        if not holds_apart([entry[0] for entry in grown[1]], max(fewest, 1), small):
             return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
         entries = in_order(grown[0], grown[1])
         candidates = [entry[1] for entry in entries]
