@@ -8,7 +8,7 @@ on each meld, and the listing's quick answer are :mod:`.layoffmasks`'.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -341,8 +341,20 @@ _MADE: dict[int, tuple[object, object, dict[int, Layoff]]] = {}
 def _layoffs(rnd: Round) -> dict[int, Layoff]:
     """The lay-off actions :func:`list_layoffs` has built for a deck, by card id, player,
     owner and meld index (bits 0-15, 16-19, 20-23 and 24 on): actions are immutable values,
-    so a listing hands out the same one each time it lists that lay-off."""
-    return kept(_MADE, rnd.variant.deck, 8, dict)
+    so a listing hands out the same one each time it lists that lay-off. The last deck
+    asked is looked at first (:data:`_LAST_MADE`)."""
+    deck = rnd.variant.deck
+    last = _LAST_MADE
+    if last[0] is deck:
+        got: dict[int, Layoff] = last[1]
+        return got
+    got = kept(_MADE, deck, 8, dict)
+    last[:] = [deck, got]
+    return got
+
+
+_LAST_MADE: list[Any] = [None, None]
+"""The last deck and what :func:`_layoffs` gave for it."""
 
 
 _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}

@@ -260,7 +260,9 @@ class MeldMechanic(Mechanic):
 
             if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
                 return [action for action in options if keeps_use(rnd, action)]
-        if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
+        step = rnd.variant.turn[rnd.step]  # (_step, inline: asked every decision)
+        assert isinstance(step, MeldStep)
+        if (step.optional or not options) and not self._last_card_held(rnd, player):
             options.append(rnd.prebuilt.done[player])
         return options
 
