@@ -289,8 +289,21 @@ def _shared(rnd: Round) -> dict[object, tuple[int, int]]:
     """What :func:`extenders` knows of each meld's cards, for a variant's kinds and deck:
     by the cards' ids as a bitmask (with the kind, when kind-locked), the cards judged and
     those of them that extend it. Kept by the kinds' dictionary, which the solvers of one
-    variant's deals share (as :func:`.meldlist._listing` keeps the groups judged)."""
-    return kept(_SHARED, rnd.rules.kinds, 16, dict, rnd.variant.deck)
+    variant's deals share (as :func:`.meldlist._listing` keeps the groups judged). The last
+    kinds and deck asked are looked at first (:data:`_LAST_SHARED`)."""
+    kinds = rnd.rules.kinds
+    deck = rnd.variant.deck
+    last = _LAST_SHARED
+    if last[0] is kinds and last[1] is deck:
+        got: dict[object, tuple[int, int]] = last[2]
+        return got
+    got = kept(_SHARED, kinds, 16, dict, deck)
+    last[:] = [kinds, deck, got]
+    return got
+
+
+_LAST_SHARED: list[Any] = [None, None, None]
+"""The last kinds, deck and what :func:`_shared` gave for them (a game asks of one variant)."""
 
 
 def reached(rnd: Round, targets: Sequence[int], held: int) -> list[tuple[int, int, TableMeld, int]]:

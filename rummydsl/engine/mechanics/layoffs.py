@@ -8,7 +8,7 @@ on each meld, and the listing's quick answer are :mod:`.layoffmasks`'.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import IllegalActionError
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = ["layoff_targets", "check_layoff", "apply_layoff", "list_layoffs", "final_discard_required",
            "FINAL_DISCARD_REASON", "TAKEN_LAST_REASON", "only_taken_left", "last_card_stays", "LAST_CARD_REASON"]
+
+_MELD = Phase.MELD
 
 #: Why a meld or lay-off that would empty the hand is refused under ``final_discard: required``.
 FINAL_DISCARD_REASON = ("the last card must be discarded (going_out.final_discard: required, BR-3): "
@@ -234,13 +236,28 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     so that a table none of the hand's cards extends (most meld steps of most games)
     costs that and nothing more."""
     out: list[Layoff] = []
-    targets = layoff_targets(rnd, player)
-    if not targets:
-        return out
+    phase = rnd.phase
+    if phase is _MELD:  # (layoff_targets, inline: the meld step lists every decision)
+        if not rnd.met_contract[player]:
+            return out
+        step = rnd.variant.turn[rnd.step]
+        assert isinstance(step, MeldStep)
+        if step.add_to_opponents:
+            targets: Sequence[int] = _targets(rnd.seated, player, step.add_to_own)
+            if not targets:
+                return out
+        elif step.add_to_own:
+            targets = (player,)
+        else:
+            return out
+    else:
+        targets = layoff_targets(rnd, player)
+        if not targets:
+            return out
     if rnd.rules.wild_unique_card:
         return _unique_layoffs(rnd, player, targets, keep)
     hand = rnd.hands[player]
-    if len(hand) == 1 and rnd.phase is Phase.MELD and final_discard_required(rnd):
+    if len(hand) == 1 and phase is _MELD and final_discard_required(rnd):
         return out  # the last card must be discarded
     held = 0
     for card in hand:
@@ -248,6 +265,7 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
     faces: Sequence[Card] = ()
     free_held = -1  # (the cards to list, worked out for the first meld a card held may extend)
     two = False
+    plain = not keep and len(hand) != 2 and rnd._plain_deck  # (_free_cards gives the hand itself)
     shared = None
     made = None
     deck_cards = rnd.variant.deck.cards
@@ -262,7 +280,10 @@ def list_layoffs(rnd: Round, player: int, keep: Sequence[Card] = ()) -> list[Lay
                 if not hits:
                     continue  # no card held extends it (most melds of most meld steps)
             if free_held < 0:
-                faces, free_held, two = _free_cards(rnd, hand, held, keep)
+                if plain:
+                    faces, free_held = hand, held
+                else:
+                    faces, free_held, two = _free_cards(rnd, hand, held, keep)
             if hits < 0:
                 if free_held != held:
                     hits = meld.known_extenders(free_held)
@@ -320,8 +341,20 @@ _MADE: dict[int, tuple[object, object, dict[int, Layoff]]] = {}
 def _layoffs(rnd: Round) -> dict[int, Layoff]:
     """The lay-off actions :func:`list_layoffs` has built for a deck, by card id, player,
     owner and meld index (bits 0-15, 16-19, 20-23 and 24 on): actions are immutable values,
-    so a listing hands out the same one each time it lists that lay-off."""
-    return kept(_MADE, rnd.variant.deck, 8, dict)
+    so a listing hands out the same one each time it lists that lay-off. The last deck
+    asked is looked at first (:data:`_LAST_MADE`)."""
+    deck = rnd.variant.deck
+    last = _LAST_MADE
+    if last[0] is deck:
+        got: dict[int, Layoff] = last[1]
+        return got
+    got = kept(_MADE, deck, 8, dict)
+    last[:] = [deck, got]
+    return got
+
+
+_LAST_MADE: list[Any] = [None, None]
+"""The last deck and what :func:`_layoffs` gave for it."""
 
 
 _TARGETS: dict[tuple[tuple[int, ...], int, bool], tuple[int, ...]] = {}

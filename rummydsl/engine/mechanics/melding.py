@@ -179,6 +179,22 @@ def too_few_left(rnd: Round, player: int, judged: Judged, hand: Sequence[Card]) 
     return None
 
 
+#: The most single-meld actions :data:`_SINGLES` keeps (then it starts again).
+_SINGLES_LIMIT = 1 << 14
+
+_SINGLES: dict[int, tuple[tuple[Card, ...], Meld]] = {}
+"""The single-meld actions the listing has built (``Meld(player, (group,))``), by the
+group tuple's identity and the seat (``id(group) << 8 | player``), each with its group: the
+listing's groups are the kept blocks' own tuples (:mod:`.meldblocks`), the same objects
+from one listing to the next, and actions are immutable values, so a listing hands out the
+same action each time it lists that meld. The entry holds its group, so no other tuple
+takes its id while it is kept."""
+
+_new = object.__new__
+_set_player = Meld.__dict__["player"].__set__  # (the slots' descriptors: a frozen dataclass's
+_set_melds = Meld.__dict__["melds"].__set__    # ``__init__`` sets each field through object.__setattr__)
+
+
 class MeldMechanic(Mechanic):
     phase = Phase.MELD
 
@@ -212,11 +228,27 @@ class MeldMechanic(Mechanic):
         if contract is not None and rnd.met_contract[player] and not contract.new_melds_after:
             out.extend(list_layoffs(rnd, player))  # CR-3: after going down, only lay-offs
             return out
-        for group in _judged_melds(rnd, hand, len(hand))[0]:  # (single_melds)
-            if len(group) >= len(hand) - 1 and too_few_left(
-                    rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
-                continue
-            out.append(Meld(player, (group,)))
+        groups = _judged_melds(rnd, hand, len(hand))[0]  # (single_melds)
+        if groups:
+            short = len(hand) - 1  # a group of this many cards or more may leave too few
+            made = _SINGLES
+            for group in groups:
+                if len(group) >= short and too_few_left(
+                        rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
+                    continue
+                key = id(group) << 8 | player
+                got = made.get(key)
+                if got is None or got[0] is not group or player > 255:
+                    meld = _new(Meld)
+                    _set_player(meld, player)
+                    _set_melds(meld, (group,))
+                    if player <= 255:
+                        if len(made) >= _SINGLES_LIMIT:
+                            made.clear()
+                        made[key] = (group, meld)
+                    out.append(meld)
+                else:
+                    out.append(got[1])
         out.extend(list_layoffs(rnd, player))
         return out
 
@@ -228,7 +260,9 @@ class MeldMechanic(Mechanic):
 
             if pending(rnd) is not None:  # R5-3: keep the deep-drawn card meldable, and meld it
                 return [action for action in options if keeps_use(rnd, action)]
-        if (self._step(rnd).optional or not options) and not self._last_card_held(rnd, player):
+        step = rnd.variant.turn[rnd.step]  # (_step, inline: asked every decision)
+        assert isinstance(step, MeldStep)
+        if (step.optional or not options) and not self._last_card_held(rnd, player):
             options.append(rnd.prebuilt.done[player])
         return options
 

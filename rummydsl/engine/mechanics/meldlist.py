@@ -13,7 +13,7 @@ groups and lay-downs listed, and their order, are those of the plain search
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
 from .meldbuckets import MAX_LISTED
@@ -58,18 +58,30 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     are all there, in their order. With each group, the kinds it forms as ``kinds_bits``
     gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
+    fast = _FAST
+    tried = False
+    if fast[0] is rules and fast[1] is rnd.variant.deck and _listing is _LISTING:
+        # the natural path's set-up, kept (:func:`_natural`): the same steps as below
+        low, same_rank, sequences, one_suit, judge, faces = fast[2]
+        if len(hand) < low or high < low:
+            return [], []
+        if no_meld(rnd, hand, high):
+            return [], []
+        got = natural_melds(rnd, hand, high, low, same_rank,
+                            sequences and (kinds is None or lists_sequences(rules, kinds)), one_suit, judge, faces)
+        if got is not None:
+            return got
+        tried = True  # (a hand with wild cards: listed below)
     memo, may_form, low, families, one_suit, buckets = _listing(rnd)
     if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
         return [], []
     sequences = "sequence" in families and (kinds is None or lists_sequences(rules, kinds))
-    if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
+    if not tried and buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
         same_rank = "same_rank" in families
         if no_meld(rnd, hand, high):
             return [], []  # the kinds' shapes rule every group out (meldless.py): no block looked up
-        kinds_bits = rules.kinds_bits
-        got = natural_melds(rnd, hand, high, low, same_rank, sequences, one_suit,
-                            lambda group, face: _forms(memo, face, group, may_form, kinds_bits),
-                            _face_codes(rnd.variant.deck))
+        judge, faces = _natural(rnd, memo, may_form, low, families, one_suit)
+        got = natural_melds(rnd, hand, high, low, same_rank, sequences, one_suit, judge, faces)
         if got is not None:  # (None for a hand with wild cards)
             return got
     cards = sorted(hand, key=lambda c: c.id)
@@ -123,6 +135,29 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
             found.append(group)
             judged.append(forms)
     return found, judged
+
+
+_FAST: list[Any] = [None, None, None]
+"""The rules and deck of the last listing that took the natural path (:func:`_natural`), and
+what it reads there: the fewest cards a kind allows, whether same-rank kinds and sequence
+kinds are listed, whether every sequence kind keeps one suit, the judge of a new group and
+the deck's face codes (a game lists one variant's hands at every meld step)."""
+
+
+def _natural(rnd: Round, memo: dict[int, int], may_form: Callable[[Sequence[Card]], bool], low: int,
+             families: frozenset[str], one_suit: bool) -> tuple[Callable[[tuple[Card, ...], int], int],
+                                                            Sequence[int]]:
+    """The judge of :func:`natural_melds`' new groups (:func:`_forms` with the listing's memo)
+    and the deck's face codes, kept in :data:`_FAST` for the next listing of these rules."""
+    kinds_bits = rnd.rules.kinds_bits
+    faces = _face_codes(rnd.variant.deck)
+
+    def judge(group: tuple[Card, ...], face: int) -> int:
+        return _forms(memo, face, group, may_form, kinds_bits)
+
+    _FAST[:] = [rnd.rules, rnd.variant.deck,
+                (low, "same_rank" in families, "sequence" in families, one_suit, judge, faces)]
+    return judge, faces
 
 
 def _forms(memo: dict[int, int], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
@@ -182,6 +217,11 @@ def _listing(rnd: Round) -> _Listing:
             _LISTINGS.pop(next(iter(_LISTINGS)))
         got = _LISTINGS[id(kinds)] = (kinds, ({}, _shape_test(rnd), low, families, one_suit, {}))
     return got[1]
+
+
+_LISTING = _listing
+"""The listing's own :func:`_listing` (:data:`_FAST` is read only while it is the one in use:
+the tests' plain listing puts another in its place)."""
 
 
 def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
