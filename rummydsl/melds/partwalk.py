@@ -55,7 +55,8 @@ def arrangement(windows: WildWindows, mask: int) -> Arrangement | None:
     judge = core._judge
     size = core._size
     values = core.values
-    searches = [windows.searched(part, w) for part in parts]
+    shapes = windows.shapes
+    searches = [windows.searched(part, w) if shapes is None else shapes.own(part, w) for part in parts]
     melds = [m for m, _ in searches]
     asks = [ask for _, ask in searches]
     top = range(w + 1)
