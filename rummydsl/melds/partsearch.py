@@ -9,6 +9,7 @@ part's least deadwood with each share of the wild cards, and without each of its
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from .candidates import PoolMelds
 from .core import MeldCore
@@ -22,13 +23,22 @@ _Least = Callable[[int, int, "_Least"], int]
 """The recursion of :func:`part_search`, passed itself."""
 
 PartMelds = tuple[dict[int, list[tuple[int, int]]], list[int]]
-"""A part's melds: by lowest card id, ``(natural card-id mask, wild cards)``; and the wild
-card counts of the groups of wild cards alone that meld, each once."""
+"""A part's melds: by lowest card id, ``(natural card-id mask, wild cards)``, fewest wild
+cards first; and the wild card counts of the groups of wild cards alone that meld, each once."""
 
 
 def part_melds(part: int, w: int, pools: PoolMelds) -> PartMelds:
-    """The melds of the natural cards ``part`` and 0..``w`` wild cards (:data:`PartMelds`)."""
-    return pools.by_lowest(part, w), pools.wild_counts(w)
+    """The melds of the natural cards ``part`` and 0..``w`` wild cards (:data:`PartMelds`),
+    each card's by wild cards, fewest first (a search's state with fewer wild cards stops
+    at the first meld needing more)."""
+    by_lowest = pools.by_lowest(part, w)
+    if w:
+        for melds in by_lowest.values():
+            melds.sort(key=_wild_count)
+    return by_lowest, pools.wild_counts(w)
+
+
+_wild_count = itemgetter(1)
 
 
 def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
@@ -78,7 +88,9 @@ def part_search(core: MeldCore, part: int, w: int, pools: PoolMelds,
             c = low.bit_length() - 1
             best = INFINITE
             for natural, k in by_lowest[c]:
-                if k <= wilds and natural & mask == natural:
+                if k > wilds:  # (the melds by wild cards, fewest first)
+                    break
+                if natural & mask == natural:
                     rest = mask ^ natural
                     left = tag - k
                     v = get(left << shift | rest)

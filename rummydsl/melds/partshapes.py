@@ -99,20 +99,28 @@ class Shapes:
         moves = [(s * ranks + d, place[s] * ranks) for s in range(len(place)) if part >> s * ranks & full]
         least = self.asker(shape, d, w)
 
-        def ask(mask: int, wilds: int) -> int:
-            into = 0
-            for src, dst in moves:
-                into |= (mask >> src & full) << dst
-            return least(into, wilds)
-
         by_lowest, wild_melds = self._melds(shape, w)
         out: dict[int, list[tuple[int, int]]] = {cid: [] for cid in bits_of(part)}
+        if len(moves) == 1:  # (a part of one suit: one move each way)
+            (src, dst), = moves
+            for group in by_lowest.values():
+                for natural, k in group:
+                    back = natural >> dst << src
+                    out[(back & -back).bit_length() - 1].append((back, k))
+            return (out, wild_melds), lambda mask, wilds: least(mask >> src << dst, wilds)
         for group in by_lowest.values():
             for natural, k in group:
                 back = 0
                 for src, dst in moves:
                     back |= (natural >> dst & full) << src
                 out[(back & -back).bit_length() - 1].append((back, k))
+
+        def ask(mask: int, wilds: int) -> int:
+            into = 0
+            for src, dst in moves:
+                into |= (mask >> src & full) << dst
+            return least(into, wilds)
+
         return (out, wild_melds), ask
 
     def each(self, part: int, w: int, cids: Iterable[int], each: dict[int, tuple[int, ...]]) -> None:
