@@ -18,7 +18,7 @@ entries (by ``d`` and the shape's cards, :func:`~.partsearch.part_search`'s ``ba
 >>> part = sum(1 << c.id for c in rules.check_hand("4B 5B 6B 7G"))
 >>> shape, d = shape_of(Placings(5, 13)(part)[0], 13, True)
 >>> d, bin(shape & 0x1FFF), bin(shape >> 13 & 0x1FFF)
-(3, '0b1', '0b111')
+(3, '0b1000', '0b111')
 >>> shifts(rules, (5, 13))
 True
 """
