@@ -241,9 +241,7 @@ def _discards_of(windows: WildWindows, part: int, w: int, whole: tuple[int, ...]
     top = w + 1
     grid = windows.grid
     if grid is None:
-        least = windows.asker(part, w)
-        for cid in missing:
-            each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+        windows.discards_for(part, w, missing, each)
         return each
     ranks = grid[1]
     assert windows.placed is not None
@@ -261,9 +259,7 @@ def _discards_of(windows: WildWindows, part: int, w: int, whole: tuple[int, ...]
         if not still:
             return each
         missing = still
-    least = windows.asker(part, w)
-    for cid in missing:
-        each[cid] = tuple([least(part ^ 1 << cid, j) for j in range(top)])
+    windows.discards_for(part, w, missing, each)
     if kept is None:
         windows._keep_pattern(pattern, (whole, {place[c // ranks] * ranks + c % ranks: v for c, v in each.items()}))
     elif len(kept) == top:

@@ -90,17 +90,18 @@ class Placings:
         return got
 
 
-def lazy_search(states: dict[int, int], shift: int, opened: Callable[[], Callable[[int, int], int]]) -> Callable[[int, int], int]:
+def lazy_search(states: dict[int, int], shift: int, opened: Callable[[], Callable[[int, int], int]],
+                base: int = 0) -> Callable[[int, int], int]:
     """``least(mask, wilds)`` of a part's search (:func:`~.partsearch.part_search`, opened
-    by ``opened()``), reading the shared ``states`` (by ``wilds << shift | mask``) first:
-    the part's melds are listed and its search opened only for a state not met yet (a
+    by ``opened()``), reading the shared ``states`` (by ``(base | wilds) << shift | mask``)
+    first: the part's melds are listed and its search opened only for a state not met yet (a
     part met before inside a larger one, or a discard whose rest was a state of an
     earlier search, costs no listing)."""
     get = states.get
     search: list[Callable[[int, int], int]] = []
 
     def least(mask: int, wilds: int) -> int:
-        got = get(wilds << shift | mask)
+        got = get((base | wilds) << shift | mask)
         if got is not None:
             return got
         if not search:

@@ -55,7 +55,8 @@ def arrangement(windows: WildWindows, mask: int) -> Arrangement | None:
     judge = core._judge
     size = core._size
     values = core.values
-    searches = [windows.searched(part, w) for part in parts]
+    shapes = windows.shapes
+    searches = [windows.searched(part, w) if shapes is None else shapes.own(part, w) for part in parts]
     melds = [m for m, _ in searches]
     asks = [ask for _, ask in searches]
     top = range(w + 1)
@@ -65,14 +66,18 @@ def arrangement(windows: WildWindows, mask: int) -> Arrangement | None:
     groups: list[tuple[int, int, int]] = []  # (natural card-id mask, wild cards, kinds; 0 for unmatched)
     deadwood = -1
     wilds = w
+    others: Sequence[int] = _NONE[w]
+    last = -1  # the part of the last step: the other parts' combination is the same while it is
     while natural:
         low = natural & -natural
         c = low.bit_length() - 1
         i = part_of[c]
-        others: Sequence[int] = _NONE[w]
-        for t, vector in enumerate(vectors):
-            if t != i:
-                others = _combine(others, vector, w)
+        if i != last:
+            others = _NONE[w]
+            for t, vector in enumerate(vectors):
+                if t != i:
+                    others = _combine(others, vector, w)
+            last = i
         here = vectors[i]
         target = min(here[j] + others[wilds - j] for j in range(wilds + 1))
         if deadwood < 0:

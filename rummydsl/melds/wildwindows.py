@@ -52,7 +52,7 @@ unknown shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import add
 
 from ..cards import Card
@@ -61,6 +61,7 @@ from ..limits import MAX_MELD_WORK
 from .candidates import PoolMelds
 from .core import MeldCore, WorkBoundError, bits_of
 from .partsearch import PART_MOST, PartMelds, part_melds, part_search
+from .partshapes import Shapes
 from .partstates import Placings, lazy_search, shared_states
 from .rankmasks import connected_parts
 from .search import HandSearch
@@ -72,7 +73,7 @@ WILD_MEMO_LIMIT = 1 << 15
 """Parts whose least deadwoods a solver keeps before it starts again."""
 
 OPEN_LIMIT = 32
-"""Parts' searches a solver keeps open (for their discards, a walk) before it starts again."""
+"""Parts' searches a solver keeps open (for a walk) before it starts again."""
 
 
 class WildWindows:
@@ -116,9 +117,12 @@ class WildWindows:
         """A part's pattern and the suits' places in it (:class:`~.partstates.Placings`), with :attr:`grid`."""
         self.states: dict[int, int] = {}
         """The part searches' states' least deadwoods, shared by every part's search
-        (:mod:`.partstates`)."""
+        (:mod:`.partstates`; a shape's moved down by ``d`` ranks by ``(d << 3 | wilds) <<
+        size | mask``, :mod:`.partshapes`)."""
         self._pools = PoolMelds(core, self.grid[1] if self.grid else 0)
         """The melds of each pool of a part's cards (by suit pattern on a grid)."""
+        self.shapes = Shapes(core, self._pools, self.states, self.placed, self.grid) if self.placed and self.grid else None
+        """The parts' searches by their shapes (:mod:`.partshapes`), with :attr:`grid`."""
         self._plain_values = all(v >= 0 for v in core.values) and core._wild_value >= 0
         """Whether every card value is 0 or more (:func:`~.partsearch.part_search` then gives what the
         general search gives; else :meth:`_hand_search` runs that search itself)."""
@@ -276,11 +280,20 @@ class WildWindows:
         open for them (:meth:`_discards`)."""
         if not self._plain_values or part.bit_count() > PART_MOST:
             return self._hand_search(part, w, without)
-        least = self.asker(part, w)
-        whole = tuple([least(part, j) for j in range(w + 1)])
         each: dict[int, tuple[int, ...]] = {}
+        if self.shapes is None:
+            least = self.asker(part, w)
+            whole = tuple([least(part, j) for j in range(w + 1)])
+            if without:
+                self._each(part, w, least, each)
+            return whole, each
+        shapes = self.shapes
+        assert shapes is not None
+        shape, d, _ = shapes.shaped(part)
+        least = shapes.asker(shape, d, w)
+        whole = tuple([least(shape, j) for j in range(w + 1)])
         if without:
-            self._each(part, w, least, each)
+            shapes.each(part, w, bits_of(part), each)
         return whole, each
 
     def searched(self, part: int, w: int) -> tuple[PartMelds, Callable[[int, int], int]]:
@@ -297,6 +310,19 @@ class WildWindows:
                                                     shared_states(self.states)))
         return got
 
+    def discards_for(self, part: int, w: int, cids: Iterable[int], each: dict[int, tuple[int, ...]]) -> None:
+        """``each[cid]`` for the part's cards ``cids`` (values of 0 or more, at most
+        :data:`~.partsearch.PART_MOST` cards): its least deadwoods without the card, from
+        its shape's search with :attr:`grid`, else from its own."""
+        if self.shapes is not None:
+            self.shapes.each(part, w, cids, each)
+            return
+        least = self.asker(part, w)
+        top = range(w + 1)
+        for cid in cids:
+            rest = part ^ 1 << cid
+            each[cid] = tuple([least(rest, j) for j in top])
+
     def asker(self, part: int, w: int) -> Callable[[int, int], int]:
         """The part's search (:meth:`searched`), opened only for a state the shared table
         (:attr:`states`) lacks (:func:`~.partstates.lazy_search`)."""
@@ -308,7 +334,7 @@ class WildWindows:
         if not self._plain_values or part.bit_count() > PART_MOST:
             each.update(self._hand_search(part, w, True)[1])
             return
-        self._each(part, w, self.asker(part, w), each)
+        self.discards_for(part, w, bits_of(part), each)
 
     @staticmethod
     def _each(part: int, w: int, least: Callable[[int, int], int], each: dict[int, tuple[int, ...]]) -> None:

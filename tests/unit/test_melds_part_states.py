@@ -6,7 +6,8 @@ Every part search of a solver reads and writes one table of states
 wild cards alone, whatever part it was met in. Parts grown card by card, asked with
 more and fewer wild cards, in renamed suits, on one solver, are held to the general
 search itself; every state the table holds afterwards is held to a search of that state
-alone, with a memo of its own. A part's placing (its suit pattern, the suits' order and
+alone, with a memo of its own (a state of a part's shape moved down by some ranks, with the
+values of the cards that many ranks higher, to those cards too). A part's placing (its suit pattern, the suits' order and
 places) is held to its definition. The knock question asked once
 (``parts_knock``: the least deadwood and, unless a discard cannot bring it within the
 limit, the discards that do) is held to the general search of the whole hand without
@@ -25,6 +26,7 @@ from rummydsl.cards import Card
 from rummydsl.melds import MeldRules
 from rummydsl.melds.discards import parts_knock
 from rummydsl.melds.partsearch import part_search
+from rummydsl.melds.partshapes import values_at
 from rummydsl.melds.partstates import Placings
 from rummydsl.melds.search import HandSearch
 from rummydsl.melds.wildwindows import WILDS_MOST, WildWindows, windows_of
@@ -66,9 +68,15 @@ def test_parts_grown_card_by_card_share_their_states(data: Any, name: str) -> No
     assert ww.states
     shift = core._size
     for key in random.Random(len(ww.states)).sample(sorted(ww.states), min(25, len(ww.states))):
-        mask, wilds = key & ((1 << shift) - 1), key >> shift
-        alone = part_search(core, mask, wilds, ww._pools)  # a memo of its own
-        assert ww.states[key] == alone(mask, wilds), (mask, wilds)
+        # a state of a shape moved down by d ranks (rummydsl/melds/partshapes.py) is its
+        # cards worth the cards d ranks higher; d = 0 for the cards themselves
+        mask, wilds, d = key & ((1 << shift) - 1), key >> shift & 7, key >> shift + 3
+        assert not d or ww.shapes is not None and ww.shapes.moves
+        values = values_at(core, ww.shapes.ranks, d) if d and ww.shapes else None
+        alone = part_search(core, mask, wilds, ww._pools, values=values)  # a memo of its own
+        assert ww.states[key] == alone(mask, wilds), (mask, wilds, d)
+        if d:  # the same as the cards d ranks higher themselves
+            assert ww.states[key] == part_search(core, mask << d, wilds, ww._pools)(mask << d, wilds)
 
 
 @SETTINGS
