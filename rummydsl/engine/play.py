@@ -107,18 +107,27 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
     need not ask again while it has as many actions (``settled_at``)."""
     settled_at = -1
     while True:
-        seat = match.to_move
-        rnd = match._s.round  # (Match.round)
-        if seat == CHANCE:
-            if chance is None:
-                raise ValueError("this match deals its cards as chance outcomes: give play() a "
-                                 "random.Random as chance=")
-            outcomes = match.chance_outcomes()
-            pick = chance.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
-            yield match.apply(pick)
-            applied += 1
-            continue
-        if seat == TERMINAL:
+        s = match._s
+        rnd = s.round  # (Match.round)
+        game = s.game  # Match.to_move, inline (asked every step):
+        if game.result is not None or game.stalled is not None:
+            seat = TERMINAL
+        elif s.choose_dealer or s.dealing is not None:
+            seat = CHANCE
+        else:
+            got = rnd.to_move
+            seat = TERMINAL if got is None else got
+        if seat < 0:  # (a seat is 0 or more)
+            if seat == CHANCE:
+                if chance is None:
+                    raise ValueError("this match deals its cards as chance outcomes: give play() a "
+                                     "random.Random as chance=")
+                outcomes = match.chance_outcomes()
+                pick = chance.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                yield match.apply(pick)
+                applied += 1
+                continue
+            assert seat == TERMINAL
             if rnd.result is None and not match.game.over and match.game.stalled is None:
                 raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but nobody is to move")
             return
@@ -144,14 +153,17 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
             raise MeldError(f"{problem} ({variant.id}: round {rnd.number}, {player_name(seat)} to move, "
                             f"holding {len(rnd.hands[seat])} cards)") from None
-        if isinstance(answer, TakeBack):
+        engine = type(answer) in ONE_ID_ACTIONS
+        if not engine and isinstance(answer, TakeBack):
             undone = _take_back(match, seat, decisions if take_back else None, applied, agents[seat])
             if undone:
                 applied -= undone
                 yield TakenBack(seat, undone)
             continue
+        if TYPE_CHECKING:
+            assert not isinstance(answer, TakeBack)
         try:
-            if type(answer) in ONE_ID_ACTIONS and not match._s.pending:  # an engine action: Match.apply's own path
+            if engine and not match._s.pending:  # an engine action: Match.apply's own path
                 event = decide(match, seat, answer)
                 if match._s.round is rnd and rnd.result is None:
                     settled, settled_at = rnd, len(rnd.actions)
