@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, cast
 
 from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
 from ..limits import MAX_ACTIONS
@@ -93,6 +93,14 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     :raises StalledGameError: if the game runs past its round cap.
     """
+    return cast("Iterator[Event | TakenBack]", _play(match, agents, max_actions, chance, take_back, True))
+
+
+def _play(match: Match, agents: Sequence[Any], max_actions: int, chance: random.Random | None, take_back: bool,
+          events: bool) -> Iterator[Event | TakenBack | None]:
+    """:func:`play`; with ``events`` False it yields None for a decision that does not end
+    a round (the step works out no event: which cards were drawn, the automatic moves), for
+    the loops that read no events (:func:`play_game`, :func:`play_round` without ``on_action``)."""
     variant = match.variant
     viewed: Round | None = None
     views: list[Observation] = []
@@ -164,7 +172,7 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
             assert not isinstance(answer, TakeBack)
         try:
             if engine and not match._s.pending:  # an engine action: Match.apply's own path
-                event = decide(match, seat, answer)
+                event = decide(match, seat, answer, events)
                 if match._s.round is rnd and rnd.result is None:
                     settled, settled_at = rnd, len(rnd.actions)
             else:
@@ -235,8 +243,11 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
     :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     """
-    for event in play(Match.playing(rnd), agents, max_actions=max_actions):
-        if on_action is not None:
+    if on_action is None:
+        for _ in _play(Match.playing(rnd), agents, max_actions, None, True, False):  # (no events read)
+            pass
+    else:
+        for event in play(Match.playing(rnd), agents, max_actions=max_actions):
             assert isinstance(event, Event)
             on_action(rnd, event.action)  # type: ignore[arg-type]
             for forced in event.automatic:
@@ -251,7 +262,7 @@ def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = MAX_ACTIO
     :raises StalledRoundError: if a round runs past ``max_actions`` actions.
     :raises StalledGameError: if the game runs past ``game.max_rounds`` rounds.
     """
-    for _ in play(Match.playing(game), agents, max_actions=max_actions):
+    for _ in _play(Match.playing(game), agents, max_actions, None, True, False):  # (no events read)
         pass
     assert game.result is not None
     return game.result
