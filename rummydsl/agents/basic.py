@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence
 from ..cards import Card
 from ..engine.actions import Action, Buy, Discard, Done, Draw, Knock, Layoff, Meld, Offer, Pass, Take
 from ..engine.observe import Observation
+from ..engine.round import LegalActions
 from ..errors import RummyDslError
 from ..limits import MAX_HAND
 from ..melds import LayoffTarget
@@ -48,7 +49,9 @@ class RandomAgent:
         self.rng = rng
 
     def act(self, observation: Observation) -> Action:
-        legal = observation.legal_actions()
+        view = observation.legal_actions()
+        # (a round's view: its list itself, read without the view's checks at each len and index)
+        legal = view.listed() if type(view) is LegalActions else view
         count = len(legal)
         rng = self.rng
         if type(rng) is not random.Random or not count:  # (a generator of its own kind; none to pick)

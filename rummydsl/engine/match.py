@@ -204,7 +204,7 @@ class Match:
     @property
     def to_move(self) -> int:
         """The seat to move, :data:`CHANCE` or :data:`TERMINAL`."""
-        s = self._s
+        s = self._s  # (the play loop, :func:`~.play.play`, asks this inline: change the two together)
         if s.game.result is not None or s.game.stalled is not None:
             return TERMINAL
         if s.choose_dealer or s.dealing is not None:

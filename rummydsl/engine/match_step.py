@@ -17,6 +17,7 @@ from ..errors import IllegalActionError, MalformedActionError, RummyDslError
 from .actions import Action, Draw, Knock, Meld, action_cards, card_copy, card_text, player_name, with_cards
 from .catalogue import ONE_ID_ACTIONS, Choose, Close, DealCard, FirstDealer, Lay, MatchAction
 from .round import STATE, Round, dealt_hand_size
+from .state import Phase
 
 from .match_state import CHANCE, TERMINAL, Event, State, left_of_face
 from .match_undo import Delta, before_apply, moved, put_back, shadow_of, untouched
@@ -80,6 +81,8 @@ def apply_step(m: Match, s: State, seat: int, action: MatchAction) -> tuple[Stat
     return engine_step(m, s, seat, action, logged)
 
 
+_SHOWDOWN = Phase.SHOWDOWN
+
 RECORDS_AFTER = 8
 """A match with history plays on a copy of the round for this many applies after it was
 made, copied or undone (an undo of such an apply puts the old state back: nothing to
@@ -113,7 +116,8 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
             saved = before_apply(rnd)
     back = s if back is None else back
     try:
-        new, event, ended = _engine_moves(m, s, seat, action, logged, rnd)
+        new, got, ended = _engine_moves(m, s, seat, action, logged, rnd)
+        event: Event = got  # type: ignore[assignment]  # (asked with events: never None)
     except GameStopped as stopped:  # played: committed with the game stopped (its round stays in play)
         stopped.entry = back
         if saved is not None:
@@ -134,13 +138,26 @@ def engine_step(m: Match, s: State, seat: int, action: Action, logged: MatchActi
     return new, event, Delta(back, saved, moved(rnd.__dict__, shadow), ended)
 
 
-def decide(m: Match, seat: int, action: Action) -> Event:
+def decide(m: Match, seat: int, action: Action, events: bool = True) -> Event | None:
     """:meth:`Match.apply <rummydsl.engine.match.Match.apply>` of an engine action (its
     type one of ``ONE_ID_ACTIONS``) by ``seat``, the seat to move, with no lay-down under
     way: what ``apply`` does for it, without working out the seat to move again (the play
     loop, :func:`~.play.play`, has just asked it). ``Match.apply`` does the same for
-    that path inline, saving a call a step by ids: change the two together."""
+    that path inline, saving a call a step by ids: change the two together. With ``events``
+    False (a loop that reads no events), a step of a match that alone holds its round and
+    does not end it gives None, its event not worked out."""
     s = m._s
+    if m._exclusive:  # engine_step of a match that alone holds its round (the play loop's): in place
+        m._run += 1
+        try:
+            new, event, _ = _engine_moves(m, s, seat, action, action, s.round, events)
+        except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
+            m._commit(s, stopped.state)
+            raise stopped.error from None
+        m._s = new
+        m._cache = None
+        m._ids = None
+        return event
     try:
         new, event, entry = engine_step(m, s, seat, action, action)
     except GameStopped as stopped:  # played, but the game stops: TERMINAL, with the reason
@@ -154,20 +171,28 @@ def decide(m: Match, seat: int, action: Action) -> Event:
     return event
 
 
-def _engine_moves(m: Match, s: State, seat: int, action: Action, logged: MatchAction, rnd: Round
-                  ) -> tuple[State, Event, bool]:
+def _engine_moves(m: Match, s: State, seat: int, action: Action, logged: MatchAction, rnd: Round,
+                  events: bool = True) -> tuple[State, Event | None, bool]:
     """:func:`engine_step`'s moves on ``rnd`` (the round to change): the new state, its
-    event, and whether the round ended and the match went on with another."""
+    event, and whether the round ended and the match went on with another. With ``events``
+    False, the event of a step that leaves the round in play is None (not worked out)."""
     stock = rnd.stock
     size = len(stock)
     top = stock[-4:]
     rnd.apply(action)  # checked first: a refused action changes nothing
+    if not events and rnd.result is None and rnd.phase is not _SHOWDOWN:  # no event to work out
+        if m._exclusive:  # the match alone holds this state (and its round): changed in place
+            s.pending = ()
+            s.log = (logged, s.log)
+            s.steps += 1
+            return s, None, False
+        return s.stepped(rnd, (logged, s.log), s.steps + 1), None, False
     drawn: tuple[Card, ...] = ()
     others: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if rnd.stock is not stock or len(stock) != size:  # cards left the stock (most actions: none)
         drawn, others = _drawn(rnd, seat, stock, size, top)
     automatic: list[Action] | tuple[()] = ()
-    while rnd.result is None:
+    while rnd.result is None and rnd.phase is _SHOWDOWN:  # (only a showdown has a move nobody decides)
         forced = rnd.automatic()
         if forced is None:
             break
@@ -226,6 +251,12 @@ def _drawn(rnd: Round, seat: int, stock: list[Card], size: int, top: list[Card]
         hand = rnd.hands[seat]
         if hand and hand[-1] is card or any(c is card for c in hand):
             return (card,), ()
+        # into another seat's hand (the last pass of a buy completed the mover's draw, CR-4):
+        # what drawn_into below finds, without building it for every seat
+        into: tuple[tuple[int, tuple[Card, ...]], ...] = tuple(
+            (other, (card,)) for other, held in enumerate(rnd.hands) if other != seat
+            and (held and held[-1] is card or any(c is card for c in held)))
+        return (), into
 
     def drawn_into(hand: list[Card]) -> tuple[Card, ...]:
         if same:  # the same stock, its top ``gone`` cards taken (most actions: none; a draw: one)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, cast
 
 from ..errors import AgentError, ExpressionError, MeldError, RummyDslError, StalledRoundError
 from ..limits import MAX_ACTIONS
@@ -93,6 +93,14 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     :raises StalledGameError: if the game runs past its round cap.
     """
+    return cast("Iterator[Event | TakenBack]", _play(match, agents, max_actions, chance, take_back, True))
+
+
+def _play(match: Match, agents: Sequence[Any], max_actions: int, chance: random.Random | None, take_back: bool,
+          events: bool) -> Iterator[Event | TakenBack | None]:
+    """:func:`play`; with ``events`` False it yields None for a decision that does not end
+    a round (the step works out no event: which cards were drawn, the automatic moves), for
+    the loops that read no events (:func:`play_game`, :func:`play_round` without ``on_action``)."""
     variant = match.variant
     viewed: Round | None = None
     views: list[Observation] = []
@@ -107,18 +115,27 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
     need not ask again while it has as many actions (``settled_at``)."""
     settled_at = -1
     while True:
-        seat = match.to_move
-        rnd = match._s.round  # (Match.round)
-        if seat == CHANCE:
-            if chance is None:
-                raise ValueError("this match deals its cards as chance outcomes: give play() a "
-                                 "random.Random as chance=")
-            outcomes = match.chance_outcomes()
-            pick = chance.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
-            yield match.apply(pick)
-            applied += 1
-            continue
-        if seat == TERMINAL:
+        s = match._s
+        rnd = s.round  # (Match.round)
+        game = s.game  # Match.to_move, inline (asked every step):
+        if game.result is not None or game.stalled is not None:
+            seat = TERMINAL
+        elif s.choose_dealer or s.dealing is not None:
+            seat = CHANCE
+        else:
+            got = rnd.to_move
+            seat = TERMINAL if got is None else got
+        if seat < 0:  # (a seat is 0 or more)
+            if seat == CHANCE:
+                if chance is None:
+                    raise ValueError("this match deals its cards as chance outcomes: give play() a "
+                                     "random.Random as chance=")
+                outcomes = match.chance_outcomes()
+                pick = chance.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                yield match.apply(pick)
+                applied += 1
+                continue
+            assert seat == TERMINAL
             if rnd.result is None and not match.game.over and match.game.stalled is None:
                 raise StalledRoundError(f"round {rnd.number} cannot go on: it is not over, but nobody is to move")
             return
@@ -144,15 +161,18 @@ def play(match: Match, agents: Sequence[Any], *, max_actions: int = MAX_ACTIONS,
         except MeldError as problem:  # the meld solver's work bound (MAX_MELD_WORK): say where in the game
             raise MeldError(f"{problem} ({variant.id}: round {rnd.number}, {player_name(seat)} to move, "
                             f"holding {len(rnd.hands[seat])} cards)") from None
-        if isinstance(answer, TakeBack):
+        engine = type(answer) in ONE_ID_ACTIONS
+        if not engine and isinstance(answer, TakeBack):
             undone = _take_back(match, seat, decisions if take_back else None, applied, agents[seat])
             if undone:
                 applied -= undone
                 yield TakenBack(seat, undone)
             continue
+        if TYPE_CHECKING:
+            assert not isinstance(answer, TakeBack)
         try:
-            if type(answer) in ONE_ID_ACTIONS and not match._s.pending:  # an engine action: Match.apply's own path
-                event = decide(match, seat, answer)
+            if engine and not match._s.pending:  # an engine action: Match.apply's own path
+                event = decide(match, seat, answer, events)
                 if match._s.round is rnd and rnd.result is None:
                     settled, settled_at = rnd, len(rnd.actions)
             else:
@@ -223,8 +243,11 @@ def play_round(rnd: Round, agents: Sequence[Any], *, max_actions: int = MAX_ACTI
     :raises StalledRoundError: if the round reaches ``max_actions`` actions without ending,
         or cannot go on: nobody may act though it is not over (a variant broken in play).
     """
-    for event in play(Match.playing(rnd), agents, max_actions=max_actions):
-        if on_action is not None:
+    if on_action is None:
+        for _ in _play(Match.playing(rnd), agents, max_actions, None, True, False):  # (no events read)
+            pass
+    else:
+        for event in play(Match.playing(rnd), agents, max_actions=max_actions):
             assert isinstance(event, Event)
             on_action(rnd, event.action)  # type: ignore[arg-type]
             for forced in event.automatic:
@@ -239,7 +262,7 @@ def play_game(game: Game, agents: Sequence[Any], *, max_actions: int = MAX_ACTIO
     :raises StalledRoundError: if a round runs past ``max_actions`` actions.
     :raises StalledGameError: if the game runs past ``game.max_rounds`` rounds.
     """
-    for _ in play(Match.playing(game), agents, max_actions=max_actions):
+    for _ in _play(Match.playing(game), agents, max_actions, None, True, False):  # (no events read)
         pass
     assert game.result is not None
     return game.result

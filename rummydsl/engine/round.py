@@ -172,6 +172,16 @@ class LegalActions:
         listed = rnd._listed
         return (listed if listed is not None else rnd.listed())[index]
 
+    def listed(self) -> Sequence[Action]:
+        """The actions as a sequence to read, not change (the round's own list, as
+        :meth:`Round.listed`), or ``()`` while another seat is to move: what iterating,
+        counting and indexing this view read, in one call."""
+        rnd = self._round
+        if self._seat is not None and self._seat != rnd.to_move:
+            return ()
+        listed = rnd._listed
+        return listed if listed is not None else rnd.listed()
+
     def __contains__(self, action: object) -> bool:
         rnd = self._round
         if self._hidden():
@@ -465,7 +475,15 @@ class Round(Table, Flow, Finish):
         if listed is not None:
             for a in listed:
                 if a is action:  # a listed action (that very object) is legal: played unchecked
-                    self._play_listed(action)
+                    # and logged, by the mechanic's ``apply_listed``, which leaves the round as
+                    # _play after a check does (tests/engine/test_apply_listed.py)
+                    self._listed = None
+                    self.actions.append(action)
+                    if type(action) is Knock:
+                        KNOCK.apply_listed(self, action)
+                    else:
+                        BY_PHASE[self.phase].apply_listed(self, action)
+                    self._plan = None
                     return action
         if isinstance(action, str):
             action = self.parse(action)
@@ -490,18 +508,6 @@ class Round(Table, Flow, Finish):
             KNOCK.apply(self, action)
         else:
             BY_PHASE[self.phase].apply(self, action)
-        self._plan = None
-
-    def _play_listed(self, action: Action) -> None:
-        """Play ``action``, one of the objects :meth:`listed` gave for this very position
-        (so legal, and not checked), and log it: the mechanic's ``apply_listed``, which
-        leaves the round as :meth:`_play` after a check does."""
-        self._listed = None
-        self.actions.append(action)
-        if isinstance(action, Knock):
-            KNOCK.apply_listed(self, action)
-        else:
-            BY_PHASE[self.phase].apply_listed(self, action)
         self._plan = None
 
     def plan(self, action: Action, work: Any) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from rummydsl.engine import Round
-from rummydsl.engine.actions import Discard, card_text
+from rummydsl.engine.actions import Discard, Knock, card_text
+from rummydsl.engine.mechanics import BY_PHASE, KNOCK
 from rummydsl.errors import IllegalActionError
 from rummydsl.variant import load_variant
 
@@ -46,16 +47,19 @@ def _both_ways(rnd: Round, index: int, plays: dict[str, int]) -> None:
     own = listed.listed()[index]  # the copy's own listing: that very object is played unchecked
     assert str(own) == str(action)
     before = len(listed.actions)
-    played = listed._play_listed
+    mechanic = KNOCK if isinstance(own, Knock) else BY_PHASE[listed.phase]
+    played = mechanic.apply_listed
     calls = []
 
-    def spy(a: Any) -> None:
+    def spy(r: Round, a: Any) -> None:
         calls.append(a)
-        played(a)
+        played(r, a)
 
-    listed._play_listed = spy  # type: ignore[method-assign]
-    listed.apply(own)
-    del listed._play_listed
+    mechanic.apply_listed = spy  # type: ignore[method-assign]
+    try:
+        listed.apply(own)
+    finally:
+        del mechanic.apply_listed
     assert calls == [own], f"{own} was not played as listed"
     checked = rnd.copy()  # no listing: the action is checked first
     checked.apply(action)

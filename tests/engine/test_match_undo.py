@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummydsl import Match
+from rummydsl.engine import match_step
 from rummydsl.engine.match_step import RECORDS_AFTER
 from rummydsl.engine.match_undo import Delta
 
@@ -137,13 +138,12 @@ def test_a_failed_apply_in_place_leaves_the_round_as_it_was(monkeypatch: pytest.
     for _ in range(RECORDS_AFTER + 2):
         m.apply(rng.choice(m.legal_ids()))
     before = m.state()
-    rnd = m._s.round
     assert m._shadow is not None  # changed in place from here
 
-    def broken() -> None:
+    def broken(*args: object) -> None:
         raise RuntimeError("a bug after the move")
 
-    monkeypatch.setattr(rnd, "automatic", broken)
+    monkeypatch.setattr(match_step, "_event", broken)  # (the step's event, built once the round has moved)
     with pytest.raises(RuntimeError):
         m.apply(rng.choice(m.legal_ids()))
     monkeypatch.undo()

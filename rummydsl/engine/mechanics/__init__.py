@@ -27,7 +27,6 @@ from ..fields import Field
 from ..state import Phase
 from . import buying, deep, draw, floor, knock, melding, offer, upcard, voiding
 from .base import Mechanic
-from .buying import BuyMechanic
 from .discard import DiscardMechanic
 from .draw import DrawMechanic
 from .floor import ClaimMechanic
@@ -48,7 +47,7 @@ ANSWER = AnswerMechanic()
 CLAIM = ClaimMechanic()
 KNOCK = KnockMechanic()
 SHOWDOWN = ShowdownMechanic()
-BUY = BuyMechanic()
+BUY = buying.BUY
 
 #: The mechanic of each turn step name of the language (``turn:``).
 STEPS: dict[str, Mechanic] = {"draw": DRAW, "meld": MELD, "discard": DISCARD, "offer": OFFER}

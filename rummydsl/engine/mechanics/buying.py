@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Iterator
 from ..actions import Action, Buy, Pass, player_name
 from ..state import Phase
 from .base import QueueMechanic
+from .draw import draw_from_stock
 
 from ..fields import Field, seat_map, seats
 if TYPE_CHECKING:
     from ..round import Round
 
-__all__ = ["BuyMechanic", "buy_limit", "may_buy"]
+__all__ = ["BuyMechanic", "BUY", "buy_limit", "may_buy"]
 
 FIELDS: tuple[Field, ...] = (
     Field("buy_queue", lambda rnd: [], "list", json=lambda rnd, text: seats(rnd.buy_queue)),
@@ -96,8 +97,10 @@ class BuyMechanic(QueueMechanic):
             for _ in range(buying.penalty_cards):
                 rnd.hands[player].append(rnd.stock.pop())
             rnd.bought[player] += 1
-        from .draw import draw_from_stock
-
         rnd.phase = Phase.DRAW
         rnd.to_move = rnd.turn_player
         draw_from_stock(rnd, rnd.turn_player)
+
+
+BUY = BuyMechanic()
+"""The buy phase's mechanic (the one :data:`~rummydsl.engine.mechanics.BY_PHASE` holds)."""

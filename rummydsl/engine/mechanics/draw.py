@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterable
 from ...variant.model import DrawStep
 from ..actions import Action, Draw, Pass, player_name
 from ..state import Phase
+from . import buying  # (it imports this module: its BUY is read when a draw asks it)
 from .base import Mechanic
 from .deep import deep_draw_reason, deep_draws, deep_index
 from .voiding import void_at_discard_draw
@@ -133,9 +134,7 @@ class DrawMechanic(Mechanic):
         player = action.player
         if action.source == "stock":
             if rnd.variant.buying is not None:
-                from . import BUY
-
-                if BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
+                if buying.BUY.begin(rnd, player):  # CR-4: the others may buy the discard first
                     return
             draw_from_stock(rnd, player)
             return
