@@ -367,19 +367,6 @@ class RankClasses:
             self.group_kinds[key] = got
         return got
 
-    def whole_meld(self, mask: int, key: int) -> tuple[tuple[Card, ...], frozenset[str]]:
-        """The cards and kind names of the wild-free cards ``mask`` (of pattern ``key``) as one
-        meld: :meth:`walk_loose`'s arrangement of a part that melds whole and holds no
-        smaller meld (no meld leaves less than none; at its lowest card the whole part is
-        the largest meld that leaves that)."""
-        named = self.group_names[not mask & self.off_suit[(mask & -mask).bit_length() - 1]]
-        got_names = named.get(key)
-        if got_names is None:
-            if len(named) >= CLASS_MEMO_LIMIT:
-                named.clear()
-            got_names = named[key] = self.core._names(self.kinds(mask, key))
-        return self.cards_of(mask), got_names
-
     def walk(self, mask: int) -> PartArrangement:
         """The canonical arrangement of the wild-free cards ``mask``, as :meth:`.RankWindows.walk` reads it."""
         deadwood, melds, kinds, unmatched = self.walk_loose(mask)

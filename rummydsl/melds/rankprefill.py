@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .rankclasses import CLASS_MEMO_LIMIT
+
 if TYPE_CHECKING:
+    from ..cards import Card
     from .rankclasses import RankClasses
     from .rankparts import RankParts
 
-__all__ = ["PREFILL_AFTER", "PREFILL_MOST", "prefill", "small_parts"]
+__all__ = ["PREFILL_AFTER", "PREFILL_MOST", "prefill", "small_parts", "whole_meld"]
 
 PREFILL_AFTER = 256
 """Parts walked afresh (not kept by card set) before a solver fills its memos."""
@@ -61,3 +64,18 @@ def prefill(classes: RankClasses, parts: RankParts, most: int = PREFILL_MOST) ->
                     least(key - group)
             rest >>= width
             k += 1
+
+
+def whole_meld(classes: RankClasses, mask: int, key: int) -> tuple[tuple[Card, ...], frozenset[str]]:
+    """The cards and kind names of the wild-free cards ``mask`` (of pattern ``key``) as one
+    meld: :meth:`~.rankclasses.RankClasses.walk_loose`'s arrangement of a part that melds
+    whole and holds no smaller meld (no meld leaves less than none; at its lowest card the
+    whole part is the largest meld that leaves that). For :mod:`.rankwindows`, which reads a
+    part of just a meld's fewest cards this way instead of walking it."""
+    named = classes.group_names[not mask & classes.off_suit[(mask & -mask).bit_length() - 1]]
+    got_names = named.get(key)
+    if got_names is None:
+        if len(named) >= CLASS_MEMO_LIMIT:
+            named.clear()
+        got_names = named[key] = classes.core._names(classes.kinds(mask, key))
+    return classes.cards_of(mask), got_names

@@ -41,7 +41,7 @@ from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract,
 from .rankcontract import cards_hold
 from .rankmasks import connected_parts, mask_sum
 from .rankparts import RankParts
-from .rankprefill import PREFILL_AFTER, prefill
+from .rankprefill import PREFILL_AFTER, prefill, whole_meld
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -417,16 +417,14 @@ class RankWindows:
         classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
         by_ranks = self.rank_parts if classes is not None else None
         keys = self._last_keys if by_ranks is not None else ()
-        values = classes.pattern_values if classes is not None else {}
-        judged = classes.judged if classes is not None else {}
+        values, judged = (classes.pattern_values, classes.judged) if classes is not None else ({}, {})
         for i, part in enumerate(parts):
             size = part.bit_count()
             if size <= fewest and by_ranks is not None:
-                # by its pattern (a part's value is its pattern's): fewer cards than a meld, or
-                # just a meld's fewest, whose only meld is the whole part (RankClasses.whole_meld)
+                # by its pattern: fewer cards than a meld, or a meld's fewest (rankprefill.whole_meld)
                 key = keys[i]
                 if size == fewest and (judged.get(key) or (key not in judged and classes.melds_pattern(key))):  # type: ignore[union-attr]
-                    meld, names = classes.whole_meld(part, key)  # type: ignore[union-attr]
+                    meld, names = whole_meld(classes, part, key)  # type: ignore[arg-type]
                     melds.append(meld)
                     kinds.append(names)
                     continue
