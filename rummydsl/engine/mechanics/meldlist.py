@@ -59,31 +59,27 @@ def _judged_melds(rnd: Round, hand: Sequence[Card], high: int,
     gives them (-1 for a group with wild cards whose meanings read the hand)."""
     rules = rnd.rules
     fast = _FAST
-    tried = False
     if fast[0] is rules and fast[1] is rnd.variant.deck and _listing is _LISTING:
-        # the natural path's set-up, kept (:func:`_natural`): the same steps as below
-        low, same_rank, sequences, one_suit, judge, faces = fast[2]
-        if len(hand) < low or high < low:
+        natural = fast[2]  # the natural path's set-up, kept (:func:`_natural`)
+    else:
+        memo, may_form, low, families, one_suit, buckets = _listing(rnd)
+        natural = None
+        if buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
+            natural = _natural(rnd, memo, may_form, low, families, one_suit)
+    if natural is not None:
+        low, same_rank, sequences, one_suit, judge, faces = natural
+        if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
             return [], []
-        if no_meld(rnd, hand, high):
-            return [], []
-        got = natural_melds(rnd, hand, high, low, same_rank,
-                            sequences and (kinds is None or lists_sequences(rules, kinds)), one_suit, judge, faces)
-        if got is not None:
-            return got
-        tried = True  # (a hand with wild cards: listed below)
-    memo, may_form, low, families, one_suit, buckets = _listing(rnd)
-    if len(hand) < low or high < low:  # every group listed holds at least ``low`` cards
-        return [], []
-    sequences = "sequence" in families and (kinds is None or lists_sequences(rules, kinds))
-    if not tried and buckets is not None and "any" not in families:  # kept blocks (the tests' plain listing passes None)
-        same_rank = "same_rank" in families
         if no_meld(rnd, hand, high):
             return [], []  # the kinds' shapes rule every group out (meldless.py): no block looked up
-        judge, faces = _natural(rnd, memo, may_form, low, families, one_suit)
-        got = natural_melds(rnd, hand, high, low, same_rank, sequences, one_suit, judge, faces)
-        if got is not None:  # (None for a hand with wild cards)
+        got = natural_melds(rnd, hand, high, low, same_rank,
+                            sequences and (kinds is None or lists_sequences(rules, kinds)), one_suit, judge, faces)
+        if got is not None:  # (None for a hand with wild cards: listed below)
             return got
+    memo, may_form, low, families, one_suit, buckets = _listing(rnd)
+    if len(hand) < low or high < low:
+        return [], []
+    sequences = "sequence" in families and (kinds is None or lists_sequences(rules, kinds))
     cards = sorted(hand, key=lambda c: c.id)
     groups: list[tuple[Card, ...]] = []
     if "any" in families:
@@ -145,19 +141,19 @@ the deck's face codes (a game lists one variant's hands at every meld step)."""
 
 
 def _natural(rnd: Round, memo: dict[int, int], may_form: Callable[[Sequence[Card]], bool], low: int,
-             families: frozenset[str], one_suit: bool) -> tuple[Callable[[tuple[Card, ...], int], int],
-                                                            Sequence[int]]:
-    """The judge of :func:`natural_melds`' new groups (:func:`_forms` with the listing's memo)
-    and the deck's face codes, kept in :data:`_FAST` for the next listing of these rules."""
+             families: frozenset[str], one_suit: bool) -> tuple[Any, ...]:
+    """The natural path's set-up (:func:`natural_melds`' arguments but the hand's: the fewest
+    cards, whether same-rank and sequence kinds are listed, one suit, the judge of a new
+    group, :func:`_forms` with the listing's memo, and the deck's face codes), kept in
+    :data:`_FAST` for the next listing of these rules."""
     kinds_bits = rnd.rules.kinds_bits
-    faces = _face_codes(rnd.variant.deck)
 
     def judge(group: tuple[Card, ...], face: int) -> int:
         return _forms(memo, face, group, may_form, kinds_bits)
 
-    _FAST[:] = [rnd.rules, rnd.variant.deck,
-                (low, "same_rank" in families, "sequence" in families, one_suit, judge, faces)]
-    return judge, faces
+    got = (low, "same_rank" in families, "sequence" in families, one_suit, judge, _face_codes(rnd.variant.deck))
+    _FAST[:] = [rnd.rules, rnd.variant.deck, got]
+    return got
 
 
 def _forms(memo: dict[int, int], key: int, group: Sequence[Card], may_form: Callable[[Sequence[Card]], bool],
