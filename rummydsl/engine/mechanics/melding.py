@@ -190,10 +190,6 @@ from one listing to the next, and actions are immutable values, so a listing han
 same action each time it lists that meld. The entry holds its group, so no other tuple
 takes its id while it is kept."""
 
-_new = object.__new__
-_set_player = Meld.__dict__["player"].__set__  # (the slots' descriptors: a frozen dataclass's
-_set_melds = Meld.__dict__["melds"].__set__    # ``__init__`` sets each field through object.__setattr__)
-
 
 class MeldMechanic(Mechanic):
     phase = Phase.MELD
@@ -239,9 +235,7 @@ class MeldMechanic(Mechanic):
                 key = id(group) << 8 | player
                 got = made.get(key)
                 if got is None or got[0] is not group or player > 255:
-                    meld = _new(Meld)
-                    _set_player(meld, player)
-                    _set_melds(meld, (group,))
+                    meld = Meld(player, (group,))
                     if player <= 255:
                         if len(made) >= _SINGLES_LIMIT:
                             made.clear()
