@@ -30,7 +30,7 @@ from ..actions import Action, Done, Layoff, Meld, player_name
 from ..state import Phase, TableMeld
 from .base import Mechanic
 from .discard import barred
-from .contractlist import _contract_melds
+from .contractlist import _contract_melds, _meld
 from .meldlist import MAX_LISTED, _judged_melds, single_melds
 from .layoffs import (FINAL_DISCARD_REASON, LAST_CARD_REASON, TAKEN_LAST_REASON, _fits, _last_card_fits,
                       apply_layoff, check_layoff, final_discard_required, last_card_stays, layoff_targets,
@@ -235,7 +235,7 @@ class MeldMechanic(Mechanic):
                 key = id(group) << 8 | player
                 got = made.get(key)
                 if got is None or got[0] is not group or player > 255:
-                    meld = Meld(player, (group,))
+                    meld = _meld(player, (group,))  # (Meld(player, (group,)), by its slots)
                     if player <= 255:
                         if len(made) >= _SINGLES_LIMIT:
                             made.clear()
