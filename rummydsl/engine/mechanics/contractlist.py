@@ -164,7 +164,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     distinct = len({faces[card.id] for card in hand}) == len(hand)
     if distinct and every:  # every collection of fewest to most disjoint candidates, each listed
         found: list[Meld] = []
-        _every_disjoint(found, player, candidates, after, full, (), fewest, most)
+        _every_disjoint(found, player, candidates, after, full, fewest, most)
         return found
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
@@ -221,36 +221,87 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
 
 
 def _every_disjoint(found: list[Meld], player: int, candidates: Sequence[tuple[Card, ...]], after: Sequence[int],
-                    free: int, picked: Melds, fewest: int, most: int) -> None:
-    """:func:`_contract_melds`' search where every collection of ``fewest`` to ``most``
-    disjoint candidates meets the contract, and no two lay-downs read alike: each
-    collection that holds ``picked`` and more of ``free`` (those after its last that share
-    no card with it, a bit each; ``after``: each candidate's), in the search's order, onto
-    ``found``. The shapes are not asked, and the last two melds are listed in loops."""
+                    free: int, fewest: int, most: int) -> None:
+    """:func:`_contract_melds`' search where every collection of ``fewest`` (at least one)
+    to ``most`` disjoint candidates meets the contract, and no two lay-downs read alike:
+    each collection of ``free`` (a bit a candidate; ``after``: each candidate's later ones
+    that share no card with it), in the search's order, onto ``found``. The shapes are not
+    asked; the first three melds are taken in loops in one call (each lay-down's tuple
+    built whole, its ``Meld`` by the slots, inline), the rest by :func:`_every_deeper`."""
+    new, set_player, set_melds, append = _new, _set_player, _set_melds, found.append
+    while free:
+        low = free & -free
+        free ^= low
+        i = low.bit_length() - 1
+        first = candidates[i]
+        rest = free & after[i]
+        if fewest <= 1:
+            meld = new(Meld)
+            set_player(meld, player)
+            set_melds(meld, (first,))
+            append(meld)
+        elif rest.bit_count() < fewest - 1:
+            continue  # too few disjoint candidates left to reach the fewest melds
+        if most < 2:
+            continue
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            j = low.bit_length() - 1
+            second = candidates[j]
+            last = rest & after[j]
+            if fewest <= 2:
+                meld = new(Meld)
+                set_player(meld, player)
+                set_melds(meld, (first, second))
+                append(meld)
+            elif not last or fewest > 3 and last.bit_count() < fewest - 2:
+                continue
+            if most < 3:
+                continue
+            if most == 3:  # the last meld (each collection listed, most >= fewest)
+                while last:
+                    low = last & -last
+                    last ^= low
+                    meld = new(Meld)
+                    set_player(meld, player)
+                    set_melds(meld, (first, second, candidates[low.bit_length() - 1]))
+                    append(meld)
+                continue
+            while last:
+                low = last & -last
+                last ^= low
+                k = low.bit_length() - 1
+                more = last & after[k]
+                picked = (first, second, candidates[k])
+                if fewest <= 3:
+                    append(_meld(player, picked))
+                elif more.bit_count() < fewest - 3:
+                    continue
+                _every_deeper(found, player, candidates, after, more, picked, fewest, most)
+
+
+def _every_deeper(found: list[Meld], player: int, candidates: Sequence[tuple[Card, ...]], after: Sequence[int],
+                  free: int, picked: Melds, fewest: int, most: int) -> None:
+    """:func:`_every_disjoint` past its third meld: each collection that holds ``picked``
+    and more of ``free``, in the search's order, onto ``found``; the last meld in a loop."""
     depth = len(picked) + 1  # the melds of the collections made with one more of ``free``
-    if depth >= most:  # (a search of at most one meld)
-        while free:
-            low = free & -free
-            free ^= low
-            found.append(_meld(player, (*picked, candidates[low.bit_length() - 1])))
+    if depth > most:
         return
     while free:
         low = free & -free
         free ^= low
         i = low.bit_length() - 1
-        rest = free & after[i]
         with_i = (*picked, candidates[i])
+        if depth == most:
+            found.append(_meld(player, with_i))
+            continue
+        rest = free & after[i]
         if depth >= fewest:
             found.append(_meld(player, with_i))
         elif rest.bit_count() < fewest - depth:
             continue  # too few disjoint candidates left to reach the fewest melds
-        if depth + 1 < most:
-            _every_disjoint(found, player, candidates, after, rest, with_i, fewest, most)
-            continue
-        while rest:  # the last meld (most >= fewest: each collection listed)
-            low = rest & -rest
-            rest ^= low
-            found.append(_meld(player, (*with_i, candidates[low.bit_length() - 1])))
+        _every_deeper(found, player, candidates, after, rest, with_i, fewest, most)
 
 
 _new = object.__new__
