@@ -38,3 +38,28 @@ def test_every_disjoint_collection_is_listed_in_the_search_order() -> None:
         assert all(type(meld) is Meld for meld in found)
 
     check()
+
+
+def test_the_disjointness_check_past_groups_known_to_hold_none_is_the_brute_force_one() -> None:
+    """``contractgrown.holds_apart`` with ``fresh`` (the first groups known to hold no
+    ``need`` disjoint ones: those of the player's last listing that the hand still holds)
+    answers as trying every choice of that many groups."""
+    from hypothesis import assume, given, settings
+    from hypothesis import strategies as st
+
+    from rummydsl.engine.mechanics import contractgrown
+
+    def brute(masks: list[int], need: int) -> bool:
+        return any(all(not a & b for a, b in itertools.combinations(chosen, 2))
+                   for chosen in itertools.combinations(masks, need))
+
+    @settings(max_examples=500, deadline=None)
+    @given(masks=st.lists(st.integers(1, (1 << 12) - 1), max_size=10), need=st.integers(0, 4),
+           least=st.integers(1, 3), fresh=st.integers(0, 10))
+    def check(masks: list[int], need: int, least: int, fresh: int) -> None:
+        masks = [mask for mask in masks if mask.bit_count() >= least]
+        fresh = min(fresh, len(masks))
+        assume(not brute(masks[:fresh], need) or not fresh)
+        assert contractgrown.holds_apart(masks, need, least, fresh) == brute(masks, need)
+
+    check()

@@ -17,7 +17,7 @@ from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld, Melds
 from .contractfit import kinds_used, may_meet
-from .contractgrown import _apart, grown_candidates, holds_apart, in_order
+from .contractgrown import _apart, grown_candidates, in_order
 from .keep import kept
 from .meldbuckets import face_codes as _face_codes
 from .meldlist import _judged_melds
@@ -67,23 +67,21 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         used = kinds_used(rnd, len(hand), fewest, most, small, big)
         last = lasts[asked] = None if used is None else max(
             (j for j, use in enumerate(used) if use), default=-1) + 1
-    grown = grown_candidates(rnd, player, hand, small, big, last) if big < len(hand) else None
+    grown = grown_candidates(rnd, player, hand, small, big, last, max(fewest, 1)) if big < len(hand) else None
     if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
-        if not holds_apart([entry[0] for entry in grown[1]], max(fewest, 1), small):
+        if not grown[1]:
             return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
         entries = in_order(grown[0], grown[1])
         candidates = [entry[1] for entry in entries]
         masks = [entry[0] for entry in entries]
-        judged = [entry[2] for entry in entries]
-        keep = list(range(len(entries)))
+        shapes: list[Any] = [entry[2] << 8 | entry[4] for entry in entries]  # (kinds, size) as an int
         count = len(candidates)
         holders = [0] * (max(masks).bit_length())
-        for j, mask in enumerate(masks):
-            bit = 1 << j
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                holders[low.bit_length() - 1] |= bit
+        bit = 1
+        for group in candidates:
+            for card in group:
+                holders[card.id] |= bit
+            bit <<= 1
     else:
         if not may_meet(rnd, hand, fewest, most, small, big):
             return []
@@ -105,6 +103,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
                 mask |= 1 << cid
                 holders[cid] |= bit
             masks.append(mask)
+        shapes = [judged[i] << 8 | len(group) for i, group in zip(keep, candidates)]
     full = (1 << count) - 1
     after = []
     for i, group in enumerate(candidates):
@@ -112,23 +111,45 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         for card in group:
             clash |= holders[card.id]
         after.append(full & ~clash)
-    if fewest > 1 and not _apart(after, full, fewest):
-        return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
+    if grown is None and fewest > 1 and not _apart(after, full, fewest):
+        return []  # every lay-down listed holds ``fewest`` disjoint candidates (the grown: told above)
     rules = rnd.rules
     meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
+    # with several packs, copies of a face make the same lay-down twice: it is listed once,
+    # by its text (the action's, but for the player's name, which is the same throughout);
+    # a hand whose cards all read differently lists no text twice
+    deck = rnd.variant.deck
+    faces = _face_codes(deck)  # (a code a face, by card id: copies of a face share one)
+    distinct = _one_card_a_face(deck, faces) or len({faces[card.id] for card in hand}) == len(hand)
     # each shape (its kinds, its size) a field of a packed count, shapes in sorted order:
     # the same multiset of shapes packs to the same int in every hand
     kinds: list[list[str]]
+    width = max(most, 1).bit_length() + 1  # (a shape's count, at most ``most``, in a field this wide)
+    said: dict[tuple[int, ...], int] | None = None
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
-        shapes: list[Any] = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+        shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
         shape_list = [(*shape, shape) for shape in sorted(set(shapes))]
     else:  # the kinds the listing judged (by the groups' faces, as kinds_bits reads them)
+        # what the shapes' answer came to the last time the hand's shapes came in these
+        # numbers (at most ``most`` each): no lay-down, each collection, or the search
+        tally: dict[int, int] = {}
+        for shape in shapes:
+            tally[shape] = tally.get(shape, 0) + 1
+        said = kept(_SAID, rules, 32, dict, meets)
+        said_key = (fewest, most, *sorted([shape << width | min(n, most) for shape, n in tally.items()]))
+        answer = said.get(said_key)
+        if answer is not None:
+            if answer == _NONE:
+                return []
+            if answer == _EACH and distinct:
+                found: list[Meld] = []
+                _every_disjoint(found, player, candidates, after, full, fewest, most)
+                return found
         names: dict[int, tuple[str, ...]] = kept(_NAMES, rules, 32, dict)
-        shapes = [judged[i] << 8 | len(group) for i, group in zip(keep, candidates)]  # (kinds, size) as an int
         shape_list = []
-        for shape in set(shapes):
+        for shape in tally:
             got = names.get(shape >> 8)
             if got is None:
                 got = names[shape >> 8] = tuple(sorted(name for j, name in enumerate(rules.kind_names)
@@ -138,7 +159,6 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         kinds = []  # (built only for a contract that fails on some shapes, below)
     shape_at = {shape[-1]: sid for sid, shape in enumerate(shape_list)}
     sids = [shape_at[shape] for shape in shapes]
-    width = max(most, 1).bit_length() + 1
     codes = [1 << (width * sid) for sid in sids]
     avail = [0] * len(shape_list)
     first = [-1] * len(shape_list)
@@ -154,16 +174,14 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         if not kinds:
             kinds = [list(shape_list[sid][0]) for sid in sids]
         return list(_every_collection(player, candidates, kinds, masks, codes, meets, fewest, most))
+    if said is not None:
+        if len(said) >= _SAID_LIMIT:
+            said.clear()
+        said[said_key] = _NONE if not targets else _EACH if every else _SEARCH
     if not targets:
         return []
-
-    # with several packs, copies of a face make the same lay-down twice: it is listed once,
-    # by its text (the action's, but for the player's name, which is the same throughout);
-    # a hand whose cards all read differently lists no text twice
-    faces = _face_codes(rnd.variant.deck)  # (a code a face, by card id: copies of a face share one)
-    distinct = len({faces[card.id] for card in hand}) == len(hand)
     if distinct and every:  # every collection of fewest to most disjoint candidates, each listed
-        found: list[Meld] = []
+        found = []
         _every_disjoint(found, player, candidates, after, full, fewest, most)
         return found
     listed: set[str] = set()
@@ -357,6 +375,30 @@ _Shape = tuple[tuple[str, ...], int]
 #: each set of kinds (``kinds_bits``) as sorted names.
 _LASTS: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], int | None]]] = {}
 _NAMES: dict[int, tuple[object, object, dict[int, tuple[str, ...]]]] = {}
+
+#: Per round's solver and its contract: what :func:`_contract_melds` made of a hand's
+#: shapes (``kinds_bits << 8 | size``) in given numbers (each at most ``most``, a field
+#: under its shape, sorted), after the fewest and most melds: no lay-down
+#: (:data:`_NONE`), each collection of disjoint candidates (:data:`_EACH`), or the
+#: search over the shapes' packed counts (:data:`_SEARCH`).
+_SAID: dict[int, tuple[object, object, dict[tuple[int, ...], int]]] = {}
+_NONE, _EACH, _SEARCH = 0, 1, 2
+_SAID_LIMIT = 1 << 12
+
+#: Per deck: whether no two of its cards share a face code (then every hand's cards
+#: read differently).
+_DISTINCT: dict[int, tuple[object, bool]] = {}
+
+
+def _one_card_a_face(deck: object, faces: Sequence[int]) -> bool:
+    """Whether no two cards of ``deck`` (``faces``: its face codes, by card id) share a face."""
+    got = _DISTINCT.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_DISTINCT) >= 16:
+            _DISTINCT.pop(next(iter(_DISTINCT)))
+        got = _DISTINCT[id(deck)] = (deck, len(set(faces)) == len(faces))
+    return got[1]
+
 
 #: Per contract predicate: whether each multiset of shapes (sorted) meets it, and the
 #: packed multisets that meet it and that are part of one, by the shapes a hand has.
