@@ -135,33 +135,43 @@ def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, 
     if gained:
         sequences = table[6] and (last is None or lists_sequences(rules, last))
         found.extend(_touching(rnd, table, mask, gained, max(small, _listing(rnd)[2]), big, sequences))
-    apart = not need or holds_apart([entry[0] for entry in found], need, small, fresh)
+    apart = not need or holds_apart(list(map(_first, found)), need, small, fresh)
     if len(kept_hands) >= 64:
         kept_hands.clear()
     kept_hands[key] = (mask, tuple(found), 0 if apart else need)
     return mask, found if apart else []
 
 
-def in_order(mask: int, entries: Sequence[Entry]) -> list[Entry]:
+def in_order(rnd: Round, mask: int, entries: Sequence[Entry]) -> list[Entry]:
     """``entries`` in the listing's order for the hand ``mask`` (a bit a card id): the
     same-rank groups by their rank's lowest card in the hand, then the sequences by
     start; by size within one; then by their cards' ids in the group's order (the
-    combinations and products, of cards in id order, come so)."""
+    combinations and products, of cards in id order, come so; kept by the group's cards,
+    :data:`_IDS`)."""
+    ids_of = kept(_IDS, rnd.rules, 32, dict)
+    if len(ids_of) >= MET_LIMIT:
+        ids_of.clear()
     keyed = []
     for entry in entries:
+        ids = ids_of.get(entry[0])
+        if ids is None:
+            ids = ids_of[entry[0]] = tuple([card.id for card in entry[1]])
         where = entry[3]
         if where > 0:  # a same-rank group: by its rank's lowest card in the hand
             where &= mask
-            keyed.append(((0, where & -where, entry[4], tuple(map(_card_id, entry[1]))), entry))
+            keyed.append(((0, where & -where, entry[4], ids), entry))
         else:
-            keyed.append(((1, -where, entry[4], tuple(map(_card_id, entry[1]))), entry))
+            keyed.append(((1, -where, entry[4], ids), entry))
     keyed.sort(key=_first)  # (no two entries' keys alike: their cards differ)
     return list(map(_second, keyed))
 
 
-_card_id = operator.attrgetter("id")
 _first = operator.itemgetter(0)
 _second = operator.itemgetter(1)
+
+#: Per round's solver: each group's card ids in its order, by its cards (a bit a card id:
+#: a group of them is listed in one order, :data:`_MET`), for :func:`in_order`.
+_IDS: dict[int, tuple[object, object, dict[int, tuple[int, ...]]]] = {}
 
 
 #: Per round's solver: by (least and most cards a meld), the groups :func:`_touching` has
@@ -220,6 +230,14 @@ def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big
             for spot in spots[cid]:
                 first = max(spot - big + 1, 0)
                 starts |= ((2 << (spot - first)) - 1) << first
+    if starts:  # only the starts of ``small`` positions each holding a card of the hand make a group
+        held = 0  # the positions from the first start to the last one's ``small``-th that hold one (a bit each)
+        for spot in range((starts & -starts).bit_length() - 1, min(starts.bit_length() - 1 + small, top)):
+            if at[spot] & mask:
+                held |= 1 << spot
+        for shift in range(1, small):
+            starts &= held >> shift
+        starts &= held
     while starts:
         low = starts & -starts
         starts ^= low

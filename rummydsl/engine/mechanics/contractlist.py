@@ -11,6 +11,7 @@ of the plain search (tests/engine/test_contract_listing.py). Split from
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
@@ -71,9 +72,9 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
         if not grown[1]:
             return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
-        entries = in_order(grown[0], grown[1])
-        candidates = [entry[1] for entry in entries]
-        masks = [entry[0] for entry in entries]
+        entries = in_order(rnd, grown[0], grown[1])
+        candidates = list(map(_group_of, entries))
+        masks = list(map(_mask_of, entries))
         shapes: list[Any] = [entry[2] << 8 | entry[4] for entry in entries]  # (kinds, size) as an int
         count = len(candidates)
         holders = [0] * (max(masks).bit_length())
@@ -321,6 +322,9 @@ def _every_deeper(found: list[Meld], player: int, candidates: Sequence[tuple[Car
             continue  # too few disjoint candidates left to reach the fewest melds
         _every_deeper(found, player, candidates, after, rest, with_i, fewest, most)
 
+
+_mask_of = operator.itemgetter(0)  # (an entry's cards, and its group: contractgrown.Entry)
+_group_of = operator.itemgetter(1)
 
 _new = object.__new__
 _set_player = Meld.__dict__["player"].__set__  # (the slots' descriptors)
