@@ -22,6 +22,7 @@ are not answered here.
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import TYPE_CHECKING, Sequence
 
 from ...cards import Card
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["grown_candidates", "in_order", "holds_apart"]
 
 #: Per round's solver: by (player, least and most cards a meld, the kinds asked): the last
-#: hand listed (a bit a card id) and its candidates (:data:`Entry`).
-_LAST: dict[int, tuple[object, object, dict[tuple[int, int, int, int | None], tuple[int, tuple["Entry", ...]]]]] = {}
+#: hand listed (a bit a card id), its candidates (:data:`Entry`), and how many of them
+#: it was found to hold no disjoint collection of (0 where not asked, or it held one).
+_LAST: dict[int, tuple[object, object, dict[tuple[int, int, int, int | None], tuple[int, tuple["Entry", ...], int]]]] = {}
 
 #: The most cards a hand may have gained since the last listing for its candidates to be
 #: grown from those kept (past them, they are listed whole).
@@ -96,12 +98,14 @@ Entry = tuple[int, tuple[Card, ...], int, int, int]
 
 
 def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, big: int,
-                     last: int | None) -> tuple[int, list[Entry]] | None:
+                     last: int | None, need: int = 0) -> tuple[int, list[Entry]] | None:
     """The hand's cards (a bit a card id) and its candidates (:data:`Entry`, in no order):
-    those of the player's last listing (:func:`remember`) that the hand still holds, and
-    those that hold a card it gained since (all of them where none is kept, or the hand
-    gained more than :data:`GAINED_LIMIT` cards): the groups of ``small`` to ``big``
-    cards :func:`.meldlist._judged_melds` lists (asked for the first ``last`` kinds).
+    those of the player's last listing that the hand still holds, and those that hold a
+    card it gained since (all of them where none is kept, or the hand gained more than
+    :data:`GAINED_LIMIT` cards): the groups of ``small`` to ``big`` cards
+    :func:`.meldlist._judged_melds` lists (asked for the first ``last`` kinds). With
+    ``need``, no candidates where no ``need`` of them share no card (:func:`holds_apart`;
+    where the last listing's held none, only collections with a new one are tried).
     ``None`` for a hand not answered here (a wild card, or rules whose wild cards read
     the hand, or a kind of no known shape)."""
     rules = rnd.rules
@@ -118,42 +122,56 @@ def grown_candidates(rnd: Round, player: int, hand: Sequence[Card], small: int, 
     kept_hands = kept(_LAST, rules, 32, dict)
     key = (player, small, big, last)
     got = kept_hands.get(key)
+    fresh = 0  # the first candidate that may be in ``need`` disjoint ones (those before it hold none)
     if got is not None and (mask & ~got[0]).bit_count() <= GAINED_LIMIT:
-        before, entries = got
+        before, entries, held_none = got
         gained = mask & ~before
         found = [entry for entry in entries if not entry[0] & ~mask]  # those it still holds
+        if need and held_none == need:
+            fresh = len(found)
     else:
         gained = mask
         found = []
     if gained:
         sequences = table[6] and (last is None or lists_sequences(rules, last))
         found.extend(_touching(rnd, table, mask, gained, max(small, _listing(rnd)[2]), big, sequences))
+    apart = not need or holds_apart(list(map(_first, found)), need, small, fresh)
     if len(kept_hands) >= 64:
         kept_hands.clear()
-    kept_hands[key] = (mask, tuple(found))
-    return mask, found
+    kept_hands[key] = (mask, tuple(found), 0 if apart else need)
+    return mask, found if apart else []
 
 
-def in_order(mask: int, entries: Sequence[Entry]) -> list[Entry]:
+def in_order(rnd: Round, mask: int, entries: Sequence[Entry]) -> list[Entry]:
     """``entries`` in the listing's order for the hand ``mask`` (a bit a card id): the
     same-rank groups by their rank's lowest card in the hand, then the sequences by
     start; by size within one; then by their cards' ids in the group's order (the
-    combinations and products, of cards in id order, come so)."""
+    combinations and products, of cards in id order, come so; kept by the group's cards,
+    :data:`_IDS`)."""
+    ids_of = kept(_IDS, rnd.rules, 32, dict)
+    if len(ids_of) >= MET_LIMIT:
+        ids_of.clear()
     keyed = []
     for entry in entries:
+        ids = ids_of.get(entry[0])
+        if ids is None:
+            ids = ids_of[entry[0]] = tuple([card.id for card in entry[1]])
         where = entry[3]
         if where > 0:  # a same-rank group: by its rank's lowest card in the hand
             where &= mask
-            key = (0, where & -where, entry[4], [card.id for card in entry[1]])
+            keyed.append(((0, where & -where, entry[4], ids), entry))
         else:
-            key = (1, -where, entry[4], [card.id for card in entry[1]])
-        keyed.append((key, entry))
-    keyed.sort(key=_first)
-    return [entry for _key, entry in keyed]
+            keyed.append(((1, -where, entry[4], ids), entry))
+    keyed.sort(key=_first)  # (no two entries' keys alike: their cards differ)
+    return list(map(_second, keyed))
 
 
-def _first(pair: tuple[tuple[int, int, int, list[int]], Entry]) -> tuple[int, int, int, list[int]]:
-    return pair[0]
+_first = operator.itemgetter(0)
+_second = operator.itemgetter(1)
+
+#: Per round's solver: each group's card ids in its order, by its cards (a bit a card id:
+#: a group of them is listed in one order, :data:`_MET`), for :func:`in_order`.
+_IDS: dict[int, tuple[object, object, dict[int, tuple[int, ...]]]] = {}
 
 
 #: Per round's solver: by (least and most cards a meld), the groups :func:`_touching` has
@@ -212,6 +230,14 @@ def _touching(rnd: Round, table: _Table, mask: int, gained: int, small: int, big
             for spot in spots[cid]:
                 first = max(spot - big + 1, 0)
                 starts |= ((2 << (spot - first)) - 1) << first
+    if starts:  # only the starts of ``small`` positions each holding a card of the hand make a group
+        held = 0  # the positions from the first start to the last one's ``small``-th that hold one (a bit each)
+        for spot in range((starts & -starts).bit_length() - 1, min(starts.bit_length() - 1 + small, top)):
+            if at[spot] & mask:
+                held |= 1 << spot
+        for shift in range(1, small):
+            starts &= held >> shift
+        starts &= held
     while starts:
         low = starts & -starts
         starts ^= low
@@ -318,21 +344,38 @@ def _cards(naturals: Sequence["Card | None"], mask: int) -> list[Card]:
     return out
 
 
-def holds_apart(masks: Sequence[int], need: int, least: int = 1) -> bool:
+def holds_apart(masks: Sequence[int], need: int, least: int = 1, fresh: int = 0) -> bool:
     """Whether ``need`` of the groups ``masks`` (their cards, a bit each, each of at least
-    ``least`` cards) share no card, pairwise: no, at once, where all of them hold fewer
-    than ``need`` times ``least`` cards; else each group with the later ones that share no
-    card with it (a list each, built as asked, the first ``need`` found ending it)."""
-    if len(masks) < need:
+    ``least`` cards) share no card, pairwise, where the first ``fresh`` of them are known to
+    hold no ``need`` such: no, at once, where all of them hold fewer than ``need`` times
+    ``least`` cards; else each group with the later ones that share no card with it (a
+    list each, built as asked, the first ``need`` found ending it), or, past ``fresh``,
+    each group from ``fresh`` on with the others that share none with it."""
+    count = len(masks)
+    if count < need:
         return False
     if need <= 1:
         return True
+    if count <= fresh:
+        return False
     held = 0
     for mask in masks:
         held |= mask
     if held.bit_count() < need * least:
         return False
-    return _apart_masks(masks, need)
+    if not fresh:
+        return _apart_masks(masks, need)
+    known = masks[:fresh]
+    for i in range(fresh, count):  # a collection with a new group: its first new one, and others
+        mask = masks[i]
+        rest = [other for other in known if not other & mask]
+        rest += [other for other in masks[i + 1:] if not other & mask]
+        if need == 2:
+            if rest:
+                return True
+        elif len(rest) >= need - 1 and _apart_masks(rest, need - 1):
+            return True
+    return False
 
 
 def _apart_masks(masks: Sequence[int], need: int) -> bool:

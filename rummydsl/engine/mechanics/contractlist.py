@@ -11,13 +11,14 @@ of the plain search (tests/engine/test_contract_listing.py). Split from
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ...cards import Card
 from ...errors import RummyDslError
 from ..actions import Meld, Melds
 from .contractfit import kinds_used, may_meet
-from .contractgrown import _apart, grown_candidates, holds_apart, in_order
+from .contractgrown import _apart, grown_candidates, in_order
 from .keep import kept
 from .meldbuckets import face_codes as _face_codes
 from .meldlist import _judged_melds
@@ -67,23 +68,21 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         used = kinds_used(rnd, len(hand), fewest, most, small, big)
         last = lasts[asked] = None if used is None else max(
             (j for j, use in enumerate(used) if use), default=-1) + 1
-    grown = grown_candidates(rnd, player, hand, small, big, last) if big < len(hand) else None
+    grown = grown_candidates(rnd, player, hand, small, big, last, max(fewest, 1)) if big < len(hand) else None
     if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
-        if not holds_apart([entry[0] for entry in grown[1]], max(fewest, 1), small):
+        if not grown[1]:
             return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
-        entries = in_order(grown[0], grown[1])
-        candidates = [entry[1] for entry in entries]
-        masks = [entry[0] for entry in entries]
-        judged = [entry[2] for entry in entries]
-        keep = list(range(len(entries)))
+        entries = in_order(rnd, grown[0], grown[1])
+        candidates = list(map(_group_of, entries))
+        masks = list(map(_mask_of, entries))
+        shapes: list[Any] = [entry[2] << 8 | entry[4] for entry in entries]  # (kinds, size) as an int
         count = len(candidates)
         holders = [0] * (max(masks).bit_length())
-        for j, mask in enumerate(masks):
-            bit = 1 << j
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                holders[low.bit_length() - 1] |= bit
+        bit = 1
+        for group in candidates:
+            for card in group:
+                holders[card.id] |= bit
+            bit <<= 1
     else:
         if not may_meet(rnd, hand, fewest, most, small, big):
             return []
@@ -105,6 +104,7 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
                 mask |= 1 << cid
                 holders[cid] |= bit
             masks.append(mask)
+        shapes = [judged[i] << 8 | len(group) for i, group in zip(keep, candidates)]
     full = (1 << count) - 1
     after = []
     for i, group in enumerate(candidates):
@@ -112,23 +112,45 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         for card in group:
             clash |= holders[card.id]
         after.append(full & ~clash)
-    if fewest > 1 and not _apart(after, full, fewest):
-        return []  # every lay-down listed holds ``fewest`` disjoint candidates: none here
+    if grown is None and fewest > 1 and not _apart(after, full, fewest):
+        return []  # every lay-down listed holds ``fewest`` disjoint candidates (the grown: told above)
     rules = rnd.rules
     meets = rules.contract  # judged in this round (a contract by deal, CR-2)
     assert meets is not None
+    # with several packs, copies of a face make the same lay-down twice: it is listed once,
+    # by its text (the action's, but for the player's name, which is the same throughout);
+    # a hand whose cards all read differently lists no text twice
+    deck = rnd.variant.deck
+    faces = _face_codes(deck)  # (a code a face, by card id: copies of a face share one)
+    distinct = _one_card_a_face(deck, faces) or len({faces[card.id] for card in hand}) == len(hand)
     # each shape (its kinds, its size) a field of a packed count, shapes in sorted order:
     # the same multiset of shapes packs to the same int in every hand
     kinds: list[list[str]]
+    width = max(most, 1).bit_length() + 1  # (a shape's count, at most ``most``, in a field this wide)
+    said: dict[tuple[int, ...], int] | None = None
     if rules.wild_unique_card:  # its wild cards' meanings read the hand
         kinds = [sorted(rules.kinds_of(group, hand=hand)) for group in candidates]
-        shapes: list[Any] = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
+        shapes = [(tuple(kinds[i]), len(candidates[i])) for i in range(len(candidates))]
         shape_list = [(*shape, shape) for shape in sorted(set(shapes))]
     else:  # the kinds the listing judged (by the groups' faces, as kinds_bits reads them)
+        # what the shapes' answer came to the last time the hand's shapes came in these
+        # numbers (at most ``most`` each): no lay-down, each collection, or the search
+        tally: dict[int, int] = {}
+        for shape in shapes:
+            tally[shape] = tally.get(shape, 0) + 1
+        said = kept(_SAID, rules, 32, dict, meets)
+        said_key = (fewest, most, *sorted([shape << width | min(n, most) for shape, n in tally.items()]))
+        answer = said.get(said_key)
+        if answer is not None:
+            if answer == _NONE:
+                return []
+            if answer == _EACH and distinct:
+                found: list[Meld] = []
+                _every_disjoint(found, player, candidates, after, full, fewest, most)
+                return found
         names: dict[int, tuple[str, ...]] = kept(_NAMES, rules, 32, dict)
-        shapes = [judged[i] << 8 | len(group) for i, group in zip(keep, candidates)]  # (kinds, size) as an int
         shape_list = []
-        for shape in set(shapes):
+        for shape in tally:
             got = names.get(shape >> 8)
             if got is None:
                 got = names[shape >> 8] = tuple(sorted(name for j, name in enumerate(rules.kind_names)
@@ -138,7 +160,6 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         kinds = []  # (built only for a contract that fails on some shapes, below)
     shape_at = {shape[-1]: sid for sid, shape in enumerate(shape_list)}
     sids = [shape_at[shape] for shape in shapes]
-    width = max(most, 1).bit_length() + 1
     codes = [1 << (width * sid) for sid in sids]
     avail = [0] * len(shape_list)
     first = [-1] * len(shape_list)
@@ -154,17 +175,15 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
         if not kinds:
             kinds = [list(shape_list[sid][0]) for sid in sids]
         return list(_every_collection(player, candidates, kinds, masks, codes, meets, fewest, most))
+    if said is not None:
+        if len(said) >= _SAID_LIMIT:
+            said.clear()
+        said[said_key] = _NONE if not targets else _EACH if every else _SEARCH
     if not targets:
         return []
-
-    # with several packs, copies of a face make the same lay-down twice: it is listed once,
-    # by its text (the action's, but for the player's name, which is the same throughout);
-    # a hand whose cards all read differently lists no text twice
-    faces = _face_codes(rnd.variant.deck)  # (a code a face, by card id: copies of a face share one)
-    distinct = len({faces[card.id] for card in hand}) == len(hand)
     if distinct and every:  # every collection of fewest to most disjoint candidates, each listed
-        found: list[Meld] = []
-        _every_disjoint(found, player, candidates, after, full, (), fewest, most)
+        found = []
+        _every_disjoint(found, player, candidates, after, full, fewest, most)
         return found
     listed: set[str] = set()
     texts: list[str | None] = [None] * len(candidates)
@@ -221,37 +240,91 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
 
 
 def _every_disjoint(found: list[Meld], player: int, candidates: Sequence[tuple[Card, ...]], after: Sequence[int],
-                    free: int, picked: Melds, fewest: int, most: int) -> None:
-    """:func:`_contract_melds`' search where every collection of ``fewest`` to ``most``
-    disjoint candidates meets the contract, and no two lay-downs read alike: each
-    collection that holds ``picked`` and more of ``free`` (those after its last that share
-    no card with it, a bit each; ``after``: each candidate's), in the search's order, onto
-    ``found``. The shapes are not asked, and the last two melds are listed in loops."""
+                    free: int, fewest: int, most: int) -> None:
+    """:func:`_contract_melds`' search where every collection of ``fewest`` (at least one)
+    to ``most`` disjoint candidates meets the contract, and no two lay-downs read alike:
+    each collection of ``free`` (a bit a candidate; ``after``: each candidate's later ones
+    that share no card with it), in the search's order, onto ``found``. The shapes are not
+    asked; the first three melds are taken in loops in one call (each lay-down's tuple
+    built whole, its ``Meld`` by the slots, inline), the rest by :func:`_every_deeper`."""
+    new, set_player, set_melds, append = _new, _set_player, _set_melds, found.append
+    while free:
+        low = free & -free
+        free ^= low
+        i = low.bit_length() - 1
+        first = candidates[i]
+        rest = free & after[i]
+        if fewest <= 1:
+            meld = new(Meld)
+            set_player(meld, player)
+            set_melds(meld, (first,))
+            append(meld)
+        elif rest.bit_count() < fewest - 1:
+            continue  # too few disjoint candidates left to reach the fewest melds
+        if most < 2:
+            continue
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            j = low.bit_length() - 1
+            second = candidates[j]
+            last = rest & after[j]
+            if fewest <= 2:
+                meld = new(Meld)
+                set_player(meld, player)
+                set_melds(meld, (first, second))
+                append(meld)
+            elif not last or fewest > 3 and last.bit_count() < fewest - 2:
+                continue
+            if most < 3:
+                continue
+            if most == 3:  # the last meld (each collection listed, most >= fewest)
+                while last:
+                    low = last & -last
+                    last ^= low
+                    meld = new(Meld)
+                    set_player(meld, player)
+                    set_melds(meld, (first, second, candidates[low.bit_length() - 1]))
+                    append(meld)
+                continue
+            while last:
+                low = last & -last
+                last ^= low
+                k = low.bit_length() - 1
+                more = last & after[k]
+                picked = (first, second, candidates[k])
+                if fewest <= 3:
+                    append(_meld(player, picked))
+                elif more.bit_count() < fewest - 3:
+                    continue
+                _every_deeper(found, player, candidates, after, more, picked, fewest, most)
+
+
+def _every_deeper(found: list[Meld], player: int, candidates: Sequence[tuple[Card, ...]], after: Sequence[int],
+                  free: int, picked: Melds, fewest: int, most: int) -> None:
+    """:func:`_every_disjoint` past its third meld: each collection that holds ``picked``
+    and more of ``free``, in the search's order, onto ``found``; the last meld in a loop."""
     depth = len(picked) + 1  # the melds of the collections made with one more of ``free``
-    if depth >= most:  # (a search of at most one meld)
-        while free:
-            low = free & -free
-            free ^= low
-            found.append(_meld(player, (*picked, candidates[low.bit_length() - 1])))
+    if depth > most:
         return
     while free:
         low = free & -free
         free ^= low
         i = low.bit_length() - 1
-        rest = free & after[i]
         with_i = (*picked, candidates[i])
+        if depth == most:
+            found.append(_meld(player, with_i))
+            continue
+        rest = free & after[i]
         if depth >= fewest:
             found.append(_meld(player, with_i))
         elif rest.bit_count() < fewest - depth:
             continue  # too few disjoint candidates left to reach the fewest melds
-        if depth + 1 < most:
-            _every_disjoint(found, player, candidates, after, rest, with_i, fewest, most)
-            continue
-        while rest:  # the last meld (most >= fewest: each collection listed)
-            low = rest & -rest
-            rest ^= low
-            found.append(_meld(player, (*with_i, candidates[low.bit_length() - 1])))
+        _every_deeper(found, player, candidates, after, rest, with_i, fewest, most)
 
+
+_mask_of = operator.itemgetter(0)  # (an entry's cards, and its group: contractgrown.Entry)
+_group_of = operator.itemgetter(1)
 
 _new = object.__new__
 _set_player = Meld.__dict__["player"].__set__  # (the slots' descriptors)
@@ -306,6 +379,30 @@ _Shape = tuple[tuple[str, ...], int]
 #: each set of kinds (``kinds_bits``) as sorted names.
 _LASTS: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], int | None]]] = {}
 _NAMES: dict[int, tuple[object, object, dict[int, tuple[str, ...]]]] = {}
+
+#: Per round's solver and its contract: what :func:`_contract_melds` made of a hand's
+#: shapes (``kinds_bits << 8 | size``) in given numbers (each at most ``most``, a field
+#: under its shape, sorted), after the fewest and most melds: no lay-down
+#: (:data:`_NONE`), each collection of disjoint candidates (:data:`_EACH`), or the
+#: search over the shapes' packed counts (:data:`_SEARCH`).
+_SAID: dict[int, tuple[object, object, dict[tuple[int, ...], int]]] = {}
+_NONE, _EACH, _SEARCH = 0, 1, 2
+_SAID_LIMIT = 1 << 12
+
+#: Per deck: whether no two of its cards share a face code (then every hand's cards
+#: read differently).
+_DISTINCT: dict[int, tuple[object, bool]] = {}
+
+
+def _one_card_a_face(deck: object, faces: Sequence[int]) -> bool:
+    """Whether no two cards of ``deck`` (``faces``: its face codes, by card id) share a face."""
+    got = _DISTINCT.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_DISTINCT) >= 16:
+            _DISTINCT.pop(next(iter(_DISTINCT)))
+        got = _DISTINCT[id(deck)] = (deck, len(set(faces)) == len(faces))
+    return got[1]
+
 
 #: Per contract predicate: whether each multiset of shapes (sorted) meets it, and the
 #: packed multisets that meet it and that are part of one, by the shapes a hand has.
