@@ -226,7 +226,7 @@ class MeldMechanic(Mechanic):
             return out
         groups = _judged_melds(rnd, hand, len(hand))[0]  # (single_melds)
         if not groups:
-            return list_layoffs(rnd, player)  # (a new list: the caller's to keep)
+            return list_layoffs(rnd, player)  # type: ignore[return-value]  # (a new list, the caller's)
         short = len(hand) - 1  # a group of this many cards or more may leave too few
         made = _SINGLES
         for group in groups:
