@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ...cards import Card
+from ...melds.shapes import suit_blind
 from ..state import TableMeld
 from .keep import kept
 
@@ -168,6 +169,90 @@ def _worked_candidates(rnd: Round, cards: Sequence[Card]) -> int:
     return out
 
 
+#: The most melds' readings :func:`_fits_read` keeps for one set of kinds (then it starts again).
+_FITS_LIMIT = 1 << 14
+
+_FITS: dict[int, tuple[object, object, dict[tuple[object, ...], int] | None]] = {}
+""":func:`_fits_read` by the kinds' dictionary (the last few kept; None for kinds it does not
+read), by what it reads of a meld's cards (:func:`_reading`)."""
+
+
+def _fits_read(rnd: Round, cards: Sequence[Card], mask: int, naturals: int) -> int:
+    """Every card that extends a wild-free meld of ``cards`` (card ids ``mask``, natural
+    ones ``naturals``) into a kind, as a bitmask, where the kinds are suit-blind
+    (:func:`~rummydsl.melds.shapes.suit_blind`: a group's kinds read only how many cards of
+    each rank it holds and whether they share one suit) and the lay-offs read no hand;
+    -1 elsewhere. Kept by the meld's reading (:func:`_reading`), which is all a lay-off's
+    kinds then read of the meld: from one deal to the next the melds laid differ in their
+    cards far more than in their ranks and suit."""
+    rules = rnd.rules
+    if rules.wild_unique_card:
+        return -1
+    memo = kept(_FITS, rules.kinds, 16, lambda: _fits_memo(rnd), rnd.variant.deck)
+    if memo is None:
+        return -1
+    key = _reading(cards)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _FITS_LIMIT:
+            memo.clear()
+        got = memo[key] = _worked_fits(rnd, cards, mask, naturals)
+    return got & ~mask
+
+
+def _fits_memo(rnd: Round) -> dict[tuple[object, ...], int] | None:
+    """A new memo for :func:`_fits_read`, or None where the kinds are not suit-blind or a
+    natural card of the deck has no rank or no suit."""
+    if not suit_blind(rnd.rules.kinds):
+        return None
+    if any(c.rank is None or c.suit is None for c in rnd.variant.deck.cards if not c.wild):
+        return None
+    return {}
+
+
+def _worked_fits(rnd: Round, cards: Sequence[Card], mask: int, naturals: int) -> int:
+    """:func:`_fits_read` worked out: the candidates (:func:`_candidates`, a function of the
+    reading too) in classes of one rank and one relation to the meld's suit (the same
+    suit, or another; one class a rank where the meld's cards are of several suits), and a
+    class's cards all extend the meld or none do (suit-blind kinds read nothing else of the
+    card laid off), so one card of each is judged: one not among the meld's cards (a class
+    held whole in the meld is held whole in every meld of the same reading, so never laid
+    off). The wild cards are one class (interchangeable, the kinds reading no hand)."""
+    masks = _deck_masks(rnd)
+    judge = rnd.rules.kinds_bits_of
+    deck_cards = rnd.variant.deck.cards
+    suit = cards[0].suit
+    for card in cards:
+        if card.suit is not suit:
+            suit = None
+            break
+    in_suit = masks.suit.get(id(suit), 0) if suit is not None else 0
+    todo = _candidates(rnd, cards)
+    fits = 0
+    group = [*cards, cards[0]]
+    wild = todo & masks.wild
+    if wild:
+        low = wild & -wild
+        group[-1] = deck_cards[low.bit_length() - 1]
+        if judge(naturals, 1, group):
+            fits |= wild
+    todo &= masks.naturals
+    while todo:
+        card = deck_cards[(todo & -todo).bit_length() - 1]
+        same = masks.rank.get(id(card.rank), 0) & todo
+        if suit is not None:
+            same &= in_suit if card.suit is suit else ~in_suit
+        todo &= ~same
+        free = same & ~mask
+        if not free:
+            continue
+        low = free & -free
+        group[-1] = deck_cards[low.bit_length() - 1]
+        if judge(naturals | low, 0, group):
+            fits |= same
+    return fits
+
+
 #: The most melds :func:`candidates_of` keeps for one set of kinds (then it starts again).
 _CANDIDATES_LIMIT = 1 << 14
 
@@ -253,6 +338,9 @@ def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[i
     elif kept is not None:
         judged, fits = kept
     else:
+        fits = -1 if locked or wilds else _fits_read(rnd, cards, mask, naturals)
+        if fits >= 0:  # every card judged at once (suit-blind kinds: kept by the meld's reading)
+            return _keep(meld, shared, key, size, _deck_masks(rnd).all, fits) & held
         judged, fits = _deck_masks(rnd).all & ~(_candidates(rnd, cards) & ~mask), 0
     todo = held & ~judged
     if todo:  # candidates only (the shapes' test of :func:`_candidates` lets each through)
@@ -276,6 +364,16 @@ def _extend(rnd: Round, meld: TableMeld, held: int, shared: dict[object, tuple[i
         shared[key] = (judged, fits)
     meld._extenders = (size, meld.kind, judged, fits)  # (meld.keep_extenders, inline)
     return fits & held
+
+
+def _keep(meld: TableMeld, shared: dict[object, tuple[int, int]], key: object, size: int, judged: int,
+          fits: int) -> int:
+    """:func:`_extend`'s end for a meld state judged whole: kept in ``shared`` and on the meld."""
+    if len(shared) >= _SHARED_LIMIT:
+        shared.clear()
+    shared[key] = (judged, fits)
+    meld._extenders = (size, meld.kind, judged, fits)
+    return fits
 
 
 #: The most melds :func:`_shared` keeps for one set of kinds (then it starts again).

@@ -176,12 +176,14 @@ def layoff_card(rnd: Round, action: Layoff) -> Card | None:
 def apply_layoff(rnd: Round, action: Layoff, listed: bool = False) -> None:
     """Move the card onto the meld (its kind follows the group unless kind-locked);
     ``listed``: the action is one the listing gave (legal), so it is not checked again."""
+    player = action.player
     if listed:
-        held = layoff_card(rnd, action)
+        # a listed lay-off names the very card held (the listing's are cards of the hand),
+        # which layoff_card gives back but for a defender's shown melds (GR-7.1)
+        held = layoff_card(rnd, action) if rnd.declared[player] else action.card
         assert held is not None
     else:
         held = check_layoff(rnd, action)
-    player = action.player
     rnd.remove(player, held)
     meld = rnd.table[action.owner][action.index]
     meld.add(held, player)

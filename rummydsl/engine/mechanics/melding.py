@@ -225,24 +225,25 @@ class MeldMechanic(Mechanic):
             out.extend(list_layoffs(rnd, player))  # CR-3: after going down, only lay-offs
             return out
         groups = _judged_melds(rnd, hand, len(hand))[0]  # (single_melds)
-        if groups:
-            short = len(hand) - 1  # a group of this many cards or more may leave too few
-            made = _SINGLES
-            for group in groups:
-                if len(group) >= short and too_few_left(
-                        rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
-                    continue
-                key = id(group) << 8 | player
-                got = made.get(key)
-                if got is None or got[0] is not group or player > 255:
-                    meld = _meld(player, (group,))  # (Meld(player, (group,)), by its slots)
-                    if player <= 255:
-                        if len(made) >= _SINGLES_LIMIT:
-                            made.clear()
-                        made[key] = (group, meld)
-                    out.append(meld)
-                else:
-                    out.append(got[1])
+        if not groups:
+            return list_layoffs(rnd, player)  # type: ignore[return-value]  # (a new list, the caller's)
+        short = len(hand) - 1  # a group of this many cards or more may leave too few
+        made = _SINGLES
+        for group in groups:
+            if len(group) >= short and too_few_left(
+                    rnd, player, [(group, first_kind(rnd, group, hand))], hand) is not None:
+                continue
+            key = id(group) << 8 | player
+            got = made.get(key)
+            if got is None or got[0] is not group or player > 255:
+                meld = _meld(player, (group,))  # (Meld(player, (group,)), by its slots)
+                if player <= 255:
+                    if len(made) >= _SINGLES_LIMIT:
+                        made.clear()
+                    made[key] = (group, meld)
+                out.append(meld)
+            else:
+                out.append(got[1])
         out.extend(list_layoffs(rnd, player))
         return out
 
@@ -256,7 +257,7 @@ class MeldMechanic(Mechanic):
                 return [action for action in options if keeps_use(rnd, action)]
         step = rnd.variant.turn[rnd.step]  # (_step, inline: asked every decision)
         assert isinstance(step, MeldStep)
-        if (step.optional or not options) and not self._last_card_held(rnd, player):
+        if (step.optional or not options) and (len(rnd.hands[player]) != 1 or not self._last_card_held(rnd, player)):
             options.append(rnd.prebuilt.done[player])
         return options
 

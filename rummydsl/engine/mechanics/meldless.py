@@ -87,15 +87,21 @@ class _Masks:
                 top |= 1 << (width * field + width - 1)
             return addend, top
 
+        suited: list[_Test] = []
         for shape, least in zip(shapes, fewest):
             if shape.max_size is not None and shape.max_size < least:
                 continue  # no group of this kind
             if shape.family == "same_rank":
                 self.tests.append((least, *fields(0, len(ranks), least), 0))
             elif shape.same_suit:
-                self.tests.append((least, *fields(suited_at, span * suits, 1), width))
+                suited.append((least, *fields(suited_at, span * suits, 1), width))
             else:
                 self.tests.append((least, *fields(loose_at, span, 1), width))
+        # a suited sequence test is met only where a test of positions in a row in any suit,
+        # of no more cards, is met too, and no_meld answers "maybe" at the first test met:
+        # such a suited test changes no answer, and is left out
+        loose = [test[0] for test in self.tests if test[3]]
+        self.tests.extend(test for test in suited if not loose or test[0] < min(loose))
 
 
 _KEPT: dict[int, tuple[object, object, _Masks]] = {}

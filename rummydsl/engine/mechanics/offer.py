@@ -56,7 +56,8 @@ class OfferMechanic(Mechanic):
 
     def enter(self, rnd: Round) -> bool:
         player = rnd.turn_player
-        step = _step(rnd)
+        step = rnd.variant.turn[rnd.step]  # (_step, inline: asked every turn)
+        assert isinstance(step, OfferStep)
         hand = rnd.hands[player]
         if len(hand) < step.min_hand:
             return False
@@ -64,10 +65,13 @@ class OfferMechanic(Mechanic):
             barred = rnd.last_accepted[player]
             if all(c is barred for c in hand):
                 return False
-        return super().enter(rnd)
+        rnd.phase = self.phase  # (Mechanic.enter, inline)
+        rnd.to_move = player
+        return True
 
     def legal(self, rnd: Round, player: int) -> list[Action]:
-        step = _step(rnd)
+        step = rnd.variant.turn[rnd.step]  # (_step, inline)
+        assert isinstance(step, OfferStep)
         hand = rnd.hands[player]
         out: list[Action] = []
         if len(hand) >= step.min_hand:  # offer_problem's two reasons, read once
