@@ -139,25 +139,26 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     parts = windows.parts(mask, w)
     kept = windows.memo.get
     vector = windows.vector
-    within: set[int] = set()
     if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
         got = [kept(part << 3 | 1) or vector(part, 1) for part in parts]
         total = 0
         first = second = INFINITE
-        first_at = -1
-        for i, (a, b) in enumerate(got):
+        for a, b in got:
             total += a
             gain = b - a
             if gain < first:
-                first, second, first_at = gain, first, i
+                first, second = gain, first
             elif gain < second:
                 second = gain
         whole = total + first  # the wild card in the part it gains most in
         if whole - reach > limit:
             return whole, None, False
         worth = windows.worth(whole - limit)  # the cards whose discard could leave the limit
+        within: set[int] = set()
         if not worth:  # (most listings within reach: none, the hand too far over the limit)
             return whole, within, total <= limit
+        # the part the wild card gains most in (the first of the least gain)
+        first_at = next(i for i, (a, b) in enumerate(got) if b - a == first)
         for i, part in enumerate(parts):
             asked = part & worth
             if not asked:
@@ -197,6 +198,7 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)
+    within = set()
     if not worth:
         return best[w], within, best[w - 1] <= limit
     before: list[Sequence[int]] = []

@@ -10,7 +10,7 @@ melded or laid off).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...cards import Card
 from ..actions import Action, Discard, player_name
@@ -36,6 +36,27 @@ def barred(rnd: Round) -> Card | None:
     return rnd.taken if rnd.forbid_taken else None
 
 
+_SHARED: dict[int, tuple[object, tuple[int, ...]]] = {}
+_LAST: list[Any] = [None, ()]
+"""The last deck asked of :func:`shared_face_bits` and its answer (read inline by the listing)."""
+
+
+def shared_face_bits(deck: Any) -> tuple[int, ...]:
+    """:func:`~..table.face_bits` by card id, but 0 for a card whose face no other card of
+    the deck has (the discard listing looks at the others only), kept per deck."""
+    got = _SHARED.get(id(deck))
+    if got is None or got[0] is not deck:
+        bits = face_bits(deck)
+        counts: dict[int, int] = {}
+        for bit in bits:
+            counts[bit] = counts.get(bit, 0) + 1
+        if len(_SHARED) >= 16:
+            _SHARED.pop(next(iter(_SHARED)))
+        got = _SHARED[id(deck)] = (deck, tuple(bit if counts[bit] > 1 else 0 for bit in bits))
+    _LAST[:] = got
+    return got[1]
+
+
 def last_card_kept(rnd: Round, player: int) -> str | None:
     """Why ``player`` may not discard their last card (going out by discarding), or None."""
     if rnd.variant.going_out.final_discard == "forbidden":
@@ -58,15 +79,15 @@ class DiscardMechanic(Mechanic):
         discard = rnd.prebuilt.discard[player]  # the same objects every listing (:mod:`..prebuilt`)
         if rnd._plain_deck:
             return [discard[c.id] for c in hand if c is not taken]
-        bits = face_bits(rnd.variant.deck)  # rnd.distinct_faces of the cards but the one taken, inline
+        # rnd.distinct_faces of the cards but the one taken, inline: only a face some other
+        # card of the deck has is looked at (Ginski's wild cards; every face of two packs)
+        deck = rnd.variant.deck
+        bits = _LAST[1] if _LAST[0] is deck else shared_face_bits(deck)
         seen = 0
-        out = []
-        for c in hand:
-            bit = bits[c.id]
-            if not seen & bit and c is not taken:
-                seen |= bit
-                out.append(discard[c.id])
-        return out
+        if taken is None:  # (most turns: the card drawn from the stock)
+            return [discard[c.id] for c in hand if not (bit := bits[c.id]) or not seen & bit and (seen := seen | bit)]
+        return [discard[c.id] for c in hand
+                if c is not taken and (not (bit := bits[c.id]) or not seen & bit and (seen := seen | bit))]
 
     def check(self, rnd: Round, action: Action) -> str | None:
         if not isinstance(action, Discard):
