@@ -452,8 +452,9 @@ def same_text(one: tuple[dict[str, Any], list[Action]], other: tuple[dict[str, A
         a is b or str(a) == str(b) for a, b in zip(one[1], other[1]))
 
 
-def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 4) -> None:
-    """Everything that must hold before the next action (see the module docstring)."""
+def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 4) -> list[Action]:
+    """Everything that must hold before the next action (see the module docstring); the
+    actions listed, each checked ``in`` the legal actions."""
     check_conservation(rnd)
     assert rnd.result is None
     player = rnd.to_move
@@ -490,6 +491,7 @@ def check_step(rnd: Round, rng: random.Random, tally: Tally, *, refusals: int = 
     # One look at the state for both: neither applying the listed actions to copies nor
     # the refused actions may change the round (a change by the first stays to the end).
     assert state_of(rnd, id) == before, "applying an action to a copy, or a refused action, changed the round"
+    return listed
 
 
 def later_step_accepted(rnd: Round, action: Action) -> bool:
@@ -654,7 +656,7 @@ def play_checked(rnd: Round, agents: Sequence[Any], rng: random.Random, tally: T
     views = [Observation(rnd, seat) for seat in range(rnd.players)]
     count = 0
     while rnd.result is None:
-        check_step(rnd, rng, tally, refusals=refusals)
+        listed = check_step(rnd, rng, tally, refusals=refusals)
         check_known(rnd, witness)
         if observe:
             for seat in range(rnd.players):
@@ -663,6 +665,9 @@ def play_checked(rnd: Round, agents: Sequence[Any], rng: random.Random, tally: T
         player = rnd.to_move
         assert player is not None
         action = agents[player].act(views[player])
+        # the agent's choice is legal by ``in`` (play_light's check): a listed action was
+        # checked ``in`` above; an unlisted one (melds shown after a knock) is asked here
+        assert action in listed or action in rnd.legal_actions(), f"{action} is not legal"
         witness.before(rnd, action)
         rnd.apply(action)
         witness.after(rnd)

@@ -37,11 +37,15 @@ def _plain_single_melds(rnd: Round, hand: list[Card]) -> list[tuple[Card, ...]]:
         melding._listing = real
 
 
-def _plain_contract_melds(rnd: Round, player: int) -> Iterator[Meld]:
-    """The whole depth-first search over disjoint candidates, every branch entered."""
+def _plain_contract_melds(rnd: Round, player: int,
+                          singles: list[tuple[Card, ...]] | None = None) -> Iterator[Meld]:
+    """The whole depth-first search over disjoint candidates, every branch entered
+    (``singles``: :func:`_plain_single_melds` of the player's hand, if the caller has it)."""
     hand = rnd.hands[player]
     fewest, most, small, big = contractlist.contract_bounds(rnd, hand)
-    candidates = [g for g in _plain_single_melds(rnd, hand) if small <= len(g) <= big]
+    if singles is None:
+        singles = _plain_single_melds(rnd, hand)
+    candidates = [g for g in singles if small <= len(g) <= big]
     kinds = [sorted(rnd.rules.kinds_of(g, hand=hand)) for g in candidates]
     masks = [sum(1 << c.id for c in g) for g in candidates]
     meets = rnd.rules.contract
@@ -80,9 +84,11 @@ def test_contract_and_single_melds_are_the_whole_searchs(deal: int) -> None:
             assert player is not None
             if rnd.phase is Phase.MELD and not rnd.met_contract[player]:
                 hand = rnd.hands[player]
-                assert melding.single_melds(rnd, hand) == _plain_single_melds(rnd, hand)
+                listed = melding.single_melds(rnd, hand)
+                plain = _plain_single_melds(rnd, hand)
+                assert listed == plain
                 got = list(contractlist._contract_melds(rnd, player))
-                assert got == list(_plain_contract_melds(rnd, player))
+                assert got == list(_plain_contract_melds(rnd, player, plain))
                 compared += 1
                 met += bool(got)
             rnd.apply(agents[player].act(Observation(rnd, player)))
@@ -199,8 +205,9 @@ def _compare(rnd: Round, hand: list[Card]) -> bool:
     from rummydsl.engine.mechanics import contractfit
 
     rnd.hands[0] = hand
-    assume(len(_plain_single_melds(rnd, hand)) <= 60)  # the whole search visits every collection of three
-    want = list(_plain_contract_melds(rnd, 0))
+    singles = _plain_single_melds(rnd, hand)
+    assume(len(singles) <= 60)  # the whole search visits every collection of three
+    want = list(_plain_contract_melds(rnd, 0, singles))
     contract = rnd.variant.contract
     assert contract is not None
     facts = contract.melds.facts
@@ -412,8 +419,8 @@ def test_skarney_lay_downs_of_hands_grown_card_by_card_are_a_fresh_listings() ->
             kept_now = dict(contractgrown.kept(contractgrown._LAST, rnd.rules, 32, dict))
             contractgrown._LAST.clear()
             assert got == list(contractlist._contract_melds(rnd, player))  # nothing kept
-            if step % 3 == 0 and len(_plain_single_melds(rnd, hand)) <= 60:
-                assert got == list(_plain_contract_melds(rnd, player))
+            if step % 3 == 0 and len(singles := _plain_single_melds(rnd, hand)) <= 60:
+                assert got == list(_plain_contract_melds(rnd, player, singles))
             contractgrown.kept(contractgrown._LAST, rnd.rules, 32, dict).update(kept_now)
             met.append(bool(got))
 
