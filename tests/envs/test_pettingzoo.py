@@ -100,9 +100,11 @@ def test_a_hand_rewards_its_points_zero_sum_for_two() -> None:
 
 
 def test_a_whole_game_rewards_add_to_the_final_returns() -> None:
+    """A whole game of random play: seed 6's is 57 hands and 6,387 decisions (seed 2's,
+    tested before, 225 hands and 26,165 decisions, each hand's rewards alike)."""
     e = raw_env(variant="hollywood_gin", episode="game", reward="points", max_turns=100_000)
-    e.reset(seed=2)
-    rng = np.random.default_rng(2)
+    e.reset(seed=6)
+    rng = np.random.default_rng(6)
     totals = dict.fromkeys(e.possible_agents, 0.0)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, _ = e.last()

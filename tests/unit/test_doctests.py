@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import linecache
 import pkgutil
 
 import pytest
@@ -19,6 +20,19 @@ NEEDS = {"rummydsl.envs.pettingzoo": "pettingzoo", "rummydsl.envs.gymnasium": "g
          "rummydsl.envs.openspiel": "pyspiel", "rummydsl.envs.pzgin": "pettingzoo"}
 
 
+@pytest.fixture
+def own_line_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty ``linecache`` for the test, the process's put back after it. doctest's
+    runner resets its debugger before each docstring's examples, and the reset
+    (``bdb.Bdb.reset``) checks every file the cache holds against the disk: in one process
+    that ran many tests, the source of every module tested before (the finder reads each
+    module's through the cache) and more, a ``stat`` each, about a quarter of this file's
+    time. With its own cache a test checks the few files it read itself; a fresh cache is
+    never stale, so every example runs as before."""
+    monkeypatch.setattr(linecache, "cache", {})
+
+
+@pytest.mark.usefixtures("own_line_cache")
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
     if name in NEEDS:
