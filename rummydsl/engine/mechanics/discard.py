@@ -80,7 +80,7 @@ class DiscardMechanic(Mechanic):
         if rnd._plain_deck:
             return [discard[c.id] for c in hand if c is not taken]
         # rnd.distinct_faces of the cards but the one taken, inline: only a face some other
-        # card of the deck has is looked at (Ginski's wild cards; every face of two packs)
+        # card of the deck has is looked at (wild cards that share one face; every face of two packs)
         deck = rnd.variant.deck
         bits = _LAST[1] if _LAST[0] is deck else shared_face_bits(deck)
         seen = 0
