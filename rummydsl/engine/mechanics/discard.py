@@ -17,6 +17,7 @@ from ..actions import Action, Discard, player_name
 from ..table import face_bits
 from ..state import Phase
 from .base import Mechanic
+from .keep import kept
 from .voiding import void_after_discard
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def barred(rnd: Round) -> Card | None:
     return rnd.taken if rnd.forbid_taken else None
 
 
-_SHARED: dict[int, tuple[object, tuple[int, ...]]] = {}
+_SHARED: dict[int, tuple[object, object, tuple[int, ...]]] = {}
 _LAST: list[Any] = [None, ()]
 """The last deck asked of :func:`shared_face_bits` and its answer (read inline by the listing)."""
 
@@ -44,17 +45,16 @@ _LAST: list[Any] = [None, ()]
 def shared_face_bits(deck: Any) -> tuple[int, ...]:
     """:func:`~..table.face_bits` by card id, but 0 for a card whose face no other card of
     the deck has (the discard listing looks at the others only), kept per deck."""
-    got = _SHARED.get(id(deck))
-    if got is None or got[0] is not deck:
-        bits = face_bits(deck)
-        counts: dict[int, int] = {}
-        for bit in bits:
-            counts[bit] = counts.get(bit, 0) + 1
-        if len(_SHARED) >= 16:
-            _SHARED.pop(next(iter(_SHARED)))
-        got = _SHARED[id(deck)] = (deck, tuple(bit if counts[bit] > 1 else 0 for bit in bits))
-    _LAST[:] = got
-    return got[1]
+    bits = kept(_SHARED, deck, 16, lambda: _shared_only(face_bits(deck)))
+    _LAST[:] = deck, bits
+    return bits
+
+
+def _shared_only(bits: tuple[int, ...]) -> tuple[int, ...]:
+    counts: dict[int, int] = {}
+    for bit in bits:
+        counts[bit] = counts.get(bit, 0) + 1
+    return tuple(bit if counts[bit] > 1 else 0 for bit in bits)
 
 
 def last_card_kept(rnd: Round, player: int) -> str | None:
