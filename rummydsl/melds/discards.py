@@ -140,10 +140,13 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     kept = windows.memo.get
     vector = windows.vector
     if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
-        got = [kept(part << 3 | 1) or vector(part, 1) for part in parts]
+        got = []
         total = 0
         first = second = INFINITE
-        for a, b in got:
+        for part in parts:  # (the parts' kept costs read in the same loop: no list built first)
+            costs = kept(part << 3 | 1) or vector(part, 1)
+            got.append(costs)
+            a, b = costs
             total += a
             gain = b - a
             if gain < first:
