@@ -140,10 +140,13 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
     kept = windows.memo.get
     vector = windows.vector
     if w == 1:  # as _discard_deadwoods_one (:func:`~.wildshares._gains` folded in), for the cards asked
-        got = [kept(part << 3 | 1) or vector(part, 1) for part in parts]
+        got = []
         total = 0
         first = second = INFINITE
-        for a, b in got:
+        for part in parts:  # (the parts' kept costs read in the same loop: no list built first)
+            costs = kept(part << 3 | 1) or vector(part, 1)
+            got.append(costs)
+            a, b = costs
             total += a
             gain = b - a
             if gain < first:
@@ -175,12 +178,15 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
                 if e1 <= room or e0 <= room0:
                     within.add(cid)
         return whole, within, total <= limit
-    got = [kept(part << 3 | w) or vector(part, w) for part in parts]
     # a sum's entries below w depend on the entries below w alone, so best[w - 1] is the
     # least with a wild card less; the shares of the parts before each only where a discard is asked
+    got = []
     if w == 2:  # (_combine written out with no list a part: two wild cards are most of the rest)
         b0, b1, b2 = _NONE[2]
-        for v0, v1, v2 in got:
+        for part in parts:  # (each part's costs read in the loop that sums them, as above)
+            costs = kept(part << 3 | 2) or vector(part, 2)
+            got.append(costs)
+            v0, v1, v2 = costs
             t = b0 + v1
             u = b1 + v0
             n1 = t if t < u else u
@@ -193,8 +199,10 @@ def _within(windows: WildWindows, mask: int, w: int, limit: int,
         best: Sequence[int] = (b0, b1, b2)
     else:
         best = _NONE[w]
-        for whole_ in got:
-            best = _combine(best, whole_, w)
+        for part in parts:
+            costs = kept(part << 3 | w) or vector(part, w)
+            got.append(costs)
+            best = _combine(best, costs, w)
     if best[w] - reach > limit:
         return best[w], None, False
     worth = windows.worth(best[w] - limit)

@@ -100,14 +100,10 @@ class Shapes:
         least = self.asker(shape, d, w)
 
         by_lowest, wild_melds = self._melds(shape, w)
-        out: dict[int, list[tuple[int, int]]] = {cid: [] for cid in bits_of(part)}
-        if len(moves) == 1:  # (a part of one suit: one move each way)
+        if len(moves) == 1:  # (a part of one suit: one move each way, the lowest card kept)
             (src, dst), = moves
-            for group in by_lowest.values():
-                for natural, k in group:
-                    back = natural >> dst << src
-                    out[(back & -back).bit_length() - 1].append((back, k))
-            return (out, wild_melds), lambda mask, wilds: least(mask >> src << dst, wilds)
+            return (_Renamed(by_lowest, src, dst), wild_melds), lambda mask, wilds: least(mask >> src << dst, wilds)
+        out: dict[int, list[tuple[int, int]]] = {cid: [] for cid in bits_of(part)}
         for group in by_lowest.values():
             for natural, k in group:
                 back = 0
@@ -133,6 +129,24 @@ class Shapes:
         for cid in cids:
             rest = shape ^ 1 << place[cid // ranks] * ranks + cid % ranks - d
             each[cid] = tuple([least(rest, j) for j in top])
+
+
+class _Renamed(dict[int, list[tuple[int, int]]]):
+    """A part of one suit's melds by lowest card (:meth:`Shapes.own`), each card's renamed
+    from its shape's when first read: the walk reads a few of its cards' alone."""
+
+    __slots__ = ("by_lowest", "src", "dst")
+
+    def __init__(self, by_lowest: dict[int, list[tuple[int, int]]], src: int, dst: int) -> None:
+        super().__init__()
+        self.by_lowest = by_lowest
+        self.src = src
+        self.dst = dst
+
+    def __missing__(self, cid: int) -> list[tuple[int, int]]:
+        src, dst = self.src, self.dst
+        got = self[cid] = [(natural >> dst << src, k) for natural, k in self.by_lowest[cid - src + dst]]
+        return got
 
 
 def shifts(core: MeldCore, grid: tuple[int, int]) -> bool:

@@ -219,6 +219,11 @@ class WildWindows:
         if kept is not None and len(kept) >= top and (not without or len(self.pattern_each[pattern]) == count):
             # the pattern's card of suit place i, rank r is the part's of suit order[i];
             # kept with more wild cards, the vectors' first w + 1 entries are these
+            whole = kept if len(kept) == top else kept[:top]
+            if not without and got is None:
+                # the least deadwoods alone asked (most asks): the discards are read off the
+                # pattern when a discard of the part is asked (:func:`~.discards._discards_of`)
+                return self._keep(key, (whole, {}))
             theirs = self.pattern_each[pattern]
             if len(kept) == top:
                 each = {order[c // ranks] * ranks + c % ranks: v for c, v in theirs.items()}
@@ -227,7 +232,7 @@ class WildWindows:
             if got is not None:  # the least deadwoods were kept, not every discard
                 got[1].update(each)
                 return got
-            return self._keep(key, (kept if len(kept) == top else kept[:top], each))
+            return self._keep(key, (whole, each))
         if got is None:
             got = self._keep(key, self._search(part, w, without))
         else:
