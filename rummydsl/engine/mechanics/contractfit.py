@@ -308,42 +308,68 @@ def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     alone, and the wild cards one, two ... more of them take at least, while under
     ``low``. The natural ones lie in runs of consecutive held positions, ``cards // low``
     each; one sequence takes at least the positions its best window of ``low`` misses,
-    ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
-    by_position = _by_position(deck)
-    if by_position is None:
+    ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only.
+
+    Read in ints of a byte a place (:class:`_Positions`): the code moved to a byte a
+    sequence position, a 1 a held position, and one product summing those over each
+    window of ``low``; the runs are read only where some window is all held."""
+    table = _by_position(deck)
+    if table is None or low >= 256:
         return _bucket_by_levels(deck, code, low)
-    counts = code.to_bytes(len(by_position[0]), "little") + b"\0"  # a byte a rank order, then a zero
-    cards = sum(counts)
+    if table.sums_fit:  # (no sum of a code's bytes reaches 256: one product sums them)
+        cards = (code * table.ones) >> table.top_shift & 255
+    else:
+        cards = sum(code.to_bytes(table.orders, "little"))
     if deck.wrap or not cards:
         return _costs(cards, low, cards // low, max(0, low - cards))
-    spots = bytes(map(counts.__getitem__, by_position[1]))  # a byte a sequence position
+    spots = 0  # a byte a sequence position: its rank's count
+    for mask, shift in table.moves:
+        spots |= (code & mask) << shift if shift >= 0 else (code & mask) >> -shift
+    held = (((spots & table.low7) + table.low7) | spots) >> 7 & table.held_ones  # a 1 a held position
+    span = min(low, table.positions)
+    widest = max((held * table.windows[span]).to_bytes(table.positions + span, "little"))
     natural = 0
-    for run in spots.split(b"\0"):  # runs of consecutive held positions
-        if len(run) >= low:
-            natural += sum(run) // low
-    # the most held positions in a window of ``low`` (one starting at a held position
-    # holds every held one of a window starting before it): a byte a starting position
-    held = int.from_bytes(spots.translate(_HELD), "little")
-    windows = held
-    for shift in range(8, 8 * min(low, len(spots)), 8):
-        windows += held >> shift
-    return _costs(cards, low, natural, low - max(windows.to_bytes(len(spots), "little")))
+    if widest >= low:  # some run of consecutive held positions is ``low`` long or more
+        for run in spots.to_bytes(table.positions, "little").split(b"\0"):
+            if len(run) >= low:
+                natural += sum(run) // low
+    return _costs(cards, low, natural, low - widest)
 
 
-#: A position's count to 1 where it is held (:func:`_bucket`).
-_HELD = bytes([0] + [1] * 255)
+class _Positions(NamedTuple):
+    """How :func:`_bucket` reads a deck's bucket codes a byte a sequence position."""
 
-#: Per deck: (a zero byte a rank order, for the code's width; for each sequence position
-#: the place of its rank's count, or of a zero for a position no rank takes), or ``None``
-#: where some position is taken by two ranks (:func:`_bucket` then counts by levels).
-_BY_POSITION: dict[int, tuple[object, object, "tuple[bytes, tuple[int, ...]] | None"]] = {}
+    orders: int
+    """The bytes of a code (a rank order each, from 0)."""
+    moves: tuple[tuple[int, int], ...]
+    """The code's bytes that one shift takes to their positions: (a mask, the shift in bits)."""
+    positions: int
+    """The sequence positions (from 0)."""
+    low7: int
+    """0x7f a position."""
+    held_ones: int
+    """1 a position."""
+    windows: tuple[int, ...]
+    """By a window's length ``n``: 1 in each of the ``n`` lowest bytes (the product by it
+    sums each byte with the ``n - 1`` below it)."""
+    sums_fit: bool
+    """Whether a bucket's cards (the deck's natural cards at most) number under 256."""
+    ones: int
+    """1 a rank order (the product by it sums a code's bytes into its top one)."""
+    top_shift: int
+    """Where that sum stands in the product."""
 
 
-def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
-    """Where :func:`_bucket` reads each sequence position's count in a bucket's bytes,
+#: Per deck: its :class:`_Positions`, or ``None`` where some position is taken by two
+#: ranks, or the ranks' orders are not 1, 2, 3 ... (:func:`_bucket` then counts by levels).
+_BY_POSITION: dict[int, tuple[object, object, "_Positions | None"]] = {}
+
+
+def _by_position(deck: Any) -> _Positions | None:
+    """Where :func:`_bucket` reads each sequence position's count in a bucket's code,
     kept per deck (:data:`_BY_POSITION`)."""
 
-    def build() -> tuple[bytes, tuple[int, ...]] | None:
+    def build() -> _Positions | None:
         if [rank.order for rank in deck.ranks] != list(range(1, len(deck.ranks) + 1)):
             return None
         spots = _spots(deck)
@@ -351,14 +377,22 @@ def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
         top = max((spot.bit_length() for spot in spots), default=0)
         if not top:
             return None
-        at = [orders] * top  # the zero byte after the code's
+        taken = 0
+        moves: dict[int, int] = {}  # by shift (the position less the order, in bits): the bytes it moves
         for order, spot in enumerate(spots):
             for position in range(top):
                 if spot >> position & 1:
-                    if at[position] != orders:
+                    if taken >> position & 1:
                         return None
-                    at[position] = order
-        return bytes(orders), tuple(at)
+                    taken |= 1 << position
+                    shift = _RANK_BITS * (position - order)
+                    moves[shift] = moves.get(shift, 0) | 255 << (_RANK_BITS * order)
+        held_ones = sum(1 << (_RANK_BITS * position) for position in range(top))
+        windows = tuple(sum(1 << (_RANK_BITS * k) for k in range(n)) for n in range(top + 1))
+        naturals = sum(1 for card in deck.cards if not card.wild)
+        return _Positions(orders, tuple((mask, shift) for shift, mask in sorted(moves.items())), top,
+                          0x7F * held_ones, held_ones, windows, naturals < 256,
+                          sum(1 << (_RANK_BITS * order) for order in range(orders)), _RANK_BITS * (orders - 1))
 
     return kept(_BY_POSITION, deck, 16, build)
 
@@ -402,16 +436,27 @@ def _bucket_by_levels(deck: Any, code: int, low: int) -> tuple[int, tuple[int, .
 
 def _costs(cards: int, low: int, natural: int, short: int) -> tuple[int, tuple[int, ...]]:
     """:func:`_bucket`'s answer for a bucket of ``cards`` cards whose natural sequences
-    number ``natural``, and whose best window of ``low`` misses ``short`` positions."""
-    costs = []
-    before = 0
-    for t in range(1, cards // low + 2):
-        need = max(short, t * low - cards)
-        if need - before >= low:
-            break
-        costs.append(need - before)
-        before = need
-    return natural, tuple(costs)
+    number ``natural``, and whose best window of ``low`` misses ``short`` positions
+    (kept: a few hundred such answers serve every bucket)."""
+    key = (cards, low, natural, short)
+    got = _COSTS.get(key)
+    if got is None:
+        costs = []
+        before = 0
+        for t in range(1, cards // low + 2):
+            need = max(short, t * low - cards)
+            if need - before >= low:
+                break
+            costs.append(need - before)
+            before = need
+        if len(_COSTS) >= 1 << 12:
+            _COSTS.clear()
+        got = _COSTS[key] = (natural, tuple(costs))
+    return got
+
+
+#: :func:`_costs`' answers, by its arguments.
+_COSTS: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...]]] = {}
 
 
 #: Per deck: the positions each rank may take in a sequence, a bit each, by rank order.
