@@ -25,6 +25,7 @@ with wild cards enough for it.
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from ...cards import Card
@@ -63,36 +64,26 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     ``fewest`` to ``most`` melds of ``small`` to ``big`` cards each, as the listing
     searches. Variants whose kinds have no known shape, whose wild cards' meanings
     read the hand, or whose contract is no compiled contract always may."""
-    known = _collections(rnd, len(hand), fewest, most, small, big)
+    memo = kept(_KNOWN, rnd.rules, 32, dict)
+    key = (len(hand), fewest, most, small, big)
+    known = memo.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _collections(rnd, len(hand), fewest, most, small, big)
     if known is None:
         return True
-    (plan, cheap_first, buckets), vectors, used_first, fitting = known
+    (plan, cheap_first, buckets), vectors = known
     if not vectors:
         return False
     deck = rnd.variant.deck
-    layout = _layout(deck)
-    pack = layout.codes
-    total = sum([pack[card.id] for card in hand])  # every count of the hand, a byte each
+    layout = _LAST_LAYOUT[1] if _LAST_LAYOUT[0] is deck else _layout(deck)
+    total = sum(map(layout.codes.__getitem__, map(_ID, hand)))  # every count of the hand, a byte each
     wilds = total >> layout.wild_shift
-    slot, mask = layout.slot, layout.mask
-    by_suit = [code for code in [total >> (slot * suit) & mask for suit in range(layout.suits)] if code]
-    by_rank = layout.rank_counts(by_suit)
-    if not wilds:  # each kind at most its natural melds: the answer read from them alone
-        kinds = used_first
-        natural_of = []
-        for j in kinds:
-            kind = plan[j]
-            natural_of.append(_same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
-                              else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
-        naturals_key = tuple(natural_of)
-        fits = fitting.get(naturals_key)
-        if fits is None:
-            if len(fitting) >= 1 << 12:
-                fitting.clear()
-            fits = fitting[naturals_key] = any(
-                all(vector[j] <= natural for j, natural in zip(kinds, natural_of)) for vector in vectors)
-        return fits
-    naturals: dict[int, int] = {}  # by kind, as a collection asks (same-rank ones first)
+    mask = layout.mask
+    by_suit = [code for code in [total >> shift & mask for shift in layout.shifts] if code]
+    by_rank = sum(by_suit).to_bytes(layout.width, "little") if layout.sums_fit else layout.rank_counts(by_suit)
+    # each kind's natural melds, as a collection asks (same-rank ones first): a collection
+    # fits when no kind takes more, but for one meld more of one kind with wild cards enough
+    naturals: dict[int, int] = {}
     for vector in vectors:
         over = -1
         for j in cheap_first:
@@ -104,7 +95,7 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
                 kind = plan[j]
                 natural = naturals[j] = (
                     _same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
-                    else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
+                    else _sequence_natural(deck, kind, by_suit, buckets))
             if count > natural:  # more than its natural melds: the one meld with wild cards
                 if over >= 0 or not wilds or count > natural + 1:
                     break
@@ -121,6 +112,10 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     return False
 
 
+_UNKNOWN: Any = object()  # (not yet asked: :data:`_KNOWN`)
+_ID = operator.attrgetter("id")
+
+
 _Buckets = dict[int, dict[int, tuple[int, tuple[int, ...]]]]
 
 
@@ -131,15 +126,12 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     got = _collections(rnd, size, fewest, most, small, big)
     if got is None:
         return None
-    (plan, _cheap_first, _buckets), vectors, _used, _fitting = got
+    (plan, _cheap_first, _buckets), vectors = got
     return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
 
 
-#: The kinds' plan, the collections of kinds that meet the contract, the kinds some of them
-#: take (same-rank ones first), and whether a wild-free hand fits some collection, by its
-#: natural melds of each of those kinds (:func:`may_meet`).
-_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]], tuple[int, ...],
-                     dict[tuple[int, ...], bool]]
+#: The kinds' plan and the collections of kinds that meet the contract (:func:`may_meet`).
+_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]]
 
 #: Per round's solver (its contract judged in the round): :func:`_collections`' answers
 #: by (hand size, fewest and most melds, least and most cards a meld).
@@ -151,7 +143,7 @@ class _Layout:
     suit's slice of the sum is its bucket code (:func:`_bucket`): a byte a rank order,
     from order 0 (unused)."""
 
-    __slots__ = ("codes", "wild_shift", "slot", "suits", "mask", "sums_fit")
+    __slots__ = ("codes", "wild_shift", "slot", "suits", "mask", "sums_fit", "shifts", "width")
 
     def __init__(self, deck: Any) -> None:
         naturals = [card for card in deck.cards if not card.wild]
@@ -159,6 +151,8 @@ class _Layout:
         self.suits = max((card.suit.index for card in naturals), default=-1) + 1
         self.mask = (1 << self.slot) - 1
         self.wild_shift = self.slot * self.suits
+        self.shifts = tuple(self.slot * suit for suit in range(self.suits))  # (each suit's slice)
+        self.width = self.slot // _RANK_BITS  # (the bytes of a slice)
         codes = [0] * (max((card.id for card in deck.cards), default=-1) + 1)
         for card in deck.cards:
             codes[card.id] = (1 << self.wild_shift) if card.wild else (
@@ -172,7 +166,7 @@ class _Layout:
 
     def rank_counts(self, suit_codes: Sequence[int]) -> Sequence[int]:
         """The hand's natural cards of each rank, by rank order, from its suits' codes."""
-        width = self.slot // _RANK_BITS
+        width = self.width
         if self.sums_fit:  # no rank's count over a byte: the codes' sum counts them
             return sum(suit_codes).to_bytes(width, "little")
         counts = [0] * width
@@ -187,8 +181,14 @@ _LAYOUTS: dict[int, tuple[object, object, _Layout]] = {}
 
 
 def _layout(deck: Any) -> _Layout:
-    """``deck``'s :class:`_Layout`, kept per deck."""
-    return kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
+    """``deck``'s :class:`_Layout`, kept per deck (the last one asked also in :data:`_LAST_LAYOUT`)."""
+    layout = kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
+    _LAST_LAYOUT[:] = [deck, layout]
+    return layout
+
+
+#: The deck :func:`_layout` was last asked about, and its layout (a game asks about one deck).
+_LAST_LAYOUT: list[Any] = [None, None]
 
 
 def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
@@ -216,8 +216,7 @@ def _collections_of(rnd: Round, size: int, fewest: int, most: int, small: int, b
     vectors = _vectors(meets, planned[0], rules.kind_names, size, fewest, most, small, big)
     if vectors is None:
         return None
-    used = tuple(j for j in planned[1] if any(vector[j] for vector in vectors))
-    return planned, vectors, used, {}
+    return planned, vectors
 
 
 def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:
@@ -300,6 +299,23 @@ def _sequence_buckets(deck: Any, kind: _Kind, by_suit: Sequence[int],
             judged = kept[code] = _bucket(deck, code, low)
         out.append(judged)
     return out
+
+
+def _sequence_natural(deck: Any, kind: _Kind, by_suit: Sequence[int], buckets: _Buckets) -> int:
+    """The natural melds of :func:`_sequence_buckets`' buckets, summed (as it keeps them)."""
+    low = kind.low
+    kept = buckets.get(low)
+    if kept is None:
+        kept = buckets[low] = {}
+    natural = 0
+    for code in (by_suit if kind.same_suit else (sum(by_suit),) if by_suit else ()):
+        judged = kept.get(code)
+        if judged is None:
+            if len(kept) >= 1 << 16:
+                kept.clear()
+            judged = kept[code] = _bucket(deck, code, low)
+        natural += judged[0]
+    return natural
 
 
 def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:

@@ -225,13 +225,18 @@ def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
     (each a necessary condition, :class:`~rummydsl.melds.KindShape`): its size within
     some kind's bounds, and its natural cards of one rank (``same_rank``), or of one
     suit where the shape keeps one, at distinct sequence positions in a window no
-    longer than the group (``sequence``). The patterns still decide; a kind of no
-    known shape, cards with several positions and wrapping decks pass."""
+    longer than the group (``sequence``; a card of several positions, an ace low or
+    high, at one of them). The patterns still decide; a kind of no known shape, cards
+    of no position and wrapping decks pass."""
     positions = rnd.positions
     shapes = [(shape.family, shape.min_size, shape.max_size, shape.same_suit)
               for shape in rnd.rules.shapes.values()]
     if any(family == "any" for family, _, _, _ in shapes):
         return lambda group: True
+    deck = rnd.variant.deck
+    several = {} if positions is None else {  # the positions of each natural card of several (by id)
+        card.id: tuple(deck.sequence_positions(card.rank)) for card in deck.cards
+        if not card.wild and card.rank is not None and positions[card.id] < 0}
 
     def may_form(group: Sequence[Card]) -> bool:
         size = len(group)
@@ -257,13 +262,26 @@ def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
             if positions is None:
                 return True
             spots = [positions[c.id] for c in naturals]
-            if -1 in spots:
-                return True
+            if -1 in spots:  # a card of several positions takes one of them (or of none: it passes)
+                if _placed(spots, [several.get(c.id, ()) for c in naturals], size):
+                    return True
+                continue
             if len(set(spots)) == len(spots) and max(spots) - min(spots) < size:
                 return True
         return False
 
     return may_form
+
+
+def _placed(spots: Sequence[int], choices: Sequence[tuple[int, ...]], size: int) -> bool:
+    """Whether cards at ``spots`` (-1 for a card whose positions are its ``choices``; a card
+    of none passes) can take distinct positions in a window of ``size``, each one of its own."""
+    if any(spot < 0 and not choice for spot, choice in zip(spots, choices)):
+        return True
+    for spread in itertools.product(*[choice if spot < 0 else (spot,) for spot, choice in zip(spots, choices)]):
+        if len(set(spread)) == len(spread) and max(spread) - min(spread) < size:
+            return True
+    return False
 
 
 def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
