@@ -321,6 +321,7 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
     seen: set[int] = set()
     faces = _face_codes(rnd.variant.deck)
     wild_face = faces[wilds[0].id] if wilds else 0
+    tails = [tuple(wilds[:extra]) for extra in range(count + 1)]  # (a group's wild cards: the first ones)
     for bucket in _buckets(rnd, naturals, kinds):
         pattern = (*(faces[card.id] for card in bucket), count)
         melds = buckets.get(pattern)
@@ -328,31 +329,29 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
+            face_at = pattern.__getitem__
             for chosen in _viable_places(rnd, bucket):
                 size = len(chosen)
-                natural = 0
-                for i in chosen:
-                    natural += pattern[i]
-                for extra in range(0, min(count, MAX_LISTED - size) + 1):
-                    if size + extra < low:
-                        continue
+                natural = sum(map(face_at, chosen))
+                top = MAX_LISTED - size  # the most wild cards with them
+                if count < top:
+                    top = count
+                for extra in range(low - size if size < low else 0, top + 1):
                     face = natural + extra * wild_face
                     forms = memo.get(face)
                     if forms is None:  # judged the first time (the group built only then)
-                        forms = _forms(memo, face, (*(bucket[i] for i in chosen), *wilds[:extra]), may_form,
+                        forms = _forms(memo, face, (*map(bucket.__getitem__, chosen), *tails[extra]), may_form,
                                        kinds_bits)
                     if forms:
                         listed.append((chosen, extra, forms))
             melds = buckets[pattern] = tuple(listed)
-        ids = [1 << card.id for card in bucket]
+        id_at = [1 << card.id for card in bucket].__getitem__
+        card_at = bucket.__getitem__
         for chosen, extra, kinds_of in melds:
-            pair = 0  # the natural cards' ids, a bit each, then the count of wild cards
-            for i in chosen:
-                pair |= ids[i]
-            pair = pair << 3 | extra
+            pair = sum(map(id_at, chosen)) << 3 | extra  # the natural cards' ids, a bit each, then the wild cards
             if pair not in seen:
                 seen.add(pair)
-                found.append((*map(bucket.__getitem__, chosen), *wilds[:extra]))
+                found.append((*map(card_at, chosen), *tails[extra]))
                 if bits is not None:
                     bits.append(kinds_of)
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
