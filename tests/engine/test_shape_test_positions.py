@@ -91,3 +91,35 @@ def test_the_kept_bucket_costs_are_those_worked_out() -> None:
                     for short in range(0, low + 1):
                         assert contractfit._costs(cards, low, natural, short) == _costs_afresh(cards, low, natural, short)
     assert contractfit._COSTS
+
+
+@pytest.mark.parametrize("variant_id", ["contract_rummy", "rummy_500"])
+def test_the_viable_places_hold_every_group_that_forms_a_kind(variant_id: str) -> None:
+    """A bucket's viable places (``meldbuckets.viable_places``: an ace at one of its
+    positions) hold the natural cards of each of its groups that forms a kind with 0, 1,
+    2 ... wild cards, and leave out some with an ace that fit no window."""
+    import itertools
+
+    from rummydsl.engine.mechanics import meldbuckets
+
+    rnd, _ = _test_of(variant_id)
+    deck = rnd.variant.deck
+    rng = random.Random(11)
+    wilds = [card for card in deck.cards if card.wild][:2]
+    left_out = 0
+    for _ in range(60):
+        suit = rng.choice([card.suit for card in deck.cards if card.suit is not None])
+        suited = [card for card in deck.cards if card.suit == suit]
+        bucket = sorted(rng.sample(suited, rng.randint(3, 6)) + [card for card in suited if card.rank.order == 1][:1],
+                        key=lambda card: card.id)
+        bucket = list(dict.fromkeys(bucket))
+        viable = set(meldbuckets.viable_places(rnd, bucket))
+        for size in range(1, min(len(bucket), meldbuckets.MAX_LISTED) + 1):
+            for places in itertools.combinations(range(len(bucket)), size):
+                formed = any(rnd.rules.kinds_bits([bucket[i] for i in places] + wilds[:extra])
+                             for extra in range(0, min(len(wilds), meldbuckets.MAX_LISTED - size) + 1))
+                if formed:
+                    assert places in viable, [str(bucket[i]) for i in places]
+                elif places not in viable:
+                    left_out += 1
+    assert left_out
