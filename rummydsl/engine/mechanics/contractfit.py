@@ -25,6 +25,7 @@ with wild cards enough for it.
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from ...cards import Card
@@ -63,36 +64,26 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     ``fewest`` to ``most`` melds of ``small`` to ``big`` cards each, as the listing
     searches. Variants whose kinds have no known shape, whose wild cards' meanings
     read the hand, or whose contract is no compiled contract always may."""
-    known = _collections(rnd, len(hand), fewest, most, small, big)
+    memo = kept(_KNOWN, rnd.rules, 32, dict)
+    key = (len(hand), fewest, most, small, big)
+    known = memo.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _collections(rnd, len(hand), fewest, most, small, big)
     if known is None:
         return True
-    (plan, cheap_first, buckets), vectors, used_first, fitting = known
+    (plan, cheap_first, buckets), vectors = known
     if not vectors:
         return False
     deck = rnd.variant.deck
-    layout = _layout(deck)
-    pack = layout.codes
-    total = sum([pack[card.id] for card in hand])  # every count of the hand, a byte each
+    layout = _LAST_LAYOUT[1] if _LAST_LAYOUT[0] is deck else _layout(deck)
+    total = sum(map(layout.codes.__getitem__, map(_ID, hand)))  # every count of the hand, a byte each
     wilds = total >> layout.wild_shift
-    slot, mask = layout.slot, layout.mask
-    by_suit = [code for code in [total >> (slot * suit) & mask for suit in range(layout.suits)] if code]
-    by_rank = layout.rank_counts(by_suit)
-    if not wilds:  # each kind at most its natural melds: the answer read from them alone
-        kinds = used_first
-        natural_of = []
-        for j in kinds:
-            kind = plan[j]
-            natural_of.append(_same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
-                              else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
-        naturals_key = tuple(natural_of)
-        fits = fitting.get(naturals_key)
-        if fits is None:
-            if len(fitting) >= 1 << 12:
-                fitting.clear()
-            fits = fitting[naturals_key] = any(
-                all(vector[j] <= natural for j, natural in zip(kinds, natural_of)) for vector in vectors)
-        return fits
-    naturals: dict[int, int] = {}  # by kind, as a collection asks (same-rank ones first)
+    mask = layout.mask
+    by_suit = [code for code in [total >> shift & mask for shift in layout.shifts] if code]
+    by_rank = sum(by_suit).to_bytes(layout.width, "little") if layout.sums_fit else layout.rank_counts(by_suit)
+    # each kind's natural melds, as a collection asks (same-rank ones first): a collection
+    # fits when no kind takes more, but for one meld more of one kind with wild cards enough
+    naturals: dict[int, int] = {}
     for vector in vectors:
         over = -1
         for j in cheap_first:
@@ -104,7 +95,7 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
                 kind = plan[j]
                 natural = naturals[j] = (
                     _same_rank_natural(by_rank, kind.low) if kind.family == "same_rank"
-                    else sum(judged[0] for judged in _sequence_buckets(deck, kind, by_suit, buckets)))
+                    else _sequence_natural(deck, kind, by_suit, buckets))
             if count > natural:  # more than its natural melds: the one meld with wild cards
                 if over >= 0 or not wilds or count > natural + 1:
                     break
@@ -121,6 +112,10 @@ def may_meet(rnd: Round, hand: Sequence[Card], fewest: int, most: int, small: in
     return False
 
 
+_UNKNOWN: Any = object()  # (not yet asked: :data:`_KNOWN`)
+_ID = operator.attrgetter("id")
+
+
 _Buckets = dict[int, dict[int, tuple[int, tuple[int, ...]]]]
 
 
@@ -131,15 +126,12 @@ def kinds_used(rnd: Round, size: int, fewest: int, most: int, small: int, big: i
     got = _collections(rnd, size, fewest, most, small, big)
     if got is None:
         return None
-    (plan, _cheap_first, _buckets), vectors, _used, _fitting = got
+    (plan, _cheap_first, _buckets), vectors = got
     return tuple(any(vector[j] for vector in vectors) for j in range(len(plan)))
 
 
-#: The kinds' plan, the collections of kinds that meet the contract, the kinds some of them
-#: take (same-rank ones first), and whether a wild-free hand fits some collection, by its
-#: natural melds of each of those kinds (:func:`may_meet`).
-_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]], tuple[int, ...],
-                     dict[tuple[int, ...], bool]]
+#: The kinds' plan and the collections of kinds that meet the contract (:func:`may_meet`).
+_Collections = tuple[tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets], list[tuple[int, ...]]]
 
 #: Per round's solver (its contract judged in the round): :func:`_collections`' answers
 #: by (hand size, fewest and most melds, least and most cards a meld).
@@ -151,7 +143,7 @@ class _Layout:
     suit's slice of the sum is its bucket code (:func:`_bucket`): a byte a rank order,
     from order 0 (unused)."""
 
-    __slots__ = ("codes", "wild_shift", "slot", "suits", "mask", "sums_fit")
+    __slots__ = ("codes", "wild_shift", "slot", "suits", "mask", "sums_fit", "shifts", "width")
 
     def __init__(self, deck: Any) -> None:
         naturals = [card for card in deck.cards if not card.wild]
@@ -159,6 +151,8 @@ class _Layout:
         self.suits = max((card.suit.index for card in naturals), default=-1) + 1
         self.mask = (1 << self.slot) - 1
         self.wild_shift = self.slot * self.suits
+        self.shifts = tuple(self.slot * suit for suit in range(self.suits))  # (each suit's slice)
+        self.width = self.slot // _RANK_BITS  # (the bytes of a slice)
         codes = [0] * (max((card.id for card in deck.cards), default=-1) + 1)
         for card in deck.cards:
             codes[card.id] = (1 << self.wild_shift) if card.wild else (
@@ -172,7 +166,7 @@ class _Layout:
 
     def rank_counts(self, suit_codes: Sequence[int]) -> Sequence[int]:
         """The hand's natural cards of each rank, by rank order, from its suits' codes."""
-        width = self.slot // _RANK_BITS
+        width = self.width
         if self.sums_fit:  # no rank's count over a byte: the codes' sum counts them
             return sum(suit_codes).to_bytes(width, "little")
         counts = [0] * width
@@ -187,8 +181,14 @@ _LAYOUTS: dict[int, tuple[object, object, _Layout]] = {}
 
 
 def _layout(deck: Any) -> _Layout:
-    """``deck``'s :class:`_Layout`, kept per deck."""
-    return kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
+    """``deck``'s :class:`_Layout`, kept per deck (the last one asked also in :data:`_LAST_LAYOUT`)."""
+    layout = kept(_LAYOUTS, deck, 16, lambda: _Layout(deck))
+    _LAST_LAYOUT[:] = [deck, layout]
+    return layout
+
+
+#: The deck :func:`_layout` was last asked about, and its layout (a game asks about one deck).
+_LAST_LAYOUT: list[Any] = [None, None]
 
 
 def _collections(rnd: Round, size: int, fewest: int, most: int, small: int, big: int) -> _Collections | None:
@@ -216,8 +216,7 @@ def _collections_of(rnd: Round, size: int, fewest: int, most: int, small: int, b
     vectors = _vectors(meets, planned[0], rules.kind_names, size, fewest, most, small, big)
     if vectors is None:
         return None
-    used = tuple(j for j in planned[1] if any(vector[j] for vector in vectors))
-    return planned, vectors, used, {}
+    return planned, vectors
 
 
 def _plan(rnd: Round) -> tuple[tuple[_Kind, ...], tuple[int, ...], _Buckets] | None:
@@ -302,48 +301,91 @@ def _sequence_buckets(deck: Any, kind: _Kind, by_suit: Sequence[int],
     return out
 
 
+def _sequence_natural(deck: Any, kind: _Kind, by_suit: Sequence[int], buckets: _Buckets) -> int:
+    """The natural melds of :func:`_sequence_buckets`' buckets, summed (as it keeps them)."""
+    low = kind.low
+    kept = buckets.get(low)
+    if kept is None:
+        kept = buckets[low] = {}
+    natural = 0
+    for code in (by_suit if kind.same_suit else (sum(by_suit),) if by_suit else ()):
+        judged = kept.get(code)
+        if judged is None:
+            if len(kept) >= 1 << 16:
+                kept.clear()
+            judged = kept[code] = _bucket(deck, code, low)
+        natural += judged[0]
+    return natural
+
+
 def _bucket(deck: Any, code: int, low: int) -> tuple[int, tuple[int, ...]]:
     """For one bucket of a sequence kind (its count of each rank, :data:`_RANK_BITS` bits
     a rank from the lowest): the most disjoint sequences of ``low`` or more of its cards
     alone, and the wild cards one, two ... more of them take at least, while under
     ``low``. The natural ones lie in runs of consecutive held positions, ``cards // low``
     each; one sequence takes at least the positions its best window of ``low`` misses,
-    ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only."""
-    by_position = _by_position(deck)
-    if by_position is None:
+    ``t`` of them ``t * low`` less the cards. A wrapping deck counts cards only.
+
+    Read in ints of a byte a place (:class:`_Positions`): the code moved to a byte a
+    sequence position, a 1 a held position, and one product summing those over each
+    window of ``low``; the runs are read only where some window is all held."""
+    table = _by_position(deck)
+    if table is None or low >= 256:
         return _bucket_by_levels(deck, code, low)
-    counts = code.to_bytes(len(by_position[0]), "little") + b"\0"  # a byte a rank order, then a zero
-    cards = sum(counts)
+    if table.sums_fit:  # (no sum of a code's bytes reaches 256: one product sums them)
+        cards = (code * table.ones) >> table.top_shift & 255
+    else:
+        cards = sum(code.to_bytes(table.orders, "little"))
     if deck.wrap or not cards:
         return _costs(cards, low, cards // low, max(0, low - cards))
-    spots = bytes(map(counts.__getitem__, by_position[1]))  # a byte a sequence position
+    spots = 0  # a byte a sequence position: its rank's count
+    for mask, shift in table.moves:
+        spots |= (code & mask) << shift if shift >= 0 else (code & mask) >> -shift
+    held = (((spots & table.low7) + table.low7) | spots) >> 7 & table.held_ones  # a 1 a held position
+    span = min(low, table.positions)
+    widest = max((held * table.windows[span]).to_bytes(table.positions + span, "little"))
     natural = 0
-    for run in spots.split(b"\0"):  # runs of consecutive held positions
-        if len(run) >= low:
-            natural += sum(run) // low
-    # the most held positions in a window of ``low`` (one starting at a held position
-    # holds every held one of a window starting before it): a byte a starting position
-    held = int.from_bytes(spots.translate(_HELD), "little")
-    windows = held
-    for shift in range(8, 8 * min(low, len(spots)), 8):
-        windows += held >> shift
-    return _costs(cards, low, natural, low - max(windows.to_bytes(len(spots), "little")))
+    if widest >= low:  # some run of consecutive held positions is ``low`` long or more
+        for run in spots.to_bytes(table.positions, "little").split(b"\0"):
+            if len(run) >= low:
+                natural += sum(run) // low
+    return _costs(cards, low, natural, low - widest)
 
 
-#: A position's count to 1 where it is held (:func:`_bucket`).
-_HELD = bytes([0] + [1] * 255)
+class _Positions(NamedTuple):
+    """How :func:`_bucket` reads a deck's bucket codes a byte a sequence position."""
 
-#: Per deck: (a zero byte a rank order, for the code's width; for each sequence position
-#: the place of its rank's count, or of a zero for a position no rank takes), or ``None``
-#: where some position is taken by two ranks (:func:`_bucket` then counts by levels).
-_BY_POSITION: dict[int, tuple[object, object, "tuple[bytes, tuple[int, ...]] | None"]] = {}
+    orders: int
+    """The bytes of a code (a rank order each, from 0)."""
+    moves: tuple[tuple[int, int], ...]
+    """The code's bytes that one shift takes to their positions: (a mask, the shift in bits)."""
+    positions: int
+    """The sequence positions (from 0)."""
+    low7: int
+    """0x7f a position."""
+    held_ones: int
+    """1 a position."""
+    windows: tuple[int, ...]
+    """By a window's length ``n``: 1 in each of the ``n`` lowest bytes (the product by it
+    sums each byte with the ``n - 1`` below it)."""
+    sums_fit: bool
+    """Whether a bucket's cards (the deck's natural cards at most) number under 256."""
+    ones: int
+    """1 a rank order (the product by it sums a code's bytes into its top one)."""
+    top_shift: int
+    """Where that sum stands in the product."""
 
 
-def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
-    """Where :func:`_bucket` reads each sequence position's count in a bucket's bytes,
+#: Per deck: its :class:`_Positions`, or ``None`` where some position is taken by two
+#: ranks, or the ranks' orders are not 1, 2, 3 ... (:func:`_bucket` then counts by levels).
+_BY_POSITION: dict[int, tuple[object, object, "_Positions | None"]] = {}
+
+
+def _by_position(deck: Any) -> _Positions | None:
+    """Where :func:`_bucket` reads each sequence position's count in a bucket's code,
     kept per deck (:data:`_BY_POSITION`)."""
 
-    def build() -> tuple[bytes, tuple[int, ...]] | None:
+    def build() -> _Positions | None:
         if [rank.order for rank in deck.ranks] != list(range(1, len(deck.ranks) + 1)):
             return None
         spots = _spots(deck)
@@ -351,14 +393,22 @@ def _by_position(deck: Any) -> tuple[bytes, tuple[int, ...]] | None:
         top = max((spot.bit_length() for spot in spots), default=0)
         if not top:
             return None
-        at = [orders] * top  # the zero byte after the code's
+        taken = 0
+        moves: dict[int, int] = {}  # by shift (the position less the order, in bits): the bytes it moves
         for order, spot in enumerate(spots):
             for position in range(top):
                 if spot >> position & 1:
-                    if at[position] != orders:
+                    if taken >> position & 1:
                         return None
-                    at[position] = order
-        return bytes(orders), tuple(at)
+                    taken |= 1 << position
+                    shift = _RANK_BITS * (position - order)
+                    moves[shift] = moves.get(shift, 0) | 255 << (_RANK_BITS * order)
+        held_ones = sum(1 << (_RANK_BITS * position) for position in range(top))
+        windows = tuple(sum(1 << (_RANK_BITS * k) for k in range(n)) for n in range(top + 1))
+        naturals = sum(1 for card in deck.cards if not card.wild)
+        return _Positions(orders, tuple((mask, shift) for shift, mask in sorted(moves.items())), top,
+                          0x7F * held_ones, held_ones, windows, naturals < 256,
+                          sum(1 << (_RANK_BITS * order) for order in range(orders)), _RANK_BITS * (orders - 1))
 
     return kept(_BY_POSITION, deck, 16, build)
 
@@ -402,16 +452,27 @@ def _bucket_by_levels(deck: Any, code: int, low: int) -> tuple[int, tuple[int, .
 
 def _costs(cards: int, low: int, natural: int, short: int) -> tuple[int, tuple[int, ...]]:
     """:func:`_bucket`'s answer for a bucket of ``cards`` cards whose natural sequences
-    number ``natural``, and whose best window of ``low`` misses ``short`` positions."""
-    costs = []
-    before = 0
-    for t in range(1, cards // low + 2):
-        need = max(short, t * low - cards)
-        if need - before >= low:
-            break
-        costs.append(need - before)
-        before = need
-    return natural, tuple(costs)
+    number ``natural``, and whose best window of ``low`` misses ``short`` positions
+    (kept: a few hundred such answers serve every bucket)."""
+    key = (cards, low, natural, short)
+    got = _COSTS.get(key)
+    if got is None:
+        costs = []
+        before = 0
+        for t in range(1, cards // low + 2):
+            need = max(short, t * low - cards)
+            if need - before >= low:
+                break
+            costs.append(need - before)
+            before = need
+        if len(_COSTS) >= 1 << 12:
+            _COSTS.clear()
+        got = _COSTS[key] = (natural, tuple(costs))
+    return got
+
+
+#: :func:`_costs`' answers, by its arguments.
+_COSTS: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...]]] = {}
 
 
 #: Per deck: the positions each rank may take in a sequence, a bit each, by rank order.

@@ -59,15 +59,14 @@ def _contract_melds(rnd: Round, player: int) -> list[Meld]:
     their order, are those of the whole search (tests/engine/test_contract_listing.py).
     """
     hand = rnd.hands[player]
-    fewest, most, small, big = contract_bounds(rnd, hand)
     lasts = kept(_LASTS, rnd.rules, 32, dict)
-    asked = (len(hand), fewest, most, small, big)
-    if asked in lasts:
-        last = lasts[asked]
-    else:
+    bounds = lasts.get(len(hand))
+    if bounds is None:
+        fewest, most, small, big = contract_bounds(rnd, hand)
         used = kinds_used(rnd, len(hand), fewest, most, small, big)
-        last = lasts[asked] = None if used is None else max(
-            (j for j, use in enumerate(used) if use), default=-1) + 1
+        bounds = lasts[len(hand)] = (fewest, most, small, big, None if used is None else max(
+            (j for j, use in enumerate(used) if use), default=-1) + 1)
+    fewest, most, small, big, last = bounds
     grown = grown_candidates(rnd, player, hand, small, big, last, max(fewest, 1)) if big < len(hand) else None
     if grown is not None:  # the candidates grown from the player's last listing (contractgrown.py)
         if not grown[1]:
@@ -374,10 +373,11 @@ def _every_collection(player: int, candidates: Sequence[tuple[Card, ...]], kinds
 
 _Shape = tuple[tuple[str, ...], int]
 
-#: Per round's solver: the kinds a contract listing asks for (:func:`_contract_melds`'s
-#: ``last``), by (hand size, fewest and most melds, least and most cards a meld); and
-#: each set of kinds (``kinds_bits``) as sorted names.
-_LASTS: dict[int, tuple[object, object, dict[tuple[int, int, int, int, int], int | None]]] = {}
+#: Per round's solver: by hand size, the contract's bounds on a lay-down
+#: (:func:`contract_bounds`: they read the solver's variant and rules alone) and the kinds
+#: a contract listing asks for (:func:`_contract_melds`'s ``last``); and each set of kinds
+#: (``kinds_bits``) as sorted names.
+_LASTS: dict[int, tuple[object, object, dict[int, tuple[int, int, int, int, int | None]]]] = {}
 _NAMES: dict[int, tuple[object, object, dict[int, tuple[str, ...]]]] = {}
 
 #: Per round's solver and its contract: what :func:`_contract_melds` made of a hand's

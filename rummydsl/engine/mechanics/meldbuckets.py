@@ -61,8 +61,9 @@ def viable_groups(rnd: Round, bucket: Sequence[Card], wilds: int, low: int) -> I
     A subset is grown card by card in the bucket's order while some shape may still take
     it: a same-rank shape while its cards share a rank; a sequence shape while they share
     a suit (where it keeps one) and take distinct positions within a window of
-    :data:`MAX_LISTED`, or one of them has no single position, or a card further on has
-    none (it could make the group pass)."""
+    :data:`MAX_LISTED` (pairwise: a card of several positions, an ace low or high, with
+    one of them), or one of them has no position, or a card further on has none (it
+    could make the group pass)."""
     for places in viable_places(rnd, bucket):
         size = len(places)
         for extra in range(0, min(wilds, MAX_LISTED - size) + 1):
@@ -82,8 +83,12 @@ def viable_places(rnd: Round, bucket: Sequence[Card]) -> list[tuple[int, ...]]:
     ranks = [card.rank.order if card.rank is not None else -1 for card in bucket]
     suits = [card.suit.index if card.suit is not None else -1 for card in bucket]
     spots = [positions[card.id] for card in bucket]
-    loose = [spots[i] < 0 or ranks[i] < 0 or suits[i] < 0 for i in range(n)]
-    loose_from = [False] * (n + 1)  # a card at this place or after has no single position
+    several = _several(rnd.variant.deck, positions) if -1 in spots else _NONE_SEVERAL
+    # a card of several positions (an ace low or high) takes one of them: apart from
+    # those at a distinct position within a window with one of its positions; a card
+    # of no position, rank or suit is loose (a group holding one passes)
+    loose = [(spots[i] < 0 and not several.get(bucket[i].id)) or ranks[i] < 0 or suits[i] < 0 for i in range(n)]
+    loose_from = [False] * (n + 1)  # a card at this place or after is loose
     for i in range(n - 1, -1, -1):
         loose_from[i] = loose_from[i + 1] or loose[i]
     # per place, a bit per place: the same rank; the same suit; a distinct position within
@@ -95,9 +100,9 @@ def viable_places(rnd: Round, bucket: Sequence[Card]) -> list[tuple[int, ...]]:
     at = _classes(spots)  # the places at each position
     near: dict[int, int] = {}  # the places at a distinct position of a window with each position
     apart = []
-    for spot in spots:
+    for place, spot in enumerate(spots):
         if spot < 0:
-            apart.append(0)
+            apart.append(_apart_of_several(several.get(bucket[place].id, ()), place, spots, bucket, several))
             continue
         got = near.get(spot)
         if got is None:
@@ -105,6 +110,10 @@ def viable_places(rnd: Round, bucket: Sequence[Card]) -> list[tuple[int, ...]]:
             for other, there in zip(spots, at):
                 if other >= 0 and other != spot and abs(other - spot) < MAX_LISTED:
                     got |= there
+            for other_place, other in enumerate(spots):  # the cards of several positions, one near it
+                if other < 0 and any(there != spot and abs(there - spot) < MAX_LISTED
+                                     for there in several.get(bucket[other_place].id, ())):
+                    got |= 1 << other_place
             near[spot] = got
         apart.append(got)
     found: list[tuple[int, ...]] = []
@@ -137,6 +146,40 @@ def viable_places(rnd: Round, bucket: Sequence[Card]) -> list[tuple[int, ...]]:
         found.extend(group[0] for group in grown)
         level = grown
     return found
+
+
+def _apart_of_several(choices: tuple[int, ...], place: int, spots: Sequence[int], bucket: Sequence[Card],
+                      several: dict[int, tuple[int, ...]]) -> int:
+    """The places apart from the card at ``place`` (of the positions ``choices``, one of
+    which it takes): each other card with a position distinct from one of its and within
+    a window of :data:`MAX_LISTED` with it, a bit each (none for a card of no position)."""
+    got = 0
+    for other_place, other in enumerate(spots):
+        if other_place == place:
+            continue
+        theirs = (other,) if other >= 0 else several.get(bucket[other_place].id, ())
+        if any(mine != there and abs(mine - there) < MAX_LISTED for mine in choices for there in theirs):
+            got |= 1 << other_place
+    return got
+
+
+_NONE_SEVERAL: dict[int, tuple[int, ...]] = {}
+
+#: Per deck: the positions of each natural card of several (by id; :func:`viable_places`).
+_SEVERAL: dict[int, tuple[object, dict[int, tuple[int, ...]]]] = {}
+
+
+def _several(deck: Any, positions: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """The sequence positions of each of ``deck``'s natural cards with several (``positions``:
+    each card's one position by id, -1 for none or several), kept per deck."""
+    got = _SEVERAL.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_SEVERAL) >= 16:
+            _SEVERAL.pop(next(iter(_SEVERAL)))
+        got = _SEVERAL[id(deck)] = (deck, {
+            card.id: tuple(deck.sequence_positions(card.rank)) for card in deck.cards
+            if not card.wild and card.rank is not None and positions[card.id] < 0})
+    return got[1]
 
 
 def _classes(values: Sequence[int]) -> list[int]:

@@ -225,13 +225,18 @@ def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
     (each a necessary condition, :class:`~rummydsl.melds.KindShape`): its size within
     some kind's bounds, and its natural cards of one rank (``same_rank``), or of one
     suit where the shape keeps one, at distinct sequence positions in a window no
-    longer than the group (``sequence``). The patterns still decide; a kind of no
-    known shape, cards with several positions and wrapping decks pass."""
+    longer than the group (``sequence``; a card of several positions, an ace low or
+    high, at one of them). The patterns still decide; a kind of no known shape, cards
+    of no position and wrapping decks pass."""
     positions = rnd.positions
     shapes = [(shape.family, shape.min_size, shape.max_size, shape.same_suit)
               for shape in rnd.rules.shapes.values()]
     if any(family == "any" for family, _, _, _ in shapes):
         return lambda group: True
+    deck = rnd.variant.deck
+    several = {} if positions is None else {  # the positions of each natural card of several (by id)
+        card.id: tuple(deck.sequence_positions(card.rank)) for card in deck.cards
+        if not card.wild and card.rank is not None and positions[card.id] < 0}
 
     def may_form(group: Sequence[Card]) -> bool:
         size = len(group)
@@ -257,13 +262,26 @@ def _shape_test(rnd: Round) -> Callable[[Sequence[Card]], bool]:
             if positions is None:
                 return True
             spots = [positions[c.id] for c in naturals]
-            if -1 in spots:
-                return True
+            if -1 in spots:  # a card of several positions takes one of them (or of none: it passes)
+                if _placed(spots, [several.get(c.id, ()) for c in naturals], size):
+                    return True
+                continue
             if len(set(spots)) == len(spots) and max(spots) - min(spots) < size:
                 return True
         return False
 
     return may_form
+
+
+def _placed(spots: Sequence[int], choices: Sequence[tuple[int, ...]], size: int) -> bool:
+    """Whether cards at ``spots`` (-1 for a card whose positions are its ``choices``; a card
+    of none passes) can take distinct positions in a window of ``size``, each one of its own."""
+    if any(spot < 0 and not choice for spot, choice in zip(spots, choices)):
+        return True
+    for spread in itertools.product(*[choice if spot < 0 else (spot,) for spot, choice in zip(spots, choices)]):
+        if len(set(spread)) == len(spread) and max(spread) - min(spread) < size:
+            return True
+    return False
 
 
 def _wild_groups(rnd: Round, cards: Sequence[Card], low: int) -> Iterator[tuple[Card, ...]]:
@@ -303,6 +321,7 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
     seen: set[int] = set()
     faces = _face_codes(rnd.variant.deck)
     wild_face = faces[wilds[0].id] if wilds else 0
+    tails = [tuple(wilds[:extra]) for extra in range(count + 1)]  # (a group's wild cards: the first ones)
     for bucket in _buckets(rnd, naturals, kinds):
         pattern = (*(faces[card.id] for card in bucket), count)
         melds = buckets.get(pattern)
@@ -310,31 +329,29 @@ def _wild_melds(rnd: Round, cards: Sequence[Card], low: int, memo: dict[int, int
             if len(buckets) >= _BUCKETS_LIMIT:
                 buckets.clear()
             listed = []
+            face_at = pattern.__getitem__
             for chosen in _viable_places(rnd, bucket):
                 size = len(chosen)
-                natural = 0
-                for i in chosen:
-                    natural += pattern[i]
-                for extra in range(0, min(count, MAX_LISTED - size) + 1):
-                    if size + extra < low:
-                        continue
+                natural = sum(map(face_at, chosen))
+                top = MAX_LISTED - size  # the most wild cards with them
+                if count < top:
+                    top = count
+                for extra in range(low - size if size < low else 0, top + 1):
                     face = natural + extra * wild_face
                     forms = memo.get(face)
                     if forms is None:  # judged the first time (the group built only then)
-                        forms = _forms(memo, face, (*(bucket[i] for i in chosen), *wilds[:extra]), may_form,
+                        forms = _forms(memo, face, (*map(bucket.__getitem__, chosen), *tails[extra]), may_form,
                                        kinds_bits)
                     if forms:
                         listed.append((chosen, extra, forms))
             melds = buckets[pattern] = tuple(listed)
-        ids = [1 << card.id for card in bucket]
+        id_at = [1 << card.id for card in bucket].__getitem__
+        card_at = bucket.__getitem__
         for chosen, extra, kinds_of in melds:
-            pair = 0  # the natural cards' ids, a bit each, then the count of wild cards
-            for i in chosen:
-                pair |= ids[i]
-            pair = pair << 3 | extra
+            pair = sum(map(id_at, chosen)) << 3 | extra  # the natural cards' ids, a bit each, then the wild cards
             if pair not in seen:
                 seen.add(pair)
-                found.append((*map(bucket.__getitem__, chosen), *wilds[:extra]))
+                found.append((*map(card_at, chosen), *tails[extra]))
                 if bits is not None:
                     bits.append(kinds_of)
     for size in range(low, min(count, MAX_LISTED) + 1):  # wild cards alone, where a kind allows it
