@@ -14,6 +14,7 @@ bytecode goes to a private folder of the temporary directory instead
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 import sys
@@ -53,6 +54,21 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# The cycle collector's young generation is collected every 50,000 new containers, not every
+# 700: a test run keeps hundreds of thousands of long-lived objects (strategies, loaded variants,
+# solvers' memos) that each older collection walks again. What collection made (the test
+# modules, their imports) is frozen out of the collector once it is done (pytest_collection_finish),
+# as the rummydsl script and the hostile corpus's fork server do. Garbage in cycles is still
+# collected, only in bigger batches (docs/performance.md, "The collector, the deck tables").
+GC_THRESHOLDS = (50_000, 20, 20)
+gc.set_threshold(*GC_THRESHOLDS)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
 
 # pytester runs the pytest plugin (rummydsl.conformance.plugin) in a sandboxed session.
 pytest_plugins = ["pytester"]
