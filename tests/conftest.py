@@ -56,11 +56,12 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 # The cycle collector's young generation is collected every 10,000 new containers, not every
-# 700 (the older ones every 10 of those, as before): a test run keeps hundreds of thousands of long-lived objects (strategies, loaded variants,
-# solvers' memos) that each older collection walks again. What collection made (the test
-# modules, their imports) is frozen out of the collector once it is done (pytest_collection_finish),
-# as the rummydsl script and the hostile corpus's fork server do. Garbage in cycles is still
-# collected, only in bigger batches (docs/performance.md, "The collector, the deck tables").
+# 700 (the older ones every 10 of those, as before): a test run keeps hundreds of thousands of
+# long-lived objects (strategies, loaded variants, solvers' memos) that each older collection
+# walked again. What collection made (the test modules, their imports) is frozen out of the
+# collector once it is done (pytest_collection_finish), as the rummydsl script and the hostile
+# corpus's fork server do. Garbage in cycles is still collected, in bigger batches
+# (docs/performance.md, "The collector, the deck tables").
 GC_THRESHOLDS = (10_000, 10, 10)  # (50,000, 20, 20) walked more: the meld tests' memos
 gc.set_threshold(*GC_THRESHOLDS)
 
