@@ -14,6 +14,7 @@ bytecode goes to a private folder of the temporary directory instead
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 import sys
@@ -53,6 +54,22 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# The cycle collector's young generation is collected every 10,000 new containers, not every
+# 700 (the older ones every 10 of those, as before): a test run keeps hundreds of thousands of
+# long-lived objects (strategies, loaded variants, solvers' memos) that each older collection
+# walked again. What collection made (the test modules, their imports) is frozen out of the
+# collector once it is done (pytest_collection_finish), as the rummydsl script and the hostile
+# corpus's fork server do. Garbage in cycles is still collected, in bigger batches
+# (docs/performance.md, "The collector, the deck tables").
+GC_THRESHOLDS = (10_000, 10, 10)  # (50,000, 20, 20) walked more: the meld tests' memos
+gc.set_threshold(*GC_THRESHOLDS)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()
+
 
 # pytester runs the pytest plugin (rummydsl.conformance.plugin) in a sandboxed session.
 pytest_plugins = ["pytester"]
@@ -131,3 +148,117 @@ def _one_parser_a_command() -> Iterator[None]:
     cli.build_parser = once  # type: ignore[assignment]  # main reads the name at each call
     yield
     cli.build_parser = build_parser
+
+
+# ---------------------------------------------------------------------------- deck tables, once a run
+
+SHARED_TABLE_FROM = 20_000
+"""A deck table of at least this many melds is written for the run's other workers (Contract
+Rummy's two packs: 165,855 melds, about 3.5 s of CPU to list, 0.15 s to load); a smaller one
+is listed by each worker (milliseconds)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, the controller makes a private folder where a worker that lists a big deck
+    table leaves it for the others (see :func:`_deck_tables_shared`)."""
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("xdist"):
+        return
+    if getattr(config.option, "numprocesses", None) in (None, 0):
+        return
+    folder = tempfile.mkdtemp(prefix="rummydsl-deck-tables-")
+    config.stash[_TABLE_FOLDER] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_TABLE_FOLDER, None)
+    if folder is not None and not hasattr(config, "workerinput"):
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """xdist's hook, on the controller for each worker: the folder of the run's deck tables."""
+    folder = node.config.stash.get(_TABLE_FOLDER, None)  # type: ignore[attr-defined]
+    if folder is not None:
+        node.workerinput["rummydsl_deck_tables"] = folder  # type: ignore[attr-defined]
+
+
+_TABLE_FOLDER = pytest.StashKey[str]()
+
+
+class _NoText(Exception):
+    """A deck table's key holds a value with no canonical text here: not shared."""
+
+
+def _canonical(value: object) -> str:
+    """A text of a deck table's key (``decktable._table_key``) that two keys share exactly
+    when they are equal: numbers, strings, tuples and lists by type and value, a dataclass by
+    its class and the fields it compares on. Anything else raises :class:`_NoText`."""
+    import dataclasses
+
+    if value is None or type(value) in (bool, int, float, str):
+        return repr(value)
+    if type(value) in (tuple, list):
+        return f"{type(value).__name__}({','.join(_canonical(v) for v in value)})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and value.__dataclass_params__.eq:  # type: ignore[attr-defined]
+        cls = type(value)
+        parts = ",".join(f"{f.name}={_canonical(getattr(value, f.name))}" for f in dataclasses.fields(value) if f.compare)
+        return f"{cls.__module__}.{cls.__qualname__}({parts})"
+    raise _NoText(type(value).__name__)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _deck_tables_shared(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each xdist worker listed every deck table it used for itself, and Contract Rummy's (two
+    packs) is about 3.5 s of CPU a worker. Here the first worker to need a big table lists it,
+    under a lock on its key, and leaves it in the run's folder; a worker that needs it later
+    (or waits on the lock meanwhile) loads it. A table is a function of its key (the deck, the
+    kinds' patterns, the card values: what the process's own cache of tables is keyed by), and
+    the key is written out whole (:func:`_canonical`), so a worker gets the very table it would
+    have listed. Outside xdist, or with a key not written out, tables are listed as before;
+    the folder is made for each run (never a table of an earlier run or tree)."""
+    folder = getattr(request.config, "workerinput", {}).get("rummydsl_deck_tables")
+    try:
+        from rummydsl.melds import decktable
+
+        listing = decktable._melds_by_lowest
+        key_of = decktable._table_key
+    except (ImportError, AttributeError):  # the module changed: tables listed by each worker
+        folder = None
+    if not folder:
+        yield
+        return
+    import fcntl
+    import hashlib
+    import pickle
+
+    def shared(core: object) -> object:
+        key = key_of(core)  # type: ignore[arg-type]
+        try:
+            text = None if key is None else _canonical(key)
+        except _NoText:
+            text = None
+        if text is None:  # a kind without source text (its solver's own table) or a key not written out
+            return listing(core)  # type: ignore[arg-type]
+        name = Path(folder) / hashlib.sha256(text.encode()).hexdigest()
+        with open(f"{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released on close; another worker listing it waits
+            try:
+                with open(f"{name}.pickle", "rb") as kept:
+                    saved_text, table = pickle.load(kept)
+                if saved_text == text:
+                    return table
+            except FileNotFoundError:
+                pass
+            table = listing(core)  # type: ignore[arg-type]
+            if table is None or sum(map(len, table)) >= SHARED_TABLE_FROM:  # None: past the limit
+                part = Path(f"{name}.{os.getpid()}.part")
+                part.write_bytes(pickle.dumps((text, table), protocol=pickle.HIGHEST_PROTOCOL))
+                os.replace(part, f"{name}.pickle")
+            return table
+
+    decktable._melds_by_lowest = shared  # build() reads the name at each call
+    yield
+    decktable._melds_by_lowest = listing

@@ -116,6 +116,8 @@ def test_the_script_exits_with_the_code_of_main(monkeypatch: pytest.MonkeyPatch)
     from rummydsl.cli import run
 
     monkeypatch.setattr(sys, "argv", ["rummydsl", "--version"])
+    gc.unfreeze()  # what tests/conftest.py froze after collection: so only run() can freeze here
+    assert gc.get_freeze_count() == 0
     try:
         with pytest.raises(SystemExit) as done:
             run()
@@ -123,6 +125,8 @@ def test_the_script_exits_with_the_code_of_main(monkeypatch: pytest.MonkeyPatch)
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()  # this process goes on: give its objects back to the collector
+        gc.collect()
+        gc.freeze()  # and freeze what is left, as tests/conftest.py does after collection
 
 
 def test_python_m_runs_the_script_with_its_exit_codes(tmp_path: Path) -> None:
