@@ -227,10 +227,13 @@ def _deck_tables_shared(request: pytest.FixtureRequest) -> Iterator[None]:
         key_of = decktable._table_key
     except (ImportError, AttributeError):  # the module changed: tables listed by each worker
         folder = None
+    try:
+        import fcntl  # POSIX only: elsewhere each worker lists its own tables
+    except ImportError:
+        folder = None
     if not folder:
         yield
         return
-    import fcntl
     import hashlib
     import pickle
 
