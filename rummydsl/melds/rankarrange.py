@@ -77,7 +77,10 @@ def arrange_by_ranks(windows: RankWindows, classes: RankClasses, by_ranks: RankP
         melds += kept[1]
         kinds += kept[2]
         loose |= kept[3]
-    sorted_melds, sorted_kinds = by_first_card(len(parts), melds, kinds)
+    if len(melds) < 2:
+        sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
+    else:
+        sorted_melds, sorted_kinds = by_first_card(len(parts), melds, kinds)
     # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
     return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, by_ranks.cards_of(loose), holds,
                                        (), None, (), ()))

@@ -49,6 +49,9 @@ PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str],
 #: A part's canonical arrangement with its unmatched cards as a card-id mask: (deadwood, melds, kinds, unmatched).
 PartWalk = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], int]
 
+#: A meld that leaves the least (:meth:`RankClasses.tight`): (pattern, its classes' cards, their fields, counts).
+Tight = tuple[int, int, int, tuple[tuple[int, int], ...]]
+
 CLASS_MEMO_LIMIT = 1 << 16
 """Entries each memo of a solver's rank classes holds before it starts again."""
 
@@ -148,7 +151,7 @@ class RankClasses:
                     self.windows[(a, b)] = (group, twice)
         self.melds_memo: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(count))
         """Class ``k`` -> :meth:`melds` of ``k`` by pattern (a dict a class: no key packs the class)."""
-        self.tights: tuple[dict[int, list[tuple[int, int, int]]], ...] = tuple({} for _ in range(count))
+        self.tights: tuple[dict[int, list[Tight]], ...] = tuple({} for _ in range(count))
         """Class ``k`` -> :meth:`tight` of ``k`` by pattern."""
         self.least_memo: dict[int, int] = {}
         self.meldless: set[int] = set()
@@ -327,6 +330,10 @@ class RankClasses:
         counts, cards, fields = self._group_counts(group)
         if key & fields == group:
             return mask & cards
+        return self._pick(counts, c, mask)
+
+    def _pick(self, counts: tuple[tuple[int, int], ...], c: int, mask: int) -> int:
+        """:meth:`_largest` past its first case, given the group's ``(class, cards)``."""
         k_c = self.class_of[c]
         out = 1 << c
         class_cards = self.class_cards
@@ -412,11 +419,11 @@ class RankClasses:
                 if key in meldless:
                     break
                 continue
-            group, cards, fields = tight[0]
+            group, cards, fields, counts = tight[0]
             # the part holds just the group of its classes: those cards, else _largest
-            best = mask & cards if key & fields == group else self._largest(group, c, mask, key)
-            for other, cards, fields in tight[1:]:
-                real = mask & cards if key & fields == other else self._largest(other, c, mask, key)
+            best = mask & cards if key & fields == group else self._pick(counts, c, mask)
+            for other, cards, fields, counts in tight[1:]:
+                real = mask & cards if key & fields == other else self._pick(counts, c, mask)
                 if real > best:
                     best, group = real, other
             melds.append(cards_of(best))
@@ -434,18 +441,18 @@ class RankClasses:
                 break
         return deadwood, tuple(melds), tuple(kinds), left ^ melded
 
-    def tight(self, k: int, key: int) -> list[tuple[int, int, int]]:
+    def tight(self, k: int, key: int) -> list[Tight]:
         """The melds with a card of class ``k`` that pattern ``key`` holds and that leave
         its least deadwood, as (pattern, the card-id mask of its classes' cards, the mask
-        of their fields), in :meth:`melds`' order; kept per class."""
+        of their fields, ``(class, cards)`` of each), in :meth:`melds`' order; kept per class."""
         least, memo = self.least, self.least_memo
         target = least(key)
         out = []
         for group in self.melds(k, key):
             v = memo.get(key - group)
             if (least(key - group) if v is None else v) == target:
-                _counts, cards, fields = self._group_counts(group)
-                out.append((group, cards, fields))
+                counts, cards, fields = self._group_counts(group)
+                out.append((group, cards, fields, counts))
         tights = self.tights[k]
         if len(tights) >= CLASS_MEMO_LIMIT:
             tights.clear()

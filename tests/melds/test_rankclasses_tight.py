@@ -106,10 +106,10 @@ def test_the_kept_melds_are_those_that_leave_the_least(index: int, data: Any) ->
     for k in {classes.class_of[cid] for cid in ids}:
         tight = classes.tight(k, key)
         least = classes.least(key)
-        assert [group for group, _cards, _fields in tight] == [
+        assert [group for group, _cards, _fields, _counts in tight] == [
             group for group in classes.melds(k, key) if classes.least(key - group) == least]
-        for group, cards, fields in tight:
-            assert classes._fits(group, key) and group & fields == group
+        for group, cards, fields, counts in tight:
+            assert classes._fits(group, key) and group & fields == group and counts == tuple(classes._counts(group))
             assert fields == sum(classes.field << (j * classes.width) for j, _n in classes._counts(group))
             assert cards == sum(classes.class_cards[j] for j, _n in classes._counts(group))
         assert classes.tights[k][key] is tight
