@@ -441,7 +441,17 @@ class RankWindows:
             melds.extend(kept[1])
             kinds.extend(kept[2])
             loose |= kept[3]
-        sorted_melds, sorted_kinds = by_first_card(len(parts), melds, kinds)
+        sorted_melds: tuple[tuple[Card, ...], ...]
+        sorted_kinds: tuple[frozenset[str], ...]
+        if len(parts) > 1 and len(melds) == 2:  # by first card (the most common case: one comparison)
+            if melds[0][0].id > melds[1][0].id:
+                sorted_melds, sorted_kinds = (melds[1], melds[0]), (kinds[1], kinds[0])
+            else:
+                sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
+        elif len(parts) > 1 and len(melds) > 1:  # by first card (.rankarrange.by_first_card)
+            sorted_melds, sorted_kinds = by_first_card(len(parts), melds, kinds)
+        else:
+            sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
         return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
                                            (), None, (), ()))
