@@ -13,18 +13,29 @@ without the questions the general loop asks a part.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .core import Arrangement
 from .rankprefill import PREFILL_AFTER, prefill, whole_meld
 
 if TYPE_CHECKING:
     from ..cards import Card
-    from .rankclasses import RankClasses
+    from .rankclasses import PartWalk, RankClasses
     from .rankparts import RankParts
-    from .rankwindows import RankWindows
 
-__all__ = ["arrange_by_ranks", "by_first_card"]
+__all__ = ["ArrangedWindows", "arrange_by_ranks", "by_first_card"]
+
+
+class ArrangedWindows(Protocol):
+    """What :func:`arrange_by_ranks` reads of the hand's :class:`~.rankwindows.RankWindows`."""
+
+    fewest: int
+    arrangements: dict[int, PartWalk]
+    memo_limit: int
+    _walks: int
+    _last_keys: list[int]
+
+    def parts(self, mask: int) -> list[int]: ...
 
 
 def by_first_card(parts: int, melds: list[tuple[Card, ...]], kinds: list[frozenset[str]]
@@ -40,7 +51,7 @@ def by_first_card(parts: int, melds: list[tuple[Card, ...]], kinds: list[frozens
     return tuple(melds), tuple(kinds)
 
 
-def arrange_by_ranks(windows: RankWindows, classes: RankClasses, by_ranks: RankParts, mask: int,
+def arrange_by_ranks(windows: ArrangedWindows, classes: RankClasses, by_ranks: RankParts, mask: int,
                      holds: bool) -> Arrangement:
     """The canonical arrangement of the wild-free hand ``mask`` (module docs), with
     :attr:`Arrangement.contract` ``holds``."""

@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..cards import Card
     from .core import MeldCore
-    from .rankclasses import RankClasses
 
-__all__ = ["PatternMelds", "cannot_meld", "cards_hold", "size_sets", "sized_melds", "sizes_hold"]
+__all__ = ["ContractClasses", "PatternMelds", "cannot_meld", "cards_hold", "size_sets", "sized_melds", "sizes_hold"]
 
 
 class PatternMelds(Protocol):
@@ -40,6 +39,20 @@ class PatternMelds(Protocol):
     def melds(self, k: int, key: int) -> list[int]: ...
 
     def melds_pattern(self, group: int) -> bool: ...
+
+
+class ContractClasses(PatternMelds, Protocol):
+    """What :func:`sizes_hold` and :func:`cannot_meld` read of a deck's :class:`~.rankclasses.RankClasses` besides."""
+
+    core: MeldCore
+    naturals: tuple[Card, ...]
+    value: tuple[int, ...]
+    asked: dict[tuple[int, ...], tuple[object, bool]]
+    valued: dict[int, tuple[int, list[int]]]
+
+    def least(self, key: int) -> int: ...
+
+    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]: ...
 
 
 def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
@@ -78,7 +91,7 @@ def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
     return got
 
 
-def sizes_hold(classes: RankClasses, keys: Sequence[int],
+def sizes_hold(classes: ContractClasses, keys: Sequence[int],
                contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
                least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
     """:meth:`~.rankclasses.RankClasses.holds` past :func:`cannot_meld`, not kept: the
@@ -106,7 +119,7 @@ def sizes_hold(classes: RankClasses, keys: Sequence[int],
     return False
 
 
-def cannot_meld(classes: RankClasses, keys: Sequence[int], cards: int) -> bool:
+def cannot_meld(classes: ContractClasses, keys: Sequence[int], cards: int) -> bool:
     """Whether no collection of disjoint melds of the parts of patterns ``keys`` holds
     ``cards`` cards, read from their least deadwood: such a collection leaves at most
     the parts' value less that of their ``cards`` lowest-valued cards unmatched, and
