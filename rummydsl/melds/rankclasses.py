@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import Card
-from .rankcontract import size_sets
+from .rankcontract import cannot_meld, size_sets, sizes_hold
 from .ranklistings import class_melds
 from .rankmasks import mask_sum
 from .shapes import blind_contract
@@ -48,6 +48,9 @@ __all__ = ["RankClasses", "CLASS_MEMO_LIMIT", "PartArrangement", "PartWalk", "bl
 PartArrangement = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], tuple[Card, ...]]
 #: A part's canonical arrangement with its unmatched cards as a card-id mask: (deadwood, melds, kinds, unmatched).
 PartWalk = tuple[int, tuple[tuple[Card, ...], ...], tuple[frozenset[str], ...], int]
+
+#: A meld that leaves the least (:meth:`RankClasses.tight`): (pattern, its classes' cards, their fields, counts).
+Tight = tuple[int, int, int, tuple[tuple[int, int], ...]]
 
 CLASS_MEMO_LIMIT = 1 << 16
 """Entries each memo of a solver's rank classes holds before it starts again."""
@@ -148,6 +151,8 @@ class RankClasses:
                     self.windows[(a, b)] = (group, twice)
         self.melds_memo: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(count))
         """Class ``k`` -> :meth:`melds` of ``k`` by pattern (a dict a class: no key packs the class)."""
+        self.tights: tuple[dict[int, list[Tight]], ...] = tuple({} for _ in range(count))
+        """Class ``k`` -> :meth:`tight` of ``k`` by pattern."""
         self.least_memo: dict[int, int] = {}
         self.meldless: set[int] = set()
         """With :attr:`positive`: patterns whose least deadwood is their whole value (no meld
@@ -322,17 +327,13 @@ class RankClasses:
         """The largest card set (by card-id mask) of ``mask`` (of pattern ``key``) with
         pattern ``group`` holding card ``c``: every card of ``group``'s classes when
         ``mask`` holds just ``group`` of them."""
-        got = self.group_counts.get(group)
-        if got is None:
-            counts = tuple(self._counts(group))
-            cards = fields = 0
-            for k, _n in counts:
-                cards |= self.class_cards[k]
-                fields |= self.field << (k * self.width)
-            got = self.group_counts[group] = (counts, cards, fields)
-        counts, cards, fields = got
+        counts, cards, fields = self._group_counts(group)
         if key & fields == group:
             return mask & cards
+        return self._pick(counts, c, mask)
+
+    def _pick(self, counts: tuple[tuple[int, int], ...], c: int, mask: int) -> int:
+        """:meth:`_largest` past its first case, given the group's ``(class, cards)``."""
         k_c = self.class_of[c]
         out = 1 << c
         class_cards = self.class_cards
@@ -350,6 +351,19 @@ class RankClasses:
                 pool ^= top
                 n -= 1
         return out
+
+    def _group_counts(self, group: int) -> tuple[tuple[tuple[int, int], ...], int, int]:
+        """``group``'s ``(class, cards)`` of each class, the card-id mask of those classes'
+        cards and the mask of their fields (kept)."""
+        got = self.group_counts.get(group)
+        if got is None:
+            counts = tuple(self._counts(group))
+            cards = fields = 0
+            for k, _n in counts:
+                cards |= self.class_cards[k]
+                fields |= self.field << (k * self.width)
+            got = self.group_counts[group] = (counts, cards, fields)
+        return got
 
     def kinds(self, meld: int, group: int) -> int:
         """The kinds bitmask of the wild-free cards ``meld`` of pattern ``group``. Under
@@ -374,64 +388,76 @@ class RankClasses:
 
     def walk_loose(self, mask: int, key: int = -1) -> PartWalk:
         """:meth:`walk` with the unmatched cards as a card-id mask (given the cards' pattern
-        ``key``, or with ``key`` -1 reading it)."""
-        core = self.core
-        values = core.values
-        card_inc = self.card_inc
+        ``key``, or with ``key`` -1 reading it). A step at the lowest card ``c`` reads the
+        melds of its class that leave the least (:meth:`tight`); once what is left is
+        :attr:`meldless`, every card left is unmatched (module docs)."""
         if key < 0:
             key = self.key(mask)
-        least = self.least
-        memo = self.least_memo
-        deadwood = target = least(key)
-        if key in self.meldless:  # no meld: one would leave less (module docs)
+        deadwood = self.least_memo.get(key)
+        if deadwood is None:
+            deadwood = self.least(key)
+        meldless = self.meldless
+        if key in meldless:  # no meld: one would leave less (module docs)
             return deadwood, (), (), mask
-        melds_memo = self.melds_memo
+        tights = self.tights
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
         melded = 0
-        class_of = self.class_of
-        largest = self._largest
-        group_counts = self.group_counts
-        names = self.group_names
-        off_suit = self.off_suit
-        cards_of = self.cards_of
+        class_of, card_inc, names, suit_of, cards_of = (
+            self.class_of, self.card_inc, self.group_names, self.suit_of, self.cards_of)
         left = mask
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
             k = class_of[c]
-            groups = melds_memo[k].get(key)
-            if groups is None:
-                groups = self.melds(k, key)
-            best = best_group = 0
-            for group in groups:
-                rest = key - group
-                v = memo.get(rest)
-                if v is None:
-                    v = least(rest)
-                if v == target:
-                    got = group_counts.get(group)
-                    # inlined _largest's first case: the part holds just the group of its classes
-                    real = mask & got[1] if got is not None and key & got[2] == group else largest(group, c, mask, key)
-                    if real > best:
-                        best, best_group = real, group
-            if best:
-                melds.append(cards_of(best))
-                named = names[not best & off_suit[c]]  # by whether the meld keeps one suit, as kinds() keys it
-                got_names = named.get(best_group)
-                if got_names is None:
-                    if len(named) >= CLASS_MEMO_LIMIT:
-                        named.clear()
-                    got_names = named[best_group] = core._names(self.kinds(best, best_group))
-                kinds.append(got_names)
-                mask ^= best
-                melded |= best
-                key -= best_group
-            else:
-                target -= values[c]
+            tight = tights[k].get(key)
+            if tight is None:
+                tight = self.tight(k, key)
+            if not tight:  # the card unmatched
                 mask ^= low
                 key -= card_inc[c]
+                if key in meldless:
+                    break
+                continue
+            group, cards, fields, counts = tight[0]
+            # the part holds just the group of its classes: those cards, else _largest
+            best = mask & cards if key & fields == group else self._pick(counts, c, mask)
+            for other, cards, fields, counts in tight[1:]:
+                real = mask & cards if key & fields == other else self._pick(counts, c, mask)
+                if real > best:
+                    best, group = real, other
+            melds.append(cards_of(best))
+            named = names[best & suit_of[c] == best]  # by whether the meld keeps one suit, as kinds() keys it
+            got_names = named.get(group)
+            if got_names is None:
+                if len(named) >= CLASS_MEMO_LIMIT:
+                    named.clear()
+                got_names = named[group] = self.core._names(self.kinds(best, group))
+            kinds.append(got_names)
+            mask ^= best
+            melded |= best
+            key -= group
+            if key in meldless:
+                break
         return deadwood, tuple(melds), tuple(kinds), left ^ melded
+
+    def tight(self, k: int, key: int) -> list[Tight]:
+        """The melds with a card of class ``k`` that pattern ``key`` holds and that leave
+        its least deadwood, as (pattern, the card-id mask of its classes' cards, the mask
+        of their fields, ``(class, cards)`` of each), in :meth:`melds`' order; kept per class."""
+        least, memo = self.least, self.least_memo
+        target = least(key)
+        out = []
+        for group in self.melds(k, key):
+            v = memo.get(key - group)
+            if (least(key - group) if v is None else v) == target:
+                counts, cards, fields = self._group_counts(group)
+                out.append((group, cards, fields, counts))
+        tights = self.tights[k]
+        if len(tights) >= CLASS_MEMO_LIMIT:
+            tights.clear()
+        tights[key] = out
+        return out
 
     # ------------------------------------------------------------------ the contract
 
@@ -457,59 +483,17 @@ class RankClasses:
         memo_key = (id(contract), least_melds, most_melds, sizes, *keys)
         kept = self.held.get(memo_key)
         if kept is None:
-            answer = not self.cannot_meld(keys, least_melds * sizes[0]) and self._holds(
-                keys, contract, least_melds, most_melds, sizes)
+            answer = not cannot_meld(self, keys, least_melds * sizes[0]) and sizes_hold(
+                self, keys, contract, least_melds, most_melds, sizes)
             if len(self.held) >= CLASS_MEMO_LIMIT:
                 self.held.clear()
             kept = self.held[memo_key] = (contract, answer)
         return kept[1]
 
-    def _holds(self, keys: Sequence[int], contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
-               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
-        """:meth:`holds` past :meth:`cannot_meld`, not kept."""
-        combos: set[tuple[int, ...]] = {()}
-        for key in keys:
-            own = self.size_sets(key, sizes, most_melds)
-            combos = {tuple(sorted(a + b)) for a in combos for b in own
-                      if most_melds is None or len(a) + len(b) <= most_melds}
-        asked = self.asked
-        names = self.core.kind_names
-        naturals = self.naturals
-        for combo in sorted(combos, key=len, reverse=True):
-            if len(combo) < least_melds:
-                break
-            memo_key = (id(contract), *combo)
-            got = asked.get(memo_key)
-            if got is None:
-                melds = [(names[0], naturals[:n]) for n in combo]
-                if len(asked) >= CLASS_MEMO_LIMIT:
-                    asked.clear()
-                got = asked[memo_key] = (contract, bool(contract(melds)))
-            if got[1]:
-                return True
-        return False
-
     def cannot_meld(self, keys: Sequence[int], cards: int) -> bool:
         """Whether no collection of disjoint melds of the parts of patterns ``keys`` holds
-        ``cards`` cards, read from their least deadwood: such a collection leaves at most
-        the parts' value less that of their ``cards`` lowest-valued cards unmatched, and
-        the least deadwood is no more than what any collection leaves."""
-        values: list[int] = []
-        least = 0
-        memo = self.valued
-        for key in keys:
-            got = memo.get(key)
-            if got is None:
-                value = self.value
-                if len(memo) >= CLASS_MEMO_LIMIT:
-                    memo.clear()
-                got = memo[key] = (self.least(key), [value[k] for k, n in self._counts(key) for _ in range(n)])
-            least += got[0]
-            values += got[1]
-        if cards > len(values):
-            return True
-        values.sort()
-        return least > sum(values[cards:])
+        ``cards`` cards (:func:`.rankcontract.cannot_meld`)."""
+        return cannot_meld(self, keys, cards)
 
     def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]:
         """The multisets of sizes of the collections of disjoint melds of ``sizes`` cards,

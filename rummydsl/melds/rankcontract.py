@@ -6,14 +6,14 @@ of their collections of disjoint melds (:func:`cards_hold`)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from ..cards import Card
     from .core import MeldCore
 
-__all__ = ["PatternMelds", "cards_hold", "size_sets", "sized_melds"]
+__all__ = ["ContractClasses", "PatternMelds", "cannot_meld", "cards_hold", "size_sets", "sized_melds", "sizes_hold"]
 
 
 class PatternMelds(Protocol):
@@ -39,6 +39,20 @@ class PatternMelds(Protocol):
     def melds(self, k: int, key: int) -> list[int]: ...
 
     def melds_pattern(self, group: int) -> bool: ...
+
+
+class ContractClasses(PatternMelds, Protocol):
+    """What :func:`sizes_hold` and :func:`cannot_meld` read of a deck's :class:`~.rankclasses.RankClasses` besides."""
+
+    core: MeldCore
+    naturals: tuple[Card, ...]
+    value: tuple[int, ...]
+    asked: dict[tuple[int, ...], tuple[object, bool]]
+    valued: dict[int, tuple[int, list[int]]]
+
+    def least(self, key: int) -> int: ...
+
+    def size_sets(self, key: int, sizes: tuple[int, int], most_melds: int | None) -> frozenset[tuple[int, ...]]: ...
 
 
 def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
@@ -75,6 +89,57 @@ def size_sets(classes: PatternMelds, key: int, sizes: tuple[int, int],
         classes.group_sizes.clear()
     classes.size_memo[memo_key] = got
     return got
+
+
+def sizes_hold(classes: ContractClasses, keys: Sequence[int],
+               contract: Callable[[list[tuple[str, tuple[Card, ...]]]], object],
+               least_melds: int, most_melds: int | None, sizes: tuple[int, int]) -> bool:
+    """:meth:`~.rankclasses.RankClasses.holds` past :func:`cannot_meld`, not kept: the
+    unions of each part's :func:`size_sets`, ``contract`` asked once per multiset of sizes."""
+    combos: set[tuple[int, ...]] = {()}
+    for key in keys:
+        own = classes.size_sets(key, sizes, most_melds)
+        combos = {tuple(sorted(a + b)) for a in combos for b in own
+                  if most_melds is None or len(a) + len(b) <= most_melds}
+    asked = classes.asked
+    names = classes.core.kind_names
+    naturals = classes.naturals
+    for combo in sorted(combos, key=len, reverse=True):
+        if len(combo) < least_melds:
+            break
+        memo_key = (id(contract), *combo)
+        got = asked.get(memo_key)
+        if got is None:
+            melds = [(names[0], naturals[:n]) for n in combo]
+            if len(asked) >= classes.memo_limit:
+                asked.clear()
+            got = asked[memo_key] = (contract, bool(contract(melds)))
+        if got[1]:
+            return True
+    return False
+
+
+def cannot_meld(classes: ContractClasses, keys: Sequence[int], cards: int) -> bool:
+    """Whether no collection of disjoint melds of the parts of patterns ``keys`` holds
+    ``cards`` cards, read from their least deadwood: such a collection leaves at most
+    the parts' value less that of their ``cards`` lowest-valued cards unmatched, and
+    the least deadwood is no more than what any collection leaves."""
+    values: list[int] = []
+    least = 0
+    memo = classes.valued
+    for key in keys:
+        got = memo.get(key)
+        if got is None:
+            value = classes.value
+            if len(memo) >= classes.memo_limit:
+                memo.clear()
+            got = memo[key] = (classes.least(key), [value[k] for k, n in classes._counts(key) for _ in range(n)])
+        least += got[0]
+        values += got[1]
+    if cards > len(values):
+        return True
+    values.sort()
+    return least > sum(values[cards:])
 
 
 def sized_melds(classes: PatternMelds, key: int, low_size: int, high_size: int) -> set[int]:

@@ -6,10 +6,11 @@ patterns, and their searches list new melds. Every part is one connected piece o
 classes (:mod:`.rankparts`) holding 1 to all of each class's cards, and the pieces of up to
 :data:`PREFILL_MOST` cards are few (about 1,500 patterns for one pack of 13 ranks), so a
 solver in steady use fills, once, for each such pattern: its least deadwood, the melds
-of each of its classes, and the least deadwood each of those leaves (the first step of
-a walk from any card). It does so after :data:`PREFILL_AFTER` parts walked afresh (about
-190 hands of ten cards), so a solver asked a few hands never pays for it (about 25 ms of
-CPU for one pack, some five times what those walks cost). The memos' answers are the
+of each of its classes, the least deadwood each of those leaves, and those that leave
+the least (:meth:`~.rankclasses.RankClasses.tight`: the first step of a walk from any
+card). It does so after :data:`PREFILL_AFTER` parts walked afresh (about 190 hands of
+ten cards), so a solver asked a few hands never pays for it (about 25 ms of CPU for one
+pack, some five times what those walks cost). The memos' answers are the
 same filled or not.
 """
 
@@ -53,15 +54,14 @@ def small_parts(classes: RankClasses, parts: RankParts, most: int) -> list[int]:
 
 def prefill(classes: RankClasses, parts: RankParts, most: int = PREFILL_MOST) -> None:
     """Fill ``classes``' memos for every part of at most ``most`` cards (module docs)."""
-    least, melds, field = classes.least, classes.melds, classes.field
+    least, tight, field = classes.least, classes.tight, classes.field
     width = classes.width
     for key in small_parts(classes, parts, most):
         least(key)
         rest, k = key, 0
         while rest:
             if rest & field:
-                for group in melds(k, key):
-                    least(key - group)
+                tight(k, key)
             rest >>= width
             k += 1
 

@@ -37,11 +37,11 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card
 from .core import Arrangement, MeldCore
+from .rankarrange import arrange_by_ranks, by_first_card
 from .rankclasses import PartArrangement, PartWalk, RankClasses, blind_contract, least_step
 from .rankcontract import cards_hold
 from .rankmasks import connected_parts, mask_sum
 from .rankparts import RankParts
-from .rankprefill import PREFILL_AFTER, prefill, whole_meld
 
 if TYPE_CHECKING:
     from .search import HandSearch
@@ -108,6 +108,7 @@ class RankWindows:
             self.rank_classes.cards_of = self.rank_parts.cards_of
         self._parts_of = -1
         self._walks = 0  # parts walked afresh, up to PREFILL_AFTER (then the memos are filled: .rankprefill)
+        self.memo_limit = WINDOW_MEMO_LIMIT  # for .rankarrange
         self._contract_bounds: tuple[object, int, int, tuple[int, int], bool] | None = None
         self._last_parts: list[int] = []
         self._last_keys: list[int] = []
@@ -406,6 +407,9 @@ class RankWindows:
             if mask == 1 << card.id:
                 return Arrangement(0, (), (), (), holds, (), card)
             return self.arrangement(mask ^ 1 << card.id, search_of, holds)._replace(discard=card)
+        classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
+        if classes is not None and self.rank_parts is not None:  # each part by its rank pattern
+            return arrange_by_ranks(self, classes, self.rank_parts, mask, holds)
         deadwood = 0
         melds: list[tuple[Card, ...]] = []
         kinds: list[frozenset[str]] = []
@@ -413,37 +417,14 @@ class RankWindows:
         fewest = self.fewest
         memo = self.arrangements
         parts = self.parts(mask)
-        # suit-blind kinds on a direct hand: each part walks its rank pattern
-        classes = self.rank_classes if self.direct and mask.bit_count() <= DIRECT_MOST else None
-        by_ranks = self.rank_parts if classes is not None else None
-        keys = self._last_keys if by_ranks is not None else ()
-        values, judged = (classes.pattern_values, classes.judged) if classes is not None else ({}, {})
-        for i, part in enumerate(parts):
-            size = part.bit_count()
-            if size <= fewest and by_ranks is not None:
-                # by its pattern: fewer cards than a meld, or a meld's fewest (rankprefill.whole_meld)
-                key = keys[i]
-                if size == fewest and (judged.get(key) or (key not in judged and classes.melds_pattern(key))):  # type: ignore[union-attr]
-                    meld, names = whole_meld(classes, part, key)  # type: ignore[arg-type]
-                    melds.append(meld)
-                    kinds.append(names)
-                    continue
-                deadwood += values.get(key) or classes.pattern_value(key)  # type: ignore[union-attr]
-                loose |= part
-                continue
-            if size < fewest:
+        for part in parts:
+            if part.bit_count() < fewest:
                 deadwood += self._value(part)
                 loose |= part
                 continue
             kept = memo.get(part)
             if kept is None:
-                if by_ranks is not None:
-                    if self._walks < PREFILL_AFTER:
-                        self._walks += 1
-                        if self._walks == PREFILL_AFTER:
-                            prefill(classes, by_ranks)  # type: ignore[arg-type]
-                    kept = classes.walk_loose(part, keys[i])  # type: ignore[union-attr]
-                elif classes is not None:
+                if classes is not None:  # suit-blind kinds on a direct hand: the part walks its rank pattern
                     kept = classes.walk_loose(part)
                 else:
                     if self.direct and part.bit_count() <= DIRECT_MOST:
@@ -467,13 +448,13 @@ class RankWindows:
                 sorted_melds, sorted_kinds = (melds[1], melds[0]), (kinds[1], kinds[0])
             else:
                 sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
-        elif len(parts) > 1 and len(melds) > 1:  # by first card (ids differ: no meld is compared)
-            _, sorted_melds, sorted_kinds = zip(*sorted(zip([meld[0].id for meld in melds], melds, kinds)))
+        elif len(parts) > 1 and len(melds) > 1:  # by first card (.rankarrange.by_first_card)
+            sorted_melds, sorted_kinds = by_first_card(len(parts), melds, kinds)
         else:
             sorted_melds, sorted_kinds = tuple(melds), tuple(kinds)
         # tuple.__new__ skips the named tuple's Python-level __new__ (as MeldRules.solve does)
-        unmatched = by_ranks.cards_of(loose) if by_ranks is not None else self.core._cards_of(loose)
-        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, unmatched, holds, (), None, (), ()))
+        return tuple.__new__(Arrangement, (deadwood, sorted_melds, sorted_kinds, self.core._cards_of(loose), holds,
+                                           (), None, (), ()))
 
     def contract_holds(self, mask: int, search: Callable[[tuple[Card, ...]], bool]) -> bool:
         """Whether the wild-free hand ``mask`` meets the solver's contract. A contract
@@ -490,18 +471,17 @@ class RankWindows:
             bounds = self._contract_bounds = self._bounds(contract)
         _, least_size, least_melds, sizes, blind = bounds
         room = 0
-        held = []
         parts = self.parts(mask)
-        for i, part in enumerate(parts):
-            size = part.bit_count()
-            if size >= least_size:
-                room += size // least_size
-                held.append(i)
-        if room < least_melds:
+        for part in parts:
+            room += part.bit_count() // least_size
+        if room < least_melds:  # (most hands)
             return False
+        held = []
         cards = 0
-        for i in held:
-            cards |= parts[i]
+        for i, part in enumerate(parts):
+            if part.bit_count() >= least_size:
+                held.append(i)
+                cards |= part
         if self.direct and cards.bit_count() <= DIRECT_MOST:
             classes = self.rank_classes
             if classes is not None and blind:

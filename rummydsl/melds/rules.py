@@ -146,15 +146,9 @@ class MeldRules(MeldCore):
         locked = getattr(variant, "kind_locked", None)
         if locked is None:
             locked = getattr(variant, "meld_kind_locked", False)
-        rules = cls(
-            variant.deck,
-            kinds,
-            variant.card_values,
-            contract,
-            bool(getattr(variant, "deadwood_excludes_concealed_melds", True)),
-            kind_locked=bool(locked),
-            wild_unique_card=bool(getattr(variant, "wild_unique_card", False)),
-        )
+        rules = cls(variant.deck, kinds, variant.card_values, contract,
+                    bool(getattr(variant, "deadwood_excludes_concealed_melds", True)),
+                    kind_locked=bool(locked), wild_unique_card=bool(getattr(variant, "wild_unique_card", False)))
         rules.kind_locations = {name: place for name, place in where.items() if place}
         return rules
 
@@ -325,8 +319,13 @@ class MeldRules(MeldCore):
             if tables and not mask >> tables.natural_count:
                 # inlined _suit_arrangement(tables, mask, False): this is the hot path
                 return _new_tuple(Arrangement, (*tables.arrange(mask), self.contract is None, (), None, (), ()))
-        return self._solve(hand, mask, contract=contract, table=table, discard=False,
-                           check_contract=check_contract)
+        elif (not (table or contract) and self.contract is not None and (windows := self._windows_state)
+              and len(hand) <= SHORT_SEARCH_FROM and not mask & ~self._natural_mask):
+            try:  # inlined _solve's rank windows with the contract checked: the hot path of a variant with one
+                return windows.arrangement(mask, self._part_search, windows.contract_holds(mask, self._contract_search))
+            except WorkBoundError as problem:
+                raise self._work_error(problem, len(hand)) from None
+        return self._solve(hand, mask, contract=contract, table=table, discard=False, check_contract=check_contract)
 
     def best_discard(
         self,
