@@ -68,29 +68,17 @@ def test_an_ace_low_or_high_is_placed_at_one_end() -> None:
     assert not may_form(group("2C AC 3C 7C 9C *"))  # type: ignore[operator]
 
 
-def _costs_afresh(cards: int, low: int, natural: int, short: int) -> tuple[int, tuple[int, ...]]:
-    """The wild cards each further sequence takes at least, as the count check reads them."""
-    costs = []
-    before = 0
-    for t in range(1, cards // low + 2):
-        need = max(short, t * low - cards)
-        if need - before >= low:
-            break
-        costs.append(need - before)
-        before = need
-    return natural, tuple(costs)
-
-
 def test_the_kept_bucket_costs_are_those_worked_out() -> None:
-    """``_costs`` answers the same from its memo (asked twice, the second kept) as afresh."""
+    """``_costs`` answers the same from its memo (the second pass) as it worked out afresh
+    (the first, every key new). What the costs are is held by tests/engine/test_contract_listing.py
+    (``_bucket`` against ``_bucket_by_levels``, for any counts)."""
+    keys = [(cards, low, natural, short) for cards in range(0, 14) for low in range(1, 8)
+            for natural in range(0, 3) for short in range(0, low + 1)]
     contractfit._COSTS.clear()
-    for _ in range(2):
-        for cards in range(0, 14):
-            for low in range(1, 8):
-                for natural in range(0, 3):
-                    for short in range(0, low + 1):
-                        assert contractfit._costs(cards, low, natural, short) == _costs_afresh(cards, low, natural, short)
-    assert contractfit._COSTS
+    fresh = [contractfit._costs(*key) for key in keys]
+    assert len(contractfit._COSTS) == len(keys)  # each worked out, none read back
+    assert [contractfit._costs(*key) for key in keys] == fresh
+    assert all(contractfit._costs(*key) is answer for key, answer in zip(keys, fresh))  # read from the memo
 
 
 @pytest.mark.parametrize("variant_id", ["contract_rummy", "rummy_500"])
